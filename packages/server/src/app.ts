@@ -1,0 +1,58 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { randomUUID } from 'node:crypto';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { installErrorHandler } from './http/error-handler.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { publicApi, PUBLIC_API_PREFIX } from './public-api/plugin.ts';
+import type { App } from './public-api/context.ts';
+
+export interface AppOptions {
+  config: Config;
+  db: Database;
+  /** A pino logger configuration or false; defaults to JSON logs at the configured level. */
+  logger?: boolean | object;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+export async function buildApp({ config, db, logger }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+    },
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    // A caller's id is kept when it is well-formed, so logs can be joined across services.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { allErrors: true } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  // Only JSON bodies are accepted; anything else is a 415 rather than a confusing 400.
+  app.removeContentTypeParser('text/plain');
+  installErrorHandler(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await db.get('SELECT 1 AS ok');
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ error: 'Database unavailable' });
+    }
+  });
+
+  await app.register(async (scoped) => publicApi(scoped as App, { db, config }), { prefix: PUBLIC_API_PREFIX });
+  return app;
+}

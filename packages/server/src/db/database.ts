@@ -1,0 +1,32 @@
+/**
+ * The one database boundary. Stores speak SQL with `?` placeholders in the dialect both
+ * SQLite and PostgreSQL understand; each adapter maps that onto its driver.
+ */
+export type SqlValue = string | number | bigint | null;
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  /** Every row the statement returns (SELECT, or a write with RETURNING). */
+  all<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /** The first row, or undefined. Implemented over `all` (see sqlite.ts on why). */
+  get<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  /** A write without rows to read back; resolves to the number of changed rows. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }>;
+}
+
+export interface Database extends Queryable {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Runs `fn` in one serialisable unit: SQLite BEGIN IMMEDIATE, PostgreSQL BEGIN. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements with no parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Booleans are stored as 0/1 integers so both dialects read them the same way. */
+export const bool = (value: boolean): number => (value ? 1 : 0);
+export const isTrue = (value: unknown): boolean => value === 1 || value === true || value === '1';
+
+export function placeholders(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
+}

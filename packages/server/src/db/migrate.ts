@@ -1,0 +1,78 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Database } from './database.ts';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
+// Any constant works; it only has to be the same in every process that migrates.
+const PG_MIGRATION_LOCK = 5_318_008;
+
+export interface Migration {
+  id: string;
+  sql: string;
+}
+
+/** Migrations are `YYYYMMDDHHMM_name.sql` files, applied in name order, never edited once merged. */
+export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.sql'))
+    .sort()
+    .map((name) => ({ id: name.replace(/\.sql$/, ''), sql: readFileSync(dir + name, 'utf8') }));
+}
+
+/** Applies every pending migration; safe to call from several processes at once. */
+export async function migrate(db: Database, migrations = loadMigrations()): Promise<string[]> {
+  if (db.dialect === 'postgres') {
+    // Session-level advisory lock on a dedicated transaction so concurrent starts queue up.
+    return db.transaction(async (tx) => {
+      await tx.all('SELECT pg_advisory_xact_lock(?)', [PG_MIGRATION_LOCK]);
+      return applyPending(tx, migrations, db);
+    });
+  }
+  return applyPending(db, migrations, db);
+}
+
+async function applyPending(
+  q: Pick<Database, 'all' | 'run'>,
+  migrations: Migration[],
+  db: Database,
+): Promise<string[]> {
+  await q.run(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)',
+  );
+  const done = new Set(
+    (await q.all<{ id: string }>('SELECT id FROM schema_migrations')).map((row) => row.id),
+  );
+  const applied: string[] = [];
+  for (const migration of migrations) {
+    if (done.has(migration.id)) continue;
+    if (db.dialect === 'postgres') {
+      // Already inside the lock transaction: statements run in it, so a failure rolls back all.
+      for (const statement of splitStatements(migration.sql)) await q.run(statement);
+      await q.run('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)', [
+        migration.id,
+        new Date().toISOString(),
+      ]);
+    } else {
+      await db.transaction(async (tx) => {
+        for (const statement of splitStatements(migration.sql)) await tx.run(statement);
+        await tx.run('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)', [
+          migration.id,
+          new Date().toISOString(),
+        ]);
+      });
+    }
+    applied.push(migration.id);
+  }
+  return applied;
+}
+
+/** Migrations hold plain DDL: split on semicolons at line ends, drop `--` comments. */
+export function splitStatements(sql: string): string[] {
+  return sql
+    .split('\n')
+    .filter((line) => !line.trim().startsWith('--'))
+    .join('\n')
+    .split(/;\s*$/m)
+    .map((statement) => statement.trim())
+    .filter(Boolean);
+}

@@ -1,0 +1,126 @@
+import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
+import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import type { App, Deps } from '../../public-api/context.ts';
+import { keyOf, scopeOf } from '../../public-api/context.ts';
+import { FEATURE_CREATED_MESSAGE, presentFullFeature, presentListItem, presentPublicFeature } from './presenter.ts';
+import {
+  CreatedFeature,
+  CreateFeatureBody,
+  FeatureId,
+  FeatureList,
+  FullFeature,
+  INVALID_TYPE_MESSAGE,
+  ListFeaturesQuery,
+  PatchFeatureBody,
+  PublicFeature,
+  SUBMITTED_TYPES,
+} from './schemas.ts';
+import { findFeature, findPublicFeature, insertFeature, listPublicFeatures, updateFeature } from './store.ts';
+import { initialInternal, storedKind } from './visibility.ts';
+
+const FEATURE_SUBMISSION_LIMIT = { name: 'features:create', max: 50, windowMs: 5 * 60 * 1000 };
+
+export async function featureRoutes(app: App, { db, config }: Deps): Promise<void> {
+  app.post(
+    '/features',
+    {
+      config: { permission: 'features:write', rateLimit: FEATURE_SUBMISSION_LIMIT },
+      // The type check comes first and has its own fixed text, whatever else is wrong.
+      preValidation: async (request) => {
+        const body = request.body as Record<string, unknown> | null;
+        if (body && typeof body === 'object' && 'type' in body && !SUBMITTED_TYPES.includes(body['type'] as never)) {
+          throw new BadRequestError(INVALID_TYPE_MESSAGE);
+        }
+      },
+      schema: {
+        operationId: 'createFeature',
+        summary: 'Submit a feature request or a bug',
+        tags: ['features'],
+        body: CreateFeatureBody,
+        response: { 201: CreatedFeature, ...errorResponses(400, 401, 403, 413, 415, 429) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const key = keyOf(request);
+      const kind = storedKind(body.type);
+      const row = await insertFeature(db, scopeOf(request), {
+        ...kind,
+        title: body.title,
+        description: body.description,
+        internal: initialInternal(body.internal, body.channel, key.project.id, config.platformProjectId),
+        channel: body.channel,
+        contactEmail: body.contactEmail,
+        metadata: body.metadata,
+      });
+      return reply.code(201).send({ ...presentPublicFeature(row), message: FEATURE_CREATED_MESSAGE });
+    },
+  );
+
+  app.get(
+    '/features',
+    {
+      config: { permission: 'features:read' },
+      schema: {
+        operationId: 'listFeatures',
+        summary: 'List public features, newest first',
+        tags: ['features'],
+        querystring: ListFeaturesQuery,
+        response: { 200: FeatureList, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const limit = clampLimit(request.query.limit, 50, 100);
+      const offset = request.query.offset ?? 0;
+      const rows = await listPublicFeatures(db, scopeOf(request), {
+        status: request.query.status,
+        type: request.query.type,
+        limit,
+        offset,
+      });
+      return { features: rows.map(presentListItem), count: rows.length, limit, offset };
+    },
+  );
+
+  app.get(
+    '/features/:featureId',
+    {
+      config: { permission: 'features:read' },
+      schema: {
+        operationId: 'getFeature',
+        summary: 'Read one public feature',
+        tags: ['features'],
+        params: FeatureId,
+        response: { 200: PublicFeature, ...errorResponses(401, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const row = await findPublicFeature(db, scopeOf(request), request.params.featureId);
+      if (!row) throw new NotFoundError();
+      return presentPublicFeature(row);
+    },
+  );
+
+  app.patch(
+    '/features/:featureId',
+    {
+      config: { permission: 'features:write' },
+      schema: {
+        operationId: 'updateFeature',
+        summary: 'Change status, visibility or developer notes of a feature (internal ones included)',
+        tags: ['features'],
+        params: FeatureId,
+        body: PatchFeatureBody,
+        response: { 200: FullFeature, ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
+      },
+    },
+    async (request) => {
+      const scope = scopeOf(request);
+      const { featureId } = request.params;
+      if (!(await findFeature(db, scope, featureId))) throw new NotFoundError();
+      await updateFeature(db, featureId, request.body);
+      return presentFullFeature((await findFeature(db, scope, featureId))!);
+    },
+  );
+
+}

@@ -1,0 +1,81 @@
+import { Type, type Static } from 'typebox';
+import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
+
+export const FEATURE_STATUSES = ['new', 'open', 'planned', 'in-progress', 'in-review', 'accepted', 'done', 'declined'] as const;
+/** The statuses a public filter accepts: everything but `new`, which is still being triaged. */
+export const FILTER_STATUSES = ['open', 'planned', 'in-progress', 'in-review', 'accepted', 'done', 'declined'] as const;
+export const FEATURE_TYPES = ['feature', 'bug'] as const;
+export const SUBMITTED_TYPES = ['bug', 'feature', 'error'] as const;
+export const CHANNELS = ['widget', 'sdk'] as const;
+
+export type FeatureStatus = (typeof FEATURE_STATUSES)[number];
+
+export const INVALID_TYPE_MESSAGE = 'Invalid type. Allowed values: bug, feature, error';
+
+export const FeatureId = Type.Object({ featureId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const CreateFeatureBody = Type.Object({
+  title: Type.String({ minLength: 4, maxLength: 120 }),
+  description: Type.String({ minLength: 12, maxLength: 1000 }),
+  contactEmail: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
+  metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  type: Type.Optional(StringEnum(SUBMITTED_TYPES)),
+  internal: Type.Optional(Type.Boolean()),
+  channel: Type.Optional(StringEnum(CHANNELS)),
+});
+export type CreateFeatureBody = Static<typeof CreateFeatureBody>;
+
+const featureCore = {
+  id: Type.String(),
+  projectId: Type.String(),
+  title: Type.String(),
+  status: StringEnum(FEATURE_STATUSES),
+  type: StringEnum(FEATURE_TYPES),
+  voteCount: Type.Integer(),
+  commentCount: Type.Integer(),
+  createdAt: Timestamp,
+};
+
+export const FeatureListItem = Type.Object(featureCore, { additionalProperties: false });
+
+export const PublicFeature = Type.Object(
+  { ...featureCore, description: Type.String(), internal: Type.Boolean() },
+  { additionalProperties: false },
+);
+
+export const CreatedFeature = Type.Object(
+  { ...featureCore, description: Type.String(), internal: Type.Boolean(), message: Type.String() },
+  { additionalProperties: false },
+);
+
+export const FullFeature = Type.Object(
+  {
+    ...featureCore,
+    description: Type.String(),
+    internal: Type.Boolean(),
+    developerNotes: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
+export const PatchFeatureBody = Type.Object(
+  {
+    internal: Type.Optional(Type.Boolean()),
+    status: Type.Optional(StringEnum(FEATURE_STATUSES)),
+    developerNotes: Type.Optional(Type.String({ maxLength: 10000 })),
+  },
+  { minProperties: 1 },
+);
+export type PatchFeatureBody = Static<typeof PatchFeatureBody>;
+
+export const ListFeaturesQuery = Type.Object({
+  status: Type.Optional(StringEnum(FILTER_STATUSES)),
+  type: Type.Optional(StringEnum(FEATURE_TYPES)),
+  ...Paging(50),
+});
+export type ListFeaturesQuery = Static<typeof ListFeaturesQuery>;
+
+export const FeatureList = Type.Object(
+  { features: Type.Array(FeatureListItem), count: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
+  { additionalProperties: false },
+);

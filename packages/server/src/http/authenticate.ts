@@ -1,0 +1,58 @@
+import type { FastifyRequest } from 'fastify';
+import type { Database } from '../db/database.ts';
+import type { ProjectRow } from '../features/projects/store.ts';
+import { apiKeyMatches, parseApiKey, type KeyEnvironment } from './api-keys.ts';
+import { ForbiddenError, UnauthorizedError } from './errors.ts';
+
+export interface ApiKeyContext {
+  keyId: string;
+  environment: KeyEnvironment;
+  scopes: ReadonlySet<string>;
+  project: ProjectRow;
+}
+
+interface KeyRow extends ProjectRow {
+  key_id: string;
+  key_environment: KeyEnvironment;
+  secret_hash: string;
+  scopes: string;
+  revoked_at: string | null;
+}
+
+/** Reads the key from `Authorization: Bearer …` or `X-API-Key`. Both are accepted everywhere. */
+export function presentedKey(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-api-key'];
+  if (typeof header === 'string' && header.trim() !== '') return header.trim();
+  const authorization = request.headers.authorization;
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+export async function authenticateApiKey(db: Database, key: string | undefined): Promise<ApiKeyContext> {
+  if (!key) throw new UnauthorizedError('Missing API key');
+  const parsed = parseApiKey(key);
+  if (!parsed) throw new UnauthorizedError('Invalid API key');
+  const row = await db.get<KeyRow>(
+    `SELECT p.*, k.id AS key_id, k.environment AS key_environment, k.secret_hash, k.scopes, k.revoked_at
+       FROM api_keys k JOIN projects p ON p.id = k.project_id
+      WHERE k.lookup = ?`,
+    [parsed.lookup],
+  );
+  if (!row || !apiKeyMatches(key, row.secret_hash) || row.revoked_at || row.key_environment !== parsed.environment) {
+    throw new UnauthorizedError('Invalid API key');
+  }
+  const { key_id, key_environment, secret_hash: _hash, scopes, revoked_at: _revoked, ...project } = row;
+  return {
+    keyId: key_id,
+    environment: key_environment,
+    scopes: new Set(JSON.parse(scopes) as string[]),
+    project,
+  };
+}
+
+export function requireScope(context: ApiKeyContext, scope: string): void {
+  if (!context.scopes.has(scope)) throw new ForbiddenError(`This API key lacks the ${scope} permission`);
+}

@@ -1,0 +1,38 @@
+import { Type } from 'typebox';
+
+export const Timestamp = Type.String({ format: 'date-time' });
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String(),
+    details: Type.Optional(
+      Type.Array(Type.Object({ field: Type.String(), message: Type.String() }, { additionalProperties: false })),
+    ),
+  },
+  { additionalProperties: false, $id: 'Error' },
+);
+
+/**
+ * `limit` and `offset` query parameters. `limit` has no schema maximum: a larger value is
+ * clamped by the handler and the response shows the value used.
+ */
+export function Paging(defaultLimit: number) {
+  return {
+    limit: Type.Optional(Type.Integer({ minimum: 1, default: defaultLimit })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  };
+}
+
+export function clampLimit(limit: number | undefined, fallback: number, max: number): number {
+  return Math.min(limit ?? fallback, max);
+}
+
+/** The standard error responses every protected route can give. */
+export function errorResponses(...statuses: number[]) {
+  return Object.fromEntries(statuses.map((status) => [status, Type.Ref('Error')]));
+}
+
+/** A string from a fixed list: `{type: string, enum: [...]}` in JSON Schema, a literal union in TypeScript. */
+export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}

@@ -1,0 +1,51 @@
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { ApiKeyContext } from '../http/authenticate.ts';
+import type { Scope } from '../features/features/store.ts';
+
+export type Permission =
+  | 'public:read'
+  | 'features:read'
+  | 'features:write'
+  | 'bugs:write'
+  | 'errors:write'
+  | 'logs:write';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The permission a route needs; routes without one take no API key. */
+    permission?: Permission;
+    /** Route-specific sliding-window limit, on top of the plan quota. */
+    rateLimit?: { name: string; max: number; windowMs: number };
+  }
+  interface FastifyRequest {
+    apiKey: ApiKeyContext | null;
+  }
+}
+
+export interface Deps {
+  db: Database;
+  config: Config;
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** The authenticated key of a protected route (the auth hook has run before any handler). */
+export function keyOf(request: FastifyRequest): ApiKeyContext {
+  if (!request.apiKey) throw new Error('route has no permission configured');
+  return request.apiKey;
+}
+
+/** The project and key environment a protected request reads and writes. */
+export function scopeOf(request: FastifyRequest): Scope {
+  const key = keyOf(request);
+  return { projectId: key.project.id, environment: key.environment };
+}

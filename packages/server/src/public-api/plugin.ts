@@ -1,0 +1,68 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { authenticateApiKey, presentedKey, requireScope } from '../http/authenticate.ts';
+import { ErrorBody } from '../http/common-schemas.ts';
+import { TooManyRequestsError } from '../http/errors.ts';
+import { consumeQuota } from '../http/quota.ts';
+import { hitSlidingWindow, rateLimitHeaders } from '../http/rate-limit.ts';
+import { featureRoutes } from '../features/features/routes.ts';
+import type { App, Deps } from './context.ts';
+import { PERMISSIONS } from './permissions.ts';
+
+export const PUBLIC_API_PREFIX = '/api/public/v1';
+
+/** The public REST API v1: key authentication, limits, every public route and its OpenAPI document. */
+export async function publicApi(app: App, deps: Deps): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Signpost public API',
+        version: '1.0.0',
+        description: 'Submit feedback, bugs, errors and logs; read features, roadmap, changelog, site configuration, translations and versions.',
+      },
+      servers: [{ url: deps.config.publicUrl + PUBLIC_API_PREFIX }],
+      components: {
+        securitySchemes: {
+          bearerKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer svc_live_… or svc_test_…' },
+          headerKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        },
+      },
+    },
+    // Paths in the document are relative to the server URL above.
+    transform: ({ schema, url, route }) => {
+      const permission = route.config?.permission;
+      const transformed: Record<string, unknown> = { ...schema };
+      if (permission) {
+        transformed['security'] = [{ bearerKey: [] }, { headerKey: [] }];
+        transformed['description'] = `Permission: \`${permission}\`. ${PERMISSIONS[permission]}`;
+      }
+      return { schema: transformed as never, url: url.startsWith(PUBLIC_API_PREFIX) ? url.slice(PUBLIC_API_PREFIX.length) || '/' : url };
+    },
+  });
+  app.addSchema(ErrorBody);
+
+  app.decorateRequest('apiKey', null);
+  app.addHook('onRequest', async (request, reply) => {
+    const { permission, rateLimit } = request.routeOptions.config;
+    if (!permission) return;
+    const key = await authenticateApiKey(deps.db, presentedKey(request));
+    requireScope(key, permission);
+    request.apiKey = key;
+    const quota = await consumeQuota(deps.db, key.project.id, key.project.monthly_quota);
+    if (quota) {
+      if (!quota.allowed) throw new TooManyRequestsError('Quota exceeded', rateLimitHeaders(quota));
+      if (!rateLimit) reply.headers(rateLimitHeaders(quota));
+    }
+    if (rateLimit) {
+      const state = await hitSlidingWindow(deps.db, `${rateLimit.name}:${key.keyId}`, rateLimit.max, rateLimit.windowMs);
+      reply.headers(rateLimitHeaders(state));
+      if (!state.allowed) throw new TooManyRequestsError('Rate limit exceeded', rateLimitHeaders(state));
+    }
+  });
+
+  await app.register(async (scoped) => featureRoutes(scoped as App, deps));
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+}

@@ -1,0 +1,160 @@
+/**
+ * Starts a real Signpost server on a fresh database for a test: in this process (fast) or as
+ * a child process (for kill -9 and multi-process tests). Other packages' tests use it too,
+ * through `@signpost/server/testing`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { DEFAULT_DEMO_API_KEY, loadConfig } from '../../src/config.ts';
+import type { Database } from '../../src/db/database.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { openDatabase } from '../../src/db/open.ts';
+import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/features/projects/store.ts';
+import { seedOnFirstStart } from '../../src/seed/first-start.ts';
+import { newId } from '../../src/ids.ts';
+import { createTestDatabase, type TestDatabase, type TestDbKind } from './database.ts';
+
+export interface TestProject {
+  projectId: string;
+  liveKey: string;
+  testKey: string;
+}
+
+export interface TestServer {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** The public API base URL, `<origin>/api/public/v1`. */
+  baseUrl: string;
+  demoKey: string;
+  demoProjectId: string;
+  platformProjectId: string;
+  db: Database;
+  database: TestDatabase;
+  /** A new project with a live and a test key holding the given scopes (default: all public ones). */
+  createProject(options?: { scopes?: readonly string[]; monthlyQuota?: number | null; id?: string }): Promise<TestProject>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  db?: TestDbKind;
+  /** Extra environment settings, as the server would read them. */
+  env?: Record<string, string>;
+  /** Reuse an existing test database (for several servers on one database). */
+  database?: TestDatabase;
+}
+
+export const PLATFORM_PROJECT_ID = 'signpost';
+
+function testConfig(database: TestDatabase, env: Record<string, string> = {}) {
+  return loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: database.url,
+    DATA_DIR: database.dataDir,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
+async function addProject(db: Database, options: Parameters<TestServer['createProject']>[0] = {}): Promise<TestProject> {
+  const scopes = options.scopes ?? ALL_PUBLIC_SCOPES;
+  const projectId = options.id ?? newId('proj');
+  await createProject(db, {
+    id: projectId,
+    name: `Test ${projectId}`,
+    slug: projectId,
+    defaultLocale: 'en',
+    supportedLocales: ['en', 'de'],
+    monthlyQuota: options.monthlyQuota ?? null,
+  });
+  const live = await createApiKey(db, projectId, 'live', scopes);
+  const test = await createApiKey(db, projectId, 'test', scopes);
+  return { projectId, liveKey: live.key, testKey: test.key };
+}
+
+export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
+  const database = options.database ?? (await createTestDatabase(options.db));
+  const config = testConfig(database, options.env);
+  const db = openDatabase(config);
+  await migrate(db);
+  await seedOnFirstStart(db, config);
+  const app: FastifyInstance = await buildApp({ config, db, logger: false });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    origin: address,
+    baseUrl: `${address}/api/public/v1`,
+    demoKey: config.demoApiKey,
+    demoProjectId: 'demo',
+    platformProjectId: config.platformProjectId,
+    db,
+    database,
+    createProject: (projectOptions) => addProject(db, projectOptions),
+    close: async () => {
+      await app.close();
+      await db.close();
+      if (!options.database) await database.drop();
+    },
+  };
+}
+
+export interface ServerProcess {
+  origin: string;
+  baseUrl: string;
+  child: ChildProcess;
+  /** Everything the process printed. */
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+
+/** Runs `src/main.ts` as its own process on the given database and waits until it listens. */
+export async function startServerProcess(database: TestDatabase, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: database.url,
+      DATA_DIR: database.dataDir,
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const origin = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    const check = () => {
+      const match = /"address":"(http:\/\/[^"]+)"/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    origin,
+    baseUrl: `${origin}/api/public/v1`,
+    child,
+    output: () => output,
+    stop: (signal = 'SIGTERM') =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill(signal);
+      }),
+  };
+}
+
+export { createTestDatabase, DEFAULT_DEMO_API_KEY, ALL_PUBLIC_SCOPES };
+export type { TestDatabase, TestDbKind };

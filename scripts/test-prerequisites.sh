@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Makes sure what the tests talk to is there: PostgreSQL on 127.0.0.1:5432 (the server suite
+# runs on it as well as on SQLite) and Debian's Chromium (browser tests drive it headless).
+set -euo pipefail
+
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian's chromium for the browser tests..."
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "Chromium is missing: install it (Debian: sudo apt-get install chromium) and run the tests again." >&2
+    exit 1
+  fi
+fi
+
+if ! pg_isready -h 127.0.0.1 -p 5432 >/dev/null 2>&1; then
+  if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main start || true
+    for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 >/dev/null 2>&1 && break; sleep 1; done
+  fi
+  if ! pg_isready -h 127.0.0.1 -p 5432 >/dev/null 2>&1; then
+    echo "PostgreSQL is not answering on 127.0.0.1:5432 (user postgres, trust auth); start it and run the tests again." >&2
+    exit 1
+  fi
+fi

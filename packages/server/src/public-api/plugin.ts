@@ -1,3 +1,4 @@
+import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { authenticateApiKey, presentedKey, requireScope } from '../http/authenticate.ts';
@@ -41,6 +42,15 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
     },
   });
   app.addSchema(ErrorBody);
+  // Browser SDKs and the widget call the API from other origins. Keys travel in headers, never
+  // cookies, so any origin may call; the response headers SDKs need are exposed.
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'If-None-Match', 'X-Request-Id'],
+    exposedHeaders: ['ETag', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id'],
+    maxAge: 86400,
+  });
 
   app.decorateRequest('apiKey', null);
   app.addHook('onRequest', async (request, reply) => {

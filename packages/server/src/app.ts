@@ -53,6 +53,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     }
   });
 
+  // Each surface is one encapsulated plugin with its own prefix, hooks and OpenAPI document.
   await app.register(async (scoped) => publicApi(scoped as App, { db, config }), { prefix: PUBLIC_API_PREFIX });
   return app;
 }

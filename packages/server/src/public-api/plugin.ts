@@ -6,7 +6,17 @@ import { ErrorBody } from '../http/common-schemas.ts';
 import { TooManyRequestsError } from '../http/errors.ts';
 import { consumeQuota } from '../http/quota.ts';
 import { hitSlidingWindow, rateLimitHeaders } from '../http/rate-limit.ts';
+import { changelogRoutes } from '../features/changelog/routes.ts';
+import { commentRoutes } from '../features/comments/routes.ts';
 import { featureRoutes } from '../features/features/routes.ts';
+import { i18nTelemetryRoutes } from '../features/i18n-telemetry/routes.ts';
+import { logRoutes } from '../features/logs/routes.ts';
+import { reportRoutes } from '../features/reports/routes.ts';
+import { roadmapRoutes } from '../features/roadmap/routes.ts';
+import { siteConfigRoutes } from '../features/site-config/routes.ts';
+import { translationRoutes } from '../features/translations/routes.ts';
+import { versionCheckRoutes } from '../features/version-check/routes.ts';
+import { voteRoutes } from '../features/votes/routes.ts';
 import type { App, Deps } from './context.ts';
 import { PERMISSIONS } from './permissions.ts';
 
@@ -71,7 +81,21 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
     }
   });
 
-  await app.register(async (scoped) => featureRoutes(scoped as App, deps));
+  for (const routes of [
+    featureRoutes,
+    voteRoutes,
+    commentRoutes,
+    roadmapRoutes,
+    changelogRoutes,
+    reportRoutes,
+    logRoutes,
+    i18nTelemetryRoutes,
+    siteConfigRoutes,
+    translationRoutes,
+    versionCheckRoutes,
+  ]) {
+    await app.register(async (scoped) => routes(scoped as App, deps));
+  }
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });

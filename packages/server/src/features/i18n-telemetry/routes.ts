@@ -1,0 +1,54 @@
+import { Type } from 'typebox';
+import { errorResponses } from '../../http/common-schemas.ts';
+import { BadRequestError } from '../../http/errors.ts';
+import { canonicalLocale } from '../../http/locale.ts';
+import { nowIso } from '../../ids.ts';
+import type { App, Deps } from '../../public-api/context.ts';
+import { scopeOf } from '../../public-api/context.ts';
+
+const TelemetryBody = Type.Object({
+  locale: Type.String({ minLength: 1, maxLength: 35 }),
+  missingKeys: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 }),
+});
+
+export async function i18nTelemetryRoutes(app: App, { db }: Deps): Promise<void> {
+  app.post(
+    '/i18n-telemetry',
+    {
+      config: { permission: 'public:read' },
+      schema: {
+        operationId: 'reportMissingTranslations',
+        summary: 'Report translation keys missing at runtime (up to 100 per request)',
+        tags: ['translations'],
+        body: TelemetryBody,
+        response: {
+          200: Type.Object({ ok: Type.Literal(true) }, { additionalProperties: false }),
+          ...errorResponses(400, 401, 403, 413, 415, 429),
+        },
+      },
+    },
+    async (request) => {
+      const locale = canonicalLocale(request.body.locale);
+      if (!locale) {
+        throw new BadRequestError('Invalid field locale: must be a BCP 47 language tag', [
+          { field: 'locale', message: 'must be a BCP 47 language tag' },
+        ]);
+      }
+      const scope = scopeOf(request);
+      const keys = [...new Set(request.body.missingKeys)].sort();
+      const at = nowIso();
+      await db.transaction(async (tx) => {
+        for (const key of keys) {
+          await tx.run(
+            `INSERT INTO missing_translations (project_id, environment, locale, key, occurrences, first_seen_at, last_seen_at)
+             VALUES (?, ?, ?, ?, 1, ?, ?)
+             ON CONFLICT (project_id, environment, locale, key) DO UPDATE SET
+               occurrences = missing_translations.occurrences + 1, last_seen_at = excluded.last_seen_at`,
+            [scope.projectId, scope.environment, locale, key, at, at],
+          );
+        }
+      });
+      return { ok: true as const };
+    },
+  );
+}

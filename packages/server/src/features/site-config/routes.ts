@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { Type } from 'typebox';
+import { errorResponses } from '../../http/common-schemas.ts';
+import { NotFoundError } from '../../http/errors.ts';
+import { etagOf, ifNoneMatchHits } from '../../http/etag.ts';
+import type { App, Deps } from '../../public-api/context.ts';
+import { VersionedCache } from '../../http/versioned-cache.ts';
+import { readSiteConfig, type SiteConfigSnapshot } from './store.ts';
+import { SiteConfig } from './schemas.ts';
+
+interface Cached {
+  snapshot: SiteConfigSnapshot;
+  json: string;
+  hash: string;
+}
+
+export async function siteConfigRoutes(app: App, { db }: Deps): Promise<void> {
+  // One entry per project, valid while the project's config_version is unchanged (every write
+  // bumps it, in any process) and until the next scheduled message starts or ends.
+  const cache = new VersionedCache<Cached>(1000);
+
+  app.get(
+    '/site-config',
+    {
+      schema: {
+        operationId: 'getSiteConfig',
+        summary: 'Site configuration of a project (no API key): maintenance, messages, flags, environments',
+        tags: ['site'],
+        querystring: Type.Object({ projectId: Type.String({ minLength: 1, maxLength: 100 }) }),
+        headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
+        response: { 200: SiteConfig, 304: Type.Null({ description: 'Not modified' }), ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId } = request.query;
+      const project = await db.get<{ id: string; debug_mode: number; config_updated_at: string; config_version: number }>(
+        'SELECT id, debug_mode, config_updated_at, config_version FROM projects WHERE id = ?',
+        [projectId],
+      );
+      if (!project) throw new NotFoundError();
+      const now = Date.now();
+      let entry = cache.get(projectId, Number(project.config_version), now);
+      if (!entry) {
+        const snapshot = await readSiteConfig(db, project, new Date(now));
+        const json = JSON.stringify(snapshot.body);
+        entry = { snapshot, json, hash: createHash('sha256').update(json).digest('hex').slice(0, 32) };
+        cache.set(projectId, Number(project.config_version), entry, snapshot.staleAt);
+      }
+      reply.header('etag', etagOf(entry.hash)).header('cache-control', 'no-cache');
+      if (ifNoneMatchHits(request.headers['if-none-match'], entry.hash)) return reply.code(304).send(null);
+      return reply.type('application/json; charset=utf-8').serializer((payload: unknown) => payload as string).send(entry.json as never);
+    },
+  );
+}

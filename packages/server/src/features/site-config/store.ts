@@ -1,0 +1,111 @@
+import { isTrue, type Queryable } from '../../db/database.ts';
+
+interface MaintenanceRow {
+  enabled: number;
+  type: 'full' | 'banner' | 'custom';
+  custom_html: string | null;
+  expected_restoration: string | null;
+  show_status_link: number;
+  status_page_url: string | null;
+  whitelist: string;
+}
+interface MessageRow {
+  id: string;
+  project_id: string;
+  type: 'info' | 'success' | 'warning' | 'error';
+  text: string;
+  is_active: number;
+  priority: number;
+  starts_at: string | null;
+  expires_at: string | null;
+}
+interface FlagRow {
+  id: string;
+  project_id: string;
+  key: string;
+  enabled: number;
+}
+interface EnvironmentRow {
+  id: string;
+  name: string;
+  slug: string;
+  url: string;
+  color: string;
+  debug_enabled: number;
+}
+
+export interface SiteConfigSnapshot {
+  body: ReturnType<typeof shape>;
+  /** When a scheduled message starts or ends, the snapshot is stale; undefined: never. */
+  staleAt: number | undefined;
+}
+
+function shape(
+  project: { id: string; debug_mode: number; config_updated_at: string },
+  maintenance: MaintenanceRow | undefined,
+  messages: MessageRow[],
+  flags: FlagRow[],
+  environments: EnvironmentRow[],
+) {
+  const whitelist = JSON.parse(maintenance?.whitelist ?? '{}') as Record<string, string[] | undefined>;
+  return {
+    maintenance: {
+      enabled: isTrue(maintenance?.enabled),
+      type: maintenance?.type ?? 'full',
+      customHtml: maintenance?.custom_html ?? null,
+      expectedRestoration: maintenance?.expected_restoration ?? null,
+      showStatusLink: isTrue(maintenance?.show_status_link),
+      statusPageUrl: maintenance?.status_page_url ?? null,
+      whitelist: {
+        localStorageKeys: whitelist['localStorageKeys'] ?? [],
+        emails: whitelist['emails'] ?? [],
+        ips: whitelist['ips'] ?? [],
+      },
+    },
+    messages: messages.map((m) => ({
+      id: m.id,
+      projectId: m.project_id,
+      type: m.type,
+      text: m.text,
+      isActive: isTrue(m.is_active),
+      priority: Number(m.priority),
+      startsAt: m.starts_at,
+      expiresAt: m.expires_at,
+    })),
+    featureFlags: flags.map((f) => ({ id: f.id, projectId: f.project_id, key: f.key, enabled: isTrue(f.enabled) })),
+    debugMode: isTrue(project.debug_mode),
+    environments: environments.map((e) => ({
+      id: e.id,
+      name: e.name,
+      slug: e.slug,
+      url: e.url,
+      color: e.color,
+      debugEnabled: isTrue(e.debug_enabled),
+    })),
+    lastUpdated: project.config_updated_at,
+  };
+}
+
+/** Reads a project's whole site configuration as the public API shows it at `now`. */
+export async function readSiteConfig(
+  db: Queryable,
+  project: { id: string; debug_mode: number; config_updated_at: string },
+  now: Date,
+): Promise<SiteConfigSnapshot> {
+  const at = now.toISOString();
+  const [maintenance, messages, flags, environments] = await Promise.all([
+    db.get<MaintenanceRow>('SELECT * FROM maintenance_settings WHERE project_id = ?', [project.id]),
+    db.all<MessageRow>('SELECT * FROM status_messages WHERE project_id = ? AND is_active = 1 ORDER BY priority DESC, created_at DESC, id', [project.id]),
+    db.all<FlagRow>('SELECT * FROM feature_flags WHERE project_id = ? ORDER BY key', [project.id]),
+    db.all<EnvironmentRow>('SELECT * FROM environments WHERE project_id = ? ORDER BY position, name', [project.id]),
+  ]);
+  const active = messages.filter((m) => (m.starts_at === null || m.starts_at <= at) && (m.expires_at === null || m.expires_at > at));
+  const changes = messages
+    .flatMap((m) => [m.starts_at, m.expires_at])
+    .filter((t): t is string => t !== null && t > at)
+    .map((t) => Date.parse(t));
+  return {
+    body: shape(project, maintenance, active, flags, environments),
+    staleAt: changes.length > 0 ? Math.min(...changes) : undefined,
+  };
+}

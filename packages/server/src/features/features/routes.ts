@@ -117,8 +117,14 @@ export async function featureRoutes(app: App, { db, config }: Deps): Promise<voi
     async (request) => {
       const scope = scopeOf(request);
       const { featureId } = request.params;
+      const { internal, status, developerNotes } = request.body;
+      if (internal === undefined && status === undefined && developerNotes === undefined) {
+        throw new BadRequestError('Send at least one of: internal, status, developerNotes', [
+          { field: '(body)', message: 'must contain at least one of internal, status, developerNotes' },
+        ]);
+      }
       if (!(await findFeature(db, scope, featureId))) throw new NotFoundError();
-      await updateFeature(db, featureId, request.body);
+      await updateFeature(db, featureId, { internal, status, developerNotes });
       return presentFullFeature((await findFeature(db, scope, featureId))!);
     },
   );

@@ -64,7 +64,7 @@ export const PatchFeatureBody = Type.Object(
     status: Type.Optional(StringEnum(FEATURE_STATUSES)),
     developerNotes: Type.Optional(Type.String({ maxLength: 10000 })),
   },
-  { minProperties: 1 },
+  { description: 'At least one of internal, status, developerNotes; other fields are ignored.' },
 );
 export type PatchFeatureBody = Static<typeof PatchFeatureBody>;
 

@@ -52,11 +52,8 @@ function readEntryPoints(npmName: string, pkgJson: Record<string, unknown>): Api
     if (key === "./package.json" || key.includes("*")) continue;
     const file = typesTarget(target);
     if (!file) continue;
-    const path = file
-      .replace(/^\.\//, "")
-      .replace(/^(dist|src|lib|build)\//, "")
-      .replace(/\.d\.(ts|mts|cts)$/, ".d.ts")
-      .replace(/\.(m|c)?(js|ts|tsx)$/, ".d.ts");
+    const bare = file.replace(/^\.\//, "").replace(/^(dist|src|lib|build)\//, "");
+    const path = /\.d\.[mc]?ts$/.test(bare) ? bare.replace(/\.d\.[mc]?ts$/, ".d.ts") : bare.replace(/\.[mc]?(js|ts|tsx|jsx)$/, ".d.ts");
     out.push({ specifier: key === "." ? npmName : `${npmName}/${key.replace(/^\.\//, "")}`, path });
   }
   return out;

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
@@ -25,7 +25,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     },
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
-    requestIdHeader: 'x-request-id',
+    // genReqId reads x-request-id itself, so a malformed id from a caller is replaced.
+    requestIdHeader: false,
     // A caller's id is kept when it is well-formed, so logs can be joined across services.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -33,6 +34,14 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     },
     ajv: { customOptions: { allErrors: true } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Errors the router raises before any route runs get the same JSON shape and request id.
+    frameworkErrors: (error, request, reply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void (reply as FastifyReply)
+        .code(tooLong ? 414 : 400)
+        .header('x-request-id', request.id)
+        .send({ error: tooLong ? 'URL path segment too long' : 'Malformed URL' });
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

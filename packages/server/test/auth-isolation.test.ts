@@ -8,7 +8,7 @@ import { Api } from './support/api.ts';
 interface Endpoint {
   name: string;
   permission: string;
-  call(api: Api, ids: { featureId: string }): ReturnType<Api['get']>;
+  call(api: Api, ids: { featureId: string }): Promise<{ status: number; body: any }>;
 }
 
 const feature = { title: 'Isolation feature', description: 'Must never leak anywhere.' };

@@ -16,10 +16,13 @@ export const ErrorBody = Type.Object(
  * `limit` and `offset` query parameters. `limit` has no schema maximum: a larger value is
  * clamped by the handler and the response shows the value used.
  */
+/** Deeper than any real list; keeps absurd values (1e309) away from the database. */
+export const MAX_OFFSET = 2_147_483_647;
+
 export function Paging(defaultLimit: number) {
   return {
     limit: Type.Optional(Type.Integer({ minimum: 1, default: defaultLimit })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 })),
   };
 }
 

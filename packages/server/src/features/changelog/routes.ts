@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { clampLimit, errorResponses, Timestamp } from '../../http/common-schemas.ts';
+import { clampLimit, errorResponses, MAX_OFFSET, Timestamp } from '../../http/common-schemas.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { keyOf } from '../../public-api/context.ts';
 import { STATUS_LABELS } from '../features/status-labels.ts';
@@ -27,7 +27,7 @@ const ChangelogEntry = Type.Object(
 const ChangelogQuery = Type.Object({
   published: Type.Optional(Type.Boolean({ description: 'Omitted: published entries only. false: drafts.' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 })),
 });
 
 /** A linked entry shows its feature's title, type and status as they are now. */

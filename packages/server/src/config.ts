@@ -64,7 +64,8 @@ export function loadConfig(env: Env = process.env): Config {
       (raw) => (/^(postgres(ql)?:\/\/|sqlite:)/.test(raw) ? raw : undefined),
       'a postgres:// URL or sqlite:<path>',
     ),
-    dataDir: resolve(read('DATA_DIR', './data', (raw) => raw, '')),
+    // Relative to where the user ran the command (npm runs workspace scripts in the package).
+    dataDir: resolve(env['INIT_CWD'] ?? process.cwd(), read('DATA_DIR', './data', (raw) => raw, '')),
     logLevel: read('LOG_LEVEL', 'info', (raw) => levels.find((level) => level === raw), levels.join(', ')),
     platformProjectId: read(
       'PLATFORM_PROJECT_ID',

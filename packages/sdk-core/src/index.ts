@@ -18,3 +18,5 @@ export type { Unsubscribe } from './lifecycle.js';
 
 /** The version of this package. */
 export const SDK_CORE_VERSION = '0.1.0';
+export { toJsonSafe } from './json.js';
+export type { JsonSafeOptions } from './json.js';

@@ -186,3 +186,18 @@ test('the entry point has nothing Node-only', () => {
     assert.doesNotMatch(code, /from ['"]node:|require\(/, file);
   }
 });
+
+test('toJsonSafe handles errors, cycles, bigints, depth and long strings', async () => {
+  const { toJsonSafe } = await import('@signpost/sdk-core');
+  const cyclic: Record<string, unknown> = { a: 1 };
+  cyclic['self'] = cyclic;
+  const out = toJsonSafe({ err: new TypeError('bad'), cyclic, big: 10n, fn: () => 1, long: 'x'.repeat(3000), deep: { a: { b: { c: { d: { e: { f: { g: 1 } } } } } } } }) as Record<string, any>;
+  assert.equal(out.err.name, 'TypeError');
+  assert.equal(out.err.message, 'bad');
+  assert.equal(out.cyclic.self, '[Circular]');
+  assert.equal(out.big, '10');
+  assert.equal('fn' in out, false);
+  assert.equal(out.long.length, 2000);
+  assert.equal(out.deep.a.b.c.d.e, '[Object]');
+  JSON.stringify(out);
+});

@@ -50,7 +50,7 @@ export async function connect(options: { cwd: string; env: Record<string, string
   return { client, stderr: () => stderr };
 }
 
-export function textOf(result: { content?: unknown }): string {
-  const content = (result.content ?? []) as { type: string; text?: string }[];
+export function textOf(result: unknown): string {
+  const content = ((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[];
   return content.filter((c) => c.type === "text").map((c) => c.text ?? "").join("\n");
 }

@@ -6,6 +6,7 @@ import type { Database } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { publicApi, PUBLIC_API_PREFIX } from './public-api/plugin.ts';
+import { hostedMcp } from './mcp/hosted.ts';
 import type { App } from './public-api/context.ts';
 
 export interface AppOptions {
@@ -64,5 +65,6 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
 
   // Each surface is one encapsulated plugin with its own prefix, hooks and OpenAPI document.
   await app.register(async (scoped) => publicApi(scoped as App, { db, config }), { prefix: PUBLIC_API_PREFIX });
+  await app.register(async (scoped) => hostedMcp(scoped, { db, config }));
   return app;
 }

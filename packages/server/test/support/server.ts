@@ -81,7 +81,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   await migrate(db);
   await seedOnFirstStart(db, config);
   const app: FastifyInstance = await buildApp({ config, db, logger: false });
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  // Port 0 unless the test chose one (with a matching PUBLIC_URL, as OAuth tests need).
+  const address = await app.listen({ port: config.port, host: '127.0.0.1' });
   return {
     origin: address,
     baseUrl: `${address}/api/public/v1`,

@@ -26,6 +26,9 @@ export const ALL_PUBLIC_SCOPES = [
   'logs:write',
 ] as const;
 
+/** Every scope an API key may hold: the public API's, plus the hosted MCP server's translation scopes. */
+export const ALL_KEY_SCOPES = [...ALL_PUBLIC_SCOPES, 'translations:read', 'translations:write'] as const;
+
 export interface NewProject {
   id?: string;
   name: string;

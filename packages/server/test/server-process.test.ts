@@ -34,7 +34,7 @@ describe('the server process', () => {
   });
 
   it('serves the OpenAPI 3.1 document and a readable reference page', async () => {
-    const doc = await (await fetch(`${server.baseUrl}/openapi.json`)).json();
+    const doc: any = await (await fetch(`${server.baseUrl}/openapi.json`)).json();
     assert.equal(doc.openapi, '3.1.0');
     for (const path of ['/features', '/features/{featureId}', '/roadmap', '/changelog', '/bugs', '/errors', '/logs', '/i18n-telemetry', '/site-config', '/translations', '/version-check', '/features/{featureId}/votes/{voterId}', '/features/{featureId}/comments']) {
       assert.ok(doc.paths[path], path);

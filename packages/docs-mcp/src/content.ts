@@ -51,6 +51,8 @@ export interface PackageDocs {
   installCommand: string;
   /** Peer dependencies the user installs themselves, e.g. `react`. */
   peerDependencies: Record<string, string>;
+  /** Those of the peer dependencies that are optional (only needed by some entry points). */
+  optionalPeers: string[];
   /** README title and the text before its first `##` section. */
   readmeTitle: string | null;
   readmeIntro: string;

@@ -26,40 +26,79 @@ export function renderPackageList(packages: PackageDocs[]): string {
 
 export function renderInstallationGuide(p: PackageDocs): string {
   if (!p.available) return unavailable(p);
-  const out = [`# Installing ${p.npmName}`, "", p.description, "", fence("sh", installLine(p))];
-  const peers = Object.entries(p.peerDependencies);
-  if (peers.length > 0) out.push("", `Peer dependencies (install them yourself if your app does not have them): ${peers.map(([n, v]) => `\`${n}@${v}\``).join(", ")}.`);
-  const install = sections(p, INSTALL);
-  const quick = sections(p, QUICK_START);
-  out.push(...install.flatMap(sectionBlock));
-  if (quick.length > 0) out.push(...quick.flatMap(sectionBlock));
-  else if (p.readmeIntro) out.push("", "## Quick start", "", p.readmeIntro);
-  return withNotes(out, p).join("\n");
+  return withNotes([`# Installing ${p.npmName}`, "", p.description, ...installationParts(p, 2, true)], p).join("\n");
 }
 
 export function renderApiReference(p: PackageDocs): string {
   if (!p.available) return unavailable(p);
-  const out = [`# ${p.npmName} API reference`];
-  out.push(...sections(p, API).flatMap(sectionBlock));
-  if (p.api.entryPoints.length > 0) {
-    out.push("", "## Entry points", "");
-    for (const e of p.api.entryPoints) out.push(`- \`import ... from "${e.specifier}"\` (declarations: \`${e.path}\`)`);
-  }
-  if (p.api.files.length > 0) {
-    const from = p.api.source === "dist" ? "the package's published type declarations" : "declarations generated from the package's sources";
-    out.push("", "## Type declarations", "", `Constructor configuration, methods and types, from ${from}.`);
-    for (const f of p.api.files) out.push("", `### ${f.path}`, "", fence("ts", f.text));
-  }
-  return withNotes(out, p).join("\n");
+  return withNotes([`# ${p.npmName} API reference`, ...apiParts(p, 2)], p).join("\n");
 }
 
 export function renderCodeExamples(p: PackageDocs, platform?: ExamplePlatform): string {
   if (!p.available) return unavailable(p);
-  const out = [`# ${p.npmName} examples${platform ? ` (${PLATFORM_LABELS[platform]})` : ""}`];
-  if (!platform) out.push(...sections(p, EXAMPLES).flatMap(sectionBlock));
+  const title = `# ${p.npmName} examples${platform ? ` (${PLATFORM_LABELS[platform]})` : ""}`;
+  return [title, ...exampleParts(p, 2, platform)].join("\n");
+}
+
+export function renderPackageDocs(p: PackageDocs): string {
+  if (!p.available) return unavailable(p);
+  const out = [`# ${p.readmeTitle ?? p.npmName}${p.version ? ` (version ${p.version})` : ""}`];
+  const norm = (t: string) => t.replace(/\s+/g, " ").replace(/\.$/, "").trim();
+  if (!norm(p.readmeIntro).startsWith(norm(p.description))) out.push("", p.description);
+  if (p.readmeIntro) out.push("", p.readmeIntro);
+  const known = [INSTALL, QUICK_START, API, EXAMPLES];
+  out.push(...p.sections.filter((s) => !known.some((re) => re.test(s.title))).flatMap((s) => sectionBlock(s, 2)));
+  out.push("", "## Installation", ...installationParts(p, 3, false));
+  out.push("", "## API reference", ...apiParts(p, 3));
+  out.push("", "## Examples", ...exampleParts(p, 3));
+  return withNotes(out, p).join("\n");
+}
+
+/** Install command, peers, the README's installation and quick start sections. */
+function installationParts(p: PackageDocs, level: number, introAsQuickStart: boolean): string[] {
+  const out: string[] = [];
+  const install = sections(p, INSTALL);
+  const quick = sections(p, QUICK_START);
+  if (!install.some((s) => s.body.includes(p.installCommand))) out.push("", fence("sh", installLine(p)));
+  const peers = Object.entries(p.peerDependencies);
+  const list = (xs: [string, string][]) => xs.map(([n, v]) => `\`${n}@${v}\``).join(", ");
+  const required = peers.filter(([n]) => !p.optionalPeers.includes(n));
+  const optional = peers.filter(([n]) => p.optionalPeers.includes(n));
+  if (required.length > 0) out.push("", `Peer dependencies (install them yourself if your app does not have them): ${list(required)}.`);
+  if (optional.length > 0) out.push("", `Optional peer dependencies (only for the entry points that use them): ${list(optional)}.`);
+  for (const s of install) out.push(...(level === 2 ? sectionBlock(s, level) : ["", s.body]));
+  out.push(...quick.flatMap((s) => sectionBlock(s, level)));
+  if (quick.length === 0 && introAsQuickStart && p.readmeIntro) out.push("", `${"#".repeat(level)} Quick start`, "", p.readmeIntro);
+  return out;
+}
+
+/** The README's API sections, the entry points and the declarations. */
+function apiParts(p: PackageDocs, level: number): string[] {
+  const h = "#".repeat(level);
+  const out = sections(p, API).flatMap((s) => (/^api\b/i.test(s.title) && level > 2 ? ["", s.body] : sectionBlock(s, level)));
+  if (p.api.entryPoints.length > 0) {
+    out.push("", `${h} Entry points`, "");
+    for (const e of p.api.entryPoints) out.push(`- \`import ... from "${e.specifier}"\` (declarations: \`${e.path}\`)`);
+  }
+  if (p.api.files.length > 0) {
+    const from = p.api.source === "dist" ? "the package's published type declarations" : "declarations generated from the package's sources";
+    out.push("", `${h} Type declarations`, "", `Constructor configuration, methods and types, from ${from}.`);
+    for (const f of p.api.files) {
+      const note = f.path.startsWith("@signpost/") ? " (an internal dependency, installed with the package; its types are re-exported or used above)" : "";
+      out.push("", `${h}# ${f.path}${note}`, "", fence("ts", f.text));
+    }
+  }
+  return out;
+}
+
+/** The README's examples sections and the example files, optionally of one platform. */
+function exampleParts(p: PackageDocs, level: number, platform?: ExamplePlatform): string[] {
+  const h = "#".repeat(level);
+  const out: string[] = [];
+  if (!platform) out.push(...sections(p, EXAMPLES).flatMap((s) => (level > 2 ? ["", s.body] : sectionBlock(s, level))));
   const files = platform ? p.examples.filter((e) => e.platform === platform) : p.examples;
-  if (files.length > 0) out.push("", "These example files are runnable and are run by the package's tests.");
-  for (const e of files) out.push("", `## ${PLATFORM_LABELS[e.platform]}: ${e.path}`, "", fence(e.language, e.code));
+  if (files.length > 0) out.push("", "These example files are runnable; the package's tests run them.");
+  for (const e of files) out.push("", `${h} ${PLATFORM_LABELS[e.platform]}: ${e.path}`, "", fence(e.language, e.code));
   if (files.length === 0) {
     const have = [...new Set(p.examples.map((e) => e.platform))];
     out.push("", platform
@@ -68,20 +107,7 @@ export function renderCodeExamples(p: PackageDocs, platform?: ExamplePlatform): 
   }
   const missing = EXAMPLE_PLATFORMS.filter((pl) => !p.examples.some((e) => e.platform === pl));
   if (!platform && files.length > 0 && missing.length > 0) out.push("", `No example file for: ${missing.map((m) => PLATFORM_LABELS[m]).join(", ")}.`);
-  return out.join("\n");
-}
-
-export function renderPackageDocs(p: PackageDocs): string {
-  if (!p.available) return unavailable(p);
-  const out = [`# ${p.readmeTitle ?? p.npmName}`, "", p.description];
-  if (p.readmeIntro && p.readmeIntro.trim() !== p.description.trim()) out.push("", "## Overview", "", p.readmeIntro);
-  const known = [INSTALL, QUICK_START, API, EXAMPLES];
-  out.push(...p.sections.filter((s) => !known.some((re) => re.test(s.title))).flatMap(sectionBlock));
-  const strip = (text: string) => text.split("\n").slice(1).join("\n");
-  out.push("", strip(renderInstallationGuide({ ...p, notes: [] })));
-  out.push("", strip(renderApiReference({ ...p, notes: [] })));
-  out.push("", strip(renderCodeExamples(p)));
-  return withNotes(out, p).join("\n");
+  return out;
 }
 
 function installLine(p: PackageDocs): string {
@@ -92,8 +118,8 @@ function sections(p: PackageDocs, re: RegExp): ReadmeSection[] {
   return p.sections.filter((s) => re.test(s.title));
 }
 
-function sectionBlock(s: ReadmeSection): string[] {
-  return ["", `## ${s.title}`, "", s.body];
+function sectionBlock(s: ReadmeSection, level: number): string[] {
+  return ["", `${"#".repeat(level)} ${s.title}`, "", s.body];
 }
 
 function withNotes(out: string[], p: PackageDocs): string[] {

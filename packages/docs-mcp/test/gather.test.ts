@@ -66,7 +66,8 @@ writeTree(fixtures.path, {
       "./node": { types: "./dist/node.d.ts", import: "./dist/node.js" },
       "./package.json": "./package.json",
     },
-    peerDependencies: { react: ">=18" },
+    peerDependencies: { react: ">=18", pino: ">=9" },
+    peerDependenciesMeta: { pino: { optional: true } },
   }),
   "logger/README.md": LOGGER_README,
   "logger/src/index.ts": `export interface LoggerConfig {\n  /** Public API key. */\n  apiKey: string;\n  level?: "debug" | "info";\n}\nexport class Logger {\n  private readonly config: LoggerConfig;\n  constructor(config: LoggerConfig) { this.config = config; }\n  info(message: string): void { void message; void this.config; }\n}\nfunction internalHelper() { return 1; }\nvoid internalHelper;\n`,
@@ -81,6 +82,11 @@ writeTree(fixtures.path, {
   "i18n/package.json": JSON.stringify({ name: "@signpost/i18n", version: "0.1.0", types: "./dist/index.d.ts" }),
   "i18n/src/index.ts": `export const stale = 1;\n`,
   "i18n/dist/index.d.ts": `export declare function t(key: string): string;\n//# sourceMappingURL=index.d.ts.map\n`,
+  "i18n/dist/errors.d.ts": `export { ApiError, type SdkError as Failure } from "@signpost/sdk-core";\n`,
+  "sdk-core/package.json": JSON.stringify({ name: "@signpost/sdk-core", types: "./dist/index.d.ts" }),
+  "sdk-core/dist/index.d.ts": `export { ApiError, SdkError } from "./errors.js";\nexport { Batcher } from "./batcher.js";\n`,
+  "sdk-core/dist/errors.d.ts": `export declare class ApiError extends Error {\n}\nexport declare class SdkError extends Error {\n}\n`,
+  "sdk-core/dist/batcher.d.ts": `export declare class Batcher {\n}\n`,
   "site-manager/package.json": JSON.stringify({ name: "@signpost/site-manager", version: "0.0.1" }),
 });
 // The built declarations of i18n are newer than its sources, so they are used.
@@ -113,7 +119,8 @@ describe("gatherer", () => {
     const logger = byName["logger"]!;
     assert.equal(logger.description, "Structured logs for Signpost");
     assert.equal(logger.version, "1.2.3");
-    assert.deepEqual(logger.peerDependencies, { react: ">=18" });
+    assert.deepEqual(logger.peerDependencies, { react: ">=18", pino: ">=9" });
+    assert.deepEqual(logger.optionalPeers, ["pino"]);
     assert.equal(logger.installCommand, "npm install @signpost/logger");
   });
 
@@ -136,7 +143,15 @@ describe("gatherer", () => {
   it("prefers up-to-date dist declarations", () => {
     const i18n = byName["i18n"]!;
     assert.equal(i18n.api.source, "dist");
-    assert.deepEqual(i18n.api.files, [{ path: "index.d.ts", text: "export declare function t(key: string): string;" }]);
+    assert.deepEqual(i18n.api.files.map((f) => f.path), ["index.d.ts", "errors.d.ts", "@signpost/sdk-core/errors.d.ts"]);
+    assert.equal(i18n.api.files[0]!.text, "export declare function t(key: string): string;");
+  });
+
+  it("appends the declarations of internal packages' types it re-exports, and only those", () => {
+    const i18n = byName["i18n"]!;
+    assert.match(i18n.api.files[2]!.text, /export declare class ApiError/);
+    assert.ok(!i18n.api.files.some((f) => f.path.includes("batcher")));
+    assert.match(renderApiReference(i18n), /### @signpost\/sdk-core\/errors\.d\.ts \(an internal dependency/);
   });
 
   it("collects example files by platform, skipping tests and node_modules", () => {
@@ -165,7 +180,8 @@ describe("gatherer", () => {
     const install = renderInstallationGuide(logger);
     assert.match(install, /## Installation/);
     assert.match(install, /## Quick start\n\nCreate a logger and log\./);
-    assert.match(install, /Peer dependencies.*`react@>=18`/);
+    assert.match(install, /Peer dependencies.*`react@>=18`\./);
+    assert.match(install, /Optional peer dependencies.*`pino@>=9`\./);
     const api = renderApiReference(logger);
     assert.match(api, /`import \.\.\. from "@signpost\/logger\/node"`/);
     assert.match(api, /### new Logger\(config\)/);
@@ -173,9 +189,11 @@ describe("gatherer", () => {
     assert.match(examples, /## React: examples\/react\.tsx\n\n````tsx\n/, "a longer fence around code containing ```");
     assert.doesNotMatch(renderCodeExamples(logger, "react"), /browser\.ts/);
     const all = renderPackageDocs(logger);
-    for (const part of ["## Overview", "## License", "## Installation", "## Type declarations", "## Next.js: examples/nextjs/app/page.tsx"]) {
+    for (const part of ["# @signpost/logger (version 1.2.3)\n\nStructured logs for Signpost\n\nStructured logging", "## License", "## Installation",
+      "## API reference", "### Type declarations", "## Examples", "### Next.js: examples/nextjs/app/page.tsx"]) {
       assert.ok(all.includes(part), part);
     }
+    assert.equal(all.split("npm install @signpost/logger").length, 2, "install command shown once");
   });
 
   it("the gather-docs script writes an importable content module", async () => {

@@ -90,8 +90,8 @@ function emitDeclarations(packageDir: string, srcDir: string, sources: string[])
       allowImportingTsExtensions: true,
       jsx: ts.JsxEmit.ReactJSX,
     };
-    const configPath = join(packageDir, "tsconfig.json");
-    if (existsSync(configPath)) {
+    const configPath = ["tsconfig.build.json", "tsconfig.json"].map((f) => join(packageDir, f)).find((f) => existsSync(f));
+    if (configPath) {
       const host: ts.ParseConfigFileHost = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} };
       const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, host);
       if (parsed) options = parsed.options;

@@ -21,6 +21,7 @@ export function gatherExamples(packageDir: string): ExampleFile[] {
     const rel = relative(root, file).split(sep).join("/");
     const base = rel.split("/").pop()!;
     if (/\.(test|spec)\./.test(base) || base.startsWith(".") || !(extname(base) in LANGUAGES)) continue;
+    if (/^(tsconfig.*|jsconfig|package-lock|package)\.json$/.test(base) || /\.d\.ts$/.test(base)) continue;
     if (statSync(file).size > MAX_EXAMPLE_BYTES) continue;
     const head = rel.split("/")[0]!.split(".")[0]!;
     const platform = (EXAMPLE_PLATFORMS as readonly string[]).includes(head) ? (head as ExamplePlatform) : "other";

@@ -1,6 +1,6 @@
 /** `signpost mcp setup` run as a process against fake homes laid out like macOS, Linux and Windows. */
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import jsonc from "jsonc-parser";
@@ -266,6 +266,21 @@ describe("mcp setup: existing configs", () => {
       const text = m.read("windsurf");
       assert.ok(text.startsWith('\uFEFF{\r\n    "mcpServers": {\r\n        "a": { "command": "x" },\r\n        "service-docs": {\r\n            "command": "cmd",'), JSON.stringify(text));
       assert.doesNotMatch(text.replace(/\r\n/g, ""), /\n/);
+    } finally {
+      m.remove();
+    }
+  });
+
+  it("writes through a symlinked config file, keeping the link", () => {
+    const m = fakeMachine("linux", ["cursor"]);
+    try {
+      const real = join(m.root, "dotfiles", "cursor-mcp.json");
+      mkdirSync(join(m.root, "dotfiles"));
+      writeFileSync(real, '{ "mcpServers": {} }\n');
+      symlinkSync(real, m.files.cursor);
+      assert.equal(signpost(m, ["mcp", "setup"]).status, 0);
+      assert.ok(lstatSync(m.files.cursor).isSymbolicLink());
+      assert.ok(parse(readFileSync(real, "utf8")).mcpServers["service-docs"]);
     } finally {
       m.remove();
     }

@@ -1,5 +1,5 @@
 /** Writes a planned config file: a backup of the old one first, then the new text, atomically. */
-import { chmodSync, copyFileSync, constants, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, constants, existsSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { TargetPlan } from "./plan.ts";
 
@@ -9,7 +9,8 @@ export interface Written {
 
 export function writePlan(plan: TargetPlan, now: Date = new Date()): Written {
   if (plan.after === null || (plan.status !== "create" && plan.status !== "change")) return { backup: null };
-  const path = plan.target.path;
+  // A config file that is a symlink (dotfile managers) is written through, so the link stays a link.
+  const path = plan.status === "change" ? realpathSync(plan.target.path) : plan.target.path;
   mkdirSync(dirname(path), { recursive: true });
   let backup: string | null = null;
   if (plan.status === "change") {

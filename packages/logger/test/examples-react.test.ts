@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { after, before, test } from 'node:test';
+import { build } from 'esbuild';
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { startTestServer, type TestServer } from '@signpost/server/testing';
+
+// The React and Next.js examples are type-checked by `npm test` (tsc -p examples); here they are
+// compiled with esbuild (dependencies left as imports) and run.
+const tmp = fileURLToPath(new URL('../.tmp/', import.meta.url));
+async function load(example: string, name: string): Promise<Record<string, unknown>> {
+  mkdirSync(tmp, { recursive: true });
+  const outfile = `${tmp}${name}-${process.pid}-${Date.now()}.mjs`;
+  await build({
+    entryPoints: [fileURLToPath(new URL(`../examples/${example}`, import.meta.url))],
+    outfile,
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    jsx: 'automatic',
+    logLevel: 'error',
+  });
+  return import(pathToFileURL(outfile).href);
+}
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer();
+});
+after(async () => {
+  await server.close();
+});
+
+test('examples/react.tsx renders on the server', async () => {
+  const mod = await load('react.tsx', 'react');
+  const Checkout = mod['Checkout'] as (props: { cartId: string }) => unknown;
+  const html = renderToString(createElement(Checkout as never, { cartId: 'c1' }));
+  assert.match(html, /<button type="button">Pay<\/button>/);
+});
+
+test('examples/nextjs route handler logs and flushes before answering', async () => {
+  const p = await server.createProject();
+  process.env['SIGNPOST_API_KEY'] = p.liveKey;
+  process.env['SIGNPOST_URL'] = server.baseUrl;
+  const route = await load('nextjs/app/api/orders/route.ts', 'next-route');
+  const POST = route['POST'] as (request: Request) => Promise<Response>;
+  const ok = await POST(new Request('http://app.test/api/orders', { method: 'POST', body: JSON.stringify({ sku: 'sku_1', quantity: 2 }) }));
+  assert.equal(ok.status, 201);
+  const bad = await POST(new Request('http://app.test/api/orders', { method: 'POST', body: '{}' }));
+  assert.equal(bad.status, 400);
+  const stored = await server.db.all<{ level: string; message: string; source: string }>(
+    'SELECT level, message, source FROM log_groups WHERE project_id = ? ORDER BY message',
+    [p.projectId],
+  );
+  assert.deepEqual(stored.map((r) => [r.level, r.message, r.source]), [
+    ['info', 'Order placed', 'nextjs'],
+    ['warn', 'Order without sku', 'nextjs'],
+  ]);
+});

@@ -8,6 +8,8 @@ import { validatorCompiler } from './http/validation.ts';
 import { publicApi, PUBLIC_API_PREFIX } from './public-api/plugin.ts';
 import { hostedMcp } from './mcp/hosted.ts';
 import type { App } from './public-api/context.ts';
+import { managementApi, MANAGEMENT_API_PREFIX } from './management/plugin.ts';
+import type { ManagementApp } from './management/context.ts';
 
 export interface AppOptions {
   config: Config;
@@ -65,6 +67,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
 
   // Each surface is one encapsulated plugin with its own prefix, hooks and OpenAPI document.
   await app.register(async (scoped) => publicApi(scoped as App, { db, config }), { prefix: PUBLIC_API_PREFIX });
+  await app.register(async (scoped) => managementApi(scoped as ManagementApp, { db, config }), { prefix: MANAGEMENT_API_PREFIX });
   await app.register(async (scoped) => hostedMcp(scoped, { db, config }));
   return app;
 }

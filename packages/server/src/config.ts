@@ -14,6 +14,31 @@ export interface Config {
   /** Seconds in-flight requests get to finish after SIGTERM/SIGINT. */
   shutdownGraceSeconds: number;
   trustProxy: boolean;
+  /** Management API accounts: mail, sessions, seats and sign-in through OpenID Connect. */
+  accounts: AccountsConfig;
+}
+
+export interface OidcConfig {
+  /** `oidc` (any OpenID Connect issuer, discovered), `google`, or `github` (OAuth 2 + its user API). */
+  preset: 'oidc' | 'google' | 'github';
+  issuer: string;
+  clientId: string;
+  clientSecret: string | undefined;
+  scopes: string;
+  /** Label shown to users, e.g. on a sign-in button. */
+  label: string;
+}
+
+export interface AccountsConfig {
+  /** `smtp://…` or `smtps://…`; undefined writes each message as a .eml file under `<dataDir>/mail/`. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Seats across the teams of one owner, unless set for that owner. */
+  defaultTeamSeats: number;
+  sessionTtlDays: number;
+  /** The `Secure` attribute of the session cookie. */
+  secureCookies: boolean;
+  oidc: OidcConfig | undefined;
 }
 
 export class ConfigError extends Error {
@@ -82,9 +107,57 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     shutdownGraceSeconds: read('SHUTDOWN_GRACE_SECONDS', 10, integer(0, 600), 'an integer from 0 to 600'),
     trustProxy: read('TRUST_PROXY', false, boolean, 'true or false'),
+    accounts: readAccountsConfig(read, integer, boolean, url, env['PUBLIC_URL'] ?? ''),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   return config;
+}
+
+type Reader = <T>(name: string, fallback: T, parse: (raw: string) => T | undefined, rule: string) => T;
+
+function readAccountsConfig(
+  read: Reader,
+  integer: (min: number, max: number) => (raw: string) => number | undefined,
+  boolean: (raw: string) => boolean | undefined,
+  url: (raw: string) => string | undefined,
+  publicUrl: string,
+): AccountsConfig {
+  const host = URL.canParse(publicUrl) ? new URL(publicUrl).hostname : 'localhost';
+  // Browsers keep Secure cookies from http://localhost; elsewhere plain http would lose them.
+  const secureByDefault = publicUrl.startsWith('https:') || host === 'localhost' || host === '127.0.0.1';
+  const preset = read<OidcConfig['preset']>(
+    'OIDC_PRESET',
+    'oidc',
+    (raw) => (['oidc', 'google', 'github'] as const).find((value) => value === raw),
+    'oidc, google or github',
+  );
+  const presetIssuer = { oidc: undefined, google: 'https://accounts.google.com', github: 'https://github.com' }[preset];
+  const issuer = read<string | undefined>('OIDC_ISSUER', presetIssuer, url, 'an http(s) URL');
+  const clientId = read<string | undefined>('OIDC_CLIENT_ID', undefined, (raw) => raw, '');
+  const defaultScopes = preset === 'github' ? 'read:user user:email' : 'openid email profile';
+  return {
+    smtpUrl: read<string | undefined>(
+      'SMTP_URL',
+      undefined,
+      (raw) => (/^smtps?:\/\/[^/]/.test(raw) ? raw : undefined),
+      'an smtp:// or smtps:// URL',
+    ),
+    mailFrom: read('MAIL_FROM', 'Signpost <signpost@localhost>', (raw) => (raw.includes('@') ? raw : undefined), 'an e-mail address'),
+    defaultTeamSeats: read('DEFAULT_TEAM_SEATS', 5, integer(1, 100_000), 'an integer from 1 to 100000'),
+    sessionTtlDays: read('SESSION_TTL_DAYS', 30, integer(1, 365), 'an integer from 1 to 365'),
+    secureCookies: read('SESSION_COOKIE_SECURE', secureByDefault, boolean, 'true or false'),
+    oidc:
+      issuer && clientId
+        ? {
+            preset,
+            issuer,
+            clientId,
+            clientSecret: read<string | undefined>('OIDC_CLIENT_SECRET', undefined, (raw) => raw, ''),
+            scopes: read('OIDC_SCOPES', defaultScopes, (raw) => raw, ''),
+            label: read('OIDC_LABEL', { oidc: 'Single sign-on', google: 'Google', github: 'GitHub' }[preset], (raw) => raw, ''),
+          }
+        : undefined,
+  };
 }

@@ -95,14 +95,21 @@ function checkerFor(baseUrl: string): Promise<OpenApiChecker> {
 export class Api {
   readonly baseUrl: string;
   readonly key: string | null;
+  /** Sent with every request (a session cookie, `X-Requested-With`, …); per-request headers win. */
+  readonly headers: Record<string, string>;
 
-  constructor(baseUrl: string, key: string | null = null) {
+  constructor(baseUrl: string, key: string | null = null, headers: Record<string, string> = {}) {
     this.baseUrl = baseUrl;
     this.key = key;
+    this.headers = headers;
   }
 
   withKey(key: string | null): Api {
-    return new Api(this.baseUrl, key);
+    return new Api(this.baseUrl, key, this.headers);
+  }
+
+  withHeaders(headers: Record<string, string>): Api {
+    return new Api(this.baseUrl, this.key, { ...this.headers, ...headers });
   }
 
   get<T = any>(path: string, options: RequestOptions = {}) {
@@ -126,7 +133,7 @@ export class Api {
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
-    const headers: Record<string, string> = { ...options.headers };
+    const headers: Record<string, string> = { ...this.headers, ...options.headers };
     const key = options.key === undefined ? this.key : options.key;
     if (key) {
       if (options.bearer) headers['authorization'] = `Bearer ${key}`;

@@ -1,0 +1,18 @@
+import type { FastifyReply } from 'fastify';
+import type { Config } from '../../config.ts';
+import { SESSION_COOKIE, type NewSession } from './sessions.ts';
+
+/** Secure (unless configured off for plain-http hosts), HTTP-only, SameSite=Lax, whole site. */
+export function setSessionCookie(reply: FastifyReply, config: Config, session: NewSession): void {
+  reply.setCookie(SESSION_COOKIE, session.token, {
+    httpOnly: true,
+    secure: config.accounts.secureCookies,
+    sameSite: 'lax',
+    path: '/',
+    expires: new Date(session.expiresAt),
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, config: Config): void {
+  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, secure: config.accounts.secureCookies, sameSite: 'lax', path: '/' });
+}

@@ -53,8 +53,8 @@ export function planTarget(target: ConfigTarget, options: PlanOptions): TargetPl
   const servers = doc.get([key]);
   if (servers !== undefined && !isRecord(servers)) return fail(`its "${key}" is not an object`);
 
-  migrateLegacy(doc, key, plan);
-  writeDocsEntry(doc, key, target, options.platform, plan);
+  const renamed = migrateLegacy(doc, key, plan);
+  writeDocsEntry(doc, key, target, options.platform, plan, renamed);
   if (options.hostedUrl) addHosted(doc, key, target, options.hostedUrl, plan);
 
   const others = Object.keys((doc.get([key]) as Record<string, unknown> | undefined) ?? {}).filter(
@@ -75,10 +75,10 @@ export function planTarget(target: ConfigTarget, options: PlanOptions): TargetPl
   return plan;
 }
 
-/** A `service` entry that runs the docs server is the old name of `service-docs`. */
-function migrateLegacy(doc: JsoncDocument, key: string, plan: TargetPlan): void {
+/** A `service` entry that runs the docs server is the old name of `service-docs`. True when renamed to it. */
+function migrateLegacy(doc: JsoncDocument, key: string, plan: TargetPlan): boolean {
   const legacy = doc.get([key, LEGACY_ENTRY]);
-  if (legacy === undefined) return;
+  if (legacy === undefined) return false;
   const kind = classifyService(legacy);
   if (kind === "hosted") {
     plan.kept.push(`left "${LEGACY_ENTRY}" as it was: it points at the hosted MCP server${urlSuffix(legacy)}`);
@@ -90,10 +90,12 @@ function migrateLegacy(doc: JsoncDocument, key: string, plan: TargetPlan): void 
   } else {
     doc.renameKey([key, LEGACY_ENTRY], DOCS_ENTRY);
     plan.changes.push(`replaced the legacy "${LEGACY_ENTRY}" entry (it ran the docs server) with "${DOCS_ENTRY}"`);
+    return true;
   }
+  return false;
 }
 
-function writeDocsEntry(doc: JsoncDocument, key: string, target: ConfigTarget, platform: Platform, plan: TargetPlan): void {
+function writeDocsEntry(doc: JsoncDocument, key: string, target: ConfigTarget, platform: Platform, plan: TargetPlan, renamed: boolean): void {
   const desired = docsEntry(target, platform);
   const describe = `${String(desired["command"])} ${(desired["args"] as string[]).join(" ")}`;
   const existing = doc.get([key, DOCS_ENTRY]);
@@ -115,7 +117,6 @@ function writeDocsEntry(doc: JsoncDocument, key: string, target: ConfigTarget, p
       updated = true;
     }
   }
-  const renamed = plan.changes.some((c) => c.startsWith("replaced the legacy"));
   if (updated && !renamed) plan.changes.push(`updated "${DOCS_ENTRY}" in place (${describe})`);
   if (!updated && !renamed) plan.kept.push(`"${DOCS_ENTRY}" is already up to date`);
 }

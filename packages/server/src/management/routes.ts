@@ -6,8 +6,20 @@
 import { accountRoutes } from './accounts/routes.ts';
 import { emailRoutes } from './accounts/email-routes.ts';
 import type { ManagementRoutes } from './context.ts';
+import { changelogManagementRoutes } from './changelog/routes.ts';
+import { featureManagementRoutes } from './features/routes.ts';
+import { releaseManagementRoutes } from './releases/routes.ts';
+import { reportManagementRoutes } from './reports/routes.ts';
+import { siteConfigManagementRoutes } from './site-config/routes.ts';
+import { translationManagementRoutes } from './translations/routes.ts';
 
 export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   accountRoutes,
   emailRoutes,
+  featureManagementRoutes,
+  changelogManagementRoutes,
+  siteConfigManagementRoutes,
+  translationManagementRoutes,
+  releaseManagementRoutes,
+  reportManagementRoutes,
 ];

@@ -1,0 +1,166 @@
+/** Management of a project's changelog: drafts, published entries, publishing and unpublishing. */
+import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
+import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import { requireProjectAccess } from '../access.ts';
+import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { ProjectParams, requireSomeField } from '../support/schemas.ts';
+import { presentManagedEntry } from './presenter.ts';
+import { sanitizeDescription } from './sanitize.ts';
+import { CreateEntryBody, EntryPage, EntryParams, ListEntriesQuery, ManagedEntry, UPDATE_FIELDS, UpdateEntryBody } from './schemas.ts';
+import { deleteEntry, getEntry, insertEntry, listEntries, projectHasFeature, setPublished, updateEntry } from './store.ts';
+import type { Queryable } from '../../db/database.ts';
+
+const tags = ['changelog'];
+
+async function checkFeature(db: Queryable, projectId: string, featureId: string | null | undefined): Promise<void> {
+  if (featureId && !(await projectHasFeature(db, projectId, featureId))) {
+    throw new BadRequestError('Invalid field featureId: no such feature in this project', [
+      { field: 'featureId', message: 'no such feature in this project' },
+    ]);
+  }
+}
+
+export async function changelogManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
+  const present = async (projectId: string, entryId: string) => {
+    const row = await getEntry(db, projectId, entryId);
+    if (!row) throw new NotFoundError();
+    return presentManagedEntry(row);
+  };
+
+  app.get(
+    '/projects/:projectId/changelog',
+    {
+      schema: {
+        operationId: 'manageListChangelog',
+        summary: 'Changelog entries, drafts included, newest first (role: member)',
+        tags,
+        params: ProjectParams,
+        querystring: ListEntriesQuery,
+        response: { 200: EntryPage, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      const limit = clampLimit(request.query.limit, 50, 200);
+      const offset = request.query.offset ?? 0;
+      const { rows, total } = await listEntries(db, projectId, { ...request.query, limit, offset });
+      return { entries: rows.map(presentManagedEntry), total, limit, offset };
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/changelog',
+    {
+      schema: {
+        operationId: 'manageCreateChangelogEntry',
+        summary: 'Create an entry, standalone (statusKey new, improved or fixed) or linked to a feature (role: admin)',
+        tags,
+        params: ProjectParams,
+        body: CreateEntryBody,
+        response: { 201: ManagedEntry, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const body = request.body;
+      await checkFeature(db, projectId, body.featureId);
+      const id = await insertEntry(db, projectId, {
+        summary: body.summary,
+        description: sanitizeDescription(body.description ?? ''),
+        featureId: body.featureId ?? null,
+        statusKey: body.statusKey ?? 'new',
+        published: body.published ?? false,
+      });
+      return reply.code(201).send(await present(projectId, id));
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/changelog/:entryId',
+    {
+      schema: {
+        operationId: 'manageGetChangelogEntry',
+        summary: 'Read one entry (role: member)',
+        tags,
+        params: EntryParams,
+        response: { 200: ManagedEntry, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId, entryId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      return present(projectId, entryId);
+    },
+  );
+
+  app.patch(
+    '/projects/:projectId/changelog/:entryId',
+    {
+      schema: {
+        operationId: 'manageUpdateChangelogEntry',
+        summary: 'Edit summary, description, linked feature or status of an entry (role: admin)',
+        tags,
+        params: EntryParams,
+        body: UpdateEntryBody,
+        response: { 200: ManagedEntry, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { projectId, entryId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const body = request.body;
+      requireSomeField(body, UPDATE_FIELDS);
+      await checkFeature(db, projectId, body.featureId);
+      const changed = await updateEntry(db, projectId, entryId, {
+        ...body,
+        description: body.description === undefined ? undefined : sanitizeDescription(body.description),
+      });
+      if (!changed) throw new NotFoundError();
+      return present(projectId, entryId);
+    },
+  );
+
+  for (const [action, published] of [['publish', true], ['unpublish', false]] as const) {
+    app.post(
+      `/projects/:projectId/changelog/:entryId/${action}`,
+      {
+        schema: {
+          operationId: published ? 'managePublishChangelogEntry' : 'manageUnpublishChangelogEntry',
+          summary: published
+            ? 'Publish an entry: it shows in the public changelog, publishedAt set to now (role: admin)'
+            : 'Turn an entry back into a draft: publishedAt becomes null (role: admin)',
+          tags,
+          params: EntryParams,
+          response: { 200: ManagedEntry, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const { projectId, entryId } = request.params;
+        await requireProjectAccess(request, projectId, 'admin');
+        if (!(await setPublished(db, projectId, entryId, published))) throw new NotFoundError();
+        return present(projectId, entryId);
+      },
+    );
+  }
+
+  app.delete(
+    '/projects/:projectId/changelog/:entryId',
+    {
+      schema: {
+        operationId: 'manageDeleteChangelogEntry',
+        summary: 'Delete an entry (role: admin)',
+        tags,
+        params: EntryParams,
+        response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, entryId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      if (!(await deleteEntry(db, projectId, entryId))) throw new NotFoundError();
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,94 @@
+import { Type } from 'typebox';
+import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
+import { FEATURE_STATUSES, FEATURE_TYPES } from '../../features/features/schemas.ts';
+import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams, Sort } from '../support/schemas.ts';
+
+export const FeatureParams = Type.Object({ ...ProjectParams.properties, featureId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const VoteParams = Type.Object({ ...FeatureParams.properties, voterId: Type.String({ minLength: 1, maxLength: 200 }) });
+export const CommentParams = Type.Object({ ...FeatureParams.properties, commentId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const ManagedFeature = Type.Object(
+  {
+    id: Type.String(),
+    projectId: Type.String(),
+    environment: KeyEnvironmentSchema,
+    title: Type.String(),
+    description: Type.String(),
+    type: StringEnum(FEATURE_TYPES),
+    status: StringEnum(FEATURE_STATUSES),
+    internal: Type.Boolean(),
+    developerNotes: NullableString(),
+    voteCount: Type.Integer(),
+    commentCount: Type.Integer(),
+    channel: NullableString(),
+    contactEmail: NullableString(),
+    metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { additionalProperties: false },
+);
+
+export const FEATURE_SORTS = ['newest', 'oldest', 'votes', 'comments', 'updated'] as const;
+
+export const ListFeaturesQuery = Type.Object({
+  environment: Type.Optional(KeyEnvironmentSchema),
+  status: Type.Optional(StringEnum(FEATURE_STATUSES)),
+  type: Type.Optional(StringEnum(FEATURE_TYPES)),
+  internal: Type.Optional(Type.Boolean({ description: 'true: internal items only; false: public items only; omitted: both' })),
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text searched in title, description and developer notes' })),
+  sort: Sort(FEATURE_SORTS, 'newest'),
+  ...Paging(50),
+});
+
+export const FeaturePage = Type.Object(
+  { features: Type.Array(ManagedFeature), ...pageFields },
+  { additionalProperties: false },
+);
+
+export const UpdateFeatureBody = Type.Object(
+  {
+    title: Type.Optional(Type.String({ minLength: 4, maxLength: 120 })),
+    description: Type.Optional(Type.String({ minLength: 1, maxLength: 5000 })),
+    type: Type.Optional(StringEnum(FEATURE_TYPES)),
+    status: Type.Optional(StringEnum(FEATURE_STATUSES)),
+    internal: Type.Optional(Type.Boolean()),
+    developerNotes: Type.Optional(NullableString({ maxLength: 10000 })),
+  },
+  { description: 'At least one field. `developerNotes: null` clears the notes.' },
+);
+export const UPDATE_FIELDS = ['title', 'description', 'type', 'status', 'internal', 'developerNotes'] as const;
+
+export const MergeBody = Type.Object({
+  targetId: Type.String({ minLength: 1, maxLength: 100, description: 'The feature that is kept and receives votes and comments' }),
+});
+
+export const MergeResult = Type.Object(
+  {
+    feature: ManagedFeature,
+    mergedId: Type.String({ description: 'The duplicate, which no longer exists' }),
+    votesMoved: Type.Integer(),
+    votesAlreadyPresent: Type.Integer({ description: 'Voters who had voted for both; counted once' }),
+    commentsMoved: Type.Integer(),
+    changelogEntriesMoved: Type.Integer(),
+  },
+  { additionalProperties: false },
+);
+
+export const VotePage = Type.Object(
+  { votes: Type.Array(Type.Object({ voterId: Type.String(), createdAt: Timestamp }, { additionalProperties: false })), ...pageFields },
+  { additionalProperties: false },
+);
+
+export const Comment = Type.Object(
+  { id: Type.String(), featureId: Type.String(), body: Type.String(), authorName: NullableString(), createdAt: Timestamp },
+  { additionalProperties: false },
+);
+export const CommentPage = Type.Object({ comments: Type.Array(Comment), ...pageFields }, { additionalProperties: false });
+
+export const Counts = Type.Object(
+  { featureId: Type.String(), removed: Type.Boolean(), voteCount: Type.Integer(), commentCount: Type.Integer() },
+  { additionalProperties: false },
+);
+
+export const PageQuery = (defaultLimit: number) => Type.Object({ ...Paging(defaultLimit) });

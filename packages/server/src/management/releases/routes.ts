@@ -1,0 +1,172 @@
+/** Management of releases, which the public GET /version-check compares client versions with. */
+import semver from 'semver';
+import { Type } from 'typebox';
+import { isTrue } from '../../db/database.ts';
+import { errorResponses } from '../../http/common-schemas.ts';
+import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import { requireProjectAccess } from '../access.ts';
+import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { ConflictError } from '../support/errors.ts';
+import { isoOrNull } from '../support/query.ts';
+import { ProjectParams, requireSomeField } from '../support/schemas.ts';
+import { CreateReleaseBody, Release, RELEASE_FIELDS, ReleaseParams, UpdateReleaseBody } from './schemas.ts';
+import { deleteRelease, getRelease, insertRelease, listReleases, updateRelease, type ReleaseRow } from './store.ts';
+
+const tags = ['releases'];
+
+/** The normalised SemVer (`v1.2.3` → `1.2.3`), or a 400 naming the field. */
+function requireSemver(raw: string, field: string): string {
+  const version = semver.valid(raw);
+  if (!version) {
+    throw new BadRequestError(`Invalid field ${field}: must be a SemVer version such as 1.4.0 or 2.0.0-beta.1`, [
+      { field, message: 'must be a SemVer version such as 1.4.0 or 2.0.0-beta.1' },
+    ]);
+  }
+  return version;
+}
+
+function presentRelease(row: ReleaseRow) {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    version: row.version,
+    title: row.title,
+    releaseNotes: row.release_notes,
+    downloadUrl: row.download_url,
+    releaseDate: row.release_date,
+    isBeta: isTrue(row.is_beta),
+    gitCommit: row.git_commit,
+    required: isTrue(row.required),
+    createdAt: row.created_at,
+  };
+}
+
+export async function releaseManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
+  const existing = async (projectId: string, version: string) => {
+    const row = await getRelease(db, projectId, version);
+    if (!row) throw new NotFoundError();
+    return presentRelease(row);
+  };
+  /** A path's version, normalised; an invalid one cannot exist, so it is a 404. */
+  const pathVersion = (raw: string) => {
+    const version = semver.valid(raw);
+    if (!version) throw new NotFoundError();
+    return version;
+  };
+
+  app.get(
+    '/projects/:projectId/releases',
+    {
+      schema: {
+        operationId: 'manageListReleases',
+        summary: 'Releases, highest version first (role: member)',
+        tags,
+        params: ProjectParams,
+        response: { 200: Type.Object({ releases: Type.Array(Release) }, { additionalProperties: false }), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      await requireProjectAccess(request, request.params.projectId, 'member');
+      return { releases: (await listReleases(db, request.params.projectId)).map(presentRelease) };
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/releases',
+    {
+      schema: {
+        operationId: 'manageCreateRelease',
+        summary: 'Add a release; the version must be valid SemVer and new to the project (role: admin)',
+        tags,
+        params: ProjectParams,
+        body: CreateReleaseBody,
+        response: { 201: Release, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const version = requireSemver(request.body.version, 'version');
+      const created = await insertRelease(db, projectId, {
+        ...request.body,
+        version,
+        releaseDate: request.body.releaseDate === undefined ? undefined : isoOrNull(request.body.releaseDate)!,
+        gitCommit: request.body.gitCommit?.toLowerCase() ?? null,
+      });
+      if (!created) throw new ConflictError(`Release ${version} already exists`);
+      return reply.code(201).send(await existing(projectId, version));
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/releases/:version',
+    {
+      schema: {
+        operationId: 'manageGetRelease',
+        summary: 'One release, by version (role: member)',
+        tags,
+        params: ReleaseParams,
+        response: { 200: Release, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      await requireProjectAccess(request, request.params.projectId, 'member');
+      return existing(request.params.projectId, pathVersion(request.params.version));
+    },
+  );
+
+  app.patch(
+    '/projects/:projectId/releases/:version',
+    {
+      schema: {
+        operationId: 'manageUpdateRelease',
+        summary: 'Change a release, its version included (role: admin)',
+        tags,
+        params: ReleaseParams,
+        body: UpdateReleaseBody,
+        response: { 200: Release, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const version = pathVersion(request.params.version);
+      const body = request.body;
+      requireSomeField(body, RELEASE_FIELDS);
+      const nextVersion = body.version === undefined ? undefined : requireSemver(body.version, 'version');
+      const updated = await db.transaction(async (tx) => {
+        if (!(await getRelease(tx, projectId, version))) return false;
+        if (nextVersion !== undefined && nextVersion !== version && (await getRelease(tx, projectId, nextVersion))) {
+          throw new ConflictError(`Release ${nextVersion} already exists`);
+        }
+        return updateRelease(tx, projectId, version, {
+          ...body,
+          version: nextVersion,
+          releaseDate: body.releaseDate === undefined ? undefined : isoOrNull(body.releaseDate)!,
+          gitCommit: body.gitCommit === undefined ? undefined : (body.gitCommit?.toLowerCase() ?? null),
+        });
+      });
+      if (!updated) throw new NotFoundError();
+      return existing(projectId, nextVersion ?? version);
+    },
+  );
+
+  app.delete(
+    '/projects/:projectId/releases/:version',
+    {
+      schema: {
+        operationId: 'manageDeleteRelease',
+        summary: 'Delete a release (role: admin)',
+        tags,
+        params: ReleaseParams,
+        response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      if (!(await deleteRelease(db, projectId, pathVersion(request.params.version)))) throw new NotFoundError();
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,61 @@
+import { parseJson } from '../support/query.ts';
+
+type Row = Record<string, any>;
+
+const group = (row: Row) => ({
+  id: row.id as string,
+  projectId: row.project_id as string,
+  environment: row.environment as 'live' | 'test',
+  status: row.status as string,
+  occurrences: Number(row.occurrences),
+  firstSeenAt: row.first_seen_at as string,
+  lastSeenAt: row.last_seen_at as string,
+});
+
+export function presentBugSummary(row: Row) {
+  return {
+    ...group(row),
+    title: row.title,
+    message: row.message,
+    bugType: row.bug_type,
+    severity: row.severity,
+    channel: row.channel,
+    featureId: row.feature_id,
+  };
+}
+export function presentBug(row: Row) {
+  return { ...presentBugSummary(row), stackTrace: row.stack_trace, metadata: parseJson(row.metadata) };
+}
+
+export function presentErrorSummary(row: Row) {
+  return { ...group(row), title: row.title, message: row.message, errorType: row.error_type, severity: row.severity, url: row.url };
+}
+export function presentError(row: Row) {
+  return {
+    ...presentErrorSummary(row),
+    stackTrace: row.stack_trace,
+    breadcrumbs: parseJson(row.breadcrumbs),
+    device: parseJson(row.device),
+    network: parseJson(row.network),
+    app: parseJson(row.app),
+    referrer: row.referrer,
+    occurredAt: row.occurred_at,
+    metadata: parseJson(row.metadata),
+  };
+}
+
+export function presentLogSummary(row: Row) {
+  return {
+    ...group(row),
+    fingerprint: row.fingerprint,
+    level: row.level,
+    category: row.category,
+    source: row.source,
+    message: row.message,
+    userId: row.user_id,
+    appVersion: row.app_version,
+  };
+}
+export function presentLog(row: Row) {
+  return { ...presentLogSummary(row), data: parseJson(row.data) };
+}

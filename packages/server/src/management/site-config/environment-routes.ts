@@ -1,0 +1,108 @@
+/** Environments of the site configuration (name, slug, URL, colour, debug). */
+import { Type } from 'typebox';
+import { errorResponses } from '../../http/common-schemas.ts';
+import { NotFoundError } from '../../http/errors.ts';
+import { requireProjectAccess } from '../access.ts';
+import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { ConflictError } from '../support/errors.ts';
+import { ProjectParams, requireSomeField } from '../support/schemas.ts';
+import { presentEnvironment } from './presenter.ts';
+import { CreateEnvironmentBody, Environment, ENVIRONMENT_FIELDS, EnvironmentParams, UpdateEnvironmentBody } from './schemas.ts';
+import { configWrite, deleteEnvironment, getEnvironment, insertEnvironment, listEnvironments, slugTaken, updateEnvironment } from './store.ts';
+
+const tags = ['site configuration'];
+const slugConflict = (slug: string) => new ConflictError(`An environment with slug "${slug}" already exists`);
+
+export async function environmentRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
+  app.get(
+    '/projects/:projectId/site-config/environments',
+    {
+      schema: {
+        operationId: 'manageListEnvironments',
+        summary: 'Environments, in their order (role: member)',
+        tags,
+        params: ProjectParams,
+        response: { 200: Type.Object({ environments: Type.Array(Environment) }, { additionalProperties: false }), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      await requireProjectAccess(request, request.params.projectId, 'member');
+      return { environments: (await listEnvironments(db, request.params.projectId)).map(presentEnvironment) };
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/site-config/environments',
+    {
+      schema: {
+        operationId: 'manageCreateEnvironment',
+        summary: 'Add an environment; slugs are unique per project (role: admin)',
+        tags,
+        params: ProjectParams,
+        body: CreateEnvironmentBody,
+        response: { 201: Environment, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const id = await configWrite(db, projectId, async (tx) => {
+        if (await slugTaken(tx, projectId, request.body.slug)) throw slugConflict(request.body.slug);
+        return insertEnvironment(tx, projectId, request.body);
+      });
+      return reply.code(201).send(presentEnvironment((await getEnvironment(db, projectId, id!))!));
+    },
+  );
+
+  app.patch(
+    '/projects/:projectId/site-config/environments/:environmentId',
+    {
+      schema: {
+        operationId: 'manageUpdateEnvironment',
+        summary: 'Change an environment, addressed by id or slug (role: admin)',
+        tags,
+        params: EnvironmentParams,
+        body: UpdateEnvironmentBody,
+        response: { 200: Environment, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { projectId, environmentId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      requireSomeField(request.body, ENVIRONMENT_FIELDS);
+      const id = await configWrite(db, projectId, async (tx) => {
+        const current = await getEnvironment(tx, projectId, environmentId);
+        if (!current) return undefined;
+        const slug = request.body.slug;
+        if (slug !== undefined && (await slugTaken(tx, projectId, slug, current.id))) throw slugConflict(slug);
+        await updateEnvironment(tx, projectId, current.id, request.body);
+        return current.id;
+      });
+      if (!id) throw new NotFoundError();
+      return presentEnvironment((await getEnvironment(db, projectId, id))!);
+    },
+  );
+
+  app.delete(
+    '/projects/:projectId/site-config/environments/:environmentId',
+    {
+      schema: {
+        operationId: 'manageDeleteEnvironment',
+        summary: 'Delete an environment, addressed by id or slug (role: admin)',
+        tags,
+        params: EnvironmentParams,
+        response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, environmentId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const done = await configWrite(db, projectId, async (tx) => {
+        const current = await getEnvironment(tx, projectId, environmentId);
+        return current ? deleteEnvironment(tx, projectId, current.id) : undefined;
+      });
+      if (!done) throw new NotFoundError();
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,110 @@
+/** Status messages of the site configuration. */
+import { Type } from 'typebox';
+import { errorResponses } from '../../http/common-schemas.ts';
+import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import { requireProjectAccess } from '../access.ts';
+import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { isoOrNull } from '../support/query.ts';
+import { ProjectParams, requireSomeField } from '../support/schemas.ts';
+import { presentMessage } from './presenter.ts';
+import { CreateMessageBody, Message, MESSAGE_FIELDS, MessageParams, UpdateMessageBody } from './schemas.ts';
+import { configWrite, deleteMessage, getMessage, insertMessage, listMessages, updateMessage } from './store.ts';
+
+const tags = ['site configuration'];
+
+function checkSchedule(startsAt: string | null, expiresAt: string | null): void {
+  if (startsAt !== null && expiresAt !== null && expiresAt <= startsAt) {
+    throw new BadRequestError('Invalid field expiresAt: must be later than startsAt', [{ field: 'expiresAt', message: 'must be later than startsAt' }]);
+  }
+}
+
+const stamp = (value: string | null | undefined) => (value === undefined ? undefined : isoOrNull(value));
+
+export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
+  app.get(
+    '/projects/:projectId/site-config/messages',
+    {
+      schema: {
+        operationId: 'manageListMessages',
+        summary: 'Every status message, by priority; `live` tells which ones GET /site-config shows now (role: member)',
+        tags,
+        params: ProjectParams,
+        response: { 200: Type.Object({ messages: Type.Array(Message) }, { additionalProperties: false }), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      await requireProjectAccess(request, request.params.projectId, 'member');
+      const now = new Date().toISOString();
+      return { messages: (await listMessages(db, request.params.projectId)).map((row) => presentMessage(row, now)) };
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/site-config/messages',
+    {
+      schema: {
+        operationId: 'manageCreateMessage',
+        summary: 'Add a status message (type info, success, warning or error; active by default) (role: admin)',
+        tags,
+        params: ProjectParams,
+        body: CreateMessageBody,
+        response: { 201: Message, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const body = { ...request.body, startsAt: stamp(request.body.startsAt), expiresAt: stamp(request.body.expiresAt) };
+      checkSchedule(body.startsAt ?? null, body.expiresAt ?? null);
+      const id = await configWrite(db, projectId, (tx) => insertMessage(tx, projectId, body));
+      return reply.code(201).send(presentMessage((await getMessage(db, projectId, id!))!));
+    },
+  );
+
+  app.patch(
+    '/projects/:projectId/site-config/messages/:messageId',
+    {
+      schema: {
+        operationId: 'manageUpdateMessage',
+        summary: 'Change a status message (role: admin)',
+        tags,
+        params: MessageParams,
+        body: UpdateMessageBody,
+        response: { 200: Message, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { projectId, messageId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      requireSomeField(request.body, MESSAGE_FIELDS);
+      const changes = { ...request.body, startsAt: stamp(request.body.startsAt), expiresAt: stamp(request.body.expiresAt) };
+      const done = await configWrite(db, projectId, async (tx) => {
+        const current = await getMessage(tx, projectId, messageId);
+        if (!current) return undefined;
+        checkSchedule(changes.startsAt === undefined ? current.starts_at : changes.startsAt, changes.expiresAt === undefined ? current.expires_at : changes.expiresAt);
+        return updateMessage(tx, projectId, messageId, changes);
+      });
+      if (!done) throw new NotFoundError();
+      return presentMessage((await getMessage(db, projectId, messageId))!);
+    },
+  );
+
+  app.delete(
+    '/projects/:projectId/site-config/messages/:messageId',
+    {
+      schema: {
+        operationId: 'manageDeleteMessage',
+        summary: 'Delete a status message (role: admin)',
+        tags,
+        params: MessageParams,
+        response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, messageId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      if (!(await configWrite(db, projectId, (tx) => deleteMessage(tx, projectId, messageId)))) throw new NotFoundError();
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,211 @@
+/**
+ * Management of a project's site configuration: the whole of it at once, maintenance, debug
+ * mode and feature flags here; status messages and environments in their own files. Every write
+ * moves `lastUpdated` (see store.ts).
+ */
+import { isIP } from 'node:net';
+import { errorResponses } from '../../http/common-schemas.ts';
+import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import { requireProjectAccess } from '../access.ts';
+import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { isoOrNull } from '../support/query.ts';
+import { ProjectParams, requireSomeField } from '../support/schemas.ts';
+import { environmentRoutes } from './environment-routes.ts';
+import { messageRoutes } from './message-routes.ts';
+import { presentEnvironment, presentFlag, presentMaintenance, presentMessage } from './presenter.ts';
+import { Flag, FlagParams, Maintenance, MAINTENANCE_FIELDS, MaintenanceBody, ManagedSiteConfig, PutFlagBody, SettingsBody } from './schemas.ts';
+import {
+  configWrite,
+  deleteFlag,
+  getFlag,
+  listEnvironments,
+  listFlags,
+  listMessages,
+  putFlag,
+  readMaintenance,
+  setDebugMode,
+  updateMaintenance,
+} from './store.ts';
+import { Type } from 'typebox';
+
+export const tags = ['site configuration'];
+
+function validIpRule(value: string): boolean {
+  const [address, prefix, ...rest] = value.split('/');
+  const version = isIP(address ?? '');
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
+}
+
+export async function siteConfigManagementRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
+  const { db } = deps;
+
+  const whole = async (projectId: string) => {
+    const [maintenance, messages, flags, environments, project] = await Promise.all([
+      readMaintenance(db, projectId),
+      listMessages(db, projectId),
+      listFlags(db, projectId),
+      listEnvironments(db, projectId),
+      db.get<{ debug_mode: number; config_updated_at: string }>('SELECT debug_mode, config_updated_at FROM projects WHERE id = ?', [projectId]),
+    ]);
+    if (!project) throw new NotFoundError();
+    const now = new Date().toISOString();
+    return {
+      maintenance: presentMaintenance(maintenance),
+      messages: messages.map((row) => presentMessage(row, now)),
+      featureFlags: flags.map(presentFlag),
+      debugMode: project.debug_mode === 1 || (project.debug_mode as unknown) === true,
+      environments: environments.map(presentEnvironment),
+      lastUpdated: project.config_updated_at,
+    };
+  };
+
+  app.get(
+    '/projects/:projectId/site-config',
+    {
+      schema: {
+        operationId: 'manageGetSiteConfig',
+        summary: 'The whole site configuration, inactive and scheduled messages included (role: member)',
+        tags,
+        params: ProjectParams,
+        response: { 200: ManagedSiteConfig, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      await requireProjectAccess(request, request.params.projectId, 'member');
+      return whole(request.params.projectId);
+    },
+  );
+
+  app.patch(
+    '/projects/:projectId/site-config',
+    {
+      schema: {
+        operationId: 'manageUpdateSiteSettings',
+        summary: 'Turn debug mode on or off (role: admin)',
+        tags,
+        params: ProjectParams,
+        body: SettingsBody,
+        response: { 200: ManagedSiteConfig, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      await configWrite(db, projectId, (tx) => setDebugMode(tx, projectId, request.body.debugMode));
+      return whole(projectId);
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/site-config/maintenance',
+    {
+      schema: {
+        operationId: 'manageGetMaintenance',
+        summary: 'Maintenance settings (role: member)',
+        tags,
+        params: ProjectParams,
+        response: { 200: Maintenance, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      await requireProjectAccess(request, request.params.projectId, 'member');
+      return presentMaintenance(await readMaintenance(db, request.params.projectId));
+    },
+  );
+
+  app.patch(
+    '/projects/:projectId/site-config/maintenance',
+    {
+      schema: {
+        operationId: 'manageUpdateMaintenance',
+        summary: 'Change maintenance settings: any of enabled, type, customHtml, expectedRestoration, showStatusLink, statusPageUrl, whitelist (role: admin)',
+        tags,
+        params: ProjectParams,
+        body: MaintenanceBody,
+        response: { 200: Maintenance, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const body = request.body;
+      requireSomeField(body, MAINTENANCE_FIELDS);
+      const badIps = (body.whitelist?.ips ?? []).flatMap((ip, index) => (validIpRule(ip) ? [] : [index]));
+      if (badIps.length > 0) {
+        const details = badIps.map((index) => ({ field: `whitelist.ips.${index}`, message: 'must be an IPv4 or IPv6 address, optionally with a /prefix' }));
+        throw new BadRequestError(`Invalid field ${details[0]!.field}: ${details[0]!.message}`, details);
+      }
+      await configWrite(db, projectId, async (tx) => {
+        const current = presentMaintenance(await readMaintenance(tx, projectId));
+        return updateMaintenance(tx, projectId, {
+          ...body,
+          expectedRestoration: body.expectedRestoration === undefined ? undefined : isoOrNull(body.expectedRestoration),
+          whitelist: body.whitelist ? { ...current.whitelist, ...body.whitelist } : undefined,
+        });
+      });
+      return presentMaintenance(await readMaintenance(db, projectId));
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/site-config/flags',
+    {
+      schema: {
+        operationId: 'manageListFlags',
+        summary: 'Feature flags, by key (role: member)',
+        tags,
+        params: ProjectParams,
+        response: { 200: Type.Object({ featureFlags: Type.Array(Flag) }, { additionalProperties: false }), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      await requireProjectAccess(request, request.params.projectId, 'member');
+      return { featureFlags: (await listFlags(db, request.params.projectId)).map(presentFlag) };
+    },
+  );
+
+  app.put(
+    '/projects/:projectId/site-config/flags/:flagKey',
+    {
+      schema: {
+        operationId: 'manageSetFlag',
+        summary: 'Create a feature flag or turn it on or off: 201 created, 200 changed (role: admin)',
+        tags,
+        params: FlagParams,
+        body: PutFlagBody,
+        response: { 200: Flag, 201: Flag, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, flagKey } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const result = await configWrite(db, projectId, (tx) => putFlag(tx, projectId, flagKey, request.body.enabled));
+      return reply.code(result!.created ? 201 : 200).send(presentFlag((await getFlag(db, projectId, flagKey))!));
+    },
+  );
+
+  app.delete(
+    '/projects/:projectId/site-config/flags/:flagKey',
+    {
+      schema: {
+        operationId: 'manageDeleteFlag',
+        summary: 'Delete a feature flag (role: admin)',
+        tags,
+        params: FlagParams,
+        response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, flagKey } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      if (!(await configWrite(db, projectId, (tx) => deleteFlag(tx, projectId, flagKey)))) throw new NotFoundError();
+      return reply.code(204).send(null);
+    },
+  );
+
+  await messageRoutes(app, deps);
+  await environmentRoutes(app, deps);
+}

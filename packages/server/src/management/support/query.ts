@@ -1,0 +1,72 @@
+/**
+ * Small helpers the management stores share: text search, time ranges and the one-page-plus-total
+ * answer of every management list.
+ */
+import type { Queryable, SqlValue } from '../../db/database.ts';
+
+/** A case-insensitive LIKE pattern for `text` anywhere, with `%`, `_` and `\` taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** `(LOWER(a) LIKE ? ESCAPE '\' OR LOWER(b) LIKE ? …)` over the given columns, for one search text. */
+export function searchClause(columns: readonly string[], text: string): { sql: string; params: SqlValue[] } {
+  const pattern = containsPattern(text);
+  return {
+    sql: `(${columns.map((column) => `LOWER(COALESCE(${column}, '')) LIKE ? ESCAPE '\\'`).join(' OR ')})`,
+    params: columns.map(() => pattern),
+  };
+}
+
+/** A WHERE clause built up condition by condition. */
+export class Where {
+  readonly conditions: string[] = [];
+  readonly params: SqlValue[] = [];
+
+  constructor(sql?: string, ...params: SqlValue[]) {
+    if (sql) this.add(sql, ...params);
+  }
+
+  add(sql: string, ...params: SqlValue[]): this {
+    this.conditions.push(sql);
+    this.params.push(...params);
+    return this;
+  }
+
+  /** Adds `sql` only when `value` is given. */
+  when(value: SqlValue | boolean | undefined, sql: string, ...params: SqlValue[]): this {
+    return value === undefined ? this : this.add(sql, ...params);
+  }
+
+  get sql(): string {
+    return this.conditions.length > 0 ? this.conditions.join(' AND ') : '1 = 1';
+  }
+}
+
+/** Rows of one page and the number of rows over all pages, with the same conditions. */
+export async function page<T>(
+  db: Queryable,
+  from: string,
+  where: Where,
+  columns: string,
+  orderBy: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: T[]; total: number }> {
+  const [count, rows] = await Promise.all([
+    db.get<{ total: number }>(`SELECT COUNT(*) AS total FROM ${from} WHERE ${where.sql}`, where.params),
+    db.all<T>(`SELECT ${columns} FROM ${from} WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
+      ...where.params,
+      limit,
+      offset,
+    ]),
+  ]);
+  return { rows, total: Number(count?.total ?? 0) };
+}
+
+/** Normalises an ISO timestamp to the stored form (UTC, milliseconds, `Z`), so text comparison works. */
+export function isoOrNull(value: string | null | undefined): string | null {
+  return value === null || value === undefined ? null : new Date(value).toISOString();
+}
+
+export const parseJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text));

@@ -1,0 +1,78 @@
+/** Translation files: import and export one locale (optionally one namespace) as JSON. */
+import { errorResponses } from '../../http/common-schemas.ts';
+import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import { requireProjectAccess } from '../access.ts';
+import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { ConflictError } from '../support/errors.ts';
+import { ProjectParams } from '../support/schemas.ts';
+import { exportLocale, flattenFile, importLocale, nestEntries } from './files.ts';
+import { requireLocale } from './locale.ts';
+import { ExportQuery, ImportQuery, ImportResult, TranslationFile } from './schemas.ts';
+import { readLocales } from './store.ts';
+
+const tags = ['translations'];
+
+export async function fileRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
+  app.get(
+    '/projects/:projectId/translations/export',
+    {
+      schema: {
+        operationId: 'manageExportTranslations',
+        summary: 'One locale (and optionally one namespace) as a JSON translation file, flat or nested (role: member)',
+        tags,
+        params: ProjectParams,
+        querystring: ExportQuery,
+        response: { 200: TranslationFile, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      const locales = await readLocales(db, projectId);
+      if (!locales) throw new NotFoundError();
+      const locale = requireLocale(request.query.locale, 'locale');
+      const { namespace } = request.query;
+      const flat = await exportLocale(db, projectId, locales.defaultLocale, locale, namespace, request.query.fallback ?? false);
+      let body: Record<string, unknown> = flat;
+      if (request.query.format === 'nested') {
+        const nested = nestEntries(flat);
+        if ('conflict' in nested) {
+          throw new ConflictError(`Key "${nested.conflict}" is both a text and a group of other keys; export it flat`);
+        }
+        body = nested.nested;
+      }
+      const file = `${namespace ? `${namespace}.` : ''}${locale}.json`;
+      reply.header('content-disposition', `attachment; filename="${file}"`);
+      return { ...body };
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/translations/import',
+    {
+      schema: {
+        operationId: 'manageImportTranslations',
+        summary:
+          'Import a JSON translation file for one locale. Flat ({"a.b": "text"}) or nested ({"a": {"b": "text"}}) objects; new keys are ' +
+          'created with the text as default text; existing texts are replaced unless overwrite=false (role: admin)',
+        tags,
+        params: ProjectParams,
+        querystring: ImportQuery,
+        body: TranslationFile,
+        response: { 200: ImportResult, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const locales = await readLocales(db, projectId);
+      if (!locales) throw new NotFoundError();
+      const locale = requireLocale(request.query.locale, 'locale');
+      const { entries, problems } = flattenFile(request.body);
+      if (problems.length > 0) throw new BadRequestError(`Invalid translation file: ${problems[0]!.field} ${problems[0]!.message}`, problems.slice(0, 100));
+      const namespace = request.query.namespace;
+      const outcome = await importLocale(db, projectId, locale, namespace, entries, request.query.overwrite ?? true);
+      return { locale, namespace: namespace ?? null, ...outcome, unsupportedLocale: !locales.supportedLocales.includes(locale) };
+    },
+  );
+}

@@ -1,0 +1,237 @@
+/**
+ * Management of translations: the project's locales, keys (namespaces, categories) and their
+ * text per locale. Files (import, export) and missing keys have their own route files. Every
+ * write moves the version behind GET /translations' cache and ETag (see store.ts).
+ */
+import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
+import { NotFoundError } from '../../http/errors.ts';
+import { requireProjectAccess } from '../access.ts';
+import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { ConflictError } from '../support/errors.ts';
+import { ProjectParams, requireSomeField } from '../support/schemas.ts';
+import { fileRoutes } from './file-routes.ts';
+import { canonicalValues, requireLocale } from './locale.ts';
+import { missingRoutes } from './missing-routes.ts';
+import { presentKey } from './presenter.ts';
+import {
+  CreateKeyBody,
+  KEY_FIELDS,
+  KeyPage,
+  KeyParams,
+  ListKeysQuery,
+  Locales,
+  PutValueBody,
+  TranslationKey,
+  UpdateKeyBody,
+  UpdateLocalesBody,
+  ValueParams,
+} from './schemas.ts';
+import { deleteKey, deleteValue, getKey, insertKey, listKeys, putValue, readLocales, translationWrite, updateKey, writeLocales } from './store.ts';
+
+export const tags = ['translations'];
+
+export async function translationManagementRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
+  const { db } = deps;
+  const keyOrThrow = async (projectId: string, key: string) => {
+    const row = await getKey(db, projectId, key);
+    if (!row) throw new NotFoundError();
+    return presentKey(row);
+  };
+
+  app.get(
+    '/projects/:projectId/translations/locales',
+    {
+      schema: {
+        operationId: 'manageGetLocales',
+        summary: "The project's default and supported locales (role: member)",
+        tags,
+        params: ProjectParams,
+        response: { 200: Locales, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      await requireProjectAccess(request, request.params.projectId, 'member');
+      const locales = await readLocales(db, request.params.projectId);
+      if (!locales) throw new NotFoundError();
+      return locales;
+    },
+  );
+
+  app.patch(
+    '/projects/:projectId/translations/locales',
+    {
+      schema: {
+        operationId: 'manageUpdateLocales',
+        summary: 'Change the default and supported locales; the default falls back for every key (role: admin)',
+        tags,
+        params: ProjectParams,
+        body: UpdateLocalesBody,
+        response: { 200: Locales, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      requireSomeField(request.body, ['defaultLocale', 'supportedLocales']);
+      const defaultLocale = request.body.defaultLocale === undefined ? undefined : requireLocale(request.body.defaultLocale, 'defaultLocale');
+      const supported = request.body.supportedLocales?.map((locale, index) => requireLocale(locale, `supportedLocales.${index}`));
+      return translationWrite(db, projectId, async (tx) => {
+        const current = await readLocales(tx, projectId);
+        if (!current) throw new NotFoundError();
+        const next = { defaultLocale: defaultLocale ?? current.defaultLocale, supportedLocales: [...new Set(supported ?? current.supportedLocales)] };
+        if (!next.supportedLocales.includes(next.defaultLocale)) next.supportedLocales.unshift(next.defaultLocale);
+        await writeLocales(tx, projectId, next);
+        return next;
+      });
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/translations/keys',
+    {
+      schema: {
+        operationId: 'manageListTranslationKeys',
+        summary: 'Translation keys with their text per locale, by key; filter by namespace, category, text or a missing locale (role: member)',
+        tags,
+        params: ProjectParams,
+        querystring: ListKeysQuery,
+        response: { 200: KeyPage, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      const limit = clampLimit(request.query.limit, 100, 500);
+      const offset = request.query.offset ?? 0;
+      const missingLocale = request.query.missingLocale === undefined ? undefined : requireLocale(request.query.missingLocale, 'missingLocale');
+      const { rows, total } = await listKeys(db, projectId, { ...request.query, missingLocale, limit, offset });
+      return { keys: rows.map(presentKey), total, limit, offset };
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/translations/keys',
+    {
+      schema: {
+        operationId: 'manageCreateTranslationKey',
+        summary: 'Create a key with its default text and, optionally, texts per locale; 409 when it exists (role: admin)',
+        tags,
+        params: ProjectParams,
+        body: CreateKeyBody,
+        response: { 201: TranslationKey, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const body = request.body;
+      const values = canonicalValues(body.translations, 'translations');
+      const created = await translationWrite(db, projectId, (tx) => insertKey(tx, projectId, { ...body, values }), (ok) => ok);
+      if (!created) throw new ConflictError(`Translation key "${body.key}" already exists`);
+      return reply.code(201).send(await keyOrThrow(projectId, body.key));
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/translations/keys/:key',
+    {
+      schema: {
+        operationId: 'manageGetTranslationKey',
+        summary: 'One key with its text per locale (role: member)',
+        tags,
+        params: KeyParams,
+        response: { 200: TranslationKey, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      await requireProjectAccess(request, request.params.projectId, 'member');
+      return keyOrThrow(request.params.projectId, request.params.key);
+    },
+  );
+
+  app.patch(
+    '/projects/:projectId/translations/keys/:key',
+    {
+      schema: {
+        operationId: 'manageUpdateTranslationKey',
+        summary: 'Change the default text, namespace or category of a key (role: admin)',
+        tags,
+        params: KeyParams,
+        body: UpdateKeyBody,
+        response: { 200: TranslationKey, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { projectId, key } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      requireSomeField(request.body, KEY_FIELDS);
+      if (!(await translationWrite(db, projectId, (tx) => updateKey(tx, projectId, key, request.body), (ok) => ok))) throw new NotFoundError();
+      return keyOrThrow(projectId, key);
+    },
+  );
+
+  app.delete(
+    '/projects/:projectId/translations/keys/:key',
+    {
+      schema: {
+        operationId: 'manageDeleteTranslationKey',
+        summary: 'Delete a key and all its texts (role: admin)',
+        tags,
+        params: KeyParams,
+        response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, key } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      if (!(await translationWrite(db, projectId, (tx) => deleteKey(tx, projectId, key), (ok) => ok))) throw new NotFoundError();
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    '/projects/:projectId/translations/keys/:key/values/:locale',
+    {
+      schema: {
+        operationId: 'manageSetTranslation',
+        summary: "Set a key's text in one locale (role: admin)",
+        tags,
+        params: ValueParams,
+        body: PutValueBody,
+        response: { 200: TranslationKey, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { projectId, key } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const locale = requireLocale(request.params.locale, 'locale');
+      const done = await translationWrite(db, projectId, (tx) => putValue(tx, projectId, key, locale, request.body.text), (ok) => ok === true);
+      if (!done) throw new NotFoundError();
+      return keyOrThrow(projectId, key);
+    },
+  );
+
+  app.delete(
+    '/projects/:projectId/translations/keys/:key/values/:locale',
+    {
+      schema: {
+        operationId: 'manageDeleteTranslation',
+        summary: "Remove a key's text in one locale; the key falls back as usual (role: admin)",
+        tags,
+        params: ValueParams,
+        response: { 200: TranslationKey, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId, key } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const locale = requireLocale(request.params.locale, 'locale');
+      const done = await translationWrite(db, projectId, (tx) => deleteValue(tx, projectId, key, locale), (ok) => ok === true);
+      if (done === undefined) throw new NotFoundError();
+      return keyOrThrow(projectId, key);
+    },
+  );
+
+  await fileRoutes(app, deps);
+  await missingRoutes(app, deps);
+}

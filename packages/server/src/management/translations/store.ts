@@ -1,0 +1,178 @@
+/**
+ * Translation keys and their values per locale. Every write shares a transaction with
+ * touchProjectTranslations, which moves the version the public GET /translations cache (and
+ * its ETag) depends on.
+ */
+import { placeholders, type Database, type Queryable, type SqlValue } from '../../db/database.ts';
+import { touchProjectTranslations } from '../../features/projects/store.ts';
+import { newId, nowIso } from '../../ids.ts';
+import { page, searchClause, Where } from '../support/query.ts';
+
+/** Runs `fn` in a transaction and marks the project's translations as changed when it reports a change. */
+export async function translationWrite<T>(db: Database, projectId: string, fn: (tx: Queryable) => Promise<T>, changed: (result: T) => boolean = () => true): Promise<T> {
+  return db.transaction(async (tx) => {
+    const result = await fn(tx);
+    if (changed(result)) await touchProjectTranslations(tx, projectId);
+    return result;
+  });
+}
+
+export interface KeyRow {
+  id: string;
+  project_id: string;
+  key: string;
+  namespace: string | null;
+  category: string | null;
+  default_text: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KeyWithValues extends KeyRow {
+  values: Record<string, string>;
+}
+
+export interface KeyFilter {
+  namespace?: string | undefined;
+  category?: string | undefined;
+  q?: string | undefined;
+  /** Only keys with no value in this locale. */
+  missingLocale?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+export async function listKeys(db: Queryable, projectId: string, filter: KeyFilter) {
+  const where = new Where('k.project_id = ?', projectId)
+    .when(filter.namespace, 'k.namespace = ?', filter.namespace ?? null)
+    .when(filter.category, 'k.category = ?', filter.category ?? null)
+    .when(filter.missingLocale, 'NOT EXISTS (SELECT 1 FROM translation_values v WHERE v.key_id = k.id AND v.locale = ?)', filter.missingLocale ?? null);
+  if (filter.q) {
+    const search = searchClause(['k.key', 'k.default_text'], filter.q);
+    where.add(search.sql, ...search.params);
+  }
+  const { rows, total } = await page<KeyRow>(db, 'translation_keys k', where, 'k.*', 'k.key', filter.limit, filter.offset);
+  return { rows: await withValues(db, rows), total };
+}
+
+async function withValues(db: Queryable, rows: KeyRow[]): Promise<KeyWithValues[]> {
+  const values = new Map<string, Record<string, string>>();
+  for (let i = 0; i < rows.length; i += 500) {
+    const ids = rows.slice(i, i + 500).map((row) => row.id);
+    const found = await db.all<{ key_id: string; locale: string; text: string }>(
+      `SELECT key_id, locale, text FROM translation_values WHERE key_id IN (${placeholders(ids.length)}) ORDER BY locale`,
+      ids,
+    );
+    for (const value of found) {
+      let map = values.get(value.key_id);
+      if (!map) values.set(value.key_id, (map = Object.create(null) as Record<string, string>));
+      map[value.locale] = value.text;
+    }
+  }
+  return rows.map((row) => ({ ...row, values: values.get(row.id) ?? {} }));
+}
+
+export async function getKey(db: Queryable, projectId: string, key: string): Promise<KeyWithValues | undefined> {
+  const row = await db.get<KeyRow>('SELECT * FROM translation_keys WHERE project_id = ? AND key = ?', [projectId, key]);
+  return row ? (await withValues(db, [row]))[0] : undefined;
+}
+
+export interface NewKey {
+  key: string;
+  defaultText: string;
+  namespace?: string | null | undefined;
+  category?: string | null | undefined;
+  values?: Record<string, string> | undefined;
+}
+
+/** Creates a key with its values; false when the key already exists. */
+export async function insertKey(tx: Queryable, projectId: string, input: NewKey): Promise<boolean> {
+  const id = newId('tkey');
+  const now = nowIso();
+  const inserted = await tx.all<{ id: string }>(
+    `INSERT INTO translation_keys (id, project_id, key, namespace, category, default_text, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, key) DO NOTHING RETURNING id`,
+    [id, projectId, input.key, input.namespace ?? null, input.category ?? null, input.defaultText, now, now],
+  );
+  if (inserted.length === 0) return false;
+  for (const [locale, text] of Object.entries(input.values ?? {})) {
+    await tx.run('INSERT INTO translation_values (key_id, locale, text, updated_at) VALUES (?, ?, ?, ?)', [id, locale, text, now]);
+  }
+  return true;
+}
+
+export interface KeyChanges {
+  defaultText?: string | undefined;
+  namespace?: string | null | undefined;
+  category?: string | null | undefined;
+}
+
+export async function updateKey(tx: Queryable, projectId: string, key: string, changes: KeyChanges): Promise<boolean> {
+  const sets = ['updated_at = ?'];
+  const params: SqlValue[] = [nowIso()];
+  for (const [column, value] of [
+    ['default_text', changes.defaultText],
+    ['namespace', changes.namespace],
+    ['category', changes.category],
+  ] as const) {
+    if (value === undefined) continue;
+    sets.push(`${column} = ?`);
+    params.push(value);
+  }
+  const { changes: n } = await tx.run(`UPDATE translation_keys SET ${sets.join(', ')} WHERE project_id = ? AND key = ?`, [...params, projectId, key]);
+  return n === 1;
+}
+
+export async function deleteKey(tx: Queryable, projectId: string, key: string): Promise<boolean> {
+  const { changes } = await tx.run('DELETE FROM translation_keys WHERE project_id = ? AND key = ?', [projectId, key]);
+  return changes === 1;
+}
+
+async function keyId(tx: Queryable, projectId: string, key: string): Promise<string | undefined> {
+  return (await tx.get<{ id: string }>('SELECT id FROM translation_keys WHERE project_id = ? AND key = ?', [projectId, key]))?.id;
+}
+
+/** Sets one locale's text of a key; undefined when the key does not exist. */
+export async function putValue(tx: Queryable, projectId: string, key: string, locale: string, text: string): Promise<boolean | undefined> {
+  const id = await keyId(tx, projectId, key);
+  if (!id) return undefined;
+  const now = nowIso();
+  await tx.run(
+    `INSERT INTO translation_values (key_id, locale, text, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (key_id, locale) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at`,
+    [id, locale, text, now],
+  );
+  await tx.run('UPDATE translation_keys SET updated_at = ? WHERE id = ?', [now, id]);
+  return true;
+}
+
+/** undefined: no such key; false: the key had no value in that locale. */
+export async function deleteValue(tx: Queryable, projectId: string, key: string, locale: string): Promise<boolean | undefined> {
+  const id = await keyId(tx, projectId, key);
+  if (!id) return undefined;
+  const { changes } = await tx.run('DELETE FROM translation_values WHERE key_id = ? AND locale = ?', [id, locale]);
+  return changes === 1;
+}
+
+// Locales of the project.
+
+export interface ProjectLocales {
+  defaultLocale: string;
+  supportedLocales: string[];
+}
+
+export async function readLocales(db: Queryable, projectId: string): Promise<ProjectLocales | undefined> {
+  const row = await db.get<{ default_locale: string; supported_locales: string }>(
+    'SELECT default_locale, supported_locales FROM projects WHERE id = ?',
+    [projectId],
+  );
+  return row ? { defaultLocale: row.default_locale, supportedLocales: JSON.parse(row.supported_locales) as string[] } : undefined;
+}
+
+export async function writeLocales(tx: Queryable, projectId: string, locales: ProjectLocales): Promise<void> {
+  await tx.run('UPDATE projects SET default_locale = ?, supported_locales = ? WHERE id = ?', [
+    locales.defaultLocale,
+    JSON.stringify(locales.supportedLocales),
+    projectId,
+  ]);
+}

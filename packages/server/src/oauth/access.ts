@@ -1,0 +1,24 @@
+import { MCP_SCOPES, type McpScope } from '../mcp/scopes.ts';
+
+/** The two choices of the consent page and the scopes each grants. */
+export const ACCESS_LEVELS = {
+  read: ['translations:read'],
+  write: ['features:write', 'translations:read', 'translations:write'],
+} as const satisfies Record<string, readonly McpScope[]>;
+
+export type AccessLevel = keyof typeof ACCESS_LEVELS;
+
+export const isAccessLevel = (value: unknown): value is AccessLevel => value === 'read' || value === 'write';
+
+/** Known MCP scopes of a space-separated list, in canonical order; unknown ones are ignored (RFC 6749 3.3). */
+export function parseScopes(raw: string | undefined | null): McpScope[] {
+  const asked = new Set((raw ?? '').split(' ').filter(Boolean));
+  return MCP_SCOPES.filter((scope) => asked.has(scope));
+}
+
+export const formatScopes = (scopes: readonly string[]): string => scopes.join(' ');
+
+/** The access preselected on the consent page: read only when nothing beyond reading was asked for. */
+export function suggestedAccess(requested: readonly McpScope[]): AccessLevel {
+  return requested.length > 0 && requested.every((scope) => scope === 'translations:read') ? 'read' : 'write';
+}

@@ -1,0 +1,333 @@
+import { ApiError, SdkError, createReporter, type ErrorHandler, type FetchLike } from '@signpost/sdk-core';
+import { createFeatureReporter, type FeatureReporter } from '../client.js';
+import type { CreatedFeature, FeatureType } from '../types.js';
+import { FEEDBACK_LIMITS, validateFeedback, type FeedbackIssue } from '../validate.js';
+import { WIDGET_CSS } from './styles.js';
+import { DEFAULT_TEXTS, type FeedbackWidgetTexts } from './texts.js';
+
+/** Settings of a widget, as properties (`configure`) or attributes (`api-key`, `base-url`, `nonce`…). */
+export interface FeedbackWidgetOptions {
+  /** Project key with `features:write` (attribute `api-key`). */
+  apiKey?: string;
+  /** The public API base URL (attribute `base-url`). */
+  baseUrl?: string;
+  /** Nonce for the widget's `<style>` under a strict CSP (attribute `nonce`). Set it before the element connects. */
+  nonce?: string;
+  /** Your texts, e.g. translated. */
+  texts?: Partial<FeedbackWidgetTexts>;
+  /** Sent as `metadata` with each submission (the page URL is added as `url`). */
+  metadata?: Record<string, unknown>;
+  /** Offer the Idea/Bug choice (attribute `hide-type` turns it off). Default true. */
+  showType?: boolean;
+  /** Offer the e-mail field (attribute `hide-email` turns it off). Default true. */
+  showEmail?: boolean;
+  /** Receives failures (also dispatched as `signpost-feedback-error`). Default: console. */
+  onError?: ErrorHandler;
+  fetch?: FetchLike;
+}
+
+/** The `<signpost-feedback>` element. */
+export interface FeedbackWidgetElement extends HTMLElement {
+  /** Sets options; texts and fields apply at once. */
+  configure(options: FeedbackWidgetOptions): void;
+  open(): void;
+  close(): void;
+  readonly isOpen: boolean;
+}
+
+/** Detail of the `signpost-feedback-submit` event. */
+export interface FeedbackSubmitDetail {
+  feature: CreatedFeature;
+}
+/** Detail of the `signpost-feedback-error` event. */
+export interface FeedbackErrorDetail {
+  error: unknown;
+}
+
+const esc = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const fill = (text: string, values: Record<string, number>) => text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+
+let counter = 0;
+
+/** Builds the element class; only called where `HTMLElement` exists. */
+export function createWidgetClass(): { new (): FeedbackWidgetElement } {
+  return class SignpostFeedback extends HTMLElement implements FeedbackWidgetElement {
+    static get observedAttributes() {
+      return ['api-key', 'base-url', 'hide-type', 'hide-email'];
+    }
+
+    private _options: FeedbackWidgetOptions = {};
+    private _client: FeatureReporter | undefined;
+    private _root: ShadowRoot;
+    private _id = `sp${++counter}`;
+    private _returnFocus: HTMLElement | null = null;
+    private _busy = false;
+
+    constructor() {
+      super();
+      this._root = this.attachShadow({ mode: 'open' });
+    }
+
+    connectedCallback() {
+      if (!this._root.firstChild) this._render();
+    }
+
+    attributeChangedCallback() {
+      this._client = undefined;
+      if (this._root.firstChild) this._render();
+    }
+
+    configure(options: FeedbackWidgetOptions) {
+      const looks = (o: FeedbackWidgetOptions) => JSON.stringify([o.texts, o.showType, o.showEmail, o.nonce]);
+      const before = looks(this._options);
+      this._options = { ...this._options, ...options, texts: { ...this._options.texts, ...options.texts } };
+      this._client = undefined;
+      // Re-render only when what is shown changed, so a half-filled form survives.
+      if (this._root.firstChild && looks(this._options) !== before) this._render();
+    }
+
+    get isOpen() {
+      return !!this._dialog?.open;
+    }
+
+    open() {
+      const dialog = this._dialog;
+      if (!dialog || dialog.open) return;
+      this._returnFocus = deepActiveElement();
+      this._showForm();
+      dialog.showModal();
+      this._q<HTMLButtonElement>('.trigger')?.setAttribute('aria-expanded', 'true');
+      (this._q<HTMLInputElement>('input[name="type"]:checked') ?? this._q<HTMLInputElement>('input[name="title"]'))?.focus();
+      this._emit('signpost-feedback-open', {});
+    }
+
+    close() {
+      if (this._dialog?.open) this._dialog.close();
+    }
+
+    private get _dialog() {
+      return this._q<HTMLDialogElement>('dialog');
+    }
+
+    private get _texts(): FeedbackWidgetTexts {
+      return { ...DEFAULT_TEXTS, ...this._options.texts };
+    }
+
+    private _q<T extends Element>(selector: string): T | null {
+      return this._root.querySelector<T>(selector);
+    }
+
+    private _emit(type: string, detail: unknown) {
+      this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+    }
+
+    private _flag(name: 'showType' | 'showEmail', attribute: string) {
+      return this._options[name] ?? !this.hasAttribute(attribute);
+    }
+
+    private _render() {
+      const t = this._texts;
+      const id = this._id;
+      const L = FEEDBACK_LIMITS;
+      // Browsers hide the nonce attribute of a connected element under a CSP; the property keeps it.
+      const nonce = this._options.nonce || this.nonce || this.getAttribute('nonce');
+      const wasOpen = this.isOpen;
+      if (wasOpen) this._dialog!.close();
+      const choice = (value: FeatureType, label: string, checked: boolean) =>
+        `<label class="choice" part="choice"><input type="radio" name="type" value="${value}"${checked ? ' checked' : ''}><span>${esc(label)}</span></label>`;
+      this._root.innerHTML = `
+<style${nonce ? ` nonce="${esc(nonce)}"` : ''}>${WIDGET_CSS}</style>
+<button class="trigger" part="trigger" type="button" aria-haspopup="dialog" aria-expanded="false" aria-controls="${id}-dialog">${esc(t.trigger)}</button>
+<dialog id="${id}-dialog" part="panel" aria-labelledby="${id}-heading" aria-describedby="${id}-intro">
+ <div class="inner">
+  <div class="head">
+   <h2 id="${id}-heading" part="heading" tabindex="-1">${esc(t.heading)}</h2>
+   <button class="close" part="close" type="button" aria-label="${esc(t.close)}">&times;</button>
+  </div>
+  <form part="form" novalidate>
+   <p class="intro" id="${id}-intro">${esc(t.intro)}</p>
+   ${this._flag('showType', 'hide-type') ? `<fieldset part="field type"><legend>${esc(t.typeLegend)}</legend>${choice('feature', t.typeFeature, true)}${choice('bug', t.typeBug, false)}</fieldset>` : ''}
+   <div class="field" part="field title">
+    <label for="${id}-title">${esc(t.title)}</label>
+    <input part="input" id="${id}-title" name="title" type="text" required minlength="${L.titleMin}" maxlength="${L.titleMax}" autocomplete="off" placeholder="${esc(t.titlePlaceholder)}" aria-describedby="${id}-title-error">
+    <p class="error" part="error" id="${id}-title-error" hidden></p>
+   </div>
+   <div class="field" part="field description">
+    <label for="${id}-description">${esc(t.description)}</label>
+    <textarea part="input textarea" id="${id}-description" name="description" required minlength="${L.descriptionMin}" maxlength="${L.descriptionMax}" placeholder="${esc(t.descriptionPlaceholder)}" aria-describedby="${id}-description-error ${id}-count"></textarea>
+    <div class="meta"><p class="error" part="error" id="${id}-description-error" hidden></p><span id="${id}-count" class="count">0 / ${L.descriptionMax}</span></div>
+   </div>
+   ${this._flag('showEmail', 'hide-email') ? `<div class="field" part="field email">
+    <label for="${id}-email">${esc(t.email)} <span class="optional">${esc(t.optional)}</span></label>
+    <input part="input" id="${id}-email" name="contactEmail" type="email" autocomplete="email" maxlength="320" aria-describedby="${id}-contactEmail-error">
+    <p class="error" part="error" id="${id}-contactEmail-error" hidden></p>
+   </div>` : ''}
+   <div class="actions"><p class="alert" part="alert" role="alert"></p><button class="submit" part="submit" type="submit">${esc(t.submit)}</button></div>
+  </form>
+  <div class="done" part="done" hidden><p id="${id}-done">${esc(t.thanks)}</p><button type="button" part="submit done-button" aria-describedby="${id}-done">${esc(t.done)}</button></div>
+ </div>
+</dialog>
+<div class="sr-only" role="status" aria-live="polite" aria-atomic="true"></div>`;
+
+      const dialog = this._dialog!;
+      this._q('.trigger')!.addEventListener('click', () => this.open());
+      this._q('.close')!.addEventListener('click', () => this.close());
+      this._q('.done button')!.addEventListener('click', () => this.close());
+      // A click on the backdrop (outside .inner) closes, like Escape.
+      dialog.addEventListener('click', (event) => {
+        if (event.target === dialog) this.close();
+      });
+      dialog.addEventListener('close', () => {
+        this._q('.trigger')?.setAttribute('aria-expanded', 'false');
+        const target = this._returnFocus?.isConnected ? this._returnFocus : this._q<HTMLElement>('.trigger');
+        target?.focus();
+        this._returnFocus = null;
+        this._emit('signpost-feedback-close', {});
+      });
+      const form = this._q<HTMLFormElement>('form')!;
+      const description = this._q<HTMLTextAreaElement>('textarea')!;
+      description.addEventListener('input', () => {
+        this._q('.count')!.textContent = `${description.value.length} / ${L.descriptionMax}`;
+      });
+      form.addEventListener('input', (event) => {
+        const field = (event.target as HTMLInputElement).name;
+        if (this._q(`#${id}-${field}-error:not([hidden])`)) this._showIssues(this._issues().filter((i) => i.field === field), false, field);
+      });
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        void this._submit();
+      });
+      if (wasOpen) dialog.showModal();
+    }
+
+    private _values() {
+      const form = this._q<HTMLFormElement>('form')!;
+      const data = new FormData(form);
+      const get = (name: string) => (data.get(name) as string | null) ?? '';
+      return { type: (get('type') || 'feature') as FeatureType, title: get('title'), description: get('description'), contactEmail: get('contactEmail') };
+    }
+
+    private _issues(): FeedbackIssue[] {
+      return validateFeedback(this._values());
+    }
+
+    /** Marks fields; `only` limits the update to one field (live re-validation). */
+    private _showIssues(issues: FeedbackIssue[], focus: boolean, only?: string) {
+      const t = this._texts;
+      const L = FEEDBACK_LIMITS;
+      for (const field of ['title', 'description', 'contactEmail'] as const) {
+        if (only && only !== field) continue;
+        const input = this._q<HTMLInputElement>(`[name="${field}"]`);
+        const error = this._q<HTMLElement>(`#${this._id}-${field}-error`);
+        if (!input || !error) continue;
+        const issue = issues.find((i) => i.field === field);
+        const limits = field === 'title' ? { min: L.titleMin, max: L.titleMax } : { min: L.descriptionMin, max: L.descriptionMax };
+        const text = !issue
+          ? ''
+          : issue.code === 'required' ? t.required
+          : issue.code === 'too_short' ? fill(t.tooShort, limits)
+          : issue.code === 'too_long' ? fill(t.tooLong, limits)
+          : issue.code === 'invalid_email' ? t.invalidEmail
+          : issue.message;
+        error.textContent = text;
+        error.hidden = !issue;
+        if (issue) input.setAttribute('aria-invalid', 'true');
+        else input.removeAttribute('aria-invalid');
+      }
+      if (focus && issues[0]) this._q<HTMLElement>(`[name="${issues[0].field}"]`)?.focus();
+    }
+
+    private _showForm() {
+      const form = this._q<HTMLFormElement>('form')!;
+      this._q<HTMLElement>('.done')!.hidden = true;
+      form.hidden = false;
+      this._q('.alert')!.textContent = '';
+    }
+
+    private _announce(text: string) {
+      const status = this._q<HTMLElement>('[role="status"]')!;
+      status.textContent = '';
+      // A fresh text node after a tick makes screen readers announce repeated messages too.
+      setTimeout(() => (status.textContent = text), 50);
+    }
+
+    private _getClient(): FeatureReporter | undefined {
+      if (this._client) return this._client;
+      const apiKey = this._options.apiKey ?? this.getAttribute('api-key') ?? undefined;
+      if (!apiKey) return undefined;
+      const baseUrl = this._options.baseUrl ?? this.getAttribute('base-url') ?? undefined;
+      this._client = createFeatureReporter({
+        apiKey,
+        channel: 'widget',
+        ...(baseUrl ? { baseUrl } : {}),
+        ...(this._options.fetch ? { fetch: this._options.fetch } : {}),
+        maxRetries: 2,
+      });
+      return this._client;
+    }
+
+    private async _submit() {
+      if (this._busy) return;
+      const t = this._texts;
+      const alert = this._q<HTMLElement>('.alert')!;
+      alert.textContent = '';
+      const issues = this._issues();
+      this._showIssues(issues, true);
+      if (issues.length) {
+        this._announce(t.fixFields);
+        return;
+      }
+      const report = createReporter(this._options.onError);
+      const client = this._getClient();
+      if (!client) {
+        alert.textContent = t.notConfigured;
+        const error = new SdkError('invalid_options', 'signpost-feedback: no api-key set');
+        report(error);
+        this._emit('signpost-feedback-error', { error } satisfies FeedbackErrorDetail);
+        return;
+      }
+      const submit = this._q<HTMLButtonElement>('.submit')!;
+      const form = this._q<HTMLFormElement>('form')!;
+      this._busy = true;
+      submit.disabled = true;
+      submit.textContent = t.sending;
+      form.setAttribute('aria-busy', 'true');
+      try {
+        const values = this._values();
+        const url = typeof location !== 'undefined' ? location.href.split('#')[0] : undefined;
+        const feature = await client.submit({
+          ...values,
+          metadata: { ...(url ? { url } : {}), ...this._options.metadata },
+        });
+        form.reset();
+        this._q('.count')!.textContent = `0 / ${FEEDBACK_LIMITS.descriptionMax}`;
+        form.hidden = true;
+        this._q<HTMLElement>('.done')!.hidden = false;
+        this._q<HTMLElement>('.done button')!.focus();
+        this._announce(t.thanks);
+        this._emit('signpost-feedback-submit', { feature } satisfies FeedbackSubmitDetail);
+      } catch (error) {
+        const details = error instanceof ApiError && error.status === 400 ? error.body.details ?? [] : [];
+        const fieldIssues = details
+          .filter((d) => d.field === 'title' || d.field === 'description' || d.field === 'contactEmail')
+          .map((d) => ({ field: d.field, code: 'invalid', message: d.message }) as FeedbackIssue);
+        if (fieldIssues.length) this._showIssues(fieldIssues, true);
+        const limited = (error instanceof ApiError && error.status === 429) || (error instanceof SdkError && error.code === 'rate_limited');
+        alert.textContent = limited ? t.rateLimited : fieldIssues.length ? t.fixFields : t.failed;
+        report(error);
+        this._emit('signpost-feedback-error', { error } satisfies FeedbackErrorDetail);
+      } finally {
+        this._busy = false;
+        submit.disabled = false;
+        submit.textContent = t.submit;
+        form.removeAttribute('aria-busy');
+      }
+    }
+  };
+}
+
+function deepActiveElement(): HTMLElement | null {
+  let active = document.activeElement as HTMLElement | null;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement as HTMLElement;
+  return active;
+}

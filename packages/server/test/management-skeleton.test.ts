@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { startMailbox, type Mailbox } from './support/mailbox.ts';
-import { managementApi, signUp } from './support/accounts.ts';
+import { managementApi, signUp } from './support/management.ts';
 
 describe('management API skeleton', () => {
   let server: TestServer;

@@ -6,6 +6,12 @@
 import { accountRoutes } from './accounts/routes.ts';
 import { emailRoutes } from './accounts/email-routes.ts';
 import type { ManagementRoutes } from './context.ts';
+import { keyRoutes } from './keys/routes.ts';
+import { projectRoutes } from './projects/routes.ts';
+import { adminRoutes } from './teams/admin-routes.ts';
+import { inviteRoutes } from './teams/invite-routes.ts';
+import { teamRoutes } from './teams/routes.ts';
+import { tokenRoutes } from './tokens/routes.ts';
 import { changelogManagementRoutes } from './changelog/routes.ts';
 import { featureManagementRoutes } from './features/routes.ts';
 import { releaseManagementRoutes } from './releases/routes.ts';
@@ -16,6 +22,12 @@ import { translationManagementRoutes } from './translations/routes.ts';
 export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   accountRoutes,
   emailRoutes,
+  tokenRoutes,
+  teamRoutes,
+  inviteRoutes,
+  adminRoutes,
+  projectRoutes,
+  keyRoutes,
   featureManagementRoutes,
   changelogManagementRoutes,
   siteConfigManagementRoutes,

@@ -1,4 +1,6 @@
 /** Sign-up, sign-in, sign-out and the signed-in account (`/me`). */
+import type { Config } from '../../config.ts';
+import { DEMO_PROJECT_ID } from '../../seed/first-start.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { HttpError, TooManyRequestsError, UnauthorizedError } from '../../http/errors.ts';
 import { hitSlidingWindow, rateLimitHeaders } from '../../http/rate-limit.ts';
@@ -10,6 +12,9 @@ import { hashPassword, passwordMatches } from './passwords.ts';
 import { AccountEnvelope, SignInBody, SignUpBody, UpdateMeBody } from './schemas.ts';
 import { createSession, deleteSession } from './sessions.ts';
 import { createAccount, findAccount, findAccountByEmail, normaliseEmail, presentAccount } from './store.ts';
+
+/** What the instance's first account owns: the platform project and the demo project. */
+export const seededProjects = (config: Config) => [config.platformProjectId, DEMO_PROJECT_ID];
 
 const SIGN_IN_LIMIT = { max: 10, windowMs: 15 * 60 * 1000 };
 
@@ -34,7 +39,7 @@ export async function accountRoutes(app: ManagementApp, deps: ManagementDeps): P
       const passwordHash = await hashPassword(password);
       let account;
       try {
-        account = await db.transaction((tx) => createAccount(tx, { email, name: name?.trim() ?? '', passwordHash, verified: false }));
+        account = await db.transaction((tx) => createAccount(tx, { email, name: name?.trim() ?? '', passwordHash, verified: false, claimProjects: seededProjects(config) }));
       } catch (error) {
         // Two sign-ups with one address at once: the unique index lets one through.
         if (await findAccountByEmail(db, email)) throw new HttpError(409, 'Conflict', 'An account with this e-mail address already exists');

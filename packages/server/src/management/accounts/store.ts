@@ -31,12 +31,14 @@ export interface NewAccount {
   name: string;
   passwordHash: string | null;
   verified: boolean;
+  /** Projects the instance's first account takes over when nobody owns them yet (the seeded ones). */
+  claimProjects?: readonly string[];
 }
 
 /**
- * Creates the account, its own team (it is the owner) and, for the very first account of the
- * instance, makes it the instance administrator and gives its team the projects nobody owns yet
- * (the platform and demo projects seeded at first start).
+ * Creates the account and its own team (it is the owner). The very first account of the instance
+ * becomes the instance administrator, and its team takes over `claimProjects` if nobody owns them
+ * yet (sign-up passes the platform and demo projects seeded at first start).
  */
 export async function createAccount(tx: Queryable, input: NewAccount): Promise<AccountRow> {
   const id = newId('acct');
@@ -48,7 +50,9 @@ export async function createAccount(tx: Queryable, input: NewAccount): Promise<A
     [id, normaliseEmail(input.email), input.name, input.passwordHash, bool(input.verified), bool(first), now],
   );
   const teamId = await createTeam(tx, id, input.name ? `${input.name}'s team` : 'My team');
-  if (first) await tx.run('UPDATE projects SET team_id = ? WHERE team_id IS NULL', [teamId]);
+  for (const projectId of first ? (input.claimProjects ?? []) : []) {
+    await tx.run('UPDATE projects SET team_id = ? WHERE id = ? AND team_id IS NULL', [teamId, projectId]);
+  }
   return (await findAccount(tx, id))!;
 }
 

@@ -1,0 +1,97 @@
+/** API keys of a project: list by prefix (member), create with chosen scopes, shown once, and revoke (admin). */
+import { Type } from 'typebox';
+import { KEY_PREFIX, type KeyEnvironment } from '../../http/api-keys.ts';
+import { createApiKey } from '../../features/projects/store.ts';
+import { errorResponses } from '../../http/common-schemas.ts';
+import { NotFoundError } from '../../http/errors.ts';
+import { nowIso } from '../../ids.ts';
+import { requireProjectAccess } from '../access.ts';
+import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { ApiKeySummary, CreatedKey, CreateKeyBody, KeyParams, ProjectIdParams } from '../projects/schemas.ts';
+
+interface KeyRow {
+  id: string;
+  name: string;
+  environment: KeyEnvironment;
+  lookup: string;
+  scopes: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+const COLUMNS = 'id, name, environment, lookup, scopes, created_at, revoked_at';
+
+function present(row: KeyRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    environment: row.environment,
+    prefix: KEY_PREFIX[row.environment] + row.lookup,
+    scopes: JSON.parse(row.scopes) as string[],
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export async function keyRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
+  const tags = ['api keys'];
+  const find = (projectId: string, keyId: string) =>
+    db.get<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ? AND project_id = ?`, [keyId, projectId]);
+
+  app.get(
+    '/projects/:projectId/keys',
+    {
+      schema: {
+        operationId: 'listApiKeys',
+        summary: 'Keys of a project by prefix, newest first, revoked ones included',
+        tags,
+        params: ProjectIdParams,
+        response: { 200: Type.Object({ keys: Type.Array(ApiKeySummary) }, { additionalProperties: false }), ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      const project = await requireProjectAccess(request, request.params.projectId, 'member');
+      const rows = await db.all<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE project_id = ? ORDER BY created_at DESC, id DESC`, [project.id]);
+      return { keys: rows.map(present) };
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/keys',
+    {
+      schema: {
+        operationId: 'createApiKey',
+        summary: 'Create a live or test key with the chosen scopes (admin); the key is shown once',
+        tags,
+        params: ProjectIdParams,
+        body: CreateKeyBody,
+        response: { 201: CreatedKey, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const project = await requireProjectAccess(request, request.params.projectId, 'admin');
+      const created = await createApiKey(db, project.id, request.body.environment, request.body.scopes, { name: request.body.name?.trim() ?? '' });
+      return reply.code(201).send({ key: created.key, apiKey: present((await find(project.id, created.id))!) });
+    },
+  );
+
+  app.delete(
+    '/projects/:projectId/keys/:keyId',
+    {
+      schema: {
+        operationId: 'revokeApiKey',
+        summary: 'Revoke a key (admin); the public API refuses it from the next request on',
+        tags,
+        params: KeyParams,
+        response: { 200: ApiKeySummary, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const project = await requireProjectAccess(request, request.params.projectId, 'admin');
+      await db.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND project_id = ? AND revoked_at IS NULL', [nowIso(), request.params.keyId, project.id]);
+      const row = await find(project.id, request.params.keyId);
+      if (!row) throw new NotFoundError();
+      return present(row);
+    },
+  );
+}

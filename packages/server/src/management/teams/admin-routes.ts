@@ -1,0 +1,64 @@
+/** Instance administration: the seat limit of an owner (their plan). Only the instance administrator. */
+import { Type } from 'typebox';
+import { errorResponses } from '../../http/common-schemas.ts';
+import { NotFoundError } from '../../http/errors.ts';
+import { requireInstanceAdmin } from '../access.ts';
+import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { SeatsSchema } from './schemas.ts';
+import { seatsOf } from './seats.ts';
+
+const AccountSeats = Type.Object(
+  {
+    accountId: Type.String(),
+    email: Type.String(),
+    seatLimit: Type.Union([Type.Integer(), Type.Null()], { description: 'null: DEFAULT_TEAM_SEATS applies' }),
+    seats: SeatsSchema,
+  },
+  { additionalProperties: false },
+);
+
+export async function adminRoutes(app: ManagementApp, { db, config }: ManagementDeps): Promise<void> {
+  const tags = ['administration'];
+  const load = async (accountId: string) => {
+    const row = await db.get<{ id: string; email: string; seat_limit: number | null }>('SELECT id, email, seat_limit FROM accounts WHERE id = ?', [accountId]);
+    if (!row) throw new NotFoundError();
+    return { accountId: row.id, email: row.email, seatLimit: row.seat_limit, seats: await seatsOf(db, row.id, config.accounts.defaultTeamSeats) };
+  };
+
+  app.get(
+    '/admin/accounts/:accountId/seats',
+    {
+      schema: {
+        operationId: 'getAccountSeats',
+        summary: 'An owner’s seat limit and use (instance administrator)',
+        tags,
+        params: Type.Object({ accountId: Type.String() }),
+        response: { 200: AccountSeats, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      requireInstanceAdmin(request);
+      return load(request.params.accountId);
+    },
+  );
+
+  app.put(
+    '/admin/accounts/:accountId/seats',
+    {
+      schema: {
+        operationId: 'setAccountSeats',
+        summary: 'Set an owner’s seat limit over all their teams, or null for the default (instance administrator)',
+        tags,
+        params: Type.Object({ accountId: Type.String() }),
+        body: Type.Object({ seatLimit: Type.Union([Type.Integer({ minimum: 1, maximum: 100_000 }), Type.Null()]) }),
+        response: { 200: AccountSeats, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      requireInstanceAdmin(request);
+      const { changes } = await db.run('UPDATE accounts SET seat_limit = ? WHERE id = ?', [request.body.seatLimit, request.params.accountId]);
+      if (changes === 0) throw new NotFoundError();
+      return load(request.params.accountId);
+    },
+  );
+}

@@ -1,0 +1,185 @@
+/**
+ * Invites by e-mail: owners send them (a token link that expires after 7 days); anyone may look
+ * at one by its token; a signed-in account accepts it, within the seat rules of `seats.ts`.
+ */
+import { Type } from 'typebox';
+import { errorResponses } from '../../http/common-schemas.ts';
+import { BadRequestError, ForbiddenError, HttpError, NotFoundError } from '../../http/errors.ts';
+import { nowIso } from '../../ids.ts';
+import { requireAccount, requireTeamAccess } from '../access.ts';
+import { Email } from '../accounts/schemas.ts';
+import { inviteMessage } from '../accounts/messages.ts';
+import { normaliseEmail } from '../accounts/store.ts';
+import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../context.ts';
+import { AssignableRole, Invite, InviteParams, InvitePreview, InviteTokenParams, Member, TeamParams } from './schemas.ts';
+import { addressCounts, lockOwnerSeats, seatsOf } from './seats.ts';
+import {
+  addMember,
+  createInvite,
+  findInvite,
+  findInviteByToken,
+  findMember,
+  inviteStatus,
+  listInvites,
+  presentInvite,
+  presentMember,
+} from './store.ts';
+
+class SeatLimitError extends HttpError {
+  constructor(message: string) {
+    super(403, 'SeatLimit', message);
+  }
+}
+
+const INVITE_PROBLEMS = {
+  accepted: 'This invitation has already been accepted',
+  revoked: 'This invitation has been withdrawn',
+  expired: 'This invitation has expired; ask for a new one',
+} as const;
+
+export async function inviteRoutes(app: ManagementApp, { db, config, mailer }: ManagementDeps): Promise<void> {
+  const tags = ['teams'];
+  const seatsDefault = config.accounts.defaultTeamSeats;
+
+  app.get(
+    '/teams/:teamId/invites',
+    {
+      schema: {
+        operationId: 'listTeamInvites',
+        summary: 'Invites of a team, newest first, in every status (admin)',
+        tags,
+        params: TeamParams,
+        response: { 200: Type.Object({ invites: Type.Array(Invite) }, { additionalProperties: false }), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const team = await requireTeamAccess(request, request.params.teamId, 'admin');
+      return { invites: (await listInvites(db, team.id)).map(presentInvite) };
+    },
+  );
+
+  app.post(
+    '/teams/:teamId/invites',
+    {
+      schema: {
+        operationId: 'createTeamInvite',
+        summary: 'Invite an address by e-mail (owner); a new address takes a seat, refused at the limit',
+        tags,
+        params: TeamParams,
+        body: Type.Object({ email: Email, role: Type.Optional(AssignableRole) }),
+        response: { 201: Invite, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503) },
+      },
+    },
+    async (request, reply) => {
+      const account = requireAccount(request);
+      const team = await requireTeamAccess(request, request.params.teamId, 'owner');
+      const email = normaliseEmail(request.body.email);
+      const { token, row } = await db.transaction(async (tx) => {
+        await lockOwnerSeats(tx, team.ownerAccountId);
+        const member = await tx.get('SELECT 1 AS found FROM team_members m JOIN accounts a ON a.id = m.account_id WHERE m.team_id = ? AND a.email = ?', [team.id, email]);
+        if (member) throw new HttpError(409, 'Conflict', 'This address is already a member of the team');
+        if (!(await addressCounts(tx, team.ownerAccountId, email))) {
+          const seats = await seatsOf(tx, team.ownerAccountId, seatsDefault);
+          if (seats.used >= seats.limit) throw new SeatLimitError(`Seat limit reached (${seats.used} of ${seats.limit})`);
+        }
+        return createInvite(tx, { teamId: team.id, email, role: request.body.role ?? 'member', invitedBy: account.id });
+      });
+      const link = `${config.publicUrl}${MANAGEMENT_API_PREFIX}/invites/${token}`;
+      try {
+        await mailer.send(inviteMessage(email, link, team.name, account.name || account.email, row.role));
+      } catch (error) {
+        request.log.error({ err: error }, 'invite e-mail not sent');
+        throw new HttpError(503, 'MailFailed', 'The invite was saved but its e-mail could not be sent; invite again later');
+      }
+      return reply.code(201).send(presentInvite(row));
+    },
+  );
+
+  app.delete(
+    '/teams/:teamId/invites/:inviteId',
+    {
+      schema: {
+        operationId: 'revokeTeamInvite',
+        summary: 'Withdraw a pending invite (owner); its seat frees at once',
+        tags,
+        params: InviteParams,
+        response: { 200: Invite, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const team = await requireTeamAccess(request, request.params.teamId, 'owner');
+      await db.run('UPDATE team_invites SET revoked_at = ? WHERE id = ? AND team_id = ? AND accepted_at IS NULL AND revoked_at IS NULL', [
+        nowIso(), request.params.inviteId, team.id,
+      ]);
+      const row = await findInvite(db, team.id, request.params.inviteId);
+      if (!row) throw new NotFoundError();
+      return presentInvite(row);
+    },
+  );
+
+  app.get(
+    '/invites/:token',
+    {
+      config: { anonymous: true },
+      schema: {
+        operationId: 'getInvite',
+        summary: 'The invite behind an e-mail link: team, address, role, status. Accept it with POST …/accept once signed in',
+        tags,
+        params: InviteTokenParams,
+        response: { 200: InvitePreview, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const invite = await findInviteByToken(db, request.params.token);
+      if (!invite) throw new NotFoundError();
+      return { teamId: invite.team_id, teamName: invite.team_name, email: invite.email, role: invite.role, status: inviteStatus(invite), expiresAt: invite.expires_at };
+    },
+  );
+
+  app.post(
+    '/invites/:token/accept',
+    {
+      schema: {
+        operationId: 'acceptInvite',
+        summary: 'Join the team of an invite as the signed-in account',
+        description:
+          'At the owner’s seat limit, an invite that needs an extra seat is accepted only when the signed-in account has a verified ' +
+          'e-mail address that already counts for the owner (a member of another of their teams, or a pending invite to it). An ' +
+          'unverified address never counts.',
+        tags,
+        params: InviteTokenParams,
+        response: { 200: Member, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const account = requireAccount(request);
+      const member = await db.transaction(async (tx) => {
+        const invite = await findInviteByToken(tx, request.params.token);
+        if (!invite) throw new NotFoundError();
+        await lockOwnerSeats(tx, invite.owner_account_id);
+        const status = inviteStatus(invite);
+        if (status !== 'pending') throw new BadRequestError(INVITE_PROBLEMS[status]);
+        const existing = await findMember(tx, invite.team_id, account.id);
+        if (!existing) {
+          // The account's stored address is what counts, and only once it is verified.
+          const counts = account.verified && (await addressCounts(tx, invite.owner_account_id, account.email));
+          if (!counts) {
+            const seats = await seatsOf(tx, invite.owner_account_id, seatsDefault);
+            if (seats.used >= seats.limit) {
+              throw new SeatLimitError(
+                account.verified || account.email !== invite.email
+                  ? `The team is at its seat limit (${seats.used} of ${seats.limit}); this invite needs an extra seat`
+                  : `The team is at its seat limit (${seats.used} of ${seats.limit}): verify your e-mail address, then accept again`,
+              );
+            }
+          }
+          await addMember(tx, invite.team_id, account.id, invite.role);
+        }
+        await tx.run('UPDATE team_invites SET accepted_at = ?, accepted_by = ? WHERE id = ?', [nowIso(), account.id, invite.id]);
+        return (await findMember(tx, invite.team_id, account.id))!;
+      });
+      if (!member) throw new ForbiddenError('Not a member');
+      return presentMember(member);
+    },
+  );
+}

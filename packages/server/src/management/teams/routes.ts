@@ -1,0 +1,161 @@
+/** Teams and their members. Members read; owners rename, change roles and remove members. */
+import { Type } from 'typebox';
+import type { Queryable } from '../../db/database.ts';
+import { errorResponses } from '../../http/common-schemas.ts';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../http/errors.ts';
+import { requireAccount, requireTeamAccess, type TeamAccess } from '../access.ts';
+import { createTeam } from '../accounts/store.ts';
+import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { AssignableRole, Member, MemberParams, Team, TeamParams } from './schemas.ts';
+import { seatsOf } from './seats.ts';
+import { findMember, listMembers, listTeamsOf, presentMember, type TeamRow } from './store.ts';
+
+const TeamName = Type.String({ minLength: 1, maxLength: 100 });
+
+export async function teamRoutes(app: ManagementApp, { db, config }: ManagementDeps): Promise<void> {
+  const tags = ['teams'];
+  const present = async (q: Queryable, team: TeamAccess) => ({
+    id: team.id,
+    name: team.name,
+    ownerAccountId: team.ownerAccountId,
+    role: team.role,
+    seats: await seatsOf(q, team.ownerAccountId, config.accounts.defaultTeamSeats),
+    createdAt: team.createdAt,
+  });
+  const fromRow = (row: TeamRow): TeamAccess => ({
+    id: row.id,
+    name: row.name,
+    ownerAccountId: row.owner_account_id,
+    createdAt: row.created_at,
+    role: row.role,
+  });
+
+  app.get(
+    '/teams',
+    {
+      schema: {
+        operationId: 'listTeams',
+        summary: 'Teams the signed-in account belongs to, with its role in each',
+        tags,
+        response: { 200: Type.Object({ teams: Type.Array(Team) }, { additionalProperties: false }), ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const teams = await listTeamsOf(db, requireAccount(request).id);
+      return { teams: await Promise.all(teams.map((team) => present(db, fromRow(team)))) };
+    },
+  );
+
+  app.post(
+    '/teams',
+    {
+      schema: {
+        operationId: 'createTeam',
+        summary: 'Create another team owned by the signed-in account (its seats count with its other teams)',
+        tags,
+        body: Type.Object({ name: TeamName }),
+        response: { 201: Team, ...errorResponses(400, 401, 403, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const account = requireAccount(request);
+      const teamId = await db.transaction((tx) => createTeam(tx, account.id, request.body.name.trim()));
+      return reply.code(201).send(await present(db, await requireTeamAccess(request, teamId, 'owner')));
+    },
+  );
+
+  app.get(
+    '/teams/:teamId',
+    {
+      schema: {
+        operationId: 'getTeam',
+        summary: 'A team, with the owner’s seats',
+        tags,
+        params: TeamParams,
+        response: { 200: Team, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => present(db, await requireTeamAccess(request, request.params.teamId, 'member')),
+  );
+
+  app.patch(
+    '/teams/:teamId',
+    {
+      schema: {
+        operationId: 'updateTeam',
+        summary: 'Rename a team (owner)',
+        tags,
+        params: TeamParams,
+        body: Type.Object({ name: TeamName }),
+        response: { 200: Team, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const team = await requireTeamAccess(request, request.params.teamId, 'owner');
+      await db.run('UPDATE teams SET name = ? WHERE id = ?', [request.body.name.trim(), team.id]);
+      return present(db, { ...team, name: request.body.name.trim() });
+    },
+  );
+
+  app.get(
+    '/teams/:teamId/members',
+    {
+      schema: {
+        operationId: 'listTeamMembers',
+        summary: 'Members of a team with their roles',
+        tags,
+        params: TeamParams,
+        response: { 200: Type.Object({ members: Type.Array(Member) }, { additionalProperties: false }), ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      const team = await requireTeamAccess(request, request.params.teamId, 'member');
+      return { members: (await listMembers(db, team.id)).map(presentMember) };
+    },
+  );
+
+  app.patch(
+    '/teams/:teamId/members/:accountId',
+    {
+      schema: {
+        operationId: 'updateTeamMember',
+        summary: 'Change a member’s role to admin or member (owner)',
+        tags,
+        params: MemberParams,
+        body: Type.Object({ role: AssignableRole }),
+        response: { 200: Member, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const team = await requireTeamAccess(request, request.params.teamId, 'owner');
+      const member = await findMember(db, team.id, request.params.accountId);
+      if (!member) throw new NotFoundError();
+      if (member.role === 'owner') throw new BadRequestError('The owner’s role cannot change');
+      await db.run('UPDATE team_members SET role = ? WHERE team_id = ? AND account_id = ?', [request.body.role, team.id, member.account_id]);
+      return presentMember({ ...member, role: request.body.role });
+    },
+  );
+
+  app.delete(
+    '/teams/:teamId/members/:accountId',
+    {
+      schema: {
+        operationId: 'removeTeamMember',
+        summary: 'Remove a member (owner), or leave a team (any member but the owner)',
+        tags,
+        params: MemberParams,
+        response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const account = requireAccount(request);
+      const leaving = request.params.accountId === account.id;
+      const team = await requireTeamAccess(request, request.params.teamId, leaving ? 'member' : 'owner');
+      const member = await findMember(db, team.id, request.params.accountId);
+      if (!member) throw new NotFoundError();
+      if (member.role === 'owner') throw new ForbiddenError('The owner cannot leave or be removed from their team');
+      await db.run('DELETE FROM team_members WHERE team_id = ? AND account_id = ?', [team.id, member.account_id]);
+      return reply.code(204).send(null);
+    },
+  );
+}

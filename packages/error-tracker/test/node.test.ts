@@ -89,3 +89,18 @@ test('unhandled rejections: reported, then exit (default) or warn and go on', as
     ['Error: rejected in mode warn', 'critical'],
   ]);
 });
+
+test('the README quick start works as written', async () => {
+  const { quickStartModule } = await import('../../sdk-core/test/support/readme.ts');
+  const p = await server.createProject();
+  const { code, file } = quickStartModule(
+    fileURLToPath(new URL('..', import.meta.url)),
+    p.liveKey,
+    server.baseUrl,
+    `const { captureMessage } = await import('@signpost/error-tracker'); await captureMessage('The quick start works');`,
+  );
+  assert.equal(code.split('\n').length, 1);
+  const run = await runNode(file, [], {});
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual((await rows(p.projectId)).map((r) => r.title), ['Message: The quick start works']);
+});

@@ -95,3 +95,12 @@ test('pino transport: levels, data, timestamps, and flush on end', async () => {
   assert.equal(info.last_seen_at.slice(0, 4), '2025');
   assert.equal(stored.find((r) => r.message === 'f')!.category, 'boot');
 });
+
+test('the README quick start works as written', async () => {
+  const { quickStartModule } = await import('../../sdk-core/test/support/readme.ts');
+  const p = await server.createProject();
+  const { code, file } = quickStartModule(fileURLToPath(new URL('..', import.meta.url)), p.liveKey, server.baseUrl);
+  assert.equal(code.split('\n').length, 1);
+  await run(process.execPath, [file], { timeout: 30_000 });
+  assert.deepEqual((await rows(p.projectId)).map((r) => r.message), ['Hello from my app']);
+});

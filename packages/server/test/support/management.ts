@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Api, type ApiResponse } from './api.ts';
+import type { Mailbox } from './mailbox.ts';
 
 export const MANAGEMENT_PREFIX = '/api/v1';
 
@@ -50,4 +51,27 @@ export async function signIn(origin: string, email: string, password: string): P
   assert.equal(response.status, 200, response.text);
   const cookie = sessionCookieOf(response);
   return { api: asSession(origin, cookie), account: response.body.account, email, password, cookie };
+}
+
+/** Follows the verification link of the account's newest verification e-mail, as a mail reader would. */
+export async function verifyEmail(origin: string, mailbox: Mailbox, user: SignedIn): Promise<void> {
+  const mail = await mailbox.waitFor((m) => m.to.includes(user.email.toLowerCase()) && /Verify/.test(m.subject));
+  const link = new URL(mail.links.find((url) => url.includes('/auth/verify-email?token='))!);
+  const response = await fetch(origin + link.pathname + link.search);
+  assert.equal(response.status, 200, await response.clone().text());
+  user.account.verified = true;
+}
+
+export async function signUpVerified(origin: string, mailbox: Mailbox, options: { email?: string; name?: string } = {}): Promise<SignedIn> {
+  const user = await signUp(origin, options);
+  await verifyEmail(origin, mailbox, user);
+  return user;
+}
+
+/** The token of the newest invite e-mail to `email`. */
+export async function inviteTokenFor(mailbox: Mailbox, email: string, count = 0): Promise<string> {
+  const mails = () => mailbox.messages.filter((m) => m.to.includes(email.toLowerCase()) && /invited/.test(m.subject));
+  await mailbox.waitFor(() => mails().length > count);
+  const link = mails()[count]!.links.find((url) => url.includes('/api/v1/invites/'))!;
+  return new URL(link).pathname.split('/').pop()!;
 }

@@ -4,6 +4,7 @@
  * authorization code with PKCE S256, resource indicators (RFC 8707), refresh token rotation and
  * revocation (RFC 7009). Everything lives in the database, so any server process answers.
  */
+import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { InvalidClientError, InvalidRequestError, OAuthError, ServerError, TooManyRequestsError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { hitSlidingWindow } from '../http/rate-limit.ts';
@@ -24,6 +25,8 @@ const CORS = {
 };
 
 export async function oauthServer(app: FastifyInstance, deps: OAuthDeps): Promise<void> {
+  // The sign-in page sets the management API's session cookie.
+  await app.register(cookie);
   // OAuth requests are form-encoded; a parameter sent twice is an error (RFC 6749, 3.1).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_request, body, done) => {
     const form: Record<string, string> = Object.create(null);

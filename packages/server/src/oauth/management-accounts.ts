@@ -1,0 +1,70 @@
+/**
+ * The accounts of the management API behind the consent page: its session cookie, its
+ * password check and sign-in rate limit, and team membership for project access. Team members
+ * may grant read access; write access needs the admin role, as writes do in the management API.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { hitSlidingWindow } from '../http/rate-limit.ts';
+import { setSessionCookie } from '../management/accounts/cookies.ts';
+import { passwordMatches } from '../management/accounts/passwords.ts';
+import { createSession, findSessionAccount, SESSION_COOKIE } from '../management/accounts/sessions.ts';
+import { findAccountByEmail, normaliseEmail } from '../management/accounts/store.ts';
+import { roleAtLeast, type Role } from '../management/context.ts';
+import type { AccountGateway } from './accounts.ts';
+
+/** The same bucket and limit as POST /api/v1/auth/sign-in, so the two doors share one count. */
+const SIGN_IN_LIMIT = { max: 10, windowMs: 15 * 60 * 1000 };
+
+function cookieValue(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+export function managementAccounts(db: Database, config: Config): AccountGateway {
+  return {
+    async signedInAccount(request) {
+      const token = cookieValue(request, SESSION_COOKIE);
+      const row = token ? await findSessionAccount(db, token) : undefined;
+      return row ? { id: row.id, email: row.email, name: row.name } : undefined;
+    },
+
+    async accessibleProjects(accountId) {
+      const rows = await db.all<{ id: string; name: string; role: Role }>(
+        `SELECT p.id, p.name, m.role FROM projects p JOIN team_members m ON m.team_id = p.team_id AND m.account_id = ?
+          ORDER BY p.name, p.id`,
+        [accountId],
+      );
+      // An account may reach a project through one team only, but keep the strongest role if not.
+      const byId = new Map<string, { id: string; name: string; canWrite: boolean }>();
+      for (const row of rows) {
+        const canWrite = roleAtLeast(row.role, 'admin');
+        const seen = byId.get(row.id);
+        byId.set(row.id, { id: row.id, name: row.name, canWrite: canWrite || (seen?.canWrite ?? false) });
+      }
+      return [...byId.values()];
+    },
+
+    async signIn(email, password, reply) {
+      const normalised = normaliseEmail(email);
+      const limit = await hitSlidingWindow(db, `sign-in:${normalised}`, SIGN_IN_LIMIT.max, SIGN_IN_LIMIT.windowMs);
+      if (!limit.allowed) return { ok: false, message: 'Too many sign-in attempts; try again later.' };
+      const account = await findAccountByEmail(db, normalised);
+      if (!(await passwordMatches(password, account?.password_hash)) || !account) {
+        return { ok: false, message: 'Wrong e-mail address or password.' };
+      }
+      setSessionCookie(reply, config, await createSession(db, account.id, config.accounts.sessionTtlDays));
+      return { ok: true, account: { id: account.id, email: account.email, name: account.name } };
+    },
+  };
+}

@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Database } from '../src/db/database.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { createApiKey } from '../src/features/projects/store.ts';
-import { signUp, teamProject } from './support/accounts.ts';
+import { signUp, teamProject } from './support/mcp-accounts.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from './support/database.ts';
 import { callTool, connectMcp, textOf } from './support/mcp.ts';
 import { Browser, TestOAuthProvider } from './support/oauth.ts';

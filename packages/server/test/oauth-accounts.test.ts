@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { addMember, signUp, teamProject, type SignedUp } from './support/accounts.ts';
+import { addMember, signUp, teamProject, type SignedUp } from './support/mcp-accounts.ts';
 import { callTool, startMcpTestServer, textOf } from './support/mcp.ts';
 import { Browser, TestOAuthProvider } from './support/oauth.ts';
 import type { TestServer } from './support/server.ts';

@@ -1,36 +1,53 @@
-/** Real accounts of the management API, for hosted-MCP tests: sign up, and team set-up in the database. */
-import type { Database } from '../../src/db/database.ts';
-import { createProject } from '../../src/features/projects/store.ts';
-import { newId, nowIso } from '../../src/ids.ts';
+/**
+ * Accounts for management API tests: sign up or sign in over HTTP and get an `Api` client that
+ * carries the session cookie and the CSRF header, checked against `/api/v1/openapi.json`.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { Api, type ApiResponse } from './api.ts';
 
-export interface SignedUp {
-  accountId: string;
+export const MANAGEMENT_PREFIX = '/api/v1';
+
+export interface SignedIn {
+  /** The management API as this account (session cookie + `X-Requested-With`). */
+  api: Api;
+  account: { id: string; email: string; name: string; verified: boolean; admin: boolean };
   email: string;
   password: string;
-  /** The account's own team (it is the owner). */
-  teamId: string;
+  cookie: string;
 }
 
-export async function signUp(origin: string, db: Database, email: string, password = 'correct horse battery'): Promise<SignedUp> {
-  const response = await fetch(`${origin}/api/v1/auth/sign-up`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, name: email.split('@')[0] }),
-  });
-  if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
-  const { account } = (await response.json()) as { account: { id: string } };
-  const team = await db.get<{ team_id: string }>("SELECT team_id FROM team_members WHERE account_id = ? AND role = 'owner'", [account.id]);
-  return { accountId: account.id, email, password, teamId: team!.team_id };
+export function managementApi(origin: string): Api {
+  return new Api(origin + MANAGEMENT_PREFIX);
 }
 
-/** A project owned by the team (what the dashboard's "new project" does). */
-export async function teamProject(db: Database, teamId: string, name: string): Promise<string> {
-  const id = newId('proj');
-  await createProject(db, { id, name, slug: id, supportedLocales: ['en', 'de'] });
-  await db.run('UPDATE projects SET team_id = ? WHERE id = ?', [teamId, id]);
-  return id;
+/** `name=value` of the session cookie a response sets. */
+export function sessionCookieOf(response: ApiResponse | Response): string {
+  const cookie = response.headers.getSetCookie().find((line) => line.startsWith('signpost_session='));
+  assert.ok(cookie, 'response sets the session cookie');
+  return cookie.split(';')[0]!;
 }
 
-export async function addMember(db: Database, teamId: string, accountId: string, role: 'member' | 'admin'): Promise<void> {
-  await db.run('INSERT INTO team_members (team_id, account_id, role, created_at) VALUES (?, ?, ?, ?)', [teamId, accountId, role, nowIso()]);
+export function uniqueEmail(label = 'user'): string {
+  return `${label}-${randomBytes(4).toString('hex')}@example.com`;
+}
+
+export function asSession(origin: string, cookie: string): Api {
+  return managementApi(origin).withHeaders({ cookie, 'x-requested-with': 'signpost-tests' });
+}
+
+export async function signUp(origin: string, options: { email?: string; password?: string; name?: string } = {}): Promise<SignedIn> {
+  const email = options.email ?? uniqueEmail();
+  const password = options.password ?? 'correct horse battery staple';
+  const response = await managementApi(origin).post('/auth/sign-up', { email, password, name: options.name ?? 'Test User' });
+  assert.equal(response.status, 201, response.text);
+  const cookie = sessionCookieOf(response);
+  return { api: asSession(origin, cookie), account: response.body.account, email, password, cookie };
+}
+
+export async function signIn(origin: string, email: string, password: string): Promise<SignedIn> {
+  const response = await managementApi(origin).post('/auth/sign-in', { email, password });
+  assert.equal(response.status, 200, response.text);
+  const cookie = sessionCookieOf(response);
+  return { api: asSession(origin, cookie), account: response.body.account, email, password, cookie };
 }

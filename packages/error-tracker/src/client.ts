@@ -4,6 +4,7 @@ import {
   createReporter,
   createTransport,
   isBrowser,
+  SdkError,
   toJsonSafe,
   type ErrorHandler,
   type FetchLike,
@@ -231,7 +232,8 @@ export function createErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
       return { id: res.data.id, duplicate: !!res.data.duplicate };
     } catch (error) {
       stats.failed++;
-      report(error);
+      // While the API asks us to wait (429), reports are dropped and counted, not reported one by one.
+      if (!(error instanceof SdkError && error.code === 'rate_limited')) report(error);
       return undefined;
     }
   }

@@ -211,3 +211,15 @@ describe('helpers', () => {
     }
   });
 });
+
+test('while rate-limited (429), reports are dropped and counted without a report each', async () => {
+  const p = await server.createProject({ monthlyQuota: 1 });
+  const errors: unknown[] = [];
+  const tracker = createErrorTracker({ apiKey: p.liveKey, baseUrl: server.baseUrl, onError: (e) => errors.push(e) });
+  assert.ok(await tracker.captureException(new Error('uses the whole quota')));
+  assert.equal(await tracker.captureException(new Error('refused with 429')), undefined);
+  assert.equal(errors.length, 1);
+  for (let i = 0; i < 3; i++) await tracker.captureException(new Error(`dropped while limited ${i}`));
+  assert.equal(errors.length, 1);
+  assert.equal(tracker.stats.failed, 4);
+});

@@ -169,6 +169,8 @@ export function createLogger(options: LoggerOptions): Logger {
       }
     } catch (error) {
       stats.dropped += logs.length;
+      // While the API asks us to wait (429), batches are dropped and counted, not reported one by one.
+      if (error instanceof SdkError && error.code === 'rate_limited') return;
       throw error;
     }
   }

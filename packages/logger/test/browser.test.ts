@@ -58,7 +58,7 @@ describe('logger in Chromium', () => {
     await tab.goto(page('leave', p.liveKey, `document.addEventListener('click', () => log.error('clicked, then left'));`));
     await tab.waitForFunction('window.ready === true');
     await tab.mouse.click(10, 10);
-    await tab.goto('about:blank');
+    await tab.goto('about:blank', { waitUntil: 'commit' });
     await waitFor(async () => (await messages(p.projectId)).length === 1, 10_000, 'entry after leaving');
     await context.close();
   });
@@ -75,7 +75,7 @@ describe('logger in Chromium', () => {
     await tab.goto(web.page('/example.html', html));
     await tab.waitForFunction('!!window.signpostLog');
     await tab.click('#buy');
-    await tab.goto('about:blank');
+    await tab.goto('about:blank', { waitUntil: 'commit' });
     await waitFor(async () => (await messages(p.projectId)).length === 2, 10_000, 'example entries');
     assert.deepEqual(await messages(p.projectId), ['Buy clicked', 'Page loaded']);
     assert.ok(consoleLines.some((l) => l.includes('Page loaded')), 'console pass-through');

@@ -190,3 +190,26 @@ describe('createLogger', () => {
     assert.equal(errors.length, 1);
   });
 });
+
+test('while rate-limited (429), batches are dropped and counted without a report each', async () => {
+  const p = await server.createProject({ monthlyQuota: 1 });
+  const errors: unknown[] = [];
+  const log = createLogger({ apiKey: p.liveKey, baseUrl: server.baseUrl, onError: (e) => errors.push(e) });
+  log.info('uses the whole quota');
+  await log.flush();
+  log.info('refused with 429');
+  await log.flush();
+  assert.equal(errors.length, 1, 'the 429 itself is reported');
+  for (let i = 0; i < 3; i++) {
+    log.info(`dropped ${i}`);
+    await log.flush();
+  }
+  assert.equal(errors.length, 1, 'drops while limited are only counted');
+  assert.equal(log.stats.dropped, 4);
+  assert.equal(log.stats.sent, 1);
+});
+
+test('the main entry has nothing Node-only', async () => {
+  const { readFileSync } = await import('node:fs');
+  assert.doesNotMatch(readFileSync(new URL('../dist/index.js', import.meta.url), 'utf8'), /from ['"]node:|require\(|from ['"]pino/);
+});

@@ -61,11 +61,6 @@ describe('two server processes on one PostgreSQL database', { skip }, () => {
 
   it(
     'two processes starting at once on an empty database both come up',
-    {
-      todo:
-        'server bug: seedOnFirstStart checks then inserts the platform/demo projects without a lock, ' +
-        'so the second process dies with "duplicate key value violates unique constraint projects_pkey"',
-    },
     async () => {
       const fresh = await createTestDatabase('postgres');
       const started = await Promise.allSettled([startServerProcess(fresh), startServerProcess(fresh)]);

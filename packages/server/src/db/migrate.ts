@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Database } from './database.ts';
+import type { Database, Queryable } from './database.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 // Any constant works; it only has to be the same in every process that migrates.
@@ -9,6 +9,18 @@ const PG_MIGRATION_LOCK = 5_318_008;
 export interface Migration {
   id: string;
   sql: string;
+}
+
+/**
+ * Serialises start-up work (migrations, first-start seeding) across processes that share a
+ * PostgreSQL database: the lock is held until `fn`'s transaction ends. SQLite's
+ * BEGIN IMMEDIATE already serialises writers.
+ */
+export async function withStartupLock<T>(db: Database, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    if (db.dialect === 'postgres') await tx.all('SELECT pg_advisory_xact_lock(?)', [PG_MIGRATION_LOCK]);
+    return fn(tx);
+  });
 }
 
 /** Migrations are `YYYYMMDDHHMM_name.sql` files, applied in name order, never edited once merged. */

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { withStartupLock } from '../db/migrate.ts';
 import { lookupOf } from '../http/api-keys.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject, findProject } from '../features/projects/store.ts';
 import { seedDemoProject } from './demo.ts';
@@ -16,35 +17,34 @@ export interface SeedResult {
  * project with its public key and sample data. Idempotent: runs at every start.
  */
 export async function seedOnFirstStart(db: Database, config: Config): Promise<SeedResult> {
-  await db.transaction(async (tx) => {
+  // One transaction under the start-up lock: processes starting together on an empty
+  // database create each project exactly once.
+  return withStartupLock(db, async (tx) => {
     if (!(await findProject(tx, config.platformProjectId))) {
       await createProject(tx, { id: config.platformProjectId, name: 'Signpost', slug: config.platformProjectId });
     }
+    const demoKeyLookup = lookupOf(config.demoApiKey);
+    if (!config.demoEnabled) {
+      await tx.run('UPDATE api_keys SET revoked_at = ? WHERE lookup = ? AND revoked_at IS NULL', [new Date().toISOString(), demoKeyLookup]);
+      return {};
+    }
+    if (!(await findProject(tx, DEMO_PROJECT_ID))) {
+      await createProject(tx, {
+        id: DEMO_PROJECT_ID,
+        name: 'Demo',
+        slug: DEMO_PROJECT_ID,
+        defaultLocale: 'en',
+        supportedLocales: ['en', 'de'],
+        // The demo key is public, so its project has a plan quota.
+        monthlyQuota: 100_000,
+      });
+      await createApiKey(tx, DEMO_PROJECT_ID, 'live', DEMO_SCOPES, { name: 'Public demo key', key: config.demoApiKey });
+      await seedDemoProject(tx, DEMO_PROJECT_ID);
+    }
+    // A key from an earlier run with DEMO_ENABLED=false comes back to life.
+    await tx.run('UPDATE api_keys SET revoked_at = NULL WHERE lookup = ?', [demoKeyLookup]);
+    return { demo: { projectId: DEMO_PROJECT_ID, apiKey: config.demoApiKey } };
   });
-  if (!config.demoEnabled) {
-    await db.run('UPDATE api_keys SET revoked_at = ? WHERE lookup = ? AND revoked_at IS NULL', [
-      new Date().toISOString(),
-      lookupOf(config.demoApiKey),
-    ]);
-    return {};
-  }
-  await db.transaction(async (tx) => {
-    if (await findProject(tx, DEMO_PROJECT_ID)) return;
-    await createProject(tx, {
-      id: DEMO_PROJECT_ID,
-      name: 'Demo',
-      slug: DEMO_PROJECT_ID,
-      defaultLocale: 'en',
-      supportedLocales: ['en', 'de'],
-      // The demo key is public, so its project has a plan quota.
-      monthlyQuota: 100_000,
-    });
-    await createApiKey(tx, DEMO_PROJECT_ID, 'live', DEMO_SCOPES, { name: 'Public demo key', key: config.demoApiKey });
-    await seedDemoProject(tx, DEMO_PROJECT_ID);
-  });
-  // A key from an earlier run with DEMO_ENABLED=false comes back to life.
-  await db.run('UPDATE api_keys SET revoked_at = NULL WHERE lookup = ?', [lookupOf(config.demoApiKey)]);
-  return { demo: { projectId: DEMO_PROJECT_ID, apiKey: config.demoApiKey } };
 }
 
 export { ALL_PUBLIC_SCOPES };

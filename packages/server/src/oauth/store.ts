@@ -106,6 +106,8 @@ export async function insertGrantWithCode(
       codeChallenge,
       later(LIFETIME.codeMs),
     ]);
+    // Codes are useless once expired; used ones stay until then, to catch a replay.
+    await tx.run('DELETE FROM oauth_codes WHERE expires_at < ?', [nowIso()]);
   });
   return id;
 }

@@ -3,6 +3,7 @@
  * `register...` function; add a new command by writing that module and one line below.
  */
 import { Command } from "commander";
+import { registerManagementCommands } from "./commands/manage.ts";
 import { registerMcpCommands } from "./commands/mcp-setup.ts";
 import { VERSION } from "./version.ts";
 
@@ -13,5 +14,6 @@ export function createProgram(): Command {
     .showHelpAfterError()
     .showSuggestionAfterError();
   registerMcpCommands(program);
+  registerManagementCommands(program);
   return program;
 }

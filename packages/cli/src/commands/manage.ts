@@ -1,0 +1,26 @@
+/**
+ * The commands that run and manage a Signpost server: `server`, `login`/`logout`/`whoami`,
+ * `projects`, `keys`, `changelog`, `releases`, `site` and `translations`. Each talks to the
+ * management API (`<url>/api/v1`) with a personal access token; see src/manage/ for the
+ * shared client, config file, options and output.
+ */
+import type { Command } from 'commander';
+import { registerChangelogCommands } from './changelog.ts';
+import { registerKeyCommands } from './keys.ts';
+import { registerLoginCommands } from './login.ts';
+import { registerProjectCommands } from './projects.ts';
+import { registerReleaseCommands } from './releases.ts';
+import { registerServerCommands } from './server.ts';
+import { registerSiteCommands } from './site.ts';
+import { registerTranslationCommands } from './translations.ts';
+
+export function registerManagementCommands(program: Command): void {
+  registerServerCommands(program);
+  registerLoginCommands(program);
+  registerProjectCommands(program);
+  registerKeyCommands(program);
+  registerChangelogCommands(program);
+  registerReleaseCommands(program);
+  registerSiteCommands(program);
+  registerTranslationCommands(program);
+}

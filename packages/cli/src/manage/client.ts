@@ -1,0 +1,70 @@
+/** The management API (`<url>/api/v1`) over HTTP with fetch, authenticated with a personal access token. */
+import { ApiError, CliError, EXIT } from './errors.ts';
+import type { Target } from './config.ts';
+
+export const API_PREFIX = '/api/v1';
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export class Client {
+  readonly url: string;
+  private readonly token: string | undefined;
+
+  constructor(url: string, token: string | undefined) {
+    this.url = url;
+    this.token = token;
+  }
+
+  static signedIn(target: Target): Client {
+    if (!target.token) {
+      throw new CliError(`Not signed in to ${target.url}. Run: signpost login --token <personal access token> --url ${target.url}`, EXIT.environment);
+    }
+    return new Client(target.url, target.token);
+  }
+
+  get<T = any>(path: string, query?: Query): Promise<T> {
+    return this.request<T>('GET', path, undefined, query);
+  }
+  post<T = any>(path: string, body?: unknown, query?: Query): Promise<T> {
+    return this.request<T>('POST', path, body ?? {}, query);
+  }
+  patch<T = any>(path: string, body: unknown): Promise<T> {
+    return this.request<T>('PATCH', path, body);
+  }
+  put<T = any>(path: string, body: unknown): Promise<T> {
+    return this.request<T>('PUT', path, body);
+  }
+  delete<T = any>(path: string): Promise<T> {
+    return this.request<T>('DELETE', path);
+  }
+
+  async request<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
+    const url = new URL(this.url + API_PREFIX + path);
+    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.token) headers['authorization'] = `Bearer ${this.token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(url, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new CliError(`Cannot reach the Signpost server at ${this.url} (${cause?.code ?? cause?.message ?? (error as Error).message})`, EXIT.environment);
+    }
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    if (text) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        if (response.ok) throw new CliError(`The server at ${this.url} answered ${method} ${url.pathname} with something that is not JSON`, EXIT.api);
+      }
+    }
+    if (!response.ok) {
+      const problem = (parsed ?? {}) as { error?: string; details?: Array<{ field: string; message: string }> };
+      const message = problem.error ?? `HTTP ${response.status} ${response.statusText}`;
+      throw new ApiError(response.status, `${message} (HTTP ${response.status})`, problem.details ?? [], parsed ?? { error: message });
+    }
+    return parsed as T;
+  }
+}

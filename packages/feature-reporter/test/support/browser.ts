@@ -35,7 +35,7 @@ export async function bundle(code: string, resolveDir: string, options: BundleOp
     bundle: true,
     format: 'esm',
     platform: options.platform ?? 'browser',
-    target: 'es2020',
+    target: 'es2022',
     jsx: 'automatic',
     write: false,
     logLevel: 'error',

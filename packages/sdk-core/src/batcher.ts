@@ -17,6 +17,8 @@ export interface BatcherOptions<T> {
   flushIntervalMs?: number;
   /** Items held at most; beyond, the oldest are dropped and counted. Default 1000. */
   maxQueueSize?: number;
+  /** Batches being sent at once; more wait in the queue (page-hide flushes send all at once). Default 2. */
+  maxConcurrentSends?: number;
   /** Flush with `keepalive` when the page is hidden (`visibilitychange`/`pagehide`). Default true. */
   flushOnPageHide?: boolean;
   /** Flush on Node.js `beforeExit`. Default true. */
@@ -45,10 +47,12 @@ export function createBatcher<T>(options: BatcherOptions<T>): Batcher<T> {
   const maxQueueSize = Math.max(maxBatchSize, options.maxQueueSize ?? 1000);
   const report = createReporter(options.onError);
   const sizeOf = options.sizeOf ?? ((item: T) => safeSize(item));
+  const maxConcurrent = Math.max(1, options.maxConcurrentSends ?? 2);
   let queue: T[] = [];
   let dropped = 0;
+  let active = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let chain: Promise<void> = Promise.resolve();
+  const waiters: (() => void)[] = [];
   const unsubscribers: Unsubscribe[] = [];
   if (options.flushOnPageHide !== false) unsubscribers.push(onPageHide(() => void flush({ keepalive: true })));
   if (options.flushOnExit !== false) unsubscribers.push(onProcessExit(() => { if (queue.length) void flush(); }));
@@ -75,22 +79,38 @@ export function createBatcher<T>(options: BatcherOptions<T>): Batcher<T> {
     return queue.splice(0, count);
   }
 
+  function settle() {
+    if (active === 0 && queue.length === 0) for (const resolve of waiters.splice(0)) resolve();
+  }
+
+  /**
+   * Starts sends: full batches always, a last partial one when a flush is waiting. At most
+   * `maxConcurrent` at once, except when the page is going away (keepalive): then everything goes now.
+   */
+  function pump(keepalive: boolean) {
+    while (queue.length && (keepalive || active < maxConcurrent) && (queue.length >= maxBatchSize || waiters.length > 0 || keepalive)) {
+      const batch = takeBatch(keepalive);
+      active++;
+      Promise.resolve()
+        .then(() => options.send(batch, { keepalive }))
+        .then(undefined, report)
+        .then(() => {
+          active--;
+          pump(false);
+          settle();
+        });
+    }
+    settle();
+  }
+
   function flush(flushOptions: FlushOptions = {}): Promise<void> {
     if (timer !== undefined) {
       clearTimeout(timer);
       timer = undefined;
     }
-    const keepalive = !!flushOptions.keepalive;
-    // Batches taken now go out now (the page may be closing); sending is serialised after that.
-    const batches: T[][] = [];
-    while (queue.length) batches.push(takeBatch(keepalive));
-    const sends = batches.map((batch) =>
-      Promise.resolve()
-        .then(() => options.send(batch, { keepalive }))
-        .then(undefined, report),
-    );
-    chain = chain.then(() => Promise.all(sends)).then(() => undefined);
-    return chain;
+    const done = new Promise<void>((resolve) => waiters.push(resolve));
+    pump(!!flushOptions.keepalive);
+    return done;
   }
 
   return {
@@ -101,8 +121,8 @@ export function createBatcher<T>(options: BatcherOptions<T>): Batcher<T> {
         queue.splice(0, excess);
         dropped += excess;
       }
-      if (queue.length >= maxBatchSize) void flush();
-      else schedule();
+      if (queue.length >= maxBatchSize) pump(false);
+      if (queue.length) schedule();
     },
     flush,
     get size() {

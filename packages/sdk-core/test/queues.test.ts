@@ -71,6 +71,34 @@ describe('batcher', () => {
     assert.equal(sent.length + batcher.dropped, 12);
   });
 
+  test('a slow API: at most maxConcurrentSends batches in flight, the queue stays bounded', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const release: (() => void)[] = [];
+    const batcher = createBatcher<number>({
+      maxBatchSize: 10,
+      maxQueueSize: 100,
+      flushIntervalMs: 0,
+      send: () => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        return new Promise<void>((resolve) => release.push(() => (inFlight--, resolve())));
+      },
+    });
+    for (let i = 0; i < 1000; i++) batcher.add(i);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(most, 2);
+    assert.equal(batcher.size, 100);
+    assert.equal(batcher.dropped, 880);
+    const flushed = batcher.flush();
+    while (release.length || batcher.size) {
+      release.splice(0).forEach((r) => r());
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await flushed;
+    assert.equal(most, 2);
+  });
+
   test('a failing send is reported, never thrown', async () => {
     const errors: unknown[] = [];
     const batcher = createBatcher<number>({ flushIntervalMs: 0, onError: (e) => errors.push(e), send: async () => { throw new Error('boom'); } });

@@ -7,6 +7,7 @@ import { accountRoutes } from './accounts/routes.ts';
 import { emailRoutes } from './accounts/email-routes.ts';
 import type { ManagementRoutes } from './context.ts';
 import { keyRoutes } from './keys/routes.ts';
+import { oidcRoutes } from './oidc/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
 import { adminRoutes } from './teams/admin-routes.ts';
 import { inviteRoutes } from './teams/invite-routes.ts';
@@ -22,6 +23,7 @@ import { translationManagementRoutes } from './translations/routes.ts';
 export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   accountRoutes,
   emailRoutes,
+  oidcRoutes,
   tokenRoutes,
   teamRoutes,
   inviteRoutes,

@@ -1,0 +1,9 @@
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import { checkReadmeSizes } from './support/size.ts';
+
+test('the sizes in README.md match the measured ones', () => {
+  const checked = checkReadmeSizes(fileURLToPath(new URL('..', import.meta.url)));
+  assert.ok(checked.length > 0);
+});

@@ -1,10 +1,26 @@
 /**
- * @signpost/error-tracker/react: an error boundary that reports render errors to Signpost.
+ * @signpost/error-tracker/react: an error boundary that reports render errors to Signpost, and a
+ * provider and hook to reach the tracker from components.
  */
-import { Component, createElement, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
+import { Component, createContext, createElement, useContext, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import type { ErrorTracker } from './client.js';
 import { getCurrentTracker } from './index.js';
 import type { CaptureContext, Severity } from './types.js';
+
+const TrackerContext = createContext<ErrorTracker | undefined>(undefined);
+
+/** Makes `tracker` the one `useErrorTracker` and `ErrorBoundary` use below it (default: the one `init` created). */
+export function ErrorTrackerProvider({ tracker, children }: { tracker: ErrorTracker; children?: ReactNode }): ReactNode {
+  return createElement(TrackerContext.Provider, { value: tracker }, children);
+}
+
+/**
+ * The tracker of the nearest `ErrorTrackerProvider`, else the one `init` created. Use it for errors
+ * boundaries do not see: event handlers and async code.
+ */
+export function useErrorTracker(): ErrorTracker | undefined {
+  return useContext(TrackerContext) ?? getCurrentTracker();
+}
 
 export interface FallbackProps {
   error: unknown;
@@ -25,7 +41,7 @@ export interface ErrorBoundaryProps {
   beforeCapture?: (error: unknown, componentStack: string) => CaptureContext | void;
   /** Default `high`. */
   severity?: Severity;
-  /** The tracker to report to. Default: the one `init` created. */
+  /** The tracker to report to. Default: the nearest `ErrorTrackerProvider`'s, else the one `init` created. */
   tracker?: ErrorTracker;
 }
 
@@ -39,6 +55,8 @@ const INITIAL: State = { hasError: false, error: null, componentStack: '' };
 
 /** Reports errors thrown while rendering its children, then shows `fallback`. */
 export class ErrorBoundary extends Component<ErrorBoundaryProps, State> {
+  static override contextType = TrackerContext;
+  declare context: ErrorTracker | undefined;
   override state: State = INITIAL;
 
   static getDerivedStateFromError(error: unknown): Partial<State> {
@@ -48,7 +66,7 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, State> {
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
     const componentStack = info.componentStack ?? '';
     this.setState({ componentStack });
-    const tracker = this.props.tracker ?? getCurrentTracker();
+    const tracker = this.props.tracker ?? this.context ?? getCurrentTracker();
     let extra: CaptureContext | void = undefined;
     try {
       extra = this.props.beforeCapture?.(error, componentStack);

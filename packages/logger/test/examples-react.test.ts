@@ -36,9 +36,30 @@ after(async () => {
 
 test('examples/react.tsx renders on the server', async () => {
   const mod = await load('react.tsx', 'react');
-  const Checkout = mod['Checkout'] as (props: { cartId: string }) => unknown;
-  const html = renderToString(createElement(Checkout as never, { cartId: 'c1' }));
-  assert.match(html, /<button type="button">Pay<\/button>/);
+  const App = mod['App'] as () => unknown;
+  assert.match(renderToString(createElement(App as never)), /<button type="button">Pay<\/button>/);
+});
+
+test('useLogger: the provider\'s logger as a child with defaults; a no-op outside a provider', async () => {
+  const { createLogger } = await import('@signpost/logger');
+  const { LoggerProvider, useLogger } = await import('@signpost/logger/react');
+  const p = await server.createProject();
+  const logger = createLogger({ apiKey: p.liveKey, baseUrl: server.baseUrl });
+  const Probe = () => {
+    useLogger({ category: 'probe' }).info('rendered');
+    return createElement('i', null, 'x');
+  };
+  assert.equal(renderToString(createElement(LoggerProvider, { logger }, createElement(Probe))), '<i>x</i>');
+  await logger.flush();
+  const [row] = await server.db.all<{ message: string; category: string }>('SELECT message, category FROM log_groups WHERE project_id = ?', [p.projectId]);
+  assert.deepEqual({ ...row }, { message: 'rendered', category: 'probe' });
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    assert.equal(renderToString(createElement(Probe)), '<i>x</i>');
+  } finally {
+    console.warn = warn;
+  }
 });
 
 test('examples/nextjs route handler logs and flushes before answering', async () => {

@@ -80,7 +80,7 @@ describe("signpost management commands", { timeout: 120_000 }, () => {
 
   it("prints --help for every command", async () => {
     const commands = [
-      [], ["server"], ["server", "start"], ["server", "migrate"], ["login"], ["logout"], ["whoami"],
+      [], ["server"], ["server", "start"], ["server", "migrate"], ["login"], ["signup"], ["logout"], ["whoami"],
       ["projects"], ["projects", "list"], ["projects", "create"], ["projects", "update"], ["projects", "use"], ["projects", "show"],
       ["keys", "list"], ["keys", "create"], ["keys", "revoke"],
       ["changelog", "list"], ["changelog", "create"], ["changelog", "edit"], ["changelog", "publish"], ["changelog", "unpublish"], ["changelog", "delete"],
@@ -114,6 +114,32 @@ describe("signpost management commands", { timeout: 120_000 }, () => {
     const me = await json(["whoami"]);
     assert.equal(me.account.email, "ada@example.com");
     assert.equal(me.url, server.origin);
+  });
+
+  it("signs up and signs in with e-mail and password, keeping only a personal access token", async () => {
+    const configDir = join(home, "eve");
+    const signup = await signpost(["signup", "--email", "eve@example.com", "--name", "Eve", "--password-stdin", "--url", server.origin], {
+      configDir,
+      stdin: "a long enough password\n",
+    });
+    assert.equal(signup.status, 0, signup.stderr);
+    assert.match(signup.stdout, /Signed in to .* as eve@example\.com/);
+    const saved = JSON.parse(readFileSync(join(configDir, "config.json"), "utf8"));
+    assert.match(saved.servers[server.origin].token, /^sp_pat_/);
+    const tokens = await fetch(`${server.origin}/api/v1/me/tokens`, { headers: { authorization: `Bearer ${saved.servers[server.origin].token}` } });
+    const listed = (await tokens.json()) as { tokens: Array<{ name: string }> };
+    assert.match(listed.tokens[0]!.name, /^signpost CLI \(/);
+
+    const wrong = await signpost(["login", "--email", "eve@example.com", "--password-stdin"], { configDir, stdin: "not the password\n" });
+    assert.equal(wrong.status, 1);
+    assert.match(wrong.stderr, /Wrong e-mail address or password/);
+    const again = await signpost(["login", "--email", "eve@example.com", "--password-stdin"], { configDir, stdin: "a long enough password\n" });
+    assert.equal(again.status, 0, again.stderr);
+    assert.equal((await signpost(["whoami", "--json"], { configDir })).status, 0);
+    const taken = await signpost(["signup", "--email", "eve@example.com", "--password-stdin"], { configDir, stdin: "a long enough password\n" });
+    assert.equal(taken.status, 1);
+    assert.match(taken.stderr, /already exists/);
+    assert.equal((await signpost(["login"], { configDir })).status, 2);
   });
 
   it("creates a project and keys that work on the public API; revoking a key stops it", async () => {

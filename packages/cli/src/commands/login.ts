@@ -6,6 +6,8 @@ import { withServer, usageExits, type CommonFlags } from '../manage/common.ts';
 import { normaliseUrl, readConfig, resolveTarget, writeConfig, DEFAULT_URL } from '../manage/config.ts';
 import { action, CliError } from '../manage/errors.ts';
 import { printFields, printJson, say } from '../manage/output.ts';
+import { readSecret } from '../manage/prompt.ts';
+import { tokenFromPassword } from '../manage/sessions.ts';
 
 interface Account {
   id: string;
@@ -17,28 +19,50 @@ interface Account {
 export function registerLoginCommands(program: Command): void {
   withServer(
     usageExits(program.command('login'))
-      .description('Sign in with a personal access token (create one in the dashboard or with POST /api/v1/me/tokens)')
-      .requiredOption('--token <token>', 'the personal access token (sp_pat_…); - reads it from standard input'),
+      .description('Sign in: with a personal access token, or with e-mail and password (a token is then created for this machine)')
+      .option('--token <token>', 'a personal access token (sp_pat_…); - reads it from standard input')
+      .option('--email <email>', 'sign in with this e-mail address; the password is asked for (or read from standard input)')
+      .option('--password-stdin', 'with --email: read the password from standard input'),
   )
     .addHelpText(
       'after',
       '\nThe token is checked with the server, then saved for that server URL in the CLI config file\n' +
         '(~/.config/signpost/config.json, %APPDATA%\\signpost\\config.json on Windows, or $SIGNPOST_CONFIG_DIR)\n' +
         'with permissions 0600. The URL becomes the default for later commands.\n\nExamples:\n' +
-        '  signpost login --token sp_pat_… --url https://signpost.example.com\n  echo "$TOKEN" | signpost login --token -',
+        '  signpost login --token sp_pat_… --url https://signpost.example.com\n  echo "$TOKEN" | signpost login --token -\n' +
+        '  signpost login --email ada@example.com',
     )
     .action(
-      action(async (flags: CommonFlags & { token: string }) => {
-        const config = readConfig();
-        const url = normaliseUrl(flags.url ?? process.env['SIGNPOST_URL'] ?? config.url ?? DEFAULT_URL);
-        const token = (flags.token === '-' ? readFileSync(0, 'utf8') : flags.token).trim();
+      action(async (flags: CommonFlags & { token?: string; email?: string; passwordStdin?: boolean }) => {
+        const url = targetUrl(flags);
+        if ((flags.token === undefined) === (flags.email === undefined)) throw new CliError('Give either --token or --email');
+        if (flags.email !== undefined) {
+          const password = await readSecret(`Password for ${flags.email}: `, flags.passwordStdin === true);
+          const { token, account } = await tokenFromPassword(url, 'sign-in', { email: flags.email, password });
+          return saveLogin(flags, url, token, account);
+        }
+        const token = (flags.token === '-' ? readFileSync(0, 'utf8') : flags.token!).trim();
         if (!token) throw new CliError('The token is empty');
         const { account } = await new Client(url, token).get<{ account: Account }>('/me');
-        config.url = url;
-        config.servers[url] = { ...config.servers[url], token, email: account.email };
-        const path = writeConfig(config);
-        if (flags.json) printJson({ url, account, configFile: path });
-        else say(`Signed in to ${url} as ${account.email}. Token saved in ${path}.`);
+        saveLogin(flags, url, token, account);
+      }),
+    );
+
+  withServer(
+    usageExits(program.command('signup'))
+      .description('Create an account with e-mail and password and sign in (the first account of a server administers it)')
+      .requiredOption('--email <email>', 'your e-mail address (a verification e-mail is sent)')
+      .option('--name <name>', 'your name')
+      .option('--password-stdin', 'read the password from standard input instead of asking'),
+  )
+    .addHelpText('after', '\nExample:\n  signpost signup --email ada@example.com --name Ada --url http://localhost:3000')
+    .action(
+      action(async (flags: CommonFlags & { email: string; name?: string; passwordStdin?: boolean }) => {
+        const url = targetUrl(flags);
+        const password = await readSecret('Choose a password (at least 10 characters): ', flags.passwordStdin === true);
+        const { token, account } = await tokenFromPassword(url, 'sign-up', { email: flags.email, password, name: flags.name });
+        saveLogin(flags, url, token, account);
+        if (!flags.json) say(`A verification e-mail went to ${account.email}.`);
       }),
     );
 
@@ -70,4 +94,17 @@ export function registerLoginCommands(program: Command): void {
           ]);
       }),
     );
+}
+
+function targetUrl(flags: CommonFlags): string {
+  return normaliseUrl(flags.url ?? process.env['SIGNPOST_URL'] ?? readConfig().url ?? DEFAULT_URL);
+}
+
+function saveLogin(flags: CommonFlags, url: string, token: string, account: Account): void {
+  const config = readConfig();
+  config.url = url;
+  config.servers[url] = { ...config.servers[url], token, email: account.email };
+  const path = writeConfig(config);
+  if (flags.json) printJson({ url, account, configFile: path });
+  else say(`Signed in to ${url} as ${account.email}. Token saved in ${path}.`);
 }

@@ -41,7 +41,8 @@ export async function fileRoutes(app: ManagementApp, { db }: ManagementDeps): Pr
         }
         body = nested.nested;
       }
-      const file = `${namespace ? `${namespace}.` : ''}${locale}.json`;
+      // Namespaces are free text; the file name keeps only characters safe in a header.
+      const file = `${namespace ? `${namespace.replace(/[^A-Za-z0-9._-]/g, '_')}.` : ''}${locale}.json`;
       reply.header('content-disposition', `attachment; filename="${file}"`);
       return { ...body };
     },

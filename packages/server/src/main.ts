@@ -30,7 +30,11 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.shutdownGraceSeconds * 1000);
     force.unref();
+    // Connections busy when closing began turn idle once their response is out; Fastify closes
+    // only the connections idle at the start, so sweep until close() resolves.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
     await app.close();
+    clearInterval(sweep);
     await db.close();
     process.exit(0);
   };

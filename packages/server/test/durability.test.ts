@@ -156,12 +156,6 @@ describe('durability and shutdown', () => {
 
   it(
     'SIGTERM finishes every request in flight and exits 0 within the grace period',
-    {
-      todo:
-        'server bug: after SIGTERM, app.close() waits for keep-alive connections whose request finishes after ' +
-        'close began (Node closes only the connections idle at close time; Fastify 5.12 never calls ' +
-        'closeIdleConnections again, fastify/fastify#7044), so the process sits until the grace period ends and exits 1',
-    },
     async () => {
       const server = await start({ SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS) });
       const exited = once(server.child, 'exit');

@@ -119,6 +119,8 @@ describe('management: translations', () => {
     assert.equal(flat.status, 200);
     assert.deepEqual(flat.body, { 'settings.cancel': 'Abbrechen', 'settings.save': 'Speichern', 'settings.title': 'Einstellungen' });
     assert.match(flat.headers.get('content-disposition')!, /settings\.de\.json/);
+    const odd = await p.member.get(path('/export'), { query: { locale: 'de', namespace: 'we"ird ns' } });
+    assert.equal(odd.headers.get('content-disposition'), 'attachment; filename="we_ird_ns.de.json"');
     const nested = await p.member.get(path('/export'), { query: { locale: 'en', namespace: 'settings', format: 'nested' } });
     assert.deepEqual(nested.body, { settings: { save: 'Save', title: 'Settings' } });
     const withFallback = await p.member.get(path('/export'), { query: { locale: 'en', namespace: 'settings', fallback: true } });

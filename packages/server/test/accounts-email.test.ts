@@ -176,6 +176,18 @@ describe('accounts: sign-up, verification and password reset over real SMTP', ()
     assert.match(expired.body.error, /expired/);
   });
 
+  it('changes the password with the current one and signs out the other sessions', async () => {
+    const user = await signUp(server.origin);
+    const other = await signIn(server.origin, user.email, user.password);
+    const wrong = await user.api.post('/me/password', { currentPassword: 'not it at all', newPassword: 'my next password' });
+    assert.equal(wrong.status, 403);
+    const changed = await user.api.post('/me/password', { currentPassword: user.password, newPassword: 'my next password' });
+    assert.equal(changed.status, 200);
+    assert.equal((await user.api.get('/me')).status, 200, 'this session stays');
+    assert.equal((await other.api.get('/me')).status, 401, 'the others end');
+    await signIn(server.origin, user.email, 'my next password');
+  });
+
   it('limits sign-in attempts per address', async () => {
     const email = uniqueEmail('brute');
     const api = managementApi(server.origin);

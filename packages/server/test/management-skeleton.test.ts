@@ -28,6 +28,12 @@ describe('management API skeleton', () => {
     assert.deepEqual(doc.paths['/me'].get.security, [{ personalAccessToken: [] }, { sessionCookie: [] }]);
   });
 
+  it('serves its reference page without credentials', async () => {
+    const response = await fetch(`${server.origin}/api/v1/docs/`, { redirect: 'manual' });
+    assert.equal(response.status, 200);
+    assert.match(await response.text(), /swagger/i);
+  });
+
   it('answers 401 in the error model without credentials', async () => {
     const response = await managementApi(server.origin).get('/me');
     assert.equal(response.status, 401);

@@ -1,16 +1,17 @@
 /** Sign-up, sign-in, sign-out and the signed-in account (`/me`). */
+import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
 import { DEMO_PROJECT_ID } from '../../seed/first-start.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { HttpError, TooManyRequestsError, UnauthorizedError } from '../../http/errors.ts';
+import { ForbiddenError, HttpError, TooManyRequestsError, UnauthorizedError } from '../../http/errors.ts';
 import { hitSlidingWindow, rateLimitHeaders } from '../../http/rate-limit.ts';
 import { requireAccount } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
 import { clearSessionCookie, setSessionCookie } from './cookies.ts';
 import { sendVerification } from './email-routes.ts';
 import { hashPassword, passwordMatches } from './passwords.ts';
-import { AccountEnvelope, SignInBody, SignUpBody, UpdateMeBody } from './schemas.ts';
-import { createSession, deleteSession } from './sessions.ts';
+import { AccountEnvelope, Password, SignInBody, SignUpBody, UpdateMeBody } from './schemas.ts';
+import { createSession, deleteAccountSessions, deleteExpiredSessions, deleteSession } from './sessions.ts';
 import { createAccount, findAccount, findAccountByEmail, normaliseEmail, presentAccount } from './store.ts';
 
 /** What the instance's first account owns: the platform project and the demo project. */
@@ -71,6 +72,7 @@ export async function accountRoutes(app: ManagementApp, deps: ManagementDeps): P
       if (!(await passwordMatches(request.body.password, account?.password_hash)) || !account) {
         throw new UnauthorizedError('Wrong e-mail address or password');
       }
+      await deleteExpiredSessions(db, account.id);
       setSessionCookie(reply, config, await createSession(db, account.id, config.accounts.sessionTtlDays));
       return { account: presentAccount(account) };
     },
@@ -105,6 +107,33 @@ export async function accountRoutes(app: ManagementApp, deps: ManagementDeps): P
       },
     },
     async (request) => ({ account: presentAccount((await findAccount(db, requireAccount(request).id))!) }),
+  );
+
+  app.post(
+    '/me/password',
+    {
+      schema: {
+        operationId: 'changePassword',
+        summary: 'Set a new password (the current one is needed if there is one); other sessions are signed out',
+        tags: ['accounts'],
+        body: Type.Object({ currentPassword: Type.Optional(Type.String({ maxLength: 200 })), newPassword: Password }),
+        response: { 200: AccountEnvelope, ...errorResponses(400, 401, 403, 413, 415) },
+      },
+    },
+    async (request) => {
+      const account = requireAccount(request);
+      if (account.via !== 'session') throw new ForbiddenError('Sign in with a session to change the password');
+      const row = (await findAccount(db, account.id))!;
+      if (row.password_hash && !(await passwordMatches(request.body.currentPassword ?? '', row.password_hash))) {
+        throw new ForbiddenError('The current password is wrong');
+      }
+      const passwordHash = await hashPassword(request.body.newPassword);
+      await db.transaction(async (tx) => {
+        await tx.run('UPDATE accounts SET password_hash = ? WHERE id = ?', [passwordHash, account.id]);
+        await deleteAccountSessions(tx, account.id, account.credentialId);
+      });
+      return { account: presentAccount((await findAccount(db, account.id))!) };
+    },
   );
 
   app.patch(

@@ -40,3 +40,7 @@ export async function deleteSession(db: Queryable, sessionId: string): Promise<v
 export async function deleteAccountSessions(db: Queryable, accountId: string, keep?: string): Promise<void> {
   await db.run('DELETE FROM sessions WHERE account_id = ? AND id <> ?', [accountId, keep ?? '']);
 }
+
+export async function deleteExpiredSessions(db: Queryable, accountId: string): Promise<void> {
+  await db.run('DELETE FROM sessions WHERE account_id = ? AND expires_at <= ?', [accountId, nowIso()]);
+}

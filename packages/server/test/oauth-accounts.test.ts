@@ -101,6 +101,23 @@ describe('OAuth consent with management accounts', () => {
     );
   });
 
+  it('offers the configured identity provider on the sign-in page, coming back to the authorization', async () => {
+    const withOidc = await startMcpTestServer({ env: { OIDC_ISSUER: 'https://id.example', OIDC_CLIENT_ID: 'signpost', OIDC_LABEL: 'Acme ID' } });
+    try {
+      const returnTo = '/oauth/authorize?client_id=c&state=s';
+      const page = await (await fetch(`${withOidc.origin}/oauth/sign-in?${new URLSearchParams({ return_to: returnTo })}`)).text();
+      const link = /<a href="([^"]+)">Sign in with Acme ID<\/a>/.exec(page);
+      assert.ok(link, page);
+      const url = new URL(link[1]!.replace(/&amp;/g, '&'), withOidc.origin);
+      assert.equal(url.pathname, '/api/v1/auth/oidc/start');
+      assert.equal(url.searchParams.get('returnTo'), returnTo);
+    } finally {
+      await withOidc.close();
+    }
+    const plain = await (await fetch(`${server.origin}/oauth/sign-in`)).text();
+    assert.ok(!plain.includes('Sign in with'));
+  });
+
   it('ends access when the account leaves the team', async () => {
     const carol = await signUp(server.origin, server.db, 'carol@example.com');
     await addMember(server.db, ann.teamId, carol.accountId, 'admin');

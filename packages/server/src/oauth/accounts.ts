@@ -27,4 +27,6 @@ export interface AccountGateway {
   accessibleProjects(accountId: string): Promise<AccessibleProject[]>;
   /** Checks e-mail and password; on success starts a browser session (sets its cookie on `reply`). */
   signIn(email: string, password: string, reply: FastifyReply): Promise<SignInResult>;
+  /** A configured identity provider's sign-in link that comes back to `returnTo` (a path here). */
+  identityProvider?(returnTo: string): { label: string; url: string } | undefined;
 }

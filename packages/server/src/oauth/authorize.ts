@@ -152,8 +152,11 @@ export async function authorizeRoutes(app: FastifyInstance, { db, config, accoun
     return back({ code });
   });
 
+  const signInPageFor = (returnTo: string, email: string, problem: string | undefined) =>
+    signInPage(OAUTH_PATHS.signIn, returnTo, email, problem, accounts.identityProvider?.(returnTo));
+
   app.get(OAUTH_PATHS.signIn, { schema: { hide: true } }, async (request, reply) =>
-    html(reply, 200, signInPage(OAUTH_PATHS.signIn, safeReturnTo(text(request.query, 'return_to')), '', undefined)),
+    html(reply, 200, signInPageFor(safeReturnTo(text(request.query, 'return_to')), '', undefined)),
   );
 
   app.post(OAUTH_PATHS.signIn, { schema: { hide: true } }, async (request, reply) => {
@@ -161,7 +164,7 @@ export async function authorizeRoutes(app: FastifyInstance, { db, config, accoun
     const email = text(request.body, 'email') ?? '';
     if (!sameOrigin(request, config)) return html(reply, 403, errorPage('Not allowed', 'The form was sent from another site.'));
     const result = await accounts.signIn(email, text(request.body, 'password') ?? '', reply);
-    if (!result.ok) return html(reply, 401, signInPage(OAUTH_PATHS.signIn, returnTo, email, result.message));
+    if (!result.ok) return html(reply, 401, signInPageFor(returnTo, email, result.message));
     return reply.redirect(returnTo, 303);
   });
 }

@@ -11,7 +11,7 @@ import { setSessionCookie } from '../management/accounts/cookies.ts';
 import { passwordMatches } from '../management/accounts/passwords.ts';
 import { createSession, findSessionAccount, SESSION_COOKIE } from '../management/accounts/sessions.ts';
 import { findAccountByEmail, normaliseEmail } from '../management/accounts/store.ts';
-import { roleAtLeast, type Role } from '../management/context.ts';
+import { MANAGEMENT_API_PREFIX, roleAtLeast, type Role } from '../management/context.ts';
 import type { AccountGateway } from './accounts.ts';
 
 /** The same bucket and limit as POST /api/v1/auth/sign-in, so the two doors share one count. */
@@ -65,6 +65,13 @@ export function managementAccounts(db: Database, config: Config): AccountGateway
       }
       setSessionCookie(reply, config, await createSession(db, account.id, config.accounts.sessionTtlDays));
       return { ok: true, account: { id: account.id, email: account.email, name: account.name } };
+    },
+
+    identityProvider(returnTo) {
+      const oidc = config.accounts.oidc;
+      // The management API takes return paths of up to 500 characters.
+      if (!oidc || returnTo.length > 500) return undefined;
+      return { label: oidc.label, url: `${MANAGEMENT_API_PREFIX}/auth/oidc/start?${new URLSearchParams({ returnTo })}` };
     },
   };
 }

@@ -86,7 +86,13 @@ export function errorPage(title: string, message: string): string {
   return layout(title, `<h1>${escape(title)}</h1><p>${escape(message)}</p>`);
 }
 
-export function signInPage(action: string, returnTo: string, email: string, problem: string | undefined): string {
+export function signInPage(
+  action: string,
+  returnTo: string,
+  email: string,
+  problem: string | undefined,
+  provider?: { label: string; url: string },
+): string {
   return layout(
     'Sign in',
     `<h1>Sign in to Signpost</h1>
@@ -99,6 +105,7 @@ ${problem ? `<p class="problem" role="alert">${escape(problem)}</p>` : ''}
     <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
   </fieldset>
   <div class="actions"><button class="primary" type="submit">Sign in</button></div>
-</form>`,
+</form>
+${provider ? `<p><a href="${escape(provider.url)}">Sign in with ${escape(provider.label)}</a></p>` : ''}`,
   );
 }

@@ -141,7 +141,7 @@ export async function upsertKeys(db: Database, projectId: string, inputs: readon
         );
         if (!row) throw new Error('translation key vanished during upsert');
       }
-      const changed = (await mergeKey(tx, row, input, overwrite, now)) | (await mergeValues(tx, row.id, input.translations ?? {}, overwrite, now));
+      const changed = (await mergeKey(tx, row, input, overwrite)) | (await mergeValues(tx, row.id, input.translations ?? {}, overwrite, now));
       if (changed) {
         await tx.run('UPDATE translation_keys SET updated_at = ? WHERE id = ?', [now, row.id]);
         outcome.updated.push(input.key);
@@ -155,7 +155,7 @@ export async function upsertKeys(db: Database, projectId: string, inputs: readon
 }
 
 /** Default text, namespace and category: filled in when empty, replaced only with `overwrite`. */
-async function mergeKey(tx: Queryable, row: KeyRow, input: KeyInput, overwrite: boolean, now: string): Promise<number> {
+async function mergeKey(tx: Queryable, row: KeyRow, input: KeyInput, overwrite: boolean): Promise<number> {
   const sets: string[] = [];
   const params: SqlValue[] = [];
   const take = (column: 'default_text' | 'namespace' | 'category', current: string | null, next: string | undefined) => {
@@ -169,7 +169,7 @@ async function mergeKey(tx: Queryable, row: KeyRow, input: KeyInput, overwrite: 
   take('namespace', row.namespace, input.namespace);
   take('category', row.category, input.category);
   if (sets.length === 0) return 0;
-  await tx.run(`UPDATE translation_keys SET ${sets.join(', ')}, updated_at = ? WHERE id = ?`, [...params, now, row.id]);
+  await tx.run(`UPDATE translation_keys SET ${sets.join(', ')} WHERE id = ?`, [...params, row.id]);
   return 1;
 }
 

@@ -83,6 +83,7 @@ describe("signpost management commands", { timeout: 120_000 }, () => {
       [], ["server"], ["server", "start"], ["server", "migrate"], ["login"], ["signup"], ["logout"], ["whoami"],
       ["projects"], ["projects", "list"], ["projects", "create"], ["projects", "update"], ["projects", "use"], ["projects", "show"],
       ["keys", "list"], ["keys", "create"], ["keys", "revoke"],
+      ["features", "list"], ["features", "show"], ["features", "update"], ["features", "merge"], ["features", "delete"],
       ["changelog", "list"], ["changelog", "create"], ["changelog", "edit"], ["changelog", "publish"], ["changelog", "unpublish"], ["changelog", "delete"],
       ["releases", "list"], ["releases", "create"], ["releases", "edit"], ["releases", "delete"],
       ["site", "show"], ["site", "maintenance"], ["site", "debug"], ["site", "flags", "set"], ["site", "messages", "add"], ["site", "envs", "add"],
@@ -165,6 +166,38 @@ describe("signpost management commands", { timeout: 120_000 }, () => {
 
     const updated = await json(["projects", "update", projectId, "--name", "CLI App 2"]);
     assert.equal(updated.name, "CLI App 2");
+  });
+
+  it("triages features: status and visibility follow on the public roadmap; duplicates merge", async () => {
+    const submit = async (title: string) => {
+      const response = await fetch(`${server.baseUrl}/features`, {
+        method: "POST",
+        headers: { "x-api-key": liveKey, "content-type": "application/json" },
+        body: JSON.stringify({ title, description: `${title}, please, for everyone.` }),
+      });
+      return ((await response.json()) as { id: string }).id;
+    };
+    const keep = await submit("Dark mode");
+    const dup = await submit("Night theme");
+    for (const [id, voter] of [[keep, "ann"], [dup, "ann"], [dup, "bob"]] as const) {
+      await fetch(`${server.baseUrl}/features/${id}/votes/${voter}`, { method: "PUT", headers: { "x-api-key": liveKey } });
+    }
+    await ok(["features", "update", keep, "--status", "planned", "--notes", "Q3"]);
+    const roadmap = (await publicGet("/roadmap?status=planned", liveKey)).body;
+    assert.deepEqual(roadmap.columns[0].items.map((i: any) => i.title), ["Dark mode"]);
+
+    const merged = await json(["features", "merge", dup, "--into", keep]);
+    assert.equal(merged.feature.voteCount, 2);
+    assert.equal(merged.votesAlreadyPresent, 1);
+    assert.equal((await publicGet(`/features/${keep}`, liveKey)).body.voteCount, 2);
+
+    await ok(["features", "update", keep, "--internal"]);
+    assert.deepEqual((await publicGet("/roadmap?status=planned", liveKey)).body.columns[0].items, []);
+    const listed = await json(["features", "list", "--internal"]);
+    assert.deepEqual(listed.features.map((f: any) => [f.id, f.developerNotes]), [[keep, "Q3"]]);
+    assert.match((await ok(["features", "show", keep])).stdout, /internal/);
+    await ok(["features", "delete", keep]);
+    assert.equal((await json(["features", "list"])).total, 0);
   });
 
   it("manages the changelog: what it publishes shows in the public changelog", async () => {

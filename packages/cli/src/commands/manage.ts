@@ -1,11 +1,12 @@
 /**
  * The commands that run and manage a Signpost server: `server`, `login`/`logout`/`whoami`,
- * `projects`, `keys`, `changelog`, `releases`, `site` and `translations`. Each talks to the
+ * `projects`, `keys`, `features`, `changelog`, `releases`, `site` and `translations`. Each talks to the
  * management API (`<url>/api/v1`) with a personal access token; see src/manage/ for the
  * shared client, config file, options and output.
  */
 import type { Command } from 'commander';
 import { registerChangelogCommands } from './changelog.ts';
+import { registerFeatureCommands } from './features.ts';
 import { registerKeyCommands } from './keys.ts';
 import { registerLoginCommands } from './login.ts';
 import { registerProjectCommands } from './projects.ts';
@@ -19,6 +20,7 @@ export function registerManagementCommands(program: Command): void {
   registerLoginCommands(program);
   registerProjectCommands(program);
   registerKeyCommands(program);
+  registerFeatureCommands(program);
   registerChangelogCommands(program);
   registerReleaseCommands(program);
   registerSiteCommands(program);

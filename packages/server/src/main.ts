@@ -49,6 +49,8 @@ async function main(): Promise<void> {
     '',
     `  Signpost is running on ${db.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} at http://localhost:${port}`,
     `  Public API:      ${origin}/api/public/v1  (reference: ${origin}/api/public/v1/docs)`,
+    `  Management API:  ${origin}/api/v1  (reference: ${origin}/api/v1/docs)`,
+    `  Hosted MCP:      ${origin}/mcp`,
   ];
   if (seeded.demo) {
     lines.push(`  Demo project:    ${seeded.demo.projectId}`);

@@ -1,10 +1,11 @@
 // `npm run create-project -- <name> [--slug s] [--locales en,de] [--quota n]`: creates a project
-// with a live and a test key holding every public permission, and prints the keys once.
+// with a live and a test key holding every key permission (public API and hosted MCP), and
+// prints the keys once.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
-import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../features/projects/store.ts';
+import { ALL_KEY_SCOPES, createApiKey, createProject } from '../features/projects/store.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -39,9 +40,9 @@ try {
   const result = await db.transaction(async (tx) => {
     if (await tx.get('SELECT id FROM projects WHERE slug = ?', [slug])) return undefined;
     const project = await createProject(tx, { name, slug, defaultLocale: locales[0] ?? 'en', supportedLocales: locales, monthlyQuota: quota });
-    const live = await createApiKey(tx, project.id, 'live', ALL_PUBLIC_SCOPES, { name: 'live' });
-    const test = await createApiKey(tx, project.id, 'test', ALL_PUBLIC_SCOPES, { name: 'test' });
-    return { projectId: project.id, slug, liveKey: live.key, testKey: test.key, scopes: [...ALL_PUBLIC_SCOPES] };
+    const live = await createApiKey(tx, project.id, 'live', ALL_KEY_SCOPES, { name: 'live' });
+    const test = await createApiKey(tx, project.id, 'test', ALL_KEY_SCOPES, { name: 'test' });
+    return { projectId: project.id, slug, liveKey: live.key, testKey: test.key, scopes: [...ALL_KEY_SCOPES] };
   });
   if (!result) {
     process.stderr.write(`A project with slug "${slug}" already exists.\n`);

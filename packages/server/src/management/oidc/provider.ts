@@ -28,22 +28,32 @@ export interface IdentityProvider {
   identify(callbackUrl: URL, checks: { state: string; nonce: string; codeVerifier: string }): Promise<ProviderIdentity>;
 }
 
-const GITHUB = {
-  issuer: 'https://github.com',
-  authorization_endpoint: 'https://github.com/login/oauth/authorize',
-  token_endpoint: 'https://github.com/login/oauth/access_token',
-};
-const GITHUB_API = 'https://api.github.com';
+/** github.com, or a GitHub Enterprise Server at OIDC_ISSUER (its API under `/api/v3`). */
+function githubEndpoints(issuer: string) {
+  const base = issuer.replace(/\/+$/, '');
+  return {
+    metadata: { issuer: base, authorization_endpoint: `${base}/login/oauth/authorize`, token_endpoint: `${base}/login/oauth/access_token` },
+    api: base === 'https://github.com' ? 'https://api.github.com' : `${base}/api/v3`,
+  };
+}
 
 export function createIdentityProvider(settings: OidcConfig): IdentityProvider {
   const auth = settings.clientSecret ? client.ClientSecretPost(settings.clientSecret) : client.None();
   // http issuers only make sense on a developer's machine or in tests; https is the norm.
   const insecure = settings.issuer.startsWith('http:');
+  const endpoints = githubEndpoints(settings.issuer);
+  const github = {
+    configuration: () => {
+      const config = new client.Configuration(endpoints.metadata, settings.clientId, undefined, auth);
+      if (insecure) client.allowInsecureRequests(config);
+      return config;
+    },
+  };
   let configuration: Promise<client.Configuration> | undefined;
   const configure = () => {
     configuration ??= (
       settings.preset === 'github'
-        ? Promise.resolve(new client.Configuration(GITHUB, settings.clientId, undefined, auth))
+        ? Promise.resolve(github.configuration())
         : client.discovery(new URL(settings.issuer), settings.clientId, undefined, auth, insecure ? { execute: [client.allowInsecureRequests] } : {})
     ).catch((error: unknown) => {
       configuration = undefined; // try discovery again on the next sign-in
@@ -71,7 +81,7 @@ export function createIdentityProvider(settings: OidcConfig): IdentityProvider {
 
     async identify(callbackUrl, checks) {
       const config = await configure();
-      if (settings.preset === 'github') return github(config, callbackUrl, checks);
+      if (settings.preset === 'github') return githubIdentity(config, endpoints.api, callbackUrl, checks);
       const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
         pkceCodeVerifier: checks.codeVerifier,
         expectedState: checks.state,
@@ -96,10 +106,15 @@ export function createIdentityProvider(settings: OidcConfig): IdentityProvider {
   };
 }
 
-async function github(config: client.Configuration, callbackUrl: URL, checks: { state: string; codeVerifier: string }): Promise<ProviderIdentity> {
+async function githubIdentity(
+  config: client.Configuration,
+  api: string,
+  callbackUrl: URL,
+  checks: { state: string; codeVerifier: string },
+): Promise<ProviderIdentity> {
   const tokens = await client.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: checks.codeVerifier, expectedState: checks.state });
   const read = async <T>(path: string): Promise<T> => {
-    const response = await client.fetchProtectedResource(config, tokens.access_token, new URL(GITHUB_API + path), 'GET', undefined, new Headers({ accept: 'application/vnd.github+json' }));
+    const response = await client.fetchProtectedResource(config, tokens.access_token, new URL(api + path), 'GET', undefined, new Headers({ accept: 'application/vnd.github+json' }));
     if (!response.ok) throw new Error(`GitHub ${path} answered ${response.status}`);
     return (await response.json()) as T;
   };
@@ -107,7 +122,7 @@ async function github(config: client.Configuration, callbackUrl: URL, checks: { 
   const emails = await read<Array<{ email: string; primary: boolean; verified: boolean }>>('/user/emails');
   const primary = emails.find((entry) => entry.primary) ?? emails.find((entry) => entry.verified);
   return {
-    issuer: GITHUB.issuer,
+    issuer: config.serverMetadata().issuer,
     subject: String(user.id),
     email: primary?.email,
     emailVerified: primary?.verified === true,

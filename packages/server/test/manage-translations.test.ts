@@ -138,6 +138,25 @@ describe('management: translations', () => {
     assert.equal((await p.member.post(path('/import'), { a: 'b' }, { query: { locale: 'de' } })).status, 403);
   });
 
+  it('imports files of thousands of keys across batches, counting created, updated and unchanged exactly', async () => {
+    const file: Record<string, string> = {};
+    for (let i = 0; i < 1200; i++) file[`bulk.k${String(i).padStart(4, '0')}`] = `Text ${i}`;
+    const first = await p.admin.post(path('/import'), file, { query: { locale: 'fr', namespace: 'bulk' } });
+    assert.equal(first.status, 200);
+    assert.equal(first.body.created.length, 1200);
+    assert.equal(first.body.created[0], 'bulk.k0000');
+    for (let i = 0; i < 1200; i += 3) file[`bulk.k${String(i).padStart(4, '0')}`] = `Changed ${i}`;
+    file['bulk.new'] = 'New one';
+    const second = await p.admin.post(path('/import'), file, { query: { locale: 'fr' } });
+    assert.deepEqual([second.body.created.length, second.body.updated.length, second.body.unchanged.length], [1, 400, 800]);
+    const kept = await p.admin.post(path('/import'), { 'bulk.k0000': 'Not this' }, { query: { locale: 'fr', overwrite: false } });
+    assert.deepEqual(kept.body.unchanged, ['bulk.k0000']);
+    const exported = await p.member.get(path('/export'), { query: { locale: 'fr', namespace: 'bulk' } });
+    assert.equal(Object.keys(exported.body).length, 1200);
+    assert.equal(exported.body['bulk.k0003'], 'Changed 3');
+    assert.equal(exported.body['bulk.k0001'], 'Text 1');
+  });
+
   it('lists keys reported missing by telemetry, with counts, and adds them as keys in one call', async () => {
     await p.live.post('/i18n-telemetry', { locale: 'de', missingKeys: ['promo.banner', 'promo.cta', 'nav.home'] });
     await p.live.post('/i18n-telemetry', { locale: 'de', missingKeys: ['promo.banner'] });

@@ -5,12 +5,12 @@
  * `{"nav": {"home": "Home"}}`; nesting is flattened to dotted keys, so both files above mean the
  * same key. Export writes the flat form by default, or the nested form on request.
  */
-import type { Database, Queryable } from '../../db/database.ts';
+import { placeholders, type Database, type Queryable, type SqlValue } from '../../db/database.ts';
 import { type FieldProblem } from '../../http/errors.ts';
-import { nowIso } from '../../ids.ts';
+import { newId, nowIso } from '../../ids.ts';
 import { fallbackChain, resolveTranslations } from '../../features/translations/resolve.ts';
 import { readKeyValues } from '../../features/translations/store.ts';
-import { insertKey, translationWrite } from './store.ts';
+import { translationWrite } from './store.ts';
 
 export const KEY_PATTERN = /^[A-Za-z0-9._-]{1,200}$/;
 export const MAX_TEXT = 5000;
@@ -88,11 +88,14 @@ export interface ImportOutcome {
   unchanged: string[];
 }
 
+const CHUNK = 500;
+const rowsOf = (count: number, width: number) => Array.from({ length: count }, () => `(${placeholders(width)})`).join(', ');
+
 /**
- * Writes one locale's texts in one transaction. A key that does not exist yet is created with
- * the imported text as its default text, in the given namespace. An existing key's value is
- * replaced when `overwrite` is true (the default) and kept otherwise; its namespace is only
- * filled in when it had none.
+ * Writes one locale's texts in one transaction, a few statements per 500 keys. A key that does
+ * not exist yet is created with the imported text as its default text, in the given namespace.
+ * An existing key's text is replaced when `overwrite` is true (the default) and kept otherwise;
+ * its namespace is only filled in when it had none.
  */
 export async function importLocale(
   db: Database,
@@ -102,42 +105,72 @@ export async function importLocale(
   entries: ReadonlyMap<string, string>,
   overwrite: boolean,
 ): Promise<ImportOutcome> {
+  const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return translationWrite(
     db,
     projectId,
     async (tx) => {
       const outcome: ImportOutcome = { created: [], updated: [], unchanged: [] };
-      const now = nowIso();
-      for (const [key, text] of [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-        if (await insertKey(tx, projectId, { key, defaultText: text, namespace: namespace ?? null, values: { [locale]: text } })) {
-          outcome.created.push(key);
-          continue;
-        }
-        const row = (await tx.get<{ id: string; namespace: string | null }>(
-          'SELECT id, namespace FROM translation_keys WHERE project_id = ? AND key = ?',
-          [projectId, key],
-        ))!;
-        const conflict = overwrite
-          ? 'DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at WHERE translation_values.text <> excluded.text'
-          : 'DO NOTHING';
-        const { changes } = await tx.run(
-          `INSERT INTO translation_values (key_id, locale, text, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (key_id, locale) ${conflict}`,
-          [row.id, locale, text, now],
-        );
-        let changed = changes > 0;
-        if (namespace !== undefined && row.namespace === null) {
-          await tx.run('UPDATE translation_keys SET namespace = ? WHERE id = ?', [namespace, row.id]);
-          changed = true;
-        }
-        if (changed) {
-          await tx.run('UPDATE translation_keys SET updated_at = ? WHERE id = ?', [now, row.id]);
-          outcome.updated.push(key);
-        } else {
-          outcome.unchanged.push(key);
-        }
+      for (let i = 0; i < sorted.length; i += CHUNK) {
+        const part = await importChunk(tx, projectId, locale, namespace ?? null, sorted.slice(i, i + CHUNK), overwrite);
+        outcome.created.push(...part.created);
+        outcome.updated.push(...part.updated);
+        outcome.unchanged.push(...part.unchanged);
       }
       return outcome;
     },
     (outcome) => outcome.created.length + outcome.updated.length > 0,
   );
+}
+
+async function importChunk(
+  tx: Queryable,
+  projectId: string,
+  locale: string,
+  namespace: string | null,
+  chunk: ReadonlyArray<readonly [string, string]>,
+  overwrite: boolean,
+): Promise<ImportOutcome> {
+  const now = nowIso();
+  const text = new Map(chunk);
+  const keys = chunk.map(([key]) => key);
+  // Create the keys that are missing; a key another call created meanwhile counts as existing.
+  const candidates = chunk.map(([key, value]) => [newId('tkey'), projectId, key, namespace, null, value, now, now] as SqlValue[]);
+  const created = await tx.all<{ id: string; key: string }>(
+    `INSERT INTO translation_keys (id, project_id, key, namespace, category, default_text, created_at, updated_at)
+     VALUES ${rowsOf(candidates.length, 8)} ON CONFLICT (project_id, key) DO NOTHING RETURNING id, key`,
+    candidates.flat(),
+  );
+  const createdKeys = new Set(created.map((row) => row.key));
+  const existing = await tx.all<{ id: string; key: string; namespace: string | null }>(
+    `SELECT id, key, namespace FROM translation_keys WHERE project_id = ? AND key IN (${placeholders(keys.length)})`,
+    [projectId, ...keys],
+  );
+  const idOf = new Map(existing.map((row) => [row.key, row.id]));
+  const old = existing.filter((row) => !createdKeys.has(row.key));
+
+  const values = existing.map((row) => [row.id, locale, text.get(row.key)!, now] as SqlValue[]);
+  const conflict = overwrite
+    ? 'DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at WHERE translation_values.text <> excluded.text'
+    : 'DO NOTHING';
+  const written = await tx.all<{ key_id: string }>(
+    `INSERT INTO translation_values (key_id, locale, text, updated_at) VALUES ${rowsOf(values.length, 4)}
+     ON CONFLICT (key_id, locale) ${conflict} RETURNING key_id`,
+    values.flat(),
+  );
+  const changed = new Set(written.map((row) => row.key_id));
+  const unnamed = old.filter((row) => row.namespace === null).map((row) => row.id);
+  if (namespace !== null && unnamed.length > 0) {
+    await tx.run(`UPDATE translation_keys SET namespace = ? WHERE id IN (${placeholders(unnamed.length)})`, [namespace, ...unnamed]);
+    for (const id of unnamed) changed.add(id);
+  }
+  const updated = old.filter((row) => changed.has(row.id));
+  if (updated.length > 0) {
+    await tx.run(`UPDATE translation_keys SET updated_at = ? WHERE id IN (${placeholders(updated.length)})`, [now, ...updated.map((row) => row.id)]);
+  }
+  return {
+    created: keys.filter((key) => createdKeys.has(key)),
+    updated: keys.filter((key) => !createdKeys.has(key) && changed.has(idOf.get(key)!)),
+    unchanged: keys.filter((key) => !createdKeys.has(key) && !changed.has(idOf.get(key)!)),
+  };
 }

@@ -87,6 +87,7 @@ describe("signpost management commands", { timeout: 120_000 }, () => {
       ["changelog", "list"], ["changelog", "create"], ["changelog", "edit"], ["changelog", "publish"], ["changelog", "unpublish"], ["changelog", "delete"],
       ["releases", "list"], ["releases", "create"], ["releases", "edit"], ["releases", "delete"],
       ["site", "show"], ["site", "maintenance"], ["site", "debug"], ["site", "flags", "set"], ["site", "messages", "add"], ["site", "envs", "add"],
+      ["bugs", "list"], ["errors", "show"], ["logs", "resolve"],
       ["translations", "locales"], ["translations", "keys"], ["translations", "import"], ["translations", "export"], ["translations", "missing"],
     ];
     const runs = await Promise.all(commands.map((command) => signpost([...command, "--help"])));
@@ -310,6 +311,36 @@ describe("signpost management commands", { timeout: 120_000 }, () => {
     assert.deepEqual(added.created, ["promo.banner"]);
     assert.equal((await publicGet("/translations?locale=de&namespace=promo", liveKey)).body.translations["promo.banner"], "promo.banner");
     assert.deepEqual((await json(["i18n", "locales", "--supported", "en,de,fr"])).supportedLocales, ["en", "de", "fr"]);
+  });
+
+  it("triages bugs, errors and logs", async () => {
+    const post = (path: string, body: unknown) =>
+      fetch(`${server.baseUrl}${path}`, { method: "POST", headers: { "x-api-key": liveKey, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const report = {
+      title: "Checkout crashes",
+      message: "TypeError: total is undefined",
+      errorType: "TypeError",
+      severity: "critical",
+      breadcrumbs: [{ timestamp: "2026-11-22T10:00:00.000Z", type: "click", message: "Pay button" }],
+    };
+    await post("/errors", report);
+    await post("/errors", report);
+    await post("/bugs", { title: "Typo on pricing", message: "It says pirce instead of price", severity: "low" });
+    await post("/logs", { logs: [{ level: "error", message: "Payment timeout" }, { level: "info", message: "Signed in" }] });
+
+    const errors = await json(["errors", "list", "--severity", "critical,high"]);
+    assert.equal(errors.total, 1);
+    assert.equal(errors.errors[0].occurrences, 2);
+    const shown = await ok(["errors", "show", errors.errors[0].id]);
+    assert.match(shown.stdout, /Pay button/);
+    assert.match((await ok(["errors", "list"])).stdout, /open 1, resolved 0, ignored 0/);
+    await ok(["errors", "resolve", errors.errors[0].id]);
+    assert.equal((await json(["errors", "list", "--status", "open"])).total, 0);
+
+    const bug = (await json(["bugs", "list", "--search", "pirce"])).bugs[0];
+    assert.equal((await json(["bugs", "ignore", bug.id])).status, "ignored");
+    assert.equal((await json(["logs", "list", "--level", "error"])).logs[0].message, "Payment timeout");
+    assert.equal((await signpost(["logs", "list", "--level", "fatal"])).status, 1);
   });
 
   it("fails clearly: API errors exit 1, usage errors 2, no server or no sign-in 3; --json prints the error", async () => {

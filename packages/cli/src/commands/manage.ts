@@ -1,6 +1,6 @@
 /**
  * The commands that run and manage a Signpost server: `server`, `login`/`logout`/`whoami`,
- * `projects`, `keys`, `features`, `changelog`, `releases`, `site` and `translations`. Each talks to the
+ * `projects`, `keys`, `features`, `changelog`, `releases`, `site`, `translations`, and `bugs`/`errors`/`logs`. Each talks to the
  * management API (`<url>/api/v1`) with a personal access token; see src/manage/ for the
  * shared client, config file, options and output.
  */
@@ -11,6 +11,7 @@ import { registerKeyCommands } from './keys.ts';
 import { registerLoginCommands } from './login.ts';
 import { registerProjectCommands } from './projects.ts';
 import { registerReleaseCommands } from './releases.ts';
+import { registerReportCommands } from './reports.ts';
 import { registerServerCommands } from './server.ts';
 import { registerSiteCommands } from './site.ts';
 import { registerTranslationCommands } from './translations.ts';
@@ -25,4 +26,5 @@ export function registerManagementCommands(program: Command): void {
   registerReleaseCommands(program);
   registerSiteCommands(program);
   registerTranslationCommands(program);
+  registerReportCommands(program);
 }

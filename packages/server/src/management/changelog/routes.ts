@@ -1,4 +1,5 @@
 /** Management of a project's changelog: drafts, published entries, publishing and unpublishing. */
+import type { Queryable } from '../../db/database.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../http/errors.ts';
 import { requireProjectAccess } from '../access.ts';
@@ -8,7 +9,6 @@ import { presentManagedEntry } from './presenter.ts';
 import { sanitizeDescription } from './sanitize.ts';
 import { CreateEntryBody, EntryPage, EntryParams, ListEntriesQuery, ManagedEntry, UPDATE_FIELDS, UpdateEntryBody } from './schemas.ts';
 import { deleteEntry, getEntry, insertEntry, listEntries, projectHasFeature, setPublished, updateEntry } from './store.ts';
-import type { Queryable } from '../../db/database.ts';
 
 const tags = ['changelog'];
 

@@ -7,7 +7,7 @@ import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../http/errors.ts';
 import { requireProjectAccess } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { requireSomeField } from '../support/schemas.ts';
+import { ProjectParams, requireSomeField } from '../support/schemas.ts';
 import { mergeFeature } from './merge.ts';
 import { deleteComment, listComments, listVotes, removeVote } from './moderation-store.ts';
 import { presentComment, presentManagedFeature } from './presenter.ts';
@@ -28,7 +28,6 @@ import {
   VotePage,
 } from './schemas.ts';
 import { deleteFeature, getFeature, listFeatures, updateFeature } from './store.ts';
-import { ProjectParams } from '../support/schemas.ts';
 
 const tags = ['features'];
 

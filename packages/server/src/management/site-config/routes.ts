@@ -4,6 +4,8 @@
  * moves `lastUpdated` (see store.ts).
  */
 import { isIP } from 'node:net';
+import { Type } from 'typebox';
+import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../http/errors.ts';
 import { requireProjectAccess } from '../access.ts';
@@ -26,9 +28,8 @@ import {
   setDebugMode,
   updateMaintenance,
 } from './store.ts';
-import { Type } from 'typebox';
 
-export const tags = ['site configuration'];
+const tags = ['site configuration'];
 
 function validIpRule(value: string): boolean {
   const [address, prefix, ...rest] = value.split('/');
@@ -56,7 +57,7 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
       maintenance: presentMaintenance(maintenance),
       messages: messages.map((row) => presentMessage(row, now)),
       featureFlags: flags.map(presentFlag),
-      debugMode: project.debug_mode === 1 || (project.debug_mode as unknown) === true,
+      debugMode: isTrue(project.debug_mode),
       environments: environments.map(presentEnvironment),
       lastUpdated: project.config_updated_at,
     };

@@ -1,6 +1,7 @@
 /** Schema pieces every management resource shares. */
 import { Type } from 'typebox';
 import { StringEnum } from '../../http/common-schemas.ts';
+import { BadRequestError } from '../../http/errors.ts';
 
 export const ProjectParams = Type.Object({ projectId: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -27,4 +28,3 @@ export function requireSomeField(body: object, fields: readonly string[]): void 
 export const Sort = <const T extends readonly string[]>(values: T, fallback: T[number]) =>
   Type.Optional(StringEnum(values, { default: fallback }));
 
-import { BadRequestError } from '../../http/errors.ts';

@@ -1,4 +1,5 @@
 /** Keys the i18n SDK reported missing, with counts, and adding them as keys in one call. */
+import { isTrue } from '../../db/database.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { requireProjectAccess } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
@@ -6,7 +7,6 @@ import { ProjectParams } from '../support/schemas.ts';
 import { requireLocale } from './locale.ts';
 import { addMissingKeys, listMissing } from './missing-store.ts';
 import { AddMissingBody, AddMissingResult, MissingPage, MissingQuery } from './schemas.ts';
-import { isTrue } from '../../db/database.ts';
 
 const tags = ['translations'];
 

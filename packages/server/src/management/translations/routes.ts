@@ -28,7 +28,7 @@ import {
 } from './schemas.ts';
 import { deleteKey, deleteValue, getKey, insertKey, listKeys, putValue, readLocales, translationWrite, updateKey, writeLocales } from './store.ts';
 
-export const tags = ['translations'];
+const tags = ['translations'];
 
 export async function translationManagementRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
   const { db } = deps;

@@ -4,7 +4,7 @@
  */
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, ForbiddenError, HttpError, NotFoundError } from '../../http/errors.ts';
+import { BadRequestError, HttpError, NotFoundError } from '../../http/errors.ts';
 import { nowIso } from '../../ids.ts';
 import { requireAccount, requireTeamAccess } from '../access.ts';
 import { Email } from '../accounts/schemas.ts';
@@ -178,7 +178,6 @@ export async function inviteRoutes(app: ManagementApp, { db, config, mailer }: M
         await tx.run('UPDATE team_invites SET accepted_at = ?, accepted_by = ? WHERE id = ?', [nowIso(), account.id, invite.id]);
         return (await findMember(tx, invite.team_id, account.id))!;
       });
-      if (!member) throw new ForbiddenError('Not a member');
       return presentMember(member);
     },
   );

@@ -1,6 +1,7 @@
 /** Accounts: rows, lookups by id and e-mail, creation with the account's own team. */
 import { bool, isTrue, type Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../ids.ts';
+import { lockNamed } from '../../db/named-lock.ts';
 
 export interface AccountRow {
   id: string;
@@ -43,6 +44,8 @@ export interface NewAccount {
 export async function createAccount(tx: Queryable, input: NewAccount): Promise<AccountRow> {
   const id = newId('acct');
   const now = nowIso();
+  // Concurrent first sign-ups must not both become the instance administrator.
+  await lockNamed(tx, 'accounts:first');
   const first = !(await tx.get('SELECT id FROM accounts LIMIT 1'));
   await tx.run(
     `INSERT INTO accounts (id, email, name, password_hash, email_verified, is_admin, created_at)

@@ -241,3 +241,39 @@ describe('bugs, errors and logs', () => {
     });
   });
 });
+
+describe('resolved and ignored report groups', () => {
+  let server: TestServer;
+  let api: Api;
+  let projectId: string;
+
+  before(async () => {
+    server = await startTestServer();
+    const project = await server.createProject();
+    projectId = project.projectId;
+    api = new Api(server.baseUrl, project.liveKey);
+  });
+  after(() => server.close());
+
+  it('opens a resolved group again when it recurs; an ignored one stays ignored', async () => {
+    const err = await api.post('/errors', error({ title: 'Regression here' }));
+    const ignoredErr = await api.post('/errors', error({ title: 'Ignored noise' }));
+    const bugReport = await api.post('/bugs', bug({ title: 'Regressed bug' }));
+    await api.post('/logs', { logs: [{ level: 'error', message: 'Regressed log', fingerprint: 'regressed' }] });
+    await server.db.run("UPDATE error_reports SET status = 'resolved' WHERE id = ?", [err.body.id]);
+    await server.db.run("UPDATE error_reports SET status = 'ignored' WHERE id = ?", [ignoredErr.body.id]);
+    await server.db.run("UPDATE bug_reports SET status = 'resolved' WHERE id = ?", [bugReport.body.id]);
+    await server.db.run("UPDATE log_groups SET status = 'resolved' WHERE fingerprint = 'regressed' AND project_id = ?", [projectId]);
+
+    await api.post('/errors', error({ title: 'Regression here' }));
+    await api.post('/errors', error({ title: 'Ignored noise' }));
+    await api.post('/bugs', bug({ title: 'Regressed bug' }));
+    await api.post('/logs', { logs: [{ level: 'error', message: 'Regressed log', fingerprint: 'regressed' }] });
+
+    const status = async (sql: string, id: string) => (await server.db.get<any>(sql, [id])).status;
+    assert.equal(await status('SELECT status FROM error_reports WHERE id = ?', err.body.id), 'open');
+    assert.equal(await status('SELECT status FROM error_reports WHERE id = ?', ignoredErr.body.id), 'ignored');
+    assert.equal(await status('SELECT status FROM bug_reports WHERE id = ?', bugReport.body.id), 'open');
+    assert.equal((await server.db.get<any>("SELECT status FROM log_groups WHERE fingerprint = 'regressed' AND project_id = ?", [projectId])).status, 'open');
+  });
+});

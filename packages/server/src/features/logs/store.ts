@@ -46,6 +46,7 @@ const UPSERT = `
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (project_id, environment, fingerprint) DO UPDATE SET
     occurrences = log_groups.occurrences + excluded.occurrences,
+    status = CASE WHEN log_groups.status = 'resolved' THEN 'open' ELSE log_groups.status END,
     level = excluded.level,
     category = excluded.category,
     source = excluded.source,

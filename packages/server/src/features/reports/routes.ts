@@ -14,7 +14,10 @@ const ErrorReceipt = Type.Object(
 );
 
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
-const bumpSql = (table: string) => `UPDATE ${table} SET occurrences = occurrences + 1, last_seen_at = ? WHERE id = ?`;
+// A repeat of a resolved report is a regression: it opens again. An ignored one stays ignored.
+const bumpSql = (table: string) =>
+  `UPDATE ${table} SET occurrences = occurrences + 1, last_seen_at = ?,
+     status = CASE WHEN status = 'resolved' THEN 'open' ELSE status END WHERE id = ?`;
 
 export async function reportRoutes(app: App, { db, config }: Deps): Promise<void> {
   app.post(

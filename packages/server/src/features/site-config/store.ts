@@ -1,39 +1,7 @@
 import { isTrue, type Queryable } from '../../db/database.ts';
+import type { EnvironmentRow, FlagRow, MaintenanceRow, MessageRow } from '../../management/site-config/store.ts';
 
-interface MaintenanceRow {
-  enabled: number;
-  type: 'full' | 'banner' | 'custom';
-  custom_html: string | null;
-  expected_restoration: string | null;
-  show_status_link: number;
-  status_page_url: string | null;
-  whitelist: string;
-}
-interface MessageRow {
-  id: string;
-  project_id: string;
-  type: 'info' | 'success' | 'warning' | 'error';
-  text: string;
-  is_active: number;
-  priority: number;
-  starts_at: string | null;
-  expires_at: string | null;
-}
-interface FlagRow {
-  id: string;
-  project_id: string;
-  key: string;
-  enabled: number;
-}
-interface EnvironmentRow {
-  id: string;
-  name: string;
-  slug: string;
-  url: string;
-  color: string;
-  debug_enabled: number;
-}
-
+// Row types are shared with the owner-side store that writes these tables.
 export interface SiteConfigSnapshot {
   body: ReturnType<typeof shape>;
   /** When a scheduled message starts or ends, the snapshot is stale; undefined: never. */

@@ -3,6 +3,7 @@ import { isTrue } from '../../db/database.ts';
 import { errorResponses, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../http/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
+import type { ReleaseRow } from '../../management/releases/store.ts';
 import { decideVersion, type Release } from './decide.ts';
 
 const VersionInfo = Type.Object(
@@ -29,16 +30,6 @@ const VersionInfo = Type.Object(
   { additionalProperties: false },
 );
 
-interface ReleaseRow {
-  version: string;
-  title: string;
-  release_notes: string;
-  download_url: string;
-  release_date: string;
-  is_beta: number;
-  git_commit: string | null;
-  required: number;
-}
 
 export async function versionCheckRoutes(app: App, { db }: Deps): Promise<void> {
   app.get(

@@ -27,6 +27,9 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
     },
     bodyLimit: 1024 * 1024,
+    // While shutting down, requests that still arrive on open connections are served, with
+    // `Connection: close` so the client moves on (instead of Fastify's bare 503 body).
+    return503OnClosing: false,
     trustProxy: config.trustProxy,
     // genReqId reads x-request-id itself, so a malformed id from a caller is replaced.
     requestIdHeader: false,
@@ -51,8 +54,20 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   // Only JSON bodies are accepted; anything else is a 415 rather than a confusing 400.
   app.removeContentTypeParser('text/plain');
   installErrorHandler(app);
-  app.addHook('onSend', async (request, reply) => {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
+    if (closing) reply.header('connection', 'close');
+    // 204 and 304 carry no body, so no Content-Length or Content-Type either (RFC 9110 §8.6):
+    // a serialised `null` would announce four bytes that never come.
+    if (reply.statusCode === 204 || reply.statusCode === 304) {
+      reply.removeHeader('content-type');
+      return null;
+    }
+    return payload;
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

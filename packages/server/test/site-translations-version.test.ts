@@ -68,6 +68,8 @@ describe('site configuration', () => {
     const cached = await api.get('/site-config', { query: { projectId: project.projectId }, headers: { 'if-none-match': etag } });
     assert.equal(cached.status, 304);
     assert.equal(cached.text, '');
+    assert.equal(cached.headers.get('content-length'), null, 'a 304 announces no body');
+    assert.equal(cached.headers.get('content-type'), null);
     await server.db.run("UPDATE maintenance_settings SET enabled = 1, type = 'banner' WHERE project_id = ?", [project.projectId]);
     await touchProjectConfig(server.db, project.projectId);
     const changed = await api.get('/site-config', { query: { projectId: project.projectId }, headers: { 'if-none-match': etag } });
@@ -139,6 +141,7 @@ describe('translations', () => {
       const cached = await api.get('/translations', { query: { locale: 'de' }, headers: { 'if-none-match': header } });
       assert.equal(cached.status, 304, header);
       assert.equal(cached.text, '');
+      assert.equal(cached.headers.get('content-length'), null, 'a 304 announces no body');
     }
     assert.equal((await api.get('/translations', { query: { locale: 'de' }, headers: { 'if-none-match': '"stale"' } })).status, 200);
     await key('new.key', 'New', { de: 'Neu' });

@@ -22,10 +22,12 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 export async function buildApp({ config, db, logger }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
-    },
+    // `silent` turns the logger off outright: pino would still build a child logger per request.
+    logger:
+      logger ??
+      (config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'] }),
     bodyLimit: 1024 * 1024,
     // While shutting down, requests that still arrive on open connections are served, with
     // `Connection: close` so the client moves on (instead of Fastify's bare 503 body).
@@ -58,16 +60,18 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook, not an async one: it runs on every response, and a promise per reply shows.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     if (closing) reply.header('connection', 'close');
     // 204 and 304 carry no body, so no Content-Length or Content-Type either (RFC 9110 §8.6):
     // a serialised `null` would announce four bytes that never come.
     if (reply.statusCode === 204 || reply.statusCode === 304) {
       reply.removeHeader('content-type');
-      return null;
+      done(null, null);
+      return;
     }
-    return payload;
+    done(null, payload);
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

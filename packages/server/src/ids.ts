@@ -4,9 +4,19 @@ const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 let lastTime = 0;
 let sequence = 0;
 
-function base36(bytes: Buffer): string {
+// Random bytes are drawn in blocks: one randomBytes call per id showed up in write-heavy profiles.
+const POOL_SIZE = 4096;
+let pool = randomBytes(POOL_SIZE);
+let poolOffset = 0;
+
+function randomBase36(length: number): string {
+  if (poolOffset + length > POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
   let out = '';
-  for (const byte of bytes) out += ALPHABET[byte % 36];
+  for (let i = 0; i < length; i++) out += ALPHABET[pool[poolOffset + i]! % 36];
+  poolOffset += length;
   return out;
 }
 
@@ -20,7 +30,7 @@ export function newId(prefix: string): string {
   lastTime = now;
   const time = now.toString(36).padStart(9, '0');
   const seq = sequence.toString(36).padStart(3, '0');
-  return `${prefix}_${time}${seq}${base36(randomBytes(10))}`;
+  return `${prefix}_${time}${seq}${randomBase36(10)}`;
 }
 
 export function randomToken(length: number): string {

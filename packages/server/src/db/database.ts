@@ -21,6 +21,12 @@ export interface Database extends Queryable {
   /** Runs a script of several statements with no parameters (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Where the database can tell cheaply that nothing was committed since the last call returned
+   * the same number (SQLite), this returns that number; caches then skip their version queries.
+   * PostgreSQL, shared by many processes, leaves it out and caches check versions per request.
+   */
+  changeMarker?(): number;
 }
 
 /** Booleans are stored as 0/1 integers so both dialects read them the same way. */

@@ -5,6 +5,14 @@ import type { Database, Queryable, Row, SqlValue } from './database.ts';
 import { Mutex } from './mutex.ts';
 
 const READ_ONLY = /^\s*(select|with)\b/i;
+/** At most this many transactions share one commit, so one batch never holds the lock for long. */
+const MAX_GROUP = 64;
+
+interface PendingTransaction {
+  fn: (tx: Queryable) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
 
 /** A connection with a cache of prepared statements. */
 class Connection {
@@ -64,6 +72,9 @@ export class SqliteDatabase implements Database {
   private readonly reader: Connection;
   private readonly writeLock = new Mutex();
   private readonly writerQueryable: SqliteQueryable;
+  private readonly dataVersion: StatementSync;
+  private localCommits = 0;
+  private readonly pending: PendingTransaction[] = [];
 
   readonly path: string;
 
@@ -80,11 +91,27 @@ export class SqliteDatabase implements Database {
     this.reader = path === ':memory:' ? this.writer : new Connection(path, false);
     this.reader.db.exec('PRAGMA busy_timeout = 5000; PRAGMA query_only = ON;');
     this.writerQueryable = new SqliteQueryable(this.writer);
+    this.dataVersion = this.reader.db.prepare('PRAGMA data_version');
   }
 
   async all<T = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    if (READ_ONLY.test(sql) && !this.writeLock.locked) return this.reader.all<T>(sql, params);
-    return this.writeLock.run(async () => this.writer.all<T>(sql, params));
+    // Reads see the last committed state on the reader connection, never queued behind writes.
+    if (READ_ONLY.test(sql) && this.reader !== this.writer) return this.reader.all<T>(sql, params);
+    return this.writeLock.run(async () => {
+      this.localCommits++;
+      return this.writer.all<T>(sql, params);
+    });
+  }
+
+  /**
+   * Changes whenever anything is committed to the database, by this process or another one:
+   * `PRAGMA data_version` on the reader moves with every commit of any other connection
+   * (the writer included), and the local counter covers an in-memory database, where reader
+   * and writer are one connection.
+   */
+  changeMarker(): number {
+    const row = this.dataVersion.get() as { data_version: number };
+    return row.data_version * 1_000_000 + (this.localCommits % 1_000_000);
   }
 
   async get<T = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
@@ -92,25 +119,66 @@ export class SqliteDatabase implements Database {
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<{ changes: number }> {
-    return this.writeLock.run(async () => this.writer.run(sql, params));
+    return this.writeLock.run(async () => {
+      this.localCommits++;
+      return this.writer.run(sql, params);
+    });
   }
 
+  /**
+   * Group commit: transactions that arrive while others wait are run one after another inside
+   * one BEGIN IMMEDIATE … COMMIT, each in its own savepoint (a failure rolls back only its own
+   * work). Every caller is answered after the shared COMMIT, so an acknowledged write is
+   * committed; under load one WAL append serves many requests.
+   */
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.writeLock.run(async () => {
-      this.writer.db.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await fn(this.writerQueryable);
-        this.writer.db.exec('COMMIT');
-        return result;
-      } catch (error) {
-        if (this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK');
-        throw error;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ fn, resolve, reject } as PendingTransaction);
+      if (this.pending.length === 1) setImmediate(() => void this.commitPending());
+    });
+  }
+
+  private async commitPending(): Promise<void> {
+    await this.writeLock.run(async () => {
+      while (this.pending.length > 0) {
+        const batch = this.pending.splice(0, MAX_GROUP);
+        const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+        try {
+          this.writer.db.exec('BEGIN IMMEDIATE');
+          for (const item of batch) {
+            this.writer.db.exec('SAVEPOINT signpost_tx');
+            try {
+              const value = await item.fn(this.writerQueryable);
+              this.writer.db.exec('RELEASE signpost_tx');
+              outcomes.push({ ok: true, value });
+            } catch (error) {
+              this.writer.db.exec('ROLLBACK TO signpost_tx');
+              this.writer.db.exec('RELEASE signpost_tx');
+              outcomes.push({ ok: false, error });
+            }
+          }
+          this.writer.db.exec('COMMIT');
+          this.localCommits++;
+        } catch (error) {
+          // BEGIN or COMMIT failed (disk full, I/O error): nothing of the batch is stored.
+          if (this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK');
+          for (const item of batch) item.reject(error);
+          continue;
+        }
+        batch.forEach((item, index) => {
+          const outcome = outcomes[index]!;
+          if (outcome.ok) item.resolve(outcome.value);
+          else item.reject(outcome.error);
+        });
       }
     });
   }
 
   async exec(sql: string): Promise<void> {
-    await this.writeLock.run(async () => this.writer.db.exec(sql));
+    await this.writeLock.run(async () => {
+      this.localCommits++;
+      this.writer.db.exec(sql);
+    });
   }
 
   async close(): Promise<void> {

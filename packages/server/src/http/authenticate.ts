@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Database } from '../db/database.ts';
 import type { ProjectRow } from '../features/projects/store.ts';
 import { apiKeyMatches, parseApiKey, type KeyEnvironment } from './api-keys.ts';
+import { ChangeCache } from './change-cache.ts';
 import { ForbiddenError, UnauthorizedError } from './errors.ts';
 
 export interface ApiKeyContext {
@@ -31,26 +32,48 @@ export function presentedKey(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
+interface StoredKey {
+  secretHash: string;
+  revoked: boolean;
+  context: ApiKeyContext;
+}
+
+const keyCaches = new WeakMap<Database, ChangeCache<StoredKey | undefined>>();
+
+/** The key's row and project, memoised until the next commit (SQLite) or read per request. */
+async function loadKey(db: Database, lookup: string): Promise<StoredKey | undefined> {
+  let cache = keyCaches.get(db);
+  if (!cache) {
+    cache = new ChangeCache(db);
+    keyCaches.set(db, cache);
+  }
+  return cache.get(lookup, async () => {
+    const row = await db.get<KeyRow>(
+      `SELECT p.*, k.id AS key_id, k.environment AS key_environment, k.secret_hash, k.scopes, k.revoked_at
+         FROM api_keys k JOIN projects p ON p.id = k.project_id
+        WHERE k.lookup = ?`,
+      [lookup],
+    );
+    if (!row) return undefined;
+    const { key_id, key_environment, secret_hash, scopes, revoked_at, ...project } = row;
+    return {
+      secretHash: secret_hash,
+      revoked: revoked_at !== null,
+      context: { keyId: key_id, environment: key_environment, scopes: new Set(JSON.parse(scopes) as string[]), project },
+    };
+  });
+}
+
 export async function authenticateApiKey(db: Database, key: string | undefined): Promise<ApiKeyContext> {
   if (!key) throw new UnauthorizedError('Missing API key');
   const parsed = parseApiKey(key);
   if (!parsed) throw new UnauthorizedError('Invalid API key');
-  const row = await db.get<KeyRow>(
-    `SELECT p.*, k.id AS key_id, k.environment AS key_environment, k.secret_hash, k.scopes, k.revoked_at
-       FROM api_keys k JOIN projects p ON p.id = k.project_id
-      WHERE k.lookup = ?`,
-    [parsed.lookup],
-  );
-  if (!row || !apiKeyMatches(key, row.secret_hash) || row.revoked_at || row.key_environment !== parsed.environment) {
+  const stored = await loadKey(db, parsed.lookup);
+  // The whole presented key is compared by hash, in constant time, on every request.
+  if (!stored || !apiKeyMatches(key, stored.secretHash) || stored.revoked || stored.context.environment !== parsed.environment) {
     throw new UnauthorizedError('Invalid API key');
   }
-  const { key_id, key_environment, secret_hash: _hash, scopes, revoked_at: _revoked, ...project } = row;
-  return {
-    keyId: key_id,
-    environment: key_environment,
-    scopes: new Set(JSON.parse(scopes) as string[]),
-    project,
-  };
+  return stored.context;
 }
 
 export function requireScope(context: ApiKeyContext, scope: string): void {

@@ -17,7 +17,8 @@ import { siteConfigRoutes } from '../features/site-config/routes.ts';
 import { translationRoutes } from '../features/translations/routes.ts';
 import { versionCheckRoutes } from '../features/version-check/routes.ts';
 import { voteRoutes } from '../features/votes/routes.ts';
-import type { App, Deps } from './context.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App, Deps, Permission } from './context.ts';
 import { PERMISSIONS } from './permissions.ts';
 
 export const PUBLIC_API_PREFIX = '/api/public/v1';
@@ -63,9 +64,8 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
   });
 
   app.decorateRequest('apiKey', null);
-  app.addHook('onRequest', async (request, reply) => {
-    const { permission, rateLimit } = request.routeOptions.config;
-    if (!permission) return;
+  const admit = async (request: FastifyRequest, reply: FastifyReply, permission: Permission) => {
+    const { rateLimit } = request.routeOptions.config;
     const key = await authenticateApiKey(deps.db, presentedKey(request));
     requireScope(key, permission);
     request.apiKey = key;
@@ -79,6 +79,12 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
       reply.headers(rateLimitHeaders(state));
       if (!state.allowed) throw new TooManyRequestsError('Rate limit exceeded', rateLimitHeaders(state));
     }
+  };
+  // Keyless routes (site-config, version-check) skip the hook's promise altogether.
+  app.addHook('onRequest', (request, reply, done) => {
+    const { permission } = request.routeOptions.config;
+    if (!permission) return done();
+    admit(request, reply, permission).then(() => done(), done);
   });
 
   for (const routes of [

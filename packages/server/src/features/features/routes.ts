@@ -1,3 +1,5 @@
+import fastJson from 'fast-json-stringify';
+import { ChangeCache } from '../../http/change-cache.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../http/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
@@ -21,6 +23,10 @@ import { initialInternal, storedKind } from './visibility.ts';
 const FEATURE_SUBMISSION_LIMIT = { name: 'features:create', max: 50, windowMs: 5 * 60 * 1000 };
 
 export async function featureRoutes(app: App, { db, config }: Deps): Promise<void> {
+  // Serialised list pages, reused until the next commit (SQLite); read afresh otherwise.
+  const listPages = new ChangeCache<string>(db, 5000);
+  // The same serialiser Fastify would build from the response schema, so the shape is identical.
+  const serializeList = fastJson(FeatureList);
   app.post(
     '/features',
     {
@@ -69,16 +75,16 @@ export async function featureRoutes(app: App, { db, config }: Deps): Promise<voi
         response: { 200: FeatureList, ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const limit = clampLimit(request.query.limit, 50, 100);
       const offset = request.query.offset ?? 0;
-      const rows = await listPublicFeatures(db, scopeOf(request), {
-        status: request.query.status,
-        type: request.query.type,
-        limit,
-        offset,
+      const scope = scopeOf(request);
+      const { status, type } = request.query;
+      const page = await listPages.get(`${scope.projectId}|${scope.environment}|${status ?? ''}|${type ?? ''}|${limit}|${offset}`, async () => {
+        const rows = await listPublicFeatures(db, scope, { status, type, limit, offset });
+        return serializeList({ features: rows.map(presentListItem), count: rows.length, limit, offset });
       });
-      return { features: rows.map(presentListItem), count: rows.length, limit, offset };
+      return reply.type('application/json; charset=utf-8').serializer((payload: unknown) => payload as string).send(page as never);
     },
   );
 

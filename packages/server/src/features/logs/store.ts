@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import type { Database } from '../../db/database.ts';
+import { hash } from 'node:crypto';
+import type { Database, SqlValue } from '../../db/database.ts';
 import { newId } from '../../ids.ts';
 import type { Scope } from '../features/store.ts';
 import type { LogEntry } from './routes.ts';
@@ -7,9 +7,7 @@ import type { LogEntry } from './routes.ts';
 /** The given fingerprint, else a hash of level, category and message. */
 export function logFingerprint(entry: LogEntry): string {
   if (entry.fingerprint) return entry.fingerprint;
-  return createHash('sha1')
-    .update(`${entry.level}\u0000${entry.category ?? ''}\u0000${entry.message}`)
-    .digest('hex');
+  return hash('sha1', `${entry.level}\u0000${entry.category ?? ''}\u0000${entry.message}`);
 }
 
 interface Group {
@@ -40,10 +38,18 @@ function groupBatch(entries: readonly LogEntry[], receivedAt: string): Group[] {
   return [...groups.values()].sort((a, b) => (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
 }
 
-const UPSERT = `
+const COLUMNS = 14;
+const upserts = new Map<number, string>();
+
+/** One multi-row upsert per batch (groups are unique per fingerprint, as PostgreSQL requires). */
+function upsertFor(rows: number): string {
+  let sql = upserts.get(rows);
+  if (!sql) {
+    const row = `(${Array.from({ length: COLUMNS }, () => '?').join(', ')})`;
+    sql = `
   INSERT INTO log_groups (id, project_id, environment, fingerprint, level, category, source, message, data, user_id,
     app_version, occurrences, first_seen_at, last_seen_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  VALUES ${Array.from({ length: rows }, () => row).join(', ')}
   ON CONFLICT (project_id, environment, fingerprint) DO UPDATE SET
     occurrences = log_groups.occurrences + excluded.occurrences,
     status = CASE WHEN log_groups.status = 'resolved' THEN 'open' ELSE log_groups.status END,
@@ -56,19 +62,24 @@ const UPSERT = `
     app_version = excluded.app_version,
     first_seen_at = CASE WHEN excluded.first_seen_at < log_groups.first_seen_at THEN excluded.first_seen_at ELSE log_groups.first_seen_at END,
     last_seen_at = CASE WHEN excluded.last_seen_at > log_groups.last_seen_at THEN excluded.last_seen_at ELSE log_groups.last_seen_at END`;
+    upserts.set(rows, sql);
+  }
+  return sql;
+}
 
 /** Stores a validated batch in one transaction: all of it or none. */
 export async function storeLogBatch(db: Database, scope: Scope, entries: readonly LogEntry[], receivedAt: Date): Promise<void> {
   if (entries.length === 0) return;
   const groups = groupBatch(entries, receivedAt.toISOString());
-  await db.transaction(async (tx) => {
-    for (const group of groups) {
-      const entry = group.last;
-      await tx.run(UPSERT, [
-        newId('log'), scope.projectId, scope.environment, group.fingerprint, entry.level, entry.category ?? null,
-        entry.source ?? null, entry.message, entry.data === undefined ? null : JSON.stringify(entry.data),
-        entry.userId ?? null, entry.appVersion ?? null, group.count, group.firstSeen, group.lastSeen,
-      ]);
-    }
-  });
+  const params: SqlValue[] = [];
+  for (const group of groups) {
+    const entry = group.last;
+    params.push(
+      newId('log'), scope.projectId, scope.environment, group.fingerprint, entry.level, entry.category ?? null,
+      entry.source ?? null, entry.message, entry.data === undefined ? null : JSON.stringify(entry.data),
+      entry.userId ?? null, entry.appVersion ?? null, group.count, group.firstSeen, group.lastSeen,
+    );
+  }
+  // A single statement is atomic on its own: the batch is stored whole or not at all.
+  await db.run(upsertFor(groups.length), params);
 }

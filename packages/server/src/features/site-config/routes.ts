@@ -4,6 +4,7 @@ import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../http/errors.ts';
 import { etagOf, ifNoneMatchHits } from '../../http/etag.ts';
 import type { App, Deps } from '../../public-api/context.ts';
+import { ChangeCache } from '../../http/change-cache.ts';
 import { VersionedCache } from '../../http/versioned-cache.ts';
 import { readSiteConfig, type SiteConfigSnapshot } from './store.ts';
 import { SiteConfig } from './schemas.ts';
@@ -18,6 +19,8 @@ export async function siteConfigRoutes(app: App, { db }: Deps): Promise<void> {
   // One entry per project, valid while the project's config_version is unchanged (every write
   // bumps it, in any process) and until the next scheduled message starts or ends.
   const cache = new VersionedCache<Cached>(1000);
+  // The project's version row itself, memoised until the next commit where the database can tell.
+  const projects = new ChangeCache<{ id: string; debug_mode: number; config_updated_at: string; config_version: number } | undefined>(db);
 
   app.get(
     '/site-config',
@@ -33,9 +36,11 @@ export async function siteConfigRoutes(app: App, { db }: Deps): Promise<void> {
     },
     async (request, reply) => {
       const { projectId } = request.query;
-      const project = await db.get<{ id: string; debug_mode: number; config_updated_at: string; config_version: number }>(
-        'SELECT id, debug_mode, config_updated_at, config_version FROM projects WHERE id = ?',
-        [projectId],
+      const project = await projects.get(projectId, () =>
+        db.get<{ id: string; debug_mode: number; config_updated_at: string; config_version: number }>(
+          'SELECT id, debug_mode, config_updated_at, config_version FROM projects WHERE id = ?',
+          [projectId],
+        ),
       );
       if (!project) throw new NotFoundError();
       const now = Date.now();

@@ -28,9 +28,9 @@ export async function siteConfigRoutes(app: App, { db }: Deps): Promise<void> {
       schema: {
         operationId: 'getSiteConfig',
         summary: 'Site configuration of a project (no API key): maintenance, messages, flags, environments',
+        description: 'Answers with an ETag; send it back as If-None-Match (bare, quoted, weak, a list or *) for a 304 with no body.',
         tags: ['site'],
         querystring: Type.Object({ projectId: Type.String({ minLength: 1, maxLength: 100 }) }),
-        headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
         response: { 200: SiteConfig, 304: Type.Null({ description: 'Not modified' }), ...errorResponses(400, 404) },
       },
     },

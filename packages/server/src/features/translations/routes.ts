@@ -40,7 +40,6 @@ export async function translationRoutes(app: App, { db }: Deps): Promise<void> {
           locale: Type.Optional(Type.String({ minLength: 1, maxLength: 35, default: 'en' })),
           namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
         }),
-        headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
         response: { 200: TranslationSet, 304: Type.Null({ description: 'Not modified' }), ...errorResponses(400, 401, 403, 429) },
       },
     },

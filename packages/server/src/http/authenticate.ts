@@ -40,14 +40,18 @@ interface StoredKey {
 
 const keyCaches = new WeakMap<Database, ChangeCache<StoredKey | undefined>>();
 
-/** The key's row and project, memoised until the next commit (SQLite) or read per request. */
-async function loadKey(db: Database, lookup: string): Promise<StoredKey | undefined> {
+function keyCache(db: Database): ChangeCache<StoredKey | undefined> {
   let cache = keyCaches.get(db);
   if (!cache) {
     cache = new ChangeCache(db);
     keyCaches.set(db, cache);
   }
-  return cache.get(lookup, async () => {
+  return cache;
+}
+
+/** The key's row and project, memoised until the next commit (SQLite) or read per request. */
+async function loadKey(db: Database, lookup: string): Promise<StoredKey | undefined> {
+  return keyCache(db).get(lookup, async () => {
     const row = await db.get<KeyRow>(
       `SELECT p.*, k.id AS key_id, k.environment AS key_environment, k.secret_hash, k.scopes, k.revoked_at
          FROM api_keys k JOIN projects p ON p.id = k.project_id
@@ -64,16 +68,31 @@ async function loadKey(db: Database, lookup: string): Promise<StoredKey | undefi
   });
 }
 
+function check(key: string, environment: KeyEnvironment, stored: StoredKey | undefined): ApiKeyContext {
+  // The whole presented key is compared by hash, in constant time, on every request.
+  if (!stored || !apiKeyMatches(key, stored.secretHash) || stored.revoked || stored.context.environment !== environment) {
+    throw new UnauthorizedError('Invalid API key');
+  }
+  return stored.context;
+}
+
 export async function authenticateApiKey(db: Database, key: string | undefined): Promise<ApiKeyContext> {
   if (!key) throw new UnauthorizedError('Missing API key');
   const parsed = parseApiKey(key);
   if (!parsed) throw new UnauthorizedError('Invalid API key');
-  const stored = await loadKey(db, parsed.lookup);
-  // The whole presented key is compared by hash, in constant time, on every request.
-  if (!stored || !apiKeyMatches(key, stored.secretHash) || stored.revoked || stored.context.environment !== parsed.environment) {
-    throw new UnauthorizedError('Invalid API key');
-  }
-  return stored.context;
+  return check(key, parsed.environment, await loadKey(db, parsed.lookup));
+}
+
+/**
+ * The same answer without a promise when the key's row is memoised and still valid; undefined
+ * when it has to be read (then call `authenticateApiKey`). Throws the same 401s.
+ */
+export function authenticateApiKeyCached(db: Database, key: string | undefined): ApiKeyContext | undefined {
+  if (!key) throw new UnauthorizedError('Missing API key');
+  const parsed = parseApiKey(key);
+  if (!parsed) throw new UnauthorizedError('Invalid API key');
+  const cached = keyCache(db).peek(parsed.lookup);
+  return cached.found ? check(key, parsed.environment, cached.value) : undefined;
 }
 
 export function requireScope(context: ApiKeyContext, scope: string): void {

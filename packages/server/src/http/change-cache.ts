@@ -19,6 +19,14 @@ export class ChangeCache<V> {
     return this.db.changeMarker !== undefined;
   }
 
+  /** The entry if it is still valid, without loading: `found` false means "ask `get`". */
+  peek(key: string): { found: true; value: V } | { found: false } {
+    if (!this.db.changeMarker) return { found: false };
+    const entry = this.entries.get(key);
+    if (entry && entry.marker === this.db.changeMarker()) return { found: true, value: entry.value };
+    return { found: false };
+  }
+
   async get(key: string, load: () => Promise<V>): Promise<V> {
     if (!this.db.changeMarker) return load();
     const marker = this.db.changeMarker();

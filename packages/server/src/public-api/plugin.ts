@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { authenticateApiKey, presentedKey, requireScope } from '../http/authenticate.ts';
+import { authenticateApiKey, authenticateApiKeyCached, presentedKey, requireScope, type ApiKeyContext } from '../http/authenticate.ts';
 import { ErrorBody } from '../http/common-schemas.ts';
 import { TooManyRequestsError } from '../http/errors.ts';
 import { consumeQuota } from '../http/quota.ts';
@@ -64,9 +64,9 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
   });
 
   app.decorateRequest('apiKey', null);
-  const admit = async (request: FastifyRequest, reply: FastifyReply, permission: Permission) => {
+  const admit = async (request: FastifyRequest, reply: FastifyReply, permission: Permission, known?: ApiKeyContext) => {
     const { rateLimit } = request.routeOptions.config;
-    const key = await authenticateApiKey(deps.db, presentedKey(request));
+    const key = known ?? (await authenticateApiKey(deps.db, presentedKey(request)));
     requireScope(key, permission);
     request.apiKey = key;
     const quota = await consumeQuota(deps.db, key.project.id, key.project.monthly_quota);
@@ -82,9 +82,21 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
   };
   // Keyless routes (site-config, version-check) skip the hook's promise altogether.
   app.addHook('onRequest', (request, reply, done) => {
-    const { permission } = request.routeOptions.config;
+    const { permission, rateLimit } = request.routeOptions.config;
     if (!permission) return done();
-    admit(request, reply, permission).then(() => done(), done);
+    // Fast path, no promise: a memoised key on a project without quota, a route without limit.
+    let key: ApiKeyContext | undefined;
+    try {
+      key = authenticateApiKeyCached(deps.db, presentedKey(request));
+      if (key && key.project.monthly_quota === null && !rateLimit) {
+        requireScope(key, permission);
+        request.apiKey = key;
+        return done();
+      }
+    } catch (error) {
+      return done(error as Error);
+    }
+    admit(request, reply, permission, key).then(() => done(), done);
   });
 
   for (const routes of [

@@ -5,6 +5,7 @@
 import { placeholders, type Database, type Queryable, type SqlValue } from '../db/database.ts';
 import { touchProjectTranslations } from '../features/projects/store.ts';
 import { newId, nowIso } from '../ids.ts';
+import { Assignments } from '../db/assignments.ts';
 
 export interface TranslationKey {
   key: string;
@@ -156,20 +157,16 @@ export async function upsertKeys(db: Database, projectId: string, inputs: readon
 
 /** Default text, namespace and category: filled in when empty, replaced only with `overwrite`. */
 async function mergeKey(tx: Queryable, row: KeyRow, input: KeyInput, overwrite: boolean): Promise<number> {
-  const sets: string[] = [];
-  const params: SqlValue[] = [];
+  const columns = new Assignments();
   const take = (column: 'default_text' | 'namespace' | 'category', current: string | null, next: string | undefined) => {
     if (next === undefined || next === current) return;
-    if (overwrite || current === null || current === '') {
-      sets.push(`${column} = ?`);
-      params.push(next);
-    }
+    if (overwrite || current === null || current === '') columns.set(column, next);
   };
   take('default_text', row.default_text, input.defaultText);
   take('namespace', row.namespace, input.namespace);
   take('category', row.category, input.category);
-  if (sets.length === 0) return 0;
-  await tx.run(`UPDATE translation_keys SET ${sets.join(', ')} WHERE id = ?`, [...params, row.id]);
+  if (columns.empty) return 0;
+  await tx.run(`UPDATE translation_keys SET ${columns.sql} WHERE id = ?`, [...columns.params, row.id]);
   return 1;
 }
 

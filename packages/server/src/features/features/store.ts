@@ -2,6 +2,7 @@ import { bool, type Queryable, type SqlValue } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../http/api-keys.ts';
 import { newId, nowIso } from '../../ids.ts';
 import type { FeatureStatus } from './schemas.ts';
+import { Assignments } from '../../db/assignments.ts';
 
 export interface FeatureRow {
   id: string;
@@ -123,20 +124,10 @@ export interface FeaturePatch {
 }
 
 export async function updateFeature(db: Queryable, id: string, patch: FeaturePatch): Promise<void> {
-  const sets: string[] = ['updated_at = ?'];
-  const params: SqlValue[] = [nowIso()];
-  if (patch.internal !== undefined) {
-    sets.push('internal = ?');
-    params.push(bool(patch.internal));
-  }
-  if (patch.status !== undefined) {
-    sets.push('status = ?');
-    params.push(patch.status);
-  }
-  if (patch.developerNotes !== undefined) {
-    sets.push('developer_notes = ?');
-    params.push(patch.developerNotes);
-  }
-  params.push(id);
-  await db.run(`UPDATE features SET ${sets.join(', ')} WHERE id = ?`, params);
+  const columns = new Assignments()
+    .set('updated_at', nowIso())
+    .set('internal', patch.internal === undefined ? undefined : bool(patch.internal))
+    .set('status', patch.status)
+    .set('developer_notes', patch.developerNotes);
+  await db.run(`UPDATE features SET ${columns.sql} WHERE id = ?`, [...columns.params, id]);
 }

@@ -2,10 +2,11 @@
  * Changelog entries as their authors manage them: drafts and published entries, standalone or
  * linked to a feature (internal features included). The public read is features/changelog.
  */
-import { bool, type Queryable, type SqlValue } from '../../db/database.ts';
+import { bool, type Queryable } from '../../db/database.ts';
 import type { ChangelogRow } from '../../features/changelog/store.ts';
 import { newId, nowIso } from '../../ids.ts';
 import { page, searchClause, Where } from '../support/query.ts';
+import { Assignments } from '../../db/assignments.ts';
 
 export interface ManagedChangelogRow extends ChangelogRow {
   f_internal: number | null;
@@ -82,22 +83,16 @@ export interface EntryChanges {
 }
 
 export async function updateEntry(db: Queryable, projectId: string, id: string, changes: EntryChanges): Promise<boolean> {
-  const sets: string[] = [];
-  const params: SqlValue[] = [];
-  const set = (column: string, value: SqlValue | undefined) => {
-    if (value === undefined) return;
-    sets.push(`${column} = ?`);
-    params.push(value);
-  };
-  set('summary', changes.summary);
-  set('description', changes.description);
-  set('feature_id', changes.featureId);
-  set('status_key', changes.statusKey);
-  set('status_label', changes.statusKey === undefined ? undefined : STANDALONE_STATUSES[changes.statusKey]);
-  if (sets.length === 0) return (await getEntry(db, projectId, id)) !== undefined;
+  const columns = new Assignments();
+  columns.set('summary', changes.summary);
+  columns.set('description', changes.description);
+  columns.set('feature_id', changes.featureId);
+  columns.set('status_key', changes.statusKey);
+  columns.set('status_label', changes.statusKey === undefined ? undefined : STANDALONE_STATUSES[changes.statusKey]);
+  if (columns.empty) return (await getEntry(db, projectId, id)) !== undefined;
   const { changes: changed } = await db.run(
-    `UPDATE changelog_entries SET ${sets.join(', ')} WHERE id = ? AND project_id = ?`,
-    [...params, id, projectId],
+    `UPDATE changelog_entries SET ${columns.sql} WHERE id = ? AND project_id = ?`,
+    [...columns.params, id, projectId],
   );
   return changed === 1;
 }

@@ -3,12 +3,13 @@
  * both key environments. Votes and comments are moderated in moderation-store.ts; merging
  * lives in merge.ts.
  */
-import { bool, type Database, type Queryable, type SqlValue } from '../../db/database.ts';
+import { bool, type Database, type Queryable } from '../../db/database.ts';
 import type { FeatureRow } from '../../features/features/store.ts';
 import { STATUS_LABELS } from '../../features/features/status-labels.ts';
 import type { KeyEnvironment } from '../../http/api-keys.ts';
 import { nowIso } from '../../ids.ts';
 import { page, searchClause, Where } from '../support/query.ts';
+import { Assignments } from '../../db/assignments.ts';
 
 export type { FeatureRow };
 
@@ -61,21 +62,15 @@ export interface FeatureChanges {
 
 /** Applies the given fields; false when the project has no such feature. */
 export async function updateFeature(db: Queryable, projectId: string, id: string, changes: FeatureChanges): Promise<boolean> {
-  const sets = ['updated_at = ?'];
-  const params: SqlValue[] = [nowIso()];
-  const set = (column: string, value: SqlValue | undefined) => {
-    if (value === undefined) return;
-    sets.push(`${column} = ?`);
-    params.push(value);
-  };
-  set('title', changes.title);
-  set('description', changes.description);
-  set('type', changes.type);
-  set('status', changes.status);
-  set('internal', changes.internal === undefined ? undefined : bool(changes.internal));
-  set('developer_notes', changes.developerNotes);
-  const { changes: changed } = await db.run(`UPDATE features SET ${sets.join(', ')} WHERE id = ? AND project_id = ?`, [
-    ...params,
+  const columns = new Assignments().set('updated_at', nowIso());
+  columns.set('title', changes.title);
+  columns.set('description', changes.description);
+  columns.set('type', changes.type);
+  columns.set('status', changes.status);
+  columns.set('internal', changes.internal === undefined ? undefined : bool(changes.internal));
+  columns.set('developer_notes', changes.developerNotes);
+  const { changes: changed } = await db.run(`UPDATE features SET ${columns.sql} WHERE id = ? AND project_id = ?`, [
+    ...columns.params,
     id,
     projectId,
   ]);

@@ -8,6 +8,7 @@ import { requireAccount, requireProjectAccess, requireTeamAccess } from '../acce
 import type { ManagementApp, ManagementDeps, Role } from '../context.ts';
 import { CreateProjectBody, Project, ProjectIdParams, ProjectList, UpdateProjectBody } from './schemas.ts';
 import { listProjectsOf, presentProject, slugify, slugTaken } from './store.ts';
+import { Assignments } from '../../db/assignments.ts';
 
 const slugConflict = () => new HttpError(409, 'Conflict', 'Another project already uses this slug');
 
@@ -126,12 +127,8 @@ export async function projectRoutes(app: ManagementApp, { db }: ManagementDeps):
       const project = await requireProjectAccess(request, request.params.projectId, 'admin');
       const body = request.body;
       checkBilling(project.role, body);
-      const sets: string[] = [];
-      const params: SqlValue[] = [];
-      const set = (column: string, value: SqlValue) => {
-        sets.push(`${column} = ?`);
-        params.push(value);
-      };
+      const columns = new Assignments();
+      const set = (column: string, value: SqlValue) => columns.set(column, value);
       if (body.name !== undefined) set('name', body.name.trim());
       if (body.slug !== undefined && body.slug !== project.slug) {
         if (await slugTaken(db, body.slug, project.id)) throw slugConflict();
@@ -147,9 +144,9 @@ export async function projectRoutes(app: ManagementApp, { db }: ManagementDeps):
       }
       if (body.plan !== undefined) set('plan', body.plan);
       if (body.monthlyQuota !== undefined) set('monthly_quota', body.monthlyQuota);
-      if (sets.length === 0) throw new BadRequestError('Send at least one field to change');
+      if (columns.empty) throw new BadRequestError('Send at least one field to change');
       await db.transaction(async (tx) => {
-        await tx.run(`UPDATE projects SET ${sets.join(', ')} WHERE id = ?`, [...params, project.id]);
+        await tx.run(`UPDATE projects SET ${columns.sql} WHERE id = ?`, [...columns.params, project.id]);
         if (localesChange) {
           // Translations fall back to the default locale: cached answers must be rebuilt.
           await touchProjectTranslations(tx, project.id);

@@ -1,7 +1,8 @@
 /** Releases a project publishes for the public version check. */
 import semver from 'semver';
-import { bool, type Queryable, type SqlValue } from '../../db/database.ts';
+import { bool, type Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../ids.ts';
+import { Assignments } from '../../db/assignments.ts';
 
 export interface ReleaseRow {
   id: string;
@@ -54,23 +55,17 @@ export async function insertRelease(db: Queryable, projectId: string, input: Rel
 }
 
 export async function updateRelease(db: Queryable, projectId: string, version: string, changes: ReleaseFields): Promise<boolean> {
-  const sets: string[] = [];
-  const params: SqlValue[] = [];
-  const set = (column: string, value: SqlValue | undefined) => {
-    if (value === undefined) return;
-    sets.push(`${column} = ?`);
-    params.push(value);
-  };
-  set('version', changes.version);
-  set('title', changes.title);
-  set('release_notes', changes.releaseNotes);
-  set('download_url', changes.downloadUrl);
-  set('release_date', changes.releaseDate);
-  set('is_beta', changes.isBeta === undefined ? undefined : bool(changes.isBeta));
-  set('git_commit', changes.gitCommit);
-  set('required', changes.required === undefined ? undefined : bool(changes.required));
-  if (sets.length === 0) return (await getRelease(db, projectId, version)) !== undefined;
-  const { changes: n } = await db.run(`UPDATE releases SET ${sets.join(', ')} WHERE project_id = ? AND version = ?`, [...params, projectId, version]);
+  const columns = new Assignments();
+  columns.set('version', changes.version);
+  columns.set('title', changes.title);
+  columns.set('release_notes', changes.releaseNotes);
+  columns.set('download_url', changes.downloadUrl);
+  columns.set('release_date', changes.releaseDate);
+  columns.set('is_beta', changes.isBeta === undefined ? undefined : bool(changes.isBeta));
+  columns.set('git_commit', changes.gitCommit);
+  columns.set('required', changes.required === undefined ? undefined : bool(changes.required));
+  if (columns.empty) return (await getRelease(db, projectId, version)) !== undefined;
+  const { changes: n } = await db.run(`UPDATE releases SET ${columns.sql} WHERE project_id = ? AND version = ?`, [...columns.params, projectId, version]);
   return n === 1;
 }
 

@@ -3,9 +3,10 @@
  * touchProjectConfig, which moves `lastUpdated` and the version the public GET /site-config
  * cache watches, so no reader ever sees new content with an old `lastUpdated` or ETag.
  */
-import { bool, type Database, type Queryable, type SqlValue } from '../../db/database.ts';
+import { bool, type Database, type Queryable } from '../../db/database.ts';
 import { touchProjectConfig } from '../../features/projects/store.ts';
 import { newId, nowIso } from '../../ids.ts';
+import { Assignments } from '../../db/assignments.ts';
 
 /** Runs `fn` and marks the configuration as changed when it reports a change. */
 export async function configWrite<T>(db: Database, projectId: string, fn: (tx: Queryable) => Promise<T | undefined>): Promise<T | undefined> {
@@ -14,13 +15,6 @@ export async function configWrite<T>(db: Database, projectId: string, fn: (tx: Q
     if (result !== undefined && result !== false) await touchProjectConfig(tx, projectId);
     return result;
   });
-}
-
-type Sets = { sets: string[]; params: SqlValue[] };
-function setter(): Sets & { set: (column: string, value: SqlValue | undefined) => void } {
-  const sets: string[] = [];
-  const params: SqlValue[] = [];
-  return { sets, params, set: (column, value) => value !== undefined && (sets.push(`${column} = ?`), params.push(value)) };
 }
 
 export interface MaintenanceRow {
@@ -63,15 +57,15 @@ export async function readMaintenance(db: Queryable, projectId: string): Promise
 export async function updateMaintenance(tx: Queryable, projectId: string, changes: MaintenanceChanges): Promise<true> {
   // Projects made before maintenance rows existed for every project get theirs here.
   await tx.run('INSERT INTO maintenance_settings (project_id) VALUES (?) ON CONFLICT (project_id) DO NOTHING', [projectId]);
-  const { sets, params, set } = setter();
-  set('enabled', changes.enabled === undefined ? undefined : bool(changes.enabled));
-  set('type', changes.type);
-  set('custom_html', changes.customHtml);
-  set('expected_restoration', changes.expectedRestoration);
-  set('show_status_link', changes.showStatusLink === undefined ? undefined : bool(changes.showStatusLink));
-  set('status_page_url', changes.statusPageUrl);
-  set('whitelist', changes.whitelist === undefined ? undefined : JSON.stringify(changes.whitelist));
-  if (sets.length > 0) await tx.run(`UPDATE maintenance_settings SET ${sets.join(', ')} WHERE project_id = ?`, [...params, projectId]);
+  const columns = new Assignments();
+  columns.set('enabled', changes.enabled === undefined ? undefined : bool(changes.enabled));
+  columns.set('type', changes.type);
+  columns.set('custom_html', changes.customHtml);
+  columns.set('expected_restoration', changes.expectedRestoration);
+  columns.set('show_status_link', changes.showStatusLink === undefined ? undefined : bool(changes.showStatusLink));
+  columns.set('status_page_url', changes.statusPageUrl);
+  columns.set('whitelist', changes.whitelist === undefined ? undefined : JSON.stringify(changes.whitelist));
+  if (!columns.empty) await tx.run(`UPDATE maintenance_settings SET ${columns.sql} WHERE project_id = ?`, [...columns.params, projectId]);
   return true;
 }
 
@@ -126,15 +120,15 @@ export async function insertMessage(
 }
 
 export async function updateMessage(tx: Queryable, projectId: string, id: string, changes: MessageFields): Promise<boolean | undefined> {
-  const { sets, params, set } = setter();
-  set('type', changes.type);
-  set('text', changes.text);
-  set('is_active', changes.isActive === undefined ? undefined : bool(changes.isActive));
-  set('priority', changes.priority);
-  set('starts_at', changes.startsAt);
-  set('expires_at', changes.expiresAt);
-  if (sets.length === 0) return (await getMessage(tx, projectId, id)) ? true : undefined;
-  const { changes: n } = await tx.run(`UPDATE status_messages SET ${sets.join(', ')} WHERE id = ? AND project_id = ?`, [...params, id, projectId]);
+  const columns = new Assignments();
+  columns.set('type', changes.type);
+  columns.set('text', changes.text);
+  columns.set('is_active', changes.isActive === undefined ? undefined : bool(changes.isActive));
+  columns.set('priority', changes.priority);
+  columns.set('starts_at', changes.startsAt);
+  columns.set('expires_at', changes.expiresAt);
+  if (columns.empty) return (await getMessage(tx, projectId, id)) ? true : undefined;
+  const { changes: n } = await tx.run(`UPDATE status_messages SET ${columns.sql} WHERE id = ? AND project_id = ?`, [...columns.params, id, projectId]);
   return n === 1 ? true : undefined;
 }
 
@@ -238,15 +232,15 @@ export async function insertEnvironment(
 }
 
 export async function updateEnvironment(tx: Queryable, projectId: string, id: string, changes: EnvironmentFields): Promise<true | undefined> {
-  const { sets, params, set } = setter();
-  set('name', changes.name);
-  set('slug', changes.slug);
-  set('url', changes.url);
-  set('color', changes.color?.toLowerCase());
-  set('debug_enabled', changes.debugEnabled === undefined ? undefined : bool(changes.debugEnabled));
-  set('position', changes.position);
-  if (sets.length === 0) return (await tx.get('SELECT id FROM environments WHERE id = ? AND project_id = ?', [id, projectId])) ? true : undefined;
-  const { changes: n } = await tx.run(`UPDATE environments SET ${sets.join(', ')} WHERE id = ? AND project_id = ?`, [...params, id, projectId]);
+  const columns = new Assignments();
+  columns.set('name', changes.name);
+  columns.set('slug', changes.slug);
+  columns.set('url', changes.url);
+  columns.set('color', changes.color?.toLowerCase());
+  columns.set('debug_enabled', changes.debugEnabled === undefined ? undefined : bool(changes.debugEnabled));
+  columns.set('position', changes.position);
+  if (columns.empty) return (await tx.get('SELECT id FROM environments WHERE id = ? AND project_id = ?', [id, projectId])) ? true : undefined;
+  const { changes: n } = await tx.run(`UPDATE environments SET ${columns.sql} WHERE id = ? AND project_id = ?`, [...columns.params, id, projectId]);
   return n === 1 ? true : undefined;
 }
 

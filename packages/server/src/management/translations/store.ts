@@ -3,10 +3,11 @@
  * touchProjectTranslations, which moves the version the public GET /translations cache (and
  * its ETag) depends on.
  */
-import { placeholders, type Database, type Queryable, type SqlValue } from '../../db/database.ts';
+import { placeholders, type Database, type Queryable } from '../../db/database.ts';
 import { touchProjectTranslations } from '../../features/projects/store.ts';
 import { newId, nowIso } from '../../ids.ts';
 import { page, searchClause, Where } from '../support/query.ts';
+import { Assignments } from '../../db/assignments.ts';
 
 /** Runs `fn` in a transaction and marks the project's translations as changed when it reports a change. */
 export async function translationWrite<T>(db: Database, projectId: string, fn: (tx: Queryable) => Promise<T>, changed: (result: T) => boolean = () => true): Promise<T> {
@@ -108,18 +109,12 @@ export interface KeyChanges {
 }
 
 export async function updateKey(tx: Queryable, projectId: string, key: string, changes: KeyChanges): Promise<boolean> {
-  const sets = ['updated_at = ?'];
-  const params: SqlValue[] = [nowIso()];
-  for (const [column, value] of [
-    ['default_text', changes.defaultText],
-    ['namespace', changes.namespace],
-    ['category', changes.category],
-  ] as const) {
-    if (value === undefined) continue;
-    sets.push(`${column} = ?`);
-    params.push(value);
-  }
-  const { changes: n } = await tx.run(`UPDATE translation_keys SET ${sets.join(', ')} WHERE project_id = ? AND key = ?`, [...params, projectId, key]);
+  const columns = new Assignments()
+    .set('updated_at', nowIso())
+    .set('default_text', changes.defaultText)
+    .set('namespace', changes.namespace)
+    .set('category', changes.category);
+  const { changes: n } = await tx.run(`UPDATE translation_keys SET ${columns.sql} WHERE project_id = ? AND key = ?`, [...columns.params, projectId, key]);
   return n === 1;
 }
 

@@ -2,7 +2,7 @@ import {
   clip,
   createOfflineQueue,
   createReporter,
-  createTransport,
+  transportFor,
   isBrowser,
   SdkError,
   toJsonSafe,
@@ -157,16 +157,7 @@ function matches(patterns: (string | RegExp)[] | undefined, text: string): boole
  */
 export function createErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
   const report = createReporter(options.onError);
-  const transport =
-    options.transport ??
-    createTransport({
-      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      onError: report,
-    });
+  const transport = transportFor(options, report);
   const enabled = !!options.apiKey || !!options.transport;
   if (!enabled) report(new Error('@signpost/error-tracker: no apiKey given, so no errors are sent'));
   const stats: ErrorTrackerStats = { captured: 0, sent: 0, dropped: 0, sampledOut: 0, deduplicated: 0, failed: 0 };

@@ -7,7 +7,7 @@ import {
   createBatcher,
   createOfflineQueue,
   createReporter,
-  createTransport,
+  transportFor,
   isBrowser,
   SdkError,
   toJsonSafe,
@@ -136,16 +136,7 @@ function rank(level: LogLevel): number {
 /** Creates a logger that batches entries to POST /logs. */
 export function createLogger(options: LoggerOptions): Logger {
   const report = createReporter(options.onError);
-  const transport =
-    options.transport ??
-    createTransport({
-      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      onError: report,
-    });
+  const transport = transportFor(options, report);
   const stats: LoggerStats = { queued: 0, sent: 0, dropped: 0 };
   const enabled = !!options.apiKey || !!options.transport;
   if (!enabled) report(new SdkError('invalid_options', '@signpost/logger: no apiKey given, so no log entries are sent'));

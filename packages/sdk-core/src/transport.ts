@@ -237,3 +237,29 @@ function byteLength(text: string): number {
   if (typeof TextEncoder !== 'undefined') return new TextEncoder().encode(text).length;
   return text.length * 3;
 }
+
+/** The transport settings an SDK's own options carry: a shared transport, or what to build one from. */
+export interface SdkTransportOptions {
+  apiKey?: string;
+  baseUrl?: string;
+  timeoutMs?: number;
+  maxRetries?: number;
+  fetch?: FetchLike;
+  /** Share one transport between SDKs (overrides apiKey, baseUrl, timeoutMs, maxRetries, fetch). */
+  transport?: Transport;
+}
+
+/** The shared transport when the SDK was given one, else a new one built from its settings. */
+export function transportFor(options: SdkTransportOptions, onError: ErrorHandler): Transport {
+  return (
+    options.transport ??
+    createTransport({
+      apiKey: options.apiKey,
+      baseUrl: options.baseUrl,
+      timeoutMs: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      fetch: options.fetch,
+      onError,
+    })
+  );
+}

@@ -1,6 +1,9 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { frontDoor } from './http/front-door.ts';
+import { ResponseMemo } from './http/response-memo.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
@@ -11,6 +14,13 @@ import type { App } from './public-api/context.ts';
 import { managementApi, MANAGEMENT_API_PREFIX } from './management/plugin.ts';
 import type { ManagementApp } from './management/context.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The hot reads' kept answers; `hits` counts those the front door gave. */
+    responseMemo: ResponseMemo;
+  }
+}
+
 export interface AppOptions {
   config: Config;
   db: Database;
@@ -19,6 +29,12 @@ export interface AppOptions {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** A caller's id is kept when it is well-formed, so logs can be joined across services. */
+function requestIdOf(request: IncomingMessage): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
 
 export async function buildApp({ config, db, logger }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -35,11 +51,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     trustProxy: config.trustProxy,
     // genReqId reads x-request-id itself, so a malformed id from a caller is replaced.
     requestIdHeader: false,
-    // A caller's id is kept when it is well-formed, so logs can be joined across services.
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: requestIdOf,
     ajv: { customOptions: { allErrors: true } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Errors the router raises before any route runs get the same JSON shape and request id.
@@ -85,8 +97,20 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   });
 
   // Each surface is one encapsulated plugin with its own prefix, hooks and OpenAPI document.
-  await app.register(async (scoped) => publicApi(scoped as App, { db, config }), { prefix: PUBLIC_API_PREFIX });
+  const memo = new ResponseMemo(db);
+  await app.register(async (scoped) => publicApi(scoped as App, { db, config, memo }), { prefix: PUBLIC_API_PREFIX });
   await app.register(async (scoped) => managementApi(scoped as ManagementApp, { db, config }), { prefix: MANAGEMENT_API_PREFIX });
   await app.register(async (scoped) => hostedMcp(scoped, { db, config }));
+
+  // Repeats of the hot reads are answered before Fastify's own request handler (see front-door.ts).
+  const answerFromMemo = frontDoor({ db, memo, requestId: requestIdOf, log: app.log, closing: () => closing });
+  const [fastifyHandler] = app.server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
+  if (fastifyHandler) {
+    app.server.removeListener('request', fastifyHandler);
+    app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      if (!answerFromMemo(request, response)) fastifyHandler(request, response);
+    });
+  }
+  app.decorate('responseMemo', memo);
   return app;
 }

@@ -14,6 +14,12 @@ export interface Config {
   /** Seconds in-flight requests get to finish after SIGTERM/SIGINT. */
   shutdownGraceSeconds: number;
   trustProxy: boolean;
+  /**
+   * SQLite: WAL pages after which a commit copies the log back into the database file
+   * (`PRAGMA wal_autocheckpoint`). Larger means fewer, cheaper-per-write checkpoints and a
+   * larger WAL file (4 KiB a page).
+   */
+  sqliteCheckpointPages: number;
   /** Management API accounts: mail, sessions, seats and sign-in through OpenID Connect. */
   accounts: AccountsConfig;
 }
@@ -47,6 +53,13 @@ export class ConfigError extends Error {
 
 /** The demo project's public key; published in the README, so it is not a secret. */
 export const DEFAULT_DEMO_API_KEY = 'svc_live_demo_signpostpublicdemokey0001';
+
+/**
+ * 10,000 pages (a WAL of up to about 40 MiB) rather than SQLite's 1,000: measured on the error
+ * report path, each new report cost about a quarter less, as pages written many times between
+ * checkpoints (index interiors, the tables' last pages) are copied back once.
+ */
+export const DEFAULT_CHECKPOINT_PAGES = 10_000;
 
 type Env = Record<string, string | undefined>;
 
@@ -107,6 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     shutdownGraceSeconds: read('SHUTDOWN_GRACE_SECONDS', 10, integer(0, 600), 'an integer from 0 to 600'),
     trustProxy: read('TRUST_PROXY', false, boolean, 'true or false'),
+    sqliteCheckpointPages: read('SQLITE_CHECKPOINT_PAGES', DEFAULT_CHECKPOINT_PAGES, integer(100, 1_000_000), 'an integer from 100 to 1000000'),
     accounts: readAccountsConfig(read, integer, boolean, url, env['PUBLIC_URL'] ?? ''),
   };
   if (problems.length > 0) {

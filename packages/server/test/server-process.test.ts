@@ -66,12 +66,12 @@ describe('the server process', () => {
 describe('configuration', () => {
   it('stops start-up with a clear message naming each bad setting', () => {
     const result = spawnSync(process.execPath, [MAIN], {
-      env: { ...process.env, PORT: 'eighty', DATABASE_URL: 'mysql://db', LOG_LEVEL: 'loud', DEMO_ENABLED: 'perhaps' },
+      env: { ...process.env, PORT: 'eighty', DATABASE_URL: 'mysql://db', LOG_LEVEL: 'loud', DEMO_ENABLED: 'perhaps', SQLITE_CHECKPOINT_PAGES: '5' },
       encoding: 'utf8',
       timeout: 20_000,
     });
     assert.equal(result.status, 78);
     assert.match(result.stderr, /Invalid configuration/);
-    for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'DEMO_ENABLED']) assert.match(result.stderr, new RegExp(name));
+    for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'DEMO_ENABLED', 'SQLITE_CHECKPOINT_PAGES']) assert.match(result.stderr, new RegExp(name));
   });
 });

@@ -4,9 +4,10 @@ import { PostgresDatabase } from './postgres.ts';
 import { SqliteDatabase } from './sqlite.ts';
 
 /** PostgreSQL for a postgres:// URL, otherwise SQLite in the data directory (or at a sqlite: path). */
-export function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Database {
+export function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string; sqliteCheckpointPages?: number }): Database {
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) return new PostgresDatabase(url);
-  if (url && url.startsWith('sqlite:')) return new SqliteDatabase(url.slice('sqlite:'.length));
-  return new SqliteDatabase(join(options.dataDir, 'signpost.db'));
+  const sqlite = { checkpointPages: options.sqliteCheckpointPages };
+  if (url && url.startsWith('sqlite:')) return new SqliteDatabase(url.slice('sqlite:'.length), sqlite);
+  return new SqliteDatabase(join(options.dataDir, 'signpost.db'), sqlite);
 }

@@ -1,6 +1,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { DEFAULT_CHECKPOINT_PAGES } from '../config.ts';
 import type { Database, Queryable, Row, SqlValue } from './database.ts';
 import { Mutex } from './mutex.ts';
 
@@ -80,7 +81,7 @@ export class SqliteDatabase implements Database {
 
   readonly path: string;
 
-  constructor(path: string) {
+  constructor(path: string, options: { checkpointPages?: number | undefined } = {}) {
     this.path = path;
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.writer = new Connection(path, false);
@@ -91,6 +92,7 @@ export class SqliteDatabase implements Database {
       PRAGMA busy_timeout = 5000;
       PRAGMA cache_size = -65536;
       PRAGMA temp_store = MEMORY;
+      PRAGMA wal_autocheckpoint = ${Math.trunc(options.checkpointPages ?? DEFAULT_CHECKPOINT_PAGES)};
     `);
     this.reader = path === ':memory:' ? this.writer : new Connection(path, false);
     this.reader.db.exec('PRAGMA busy_timeout = 5000; PRAGMA query_only = ON; PRAGMA cache_size = -65536;');
@@ -117,13 +119,27 @@ export class SqliteDatabase implements Database {
   /**
    * Changes whenever anything is committed to the database, by this process or another one:
    * `PRAGMA data_version` on the reader moves with every commit of any other connection
-   * (the writer included), and the local counter covers an in-memory database, where reader
-   * and writer are one connection.
+   * (the writer included), and the local counter moves with each of this process's commits at
+   * once (it also covers an in-memory database, where reader and writer are one connection).
+   *
+   * `data_version` is read once per event-loop turn, not per call: each read is a WAL read
+   * transaction, which takes and drops an fcntl lock on the -shm file, and on the hot read paths
+   * those two system calls cost more than the rest of the request. So a commit by another process
+   * is seen from the next turn on (well under a millisecond while requests are waiting, as each
+   * turn's requests were received before it began); this process's own commits are seen at once.
    */
   changeMarker(): number {
-    const row = this.dataVersion.get() as { data_version: number };
-    return row.data_version * 1_000_000 + (this.localCommits % 1_000_000);
+    if (this.turnDataVersion === undefined) {
+      this.turnDataVersion = (this.dataVersion.get() as { data_version: number }).data_version;
+      setImmediate(this.forgetDataVersion);
+    }
+    return this.turnDataVersion * 1_000_000 + (this.localCommits % 1_000_000);
   }
+
+  private turnDataVersion: number | undefined;
+  private readonly forgetDataVersion = () => {
+    this.turnDataVersion = undefined;
+  };
 
   async get<T = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
     return (await this.all<T>(sql, params))[0];

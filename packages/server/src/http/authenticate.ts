@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Database } from '../db/database.ts';
 import type { ProjectRow } from '../features/projects/store.ts';
 import { apiKeyMatches, parseApiKey, type KeyEnvironment } from './api-keys.ts';
@@ -21,10 +21,10 @@ interface KeyRow extends ProjectRow {
 }
 
 /** Reads the key from `Authorization: Bearer …` or `X-API-Key`. Both are accepted everywhere. */
-export function presentedKey(request: FastifyRequest): string | undefined {
-  const header = request.headers['x-api-key'];
+export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
+  const header = headers['x-api-key'];
   if (typeof header === 'string' && header.trim() !== '') return header.trim();
-  const authorization = request.headers.authorization;
+  const authorization = headers.authorization;
   if (authorization) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (match) return match[1];
@@ -33,7 +33,8 @@ export function presentedKey(request: FastifyRequest): string | undefined {
 }
 
 interface StoredKey {
-  secretHash: string;
+  /** The stored SHA-256 of the whole key, as bytes, ready for the constant-time comparison. */
+  secretHash: Buffer;
   revoked: boolean;
   context: ApiKeyContext;
 }
@@ -61,7 +62,7 @@ async function loadKey(db: Database, lookup: string): Promise<StoredKey | undefi
     if (!row) return undefined;
     const { key_id, key_environment, secret_hash, scopes, revoked_at, ...project } = row;
     return {
-      secretHash: secret_hash,
+      secretHash: Buffer.from(secret_hash, 'hex'),
       revoked: revoked_at !== null,
       context: { keyId: key_id, environment: key_environment, scopes: new Set(JSON.parse(scopes) as string[]), project },
     };

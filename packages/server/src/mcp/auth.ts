@@ -43,7 +43,7 @@ export async function authenticateMcp(
   tokens: AccessTokenVerifier | undefined,
   resourceMetadataUrl: string,
 ): Promise<McpPrincipal> {
-  const credential = presentedKey(request);
+  const credential = presentedKey(request.headers);
   if (!credential) {
     throw new McpUnauthorizedError(
       'Missing credentials: send an API key or an OAuth access token as Authorization: Bearer',

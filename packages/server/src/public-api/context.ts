@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { ApiKeyContext } from '../http/authenticate.ts';
+import type { ResponseMemo } from '../http/response-memo.ts';
 import type { Scope } from '../features/features/store.ts';
 
 export type Permission =
@@ -19,15 +20,23 @@ declare module 'fastify' {
     permission?: Permission;
     /** Route-specific sliding-window limit, on top of the plan quota. */
     rateLimit?: { name: string; max: number; windowMs: number };
+    /** The answer depends only on the URL, the key, the stored data and `memoStaleAt`: keep it for the front door. */
+    memo?: boolean;
   }
   interface FastifyRequest {
     apiKey: ApiKeyContext | null;
+    /** The database's change marker when a memo route's request began (see http/response-memo.ts). */
+    memoMarker: number | undefined;
+    /** When the answer of a memo route stops being valid even without a write (epoch ms). */
+    memoStaleAt: number;
   }
 }
 
 export interface Deps {
   db: Database;
   config: Config;
+  /** Where memo routes' answers are kept; absent, nothing is kept. */
+  memo?: ResponseMemo;
 }
 
 export type App = FastifyInstance<

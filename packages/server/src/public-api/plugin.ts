@@ -1,8 +1,8 @@
-import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { authenticateApiKey, authenticateApiKeyCached, presentedKey, requireScope, type ApiKeyContext } from '../http/authenticate.ts';
 import { ErrorBody } from '../http/common-schemas.ts';
+import { allowAnyOrigin } from '../http/cors.ts';
 import { TooManyRequestsError } from '../http/errors.ts';
 import { consumeQuota } from '../http/quota.ts';
 import { hitSlidingWindow, rateLimitHeaders } from '../http/rate-limit.ts';
@@ -18,6 +18,7 @@ import { translationRoutes } from '../features/translations/routes.ts';
 import { versionCheckRoutes } from '../features/version-check/routes.ts';
 import { voteRoutes } from '../features/votes/routes.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ResponseMemo } from '../http/response-memo.ts';
 import type { App, Deps, Permission } from './context.ts';
 import { PERMISSIONS } from './permissions.ts';
 
@@ -55,18 +56,27 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
   app.addSchema(ErrorBody);
   // Browser SDKs and the widget call the API from other origins. Keys travel in headers, never
   // cookies, so any origin may call; the response headers SDKs need are exposed.
-  await app.register(cors, {
-    origin: '*',
+  allowAnyOrigin(app, {
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'If-None-Match', 'X-Request-Id'],
     exposedHeaders: ['ETag', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id'],
-    maxAge: 86400,
+    maxAgeSeconds: 86400,
   });
 
   app.decorateRequest('apiKey', null);
+  app.decorateRequest('memoMarker', undefined);
+  app.decorateRequest('memoStaleAt', Infinity);
+  const { memo } = deps;
+  if (memo) {
+    // A callback hook like the one in app.ts, which has already set the request id by now.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (request.memoMarker !== undefined) rememberResponse(memo, request, reply, payload);
+      done(null, payload);
+    });
+  }
   const admit = async (request: FastifyRequest, reply: FastifyReply, permission: Permission, known?: ApiKeyContext) => {
     const { rateLimit } = request.routeOptions.config;
-    const key = known ?? (await authenticateApiKey(deps.db, presentedKey(request)));
+    const key = known ?? (await authenticateApiKey(deps.db, presentedKey(request.headers)));
     requireScope(key, permission);
     request.apiKey = key;
     const quota = await consumeQuota(deps.db, key.project.id, key.project.monthly_quota);
@@ -82,12 +92,14 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
   };
   // Keyless routes (site-config, version-check) skip the hook's promise altogether.
   app.addHook('onRequest', (request, reply, done) => {
-    const { permission, rateLimit } = request.routeOptions.config;
+    const { permission, rateLimit, memo: memoised } = request.routeOptions.config;
+    // Read before anything is loaded, so a commit racing this request makes its answer stale.
+    if (memoised && memo?.enabled) request.memoMarker = memo.marker();
     if (!permission) return done();
     // Fast path, no promise: a memoised key on a project without quota, a route without limit.
     let key: ApiKeyContext | undefined;
     try {
-      key = authenticateApiKeyCached(deps.db, presentedKey(request));
+      key = authenticateApiKeyCached(deps.db, presentedKey(request.headers));
       if (key && key.project.monthly_quota === null && !rateLimit) {
         requireScope(key, permission);
         request.apiKey = key;
@@ -117,4 +129,24 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+}
+
+/** Keeps a memo route's 200 or 304 for the front door, unless a quota or limit made it a write. */
+function rememberResponse(memo: ResponseMemo, request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+  const status = reply.statusCode;
+  if (!((status === 200 && typeof payload === 'string') || (status === 304 && payload === null))) return;
+  if (request.routeOptions.config.rateLimit || (request.apiKey && request.apiKey.project.monthly_quota !== null)) return;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (name === 'x-request-id' || name === 'content-length' || name === 'connection' || value === undefined) continue;
+    headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  const etag = headers['etag'];
+  memo.remember(request.url, request.routeOptions.config.permission, request.apiKey?.keyId ?? '', {
+    marker: request.memoMarker!,
+    staleAt: request.memoStaleAt,
+    headers,
+    body: status === 200 ? Buffer.from(payload as string) : undefined,
+    etag: etag === undefined ? undefined : etag.replace(/^"(.*)"$/, '$1'),
+  });
 }

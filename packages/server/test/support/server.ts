@@ -32,6 +32,8 @@ export interface TestServer {
   platformProjectId: string;
   db: Database;
   database: TestDatabase;
+  /** The in-process app, for what HTTP cannot tell (how many answers came from the response memo). */
+  app: FastifyInstance;
   /** A new project with a live and a test key holding the given scopes (default: all public ones). */
   createProject(options?: { scopes?: readonly string[]; monthlyQuota?: number | null; id?: string }): Promise<TestProject>;
   close(): Promise<void>;
@@ -91,6 +93,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     platformProjectId: config.platformProjectId,
     db,
     database,
+    app,
     createProject: (projectOptions) => addProject(db, projectOptions),
     close: async () => {
       await app.close();

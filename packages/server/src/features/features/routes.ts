@@ -66,7 +66,7 @@ export async function featureRoutes(app: App, { db, config }: Deps): Promise<voi
   app.get(
     '/features',
     {
-      config: { permission: 'features:read' },
+      config: { permission: 'features:read', memo: true },
       schema: {
         operationId: 'listFeatures',
         summary: 'List public features, newest first',

@@ -25,6 +25,7 @@ export async function siteConfigRoutes(app: App, { db }: Deps): Promise<void> {
   app.get(
     '/site-config',
     {
+      config: { memo: true },
       schema: {
         operationId: 'getSiteConfig',
         summary: 'Site configuration of a project (no API key): maintenance, messages, flags, environments',
@@ -51,6 +52,7 @@ export async function siteConfigRoutes(app: App, { db }: Deps): Promise<void> {
         entry = { snapshot, json, hash: createHash('sha256').update(json).digest('hex').slice(0, 32) };
         cache.set(projectId, Number(project.config_version), entry, snapshot.staleAt);
       }
+      if (entry.snapshot.staleAt !== undefined) request.memoStaleAt = entry.snapshot.staleAt;
       reply.header('etag', etagOf(entry.hash)).header('cache-control', 'no-cache');
       if (ifNoneMatchHits(request.headers['if-none-match'], entry.hash)) return reply.code(304).send(null);
       return reply.type('application/json; charset=utf-8').serializer((payload: unknown) => payload as string).send(entry.json as never);

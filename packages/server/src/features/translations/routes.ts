@@ -31,7 +31,7 @@ export async function translationRoutes(app: App, { db }: Deps): Promise<void> {
   app.get(
     '/translations',
     {
-      config: { permission: 'public:read' },
+      config: { permission: 'public:read', memo: true },
       schema: {
         operationId: 'getTranslations',
         summary: 'Translations of one locale, with fallbacks; send the hash back as If-None-Match for a 304',

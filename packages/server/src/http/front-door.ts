@@ -1,0 +1,73 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/database.ts';
+import { authenticateApiKeyCached, presentedKey } from './authenticate.ts';
+import { ifNoneMatchHits } from './etag.ts';
+import type { ResponseMemo } from './response-memo.ts';
+
+export interface FrontDoorOptions {
+  db: Database;
+  memo: ResponseMemo;
+  requestId: (request: IncomingMessage) => string;
+  log: FastifyBaseLogger;
+  /** True once shutdown began: then every request goes through Fastify, which says `Connection: close`. */
+  closing: () => boolean;
+}
+
+/**
+ * Answers a repeated read from the response memo before Fastify sees the request: routing,
+ * hooks, validation and serialisation were all done for the first identical request, and nothing
+ * in the database changed since. The key is still checked on every request, in constant time,
+ * and must still hold the route's permission; anything the memo cannot answer exactly as Fastify
+ * would (no entry, a stale one, a bad or missing key, a body, a 304 entry asked for a 200) falls
+ * through to Fastify. Returns whether it answered.
+ */
+export function frontDoor({ db, memo, requestId, log, closing }: FrontDoorOptions) {
+  return function answerFromMemo(request: IncomingMessage, response: ServerResponse): boolean {
+    if (request.method !== 'GET' || !memo.enabled || closing()) return false;
+    const url = request.url;
+    const known = url === undefined ? undefined : memo.url(url);
+    if (!known) return false;
+    const { headers } = request;
+    // A GET with a body is unusual enough to leave to Fastify, which knows what to do with it.
+    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
+
+    let keyId = '';
+    if (known.permission !== undefined) {
+      let key;
+      try {
+        key = authenticateApiKeyCached(db, presentedKey(headers));
+      } catch {
+        return false; // Fastify gives the 401 with its body and logs.
+      }
+      // A plan quota counts every request, which is a write: those requests take the full path.
+      if (!key || !key.scopes.has(known.permission) || key.project.monthly_quota !== null) return false;
+      keyId = key.keyId;
+    }
+    const kept = memo.answer(known, keyId);
+    if (!kept) return false;
+    const notModified = kept.etag !== undefined && ifNoneMatchHits(headers['if-none-match'] as string | undefined, kept.etag);
+    if (!notModified && kept.body === undefined) return false;
+
+    const started = performance.now();
+    const id = requestId(request);
+    const logged = requestLogging(log) ? log.child({ reqId: id }) : undefined;
+    // Shaped like a Fastify request, for Fastify's own log serialiser.
+    logged?.info({ req: { method: request.method, url, host: headers.host, ip: request.socket.remoteAddress, socket: request.socket, headers } }, 'incoming request');
+    // The lines are shared by every answer of this entry; the id goes into the last slot
+    // right before writeHead copies them out, with nothing in between that could interleave.
+    const lines = notModified ? kept.notModifiedHeaders : kept.okHeaders!;
+    lines[lines.length - 1] = id;
+    response.writeHead(notModified ? 304 : 200, lines);
+    response.end(notModified ? undefined : kept.body);
+    memo.hits++;
+    logged?.info({ res: { statusCode: response.statusCode }, responseTime: performance.now() - started, memo: true }, 'request completed');
+    return true;
+  };
+}
+
+/** Whether Fastify would log this request's two lines (pino at info or finer; false without a logger). */
+function requestLogging(log: FastifyBaseLogger): boolean {
+  const levels = log as { isLevelEnabled?: (level: string) => boolean };
+  return levels.isLevelEnabled?.('info') ?? false;
+}

@@ -59,6 +59,8 @@ test('maintenance gate and flags in Chromium: blocks the page, refuses Escape, w
   assert.equal(await page.evaluate(() => { const b = document.querySelector<HTMLButtonElement>('#app-button')!; b.focus(); return document.activeElement === b; }), false, 'the app behind the gate is inert');
   await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
+  // A forced close (if the browser allows one) re-opens the gate in the `close` event's task.
+  await page.waitForFunction(() => !!document.querySelector('[data-signpost-gate]')?.shadowRoot?.querySelector('dialog[open]'), undefined, { timeout: 2000 });
   assert.equal((await gateState(page)).dialog, true, 'Escape does not dismiss the gate');
 
   await page.evaluate(() => localStorage.setItem('signpost-team', '1'));

@@ -89,7 +89,12 @@ export function mountMaintenanceGate(manager: SiteManager, options: GateOptions 
         : `<div class="page"><div><h1 id="signpost-gate-heading">${esc(t.heading)}</h1><p>${esc(t.body)}</p><p>${when(state)}${link}</p></div></div>`;
       root.innerHTML = `${style}<dialog part="gate" aria-labelledby="signpost-gate-heading" aria-label="${esc(t.heading)}">${content}</dialog>`;
       const dialog = root.querySelector('dialog')!;
-      // The gate cannot be dismissed: Escape is refused, and a forced close re-opens it.
+      // The gate cannot be dismissed: Escape is refused, and a forced close re-opens it. Browsers
+      // with close-watcher rules (Chromium 13x on) let a second Escape without user activation
+      // skip `cancel`; stopping the key itself keeps the dialog from closing at all.
+      dialog.addEventListener('keydown', (event) => {
+        if (event.key === 'Escape') event.preventDefault();
+      });
       dialog.addEventListener('cancel', (event) => event.preventDefault());
       dialog.addEventListener('close', () => {
         if (manager.maintenance().blocked && dialog.isConnected) dialog.showModal();

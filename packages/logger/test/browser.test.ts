@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '@signpost/server/testing';
-import { importMap, launchChromium, startStaticServer, waitFor, withLocalImportMap, type StaticServer } from '../../sdk-core/test/support/browser.ts';
+import { closeContext, importMap, launchChromium, startStaticServer, waitFor, withLocalImportMap, type StaticServer } from '../../sdk-core/test/support/browser.ts';
 
 let server: TestServer;
 let web: StaticServer;
@@ -48,7 +48,7 @@ describe('logger in Chromium', () => {
     });
     await waitFor(async () => (await messages(p.projectId)).length === 2, 10_000, 'entries after hide');
     assert.deepEqual(await messages(p.projectId), ['queued before hide', 'second entry']);
-    await context.close();
+    await closeContext(context);
   });
 
   test('entries logged right before leaving the page still arrive (pagehide + keepalive)', async () => {
@@ -60,7 +60,7 @@ describe('logger in Chromium', () => {
     await tab.mouse.click(10, 10);
     await tab.goto('about:blank', { waitUntil: 'commit' });
     await waitFor(async () => (await messages(p.projectId)).length === 1, 10_000, 'entry after leaving');
-    await context.close();
+    await closeContext(context);
   });
 
   test('examples/browser.html logs and flushes on hide', async () => {
@@ -79,7 +79,7 @@ describe('logger in Chromium', () => {
     await waitFor(async () => (await messages(p.projectId)).length === 2, 10_000, 'example entries');
     assert.deepEqual(await messages(p.projectId), ['Buy clicked', 'Page loaded']);
     assert.ok(consoleLines.some((l) => l.includes('Page loaded')), 'console pass-through');
-    await context.close();
+    await closeContext(context);
   });
 
   test('a batch logged while offline is kept and sent when the browser is back online', async () => {
@@ -99,6 +99,6 @@ describe('logger in Chromium', () => {
     assert.deepEqual(await messages(p.projectId), []);
     await context.setOffline(false);
     await waitFor(async () => (await messages(p.projectId)).length === 1, 10_000, 'replayed entry');
-    await context.close();
+    await closeContext(context);
   });
 });

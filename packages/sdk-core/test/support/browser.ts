@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
 const PACKAGES_DIR = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
@@ -110,4 +110,15 @@ export async function waitFor<T>(check: () => Promise<T> | T, timeoutMs = 10_000
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * Closes a browser context, waiting at most `ms`. Chromium 156 at times never finishes closing a
+ * context whose page left with a keepalive request (seen: the request had arrived, the close
+ * hung for good); the browser's own close at the end of the file still ends it.
+ */
+export async function closeContext(context: BrowserContext, ms = 5_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([context.close(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }

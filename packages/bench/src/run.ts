@@ -2,13 +2,14 @@
  * `npm run bench`: starts the Signpost server on a fresh SQLite database as its own process,
  * and a bare node:http server as the ceiling, and measures both with wrk running as another
  * process. With taskset available, the servers get core 0 and wrk core 1, so the figures are
- * "one server core" figures. The ceiling is measured again right before each scenario, and each
- * ratio uses that neighbouring figure, so load from other processes on the machine moves both
- * sides of a ratio alike. Prints a table; writes results/latest.{json,md} and the results
- * section of README.md.
+ * "one server core" figures. Each scenario is measured in rounds, each round the ceiling and then
+ * the scenario, so load from other processes on the machine moves both sides of a round's ratio
+ * alike; a scenario's figures are those of its median round. Prints a table; writes
+ * results/latest.{json,md} and the results section of README.md.
  *
- * Settings (environment): BENCH_SECONDS (measurement per scenario, default 8), BENCH_WARMUP
- * (default 3), BENCH_CONNECTIONS (default 32), BENCH_ONLY (comma-separated scenario ids),
+ * Settings (environment): BENCH_SECONDS (scenario measurement per round, default 4),
+ * BENCH_CEILING_SECONDS (ceiling per round, default 3), BENCH_ROUNDS (default 3), BENCH_WARMUP
+ * (default 2), BENCH_CONNECTIONS (default 32), BENCH_ONLY (comma-separated scenario ids),
  * BENCH_PROFILE=1 (run the server with --cpu-prof; profiles land in results/profiles/),
  * BENCH_NO_README=1 (leave README.md alone), BENCH_SERVER_MAIN (another server entry point, e.g.
  * a patched checkout, to compare a change).
@@ -33,9 +34,10 @@ const number = (name: string, fallback: number) => {
   const value = Number(env[name]);
   return Number.isFinite(value) && value > 0 ? value : fallback;
 };
-const SECONDS = number('BENCH_SECONDS', 7);
+const SECONDS = number('BENCH_SECONDS', 4);
 const WARMUP = number('BENCH_WARMUP', 2);
-const CEILING_SECONDS = number('BENCH_CEILING_SECONDS', 4);
+const CEILING_SECONDS = number('BENCH_CEILING_SECONDS', 3);
+const ROUNDS = Math.trunc(number('BENCH_ROUNDS', 3));
 const CONNECTIONS = number('BENCH_CONNECTIONS', 32);
 const ONLY = env['BENCH_ONLY'] ? new Set(env['BENCH_ONLY'].split(',').map((s) => s.trim())) : undefined;
 const PROFILE = env['BENCH_PROFILE'] === '1';
@@ -54,8 +56,10 @@ interface Scenario {
 interface Measured {
   id: string;
   label: string;
-  /** The ceiling measured right before this scenario; `ratio` is relative to it. */
+  /** The ceiling measured right before the median round; `ratio` is relative to it. */
   ceilingRequestsPerSecond: number;
+  /** Every round: the ceiling right before, the scenario, their ratio. */
+  rounds: { ceilingRequestsPerSecond: number; requestsPerSecond: number; p99LatencyMs: number; ratio: number }[];
   requestsPerSecond: number;
   entriesPerSecond?: number;
   latencyMs: WrkResult['latencyMs'];
@@ -213,7 +217,12 @@ function scenarios(key: string, projectId: string, runId: string, translationsHa
   ];
 }
 
-const errorsOf = (result: WrkResult) => Object.values(result.errors).reduce((a, b) => a + b, 0);
+const errorsOf = (errors: WrkResult['errors']) => Object.values(errors).reduce((a, b) => a + b, 0);
+const sumErrors = (results: WrkResult[]): WrkResult['errors'] => {
+  const total = { connect: 0, read: 0, write: 0, status: 0, timeout: 0 };
+  for (const { errors } of results) for (const name of Object.keys(total) as (keyof typeof total)[]) total[name] += errors[name];
+  return total;
+};
 
 async function measure(origin: string, request: WrkRequest, scriptDir: string, seconds = SECONDS, warmup = WARMUP): Promise<WrkResult> {
   const options = { connections: CONNECTIONS, threads: 1, core: hasTaskset ? 1 : undefined, scriptDir };
@@ -229,11 +238,11 @@ const median = (values: number[]) => {
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-function table(ceiling: { requestsPerSecond: number; p99: number }, rows: Measured[]): string {
+function table(ceiling: { requestsPerSecond: number; p99: number; runs: number }, rows: Measured[]): string {
   const lines = [
     '| Scenario | req/s | p99 latency | vs ceiling | Target | Met |',
     '|---|---:|---:|---:|---|:---:|',
-    `| Ceiling: bare node:http, small JSON (median of ${rows.length + 1} runs) | ${fmt(ceiling.requestsPerSecond)} | ${ceiling.p99.toFixed(2)} ms | 100 % | | |`,
+    `| Ceiling: bare node:http, small JSON (median of ${ceiling.runs} runs) | ${fmt(ceiling.requestsPerSecond)} | ${ceiling.p99.toFixed(2)} ms | 100 % | | |`,
   ];
   for (const row of rows) {
     const rps = row.entriesPerSecond !== undefined ? `${fmt(row.requestsPerSecond)} (${fmt(row.entriesPerSecond)} entries/s)` : fmt(row.requestsPerSecond);
@@ -305,8 +314,16 @@ async function main(): Promise<void> {
     for (const scenario of scenarios(key, projectId, runId, hash)) {
       if (ONLY && !ONLY.has(scenario.id)) continue;
       await scenario.check(origin);
-      const ceiling = await runCeiling(0);
-      const result = await measure(origin, scenario.request, scriptDir);
+      await measure(origin, scenario.request, scriptDir, WARMUP, 0);
+      const rounds: { ceiling: WrkResult; result: WrkResult; ratio: number }[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const ceilingRound = await runCeiling(0);
+        const resultRound = await measure(origin, scenario.request, scriptDir, SECONDS, 0);
+        rounds.push({ ceiling: ceilingRound, result: resultRound, ratio: resultRound.requestsPerSecond / ceilingRound.requestsPerSecond });
+      }
+      // The median round by ratio stands for the scenario; failures in any round count.
+      const { ceiling, result } = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
+      const failures = sumErrors(rounds.map((r) => r.result));
       const entriesPerSecond = scenario.entriesPerRequest ? result.requestsPerSecond * scenario.entriesPerRequest : undefined;
       const ratio = result.requestsPerSecond / ceiling.requestsPerSecond;
       let target = '';
@@ -318,26 +335,32 @@ async function main(): Promise<void> {
         target = `≥ ${fmt(scenario.target.entriesPerSecond)} entries/s`;
         met = (entriesPerSecond ?? 0) >= scenario.target.entriesPerSecond;
       }
-      if (errorsOf(result) > 0 || result.requests === 0) met = false;
+      if (errorsOf(failures) > 0 || rounds.some((r) => r.result.requests === 0)) met = false;
       rows.push({
         id: scenario.id,
         label: scenario.label,
         ceilingRequestsPerSecond: ceiling.requestsPerSecond,
+        rounds: rounds.map((r) => ({
+          ceilingRequestsPerSecond: r.ceiling.requestsPerSecond,
+          requestsPerSecond: r.result.requestsPerSecond,
+          p99LatencyMs: r.result.latencyMs.p99,
+          ratio: r.ratio,
+        })),
         requestsPerSecond: result.requestsPerSecond,
         ...(entriesPerSecond !== undefined ? { entriesPerSecond } : {}),
         latencyMs: result.latencyMs,
         ratio,
         target,
         met,
-        errors: result.errors,
-        requests: result.requests,
+        errors: failures,
+        requests: rounds.reduce((sum, r) => sum + r.result.requests, 0),
       });
       process.stdout.write(
         `  ${scenario.label}: ${fmt(result.requestsPerSecond)} req/s` +
           (entriesPerSecond !== undefined ? ` = ${fmt(entriesPerSecond)} entries/s` : '') +
-          `, p99 ${result.latencyMs.p99} ms, ${(ratio * 100).toFixed(1)} % of ceiling` +
-          (errorsOf(result) > 0 ? `, ERRORS ${JSON.stringify(result.errors)}` : '') +
-          (result.requests === 0 ? ' (NO RESPONSE COMPLETED: see README, "Reading the numbers")' : '') +
+          `, p99 ${result.latencyMs.p99} ms, ${(ratio * 100).toFixed(1)} % of ceiling (median of ${rounds.map((r) => `${(r.ratio * 100).toFixed(1)}`).join(', ')} %)` +
+          (errorsOf(failures) > 0 ? `, ERRORS ${JSON.stringify(failures)}` : '') +
+          (rounds.some((r) => r.result.requests === 0) ? ' (NO RESPONSE COMPLETED: see README, "Reading the numbers")' : '') +
           '\n',
       );
     }
@@ -346,6 +369,7 @@ async function main(): Promise<void> {
     const ceiling = {
       requestsPerSecond: median(ceilingRuns.map((run) => run.requestsPerSecond)),
       p99: median(ceilingRuns.map((run) => run.latencyMs.p99)),
+      runs: ceilingRuns.length,
     };
 
     // 3. Results.
@@ -364,7 +388,7 @@ async function main(): Promise<void> {
     const report = {
       date: new Date().toISOString(),
       machine,
-      settings: { seconds: SECONDS, warmupSeconds: WARMUP, ceilingSeconds: CEILING_SECONDS, connections: CONNECTIONS, wrkThreads: 1 },
+      settings: { seconds: SECONDS, rounds: ROUNDS, warmupSeconds: WARMUP, ceilingSeconds: CEILING_SECONDS, connections: CONNECTIONS, wrkThreads: 1 },
       ceiling: {
         requestsPerSecond: ceiling.requestsPerSecond,
         p99LatencyMs: ceiling.p99,
@@ -377,8 +401,9 @@ async function main(): Promise<void> {
       `Measured ${report.date.slice(0, 16).replace('T', ' ')} UTC on ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, ${machine.os}; ` +
         `Node ${machine.node}, SQLite ${machine.sqlite}, ${machine.wrk.replace(/ Copyright.*/, '')}. ` +
         `${machine.pinned ? 'Server pinned to core 0, wrk to core 1' : 'No CPU pinning'}; ${CONNECTIONS} connections, ` +
-        `${SECONDS} s per scenario after ${WARMUP} s warm-up; the ceiling is measured for ${CEILING_SECONDS} s right before each ` +
-        `scenario and each ratio uses that figure. Load average before the run: ${machine.loadAverageBefore.join(', ')}.`,
+        `each scenario warmed up for ${WARMUP} s, then measured in ${ROUNDS} rounds of ${CEILING_SECONDS} s of the ceiling followed by ` +
+        `${SECONDS} s of the scenario; each row is the scenario's median round by ratio to the ceiling measured right before it. ` +
+        `Load average before the run: ${machine.loadAverageBefore.join(', ')}.`,
       '',
       table(ceiling, rows),
       '',

@@ -14,7 +14,10 @@ export interface WrkRequest {
   headers?: Record<string, string>;
   /** A fixed body sent with every request. */
   body?: string;
-  /** A body that differs per request: `prefix + n + suffix`, n counting up from 1. */
+  /**
+   * A body that differs per request: `prefix + tag + n + suffix`, n counting up from 1 and tag
+   * new for each wrk run, so a warm-up and the runs after it never send the same body twice.
+   */
   uniqueBody?: { prefix: string; suffix: string };
 }
 
@@ -43,14 +46,14 @@ const luaString = (value: string): string => {
   return `[${level}[${value}]${level}]`;
 };
 
-function script(request: WrkRequest): string {
+function script(request: WrkRequest, tag: string): string {
   const lines = [`wrk.method = ${luaString(request.method ?? 'GET')}`, `wrk.path = ${luaString(request.path)}`];
   for (const [name, value] of Object.entries(request.headers ?? {})) lines.push(`wrk.headers[ ${luaString(name)} ] = ${luaString(value)}`);
   if (request.body !== undefined) lines.push(`wrk.body = ${luaString(request.body)}`);
   if (request.uniqueBody) {
     lines.push(
       'local counter = 0',
-      `local prefix = ${luaString(request.uniqueBody.prefix)}`,
+      `local prefix = ${luaString(request.uniqueBody.prefix + tag + '-')}`,
       `local suffix = ${luaString(request.uniqueBody.suffix)}`,
       'request = function()',
       '  counter = counter + 1',
@@ -79,7 +82,7 @@ let scripts = 0;
 
 export async function runWrk(origin: string, request: WrkRequest, options: WrkOptions): Promise<WrkResult> {
   const file = join(options.scriptDir, `scenario-${++scripts}.lua`);
-  writeFileSync(file, script(request));
+  writeFileSync(file, script(request, `r${scripts}`));
   const args = [
     `-t${options.threads}`,
     `-c${options.connections}`,

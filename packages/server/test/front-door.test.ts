@@ -7,8 +7,24 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { startTestServer, type TestProject, type TestServer } from './support/server.ts';
 import { Api, type ApiResponse } from './support/api.ts';
+
+/** A GET with header lines exactly as given (repeats and case kept), and an optional body. */
+function rawGet(url: string, lines: string[], body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    // Given as a list, headers are sent as they are: Node adds no Host, which HTTP/1.1 requires.
+    const outgoing = httpRequest(url, { method: 'GET', headers: ['Host', new URL(url).host, ...lines] }, (incoming) => {
+      let text = '';
+      incoming.setEncoding('utf8');
+      incoming.on('data', (chunk: string) => (text += chunk));
+      incoming.on('end', () => resolve({ status: incoming.statusCode!, text }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
 
 /** Headers that may differ between two answers to the same request. */
 const PER_RESPONSE = new Set(['date', 'x-request-id', 'keep-alive', 'connection']);
@@ -159,6 +175,30 @@ describe('front door: repeated reads answered from the response memo', () => {
     assert.equal(second.fromMemo, false);
     assert.equal(first.headers.get('ratelimit-remaining'), '999');
     assert.equal(second.response.headers.get('ratelimit-remaining'), '998');
+  });
+
+  it("header names in any case; repeated key or tag headers get the answer Node's joined value calls for; GET bodies take the full path", async () => {
+    const url = `${server.baseUrl}/translations?locale=de`;
+    const etag = (await api.get('/translations', { query: { locale: 'de' } })).headers.get('etag')!;
+    await api.get('/translations', { query: { locale: 'de' }, headers: { 'if-none-match': etag } });
+
+    const mixedCase = await counted(() => rawGet(url, ['X-Api-KEY', project.liveKey, 'IF-NONE-MATCH', etag]));
+    assert.equal(mixedCase.fromMemo, memoised);
+    assert.equal(mixedCase.response.status, 304);
+
+    // Node joins repeated X-API-Key lines into one value, which is no key: Fastify's 401.
+    const twoKeys = await counted(() => rawGet(url, ['x-api-key', project.liveKey, 'X-API-Key', project.liveKey]));
+    assert.equal(twoKeys.fromMemo, false);
+    assert.equal(twoKeys.response.status, 401);
+    assert.equal(JSON.parse(twoKeys.response.text).error, 'Invalid API key');
+
+    // Two If-None-Match lines are one list to Node; the tag in it still matches.
+    const twoTags = await rawGet(url, ['x-api-key', project.liveKey, 'If-None-Match', '"other"', 'if-none-match', etag]);
+    assert.equal(twoTags.status, 304);
+
+    const withBody = await counted(() => rawGet(url, ['x-api-key', project.liveKey, 'content-type', 'application/json', 'content-length', '2'], '{}'));
+    assert.equal(withBody.fromMemo, false);
+    assert.ok(withBody.response.status < 500);
   });
 
   it('HEAD and requests with a body take the full path', async () => {

@@ -140,6 +140,16 @@ function scenarios(key: string, projectId: string, runId: string, translationsHa
   const uniqueError = errorBody(`Bench error ${runId} #XXX`).split('XXX');
   // 100 distinct lines, as a logger's batch of a few seconds would be: every request upserts
   // 100 log groups (after the first request, each upsert counts a repeat on an existing row).
+  // The same batch with a request number in every message: 100 lines never seen before, each time.
+  const distinctLogParts = JSON.stringify({
+    logs: Array.from({ length: 100 }, (_, i) => ({
+      level: ['info', 'warn', 'error', 'debug'][i % 4],
+      category: `module-${i % 10}`,
+      message: `Request ${i} of batch XXX handled: GET /api/items/${i} answered in ${10 + i} ms`,
+      data: { route: `/api/items/${i}`, ms: 10 + i },
+      appVersion: '1.4.2',
+    })),
+  }).split('XXX');
   const logBatch = JSON.stringify({
     logs: Array.from({ length: 100 }, (_, i) => ({
       level: ['info', 'warn', 'error', 'debug'][i % 4],
@@ -182,7 +192,7 @@ function scenarios(key: string, projectId: string, runId: string, translationsHa
     {
       id: 'errors-new',
       label: 'POST /errors (new)',
-      request: { method: 'POST', path: `${API}/errors`, headers: json, uniqueBody: { prefix: uniqueError[0]!, suffix: uniqueError[1]! } },
+      request: { method: 'POST', path: `${API}/errors`, headers: json, uniqueBody: { parts: uniqueError } },
       target: { ratio: 0.2 },
       check: async (origin) => {
         const body = { method: 'POST', headers: json, body: errorBody(`Bench error ${runId} check`) };
@@ -203,7 +213,7 @@ function scenarios(key: string, projectId: string, runId: string, translationsHa
     },
     {
       id: 'logs',
-      label: 'POST /logs (100 entries)',
+      label: 'POST /logs (100 entries, same batch each time)',
       request: { method: 'POST', path: `${API}/logs`, headers: json, body: logBatch },
       entriesPerRequest: 100,
       target: { entriesPerSecond: 150_000 },
@@ -211,6 +221,21 @@ function scenarios(key: string, projectId: string, runId: string, translationsHa
         const body = (await expectStatus(await fetch(`${origin}${API}/logs`, { method: 'POST', headers: json, body: logBatch }), 200, 'POST /logs')) as {
           accepted: number;
         };
+        if (body.accepted !== 100) fail(`POST /logs accepted ${body.accepted}, expected 100`);
+      },
+    },
+    {
+      id: 'logs-distinct',
+      label: 'POST /logs (100 entries, all new)',
+      request: { method: 'POST', path: `${API}/logs`, headers: json, uniqueBody: { parts: distinctLogParts } },
+      entriesPerRequest: 100,
+      target: { entriesPerSecond: 150_000 },
+      check: async (origin) => {
+        const body = (await expectStatus(
+          await fetch(`${origin}${API}/logs`, { method: 'POST', headers: json, body: distinctLogParts.join('check') }),
+          200,
+          'POST /logs (all new)',
+        )) as { accepted: number };
         if (body.accepted !== 100) fail(`POST /logs accepted ${body.accepted}, expected 100`);
       },
     },

@@ -15,10 +15,10 @@ export interface WrkRequest {
   /** A fixed body sent with every request. */
   body?: string;
   /**
-   * A body that differs per request: `prefix + tag + n + suffix`, n counting up from 1 and tag
+   * A body that differs per request: `parts` joined by `<tag>-<n>`, n counting up from 1 and tag
    * new for each wrk run, so a warm-up and the runs after it never send the same body twice.
    */
-  uniqueBody?: { prefix: string; suffix: string };
+  uniqueBody?: { parts: string[] };
 }
 
 export interface WrkResult {
@@ -53,11 +53,10 @@ function script(request: WrkRequest, tag: string): string {
   if (request.uniqueBody) {
     lines.push(
       'local counter = 0',
-      `local prefix = ${luaString(request.uniqueBody.prefix + tag + '-')}`,
-      `local suffix = ${luaString(request.uniqueBody.suffix)}`,
+      `local parts = { ${request.uniqueBody.parts.map(luaString).join(', ')} }`,
       'request = function()',
       '  counter = counter + 1',
-      '  return wrk.format(nil, nil, nil, prefix .. counter .. suffix)',
+      `  return wrk.format(nil, nil, nil, table.concat(parts, ${luaString(tag + '-')} .. counter))`,
       'end',
     );
   }

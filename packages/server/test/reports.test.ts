@@ -181,6 +181,33 @@ describe('bugs, errors and logs', () => {
       assert.equal(Number(after.occurrences), 4);
     });
 
+    it('batches sent at once are folded per project, environment and fingerprint: counts exact, nothing crosses', async () => {
+      const other = await server.createProject();
+      const keys = [project.liveKey, project.testKey, other.liveKey];
+      const logs = [
+        { level: 'info', message: 'Concurrent A', fingerprint: 'concurrent-a' },
+        { level: 'info', message: 'Concurrent B', fingerprint: 'concurrent-b' },
+        { level: 'info', message: 'Concurrent A', fingerprint: 'concurrent-a' },
+      ];
+      // 25 batches per key, all in flight together; folded with a 100-line batch, a write spans two statements.
+      const wide = Array.from({ length: 100 }, (_, i) => ({ level: 'debug', message: `Wide ${i}`, fingerprint: `wide-${i}` }));
+      const sends = keys.flatMap((key) => Array.from({ length: 25 }, (_, i) => api.withKey(key).post('/logs', { logs: i % 5 === 0 ? wide : logs })));
+      for (const res of await Promise.all(sends)) assert.equal(res.status, 200);
+      const counts = async (projectId: string, environment: string) =>
+        Object.fromEntries(
+          (await server.db.all<any>(
+            "SELECT fingerprint, occurrences FROM log_groups WHERE project_id = ? AND environment = ? AND fingerprint IN ('concurrent-a', 'concurrent-b', 'wide-0', 'wide-99')",
+            [projectId, environment],
+          )).map((r) => [r.fingerprint, Number(r.occurrences)]),
+        );
+      const expected = { 'concurrent-a': 40, 'concurrent-b': 20, 'wide-0': 5, 'wide-99': 5 };
+      assert.deepEqual(await counts(project.projectId, 'live'), expected);
+      assert.deepEqual(await counts(project.projectId, 'test'), expected);
+      assert.deepEqual(await counts(other.projectId, 'live'), expected);
+      const wideRows = await server.db.get<any>("SELECT COUNT(*) AS n FROM log_groups WHERE project_id = ? AND environment = 'live' AND fingerprint LIKE 'wide-%'", [other.projectId]);
+      assert.equal(Number(wideRows.n), 100);
+    });
+
     it('uses a custom fingerprint instead of the computed one', async () => {
       await api.post('/logs', { logs: [
         { level: 'info', message: 'User 1 signed in', fingerprint: 'signin' },

@@ -18,9 +18,8 @@ interface Group {
   lastSeen: string;
 }
 
-/** Folds a batch into one group per fingerprint, so a repeated line costs one upsert. */
-function groupBatch(entries: readonly LogEntry[], receivedAt: string): Group[] {
-  const groups = new Map<string, Group>();
+/** Folds a batch into `groups`, one group per fingerprint, so a repeated line costs one upsert. */
+function foldBatch(groups: Map<string, Group>, entries: readonly LogEntry[], receivedAt: string): void {
   for (const entry of entries) {
     const fingerprint = logFingerprint(entry);
     const at = entry.timestamp ? new Date(entry.timestamp).toISOString() : receivedAt;
@@ -34,7 +33,10 @@ function groupBatch(entries: readonly LogEntry[], receivedAt: string): Group[] {
       if (at > group.lastSeen) group.lastSeen = at;
     }
   }
-  // A fixed lock order: two batches touching the same fingerprints can never deadlock.
+}
+
+/** The groups in a fixed lock order: two writers touching the same fingerprints never deadlock. */
+function inLockOrder(groups: Map<string, Group>): Group[] {
   return [...groups.values()].sort((a, b) => (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
 }
 
@@ -67,19 +69,109 @@ function upsertFor(rows: number): string {
   return sql;
 }
 
-/** Stores a validated batch in one transaction: all of it or none. */
+/** Rows per upsert statement: a batch's own maximum, so the statement shapes stay the same few. */
+const ROWS_PER_STATEMENT = 100;
+
+/** Writes one scope's groups: one statement, or several in one transaction (all or none). */
+async function writeGroups(db: Database, scope: Scope, groups: Group[]): Promise<void> {
+  const statements: [string, SqlValue[]][] = [];
+  for (let from = 0; from < groups.length; from += ROWS_PER_STATEMENT) {
+    const chunk = groups.slice(from, from + ROWS_PER_STATEMENT);
+    const params: SqlValue[] = [];
+    for (const group of chunk) {
+      const entry = group.last;
+      params.push(
+        newId('log'), scope.projectId, scope.environment, group.fingerprint, entry.level, entry.category ?? null,
+        entry.source ?? null, entry.message, entry.data === undefined ? null : JSON.stringify(entry.data),
+        entry.userId ?? null, entry.appVersion ?? null, group.count, group.firstSeen, group.lastSeen,
+      );
+    }
+    statements.push([upsertFor(chunk.length), params]);
+  }
+  // A single statement is atomic on its own.
+  if (statements.length === 1) await db.run(...statements[0]!);
+  else await db.transaction(async (tx) => {
+    for (const [sql, params] of statements) await tx.run(sql, params);
+  });
+}
+
+interface PendingScope {
+  scope: Scope;
+  groups: Map<string, Group>;
+  written: PromiseWithResolvers<void>;
+}
+
+/**
+ * Log batches of one process, folded together while they wait for the database.
+ *
+ * Batches that arrive while a write is under way are folded per project, environment and
+ * fingerprint, and written together by the next write: a line that several clients sent in the
+ * meantime costs one row, not one per request. Each request is answered only once the write that
+ * holds its batch has committed, so an acknowledged batch is stored, and a failed write fails
+ * exactly the requests folded into it. Counts add up as they would one batch after another; the
+ * latest entry's fields win, as they would.
+ */
+class LogWriter {
+  private readonly db: Database;
+  private pending = new Map<string, PendingScope>();
+  private writing = false;
+  private scheduled = false;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
+
+  add(scope: Scope, entries: readonly LogEntry[], receivedAt: string): Promise<void> {
+    const key = `${scope.projectId}\u0000${scope.environment}`;
+    let waiting = this.pending.get(key);
+    if (!waiting) {
+      waiting = { scope, groups: new Map(), written: Promise.withResolvers<void>() };
+      this.pending.set(key, waiting);
+    }
+    foldBatch(waiting.groups, entries, receivedAt);
+    this.schedule();
+    return waiting.written.promise;
+  }
+
+  /** Writes on the next turn, so the requests parsed in this one join; never two writes at once. */
+  private schedule(): void {
+    if (this.writing || this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.write();
+    });
+  }
+
+  private async write(): Promise<void> {
+    const batch = this.pending;
+    this.pending = new Map();
+    this.writing = true;
+    try {
+      for (const waiting of batch.values()) {
+        try {
+          await writeGroups(this.db, waiting.scope, inLockOrder(waiting.groups));
+          waiting.written.resolve();
+        } catch (error) {
+          waiting.written.reject(error);
+        }
+      }
+    } finally {
+      this.writing = false;
+      if (this.pending.size > 0) this.schedule();
+    }
+  }
+}
+
+const writers = new WeakMap<Database, LogWriter>();
+
+/** Stores a validated batch: all of it or none, acknowledged once committed. */
 export async function storeLogBatch(db: Database, scope: Scope, entries: readonly LogEntry[], receivedAt: Date): Promise<void> {
   if (entries.length === 0) return;
-  const groups = groupBatch(entries, receivedAt.toISOString());
-  const params: SqlValue[] = [];
-  for (const group of groups) {
-    const entry = group.last;
-    params.push(
-      newId('log'), scope.projectId, scope.environment, group.fingerprint, entry.level, entry.category ?? null,
-      entry.source ?? null, entry.message, entry.data === undefined ? null : JSON.stringify(entry.data),
-      entry.userId ?? null, entry.appVersion ?? null, group.count, group.firstSeen, group.lastSeen,
-    );
+  let writer = writers.get(db);
+  if (!writer) {
+    writer = new LogWriter(db);
+    writers.set(db, writer);
   }
-  // A single statement is atomic on its own: the batch is stored whole or not at all.
-  await db.run(upsertFor(groups.length), params);
+  await writer.add(scope, entries, receivedAt.toISOString());
 }

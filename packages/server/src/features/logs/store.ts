@@ -148,14 +148,18 @@ class LogWriter {
     this.pending = new Map();
     this.writing = true;
     try {
-      for (const waiting of batch.values()) {
-        try {
-          await writeGroups(this.db, waiting.scope, inLockOrder(waiting.groups));
-          waiting.written.resolve();
-        } catch (error) {
-          waiting.written.reject(error);
-        }
-      }
+      // Scopes share no rows, so their writes may run side by side (PostgreSQL's pool does;
+      // SQLite queues them on its one writer).
+      await Promise.all(
+        [...batch.values()].map(async (waiting) => {
+          try {
+            await writeGroups(this.db, waiting.scope, inLockOrder(waiting.groups));
+            waiting.written.resolve();
+          } catch (error) {
+            waiting.written.reject(error);
+          }
+        }),
+      );
     } finally {
       this.writing = false;
       if (this.pending.size > 0) this.schedule();

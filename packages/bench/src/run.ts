@@ -138,27 +138,25 @@ function scenarios(key: string, projectId: string, runId: string, translationsHa
       device: { browser: 'Firefox', os: 'Linux' },
     });
   const uniqueError = errorBody(`Bench error ${runId} #XXX`).split('XXX');
-  // 100 distinct lines, as a logger's batch of a few seconds would be: every request upserts
-  // 100 log groups (after the first request, each upsert counts a repeat on an existing row).
-  // The same batch with a request number in every message: 100 lines never seen before, each time.
-  const distinctLogParts = JSON.stringify({
-    logs: Array.from({ length: 100 }, (_, i) => ({
-      level: ['info', 'warn', 'error', 'debug'][i % 4],
-      category: `module-${i % 10}`,
-      message: `Request ${i} of batch XXX handled: GET /api/items/${i} answered in ${10 + i} ms`,
-      data: { route: `/api/items/${i}`, ms: 10 + i },
-      appVersion: '1.4.2',
-    })),
-  }).split('XXX');
-  const logBatch = JSON.stringify({
-    logs: Array.from({ length: 100 }, (_, i) => ({
-      level: ['info', 'warn', 'error', 'debug'][i % 4],
-      category: `module-${i % 10}`,
-      message: `Request ${i} handled: GET /api/items/${i} answered in ${10 + i} ms`,
-      data: { route: `/api/items/${i}`, ms: 10 + i },
-      appVersion: '1.4.2',
-    })),
-  });
+  // 100 distinct lines, as a logger's batch of a few seconds would be. `batch` goes into every
+  // message: empty, every request upserts the same 100 log groups (after the first request, each
+  // upsert counts a repeat on an existing row); numbered per request, all 100 lines are new.
+  const logBatchOf = (batch: string) =>
+    JSON.stringify({
+      logs: Array.from({ length: 100 }, (_, i) => ({
+        level: ['info', 'warn', 'error', 'debug'][i % 4],
+        category: `module-${i % 10}`,
+        message: `Request ${i}${batch} handled: GET /api/items/${i} answered in ${10 + i} ms`,
+        data: { route: `/api/items/${i}`, ms: 10 + i },
+        appVersion: '1.4.2',
+      })),
+    });
+  const logBatch = logBatchOf('');
+  const distinctLogParts = logBatchOf(' of batch XXX').split('XXX');
+  const checkLogs = async (origin: string, body: string, what: string) => {
+    const answer = (await expectStatus(await fetch(`${origin}${API}/logs`, { method: 'POST', headers: json, body }), 200, what)) as { accepted: number };
+    if (answer.accepted !== 100) fail(`${what} accepted ${answer.accepted}, expected 100`);
+  };
   return [
     {
       id: 'features',
@@ -217,12 +215,7 @@ function scenarios(key: string, projectId: string, runId: string, translationsHa
       request: { method: 'POST', path: `${API}/logs`, headers: json, body: logBatch },
       entriesPerRequest: 100,
       target: { entriesPerSecond: 150_000 },
-      check: async (origin) => {
-        const body = (await expectStatus(await fetch(`${origin}${API}/logs`, { method: 'POST', headers: json, body: logBatch }), 200, 'POST /logs')) as {
-          accepted: number;
-        };
-        if (body.accepted !== 100) fail(`POST /logs accepted ${body.accepted}, expected 100`);
-      },
+      check: (origin) => checkLogs(origin, logBatch, 'POST /logs'),
     },
     {
       id: 'logs-distinct',
@@ -230,14 +223,7 @@ function scenarios(key: string, projectId: string, runId: string, translationsHa
       request: { method: 'POST', path: `${API}/logs`, headers: json, uniqueBody: { parts: distinctLogParts } },
       entriesPerRequest: 100,
       target: { entriesPerSecond: 150_000 },
-      check: async (origin) => {
-        const body = (await expectStatus(
-          await fetch(`${origin}${API}/logs`, { method: 'POST', headers: json, body: distinctLogParts.join('check') }),
-          200,
-          'POST /logs (all new)',
-        )) as { accepted: number };
-        if (body.accepted !== 100) fail(`POST /logs accepted ${body.accepted}, expected 100`);
-      },
+      check: (origin) => checkLogs(origin, distinctLogParts.join('check'), 'POST /logs (all new)'),
     },
   ];
 }
@@ -347,10 +333,10 @@ async function main(): Promise<void> {
         rounds.push({ ceiling: ceilingRound, result: resultRound, ratio: resultRound.requestsPerSecond / ceilingRound.requestsPerSecond });
       }
       // The median round by ratio stands for the scenario; failures in any round count.
-      const { ceiling, result } = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
+      const { ceiling, result, ratio } = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
       const failures = sumErrors(rounds.map((r) => r.result));
+      const noResponse = rounds.some((r) => r.result.requests === 0);
       const entriesPerSecond = scenario.entriesPerRequest ? result.requestsPerSecond * scenario.entriesPerRequest : undefined;
-      const ratio = result.requestsPerSecond / ceiling.requestsPerSecond;
       let target = '';
       let met: boolean | null = null;
       if (scenario.target && 'ratio' in scenario.target) {
@@ -360,7 +346,7 @@ async function main(): Promise<void> {
         target = `≥ ${fmt(scenario.target.entriesPerSecond)} entries/s`;
         met = (entriesPerSecond ?? 0) >= scenario.target.entriesPerSecond;
       }
-      if (errorsOf(failures) > 0 || rounds.some((r) => r.result.requests === 0)) met = false;
+      if (errorsOf(failures) > 0 || noResponse) met = false;
       rows.push({
         id: scenario.id,
         label: scenario.label,
@@ -385,7 +371,7 @@ async function main(): Promise<void> {
           (entriesPerSecond !== undefined ? ` = ${fmt(entriesPerSecond)} entries/s` : '') +
           `, p99 ${result.latencyMs.p99} ms, ${(ratio * 100).toFixed(1)} % of ceiling (median of ${rounds.map((r) => `${(r.ratio * 100).toFixed(1)}`).join(', ')} %)` +
           (errorsOf(failures) > 0 ? `, ERRORS ${JSON.stringify(failures)}` : '') +
-          (rounds.some((r) => r.result.requests === 0) ? ' (NO RESPONSE COMPLETED: see README, "Reading the numbers")' : '') +
+          (noResponse ? ' (NO RESPONSE COMPLETED: see README, "Reading the numbers")' : '') +
           '\n',
       );
     }

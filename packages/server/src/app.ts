@@ -1,8 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { frontDoor } from './http/front-door.ts';
+import { requestIdFrom } from './http/request-id.ts';
 import { ResponseMemo } from './http/response-memo.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -28,14 +28,6 @@ export interface AppOptions {
   logger?: boolean | object;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
-
-/** A caller's id is kept when it is well-formed, so logs can be joined across services. */
-function requestIdOf(request: IncomingMessage): string {
-  const given = request.headers['x-request-id'];
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-}
-
 export async function buildApp({ config, db, logger }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // `silent` turns the logger off outright: pino would still build a child logger per request.
@@ -51,7 +43,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     trustProxy: config.trustProxy,
     // genReqId reads x-request-id itself, so a malformed id from a caller is replaced.
     requestIdHeader: false,
-    genReqId: requestIdOf,
+    genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
     ajv: { customOptions: { allErrors: true } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Errors the router raises before any route runs get the same JSON shape and request id.
@@ -103,7 +95,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   await app.register(async (scoped) => hostedMcp(scoped, { db, config }));
 
   // Repeats of the hot reads are answered before Fastify's own request handler (see front-door.ts).
-  const answerFromMemo = frontDoor({ db, memo, requestId: requestIdOf, log: app.log, closing: () => closing });
+  const answerFromMemo = frontDoor({ db, memo, requestId: requestIdFrom, log: app.log, closing: () => closing });
   const [fastifyHandler] = app.server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
   if (fastifyHandler) {
     app.server.removeListener('request', fastifyHandler);

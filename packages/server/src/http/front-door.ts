@@ -8,7 +8,8 @@ import type { ResponseMemo } from './response-memo.ts';
 export interface FrontDoorOptions {
   db: Database;
   memo: ResponseMemo;
-  requestId: (request: IncomingMessage) => string;
+  /** The request id to answer with, given the caller's `X-Request-Id` (kept when well-formed). */
+  requestId: (given: string | string[] | undefined) => string;
   log: FastifyBaseLogger;
   /** True once shutdown began: then every request goes through Fastify, which says `Connection: close`. */
   closing: () => boolean;
@@ -46,12 +47,12 @@ export function frontDoor({ db, memo, requestId, log, closing }: FrontDoorOption
     }
     const kept = memo.answer(known, keyId);
     if (!kept) return false;
-    const notModified = kept.etag !== undefined && ifNoneMatchHits(headers['if-none-match'] as string | undefined, kept.etag);
+    const notModified = kept.etag !== undefined && ifNoneMatchHits(headers['if-none-match'], kept.etag);
     if (!notModified && kept.body === undefined) return false;
 
-    const started = performance.now();
-    const id = requestId(request);
+    const id = requestId(headers['x-request-id']);
     const logged = requestLogging(log) ? log.child({ reqId: id }) : undefined;
+    const started = logged ? performance.now() : 0;
     // Shaped like a Fastify request, for Fastify's own log serialiser.
     logged?.info({ req: { method: request.method, url, host: headers.host, ip: request.socket.remoteAddress, socket: request.socket, headers } }, 'incoming request');
     // The lines are shared by every answer of this entry; the id goes into the last slot

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Makes sure what the tests talk to is there: PostgreSQL on 127.0.0.1:5432 (the server suite
-# runs on it as well as on SQLite) and Debian's Chromium (browser tests drive it headless).
+# runs on it as well as on SQLite), Debian's Chromium (browser tests drive it headless) and wrk
+# (the benchmark's load generator; a test runs the benchmark briefly so that it keeps working).
 set -euo pipefail
+
+bash "$(dirname "$0")/../packages/bench/scripts/ensure-wrk.sh"
 
 if ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then

@@ -1,0 +1,83 @@
+/**
+ * `npm run compare -- <server main A> <server main B> [scenario,…]`: compares two versions of the
+ * server (e.g. the main.ts of a checkout of the commit before a change, and of the working tree).
+ *
+ * Each runs on its own copy of the same fresh database, both pinned to core 0 and loaded at the
+ * same time, each by its own wrk on core 1. Sharing the core, they get about equal CPU time, so
+ * the ratio of their requests per second is the inverse ratio of their CPU cost per request, and
+ * whatever else the host does meanwhile slows both alike: on the machines here this ratio holds
+ * within a few per cent where the round-based `npm run bench` swings by tens. For a write
+ * scenario, time one server spends waiting for the disk is CPU time for the other, so there the
+ * ratio tells CPU cost, not throughput.
+ *
+ * Settings: COMPARE_SECONDS (each pair, default 5), COMPARE_PAIRS (default 5).
+ * Scenarios: the ids of `npm run bench` (default translations-304).
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import { hasTaskset, startProcess, stopProcess } from './processes.ts';
+import { API, expectStatus, fail, scenarios } from './scenarios.ts';
+import { seedBenchDatabase } from './seed.ts';
+import { runWrk, wrkVersion } from './wrk.ts';
+
+const [mainA, mainB, only = 'translations-304'] = process.argv.slice(2);
+const SECONDS = Number(process.env['COMPARE_SECONDS'] ?? 5);
+const PAIRS = Number(process.env['COMPARE_PAIRS'] ?? 5);
+
+async function main(): Promise<void> {
+  if (!mainA || !mainB) fail('usage: npm run compare -- <server main A> <server main B> [scenario,…]');
+  if (!wrkVersion()) fail('wrk is not installed (Debian/Ubuntu: apt-get install wrk; macOS: brew install wrk)');
+  if (!hasTaskset) fail('comparing needs taskset and two cores: both servers share core 0, their wrk runs on core 1');
+  const work = mkdtempSync(join(os.tmpdir(), 'signpost-compare-'));
+  try {
+    const { key, projectId } = await seedBenchDatabase(`sqlite:${join(work, 'a', 'signpost.db')}`, join(work, 'a'));
+    cpSync(join(work, 'a'), join(work, 'b'), { recursive: true });
+    const servers = await Promise.all(
+      (['a', 'b'] as const).map((copy, i) =>
+        startProcess(
+          resolve([mainA, mainB][i]!),
+          { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(work, copy, 'signpost.db')}`, DATA_DIR: join(work, copy), LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+          /running on SQLite at http:\/\/localhost:(\d+)/,
+        ),
+      ),
+    );
+    try {
+      const origins = servers.map((server) => `http://127.0.0.1:${server.port}`);
+      const first = await fetch(`${origins[0]}${API}/translations?locale=de`, { headers: { 'x-api-key': key } });
+      const hash = ((await expectStatus(first, 200, 'GET /translations')) as { hash: string }).hash;
+      const wanted = new Set(only.split(','));
+      const chosen = scenarios(key, projectId, Date.now().toString(36), hash).filter((scenario) => wanted.has(scenario.id));
+      if (chosen.length === 0) fail(`no scenario named ${only}`);
+      const options = { connections: 32, threads: 1, core: 1, scriptDir: work };
+      const both = (seconds: number, request: (typeof chosen)[number]['request']) =>
+        Promise.all(origins.map((origin) => runWrk(origin, request, { ...options, seconds })));
+      for (const scenario of chosen) {
+        for (const origin of origins) await scenario.check(origin);
+        await both(2, scenario.request);
+        const ratios: number[] = [];
+        for (let pair = 0; pair < PAIRS; pair++) {
+          const [a, b] = await both(SECONDS, scenario.request);
+          const failures = [a!, b!].some((run) => Object.values(run.errors).some((n) => n > 0));
+          ratios.push(b!.requestsPerSecond / a!.requestsPerSecond);
+          process.stdout.write(
+            `  ${scenario.label}: A ${Math.round(a!.requestsPerSecond)} req/s, B ${Math.round(b!.requestsPerSecond)} req/s, B/A ${ratios.at(-1)!.toFixed(3)}` +
+              (failures ? ' (ERRORS: see wrk)' : '') +
+              '\n',
+          );
+        }
+        const sorted = [...ratios].sort((x, y) => x - y);
+        process.stdout.write(`${scenario.label}: B/A median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(3)} over ${PAIRS} pairs (${sorted.map((r) => r.toFixed(3)).join(', ')})\n`);
+      }
+    } finally {
+      await Promise.all(servers.map((server) => stopProcess(server.child)));
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`compare failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

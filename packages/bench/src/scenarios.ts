@@ -1,0 +1,135 @@
+/**
+ * What the benchmark sends: one scenario per measured request, each with the figure the server
+ * issue asks of it and a check, run by hand before measuring, that the server answers it rightly.
+ */
+import type { WrkRequest } from './wrk.ts';
+
+export const API = '/api/public/v1';
+
+export interface Scenario {
+  id: string;
+  label: string;
+  request: WrkRequest;
+  /** What the issue asks of it: a share of the ceiling, or log entries per second. */
+  target?: { ratio: number } | { entriesPerSecond: number };
+  entriesPerRequest?: number;
+  /** Checks one request by hand before the run: right status, right shape. */
+  check: (origin: string) => Promise<void>;
+}
+
+export function fail(message: string): never {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(1);
+}
+
+export async function expectStatus(response: Response, status: number, what: string): Promise<unknown> {
+  const text = await response.text();
+  if (response.status !== status) fail(`${what}: expected ${status}, got ${response.status} ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** The scenarios, for a project, its key, a tag unique to this run and the `de` translations' hash. */
+export function scenarios(key: string, projectId: string, runId: string, translationsHash: string): Scenario[] {
+  const json = { 'Content-Type': 'application/json', 'X-API-Key': key };
+  const errorBody = (title: string) =>
+    JSON.stringify({
+      title,
+      message: "TypeError: Cannot read properties of undefined (reading 'total') in checkout",
+      errorType: 'TypeError',
+      severity: 'high',
+      stackTrace: 'TypeError: Cannot read properties of undefined\n    at total (checkout.js:10:5)\n    at submit (checkout.js:42:3)',
+      url: 'https://app.example.com/checkout',
+      app: { version: '1.4.2', environment: 'production' },
+      device: { browser: 'Firefox', os: 'Linux' },
+    });
+  const uniqueError = errorBody(`Bench error ${runId} #XXX`).split('XXX');
+  // 100 distinct lines, as a logger's batch of a few seconds would be. `batch` goes into every
+  // message: empty, every request upserts the same 100 log groups (after the first request, each
+  // upsert counts a repeat on an existing row); numbered per request, all 100 lines are new.
+  const logBatchOf = (batch: string) =>
+    JSON.stringify({
+      logs: Array.from({ length: 100 }, (_, i) => ({
+        level: ['info', 'warn', 'error', 'debug'][i % 4],
+        category: `module-${i % 10}`,
+        message: `Request ${i}${batch} handled: GET /api/items/${i} answered in ${10 + i} ms`,
+        data: { route: `/api/items/${i}`, ms: 10 + i },
+        appVersion: '1.4.2',
+      })),
+    });
+  const logBatch = logBatchOf('');
+  const distinctLogParts = logBatchOf(' of batch XXX').split('XXX');
+  const checkLogs = async (origin: string, body: string, what: string) => {
+    const answer = (await expectStatus(await fetch(`${origin}${API}/logs`, { method: 'POST', headers: json, body }), 200, what)) as { accepted: number };
+    if (answer.accepted !== 100) fail(`${what} accepted ${answer.accepted}, expected 100`);
+  };
+  return [
+    {
+      id: 'features',
+      label: 'GET /features (50 items)',
+      request: { path: `${API}/features`, headers: { 'X-API-Key': key } },
+      target: { ratio: 0.35 },
+      check: async (origin) => {
+        const body = (await expectStatus(await fetch(`${origin}${API}/features`, { headers: { 'x-api-key': key } }), 200, 'GET /features')) as {
+          features: unknown[];
+        };
+        if (body.features.length !== 50) fail(`GET /features returned ${body.features.length} items, expected 50`);
+      },
+    },
+    {
+      id: 'site-config',
+      label: 'GET /site-config',
+      request: { path: `${API}/site-config?projectId=${projectId}` },
+      target: { ratio: 0.7 },
+      check: async (origin) => void (await expectStatus(await fetch(`${origin}${API}/site-config?projectId=${projectId}`), 200, 'GET /site-config')),
+    },
+    {
+      id: 'translations-304',
+      label: 'GET /translations → 304',
+      request: { path: `${API}/translations?locale=de`, headers: { 'X-API-Key': key, 'If-None-Match': `"${translationsHash}"` } },
+      target: { ratio: 0.7 },
+      check: async (origin) => {
+        const headers = { 'x-api-key': key, 'if-none-match': `"${translationsHash}"` };
+        await expectStatus(await fetch(`${origin}${API}/translations?locale=de`, { headers }), 304, 'GET /translations with If-None-Match');
+      },
+    },
+    {
+      id: 'errors-new',
+      label: 'POST /errors (new)',
+      request: { method: 'POST', path: `${API}/errors`, headers: json, uniqueBody: { parts: uniqueError } },
+      target: { ratio: 0.2 },
+      check: async (origin) => {
+        const body = { method: 'POST', headers: json, body: errorBody(`Bench error ${runId} check`) };
+        await expectStatus(await fetch(`${origin}${API}/errors`, body), 201, 'POST /errors (new)');
+      },
+    },
+    {
+      id: 'errors-duplicate',
+      label: 'POST /errors (duplicate)',
+      request: { method: 'POST', path: `${API}/errors`, headers: json, body: errorBody(`Bench error ${runId} repeated`) },
+      target: { ratio: 0.2 },
+      check: async (origin) => {
+        const body = { method: 'POST', headers: json, body: errorBody(`Bench error ${runId} repeated`) };
+        await expectStatus(await fetch(`${origin}${API}/errors`, body), 201, 'POST /errors (first of the duplicates)');
+        const again = (await expectStatus(await fetch(`${origin}${API}/errors`, body), 200, 'POST /errors (duplicate)')) as { duplicate: boolean };
+        if (again.duplicate !== true) fail('POST /errors (duplicate) did not answer duplicate: true');
+      },
+    },
+    {
+      id: 'logs',
+      label: 'POST /logs (100 entries, same batch each time)',
+      request: { method: 'POST', path: `${API}/logs`, headers: json, body: logBatch },
+      entriesPerRequest: 100,
+      target: { entriesPerSecond: 150_000 },
+      check: (origin) => checkLogs(origin, logBatch, 'POST /logs'),
+    },
+    {
+      id: 'logs-distinct',
+      label: 'POST /logs (100 entries, all new)',
+      request: { method: 'POST', path: `${API}/logs`, headers: json, uniqueBody: { parts: distinctLogParts } },
+      entriesPerRequest: 100,
+      target: { entriesPerSecond: 150_000 },
+      check: (origin) => checkLogs(origin, distinctLogParts.join('check'), 'POST /logs (all new)'),
+    },
+  ];
+}
+

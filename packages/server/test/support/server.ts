@@ -45,6 +45,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Reuse an existing test database (for several servers on one database). */
   database?: TestDatabase;
+  /** Wraps the opened database before the server gets it (e.g. to count statements). */
+  wrapDatabase?: (db: Database) => Database;
 }
 
 export const PLATFORM_PROJECT_ID = 'signpost';
@@ -79,7 +81,8 @@ async function addProject(db: Database, options: Parameters<TestServer['createPr
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const database = options.database ?? (await createTestDatabase(options.db));
   const config = testConfig(database, options.env);
-  const db = openDatabase(config);
+  const opened = openDatabase(config);
+  const db = options.wrapDatabase ? options.wrapDatabase(opened) : opened;
   await migrate(db);
   await seedOnFirstStart(db, config);
   const app: FastifyInstance = await buildApp({ config, db, logger: false });

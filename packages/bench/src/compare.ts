@@ -2,8 +2,9 @@
  * `npm run compare -- <server main A> <server main B> [scenario,…]`: compares two versions of the
  * server (e.g. the main.ts of a checkout of the commit before a change, and of the working tree).
  *
- * Each runs on its own copy of the same fresh database, both pinned to core 0 and loaded at the
- * same time, each by its own wrk on core 1. Sharing the core, they get about equal CPU time, so
+ * Each runs on its own fresh database, seeded and migrated by its own checkout (so a change to the
+ * schema compares too), both pinned to core 0 and loaded at the same time, each by its own wrk on
+ * core 1. Sharing the core, they get about equal CPU time, so
  * the ratio of their requests per second is the inverse ratio of their CPU cost per request, and
  * whatever else the host does meanwhile slows both alike: on the machines here this ratio holds
  * within a few per cent where the round-based `npm run bench` swings by tens. For a write
@@ -13,12 +14,13 @@
  * Settings: COMPARE_SECONDS (each pair, default 5), COMPARE_PAIRS (default 5).
  * Scenarios: the ids of `npm run bench` (default translations-304).
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { hasTaskset, startProcess, stopProcess } from './processes.ts';
 import { API, expectStatus, fail, scenarios } from './scenarios.ts';
-import { seedBenchDatabase } from './seed.ts';
+import { seedBenchDatabase, type BenchData } from './seed.ts';
 import { runWrk, wrkVersion } from './wrk.ts';
 
 const [mainA, mainB, only = 'translations-304'] = process.argv.slice(2);
@@ -31,33 +33,41 @@ async function main(): Promise<void> {
   if (!hasTaskset) fail('comparing needs taskset and two cores: both servers share core 0, their wrk runs on core 1');
   const work = mkdtempSync(join(os.tmpdir(), 'signpost-compare-'));
   try {
-    const { key, projectId } = await seedBenchDatabase(`sqlite:${join(work, 'a', 'signpost.db')}`, join(work, 'a'));
-    cpSync(join(work, 'a'), join(work, 'b'), { recursive: true });
+    const mains = [resolve(mainA), resolve(mainB)];
+    const data = await Promise.all(mains.map((main, i) => seedWith(main, join(work, String(i)))));
     const servers = await Promise.all(
-      (['a', 'b'] as const).map((copy, i) =>
+      mains.map((main, i) =>
         startProcess(
-          resolve([mainA, mainB][i]!),
-          { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(work, copy, 'signpost.db')}`, DATA_DIR: join(work, copy), LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+          main,
+          { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(work, String(i), 'signpost.db')}`, DATA_DIR: join(work, String(i)), LOG_LEVEL: 'silent', NODE_ENV: 'production' },
           /running on SQLite at http:\/\/localhost:(\d+)/,
         ),
       ),
     );
     try {
       const origins = servers.map((server) => `http://127.0.0.1:${server.port}`);
-      const first = await fetch(`${origins[0]}${API}/translations?locale=de`, { headers: { 'x-api-key': key } });
-      const hash = ((await expectStatus(first, 200, 'GET /translations')) as { hash: string }).hash;
       const wanted = new Set(only.split(','));
-      const chosen = scenarios(key, projectId, Date.now().toString(36), hash).filter((scenario) => wanted.has(scenario.id));
+      const runId = Date.now().toString(36);
+      // Per server: its own key, and the hash of its own `de` translations.
+      const perServer = await Promise.all(
+        origins.map(async (origin, i) => {
+          const { key, projectId } = data[i]!;
+          const first = await fetch(`${origin}${API}/translations?locale=de`, { headers: { 'x-api-key': key } });
+          const hash = ((await expectStatus(first, 200, 'GET /translations')) as { hash: string }).hash;
+          return scenarios(key, projectId, runId, hash).filter((scenario) => wanted.has(scenario.id));
+        }),
+      );
+      const chosen = perServer[0]!;
       if (chosen.length === 0) fail(`no scenario named ${only}`);
       const options = { connections: 32, threads: 1, core: 1, scriptDir: work };
-      const both = (seconds: number, request: (typeof chosen)[number]['request']) =>
-        Promise.all(origins.map((origin) => runWrk(origin, request, { ...options, seconds })));
-      for (const scenario of chosen) {
-        for (const origin of origins) await scenario.check(origin);
-        await both(2, scenario.request);
+      const both = (seconds: number, index: number) =>
+        Promise.all(origins.map((origin, i) => runWrk(origin, perServer[i]![index]!.request, { ...options, seconds })));
+      for (const [index, scenario] of chosen.entries()) {
+        for (const [i, origin] of origins.entries()) await perServer[i]![index]!.check(origin);
+        await both(2, index);
         const ratios: number[] = [];
         for (let pair = 0; pair < PAIRS; pair++) {
-          const [a, b] = await both(SECONDS, scenario.request);
+          const [a, b] = await both(SECONDS, index);
           const failures = [a!, b!].some((run) => Object.values(run.errors).some((n) => n > 0));
           ratios.push(b!.requestsPerSecond / a!.requestsPerSecond);
           process.stdout.write(
@@ -75,6 +85,18 @@ async function main(): Promise<void> {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Seeds a database with the bench seed of the checkout `main` belongs to, when it has one (its
+ * migrations and stores match its server), else with this one's.
+ */
+async function seedWith(main: string, dataDir: string): Promise<BenchData> {
+  const theirs = join(dirname(main), '..', '..', 'bench', 'src', 'seed.ts');
+  const seed = existsSync(theirs)
+    ? ((await import(pathToFileURL(theirs).href)) as { seedBenchDatabase: typeof seedBenchDatabase }).seedBenchDatabase
+    : seedBenchDatabase;
+  return seed(`sqlite:${join(dataDir, 'signpost.db')}`, dataDir);
 }
 
 main().catch((error: unknown) => {

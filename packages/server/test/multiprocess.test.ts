@@ -146,6 +146,24 @@ describe('two server processes on one PostgreSQL database', { skip }, () => {
     assert.deepEqual(rows, [{ id: [...ids][0], occurrences: 30 }]);
   });
 
+  it('30 identical POST /errors at once, past the window of the open record, open exactly one new record', async () => {
+    const report = { title: 'RangeError in invoice totals', message: 'Invalid array length while summing lines', errorType: 'RangeError' };
+    const first = await apis[0]!.post('/errors', report);
+    assert.equal(first.status, 201);
+    await db.run('UPDATE error_reports SET first_seen_at = ? WHERE id = ?', [new Date(Date.now() - 2 * 60 * 60 * 1000).toISOString(), first.body.id]);
+
+    const responses = await spread(apis, 30, (api) => api.post('/errors', report));
+    assert.deepEqual(statuses(responses), { 200: 29, 201: 1 });
+    const ids = new Set(responses.map((r) => r.body.id));
+    assert.equal(ids.size, 1, 'every response names the same new record');
+    assert.ok(!ids.has(first.body.id));
+    const rows = await db.all<{ id: string; occurrences: number }>(
+      'SELECT id, occurrences FROM error_reports WHERE project_id = ? AND title = ? ORDER BY first_seen_at',
+      [projectId, report.title],
+    );
+    assert.deepEqual(rows, [{ id: first.body.id, occurrences: 1 }, { id: [...ids][0], occurrences: 30 }]);
+  });
+
   it('30 identical POST /bugs at once through both processes give one record with count 30', async () => {
     const report = { title: 'Save button does nothing', message: 'Clicking Save on the profile page has no effect.' };
     const responses = await spread(apis, 30, (api) => api.post('/bugs', report));

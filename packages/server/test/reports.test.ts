@@ -44,7 +44,7 @@ describe('bugs, errors and logs', () => {
     it('starts a new record once the first one is over an hour old', async () => {
       const first = await api.post('/bugs', bug({ title: 'Old bug here' }));
       const hourAgo = new Date(Date.now() - 60 * 60 * 1000 - 1000).toISOString();
-      await server.db.run('UPDATE dedup_heads SET first_seen_at = ? WHERE record_id = ?', [hourAgo, first.body.id]);
+      await server.db.run('UPDATE bug_reports SET first_seen_at = ? WHERE id = ?', [hourAgo, first.body.id]);
       const later = await api.post('/bugs', bug({ title: 'Old bug here' }));
       assert.equal(later.status, 201);
       assert.notEqual(later.body.id, first.body.id);

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { Database, Queryable } from '../../db/database.ts';
+import type { Database, Queryable, SqlValue } from '../../db/database.ts';
 import { newId } from '../../ids.ts';
 import type { Scope } from '../features/store.ts';
 
@@ -24,40 +24,73 @@ export interface Occurrence {
   duplicate: boolean;
 }
 
+/** What a new record holds besides its id, scope, fingerprint, count and times. */
+export interface ReportRecord {
+  table: 'bug_reports' | 'error_reports';
+  columns: readonly string[];
+  values: readonly SqlValue[];
+}
+
+const upserts = new Map<string, string>();
+
 /**
- * Records one report. The dedup head row for (scope, kind, fingerprint) names the record that
- * collects repeats; upserting it takes that row's lock, so any number of identical reports
- * arriving at once, through any number of processes, land on one record with an exact count.
- * A head older than the window is moved to a new record.
+ * A new record, or one more occurrence of the open record of the same fingerprint when that was
+ * first seen inside the window. The conflict target is the partial unique index over open records.
+ * A repeat of a resolved report is a regression: it opens again; an ignored one stays ignored.
+ */
+function upsertFor({ table, columns }: ReportRecord): string {
+  const key = `${table}:${columns.join(',')}`;
+  let sql = upserts.get(key);
+  if (!sql) {
+    sql = `
+  INSERT INTO ${table} (id, project_id, environment, fingerprint, dedup_open, ${columns.join(', ')}, occurrences, first_seen_at, last_seen_at)
+  VALUES (?, ?, ?, ?, 1, ${columns.map(() => '?').join(', ')}, 1, ?, ?)
+  ON CONFLICT (project_id, environment, fingerprint) WHERE dedup_open = 1 DO UPDATE SET
+    occurrences = ${table}.occurrences + 1,
+    last_seen_at = excluded.last_seen_at,
+    status = CASE WHEN ${table}.status = 'resolved' THEN 'open' ELSE ${table}.status END
+  WHERE ${table}.first_seen_at > ?
+  RETURNING id`;
+    upserts.set(key, sql);
+  }
+  return sql;
+}
+
+/**
+ * Records one report: one upsert on the record table. Its unique index over open records makes
+ * any number of identical reports arriving at once, through any number of processes, land on one
+ * record with an exact count. When the open record is past the window, the upsert changes nothing;
+ * that record is closed, and the upsert again opens a new one (or, where another process opened
+ * one meanwhile, counts on it). `onNew` runs in the same transaction when a record was added.
  */
 export async function recordOccurrence(
   db: Database,
   scope: Scope,
-  kind: 'bug' | 'error',
   fingerprint: string,
   now: Date,
-  insert: (tx: Queryable, id: string) => Promise<void>,
-  bump: (tx: Queryable, id: string) => Promise<void>,
+  record: ReportRecord,
+  onNew?: (tx: Queryable, id: string) => Promise<void>,
 ): Promise<Occurrence> {
   const at = now.toISOString();
   const cutoff = new Date(now.getTime() - DEDUP_WINDOW_MS).toISOString();
-  const candidate = newId(kind);
+  const candidate = newId(record.table === 'bug_reports' ? 'bug' : 'error');
+  const upsert = upsertFor(record);
+  const params = [candidate, scope.projectId, scope.environment, fingerprint, ...record.values, at, at, cutoff];
   return db.transaction(async (tx) => {
-    const rows = await tx.all<{ record_id: string }>(
-      `INSERT INTO dedup_heads (project_id, environment, kind, fingerprint, record_id, first_seen_at)
-       VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (project_id, environment, kind, fingerprint) DO UPDATE SET
-         record_id = CASE WHEN dedup_heads.first_seen_at <= ? THEN excluded.record_id ELSE dedup_heads.record_id END,
-         first_seen_at = CASE WHEN dedup_heads.first_seen_at <= ? THEN excluded.first_seen_at ELSE dedup_heads.first_seen_at END
-       RETURNING record_id`,
-      [scope.projectId, scope.environment, kind, fingerprint, candidate, at, cutoff, cutoff],
-    );
-    const recordId = rows[0]!.record_id;
-    if (recordId === candidate) {
-      await insert(tx, candidate);
-      return { id: candidate, duplicate: false };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const rows = await tx.all<{ id: string }>(upsert, params);
+      if (rows.length > 0) {
+        const id = rows[0]!.id;
+        if (id !== candidate) return { id, duplicate: true };
+        await onNew?.(tx, id);
+        return { id, duplicate: false };
+      }
+      await tx.run(
+        `UPDATE ${record.table} SET dedup_open = 0
+          WHERE project_id = ? AND environment = ? AND fingerprint = ? AND dedup_open = 1 AND first_seen_at <= ?`,
+        [scope.projectId, scope.environment, fingerprint, cutoff],
+      );
     }
-    await bump(tx, recordId);
-    return { id: recordId, duplicate: true };
+    throw new Error(`No open ${record.table} record for a fingerprint after three attempts`);
   });
 }

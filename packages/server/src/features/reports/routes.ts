@@ -14,10 +14,6 @@ const ErrorReceipt = Type.Object(
 );
 
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
-// A repeat of a resolved report is a regression: it opens again. An ignored one stays ignored.
-const bumpSql = (table: string) =>
-  `UPDATE ${table} SET occurrences = occurrences + 1, last_seen_at = ?,
-     status = CASE WHEN status = 'resolved' THEN 'open' ELSE status END WHERE id = ?`;
 
 export async function reportRoutes(app: App, { db, config }: Deps): Promise<void> {
   app.post(
@@ -36,38 +32,33 @@ export async function reportRoutes(app: App, { db, config }: Deps): Promise<void
       const body = request.body;
       const key = keyOf(request);
       const scope = scopeOf(request);
-      const now = new Date();
-      const at = now.toISOString();
       const result = await recordOccurrence(
         db,
         scope,
-        'bug',
         fingerprintOf(body.title, body.message),
-        now,
-        async (tx, id) => {
-          let featureId: string | null = null;
-          if (body.createFeature) {
-            const feature = await insertFeature(tx, scope, {
-              title: body.title.slice(0, 120),
-              description: body.message.slice(0, 1000),
-              type: 'bug',
-              status: 'new',
-              internal: initialInternal(body.internal, body.channel, key.project.id, config.platformProjectId),
-              channel: body.channel,
-            });
-            featureId = feature.id;
-          }
-          await tx.run(
-            `INSERT INTO bug_reports (id, project_id, environment, title, message, stack_trace, bug_type, severity, channel,
-               metadata, feature_id, occurrences, first_seen_at, last_seen_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-            [
-              id, scope.projectId, scope.environment, body.title, body.message, body.stackTrace ?? null,
-              body.bugType ?? null, body.severity ?? 'medium', body.channel ?? null, json(body.metadata), featureId, at, at,
-            ],
-          );
+        new Date(),
+        {
+          table: 'bug_reports',
+          columns: ['title', 'message', 'stack_trace', 'bug_type', 'severity', 'channel', 'metadata'],
+          values: [
+            body.title, body.message, body.stackTrace ?? null, body.bugType ?? null, body.severity ?? 'medium',
+            body.channel ?? null, json(body.metadata),
+          ],
         },
-        async (tx, id) => void (await tx.run(bumpSql('bug_reports'), [at, id])),
+        // A new bug with createFeature gets its linked feature request, in the same transaction.
+        body.createFeature
+          ? async (tx, id) => {
+              const feature = await insertFeature(tx, scope, {
+                title: body.title.slice(0, 120),
+                description: body.message.slice(0, 1000),
+                type: 'bug',
+                status: 'new',
+                internal: initialInternal(body.internal, body.channel, key.project.id, config.platformProjectId),
+                channel: body.channel,
+              });
+              await tx.run('UPDATE bug_reports SET feature_id = ? WHERE id = ?', [feature.id, id]);
+            }
+          : undefined,
       );
       return reply
         .code(result.duplicate ? 200 : 201)
@@ -90,29 +81,18 @@ export async function reportRoutes(app: App, { db, config }: Deps): Promise<void
     async (request, reply) => {
       const body = request.body;
       const scope = scopeOf(request);
-      const now = new Date();
-      const at = now.toISOString();
-      const result = await recordOccurrence(
-        db,
-        scope,
-        'error',
-        fingerprintOf(body.title, body.errorType),
-        now,
-        async (tx, id) => {
-          await tx.run(
-            `INSERT INTO error_reports (id, project_id, environment, title, message, stack_trace, error_type, severity,
-               breadcrumbs, device, network, app, url, referrer, occurred_at, metadata, occurrences, first_seen_at, last_seen_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-            [
-              id, scope.projectId, scope.environment, body.title, body.message, body.stackTrace ?? null,
-              body.errorType ?? null, body.severity ?? 'medium', json(body.breadcrumbs), json(body.device),
-              json(body.network), json(body.app), body.url ?? null, body.referrer ?? null, body.timestamp ?? null,
-              json(body.metadata), at, at,
-            ],
-          );
-        },
-        async (tx, id) => void (await tx.run(bumpSql('error_reports'), [at, id])),
-      );
+      const result = await recordOccurrence(db, scope, fingerprintOf(body.title, body.errorType), new Date(), {
+        table: 'error_reports',
+        columns: [
+          'title', 'message', 'stack_trace', 'error_type', 'severity', 'breadcrumbs', 'device', 'network', 'app', 'url',
+          'referrer', 'occurred_at', 'metadata',
+        ],
+        values: [
+          body.title, body.message, body.stackTrace ?? null, body.errorType ?? null, body.severity ?? 'medium',
+          json(body.breadcrumbs), json(body.device), json(body.network), json(body.app), body.url ?? null,
+          body.referrer ?? null, body.timestamp ?? null, json(body.metadata),
+        ],
+      });
       return reply.code(result.duplicate ? 200 : 201).send({
         id: result.id,
         message: result.duplicate ? 'Error already reported; occurrence counted' : 'Error report received',

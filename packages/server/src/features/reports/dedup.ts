@@ -24,36 +24,38 @@ export interface Occurrence {
   duplicate: boolean;
 }
 
-/** What a new record holds besides its id, scope, fingerprint, count and times. */
-export interface ReportRecord {
-  table: 'bug_reports' | 'error_reports';
-  columns: readonly string[];
-  values: readonly SqlValue[];
+/** A report table, with the statements that record a report in it, built once. */
+export interface ReportTable {
+  name: 'bug_reports' | 'error_reports';
+  idPrefix: string;
+  /**
+   * A new record, or one more occurrence of the open record of the same fingerprint when that was
+   * first seen inside the window; the conflict target is the partial unique index over open
+   * records. A repeat of a resolved report is a regression: it opens again; an ignored one stays
+   * ignored.
+   */
+  upsert: string;
+  /** Closes the open record of a fingerprint when it is past the window. */
+  close: string;
 }
 
-const upserts = new Map<string, string>();
-
-/**
- * A new record, or one more occurrence of the open record of the same fingerprint when that was
- * first seen inside the window. The conflict target is the partial unique index over open records.
- * A repeat of a resolved report is a regression: it opens again; an ignored one stays ignored.
- */
-function upsertFor({ table, columns }: ReportRecord): string {
-  const key = `${table}:${columns.join(',')}`;
-  let sql = upserts.get(key);
-  if (!sql) {
-    sql = `
-  INSERT INTO ${table} (id, project_id, environment, fingerprint, dedup_open, ${columns.join(', ')}, occurrences, first_seen_at, last_seen_at)
+/** `columns`: what a new record holds besides its id, scope, fingerprint, count and times. */
+export function reportTable(name: ReportTable['name'], idPrefix: string, columns: readonly string[]): ReportTable {
+  return {
+    name,
+    idPrefix,
+    upsert: `
+  INSERT INTO ${name} (id, project_id, environment, fingerprint, dedup_open, ${columns.join(', ')}, occurrences, first_seen_at, last_seen_at)
   VALUES (?, ?, ?, ?, 1, ${columns.map(() => '?').join(', ')}, 1, ?, ?)
   ON CONFLICT (project_id, environment, fingerprint) WHERE dedup_open = 1 DO UPDATE SET
-    occurrences = ${table}.occurrences + 1,
+    occurrences = ${name}.occurrences + 1,
     last_seen_at = excluded.last_seen_at,
-    status = CASE WHEN ${table}.status = 'resolved' THEN 'open' ELSE ${table}.status END
-  WHERE ${table}.first_seen_at > ?
-  RETURNING id`;
-    upserts.set(key, sql);
-  }
-  return sql;
+    status = CASE WHEN ${name}.status = 'resolved' THEN 'open' ELSE ${name}.status END
+  WHERE ${name}.first_seen_at > ?
+  RETURNING id`,
+    close: `UPDATE ${name} SET dedup_open = 0
+      WHERE project_id = ? AND environment = ? AND fingerprint = ? AND dedup_open = 1 AND first_seen_at <= ?`,
+  };
 }
 
 /**
@@ -68,29 +70,25 @@ export async function recordOccurrence(
   scope: Scope,
   fingerprint: string,
   now: Date,
-  record: ReportRecord,
+  table: ReportTable,
+  values: readonly SqlValue[],
   onNew?: (tx: Queryable, id: string) => Promise<void>,
 ): Promise<Occurrence> {
   const at = now.toISOString();
   const cutoff = new Date(now.getTime() - DEDUP_WINDOW_MS).toISOString();
-  const candidate = newId(record.table === 'bug_reports' ? 'bug' : 'error');
-  const upsert = upsertFor(record);
-  const params = [candidate, scope.projectId, scope.environment, fingerprint, ...record.values, at, at, cutoff];
+  const candidate = newId(table.idPrefix);
+  const params = [candidate, scope.projectId, scope.environment, fingerprint, ...values, at, at, cutoff];
   return db.transaction(async (tx) => {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const rows = await tx.all<{ id: string }>(upsert, params);
+      const rows = await tx.all<{ id: string }>(table.upsert, params);
       if (rows.length > 0) {
         const id = rows[0]!.id;
         if (id !== candidate) return { id, duplicate: true };
         await onNew?.(tx, id);
         return { id, duplicate: false };
       }
-      await tx.run(
-        `UPDATE ${record.table} SET dedup_open = 0
-          WHERE project_id = ? AND environment = ? AND fingerprint = ? AND dedup_open = 1 AND first_seen_at <= ?`,
-        [scope.projectId, scope.environment, fingerprint, cutoff],
-      );
+      await tx.run(table.close, [scope.projectId, scope.environment, fingerprint, cutoff]);
     }
-    throw new Error(`No open ${record.table} record for a fingerprint after three attempts`);
+    throw new Error(`No open ${table.name} record for a fingerprint after three attempts`);
   });
 }

@@ -4,7 +4,7 @@ import type { App, Deps } from '../../public-api/context.ts';
 import { keyOf, scopeOf } from '../../public-api/context.ts';
 import { insertFeature } from '../features/store.ts';
 import { initialInternal } from '../features/visibility.ts';
-import { fingerprintOf, recordOccurrence } from './dedup.ts';
+import { fingerprintOf, recordOccurrence, reportTable } from './dedup.ts';
 import { BugBody, ErrorBody } from './schemas.ts';
 
 const BugReceipt = Type.Object({ id: Type.String(), message: Type.String() }, { additionalProperties: false });
@@ -14,6 +14,12 @@ const ErrorReceipt = Type.Object(
 );
 
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
+
+const BUGS = reportTable('bug_reports', 'bug', ['title', 'message', 'stack_trace', 'bug_type', 'severity', 'channel', 'metadata']);
+const ERRORS = reportTable('error_reports', 'error', [
+  'title', 'message', 'stack_trace', 'error_type', 'severity', 'breadcrumbs', 'device', 'network', 'app', 'url', 'referrer',
+  'occurred_at', 'metadata',
+]);
 
 export async function reportRoutes(app: App, { db, config }: Deps): Promise<void> {
   app.post(
@@ -37,14 +43,11 @@ export async function reportRoutes(app: App, { db, config }: Deps): Promise<void
         scope,
         fingerprintOf(body.title, body.message),
         new Date(),
-        {
-          table: 'bug_reports',
-          columns: ['title', 'message', 'stack_trace', 'bug_type', 'severity', 'channel', 'metadata'],
-          values: [
-            body.title, body.message, body.stackTrace ?? null, body.bugType ?? null, body.severity ?? 'medium',
-            body.channel ?? null, json(body.metadata),
-          ],
-        },
+        BUGS,
+        [
+          body.title, body.message, body.stackTrace ?? null, body.bugType ?? null, body.severity ?? 'medium',
+          body.channel ?? null, json(body.metadata),
+        ],
         // A new bug with createFeature gets its linked feature request, in the same transaction.
         body.createFeature
           ? async (tx, id) => {
@@ -81,18 +84,11 @@ export async function reportRoutes(app: App, { db, config }: Deps): Promise<void
     async (request, reply) => {
       const body = request.body;
       const scope = scopeOf(request);
-      const result = await recordOccurrence(db, scope, fingerprintOf(body.title, body.errorType), new Date(), {
-        table: 'error_reports',
-        columns: [
-          'title', 'message', 'stack_trace', 'error_type', 'severity', 'breadcrumbs', 'device', 'network', 'app', 'url',
-          'referrer', 'occurred_at', 'metadata',
-        ],
-        values: [
-          body.title, body.message, body.stackTrace ?? null, body.errorType ?? null, body.severity ?? 'medium',
-          json(body.breadcrumbs), json(body.device), json(body.network), json(body.app), body.url ?? null,
-          body.referrer ?? null, body.timestamp ?? null, json(body.metadata),
-        ],
-      });
+      const result = await recordOccurrence(db, scope, fingerprintOf(body.title, body.errorType), new Date(), ERRORS, [
+        body.title, body.message, body.stackTrace ?? null, body.errorType ?? null, body.severity ?? 'medium',
+        json(body.breadcrumbs), json(body.device), json(body.network), json(body.app), body.url ?? null,
+        body.referrer ?? null, body.timestamp ?? null, json(body.metadata),
+      ]);
       return reply.code(result.duplicate ? 200 : 201).send({
         id: result.id,
         message: result.duplicate ? 'Error already reported; occurrence counted' : 'Error report received',

@@ -6,12 +6,23 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import type { Database } from '../src/db/database.ts';
 import { loadMigrations, migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../src/features/projects/store.ts';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { Api } from './support/api.ts';
+
+/** The test database with every migration before `migrationId` applied, open. */
+async function migratedUpTo(database: TestDatabase, migrationId: string): Promise<Database> {
+  const db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
+  const all = loadMigrations();
+  const cut = all.findIndex((migration) => migration.id === migrationId);
+  assert.ok(cut > 0, `migration ${migrationId} exists`);
+  await migrate(db, all.slice(0, cut));
+  return db;
+}
 
 describe('upgrade: report fingerprints cut to 128 bits (202611230000)', () => {
   let database: TestDatabase;
@@ -22,11 +33,7 @@ describe('upgrade: report fingerprints cut to 128 bits (202611230000)', () => {
 
   before(async () => {
     database = await createTestDatabase();
-    const db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
-    const all = loadMigrations();
-    const cut = all.findIndex((migration) => migration.id === '202611230000_short_dedup_fingerprints');
-    assert.ok(cut > 0, 'the migration exists');
-    await migrate(db, all.slice(0, cut));
+    const db = await migratedUpTo(database, '202611230000_short_dedup_fingerprints');
 
     await createProject(db, { id: 'upgraded', name: 'Upgraded', slug: 'upgraded', monthlyQuota: null });
     key = (await createApiKey(db, 'upgraded', 'live', ALL_PUBLIC_SCOPES)).key;
@@ -73,11 +80,7 @@ describe('upgrade: dedup heads folded into the report records (202611231300)', (
 
   before(async () => {
     database = await createTestDatabase();
-    const db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
-    const all = loadMigrations();
-    const cut = all.findIndex((migration) => migration.id === '202611231300_dedup_on_records');
-    assert.ok(cut > 0, 'the migration exists');
-    await migrate(db, all.slice(0, cut));
+    const db = await migratedUpTo(database, '202611231300_dedup_on_records');
 
     await createProject(db, { id: 'folded', name: 'Folded', slug: 'folded', monthlyQuota: null });
     key = (await createApiKey(db, 'folded', 'live', ALL_PUBLIC_SCOPES)).key;

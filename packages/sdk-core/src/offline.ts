@@ -82,6 +82,7 @@ export function createOfflineQueue(options: OfflineQueueOptions): OfflineQueue {
   let delay = minDelayMs;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let replaying: Promise<void> | undefined;
+  let followUp: Promise<void> | undefined;
   let closed = false;
 
   function load(): QueuedRequest[] {
@@ -155,8 +156,18 @@ export function createOfflineQueue(options: OfflineQueueOptions): OfflineQueue {
       clearTimeout(timer);
       timer = undefined;
     }
-    if (!replaying) replaying = replayOnce().finally(() => (replaying = undefined));
-    return replaying;
+    if (!replaying) {
+      replaying = replayOnce().finally(() => (replaying = undefined));
+      return replaying;
+    }
+    // A pass is under way, and may have begun while the API could not be reached (a timer's
+    // pass, when the browser comes back online): one more pass follows it, so this call is not
+    // answered by an attempt that started before it and fails.
+    followUp ??= replaying.then(() => {
+      followUp = undefined;
+      return replay();
+    });
+    return followUp;
   }
 
   const unsubscribe: Unsubscribe = onOnline(() => {

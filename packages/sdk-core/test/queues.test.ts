@@ -149,6 +149,28 @@ describe('offline queue', () => {
     queue.close();
   });
 
+  test('a replay asked for while a failing one is under way gets a pass of its own', async () => {
+    const p = await server.createProject();
+    const transport = createTransport({ apiKey: p.liveKey, baseUrl: proxy.baseUrl, maxRetries: 0, timeoutMs: 300 });
+    const queue = createOfflineQueue({ transport, storageKey: 'test:follow-up', storage: memoryStorage(), minDelayMs: 60_000 });
+    queue.enqueue({ method: 'POST', path: '/logs', body: { logs: [{ level: 'warn', message: 'kept through a hanging attempt' }] } });
+    proxy.mode = 'hang';
+    let first: Promise<void>;
+    try {
+      // A pass begins while the API does not answer, as a timer's pass would; the API comes back
+      // before it times out, and the page asks for a replay (as on the browser's online event).
+      first = queue.replay();
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      proxy.mode = 'ok';
+    }
+    await queue.replay();
+    await first;
+    assert.equal(queue.size, 0);
+    assert.deepEqual(await logMessages(p.projectId), ['kept through a hanging attempt']);
+    queue.close();
+  });
+
   test('is bounded: the oldest requests are dropped and counted', async () => {
     const transport = createTransport({ apiKey: project.liveKey, baseUrl: proxy.baseUrl, maxRetries: 0 });
     const queue = createOfflineQueue({ transport, storageKey: 'q', storage: memoryStorage(), maxItems: 30, minDelayMs: 60_000 });

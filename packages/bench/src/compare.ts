@@ -18,10 +18,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { hasTaskset, startProcess, stopProcess } from './processes.ts';
+import { hasTaskset, startServer, stopProcess } from './processes.ts';
 import { API, expectStatus, fail, scenarios } from './scenarios.ts';
 import { seedBenchDatabase, type BenchData } from './seed.ts';
-import { runWrk, wrkVersion } from './wrk.ts';
+import { median } from './stats.ts';
+import { errorsOf, runWrk, wrkVersion } from './wrk.ts';
 
 const [mainA, mainB, only = 'translations-304'] = process.argv.slice(2);
 const SECONDS = Number(process.env['COMPARE_SECONDS'] ?? 5);
@@ -35,15 +36,7 @@ async function main(): Promise<void> {
   try {
     const mains = [resolve(mainA), resolve(mainB)];
     const data = await Promise.all(mains.map((main, i) => seedWith(main, join(work, String(i)))));
-    const servers = await Promise.all(
-      mains.map((main, i) =>
-        startProcess(
-          main,
-          { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(work, String(i), 'signpost.db')}`, DATA_DIR: join(work, String(i)), LOG_LEVEL: 'silent', NODE_ENV: 'production' },
-          /running on SQLite at http:\/\/localhost:(\d+)/,
-        ),
-      ),
-    );
+    const servers = await Promise.all(mains.map((main, i) => startServer(main, join(work, String(i)))));
     try {
       const origins = servers.map((server) => `http://127.0.0.1:${server.port}`);
       const wanted = new Set(only.split(','));
@@ -68,7 +61,7 @@ async function main(): Promise<void> {
         const ratios: number[] = [];
         for (let pair = 0; pair < PAIRS; pair++) {
           const [a, b] = await both(SECONDS, index);
-          const failures = [a!, b!].some((run) => Object.values(run.errors).some((n) => n > 0));
+          const failures = errorsOf(a!.errors) + errorsOf(b!.errors) > 0;
           ratios.push(b!.requestsPerSecond / a!.requestsPerSecond);
           process.stdout.write(
             `  ${scenario.label}: A ${Math.round(a!.requestsPerSecond)} req/s, B ${Math.round(b!.requestsPerSecond)} req/s, B/A ${ratios.at(-1)!.toFixed(3)}` +
@@ -77,7 +70,7 @@ async function main(): Promise<void> {
           );
         }
         const sorted = [...ratios].sort((x, y) => x - y);
-        process.stdout.write(`${scenario.label}: B/A median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(3)} over ${PAIRS} pairs (${sorted.map((r) => r.toFixed(3)).join(', ')})\n`);
+        process.stdout.write(`${scenario.label}: B/A median ${median(ratios).toFixed(3)} over ${PAIRS} pairs (${sorted.map((r) => r.toFixed(3)).join(', ')})\n`);
       }
     } finally {
       await Promise.all(servers.map((server) => stopProcess(server.child)));

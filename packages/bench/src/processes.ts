@@ -2,6 +2,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
+import { join } from 'node:path';
 
 export const hasTaskset = !spawnSync('taskset', ['-c', '0', 'true']).error && os.cpus().length >= 2;
 
@@ -46,3 +47,12 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** The Signpost server `main` on the SQLite database in `dataDir`, silent, on a free port. */
+export function startServer(main: string, dataDir: string, nodeArgs: string[] = []) {
+  return startProcess(
+    main,
+    { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dataDir, 'signpost.db')}`, DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+    /running on SQLite at http:\/\/localhost:(\d+)/,
+    nodeArgs,
+  );
+}

@@ -20,10 +20,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hasTaskset, startProcess, stopProcess } from './processes.ts';
+import { hasTaskset, startProcess, startServer, stopProcess } from './processes.ts';
+import { median } from './stats.ts';
 import { API, expectStatus, fail, scenarios } from './scenarios.ts';
 import { seedBenchDatabase } from './seed.ts';
-import { runWrk, wrkVersion, type WrkRequest, type WrkResult } from './wrk.ts';
+import { errorsOf, runWrk, wrkVersion, type WrkRequest, type WrkResult } from './wrk.ts';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const SERVER_MAIN = process.env['BENCH_SERVER_MAIN'] ?? fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
@@ -60,7 +61,6 @@ interface Measured {
   requests: number;
 }
 
-const errorsOf = (errors: WrkResult['errors']) => Object.values(errors).reduce((a, b) => a + b, 0);
 const sumErrors = (results: WrkResult[]): WrkResult['errors'] => {
   const total = { connect: 0, read: 0, write: 0, status: 0, timeout: 0 };
   for (const { errors } of results) for (const name of Object.keys(total) as (keyof typeof total)[]) total[name] += errors[name];
@@ -72,12 +72,6 @@ async function measure(origin: string, request: WrkRequest, scriptDir: string, s
   if (warmup > 0) await runWrk(origin, request, { ...options, seconds: warmup });
   return runWrk(origin, request, { ...options, seconds });
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -141,12 +135,7 @@ async function main(): Promise<void> {
     // 2. Signpost on SQLite.
     const { key, projectId } = await seedBenchDatabase(databaseUrl, dataDir);
     if (PROFILE) mkdirSync(profileDir, { recursive: true });
-    const server = await startProcess(
-      SERVER_MAIN,
-      { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'production' },
-      /running on SQLite at http:\/\/localhost:(\d+)/,
-      PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
-    );
+    const server = await startServer(SERVER_MAIN, dataDir, PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
     children.push(server.child);
     const origin = `http://127.0.0.1:${server.port}`;
 

@@ -127,3 +127,6 @@ export async function runWrk(origin: string, request: WrkRequest, options: WrkOp
     },
   };
 }
+
+/** Socket errors and non-2xx/3xx answers of a run, all kinds together. */
+export const errorsOf = (errors: WrkResult['errors']): number => Object.values(errors).reduce((a, b) => a + b, 0);

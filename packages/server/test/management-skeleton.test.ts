@@ -24,7 +24,7 @@ describe('management API skeleton', () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.ok(doc.paths['/me'].get);
     assert.ok(doc.paths['/auth/sign-up'].post);
-    assert.equal(doc.paths['/auth/sign-up'].post.security, undefined);
+    assert.deepEqual(doc.paths['/auth/sign-up'].post.security, []);
     assert.deepEqual(doc.paths['/me'].get.security, [{ personalAccessToken: [] }, { sessionCookie: [] }]);
   });
 

@@ -1,8 +1,8 @@
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { serveApiReference } from '../http/api-reference.ts';
 import { ErrorBody } from '../http/common-schemas.ts';
 import { UnauthorizedError } from '../http/errors.ts';
 import { createMailer } from '../mail/mailer.ts';
@@ -46,7 +46,8 @@ export async function managementApi(app: ManagementApp, options: { db: Database;
     },
     transform: ({ schema, url, route }) => {
       const transformed: Record<string, unknown> = { ...schema };
-      if (!route.config?.anonymous) transformed['security'] = [{ personalAccessToken: [] }, { sessionCookie: [] }];
+      // The flag the onRequest hook below reads decides both: an anonymous route needs no credentials.
+      transformed['security'] = route.config?.anonymous ? [] : [{ personalAccessToken: [] }, { sessionCookie: [] }];
       const path = url.startsWith(MANAGEMENT_API_PREFIX) ? url.slice(MANAGEMENT_API_PREFIX.length) || '/' : url;
       return { schema: transformed as never, url: path };
     },
@@ -64,6 +65,5 @@ export async function managementApi(app: ManagementApp, options: { db: Database;
     await app.register(async (scoped) => routes(scoped as ManagementApp, deps));
   }
 
-  app.get('/openapi.json', { schema: { hide: true }, config: { anonymous: true } }, async () => app.swagger());
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  await serveApiReference(app, { prefix: MANAGEMENT_API_PREFIX, publicUrl: options.config.publicUrl });
 }

@@ -1,5 +1,5 @@
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
+import { serveApiReference } from '../http/api-reference.ts';
 import { authenticateApiKey, authenticateApiKeyCached, presentedKey, requireScope, type ApiKeyContext } from '../http/authenticate.ts';
 import { ErrorBody } from '../http/common-schemas.ts';
 import { allowAnyOrigin } from '../http/cors.ts';
@@ -49,6 +49,9 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
       if (permission) {
         transformed['security'] = [{ bearerKey: [] }, { headerKey: [] }];
         transformed['description'] = `Permission: \`${permission}\`. ${PERMISSIONS[permission]}`;
+      } else {
+        // No permission is what makes a route keyless (the onRequest hook below): say so.
+        transformed['security'] = [];
       }
       return { schema: transformed as never, url: url.startsWith(PUBLIC_API_PREFIX) ? url.slice(PUBLIC_API_PREFIX.length) || '/' : url };
     },
@@ -127,8 +130,7 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
     await app.register(async (scoped) => routes(scoped as App, deps));
   }
 
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  await serveApiReference(app, { prefix: PUBLIC_API_PREFIX, publicUrl: deps.config.publicUrl });
 }
 
 /** Keeps a memo route's 200 or 304 for the front door, unless a quota or limit made it a write. */

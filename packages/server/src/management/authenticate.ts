@@ -5,6 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import { isTrue, type Database } from '../db/database.ts';
 import { ForbiddenError, UnauthorizedError } from '../http/errors.ts';
+import { fromOwnOrigin } from '../http/same-origin.ts';
 import { findSessionAccount, SESSION_COOKIE } from './accounts/sessions.ts';
 import type { AccountRow } from './accounts/store.ts';
 import type { AccountContext } from './context.ts';
@@ -59,20 +60,16 @@ export async function authenticateAccount(db: Database, request: FastifyRequest)
 
 /**
  * Cookie-carrying writes need the `X-Requested-With` header (any value): setting it makes a
- * cross-site browser request preflighted, and this API answers no CORS preflight. A present
- * `Origin` must also be this server's.
+ * cross-site browser request preflighted, and this API answers no CORS preflight. They must also
+ * come from this server's own pages (see same-origin.ts: `Origin: null` only when the browser
+ * says the request is same-origin).
  */
 export function checkCsrf(request: FastifyRequest): void {
   if (SAFE_METHODS.has(request.method)) return;
   if (!request.headers[CSRF_HEADER]) {
     throw new ForbiddenError('Cookie-authenticated writes need the X-Requested-With header (CSRF protection)');
   }
-  const origin = request.headers.origin;
-  if (origin && origin !== 'null') {
-    const own = new URL(request.server.management.config.publicUrl).origin;
-    const requested = `${request.protocol}://${request.host}`;
-    if (origin !== own && origin !== requested) throw new ForbiddenError('Cross-origin request refused');
-  }
+  if (!fromOwnOrigin(request, request.server.management.config.publicUrl)) throw new ForbiddenError('Cross-origin request refused');
 }
 
 export function accountFromRow(row: AccountRow, via: AccountContext['via'], credentialId: string): AccountContext {

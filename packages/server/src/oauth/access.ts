@@ -18,7 +18,3 @@ export function parseScopes(raw: string | undefined | null): McpScope[] {
 
 export const formatScopes = (scopes: readonly string[]): string => scopes.join(' ');
 
-/** The access preselected on the consent page: read only when nothing beyond reading was asked for. */
-export function suggestedAccess(requested: readonly McpScope[]): AccessLevel {
-  return requested.length > 0 && requested.every((scope) => scope === 'translations:read') ? 'read' : 'write';
-}

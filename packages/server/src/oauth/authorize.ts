@@ -3,11 +3,12 @@
  * A request is checked, the signed-in account picks a project and read or write access, and the
  * client gets a one-time code bound to the PKCE challenge, the redirect URI and the resource.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { mcpResourceUrl } from '../mcp/metadata.ts';
-import { ACCESS_LEVELS, formatScopes, isAccessLevel, parseScopes, suggestedAccess } from './access.ts';
+import { fromOwnOrigin } from '../http/same-origin.ts';
+import { ACCESS_LEVELS, formatScopes, isAccessLevel, parseScopes } from './access.ts';
 import type { AccountGateway } from './accounts.ts';
 import { clientInfo, redirectUriRegistered } from './clients.ts';
 import { issuerOf, OAUTH_PATHS } from './metadata.ts';
@@ -22,7 +23,11 @@ export interface OAuthDeps {
   accounts: AccountGateway;
 }
 
-/** Pages of the flow: never cached, never framed (clickjacking), no referrer. */
+/**
+ * Pages of the flow: never cached, never framed (clickjacking). Referrer policy `same-origin`:
+ * no other site ever sees these URLs (not the client's redirect URI, not an identity provider),
+ * while the forms' posts carry a real `Origin` (with `no-referrer` browsers send `Origin: null`).
+ */
 function html(reply: FastifyReply, status: number, body: string) {
   return reply
     .code(status)
@@ -31,7 +36,7 @@ function html(reply: FastifyReply, status: number, body: string) {
       'cache-control': 'no-store',
       'x-frame-options': 'DENY',
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action *; frame-ancestors 'none'",
-      'referrer-policy': 'no-referrer',
+      'referrer-policy': 'same-origin',
     })
     .send(body);
 }
@@ -100,7 +105,6 @@ export async function authorizeRoutes(app: FastifyInstance, { db, config, accoun
         redirectHost: new URL(redirectUri).host || redirectUri,
         account,
         projects,
-        access: suggestedAccess(requested),
         handle,
         action: OAUTH_PATHS.authorize,
       }),
@@ -111,7 +115,7 @@ export async function authorizeRoutes(app: FastifyInstance, { db, config, accoun
     const body = request.body;
     const expired = () =>
       html(reply, 400, errorPage('Request expired', 'This authorization request expired or was already answered. Start connecting again from your MCP client.'));
-    if (!sameOrigin(request, config)) return html(reply, 403, errorPage('Not allowed', 'The form was sent from another site.'));
+    if (!fromOwnOrigin(request, config.publicUrl)) return html(reply, 403, errorPage('Not allowed', 'The form was sent from another site.'));
     const handle = text(body, 'request');
     const pending = handle ? await findOpenConsentRequest(db, handle) : undefined;
     if (!pending) return expired();
@@ -162,16 +166,10 @@ export async function authorizeRoutes(app: FastifyInstance, { db, config, accoun
   app.post(OAUTH_PATHS.signIn, { schema: { hide: true } }, async (request, reply) => {
     const returnTo = safeReturnTo(text(request.body, 'return_to'));
     const email = text(request.body, 'email') ?? '';
-    if (!sameOrigin(request, config)) return html(reply, 403, errorPage('Not allowed', 'The form was sent from another site.'));
+    if (!fromOwnOrigin(request, config.publicUrl)) return html(reply, 403, errorPage('Not allowed', 'The form was sent from another site.'));
     const result = await accounts.signIn(email, text(request.body, 'password') ?? '', reply);
     if (!result.ok) return html(reply, 401, signInPageFor(returnTo, email, result.message));
     return reply.redirect(returnTo, 303);
   });
 }
 
-/** Forms post from this server's own pages: a present Origin must be ours. */
-function sameOrigin(request: FastifyRequest, config: Config): boolean {
-  const origin = request.headers.origin;
-  if (!origin) return true;
-  return origin === new URL(config.publicUrl).origin || origin === `${request.protocol}://${request.host}`;
-}

@@ -1,6 +1,5 @@
 /** The server-rendered pages of the authorization flow: the consent page and error pages. */
 import type { AccessibleProject, SignedInAccount } from './accounts.ts';
-import type { AccessLevel } from './access.ts';
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -35,7 +34,6 @@ export interface ConsentPage {
   redirectHost: string;
   account: SignedInAccount;
   projects: AccessibleProject[];
-  access: AccessLevel;
   handle: string;
   action: string;
 }
@@ -47,7 +45,7 @@ export function consentPage(page: ConsentPage): string {
       return `<option value="${escape(project.id)}">${escape(project.name)} (${escape(project.id)}${readOnly})</option>`;
     })
     .join('');
-  const checked = (level: AccessLevel) => (page.access === level ? ' checked' : '');
+  // Read is preselected whatever scopes the client asks for: write access is the user's deliberate choice.
   return layout(
     'Connect an MCP client',
     `<h1>${escape(page.clientName)} wants to use Signpost</h1>
@@ -60,9 +58,9 @@ export function consentPage(page: ConsentPage): string {
   </fieldset>
   <fieldset>
     <legend>Access</legend>
-    <label><input type="radio" name="access" value="read"${checked('read')}> Read</label>
+    <label><input type="radio" name="access" value="read" checked> Read</label>
     <small>List translation keys.</small>
-    <label><input type="radio" name="access" value="write"${checked('write')}> Read and write</label>
+    <label><input type="radio" name="access" value="write"> Read and write</label>
     <small>Also create and update features and bugs, and create and fill in translation keys.</small>
   </fieldset>
   <div class="actions">

@@ -172,6 +172,8 @@ describe('management: translations', () => {
 
     const doc = (await p.owner.get('/openapi.json', { unchecked: true })).body;
     assert.match(doc.paths['/projects/{projectId}/translations/import'].post.description, /fills its own locale's values only/);
+    const publicDoc = (await p.live.get('/openapi.json', { unchecked: true })).body;
+    assert.match(publicDoc.paths['/translations'].get.description, /is left out/);
   });
 
   it('imports files of thousands of keys across batches, counting created, updated and unchanged exactly', async () => {

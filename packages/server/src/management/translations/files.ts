@@ -170,7 +170,7 @@ async function importChunk(
     for (const id of unnamed) changed.add(id);
   }
   // Keys an import of another locale created have no default text; the default locale's file gives it.
-  const untexted = isDefaultLocale ? old.filter((row) => row.default_text === '') : [];
+  const untexted = isDefaultLocale ? old.filter((row) => row.default_text === '' && text.get(row.key) !== '') : [];
   if (untexted.length > 0) {
     await tx.run(
       `UPDATE translation_keys SET default_text = CASE id ${untexted.map(() => 'WHEN ? THEN ?').join(' ')} END

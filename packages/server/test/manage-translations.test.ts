@@ -104,10 +104,11 @@ describe('management: translations', () => {
     assert.equal(set.translations['settings.save'], 'Speichern');
     const key = (await p.member.get(path('/keys/settings.save'))).body;
     assert.equal(key.namespace, 'settings');
-    assert.equal(key.defaultText, 'Speichern');
+    assert.equal(key.defaultText, '', 'a German file gives no default text');
 
     const english = await p.admin.post(path('/import'), { 'settings.save': 'Save', 'settings.title': 'Settings' }, { query: { locale: 'en' } });
     assert.deepEqual(english.body.updated, ['settings.save', 'settings.title']);
+    assert.equal((await p.member.get(path('/keys/settings.save'))).body.defaultText, 'Save', 'the default locale\'s file fills it in');
     const again = await p.admin.post(path('/import'), { 'settings.save': 'Save' }, { query: { locale: 'en' } });
     assert.deepEqual(again.body.unchanged, ['settings.save']);
     const kept = await p.admin.post(path('/import'), { 'settings.save': 'SAVE!' }, { query: { locale: 'en', overwrite: false } });
@@ -124,7 +125,7 @@ describe('management: translations', () => {
     const nested = await p.member.get(path('/export'), { query: { locale: 'en', namespace: 'settings', format: 'nested' } });
     assert.deepEqual(nested.body, { settings: { save: 'Save', title: 'Settings' } });
     const withFallback = await p.member.get(path('/export'), { query: { locale: 'en', namespace: 'settings', fallback: true } });
-    assert.deepEqual(withFallback.body, { 'settings.cancel': 'Abbrechen', 'settings.save': 'Save', 'settings.title': 'Settings' });
+    assert.deepEqual(withFallback.body, { 'settings.save': 'Save', 'settings.title': 'Settings' }, 'no English text, no German either');
 
     // A key that is both a text and a group cannot be nested.
     await p.admin.post(path('/import'), { settings: 'Settings page' }, { query: { locale: 'en', namespace: 'settings' } });
@@ -136,6 +137,43 @@ describe('management: translations', () => {
     assert.equal((await p.member.get(path('/keys/ok'))).status, 404, 'a bad file stores nothing');
     assert.equal((await p.admin.post(path('/import'), { a: 'b' }, { query: {} })).status, 400);
     assert.equal((await p.member.post(path('/import'), { a: 'b' }, { query: { locale: 'de' } })).status, 403);
+  });
+
+  it('serves a file\'s texts to its own locale only: a German file is not what English readers get', async () => {
+    const german = await p.admin.post(path('/import'), { walk: { greeting: 'Hallo', nav: { home: 'Startseite', help: 'Hilfe' } } }, {
+      query: { locale: 'de', namespace: 'walk' },
+    });
+    assert.deepEqual(german.body.created, ['walk.greeting', 'walk.nav.help', 'walk.nav.home']);
+    const served = async (locale: string) => (await p.live.get('/translations', { query: { locale, namespace: 'walk' } })).body.translations;
+    assert.deepEqual(await served('de'), { 'walk.greeting': 'Hallo', 'walk.nav.help': 'Hilfe', 'walk.nav.home': 'Startseite' });
+    assert.deepEqual(await served('de-AT'), { 'walk.greeting': 'Hallo', 'walk.nav.help': 'Hilfe', 'walk.nav.home': 'Startseite' });
+    assert.deepEqual(await served('en'), {}, 'no English text and no default text: absent, not German');
+    assert.deepEqual(await served('fr'), {});
+    assert.equal((await p.member.get(path('/keys/walk.greeting'))).body.defaultText, '');
+
+    // The default locale's file fills English values and the default text the German file left empty.
+    assert.equal((await p.admin.put(path('/keys/walk.nav.home/values/en'), { text: 'Home' })).status, 200);
+    const english = await p.admin.post(path('/import'), { walk: { greeting: 'Hello', nav: { home: 'Home' } } }, { query: { locale: 'en' } });
+    assert.deepEqual(english.body.updated, ['walk.greeting', 'walk.nav.home'], 'nav.home changed: its default text was filled in');
+    assert.equal((await p.member.get(path('/keys/walk.greeting'))).body.defaultText, 'Hello');
+    assert.equal((await p.member.get(path('/keys/walk.nav.home'))).body.defaultText, 'Home');
+    assert.equal((await p.member.get(path('/keys/walk.nav.help'))).body.defaultText, '');
+    assert.deepEqual(await served('en'), { 'walk.greeting': 'Hello', 'walk.nav.home': 'Home' });
+    assert.deepEqual(await served('fr'), { 'walk.greeting': 'Hello', 'walk.nav.home': 'Home' });
+    assert.deepEqual(await served('de'), { 'walk.greeting': 'Hallo', 'walk.nav.help': 'Hilfe', 'walk.nav.home': 'Startseite' });
+    const exported = await p.member.get(path('/export'), { query: { locale: 'fr', namespace: 'walk', fallback: true } });
+    assert.deepEqual(exported.body, { 'walk.greeting': 'Hello', 'walk.nav.home': 'Home' });
+
+    // A default text set by hand is served again; a later German file leaves it alone.
+    await p.admin.patch(path('/keys/walk.nav.help'), { defaultText: 'Help' });
+    await p.admin.post(path('/import'), { walk: { nav: { help: 'Hilfe!' } } }, { query: { locale: 'de' } });
+    assert.equal((await p.member.get(path('/keys/walk.nav.help'))).body.defaultText, 'Help');
+    assert.deepEqual(await served('en'), { 'walk.greeting': 'Hello', 'walk.nav.help': 'Help', 'walk.nav.home': 'Home' });
+
+    const doc = (await p.owner.get('/openapi.json', { unchecked: true })).body;
+    assert.match(doc.paths['/projects/{projectId}/translations/import'].post.description, /fills its own locale's values only/);
+    const publicDoc = (await p.live.get('/openapi.json', { unchecked: true })).body;
+    assert.match(publicDoc.paths['/translations'].get.description, /is left out/);
   });
 
   it('imports files of thousands of keys across batches, counting created, updated and unchanged exactly', async () => {

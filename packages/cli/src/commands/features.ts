@@ -47,7 +47,8 @@ export function registerFeatureCommands(program: Command): void {
       .option('--internal', 'internal items only')
       .option('--public', 'public items only')
       .option('--search <text>', 'text in title, description or notes')
-      .option('--sort <order>', 'newest, oldest, votes, comments or updated', oneOf(['newest', 'oldest', 'votes', 'comments', 'updated'] as const)),
+      .option('--sort <order>', 'newest, oldest, votes, comments or updated', oneOf(['newest', 'oldest', 'votes', 'comments', 'updated'] as const))
+      .option('-q, --quiet', 'print only the ids, one a line, e.g. for FEATURE=$(signpost features list -q --limit 1)'),
     50,
   ).action(
     action(async (flags: CommonFlags & Record<string, any>) => {
@@ -63,6 +64,7 @@ export function registerFeatureCommands(program: Command): void {
         offset: flags['offset'],
       });
       if (flags.json) return printJson(result);
+      if (flags['quiet']) return result.features.forEach((f) => say(f.id));
       printTable(
         ['id', 'status', 'type', 'votes', 'internal', 'title'],
         result.features.map((f) => [f.id, f.status, f.type, f.voteCount, f.internal, f.title]),

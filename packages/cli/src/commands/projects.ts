@@ -41,6 +41,7 @@ interface ProjectFlags extends CommonFlags {
   plan?: string;
   quota?: number;
   unlimited?: boolean;
+  quiet?: boolean;
   use?: boolean;
 }
 
@@ -78,9 +79,10 @@ export function registerProjectCommands(program: Command): void {
       .option('--locales <list>', 'supported locales, the first is the default (e.g. en,de)', list)
       .option('--plan <plan>', 'plan name')
       .option('--quota <n>', 'monthly request quota on the public API (default: unlimited)', integer('--quota', 1))
-      .option('--use', 'make it the default project of later commands'),
+      .option('--use', 'make it the default project of later commands')
+      .option('-q, --quiet', "print only the new project's id, e.g. for PROJECT=$(signpost projects create … -q)"),
   )
-    .addHelpText('after', '\nExample:\n  signpost projects create "My App" --locales en,de --use')
+    .addHelpText('after', '\nExamples:\n  signpost projects create "My App" --locales en,de --use\n  PROJECT=$(signpost projects create "My App" --use --quiet)')
     .action(
       action(async (name: string, flags: ProjectFlags) => {
         const body = defined({
@@ -95,6 +97,7 @@ export function registerProjectCommands(program: Command): void {
         const project = await signedInClient(flags).post<Project>('/projects', body);
         if (flags.use) useProject(flags, project.id);
         if (flags.json) return printJson(project);
+        if (flags.quiet) return say(project.id);
         say(`Created project ${project.name} (${project.id}).${flags.use ? ' It is now the default project.' : ''}`);
       }),
     );

@@ -187,7 +187,8 @@ export function registerTranslationCommands(program: Command): void {
   )
     .addHelpText(
       'after',
-      '\nKeys that do not exist yet are created with the imported text as default text.\n\nExamples:\n' +
+      '\nA file fills its own locale only. Keys that do not exist yet are created; the default locale\'s file also\n' +
+        'gives them (and keys without one) their default text, so another locale\'s text is never served in its place.\n\nExamples:\n' +
         '  signpost translations import locales/de.json locales/fr.json\n  signpost translations import locales/de/checkout.json\n' +
         '  signpost translations import strings.json --locale en --namespace common',
     )

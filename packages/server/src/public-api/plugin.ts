@@ -48,7 +48,9 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
       const transformed: Record<string, unknown> = { ...schema };
       if (permission) {
         transformed['security'] = [{ bearerKey: [] }, { headerKey: [] }];
-        transformed['description'] = `Permission: \`${permission}\`. ${PERMISSIONS[permission]}`;
+        // The route's own description, if any, follows the permission rather than being lost.
+        const own = typeof schema.description === 'string' ? `\n\n${schema.description}` : '';
+        transformed['description'] = `Permission: \`${permission}\`. ${PERMISSIONS[permission]}${own}`;
       } else {
         // No permission is what makes a route keyless (the onRequest hook below): say so.
         transformed['security'] = [];

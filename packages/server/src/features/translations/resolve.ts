@@ -1,6 +1,8 @@
 /**
  * The fallback chain of one key: the requested locale, its language (`de-AT` → `de`), the
- * project's default locale, then the key's default text.
+ * project's default locale, then the key's default text. A key with none of these (no value in
+ * the chain and an empty default text, as a key first imported from another locale's file has) is
+ * left out, so the app's own fallback and missing-key report take over instead of a blank text.
  */
 export function fallbackChain(locale: string, defaultLocale: string): string[] {
   const chain = [locale];
@@ -25,7 +27,8 @@ export function resolveTranslations(keys: Iterable<KeyValues>, chain: readonly s
       text = entry.values.get(locale);
       if (text !== undefined) break;
     }
-    result[entry.key] = text ?? entry.defaultText;
+    if (text !== undefined) result[entry.key] = text;
+    else if (entry.defaultText !== '') result[entry.key] = entry.defaultText;
   }
   return result;
 }

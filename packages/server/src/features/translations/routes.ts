@@ -35,6 +35,10 @@ export async function translationRoutes(app: App, { db }: Deps): Promise<void> {
       schema: {
         operationId: 'getTranslations',
         summary: 'Translations of one locale, with fallbacks; send the hash back as If-None-Match for a 304',
+        description:
+          "Each key's text: the requested locale's, else its language's (de-AT → de), else the project's default locale's, else " +
+          "the key's default text. A key with none of these (e.g. imported only from another locale's file) is left out, so the " +
+          'app falls back to its own text and can report the key missing.',
         tags: ['translations'],
         querystring: Type.Object({
           locale: Type.Optional(Type.String({ minLength: 1, maxLength: 35, default: 'en' })),

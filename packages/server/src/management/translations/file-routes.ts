@@ -54,8 +54,13 @@ export async function fileRoutes(app: ManagementApp, { db }: ManagementDeps): Pr
       schema: {
         operationId: 'manageImportTranslations',
         summary:
-          'Import a JSON translation file for one locale. Flat ({"a.b": "text"}) or nested ({"a": {"b": "text"}}) objects; new keys are ' +
-          'created with the text as default text; existing texts are replaced unless overwrite=false (role: admin)',
+          'Import a JSON translation file for one locale (role: admin)',
+        description:
+          'Flat ({"a.b": "text"}) or nested ({"a": {"b": "text"}}) objects. The file fills its own locale\'s values only. Keys that ' +
+          'do not exist yet are created; when the file is the project\'s default locale, its text also becomes the default text of ' +
+          'new keys and of keys that have none. Another locale\'s file gives new keys no default text: until the default locale ' +
+          'has a text for them, GET /translations leaves them out of every locale without its own value (never serving, say, ' +
+          'German to English readers). Existing texts are replaced unless overwrite=false.',
         tags,
         params: ProjectParams,
         querystring: ImportQuery,
@@ -72,7 +77,7 @@ export async function fileRoutes(app: ManagementApp, { db }: ManagementDeps): Pr
       const { entries, problems } = flattenFile(request.body);
       if (problems.length > 0) throw new BadRequestError(`Invalid translation file: ${problems[0]!.field} ${problems[0]!.message}`, problems.slice(0, 100));
       const namespace = request.query.namespace;
-      const outcome = await importLocale(db, projectId, locale, namespace, entries, request.query.overwrite ?? true);
+      const outcome = await importLocale(db, projectId, locale, locales.defaultLocale, namespace, entries, request.query.overwrite ?? true);
       return { locale, namespace: namespace ?? null, ...outcome, unsupportedLocale: !locales.supportedLocales.includes(locale) };
     },
   );

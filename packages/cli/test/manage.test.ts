@@ -169,6 +169,28 @@ describe("signpost management commands", { timeout: 120_000 }, () => {
     assert.equal(updated.name, "CLI App 2");
   });
 
+  it("creates a publishable key that submits but cannot change features; keys list tells secret from publishable", async () => {
+    const created = await json(["keys", "create", "--env", "live", "--scopes", "features:read,features:write", "--publishable", "--name", "widget"]);
+    assert.equal(created.apiKey.publishable, true);
+    const send = (method: string, path: string, key: string, body: unknown) =>
+      fetch(`${server.baseUrl}${path}`, { method, headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const submitted = await send("POST", "/features", created.key, { title: "From the widget", description: "Sent with a publishable key", type: "feature" });
+    assert.equal(submitted.status, 201);
+    const featureId = ((await submitted.json()) as { id: string }).id;
+    const refused = await send("PATCH", `/features/${featureId}`, created.key, { status: "declined" });
+    assert.equal(refused.status, 403);
+    assert.deepEqual(await refused.json(), { error: "Publishable keys cannot modify features" });
+    assert.equal((await send("PATCH", `/features/${featureId}`, liveKey, { status: "planned" })).status, 200);
+
+    const listed = await json(["keys", "list"]);
+    assert.equal(listed.keys.find((k: any) => k.name === "widget").publishable, true);
+    assert.equal(listed.keys.find((k: any) => k.name === "web").publishable, false);
+    const table = (await ok(["keys", "list"])).stdout;
+    assert.match(table, /widget\s+live\s+publishable\s/);
+    assert.match(table, /web\s+live\s+secret\s/);
+    await ok(["features", "delete", featureId]); // the next test counts this project's features
+  });
+
   it("triages features: status and visibility follow on the public roadmap; duplicates merge", async () => {
     const submit = async (title: string) => {
       const response = await fetch(`${server.baseUrl}/features`, {

@@ -1,0 +1,159 @@
+/**
+ * Sign-in throttling that slows guessing without locking the owner out, sign-up that does not
+ * tell whether an address has an account, and the password strength check. Clients are told
+ * apart by X-Forwarded-For, which the server believes because it runs with TRUST_PROXY=true (as
+ * behind a reverse proxy); each test uses addresses of its own.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startTestServer, type TestServer } from './support/server.ts';
+import { startMailbox, type Mailbox } from './support/mailbox.ts';
+import { managementApi, signIn, signUp, uniqueEmail } from './support/management.ts';
+
+const PASSWORD = 'correct horse battery staple';
+
+describe('accounts: throttling, sign-up privacy and password strength', () => {
+  let server: TestServer;
+  let mailbox: Mailbox;
+
+  before(async () => {
+    mailbox = await startMailbox();
+    server = await startTestServer({ env: { SMTP_URL: mailbox.url, TRUST_PROXY: 'true' } });
+  });
+  after(async () => {
+    await server.close();
+    await mailbox.close();
+  });
+
+  const from = (client: string) => managementApi(server.origin).withHeaders({ 'x-forwarded-for': client });
+  const signInFrom = (client: string, email: string, password: string) => from(client).post('/auth/sign-in', { email, password });
+
+  it("lets the owner in after an attacker's 20 wrong tries, and slows the attacker", async () => {
+    const owner = await signUp(server.origin);
+    const attacker = '203.0.113.7';
+    // All at once: each attempt is claimed in its own transaction, so the burst cannot slip
+    // past the free failures before the first one is written.
+    const tries = await Promise.all(Array.from({ length: 20 }, (_, i) => signInFrom(attacker, owner.email, `wrong guess number ${i}`)));
+    const statuses = tries.map((response) => response.status);
+    assert.ok(statuses.every((status) => status === 401 || status === 429), statuses.join());
+    const wrong = statuses.filter((status) => status === 401).length;
+    // Five free failures, one that starts the delay, and one more at most if the burst outlasted it.
+    assert.ok(wrong >= 6 && wrong <= 7, `failures let through: ${wrong}`);
+    const slowed = tries.find((response) => response.status === 429)!;
+    assert.ok(Number(slowed.headers.get('retry-after')) >= 1);
+    assert.match(slowed.body.error, /Too many sign-in attempts/);
+
+    // The owner, from their own client, gets in at once.
+    const ownerIn = await signInFrom('198.51.100.1', owner.email, owner.password);
+    assert.equal(ownerIn.status, 200, ownerIn.text);
+    assert.equal(ownerIn.body.account.id, owner.account.id);
+
+    // From the attacker's client the right password waits out the short pair delay, then works.
+    const refused = await signInFrom(attacker, owner.email, owner.password);
+    assert.equal(refused.status, 429);
+    const wait = Number(refused.headers.get('retry-after'));
+    assert.ok(wait >= 1 && wait <= 60, `Retry-After ${wait}`);
+    await sleep(wait * 1000 + 100);
+    assert.equal((await signInFrom(attacker, owner.email, owner.password)).status, 200);
+  });
+
+  it('grows the delay with each further failure of the pair', async () => {
+    const owner = await signUp(server.origin);
+    const attacker = '203.0.113.8';
+    for (let i = 0; i < 6; i++) assert.equal((await signInFrom(attacker, owner.email, `guess ${i}`)).status, 401);
+    const first = await signInFrom(attacker, owner.email, 'guess');
+    assert.equal(first.status, 429);
+    assert.equal(first.headers.get('retry-after'), '1');
+    await sleep(1100);
+    assert.equal((await signInFrom(attacker, owner.email, 'guess 7')).status, 401);
+    const second = await signInFrom(attacker, owner.email, 'guess');
+    assert.equal(second.status, 429);
+    assert.equal(second.headers.get('retry-after'), '2');
+  });
+
+  it('slows a client that sprays many addresses, and only that client', async () => {
+    const victim = await signUp(server.origin);
+    const sprayer = '192.0.2.50';
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await signInFrom(sprayer, uniqueEmail(`spray${i}`), 'Summer2024!')).status);
+    assert.deepEqual(statuses.slice(0, 21), Array(21).fill(401));
+    assert.ok(statuses.slice(21).every((status) => status === 429), statuses.join());
+    // Even a right password is refused to the sprayer while it waits: no oracle.
+    const right = await signInFrom(sprayer, victim.email, victim.password);
+    assert.equal(right.status, 429);
+    assert.ok(Number(right.headers.get('retry-after')) >= 1);
+    assert.equal((await signInFrom('192.0.2.51', victim.email, victim.password)).status, 200);
+  });
+
+  it('the OAuth sign-in page counts on the same throttle', async () => {
+    const owner = await signUp(server.origin);
+    const attacker = '203.0.113.9';
+    for (let i = 0; i < 6; i++) assert.equal((await signInFrom(attacker, owner.email, `guess ${i}`)).status, 401);
+    const page = await fetch(`${server.origin}/oauth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': attacker },
+      body: new URLSearchParams({ email: owner.email, password: 'guess', return_to: '/oauth/authorize' }).toString(),
+    });
+    assert.equal(page.status, 429);
+    assert.ok(Number(page.headers.get('retry-after')) >= 1);
+    assert.match(await page.text(), /Too many sign-in attempts/);
+    const elsewhere = await fetch(`${server.origin}/oauth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '198.51.100.9' },
+      body: new URLSearchParams({ email: owner.email, password: owner.password, return_to: '/oauth/authorize' }).toString(),
+      redirect: 'manual',
+    });
+    assert.equal(elsewhere.status, 303);
+  });
+
+  it('answers sign-up the same for a new and a taken address; the owner is told by e-mail', async () => {
+    const owner = await signUp(server.origin);
+    const fresh = uniqueEmail('fresh');
+    const taken = await from('198.51.100.20').post('/auth/sign-up', { email: owner.email, password: 'an intruder password 42' });
+    const created = await from('198.51.100.21').post('/auth/sign-up', { email: fresh, password: 'a fresh long password 42' });
+    assert.equal(taken.status, 202);
+    assert.equal(taken.status, created.status);
+    assert.deepEqual(taken.body, created.body);
+    assert.deepEqual(taken.body, { message: 'Check your e-mail to finish signing up, then sign in' });
+    assert.equal(taken.headers.get('set-cookie'), null);
+    assert.equal(created.headers.get('set-cookie'), null);
+
+    const notice = await mailbox.waitFor((mail) => mail.to.includes(owner.email) && /tried to sign up/.test(mail.subject));
+    assert.match(notice.text, /already has one/);
+    assert.match(notice.text, /reset/);
+    assert.ok(notice.links.length > 0);
+    await mailbox.waitFor((mail) => mail.to.includes(fresh) && /Verify/.test(mail.subject));
+
+    // No second account: the intruder's password does not sign in; the owner's still does.
+    assert.equal((await signInFrom('198.51.100.20', owner.email, 'an intruder password 42')).status, 401);
+    assert.equal((await signIn(server.origin, owner.email, owner.password)).account.id, owner.account.id);
+    assert.equal((await signIn(server.origin, fresh, 'a fresh long password 42')).account.verified, false);
+  });
+
+  it('refuses guessable passwords on sign-up, reset and change, naming the field', async () => {
+    const email = uniqueEmail('weak');
+    for (const password of ['password123!', 'qwertyuiop12', 'P@ssw0rd2024', `${email.split('@')[0]}`]) {
+      const refused = await managementApi(server.origin).post('/auth/sign-up', { email, password });
+      assert.equal(refused.status, 400, password);
+      assert.deepEqual(refused.body.details.map((d: { field: string }) => d.field), ['password']);
+      assert.match(refused.body.error, /too easy to guess/);
+    }
+    assert.equal((await signInFrom('198.51.100.30', email, 'password123!')).status, 401);
+
+    const user = await signUp(server.origin, { password: PASSWORD });
+    const change = await user.api.post('/me/password', { currentPassword: PASSWORD, newPassword: 'letmein2024!' });
+    assert.equal(change.status, 400);
+    assert.deepEqual(change.body.details.map((d: { field: string }) => d.field), ['newPassword']);
+    assert.equal((await signIn(server.origin, user.email, PASSWORD)).account.id, user.account.id);
+
+    await managementApi(server.origin).post('/auth/password-reset', { email: user.email });
+    const mail = await mailbox.waitFor((m) => m.to.includes(user.email) && /Reset/.test(m.subject));
+    const token = new URL(mail.links.find((link) => link.includes('reset-password?token='))!).searchParams.get('token')!;
+    const reset = await managementApi(server.origin).post('/auth/reset-password', { token, password: 'iloveyou2020' });
+    assert.equal(reset.status, 400);
+    assert.deepEqual(reset.body.details.map((d: { field: string }) => d.field), ['password']);
+    // The link is not used up by a refused password.
+    assert.equal((await managementApi(server.origin).post('/auth/reset-password', { token, password: 'a brand new password' })).status, 200);
+  });
+});

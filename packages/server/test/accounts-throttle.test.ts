@@ -72,6 +72,13 @@ describe('accounts: throttling, sign-up privacy and password strength', () => {
     assert.equal(second.headers.get('retry-after'), '2');
   });
 
+  it('counts an IPv6 client by its /64, so rotating addresses inside it does not help', async () => {
+    const owner = await signUp(server.origin);
+    for (let i = 0; i < 6; i++) assert.equal((await signInFrom(`2001:db8:7:8::${i + 1}`, owner.email, `guess ${i}`)).status, 401);
+    assert.equal((await signInFrom('2001:db8:7:8:ffff::99', owner.email, 'guess')).status, 429);
+    assert.equal((await signInFrom('2001:db8:7:9::1', owner.email, owner.password)).status, 200);
+  });
+
   it('slows a client that sprays many addresses, and only that client', async () => {
     const victim = await signUp(server.origin);
     const sprayer = '192.0.2.50';

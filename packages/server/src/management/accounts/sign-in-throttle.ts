@@ -48,7 +48,23 @@ export function delayAfter(policy: Policy, failures: number): number {
   return Math.min(policy.maxDelayMs, 1000 * 2 ** Math.min(30, failures - policy.free - 1));
 }
 
-function bucketsOf(client: string, email: string) {
+/**
+ * The client a bucket is kept for: an IPv4 address as is (also when IPv4-mapped), an IPv6
+ * address by its /64 network, since one host commonly holds a whole /64 and could rotate.
+ */
+export function clientOf(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail = ''] = ip.toLowerCase().split('%')[0]!.split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups] : headGroups;
+  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+function bucketsOf(ip: string, email: string) {
+  const client = clientOf(ip);
   return { pair: `pair:${client}|${email}`, client: `client:${client}` };
 }
 
@@ -66,11 +82,11 @@ async function lockBucket(tx: Queryable, bucket: string, policy: Policy, now: nu
 }
 
 /**
- * Claims a sign-in attempt for `client` (its address as the server sees it) on `email`
+ * Claims a sign-in attempt for the client at `ip` (as the server sees it) on `email`
  * (normalised): refused while either bucket's delay runs, else counted as a failure now.
  */
-export async function claimAttempt(db: Database, client: string, email: string, now = Date.now()): Promise<Claim> {
-  const buckets = bucketsOf(client, email);
+export async function claimAttempt(db: Database, ip: string, email: string, now = Date.now()): Promise<Claim> {
+  const buckets = bucketsOf(ip, email);
   const claim = await db.transaction(async (tx) => {
     const pair = await lockBucket(tx, buckets.pair, PAIR_POLICY, now);
     const perClient = await lockBucket(tx, buckets.client, CLIENT_POLICY, now);

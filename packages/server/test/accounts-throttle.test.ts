@@ -86,7 +86,10 @@ describe('accounts: throttling, sign-up privacy and password strength', () => {
   it('counts an IPv6 client by its /64, so rotating addresses inside it does not help', async () => {
     const owner = await signUp(server.origin);
     for (let i = 0; i < 6; i++) assert.equal((await signInFrom(`2001:db8:7:8::${i + 1}`, owner.email, `guess ${i}`)).status, 401);
-    assert.equal((await signInFrom('2001:db8:7:8:ffff::99', owner.email, 'guess')).status, 429);
+    // Refused at once, or after one more failure if the 1 s delay ran out on a slow machine.
+    let other = await signInFrom('2001:db8:7:8:ffff::99', owner.email, 'guess');
+    if (other.status === 401) other = await signInFrom('2001:db8:7:8:ffff::98', owner.email, 'guess');
+    assert.equal(other.status, 429);
     assert.equal((await signInFrom('2001:db8:7:9::1', owner.email, owner.password)).status, 200);
   });
 

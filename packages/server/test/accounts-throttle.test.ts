@@ -7,7 +7,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { testDbKind } from './support/database.ts';
+import { createTestDatabase, startServerProcess, startTestServer, type ServerProcess, type TestDatabase, type TestServer } from './support/server.ts';
 import { startMailbox, type Mailbox } from './support/mailbox.ts';
 import { managementApi, signIn, signUp, uniqueEmail } from './support/management.ts';
 
@@ -182,5 +183,38 @@ describe('accounts: throttling, sign-up privacy and password strength', () => {
     assert.deepEqual(reset.body.details.map((d: { field: string }) => d.field), ['password']);
     // The link is not used up by a refused password.
     assert.equal((await managementApi(server.origin).post('/auth/reset-password', { token, password: 'a brand new password' })).status, 200);
+  });
+});
+
+describe('accounts: the sign-in throttle across two server processes', { skip: testDbKind() === 'postgres' ? false : 'needs PostgreSQL: SQLite runs as one process' }, () => {
+  let database: TestDatabase;
+  let servers: ServerProcess[] = [];
+
+  before(async () => {
+    database = await createTestDatabase();
+    // The first process migrates; the second starts on the migrated database.
+    servers.push(await startServerProcess(database, { TRUST_PROXY: 'true', LOG_LEVEL: 'info' }));
+    servers.push(await startServerProcess(database, { TRUST_PROXY: 'true', LOG_LEVEL: 'info' }));
+  });
+  after(async () => {
+    for (const server of servers) await server.stop();
+    servers = [];
+    await database?.drop();
+  });
+
+  it('counts a burst spread over both processes exactly', async () => {
+    const owner = await signUp(servers[0]!.origin);
+    const attacker = '203.0.113.77';
+    const tries = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        managementApi(servers[i % 2]!.origin).withHeaders({ 'x-forwarded-for': attacker }).post('/auth/sign-in', { email: owner.email, password: `guess ${i}` }),
+      ),
+    );
+    const wrong = tries.filter((response) => response.status === 401).length;
+    assert.equal(wrong + tries.filter((response) => response.status === 429).length, 24);
+    // Five free failures and the one that starts the delay (a seventh only if the burst outlasted it).
+    assert.ok(wrong >= 6 && wrong <= 7, `failures let through: ${wrong}`);
+    const ownerIn = await managementApi(servers[1]!.origin).withHeaders({ 'x-forwarded-for': '198.51.100.77' }).post('/auth/sign-in', { email: owner.email, password: owner.password });
+    assert.equal(ownerIn.status, 200);
   });
 });

@@ -60,6 +60,7 @@ export async function accountRoutes(app: ManagementApp, deps: ManagementDeps): P
       schema: {
         operationId: 'signIn',
         summary: 'Sign in with e-mail and password; sets the session cookie',
+        description: 'Repeated failures from one client are slowed (429 with Retry-After), per address tried and across addresses; another client is not affected.',
         tags: ['accounts'],
         body: SignInBody,
         response: { 200: AccountEnvelope, ...errorResponses(400, 401, 403, 413, 415, 429) },

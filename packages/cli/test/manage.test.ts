@@ -18,15 +18,21 @@ interface Run {
   stderr: string;
 }
 
-/** Signs up an account and creates a personal access token for it, through the management API. */
+/** Signs up and in to an account and creates a personal access token for it, through the management API. */
 async function accountToken(origin: string, email: string): Promise<string> {
   const signUp = await fetch(`${origin}/api/v1/auth/sign-up`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ email, password: "correct horse battery staple", name: email.split("@")[0] }),
   });
-  assert.equal(signUp.status, 201, await signUp.clone().text());
-  const cookie = signUp.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  assert.equal(signUp.status, 202, await signUp.clone().text());
+  const signIn = await fetch(`${origin}/api/v1/auth/sign-in`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password: "correct horse battery staple" }),
+  });
+  assert.equal(signIn.status, 200, await signIn.clone().text());
+  const cookie = signIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
   const created = await fetch(`${origin}/api/v1/me/tokens`, {
     method: "POST",
     headers: { "content-type": "application/json", cookie, "x-requested-with": "test" },
@@ -126,6 +132,7 @@ describe("signpost management commands", { timeout: 120_000 }, () => {
     });
     assert.equal(signup.status, 0, signup.stderr);
     assert.match(signup.stdout, /Signed in to .* as eve@example\.com/);
+    assert.match(signup.stdout, /Check your e-mail: a verification link went to eve@example\.com/);
     const saved = JSON.parse(readFileSync(join(configDir, "config.json"), "utf8"));
     assert.match(saved.servers[server.origin].token, /^sp_pat_/);
     const tokens = await fetch(`${server.origin}/api/v1/me/tokens`, { headers: { authorization: `Bearer ${saved.servers[server.origin].token}` } });
@@ -138,9 +145,15 @@ describe("signpost management commands", { timeout: 120_000 }, () => {
     const again = await signpost(["login", "--email", "eve@example.com", "--password-stdin"], { configDir, stdin: "a long enough password\n" });
     assert.equal(again.status, 0, again.stderr);
     assert.equal((await signpost(["whoami", "--json"], { configDir })).status, 0);
-    const taken = await signpost(["signup", "--email", "eve@example.com", "--password-stdin"], { configDir, stdin: "a long enough password\n" });
+    // A taken address: the server's answer is the one a new address gets; signing in tells.
+    const taken = await signpost(["signup", "--email", "eve@example.com", "--password-stdin"], { configDir, stdin: "someone else's long password\n" });
     assert.equal(taken.status, 1);
-    assert.match(taken.stderr, /already exists/);
+    assert.match(taken.stderr, /Could not sign in as eve@example\.com\. If this address already has an account, an e-mail went to it/);
+    const owner = await signpost(["signup", "--email", "eve@example.com", "--password-stdin"], { configDir, stdin: "a long enough password\n" });
+    assert.equal(owner.status, 0, owner.stderr);
+    const weak = await signpost(["signup", "--email", "weak@example.com", "--password-stdin"], { configDir, stdin: "password123!\n" });
+    assert.equal(weak.status, 1);
+    assert.match(weak.stderr, /too easy to guess/);
     assert.equal((await signpost(["login"], { configDir })).status, 2);
   });
 
@@ -167,6 +180,28 @@ describe("signpost management commands", { timeout: 120_000 }, () => {
 
     const updated = await json(["projects", "update", projectId, "--name", "CLI App 2"]);
     assert.equal(updated.name, "CLI App 2");
+  });
+
+  it("creates a publishable key that submits but cannot change features; keys list tells secret from publishable", async () => {
+    const created = await json(["keys", "create", "--env", "live", "--scopes", "features:read,features:write", "--publishable", "--name", "widget"]);
+    assert.equal(created.apiKey.publishable, true);
+    const send = (method: string, path: string, key: string, body: unknown) =>
+      fetch(`${server.baseUrl}${path}`, { method, headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const submitted = await send("POST", "/features", created.key, { title: "From the widget", description: "Sent with a publishable key", type: "feature" });
+    assert.equal(submitted.status, 201);
+    const featureId = ((await submitted.json()) as { id: string }).id;
+    const refused = await send("PATCH", `/features/${featureId}`, created.key, { status: "declined" });
+    assert.equal(refused.status, 403);
+    assert.deepEqual(await refused.json(), { error: "Publishable keys cannot modify features" });
+    assert.equal((await send("PATCH", `/features/${featureId}`, liveKey, { status: "planned" })).status, 200);
+
+    const listed = await json(["keys", "list"]);
+    assert.equal(listed.keys.find((k: any) => k.name === "widget").publishable, true);
+    assert.equal(listed.keys.find((k: any) => k.name === "web").publishable, false);
+    const table = (await ok(["keys", "list"])).stdout;
+    assert.match(table, /widget\s+live\s+publishable\s/);
+    assert.match(table, /web\s+live\s+secret\s/);
+    await ok(["features", "delete", featureId]); // the next test counts this project's features
   });
 
   it("triages features: status and visibility follow on the public roadmap; duplicates merge", async () => {

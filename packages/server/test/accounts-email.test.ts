@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { startMailbox, type Mailbox } from './support/mailbox.ts';
-import { managementApi, sessionCookieOf, signIn, signUp, uniqueEmail } from './support/management.ts';
+import { managementApi, signIn, signUp, uniqueEmail } from './support/management.ts';
 
 const linkIn = (mail: { links: string[] }, path: string) => {
   const link = mail.links.find((url) => url.includes(path));
@@ -104,10 +104,13 @@ describe('accounts: sign-up, verification and password reset over real SMTP', ()
     assert.equal((await user.api.get('/me')).status, 200);
   });
 
-  it('refuses a second account for the same address, in any case', async () => {
+  it('makes no second account for the same address, in any case, and answers as for a new one', async () => {
     const user = await signUp(server.origin);
     const twice = await managementApi(server.origin).post('/auth/sign-up', { email: user.email.toUpperCase(), password: 'another long password' });
-    assert.equal(twice.status, 409);
+    assert.equal(twice.status, 202);
+    assert.equal(twice.headers.get('set-cookie'), null);
+    assert.equal((await managementApi(server.origin).post('/auth/sign-in', { email: user.email, password: 'another long password' })).status, 401);
+    assert.equal((await signIn(server.origin, user.email, user.password)).account.id, user.account.id);
   });
 
   it('validates sign-up input', async () => {
@@ -188,13 +191,15 @@ describe('accounts: sign-up, verification and password reset over real SMTP', ()
     await signIn(server.origin, user.email, 'my next password');
   });
 
-  it('limits sign-in attempts per address', async () => {
+  it('slows repeated wrong passwords from one client for one address', async () => {
     const email = uniqueEmail('brute');
     const api = managementApi(server.origin);
-    for (let i = 0; i < 10; i++) assert.equal((await api.post('/auth/sign-in', { email, password: 'guess' + i })).status, 401);
-    const limited = await api.post('/auth/sign-in', { email, password: 'guess' });
+    for (let i = 0; i < 6; i++) assert.equal((await api.post('/auth/sign-in', { email, password: 'guess' + i })).status, 401);
+    // Refused at once, or after one more failure if the 1 s delay ran out on a slow machine.
+    let limited = await api.post('/auth/sign-in', { email, password: 'guess' });
+    if (limited.status === 401) limited = await api.post('/auth/sign-in', { email, password: 'guess' });
     assert.equal(limited.status, 429);
-    assert.ok(limited.headers.get('retry-after'));
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
   });
 });
 
@@ -203,8 +208,7 @@ describe('accounts: development mail transport', () => {
     const server = await startTestServer();
     try {
       const response = await managementApi(server.origin).post('/auth/sign-up', { email: 'dev@example.com', password: 'a long enough password' });
-      assert.equal(response.status, 201);
-      sessionCookieOf(response);
+      assert.equal(response.status, 202);
       const dir = join(server.database.dataDir, 'mail');
       assert.ok(existsSync(dir));
       const files = readdirSync(dir).filter((name) => name.endsWith('.eml'));

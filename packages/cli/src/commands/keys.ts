@@ -10,6 +10,8 @@ interface ApiKey {
   environment: 'live' | 'test';
   prefix: string;
   scopes: string[];
+  /** Made to be embedded in a web page or app: it may not change existing items. */
+  publishable: boolean;
   createdAt: string;
   revokedAt: string | null;
 }
@@ -23,8 +25,8 @@ export function registerKeyCommands(program: Command): void {
       const result = await client.get<{ keys: ApiKey[] }>(`${base}/keys`);
       if (flags.json) return printJson(result);
       printTable(
-        ['id', 'name', 'env', 'prefix', 'scopes', 'created', 'revoked'],
-        result.keys.map((k) => [k.id, k.name, k.environment, `${k.prefix}…`, k.scopes.join(','), k.createdAt, k.revokedAt]),
+        ['id', 'name', 'env', 'kind', 'prefix', 'scopes', 'created', 'revoked'],
+        result.keys.map((k) => [k.id, k.name, k.environment, k.publishable ? 'publishable' : 'secret', `${k.prefix}…`, k.scopes.join(','), k.createdAt, k.revokedAt]),
         'No keys yet. Create one with: signpost keys create --env live --scopes public:read,features:read',
       );
     }),
@@ -36,20 +38,27 @@ export function registerKeyCommands(program: Command): void {
       .description('Create a key; it is shown once')
       .requiredOption('--env <env>', 'live or test', oneOf(['live', 'test'] as const))
       .requiredOption('--scopes <list>', 'comma-separated permissions, e.g. public:read,features:read,features:write', list)
-      .option('--name <name>', 'a label for the key'),
+      .option('--name <name>', 'a label for the key')
+      .option('--publishable', 'a key to embed in a web page or app (widget, browser SDKs): it cannot change existing features', false),
   )
-    .addHelpText('after', '\nExample:\n  signpost keys create --env live --scopes public:read,features:read,features:write,bugs:write --name web')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  signpost keys create --env live --scopes public:read,features:read,features:write,bugs:write --name server\n' +
+        '  signpost keys create --env live --scopes public:read,features:read,features:write,errors:write --publishable --name web',
+    )
     .action(
-      action(async (flags: CommonFlags & { env: 'live' | 'test'; scopes: string[]; name?: string }) => {
+      action(async (flags: CommonFlags & { env: 'live' | 'test'; scopes: string[]; name?: string; publishable: boolean }) => {
         const { client, base } = projectContext(flags);
         const created = await client.post<{ key: string; apiKey: ApiKey }>(`${base}/keys`, {
           environment: flags.env,
           scopes: flags.scopes,
+          publishable: flags.publishable,
           ...(flags.name ? { name: flags.name } : {}),
         });
         if (flags.json) return printJson(created);
         say(created.key);
-        process.stderr.write(`Created ${flags.env} key ${created.apiKey.id} with ${created.apiKey.scopes.join(', ')}. It is shown only now: store it safely.\n`);
+        const kind = created.apiKey.publishable ? 'publishable' : 'secret';
+        process.stderr.write(`Created ${kind} ${flags.env} key ${created.apiKey.id} with ${created.apiKey.scopes.join(', ')}. It is shown only now: store it safely.\n`);
       }),
     );
 

@@ -4,10 +4,10 @@ import { readFileSync } from 'node:fs';
 import { Client } from '../manage/client.ts';
 import { withServer, usageExits, type CommonFlags } from '../manage/common.ts';
 import { normaliseUrl, readConfig, resolveTarget, writeConfig, DEFAULT_URL } from '../manage/config.ts';
-import { action, CliError } from '../manage/errors.ts';
+import { action, ApiError, CliError, EXIT } from '../manage/errors.ts';
 import { printFields, printJson, say } from '../manage/output.ts';
 import { readSecret } from '../manage/prompt.ts';
-import { tokenFromPassword } from '../manage/sessions.ts';
+import { signUp, tokenFromPassword } from '../manage/sessions.ts';
 
 interface Account {
   id: string;
@@ -38,7 +38,7 @@ export function registerLoginCommands(program: Command): void {
         if ((flags.token === undefined) === (flags.email === undefined)) throw new CliError('Give either --token or --email');
         if (flags.email !== undefined) {
           const password = await readSecret(`Password for ${flags.email}: `, flags.passwordStdin === true);
-          const { token, account } = await tokenFromPassword(url, 'sign-in', { email: flags.email, password });
+          const { token, account } = await tokenFromPassword(url, { email: flags.email, password });
           return saveLogin(flags, url, token, account);
         }
         const token = (flags.token === '-' ? readFileSync(0, 'utf8') : flags.token!).trim();
@@ -50,7 +50,7 @@ export function registerLoginCommands(program: Command): void {
 
   withServer(
     usageExits(program.command('signup'))
-      .description('Create an account with e-mail and password and sign in (the first account of a server administers it)')
+      .description('Create an account with e-mail and password, then sign in (the first account of a server administers it)')
       .requiredOption('--email <email>', 'your e-mail address (a verification e-mail is sent)')
       .option('--name <name>', 'your name')
       .option('--password-stdin', 'read the password from standard input instead of asking'),
@@ -59,10 +59,26 @@ export function registerLoginCommands(program: Command): void {
     .action(
       action(async (flags: CommonFlags & { email: string; name?: string; passwordStdin?: boolean }) => {
         const url = targetUrl(flags);
-        const password = await readSecret('Choose a password (at least 10 characters): ', flags.passwordStdin === true);
-        const { token, account } = await tokenFromPassword(url, 'sign-up', { email: flags.email, password, name: flags.name });
-        saveLogin(flags, url, token, account);
-        if (!flags.json) say(`A verification e-mail went to ${account.email}.`);
+        const password = await readSecret('Choose a password (at least 10 characters, hard to guess): ', flags.passwordStdin === true);
+        await signUp(url, { email: flags.email, password, name: flags.name });
+        // The server gives one answer whether or not the address was free (and e-mails it either
+        // way); signing in with the password tells: it works for the new account, and for an
+        // existing one whose owner typed its password.
+        let signedIn;
+        try {
+          signedIn = await tokenFromPassword(url, { email: flags.email, password });
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 401) {
+            throw new CliError(
+              `Could not sign in as ${flags.email}. If this address already has an account, an e-mail went to it: ` +
+                'sign in with `signpost login --email` or reset your password.',
+              EXIT.api,
+            );
+          }
+          throw error;
+        }
+        saveLogin(flags, url, signedIn.token, signedIn.account);
+        if (!flags.json && !signedIn.account.verified) say(`Check your e-mail: a verification link went to ${signedIn.account.email}.`);
       }),
     );
 

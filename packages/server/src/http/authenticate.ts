@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Database } from '../db/database.ts';
+import { isTrue, type Database } from '../db/database.ts';
 import type { ProjectRow } from '../features/projects/store.ts';
 import { timingSafeEqual } from 'node:crypto';
 import { apiKeyMatches, parseApiKey, type KeyEnvironment } from './api-keys.ts';
@@ -10,6 +10,8 @@ export interface ApiKeyContext {
   keyId: string;
   environment: KeyEnvironment;
   scopes: ReadonlySet<string>;
+  /** Made to be embedded in a web page or app: it may not change existing items. */
+  publishable: boolean;
   project: ProjectRow;
 }
 
@@ -18,6 +20,7 @@ interface KeyRow extends ProjectRow {
   key_environment: KeyEnvironment;
   secret_hash: string;
   scopes: string;
+  publishable: number | boolean;
   revoked_at: string | null;
 }
 
@@ -62,17 +65,23 @@ function keyCache(db: Database): ChangeCache<StoredKey | undefined> {
 async function loadKey(db: Database, lookup: string): Promise<StoredKey | undefined> {
   return keyCache(db).get(lookup, async () => {
     const row = await db.get<KeyRow>(
-      `SELECT p.*, k.id AS key_id, k.environment AS key_environment, k.secret_hash, k.scopes, k.revoked_at
+      `SELECT p.*, k.id AS key_id, k.environment AS key_environment, k.secret_hash, k.scopes, k.publishable, k.revoked_at
          FROM api_keys k JOIN projects p ON p.id = k.project_id
         WHERE k.lookup = ?`,
       [lookup],
     );
     if (!row) return undefined;
-    const { key_id, key_environment, secret_hash, scopes, revoked_at, ...project } = row;
+    const { key_id, key_environment, secret_hash, scopes, publishable, revoked_at, ...project } = row;
     return {
       secretHash: Buffer.from(secret_hash, 'hex'),
       revoked: revoked_at !== null,
-      context: { keyId: key_id, environment: key_environment, scopes: new Set(JSON.parse(scopes) as string[]), project },
+      context: {
+        keyId: key_id,
+        environment: key_environment,
+        scopes: new Set(JSON.parse(scopes) as string[]),
+        publishable: isTrue(publishable),
+        project,
+      },
     };
   });
 }
@@ -116,4 +125,13 @@ export function authenticateApiKeyCached(db: Database, key: string | undefined):
 
 export function requireScope(context: ApiKeyContext, scope: string): void {
   if (!context.scopes.has(scope)) throw new ForbiddenError(`This API key lacks the ${scope} permission`);
+}
+
+/**
+ * The route's permission, and for a route that changes existing items (`secretOnly`, the 403
+ * text) a secret key: a publishable key sits in page source for anyone to copy.
+ */
+export function requireAccess(context: ApiKeyContext, scope: string, secretOnly: string | undefined): void {
+  requireScope(context, scope);
+  if (secretOnly !== undefined && context.publishable) throw new ForbiddenError(secretOnly);
 }

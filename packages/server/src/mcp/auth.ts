@@ -54,7 +54,7 @@ export async function authenticateMcp(
   if (parseApiKey(credential)) {
     try {
       const key = await authenticateApiKey(db, credential);
-      return { kind: 'api-key', projectId: key.project.id, environment: key.environment, scopes: key.scopes, callerId: key.keyId };
+      return { kind: 'api-key', projectId: key.project.id, environment: key.environment, scopes: key.scopes, publishable: key.publishable, callerId: key.keyId };
     } catch (error) {
       if (error instanceof HttpError && error.statusCode === 401) {
         throw new McpUnauthorizedError(error.message, resourceMetadataUrl, true);

@@ -8,6 +8,8 @@ export interface McpPrincipal {
   /** Data environment of writes: a test key's, else live. */
   environment: KeyEnvironment;
   scopes: ReadonlySet<string>;
+  /** A publishable API key (embedded in a page): it may not change existing items. */
+  publishable?: boolean;
   /** Stable id for per-caller limits: the API key id or the OAuth grant id. */
   callerId: string;
 }

@@ -18,7 +18,10 @@ export interface AccessibleProject {
   canWrite: boolean;
 }
 
-export type SignInResult = { ok: true; account: SignedInAccount } | { ok: false; message: string };
+export type SignInResult =
+  | { ok: true; account: SignedInAccount }
+  /** `retryAfterSeconds`: refused by the sign-in throttle, not for a wrong password. */
+  | { ok: false; message: string; retryAfterSeconds?: number };
 
 export interface AccountGateway {
   /** The account of the request's session cookie, or undefined. */

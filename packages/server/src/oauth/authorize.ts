@@ -168,7 +168,10 @@ export async function authorizeRoutes(app: FastifyInstance, { db, config, accoun
     const email = text(request.body, 'email') ?? '';
     if (!fromOwnOrigin(request, config.publicUrl)) return html(reply, 403, errorPage('Not allowed', 'The form was sent from another site.'));
     const result = await accounts.signIn(email, text(request.body, 'password') ?? '', reply);
-    if (!result.ok) return html(reply, 401, signInPageFor(returnTo, email, result.message));
+    if (!result.ok) {
+      if (result.retryAfterSeconds !== undefined) reply.header('retry-after', String(result.retryAfterSeconds));
+      return html(reply, result.retryAfterSeconds !== undefined ? 429 : 401, signInPageFor(returnTo, email, result.message));
+    }
     return reply.redirect(returnTo, 303);
   });
 }

@@ -1,21 +1,17 @@
 /**
- * The accounts of the management API behind the consent page: its session cookie, its
- * password check and sign-in rate limit, and team membership for project access. Team members
- * may grant read access; write access needs the admin role, as writes do in the management API.
+ * The accounts of the management API behind the consent page: its session cookie, its sign-in
+ * (the same path and throttle as POST /api/v1/auth/sign-in), and team membership for project
+ * access. Team members may grant read access; write access needs the admin role, as writes do in
+ * the management API.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { hitSlidingWindow } from '../http/rate-limit.ts';
-import { setSessionCookie } from '../management/accounts/cookies.ts';
-import { passwordMatches } from '../management/accounts/passwords.ts';
-import { createSession, findSessionAccount, SESSION_COOKIE } from '../management/accounts/sessions.ts';
-import { findAccountByEmail, normaliseEmail } from '../management/accounts/store.ts';
+import { findSessionAccount, SESSION_COOKIE } from '../management/accounts/sessions.ts';
+import { signInWithPassword } from '../management/accounts/sign-in.ts';
 import { MANAGEMENT_API_PREFIX, roleAtLeast, type Role } from '../management/context.ts';
 import type { AccountGateway } from './accounts.ts';
 
-/** The same bucket and limit as POST /api/v1/auth/sign-in, so the two doors share one count. */
-const SIGN_IN_LIMIT = { max: 10, windowMs: 15 * 60 * 1000 };
 
 function cookieValue(request: FastifyRequest, name: string): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
@@ -56,15 +52,12 @@ export function managementAccounts(db: Database, config: Config): AccountGateway
     },
 
     async signIn(email, password, reply) {
-      const normalised = normaliseEmail(email);
-      const limit = await hitSlidingWindow(db, `sign-in:${normalised}`, SIGN_IN_LIMIT.max, SIGN_IN_LIMIT.windowMs);
-      if (!limit.allowed) return { ok: false, message: 'Too many sign-in attempts; try again later.' };
-      const account = await findAccountByEmail(db, normalised);
-      if (!(await passwordMatches(password, account?.password_hash)) || !account) {
-        return { ok: false, message: 'Wrong e-mail address or password.' };
+      const result = await signInWithPassword({ db, config }, reply, email, password);
+      if (result.ok) return { ok: true, account: { id: result.account.id, email: result.account.email, name: result.account.name } };
+      if (result.reason === 'throttled') {
+        return { ok: false, message: `Too many sign-in attempts; try again in ${result.retryAfterSeconds} s.`, retryAfterSeconds: result.retryAfterSeconds };
       }
-      setSessionCookie(reply, config, await createSession(db, account.id, config.accounts.sessionTtlDays));
-      return { ok: true, account: { id: account.id, email: account.email, name: account.name } };
+      return { ok: false, message: 'Wrong e-mail address or password.' };
     },
 
     identityProvider(returnTo) {

@@ -18,6 +18,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The permission a route needs; routes without one take no API key. */
     permission?: Permission;
+    /** The route changes existing items: publishable keys are refused with this 403 text. */
+    secretOnly?: string;
     /** Route-specific sliding-window limit, on top of the plan quota. */
     rateLimit?: { name: string; max: number; windowMs: number };
     /** The answer depends only on the URL, the key, the stored data and `memoStaleAt`: keep it for the front door. */

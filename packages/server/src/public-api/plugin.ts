@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import { serveApiReference } from '../http/api-reference.ts';
-import { authenticateApiKey, authenticateApiKeyCached, presentedKey, requireScope, type ApiKeyContext } from '../http/authenticate.ts';
+import { authenticateApiKey, authenticateApiKeyCached, presentedKey, requireAccess, type ApiKeyContext } from '../http/authenticate.ts';
 import { ErrorBody } from '../http/common-schemas.ts';
 import { allowAnyOrigin } from '../http/cors.ts';
 import { TooManyRequestsError } from '../http/errors.ts';
@@ -50,7 +50,8 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
         transformed['security'] = [{ bearerKey: [] }, { headerKey: [] }];
         // The route's own description, if any, follows the permission rather than being lost.
         const own = typeof schema.description === 'string' ? `\n\n${schema.description}` : '';
-        transformed['description'] = `Permission: \`${permission}\`. ${PERMISSIONS[permission]}${own}`;
+        const secretOnly = route.config?.secretOnly ? ' Secret keys only: a publishable key gets 403.' : '';
+        transformed['description'] = `Permission: \`${permission}\`. ${PERMISSIONS[permission]}${secretOnly}${own}`;
       } else {
         // No permission is what makes a route keyless (the onRequest hook below): say so.
         transformed['security'] = [];
@@ -80,9 +81,9 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
     });
   }
   const admit = async (request: FastifyRequest, reply: FastifyReply, permission: Permission, known?: ApiKeyContext) => {
-    const { rateLimit } = request.routeOptions.config;
+    const { rateLimit, secretOnly } = request.routeOptions.config;
     const key = known ?? (await authenticateApiKey(deps.db, presentedKey(request.headers)));
-    requireScope(key, permission);
+    requireAccess(key, permission, secretOnly);
     request.apiKey = key;
     const quota = await consumeQuota(deps.db, key.project.id, key.project.monthly_quota);
     if (quota) {
@@ -106,7 +107,7 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
     try {
       key = authenticateApiKeyCached(deps.db, presentedKey(request.headers));
       if (key && key.project.monthly_quota === null && !rateLimit) {
-        requireScope(key, permission);
+        requireAccess(key, permission, request.routeOptions.config.secretOnly);
         request.apiKey = key;
         return done();
       }
@@ -140,6 +141,8 @@ function rememberResponse(memo: ResponseMemo, request: FastifyRequest, reply: Fa
   const status = reply.statusCode;
   if (!((status === 200 && typeof payload === 'string') || (status === 304 && payload === null))) return;
   if (request.routeOptions.config.rateLimit || (request.apiKey && request.apiKey.project.monthly_quota !== null)) return;
+  // The front door checks only the key's scope, not whether it is publishable.
+  if (request.routeOptions.config.secretOnly) return;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(reply.getHeaders())) {
     if (name === 'x-request-id' || name === 'content-length' || name === 'connection' || value === undefined) continue;

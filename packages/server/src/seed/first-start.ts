@@ -38,11 +38,12 @@ export async function seedOnFirstStart(db: Database, config: Config): Promise<Se
         // The demo key is public, so its project has a plan quota.
         monthlyQuota: 100_000,
       });
-      await createApiKey(tx, DEMO_PROJECT_ID, 'live', DEMO_SCOPES, { name: 'Public demo key', key: config.demoApiKey });
+      await createApiKey(tx, DEMO_PROJECT_ID, 'live', DEMO_SCOPES, { name: 'Public demo key', key: config.demoApiKey, publishable: true });
       await seedDemoProject(tx, DEMO_PROJECT_ID);
     }
-    // A key from an earlier run with DEMO_ENABLED=false comes back to life.
-    await tx.run('UPDATE api_keys SET revoked_at = NULL WHERE lookup = ?', [demoKeyLookup]);
+    // A key from an earlier run with DEMO_ENABLED=false comes back to life. It is printed and
+    // published, so it is publishable whatever an older version made it.
+    await tx.run('UPDATE api_keys SET revoked_at = NULL, publishable = 1 WHERE lookup = ?', [demoKeyLookup]);
     return { demo: { projectId: DEMO_PROJECT_ID, apiKey: config.demoApiKey } };
   });
 }

@@ -17,8 +17,8 @@ export async function signUp(origin: string, db: Database, email: string, passwo
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password, name: email.split('@')[0] }),
   });
-  if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
-  const { account } = (await response.json()) as { account: { id: string } };
+  if (response.status !== 202) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  const account = (await db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [email.toLowerCase()]))!;
   const team = await db.get<{ team_id: string }>("SELECT team_id FROM team_members WHERE account_id = ? AND role = 'owner'", [account.id]);
   return { accountId: account.id, email, password, teamId: team!.team_id };
 }

@@ -15,6 +15,7 @@ import {
   ListFeaturesQuery,
   PatchFeatureBody,
   PublicFeature,
+  PUBLISHABLE_PATCH_REFUSAL,
   SUBMITTED_TYPES,
 } from './schemas.ts';
 import { findFeature, findPublicFeature, insertFeature, listPublicFeatures, updateFeature } from './store.ts';
@@ -110,7 +111,7 @@ export async function featureRoutes(app: App, { db, config }: Deps): Promise<voi
   app.patch(
     '/features/:featureId',
     {
-      config: { permission: 'features:write' },
+      config: { permission: 'features:write', secretOnly: PUBLISHABLE_PATCH_REFUSAL },
       schema: {
         operationId: 'updateFeature',
         summary: 'Change status, visibility or developer notes of a feature (internal ones included)',

@@ -79,3 +79,6 @@ export const FeatureList = Type.Object(
   { features: Type.Array(FeatureListItem), count: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
   { additionalProperties: false },
 );
+
+/** Moderation (status, visibility, notes) is the team's: never with a key that sits in page source. */
+export const PUBLISHABLE_PATCH_REFUSAL = 'Publishable keys cannot modify features';

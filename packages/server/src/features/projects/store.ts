@@ -1,4 +1,4 @@
-import type { Database, Queryable } from '../../db/database.ts';
+import { bool, type Database, type Queryable } from '../../db/database.ts';
 import { generateApiKey, hashApiKey, lookupOf, type KeyEnvironment } from '../../http/api-keys.ts';
 import { newId, nowIso } from '../../ids.ts';
 
@@ -61,24 +61,32 @@ export interface CreatedKey {
   key: string;
   environment: KeyEnvironment;
   scopes: string[];
+  publishable: boolean;
 }
 
-/** Creates an API key; the plain key is returned once and only its hash is stored. */
+/**
+ * Creates an API key; the plain key is returned once and only its hash is stored. A publishable
+ * key (made to be embedded in a page) may not change existing items; keys are secret by default.
+ */
 export async function createApiKey(
   db: Queryable,
   projectId: string,
   environment: KeyEnvironment,
   scopes: readonly string[],
-  options: { name?: string; key?: string } = {},
+  options: { name?: string; key?: string; publishable?: boolean } = {},
 ): Promise<CreatedKey> {
   const key = options.key ?? generateApiKey(environment);
   const id = newId('key');
+  const publishable = options.publishable ?? false;
   await db.run(
     `INSERT INTO api_keys (id, project_id, environment, lookup, secret_hash, scopes, name, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     [id, projectId, environment, lookupOf(key), hashApiKey(key), JSON.stringify(scopes), options.name ?? '', nowIso()],
   );
-  return { id, key, environment, scopes: [...scopes] };
+  // A secret key leaves the column at its default, so this still writes keys into a database
+  // from before publishable keys (the upgrade tests write an older server's data with it).
+  if (publishable) await db.run('UPDATE api_keys SET publishable = ? WHERE id = ?', [bool(publishable), id]);
+  return { id, key, environment, scopes: [...scopes], publishable };
 }
 
 /** Marks the project's configuration as changed: bumps `lastUpdated` and the cache version. */

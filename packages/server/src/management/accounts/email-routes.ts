@@ -7,7 +7,8 @@ import { hitSlidingWindow, rateLimitHeaders } from '../../http/rate-limit.ts';
 import { requireAccount } from '../access.ts';
 import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../context.ts';
 import { checkLink, createLink, expireLinks, LINK_PROBLEMS, useLink } from './links.ts';
-import { passwordResetMessage, verificationMessage } from './messages.ts';
+import { passwordResetMessage, signUpAttemptMessage, verificationMessage } from './messages.ts';
+import { requireStrongPassword } from './password-strength.ts';
 import { hashPassword } from './passwords.ts';
 import { Message, ResetBody, ResetRequestBody, TokenQuery, Verified } from './schemas.ts';
 import { deleteAccountSessions } from './sessions.ts';
@@ -17,12 +18,25 @@ import { resetPasswordPage, resultPage } from './pages.ts';
 /** Resends of the verification e-mail: 3 an hour per account. Reset requests: 3 an hour per address. */
 const RESEND_LIMIT = { max: 3, windowMs: 60 * 60 * 1000 };
 const RESET_LIMIT = { max: 3, windowMs: 60 * 60 * 1000 };
+/** Notices of sign-ups with an address that has an account: 3 an hour, so nobody can flood its inbox. */
+const SIGN_UP_NOTICE_LIMIT = { max: 3, windowMs: 60 * 60 * 1000 };
 
 export async function sendVerification({ db, config, mailer }: ManagementDeps, account: AccountRow): Promise<void> {
   await expireLinks(db, account.id, 'verify-email');
   const token = await createLink(db, account.id, 'verify-email', account.email);
   const link = `${config.publicUrl}${MANAGEMENT_API_PREFIX}/auth/verify-email?token=${token}`;
   await mailer.send(verificationMessage(account.email, link));
+}
+
+/**
+ * Tells the owner of an address that someone tried to sign up with it (the sign-up itself answers
+ * as for a new address, so the answer reveals nothing). Beyond the hourly limit nothing is sent.
+ */
+export async function sendSignUpAttemptNotice({ db, config, mailer }: ManagementDeps, email: string): Promise<void> {
+  const address = normaliseEmail(email);
+  const limit = await hitSlidingWindow(db, `sign-up-notice:${address}`, SIGN_UP_NOTICE_LIMIT.max, SIGN_UP_NOTICE_LIMIT.windowMs);
+  if (!limit.allowed) return;
+  await mailer.send(signUpAttemptMessage(address, `${config.publicUrl}/`));
 }
 
 class MailFailedError extends HttpError {
@@ -143,6 +157,7 @@ export async function emailRoutes(app: ManagementApp, deps: ManagementDeps): Pro
     async (request) => {
       const check = await checkLink(db, 'reset-password', request.body.token);
       if (!check.ok) throw new BadRequestError(LINK_PROBLEMS[check.reason]);
+      requireStrongPassword(request.body.password, 'password', [check.email]);
       const passwordHash = await hashPassword(request.body.password);
       const used = await db.transaction(async (tx) => {
         if (!(await useLink(tx, check.linkId))) return false;

@@ -19,6 +19,13 @@ export function verificationMessage(to: string, link: string): MailMessage {
   ], link, 'Verify my e-mail address');
 }
 
+export function signUpAttemptMessage(to: string, link: string): MailMessage {
+  return message(to, 'Someone tried to sign up for Signpost with your address', [
+    'Someone (perhaps you) tried to create a Signpost account with this address, which already has one. No new account was made.',
+    'If it was you, sign in with your password, or reset it if you forgot it. If it was not, ignore this message: your account is unchanged.',
+  ], link, 'Sign in or reset your password');
+}
+
 export function passwordResetMessage(to: string, link: string): MailMessage {
   return message(to, 'Reset your Signpost password', [
     'Someone (hopefully you) asked to reset the password of the Signpost account with this address.',

@@ -3,21 +3,23 @@ import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
 import { DEMO_PROJECT_ID } from '../../seed/first-start.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { ForbiddenError, HttpError, TooManyRequestsError, UnauthorizedError } from '../../http/errors.ts';
-import { hitSlidingWindow, rateLimitHeaders } from '../../http/rate-limit.ts';
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../http/errors.ts';
 import { requireAccount } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { clearSessionCookie, setSessionCookie } from './cookies.ts';
-import { sendVerification } from './email-routes.ts';
+import { clearSessionCookie } from './cookies.ts';
+import { sendSignUpAttemptNotice, sendVerification } from './email-routes.ts';
+import { requireStrongPassword } from './password-strength.ts';
 import { hashPassword, passwordMatches } from './passwords.ts';
-import { AccountEnvelope, Password, SignInBody, SignUpBody, UpdateMeBody } from './schemas.ts';
-import { createSession, deleteAccountSessions, deleteExpiredSessions, deleteSession } from './sessions.ts';
-import { createAccount, findAccount, findAccountByEmail, normaliseEmail, presentAccount } from './store.ts';
+import { AccountEnvelope, Message, Password, SignInBody, SignUpBody, UpdateMeBody } from './schemas.ts';
+import { deleteAccountSessions, deleteSession } from './sessions.ts';
+import { signInWithPassword, throttledHeaders } from './sign-in.ts';
+import { createAccountUnlessTaken, findAccount, presentAccount } from './store.ts';
 
 /** What the instance's first account owns: the platform project and the demo project. */
 export const seededProjects = (config: Config) => [config.platformProjectId, DEMO_PROJECT_ID];
 
-const SIGN_IN_LIMIT = { max: 10, windowMs: 15 * 60 * 1000 };
+/** The one answer to every sign-up, new address or taken: it must not tell which. */
+export const SIGN_UP_ANSWER = 'Check your e-mail to finish signing up, then sign in';
 
 export async function accountRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
   const { db, config } = deps;
@@ -28,27 +30,26 @@ export async function accountRoutes(app: ManagementApp, deps: ManagementDeps): P
       config: { anonymous: true },
       schema: {
         operationId: 'signUp',
-        summary: 'Create an account with e-mail and password; sends a verification e-mail and signs in',
+        summary: 'Create an account with e-mail and password; the same answer whether or not the address has an account',
+        description:
+          'A new address gets an account and a verification e-mail; an address that has an account gets an e-mail ' +
+          'telling its owner that someone tried to sign up with it. Both answer 202 with the same body, so the answer ' +
+          'never tells whether an address has an account. Then sign in with POST /auth/sign-in.',
         tags: ['accounts'],
         body: SignUpBody,
-        response: { 201: AccountEnvelope, ...errorResponses(400, 403, 409, 413, 415) },
+        response: { 202: Message, ...errorResponses(400, 403, 413, 415) },
       },
     },
     async (request, reply) => {
-      const { email, password, name } = request.body;
-      if (await findAccountByEmail(db, email)) throw new HttpError(409, 'Conflict', 'An account with this e-mail address already exists');
+      const { email, password } = request.body;
+      const name = request.body.name?.trim() ?? '';
+      requireStrongPassword(password, 'password', [email, name]);
+      // Hashed either way, so both answers take about as long.
       const passwordHash = await hashPassword(password);
-      let account;
-      try {
-        account = await db.transaction((tx) => createAccount(tx, { email, name: name?.trim() ?? '', passwordHash, verified: false, claimProjects: seededProjects(config) }));
-      } catch (error) {
-        // Two sign-ups with one address at once: the unique index lets one through.
-        if (await findAccountByEmail(db, email)) throw new HttpError(409, 'Conflict', 'An account with this e-mail address already exists');
-        throw error;
-      }
-      await sendVerification(deps, account).catch((error: unknown) => request.log.error({ err: error }, 'verification e-mail not sent'));
-      setSessionCookie(reply, config, await createSession(db, account.id, config.accounts.sessionTtlDays));
-      return reply.code(201).send({ account: presentAccount(account) });
+      const created = await createAccountUnlessTaken(db, { email, name, passwordHash, verified: false, claimProjects: seededProjects(config) });
+      const mail = created ? sendVerification(deps, created) : sendSignUpAttemptNotice(deps, email);
+      await mail.catch((error: unknown) => request.log.error({ err: error }, 'sign-up e-mail not sent'));
+      return reply.code(202).send({ message: SIGN_UP_ANSWER });
     },
   );
 
@@ -59,22 +60,19 @@ export async function accountRoutes(app: ManagementApp, deps: ManagementDeps): P
       schema: {
         operationId: 'signIn',
         summary: 'Sign in with e-mail and password; sets the session cookie',
+        description: 'Repeated failures from one client are slowed (429 with Retry-After), per address tried and across addresses; another client is not affected.',
         tags: ['accounts'],
         body: SignInBody,
         response: { 200: AccountEnvelope, ...errorResponses(400, 401, 403, 413, 415, 429) },
       },
     },
     async (request, reply) => {
-      const email = normaliseEmail(request.body.email);
-      const limit = await hitSlidingWindow(db, `sign-in:${email}`, SIGN_IN_LIMIT.max, SIGN_IN_LIMIT.windowMs);
-      if (!limit.allowed) throw new TooManyRequestsError('Too many sign-in attempts; try again later', rateLimitHeaders(limit));
-      const account = await findAccountByEmail(db, email);
-      if (!(await passwordMatches(request.body.password, account?.password_hash)) || !account) {
-        throw new UnauthorizedError('Wrong e-mail address or password');
+      const result = await signInWithPassword(deps, reply, request.body.email, request.body.password);
+      if (result.ok) return { account: presentAccount(result.account) };
+      if (result.reason === 'throttled') {
+        throw new TooManyRequestsError(`Too many sign-in attempts; try again in ${result.retryAfterSeconds} s`, throttledHeaders(result.retryAfterSeconds));
       }
-      await deleteExpiredSessions(db, account.id);
-      setSessionCookie(reply, config, await createSession(db, account.id, config.accounts.sessionTtlDays));
-      return { account: presentAccount(account) };
+      throw new UnauthorizedError('Wrong e-mail address or password');
     },
   );
 
@@ -127,6 +125,7 @@ export async function accountRoutes(app: ManagementApp, deps: ManagementDeps): P
       if (row.password_hash && !(await passwordMatches(request.body.currentPassword ?? '', row.password_hash))) {
         throw new ForbiddenError('The current password is wrong');
       }
+      requireStrongPassword(request.body.newPassword, 'newPassword', [row.email, row.name]);
       const passwordHash = await hashPassword(request.body.newPassword);
       await db.transaction(async (tx) => {
         await tx.run('UPDATE accounts SET password_hash = ? WHERE id = ?', [passwordHash, account.id]);

@@ -2,8 +2,12 @@ import { Type } from 'typebox';
 import { Timestamp } from '../../http/common-schemas.ts';
 
 export const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
-/** At least 10 characters; argon2 makes long ones cheap to keep, 200 stops abuse. */
-export const Password = Type.String({ minLength: 10, maxLength: 200 });
+/** At least 10 characters; argon2 makes long ones cheap to keep, 200 stops abuse. Strength: password-strength.ts. */
+export const Password = Type.String({
+  minLength: 10,
+  maxLength: 200,
+  description: 'At least 10 characters and hard to guess: common, leaked-pattern and dictionary-based passwords are refused (400 naming the field).',
+});
 
 export const Account = Type.Object(
   {

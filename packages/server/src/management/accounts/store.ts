@@ -1,5 +1,5 @@
 /** Accounts: rows, lookups by id and e-mail, creation with the account's own team. */
-import { bool, isTrue, type Queryable } from '../../db/database.ts';
+import { bool, isTrue, type Database, type Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../ids.ts';
 import { lockNamed } from '../../db/named-lock.ts';
 
@@ -57,6 +57,18 @@ export async function createAccount(tx: Queryable, input: NewAccount): Promise<A
     await tx.run('UPDATE projects SET team_id = ? WHERE id = ? AND team_id IS NULL', [teamId, projectId]);
   }
   return (await findAccount(tx, id))!;
+}
+
+/** Creates the account, or returns undefined when the address already has one (also when two race). */
+export async function createAccountUnlessTaken(db: Database, input: NewAccount): Promise<AccountRow | undefined> {
+  if (await findAccountByEmail(db, input.email)) return undefined;
+  try {
+    return await db.transaction((tx) => createAccount(tx, input));
+  } catch (error) {
+    // Two sign-ups with one address at once: the unique index lets one through.
+    if (await findAccountByEmail(db, input.email)) return undefined;
+    throw error;
+  }
 }
 
 export async function createTeam(tx: Queryable, ownerId: string, name: string): Promise<string> {

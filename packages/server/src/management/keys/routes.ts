@@ -1,9 +1,13 @@
-/** API keys of a project: list by prefix (member), create with chosen scopes, shown once, and revoke (admin). */
+/**
+ * API keys of a project: list by prefix (member), create with chosen scopes, secret or
+ * publishable, shown once, and revoke (admin).
+ */
 import { Type } from 'typebox';
 import { KEY_PREFIX, type KeyEnvironment } from '../../http/api-keys.ts';
 import { createApiKey } from '../../features/projects/store.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../http/errors.ts';
+import { isTrue } from '../../db/database.ts';
 import { nowIso } from '../../ids.ts';
 import { requireProjectAccess } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
@@ -15,11 +19,12 @@ interface KeyRow {
   environment: KeyEnvironment;
   lookup: string;
   scopes: string;
+  publishable: number | boolean;
   created_at: string;
   revoked_at: string | null;
 }
 
-const COLUMNS = 'id, name, environment, lookup, scopes, created_at, revoked_at';
+const COLUMNS = 'id, name, environment, lookup, scopes, publishable, created_at, revoked_at';
 
 function present(row: KeyRow) {
   return {
@@ -28,6 +33,7 @@ function present(row: KeyRow) {
     environment: row.environment,
     prefix: KEY_PREFIX[row.environment] + row.lookup,
     scopes: JSON.parse(row.scopes) as string[],
+    publishable: isTrue(row.publishable),
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
   };
@@ -70,7 +76,10 @@ export async function keyRoutes(app: ManagementApp, { db }: ManagementDeps): Pro
     },
     async (request, reply) => {
       const project = await requireProjectAccess(request, request.params.projectId, 'admin');
-      const created = await createApiKey(db, project.id, request.body.environment, request.body.scopes, { name: request.body.name?.trim() ?? '' });
+      const created = await createApiKey(db, project.id, request.body.environment, request.body.scopes, {
+        name: request.body.name?.trim() ?? '',
+        publishable: request.body.publishable ?? false,
+      });
       return reply.code(201).send({ key: created.key, apiKey: present((await find(project.id, created.id))!) });
     },
   );

@@ -58,6 +58,7 @@ export const ApiKeySummary = Type.Object(
     environment: StringEnum(['live', 'test'] as const),
     prefix: Type.String({ description: 'svc_live_ or svc_test_ and the public part of the key; the rest is never shown again' }),
     scopes: Type.Array(Type.String()),
+    publishable: Type.Boolean({ description: 'Made to be embedded in a web page or app: it may not change existing items (PATCH /features/{id} is 403).' }),
     createdAt: Timestamp,
     revokedAt: Type.Union([Timestamp, Type.Null()]),
   },
@@ -68,6 +69,9 @@ export const CreateKeyBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 100 })),
   environment: StringEnum(['live', 'test'] as const),
   scopes: Type.Array(StringEnum(KEY_SCOPES), { minItems: 1, maxItems: KEY_SCOPES.length, uniqueItems: true }),
+  publishable: Type.Optional(
+    Type.Boolean({ default: false, description: 'true for a key to embed in a web page or app (widget, browser SDKs): it may submit, vote and comment but not change existing items. Default false: a secret key.' }),
+  ),
 });
 
 export const CreatedKey = Type.Object(

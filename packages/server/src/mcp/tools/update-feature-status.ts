@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { presentFullFeature } from '../../features/features/presenter.ts';
+import { PUBLISHABLE_PATCH_REFUSAL } from '../../features/features/schemas.ts';
 import { findFeature, updateFeature } from '../../features/features/store.ts';
 import { FeatureOutput, StatusInput } from './feature-schemas.ts';
 import { guarded, reachProject, ToolError, toolResult, type ToolContext } from './context.ts';
@@ -36,6 +37,7 @@ export function registerUpdateFeatureStatus(server: McpServer, ctx: ToolContext)
     },
     async (args) =>
       guarded(ctx, 'update_feature_status', async () => {
+        if (ctx.principal.publishable) throw new ToolError(PUBLISHABLE_PATCH_REFUSAL);
         const scope = { projectId: ctx.principal.projectId, environment: ctx.principal.environment };
         const existing = await findFeature(ctx.db, scope, args.featureId);
         if (!existing) {

@@ -4,6 +4,7 @@
  * its ETag) depends on.
  */
 import { placeholders, type Database, type Queryable } from '../../db/database.ts';
+import { isForeignKeyViolation } from '../../db/failures.ts';
 import { touchProjectTranslations } from '../../features/projects/store.ts';
 import { newId, nowIso } from '../../ids.ts';
 import { page, searchClause, Where } from '../support/query.ts';
@@ -11,11 +12,20 @@ import { Assignments } from '../../db/assignments.ts';
 
 /** Runs `fn` in a transaction and marks the project's translations as changed when it reports a change. */
 export async function translationWrite<T>(db: Database, projectId: string, fn: (tx: Queryable) => Promise<T>, changed: (result: T) => boolean = () => true): Promise<T> {
-  return db.transaction(async (tx) => {
-    const result = await fn(tx);
-    if (changed(result)) await touchProjectTranslations(tx, projectId);
-    return result;
-  });
+  const attempt = () =>
+    db.transaction(async (tx) => {
+      const result = await fn(tx);
+      if (changed(result)) await touchProjectTranslations(tx, projectId);
+      return result;
+    });
+  try {
+    return await attempt();
+  } catch (error) {
+    // A key deleted between this write's read of it and its write of a value (a file import):
+    // once more, the write now sees the key gone and acts on that.
+    if (isForeignKeyViolation(error)) return attempt();
+    throw error;
+  }
 }
 
 export interface KeyRow {

@@ -110,7 +110,8 @@ describe('one bad write among folded or grouped ones', () => {
       () => fetch(`${server.baseUrl}/features/${feature.id}/votes/poison`, { method: 'PUT', headers: { 'x-api-key': liveKey } }),
     );
     assert.deepEqual(valid, Array(VALID).fill(200), 'every valid vote is acknowledged');
-    assert.equal(poisoned.filter((status) => status === 200).length, 0, 'no poisoned vote is acknowledged');
+    // The database refused the value itself: no store expects that here, the error handler's last line makes it a 400.
+    assert.deepEqual(poisoned, Array(POISONED).fill(400), 'the poisoned votes are refused as bad input');
     const read = await api.get(`/features/${feature.id}`);
     assert.equal(read.body.voteCount, VALID);
     const stored = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM votes WHERE feature_id = ?', [feature.id]);

@@ -51,7 +51,7 @@ async function race<T>(
     );
     outcomes.push(...round);
   }
-  assert.deepEqual(failures, [], `${failures.length} of ${PAIRS * 2} answers were not one of ${[...allowed].join(", ")}`);
+  assert.deepEqual(failures, [], `${failures.length} of ${PAIRS * 2} answers were not one of ${[...allowed].join(', ')}`);
   return outcomes;
 }
 

@@ -26,9 +26,23 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return error instanceof Error && /FOREIGN KEY constraint failed/.test(error.message);
 }
 
-/** SQLite primary result codes (the low byte of an extended code). */
+/** SQLite primary result codes (the low byte of an extended code), and extended ones. */
 const SQLITE_TOOBIG = 18;
 const SQLITE_CONSTRAINT = 19;
+const SQLITE_CONSTRAINT_PRIMARYKEY = 1555;
+const SQLITE_CONSTRAINT_UNIQUE = 2067;
+
+function sqliteCodeOf(error: unknown): number | undefined {
+  const errcode = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof errcode === 'number' ? errcode : undefined;
+}
+
+/** Two writers created the same unique thing at once (PostgreSQL 23505, SQLite UNIQUE / PRIMARY KEY). */
+export function isUniqueViolation(error: unknown): boolean {
+  if (codeOf(error) === '23505') return true;
+  const errcode = sqliteCodeOf(error);
+  return errcode === SQLITE_CONSTRAINT_UNIQUE || errcode === SQLITE_CONSTRAINT_PRIMARYKEY;
+}
 
 /**
  * The database refused a value of the request itself: PostgreSQL data exceptions (class 22:
@@ -39,12 +53,10 @@ const SQLITE_CONSTRAINT = 19;
 export function isInputFault(error: unknown): boolean {
   const code = codeOf(error);
   if (code !== undefined && /^(22|54)...$|^23514$/.test(code)) return true;
-  const errcode = (error as { errcode?: unknown } | null)?.errcode;
-  if (typeof errcode === 'number') {
-    const primary = errcode & 0xff;
-    return primary === SQLITE_TOOBIG || (primary === SQLITE_CONSTRAINT && !isForeignKeyViolation(error));
-  }
-  return false;
+  const errcode = sqliteCodeOf(error);
+  if (errcode === undefined) return false;
+  const primary = errcode & 0xff;
+  return primary === SQLITE_TOOBIG || (primary === SQLITE_CONSTRAINT && !isForeignKeyViolation(error) && !isUniqueViolation(error));
 }
 
 export const MAX_ATTEMPTS = 5;

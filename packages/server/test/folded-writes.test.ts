@@ -99,22 +99,50 @@ describe('one bad write among folded or grouped ones', () => {
     );
   });
 
-  it('votes (one transaction each, grouped on SQLite): a transaction the database rolls back fails only its own request', async () => {
-    const feature = await insertFeature(db, { projectId: projectId, environment: 'live' }, {
-      title: 'Grouped votes', description: 'Votes that commit together', type: 'feature', status: 'open', internal: false,
+  /** VALID votes and POISONED votes of `poisonVoter` on a new feature, all at once; returns the poisoned answers. */
+  async function voteMixed(title: string, poisonVoter: string): Promise<number[]> {
+    const feature = await insertFeature(db, { projectId, environment: 'live' }, {
+      title, description: 'Votes that commit together', type: 'feature', status: 'open', internal: false,
     });
-    const api = new Api(server.baseUrl, liveKey);
+    const vote = (voterId: string) =>
+      fetch(`${server.baseUrl}/features/${feature.id}/votes/${voterId}`, { method: 'PUT', headers: { 'x-api-key': liveKey } });
     let voter = 0;
-    const { valid, poisoned } = await sendMixed(
-      () => fetch(`${server.baseUrl}/features/${feature.id}/votes/voter-${voter++}`, { method: 'PUT', headers: { 'x-api-key': liveKey } }),
-      () => fetch(`${server.baseUrl}/features/${feature.id}/votes/poison`, { method: 'PUT', headers: { 'x-api-key': liveKey } }),
-    );
+    const { valid, poisoned } = await sendMixed(() => vote(`voter-${voter++}`), () => vote(poisonVoter));
     assert.deepEqual(valid, Array(VALID).fill(200), 'every valid vote is acknowledged');
-    // The database refused the value itself: no store expects that here, the error handler's last line makes it a 400.
-    assert.deepEqual(poisoned, Array(POISONED).fill(400), 'the poisoned votes are refused as bad input');
-    const read = await api.get(`/features/${feature.id}`);
+    const read = await new Api(server.baseUrl, liveKey).get(`/features/${feature.id}`);
     assert.equal(read.body.voteCount, VALID);
     const stored = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM votes WHERE feature_id = ?', [feature.id]);
     assert.equal(Number(stored!.n), VALID);
+    return poisoned;
+  }
+
+  it('votes (one transaction each, grouped on SQLite): a transaction the database rolls back fails only its own request', async () => {
+    const poisoned = await voteMixed('Grouped votes', 'poison');
+    // The database refused the value itself: no store expects that here, the error handler's last line makes it a 400.
+    assert.deepEqual(poisoned, Array(POISONED).fill(400), 'the poisoned votes are refused as bad input');
+  });
+
+  it('votes: a COMMIT that fails (a deferred foreign key) fails only the transaction that broke it', async () => {
+    // A vote of 'poison-commit' leaves a row pointing nowhere, checked only at COMMIT: on SQLite
+    // that COMMIT is the one of the whole group.
+    if (db.dialect === 'sqlite') {
+      await db.exec(`
+        CREATE TABLE poison_refs (feature_id TEXT REFERENCES features(id) DEFERRABLE INITIALLY DEFERRED);
+        CREATE TRIGGER poison_commit AFTER INSERT ON votes WHEN NEW.voter_id = 'poison-commit'
+        BEGIN INSERT INTO poison_refs VALUES ('no-such-feature'); END;`);
+    } else {
+      await db.exec(`
+        CREATE TABLE poison_refs (feature_id TEXT REFERENCES features(id) DEFERRABLE INITIALLY DEFERRED);
+        CREATE FUNCTION poison_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.voter_id = 'poison-commit' THEN INSERT INTO poison_refs VALUES ('no-such-feature'); END IF;
+          RETURN NEW;
+        END $$;
+        CREATE TRIGGER poison_commit AFTER INSERT ON votes FOR EACH ROW EXECUTE FUNCTION poison_commit();`);
+    }
+    const poisoned = await voteMixed('Votes behind a failing commit', 'poison-commit');
+    // A row it refers to is not there: the error handler's last line makes that a 404.
+    assert.deepEqual(poisoned, Array(POISONED).fill(404), 'the poisoned votes are refused');
+    assert.equal(Number((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM poison_refs'))!.n), 0);
   });
 });

@@ -5,7 +5,8 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './support/server.ts';
+import type { TestServer } from './support/server.ts';
+import { callTool, connectMcp, startMcpTestServer, textOf, type Connected } from './support/mcp.ts';
 import { managedProject, type ManagedProject } from './support/manage-fixtures.ts';
 import type { ApiResponse } from './support/api.ts';
 import { insertFeature } from '../src/features/features/store.ts';
@@ -65,12 +66,17 @@ const unchecked = { unchecked: true } as const;
 describe('races: an update against a delete of the same item', () => {
   let server: TestServer;
   let p: ManagedProject;
+  let mcp: Connected;
 
   before(async () => {
-    server = await startTestServer();
+    server = await startMcpTestServer();
     p = await managedProject(server);
+    mcp = await connectMcp(server.origin, { key: p.liveKey });
   });
-  after(() => server.close());
+  after(async () => {
+    await mcp?.close();
+    await server.close();
+  });
 
   // Straight into the store: POST /features allows 50 a key per 5 minutes, and it is not what races here.
   const newFeature = (title: string) =>
@@ -143,6 +149,25 @@ describe('races: an update against a delete of the same item', () => {
         assert.equal(remove.status, 204, remove.text);
         if (update.status === 200) assert.equal(update.body.status, 'planned');
         assert.equal((await p.live.get(`/features/${id}`, unchecked)).status, 404);
+      },
+    );
+  });
+
+  it('MCP update_feature_status vs management DELETE of the feature: done, or "not found", never an internal error', async () => {
+    // A tool answer as an HTTP-like status: 200 done, 404 the tool's "not found", 500 anything else.
+    const updateByTool = async (featureId: string) => {
+      const result = await callTool(mcp.client, 'update_feature_status', { featureId, status: 'planned' });
+      const text = textOf(result);
+      const status = !result.isError ? 200 : /not found/.test(text) ? 404 : 500;
+      return { status, text, body: result.structuredContent, headers: new Headers() } as ApiResponse;
+    };
+    await race(
+      async (index) => (await newFeature(`Tool ${index}`)).id,
+      updateByTool,
+      (id) => p.admin.delete(`/projects/${p.projectId}/features/${id}`, unchecked),
+      async (_id, { update, remove }) => {
+        assert.equal(remove.status, 204, remove.text);
+        if (update.status === 200) assert.equal(update.body.status, 'planned');
       },
     );
   });

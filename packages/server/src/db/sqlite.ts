@@ -189,6 +189,13 @@ export class SqliteDatabase implements Database {
     const failed: Array<{ item: PendingTransaction; error: unknown }> = [];
     try {
       this.control.begin.run();
+    } catch (error) {
+      // No write lock (another process held it past the busy timeout), nothing ran: each caller
+      // alone would only wait that long again, so all of them hear it now.
+      for (const item of batch) item.reject(error);
+      return [];
+    }
+    try {
       for (const item of batch) {
         this.control.savepoint.run();
         try {
@@ -206,8 +213,8 @@ export class SqliteDatabase implements Database {
       this.control.commit.run();
       this.localCommits++;
     } catch {
-      // BEGIN or COMMIT failed, or the transaction was rolled back under a caller: nothing of
-      // the batch is stored. Those that failed in their own savepoint keep their answer.
+      // COMMIT failed, or the transaction was rolled back under a caller: nothing of the batch
+      // is stored. Those that failed in their own savepoint keep their answer.
       if (this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK');
       const refused = new Set(failed.map(({ item }) => item));
       for (const { item, error } of failed) item.reject(error);

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { retryConflicts } from './failures.ts';
 import type { Database, Queryable, Row, SqlValue } from './database.ts';
 
 // COUNT(*) and BIGINT columns come back as strings by default; every count here fits a double.
@@ -51,7 +52,17 @@ export class PostgresDatabase extends PgQueryable implements Database {
     pool.on('error', () => {});
   }
 
+  /**
+   * Runs `fn` in BEGIN … COMMIT. A deadlock or serialisation failure rolls the whole transaction
+   * back and runs it again (bounded, with jitter: see failures.ts), so two writers crossing on
+   * the same rows both succeed instead of one answering 500. `fn` must therefore touch nothing
+   * but the database (the rule of db.transaction anyway).
+   */
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return retryConflicts(() => this.transactionOnce(fn));
+  }
+
+  private async transactionOnce<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -64,6 +75,16 @@ export class PostgresDatabase extends PgQueryable implements Database {
     } finally {
       client.release();
     }
+  }
+
+  // A statement on its own is its own transaction: after a deadlock it may run again as a whole.
+  // (Inside transaction() a failed statement has aborted the transaction, so it retries there.)
+  override async all<T = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return retryConflicts(() => super.all<T>(sql, params));
+  }
+
+  override async run(sql: string, params: readonly SqlValue[] = []): Promise<{ changes: number }> {
+    return retryConflicts(() => super.run(sql, params));
   }
 
   async exec(sql: string): Promise<void> {

@@ -157,6 +157,11 @@ export class SqliteDatabase implements Database {
    * one BEGIN IMMEDIATE … COMMIT, each in its own savepoint (a failure rolls back only its own
    * work). Every caller is answered after the shared COMMIT, so an acknowledged write is
    * committed; under load one WAL append serves many requests.
+   *
+   * One caller never fails the others: when the shared transaction is lost (a statement that
+   * rolls back the whole transaction, such as a trigger's RAISE(ROLLBACK), or a failed COMMIT),
+   * every caller not yet answered runs again in a transaction of its own, so only the ones
+   * whose own work fails are refused.
    */
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -169,36 +174,69 @@ export class SqliteDatabase implements Database {
     await this.writeLock.run(async () => {
       while (this.pending.length > 0) {
         const batch = this.pending.splice(0, MAX_GROUP);
-        const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
-        try {
-          this.control.begin.run();
-          for (const item of batch) {
-            this.control.savepoint.run();
-            try {
-              const value = await item.fn(this.writerQueryable);
-              this.control.release.run();
-              outcomes.push({ ok: true, value });
-            } catch (error) {
-              this.control.rollbackTo.run();
-              this.control.release.run();
-              outcomes.push({ ok: false, error });
-            }
-          }
-          this.control.commit.run();
-          this.localCommits++;
-        } catch (error) {
-          // BEGIN or COMMIT failed (disk full, I/O error): nothing of the batch is stored.
-          if (this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK');
-          for (const item of batch) item.reject(error);
-          continue;
-        }
-        batch.forEach((item, index) => {
-          const outcome = outcomes[index]!;
-          if (outcome.ok) item.resolve(outcome.value);
-          else item.reject(outcome.error);
-        });
+        const unanswered = batch.length === 1 ? batch : await this.commitGroup(batch);
+        for (const item of unanswered) await this.commitAlone(item);
       }
     });
+  }
+
+  /**
+   * Runs the batch in one transaction; answers the callers it can and returns the ones to run
+   * again alone (all that had not failed on their own, when the transaction was lost).
+   */
+  private async commitGroup(batch: PendingTransaction[]): Promise<PendingTransaction[]> {
+    const succeeded: Array<{ item: PendingTransaction; value: unknown }> = [];
+    const failed: Array<{ item: PendingTransaction; error: unknown }> = [];
+    try {
+      this.control.begin.run();
+    } catch (error) {
+      // No write lock (another process held it past the busy timeout), nothing ran: each caller
+      // alone would only wait that long again, so all of them hear it now.
+      for (const item of batch) item.reject(error);
+      return [];
+    }
+    try {
+      for (const item of batch) {
+        this.control.savepoint.run();
+        try {
+          const value = await item.fn(this.writerQueryable);
+          this.control.release.run();
+          succeeded.push({ item, value });
+        } catch (error) {
+          // A statement that rolled back the whole transaction leaves no savepoint to return to.
+          if (!this.writer.db.isTransaction) throw error;
+          this.control.rollbackTo.run();
+          this.control.release.run();
+          failed.push({ item, error });
+        }
+      }
+      this.control.commit.run();
+      this.localCommits++;
+    } catch {
+      // COMMIT failed, or the transaction was rolled back under a caller: nothing of the batch
+      // is stored. Those that failed in their own savepoint keep their answer.
+      if (this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK');
+      const refused = new Set(failed.map(({ item }) => item));
+      for (const { item, error } of failed) item.reject(error);
+      return batch.filter((item) => !refused.has(item));
+    }
+    for (const { item, value } of succeeded) item.resolve(value);
+    for (const { item, error } of failed) item.reject(error);
+    return [];
+  }
+
+  /** One caller in its own BEGIN IMMEDIATE … COMMIT. */
+  private async commitAlone(item: PendingTransaction): Promise<void> {
+    try {
+      this.control.begin.run();
+      const value = await item.fn(this.writerQueryable);
+      this.control.commit.run();
+      this.localCommits++;
+      item.resolve(value);
+    } catch (error) {
+      if (this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK');
+      item.reject(error);
+    }
   }
 
   async exec(sql: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { databaseErrorAnswer } from './database-errors.ts';
 import { HttpError } from './errors.ts';
 import { validationError } from './validation.ts';
 
@@ -27,6 +28,8 @@ export function installErrorHandler(app: FastifyInstance): void {
       // Body parse failures, including secure-json-parse refusing __proto__ / constructor keys.
       return reply.code(400).send({ error: 'Malformed JSON body' });
     }
+    const fromDatabase = databaseErrorAnswer(error);
+    if (fromDatabase) return reply.code(fromDatabase[0]).send(fromDatabase[1]);
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return reply.code(status).send({ error: error.message });

@@ -18,7 +18,7 @@ import {
   PUBLISHABLE_PATCH_REFUSAL,
   SUBMITTED_TYPES,
 } from './schemas.ts';
-import { findFeature, findPublicFeature, insertFeature, listPublicFeatures, updateFeature } from './store.ts';
+import { findPublicFeature, insertFeature, listPublicFeatures, updateFeature } from './store.ts';
 import { initialInternal, storedKind } from './visibility.ts';
 
 const FEATURE_SUBMISSION_LIMIT = { name: 'features:create', max: 50, windowMs: 5 * 60 * 1000 };
@@ -130,9 +130,9 @@ export async function featureRoutes(app: App, { db, config }: Deps): Promise<voi
           { field: '(body)', message: 'must contain at least one of internal, status, developerNotes' },
         ]);
       }
-      if (!(await findFeature(db, scope, featureId))) throw new NotFoundError();
-      await updateFeature(db, featureId, { internal, status, developerNotes });
-      return presentFullFeature((await findFeature(db, scope, featureId))!);
+      const updated = await updateFeature(db, scope, featureId, { internal, status, developerNotes });
+      if (!updated) throw new NotFoundError();
+      return presentFullFeature(updated);
     },
   );
 

@@ -123,11 +123,21 @@ export interface FeaturePatch {
   developerNotes?: string | undefined;
 }
 
-export async function updateFeature(db: Queryable, id: string, patch: FeaturePatch): Promise<void> {
+/**
+ * Changes an item of the scope and returns it as changed, in one statement; undefined when it is
+ * not there (never was, or a DELETE got there first): no re-read that a racing DELETE could empty.
+ */
+export async function updateFeature(db: Queryable, scope: Scope, id: string, patch: FeaturePatch): Promise<FeatureRow | undefined> {
   const columns = new Assignments()
     .set('updated_at', nowIso())
     .set('internal', patch.internal === undefined ? undefined : bool(patch.internal))
     .set('status', patch.status)
     .set('developer_notes', patch.developerNotes);
-  await db.run(`UPDATE features SET ${columns.sql} WHERE id = ?`, [...columns.params, id]);
+  const [row] = await db.all<FeatureRow>(`UPDATE features SET ${columns.sql} WHERE id = ? AND project_id = ? AND environment = ? RETURNING *`, [
+    ...columns.params,
+    id,
+    scope.projectId,
+    scope.environment,
+  ]);
+  return row;
 }

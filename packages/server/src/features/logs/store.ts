@@ -1,5 +1,7 @@
 import { hash } from 'node:crypto';
 import type { Database, SqlValue } from '../../db/database.ts';
+import { isInputFault } from '../../db/failures.ts';
+import { BadRequestError } from '../../http/errors.ts';
 import { newId } from '../../ids.ts';
 import type { Scope } from '../features/store.ts';
 import type { LogEntry } from './routes.ts';
@@ -95,10 +97,18 @@ async function writeGroups(db: Database, scope: Scope, groups: Group[]): Promise
   });
 }
 
+/** One request's entries, kept so that it can be written alone if the folded write fails. */
+interface Batch {
+  entries: readonly LogEntry[];
+  receivedAt: string;
+  written: PromiseWithResolvers<void>;
+}
+
 interface PendingScope {
   scope: Scope;
+  /** Every batch below, folded as they arrived. */
   groups: Map<string, Group>;
-  written: PromiseWithResolvers<void>;
+  batches: Batch[];
 }
 
 /**
@@ -107,9 +117,12 @@ interface PendingScope {
  * Batches that arrive while a write is under way are folded per project, environment and
  * fingerprint, and written together by the next write: a line that several clients sent in the
  * meantime costs one row, not one per request. Each request is answered only once the write that
- * holds its batch has committed, so an acknowledged batch is stored, and a failed write fails
- * exactly the requests folded into it. Counts add up as they would one batch after another; the
- * latest entry's fields win, as they would.
+ * holds its batch has committed, so an acknowledged batch is stored. Counts add up as they would
+ * one batch after another; the latest entry's fields win, as they would.
+ *
+ * One bad batch must not fail the others folded with it: when a folded write fails, nothing of
+ * it is stored, and each of its batches is written again on its own, so only the batches whose
+ * own write fails are refused.
  */
 class LogWriter {
   private readonly db: Database;
@@ -125,12 +138,14 @@ class LogWriter {
     const key = `${scope.projectId}\u0000${scope.environment}`;
     let waiting = this.pending.get(key);
     if (!waiting) {
-      waiting = { scope, groups: new Map(), written: Promise.withResolvers<void>() };
+      waiting = { scope, groups: new Map(), batches: [] };
       this.pending.set(key, waiting);
     }
     foldBatch(waiting.groups, entries, receivedAt);
+    const batch: Batch = { entries, receivedAt, written: Promise.withResolvers<void>() };
+    waiting.batches.push(batch);
     this.schedule();
-    return waiting.written.promise;
+    return batch.written.promise;
   }
 
   /** Writes on the next turn, so the requests parsed in this one join; never two writes at once. */
@@ -150,19 +165,34 @@ class LogWriter {
     try {
       // Scopes share no rows, so their writes may run side by side (PostgreSQL's pool does;
       // SQLite queues them on its one writer).
-      await Promise.all(
-        [...batch.values()].map(async (waiting) => {
-          try {
-            await writeGroups(this.db, waiting.scope, inLockOrder(waiting.groups));
-            waiting.written.resolve();
-          } catch (error) {
-            waiting.written.reject(error);
-          }
-        }),
-      );
+      await Promise.all([...batch.values()].map((waiting) => this.writeScope(waiting)));
     } finally {
       this.writing = false;
       if (this.pending.size > 0) this.schedule();
+    }
+  }
+
+  private async writeScope(waiting: PendingScope): Promise<void> {
+    try {
+      await writeGroups(this.db, waiting.scope, inLockOrder(waiting.groups));
+      for (const batch of waiting.batches) batch.written.resolve();
+      return;
+    } catch (error) {
+      if (waiting.batches.length === 1) {
+        waiting.batches[0]!.written.reject(error);
+        return;
+      }
+    }
+    // The folded write stored nothing: each batch again on its own, one after another.
+    for (const batch of waiting.batches) {
+      const groups = new Map<string, Group>();
+      foldBatch(groups, batch.entries, batch.receivedAt);
+      try {
+        await writeGroups(this.db, waiting.scope, inLockOrder(groups));
+        batch.written.resolve();
+      } catch (error) {
+        batch.written.reject(error);
+      }
     }
   }
 }
@@ -177,5 +207,11 @@ export async function storeLogBatch(db: Database, scope: Scope, entries: readonl
     writer = new LogWriter(db);
     writers.set(db, writer);
   }
-  await writer.add(scope, entries, receivedAt.toISOString());
+  try {
+    await writer.add(scope, entries, receivedAt.toISOString());
+  } catch (error) {
+    // Validation lets through what the database alone can refuse; that is still the batch's fault.
+    if (isInputFault(error)) throw new BadRequestError('Invalid field logs: the database refused a value of this batch', [{ field: 'logs', message: 'holds a value the database cannot store' }]);
+    throw error;
+  }
 }

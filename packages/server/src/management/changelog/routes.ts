@@ -1,6 +1,7 @@
 /** Management of a project's changelog: drafts, published entries, publishing and unpublishing. */
 import type { Queryable } from '../../db/database.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
+import { isForeignKeyViolation } from '../../db/failures.ts';
 import { BadRequestError, NotFoundError } from '../../http/errors.ts';
 import { requireProjectAccess } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
@@ -12,11 +13,20 @@ import { deleteEntry, getEntry, insertEntry, listEntries, projectHasFeature, set
 
 const tags = ['changelog'];
 
+const noSuchFeature = () =>
+  new BadRequestError('Invalid field featureId: no such feature in this project', [{ field: 'featureId', message: 'no such feature in this project' }]);
+
 async function checkFeature(db: Queryable, projectId: string, featureId: string | null | undefined): Promise<void> {
-  if (featureId && !(await projectHasFeature(db, projectId, featureId))) {
-    throw new BadRequestError('Invalid field featureId: no such feature in this project', [
-      { field: 'featureId', message: 'no such feature in this project' },
-    ]);
+  if (featureId && !(await projectHasFeature(db, projectId, featureId))) throw noSuchFeature();
+}
+
+/** A write that links a feature checked just before: deleted in between, it is as if it never was. */
+async function linking<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw noSuchFeature();
+    throw error;
   }
 }
 
@@ -66,13 +76,15 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
       await requireProjectAccess(request, projectId, 'admin');
       const body = request.body;
       await checkFeature(db, projectId, body.featureId);
-      const id = await insertEntry(db, projectId, {
-        summary: body.summary,
-        description: sanitizeDescription(body.description ?? ''),
-        featureId: body.featureId ?? null,
-        statusKey: body.statusKey ?? 'new',
-        published: body.published ?? false,
-      });
+      const id = await linking(() =>
+        insertEntry(db, projectId, {
+          summary: body.summary,
+          description: sanitizeDescription(body.description ?? ''),
+          featureId: body.featureId ?? null,
+          statusKey: body.statusKey ?? 'new',
+          published: body.published ?? false,
+        }),
+      );
       return reply.code(201).send(await present(projectId, id));
     },
   );
@@ -113,10 +125,12 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
       const body = request.body;
       requireSomeField(body, UPDATE_FIELDS);
       await checkFeature(db, projectId, body.featureId);
-      const changed = await updateEntry(db, projectId, entryId, {
-        ...body,
-        description: body.description === undefined ? undefined : sanitizeDescription(body.description),
-      });
+      const changed = await linking(() =>
+        updateEntry(db, projectId, entryId, {
+          ...body,
+          description: body.description === undefined ? undefined : sanitizeDescription(body.description),
+        }),
+      );
       if (!changed) throw new NotFoundError();
       return present(projectId, entryId);
     },

@@ -84,7 +84,13 @@ export async function updateFeature(db: Queryable, projectId: string, id: string
  */
 export async function deleteFeature(db: Database, projectId: string, id: string): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const feature = await getFeature(tx, projectId, id);
+    // Lock the feature's row first (a no-op UPDATE), as every other writer of it does before
+    // touching its children: a merge or a PATCH racing this delete then waits for it or goes
+    // first, never crosses it, and the status frozen into changelog entries is the last one.
+    const [feature] = await tx.all<Pick<FeatureRow, 'status'>>(
+      'UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ? RETURNING status',
+      [id, projectId],
+    );
     if (!feature) return false;
     await tx.run(
       'UPDATE changelog_entries SET status_key = ?, status_label = ?, feature_id = NULL WHERE feature_id = ?',

@@ -46,11 +46,12 @@ export async function environmentRoutes(app: ManagementApp, { db }: ManagementDe
     async (request, reply) => {
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const id = await configWrite(db, projectId, async (tx) => {
+      // Read back inside the transaction: a DELETE right after the commit must not leave us nothing to show.
+      const created = await configWrite(db, projectId, async (tx) => {
         if (await slugTaken(tx, projectId, request.body.slug)) throw slugConflict(request.body.slug);
-        return insertEnvironment(tx, projectId, request.body);
+        return getEnvironment(tx, projectId, await insertEnvironment(tx, projectId, request.body));
       });
-      return reply.code(201).send(presentEnvironment((await getEnvironment(db, projectId, id!))!));
+      return reply.code(201).send(presentEnvironment(created!));
     },
   );
 
@@ -70,16 +71,18 @@ export async function environmentRoutes(app: ManagementApp, { db }: ManagementDe
       const { projectId, environmentId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, ENVIRONMENT_FIELDS);
-      const id = await configWrite(db, projectId, async (tx) => {
+      // The row is read back in the same transaction as the update: a DELETE racing this PATCH
+      // either runs first (404) or after the answer's content is settled.
+      const updated = await configWrite(db, projectId, async (tx) => {
         const current = await getEnvironment(tx, projectId, environmentId);
         if (!current) return undefined;
         const slug = request.body.slug;
         if (slug !== undefined && (await slugTaken(tx, projectId, slug, current.id))) throw slugConflict(slug);
-        await updateEnvironment(tx, projectId, current.id, request.body);
-        return current.id;
+        if (!(await updateEnvironment(tx, projectId, current.id, request.body))) return undefined;
+        return getEnvironment(tx, projectId, current.id);
       });
-      if (!id) throw new NotFoundError();
-      return presentEnvironment((await getEnvironment(db, projectId, id))!);
+      if (!updated) throw new NotFoundError();
+      return presentEnvironment(updated);
     },
   );
 

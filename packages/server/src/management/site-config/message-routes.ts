@@ -56,8 +56,9 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
       await requireProjectAccess(request, projectId, 'admin');
       const body = { ...request.body, startsAt: stamp(request.body.startsAt), expiresAt: stamp(request.body.expiresAt) };
       checkSchedule(body.startsAt ?? null, body.expiresAt ?? null);
-      const id = await configWrite(db, projectId, (tx) => insertMessage(tx, projectId, body));
-      return reply.code(201).send(presentMessage((await getMessage(db, projectId, id!))!));
+      // Read back inside the transaction: a DELETE right after the commit must not leave us nothing to show.
+      const created = await configWrite(db, projectId, async (tx) => getMessage(tx, projectId, await insertMessage(tx, projectId, body)));
+      return reply.code(201).send(presentMessage(created!));
     },
   );
 
@@ -78,14 +79,16 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
       await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, MESSAGE_FIELDS);
       const changes = { ...request.body, startsAt: stamp(request.body.startsAt), expiresAt: stamp(request.body.expiresAt) };
-      const done = await configWrite(db, projectId, async (tx) => {
+      // Read back in the same transaction as the update, so a racing DELETE cannot leave it nothing (404 instead).
+      const updated = await configWrite(db, projectId, async (tx) => {
         const current = await getMessage(tx, projectId, messageId);
         if (!current) return undefined;
         checkSchedule(changes.startsAt === undefined ? current.starts_at : changes.startsAt, changes.expiresAt === undefined ? current.expires_at : changes.expiresAt);
-        return updateMessage(tx, projectId, messageId, changes);
+        if (!(await updateMessage(tx, projectId, messageId, changes))) return undefined;
+        return getMessage(tx, projectId, messageId);
       });
-      if (!done) throw new NotFoundError();
-      return presentMessage((await getMessage(db, projectId, messageId))!);
+      if (!updated) throw new NotFoundError();
+      return presentMessage(updated);
     },
   );
 

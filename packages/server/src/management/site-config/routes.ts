@@ -19,7 +19,6 @@ import { Flag, FlagParams, Maintenance, MAINTENANCE_FIELDS, MaintenanceBody, Man
 import {
   configWrite,
   deleteFlag,
-  getFlag,
   listEnvironments,
   listFlags,
   listMessages,
@@ -184,7 +183,7 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
       const { projectId, flagKey } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       const result = await configWrite(db, projectId, (tx) => putFlag(tx, projectId, flagKey, request.body.enabled));
-      return reply.code(result!.created ? 201 : 200).send(presentFlag((await getFlag(db, projectId, flagKey))!));
+      return reply.code(result!.created ? 201 : 200).send(presentFlag(result!.row));
     },
   );
 

@@ -155,16 +155,19 @@ export async function getFlag(db: Queryable, projectId: string, key: string): Pr
   return db.get<FlagRow>('SELECT * FROM feature_flags WHERE project_id = ? AND key = ?', [projectId, key]);
 }
 
-/** Creates the flag or sets its state; `created` tells which. */
-export async function putFlag(tx: Queryable, projectId: string, key: string, enabled: boolean): Promise<{ created: boolean }> {
-  const inserted = await tx.all<{ id: string }>(
+/**
+ * Creates the flag or sets its state in one upsert, which also returns the row: no window in
+ * which a racing DELETE leaves nothing to answer with. `created` tells which (the row keeps the
+ * id offered only when it was inserted).
+ */
+export async function putFlag(tx: Queryable, projectId: string, key: string, enabled: boolean): Promise<{ created: boolean; row: FlagRow }> {
+  const id = newId('flag');
+  const [row] = await tx.all<FlagRow>(
     `INSERT INTO feature_flags (id, project_id, key, enabled, created_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (project_id, key) DO NOTHING RETURNING id`,
-    [newId('flag'), projectId, key, bool(enabled), nowIso()],
+     ON CONFLICT (project_id, key) DO UPDATE SET enabled = excluded.enabled RETURNING *`,
+    [id, projectId, key, bool(enabled), nowIso()],
   );
-  if (inserted.length > 0) return { created: true };
-  await tx.run('UPDATE feature_flags SET enabled = ? WHERE project_id = ? AND key = ?', [bool(enabled), projectId, key]);
-  return { created: false };
+  return { created: row!.id === id, row: row! };
 }
 
 export async function deleteFlag(tx: Queryable, projectId: string, key: string): Promise<true | undefined> {

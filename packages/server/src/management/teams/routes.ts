@@ -131,7 +131,9 @@ export async function teamRoutes(app: ManagementApp, { db, config }: ManagementD
       const member = await findMember(db, team.id, request.params.accountId);
       if (!member) throw new NotFoundError();
       if (member.role === 'owner') throw new BadRequestError('The owner’s role cannot change');
-      await db.run('UPDATE team_members SET role = ? WHERE team_id = ? AND account_id = ?', [request.body.role, team.id, member.account_id]);
+      const { changes } = await db.run('UPDATE team_members SET role = ? WHERE team_id = ? AND account_id = ?', [request.body.role, team.id, member.account_id]);
+      // Removed meanwhile: the change landed nowhere, so it must not be answered as made.
+      if (changes !== 1) throw new NotFoundError();
       return presentMember({ ...member, role: request.body.role });
     },
   );

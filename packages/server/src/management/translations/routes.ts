@@ -3,6 +3,7 @@
  * text per locale. Files (import, export) and missing keys have their own route files. Every
  * write moves the version behind GET /translations' cache and ETag (see store.ts).
  */
+import type { Queryable } from '../../db/database.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../http/errors.ts';
 import { requireProjectAccess } from '../access.ts';
@@ -36,6 +37,26 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
     const row = await getKey(db, projectId, key);
     if (!row) throw new NotFoundError();
     return presentKey(row);
+  };
+  /**
+   * Runs a write of one key and reads the key back in the same transaction, so a DELETE racing
+   * the write cannot leave the answer a half-deleted key or nothing (it is a 404, or comes after).
+   * `write` says whether the key is there (undefined: it is not) and whether it changed.
+   */
+  const writeKey = async (projectId: string, key: string, write: (tx: Queryable) => Promise<boolean | undefined>) => {
+    const outcome = await translationWrite(
+      db,
+      projectId,
+      async (tx) => {
+        const changed = await write(tx);
+        if (changed === undefined) return undefined;
+        const row = await getKey(tx, projectId, key);
+        return row && { changed, row };
+      },
+      (result) => result?.changed === true,
+    );
+    if (!outcome) throw new NotFoundError();
+    return presentKey(outcome.row);
   };
 
   app.get(
@@ -126,9 +147,14 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
       await requireProjectAccess(request, projectId, 'admin');
       const body = request.body;
       const values = canonicalValues(body.translations, 'translations');
-      const created = await translationWrite(db, projectId, (tx) => insertKey(tx, projectId, { ...body, values }), (ok) => ok);
+      const created = await translationWrite(
+        db,
+        projectId,
+        async (tx) => ((await insertKey(tx, projectId, { ...body, values })) ? getKey(tx, projectId, body.key) : undefined),
+        (row) => row !== undefined,
+      );
       if (!created) throw new ConflictError(`Translation key "${body.key}" already exists`);
-      return reply.code(201).send(await keyOrThrow(projectId, body.key));
+      return reply.code(201).send(presentKey(created));
     },
   );
 
@@ -165,8 +191,7 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
       const { projectId, key } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, KEY_FIELDS);
-      if (!(await translationWrite(db, projectId, (tx) => updateKey(tx, projectId, key, request.body), (ok) => ok))) throw new NotFoundError();
-      return keyOrThrow(projectId, key);
+      return writeKey(projectId, key, async (tx) => ((await updateKey(tx, projectId, key, request.body)) ? true : undefined));
     },
   );
 
@@ -205,9 +230,7 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
       const { projectId, key } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       const locale = requireLocale(request.params.locale, 'locale');
-      const done = await translationWrite(db, projectId, (tx) => putValue(tx, projectId, key, locale, request.body.text), (ok) => ok === true);
-      if (!done) throw new NotFoundError();
-      return keyOrThrow(projectId, key);
+      return writeKey(projectId, key, (tx) => putValue(tx, projectId, key, locale, request.body.text));
     },
   );
 
@@ -226,9 +249,7 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
       const { projectId, key } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       const locale = requireLocale(request.params.locale, 'locale');
-      const done = await translationWrite(db, projectId, (tx) => deleteValue(tx, projectId, key, locale), (ok) => ok === true);
-      if (done === undefined) throw new NotFoundError();
-      return keyOrThrow(projectId, key);
+      return writeKey(projectId, key, (tx) => deleteValue(tx, projectId, key, locale));
     },
   );
 

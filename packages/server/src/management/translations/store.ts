@@ -4,6 +4,7 @@
  * its ETag) depends on.
  */
 import { placeholders, type Database, type Queryable } from '../../db/database.ts';
+import { isForeignKeyViolation } from '../../db/failures.ts';
 import { touchProjectTranslations } from '../../features/projects/store.ts';
 import { newId, nowIso } from '../../ids.ts';
 import { page, searchClause, Where } from '../support/query.ts';
@@ -11,11 +12,20 @@ import { Assignments } from '../../db/assignments.ts';
 
 /** Runs `fn` in a transaction and marks the project's translations as changed when it reports a change. */
 export async function translationWrite<T>(db: Database, projectId: string, fn: (tx: Queryable) => Promise<T>, changed: (result: T) => boolean = () => true): Promise<T> {
-  return db.transaction(async (tx) => {
-    const result = await fn(tx);
-    if (changed(result)) await touchProjectTranslations(tx, projectId);
-    return result;
-  });
+  const attempt = () =>
+    db.transaction(async (tx) => {
+      const result = await fn(tx);
+      if (changed(result)) await touchProjectTranslations(tx, projectId);
+      return result;
+    });
+  try {
+    return await attempt();
+  } catch (error) {
+    // A key deleted between this write's read of it and its write of a value (a file import):
+    // once more, the write now sees the key gone and acts on that.
+    if (isForeignKeyViolation(error)) return attempt();
+    throw error;
+  }
 }
 
 export interface KeyRow {
@@ -127,17 +137,27 @@ async function keyId(tx: Queryable, projectId: string, key: string): Promise<str
   return (await tx.get<{ id: string }>('SELECT id FROM translation_keys WHERE project_id = ? AND key = ?', [projectId, key]))?.id;
 }
 
-/** Sets one locale's text of a key; undefined when the key does not exist. */
+/**
+ * Sets one locale's text of a key; undefined when the key does not exist.
+ *
+ * The key's row is changed (and so locked) first, before its value is written: a DELETE of the
+ * key running at the same time then either goes first (no row here: 404) or waits for this
+ * transaction. Writing the value first instead took only a shared lock on the key for the
+ * foreign-key check, which let the DELETE cross it: a foreign-key violation or a deadlock.
+ */
 export async function putValue(tx: Queryable, projectId: string, key: string, locale: string, text: string): Promise<boolean | undefined> {
-  const id = await keyId(tx, projectId, key);
-  if (!id) return undefined;
   const now = nowIso();
+  const [locked] = await tx.all<{ id: string }>('UPDATE translation_keys SET updated_at = ? WHERE project_id = ? AND key = ? RETURNING id', [
+    now,
+    projectId,
+    key,
+  ]);
+  if (!locked) return undefined;
   await tx.run(
     `INSERT INTO translation_values (key_id, locale, text, updated_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (key_id, locale) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at`,
-    [id, locale, text, now],
+    [locked.id, locale, text, now],
   );
-  await tx.run('UPDATE translation_keys SET updated_at = ? WHERE id = ?', [now, id]);
   return true;
 }
 

@@ -39,19 +39,19 @@ export function registerUpdateFeatureStatus(server: McpServer, ctx: ToolContext)
       guarded(ctx, 'update_feature_status', async () => {
         if (ctx.principal.publishable) throw new ToolError(PUBLISHABLE_PATCH_REFUSAL);
         const scope = { projectId: ctx.principal.projectId, environment: ctx.principal.environment };
+        const notFound = () =>
+          new ToolError(`Feature "${args.featureId}" not found in project "${scope.projectId}". Use an id that create_feature returned for this project.`);
         const existing = await findFeature(ctx.db, scope, args.featureId);
-        if (!existing) {
-          throw new ToolError(
-            `Feature "${args.featureId}" not found in project "${scope.projectId}". Use an id that create_feature returned for this project.`,
-          );
-        }
+        if (!existing) throw notFound();
         await reachProject(ctx, existing.project_id);
-        await updateFeature(ctx.db, existing.id, {
+        const updated = await updateFeature(ctx.db, scope, existing.id, {
           status: args.status,
           internal: args.internal,
           developerNotes: args.developerNotes,
         });
-        const feature = presentFullFeature((await findFeature(ctx.db, scope, existing.id))!);
+        // Deleted meanwhile: the same answer as for a feature that was never there.
+        if (!updated) throw notFound();
+        const feature = presentFullFeature(updated);
         const visibility = feature.internal ? 'internal' : 'public';
         return toolResult(`Feature ${feature.id} is now ${feature.status} and ${visibility}.`, feature);
       }),

@@ -78,16 +78,22 @@ async function lockBucket(tx: Queryable, bucket: string, policy: Policy, now: nu
   const row = (await tx.get<Row>('SELECT failures, last_failure_at FROM sign_in_throttle WHERE bucket = ?', [bucket]))!;
   const last = Number(row.last_failure_at);
   const failures = now - last > policy.quietMs ? 0 : Number(row.failures);
-  return { failures, waitMs: last + delayAfter(policy, failures) - now };
+  const delay = delayAfter(policy, failures);
+  // No delay is no wait, even when another process wrote a later failure time than our clock's.
+  return { failures, waitMs: delay === 0 ? 0 : last + delay - now };
 }
 
 /**
  * Claims a sign-in attempt for the client at `ip` (as the server sees it) on `email`
  * (normalised): refused while either bucket's delay runs, else counted as a failure now.
  */
-export async function claimAttempt(db: Database, ip: string, email: string, now = Date.now()): Promise<Claim> {
+export async function claimAttempt(db: Database, ip: string, email: string): Promise<Claim> {
   const buckets = bucketsOf(ip, email);
+  let now = Date.now();
   const claim = await db.transaction(async (tx) => {
+    // The clock is read inside the transaction, not before it queued: an attempt that waited
+    // behind others must not judge their fresh failure times by the time it started waiting.
+    now = Date.now();
     const pair = await lockBucket(tx, buckets.pair, PAIR_POLICY, now);
     const perClient = await lockBucket(tx, buckets.client, CLIENT_POLICY, now);
     const waitMs = Math.max(pair.waitMs, perClient.waitMs);

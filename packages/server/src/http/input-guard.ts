@@ -57,6 +57,12 @@ function structuredSchema(schema: SchemaNode | undefined, isArray: boolean): Sch
   return schema.properties ? schema : undefined;
 }
 
+function declaresInteger(schema: SchemaNode | undefined): boolean {
+  if (!schema) return false;
+  if (schema.type === 'integer' || (Array.isArray(schema.type) && schema.type.includes('integer'))) return true;
+  return (schema.anyOf ?? schema.oneOf ?? []).some(declaresInteger);
+}
+
 function childSchema(schema: SchemaNode | undefined, key: string | number): SchemaNode | undefined {
   if (!schema) return undefined;
   if (typeof key === 'number') return schema.items as SchemaNode | undefined;
@@ -78,6 +84,13 @@ export function findInputProblem(value: unknown, schema?: unknown, rootPath: rea
     const current = visit.value;
     if (typeof current === 'string') {
       if (current.includes(NUL)) return { field: fieldName(pathOf(visit, rootPath)), message: 'must not contain the character U+0000' };
+      continue;
+    }
+    if (typeof current === 'number') {
+      // Past 2^53 a JSON integer is no longer exact, and past 2^63 no database column holds it.
+      if (Number.isInteger(current) && !Number.isSafeInteger(current) && declaresInteger(visit.schema)) {
+        return { field: fieldName(pathOf(visit, rootPath)), message: `must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` };
+      }
       continue;
     }
     if (current === null || typeof current !== 'object') continue;

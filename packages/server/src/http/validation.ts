@@ -14,8 +14,10 @@ function makeAjv(coerceTypes: boolean): Ajv {
     useDefaults: true,
     removeAdditional: false,
     strict: false,
-    // A JSON number beyond double range (1e400) parses to Infinity: not a number any field takes.
-    strictNumbers: true,
+    // A JSON number beyond double range (1e400) parses to Infinity: not a number any body field
+    // takes. Query text is checked by requiringNumerals instead: there a whole numeral too large
+    // for a double must still meet `maximum`, which strictNumbers would skip for Infinity.
+    strictNumbers: !coerceTypes,
   });
   addFormats(ajv);
   return ajv;

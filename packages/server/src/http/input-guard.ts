@@ -116,7 +116,10 @@ export function findInputProblem(value: unknown, schema?: unknown, rootPath: rea
         const path = [...pathOf(visit, rootPath), keyName(key)];
         return { field: fieldName(path), message: 'must not contain the character U+0000 in its name' };
       }
-      stack.push({ value: (current as Record<string, unknown>)[key], parent: visit, key, schema: childSchema(structured, key), freeRoot, depth: depth + 1 });
+      const schema = childSchema(structured, key);
+      // A key the schema does not declare belongs to the declared object: it counts from there.
+      const undeclared = structured !== undefined && schema === undefined;
+      stack.push({ value: (current as Record<string, unknown>)[key], parent: visit, key, schema, freeRoot: undeclared ? visit : freeRoot, depth: undeclared ? 2 : depth + 1 });
     }
   }
   return undefined;

@@ -21,7 +21,7 @@ const SEED = Number(process.env['FUZZ_SEED'] ?? Math.floor(Math.random() * 2 ** 
 /** Random combined breakages per operation and extra round. */
 const PER_ROUND = 25;
 /** Operations fuzzed at once (each on its own fixture, so they do not race each other). */
-const PARALLEL = 4;
+const PARALLEL = Number(process.env["FUZZ_PARALLEL"] ?? 4);
 
 interface Finding {
   label: string;
@@ -33,7 +33,7 @@ async function send(server: TestServer, request: { method: string; url: string; 
   try {
     const response = await fetch(server.origin + request.url, {
       method: request.method,
-      headers: { ...headers, ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
       body: request.body ?? null,
     });
     return { status: response.status, text: await response.text() };
@@ -107,6 +107,47 @@ describe(`fuzz (rounds ${ROUNDS}, seed ${SEED})`, () => {
     for (const request of mcpRequests(tools, project.projectId, ROUNDS > 1 ? next : undefined, (ROUNDS - 1) * PER_ROUND)) {
       const answer = await send(server, { method: 'POST', url: '/mcp', body: request.body }, headers);
       record(`/mcp ${request.label}`, answer.status, answer.text);
+    }
+    assert.equal((await fetch(`${server.origin}/healthz`)).status, 200);
+    assert.deepEqual(findings.slice(before), []);
+  });
+
+  it('answers no malformed request to the endpoints outside the documents (OAuth, discovery, /mcp) with a 5xx', async () => {
+    const odd = ['fuzz\u0000text', 'x'.repeat(4000), '1e400', "' OR 1=1 --", '%zz'];
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const json = { 'content-type': 'application/json' };
+    const requests: { label: string; method: string; url: string; body?: string; headers?: Record<string, string> }[] = [];
+    for (const value of odd) {
+      const q = encodeURIComponent(value);
+      for (const url of [
+        `/oauth/authorize?response_type=code&client_id=${q}&redirect_uri=${q}&code_challenge=${q}&code_challenge_method=S256&state=${q}&scope=${q}&resource=${q}`,
+        `/oauth/sign-in?return_to=${q}`,
+        `/.well-known/oauth-authorization-server?x=${q}`,
+        `/.well-known/oauth-protected-resource/mcp?x=${q}`,
+        `/api/v1/auth/verify-email?token=${q}`,
+        `/api/v1/auth/reset-password?token=${q}`,
+        `/api/v1/auth/oidc/callback?state=${q}&code=${q}`,
+        `/api/v1/invites/${q}`,
+        `/mcp?x=${q}`,
+      ]) requests.push({ label: `GET ${url.slice(0, 60)}`, method: 'GET', url });
+      const fields = ['grant_type', 'code', 'client_id', 'client_secret', 'redirect_uri', 'code_verifier', 'refresh_token', 'token', 'resource', 'email', 'password', 'decision', 'csrf'];
+      const body = fields.map((field) => `${field}=${q}`).join('&');
+      for (const url of ['/oauth/token', '/oauth/revoke', '/oauth/authorize', '/oauth/sign-in']) {
+        requests.push({ label: `POST ${url} form ${value.slice(0, 12)}`, method: 'POST', url, body, headers: form });
+      }
+      requests.push({
+        label: `POST /oauth/register ${value.slice(0, 12)}`, method: 'POST', url: '/oauth/register', headers: json,
+        body: JSON.stringify({ client_name: value, redirect_uris: [value, 'http://127.0.0.1/cb'], grant_types: [value], scope: value }),
+      });
+    }
+    for (const deep of ['{"a":'.repeat(5000) + '1' + '}'.repeat(5000), '['.repeat(5000) + ']'.repeat(5000), '{"redirect_uris":' + '['.repeat(5000) + ']'.repeat(5000) + '}']) {
+      requests.push({ label: 'POST /oauth/register deep', method: 'POST', url: '/oauth/register', body: deep, headers: json });
+      requests.push({ label: 'POST /oauth/token deep JSON', method: 'POST', url: '/oauth/token', body: deep, headers: json });
+    }
+    const before = findings.length;
+    for (const request of requests) {
+      const answer = await send(server, request, request.headers ?? {});
+      record(request.label, answer.status, answer.text);
     }
     assert.equal((await fetch(`${server.origin}/healthz`)).status, 200);
     assert.deepEqual(findings.slice(before), []);

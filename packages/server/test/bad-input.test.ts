@@ -280,6 +280,16 @@ describe('bad input: deep nesting, U+0000 and huge numbers reach no database (de
     assert.equal(downlink.body.details[0].field, 'network.downlink');
   });
 
+  it('refuses a leap second (23:59:60), which the date-time format allows but no Date holds, with 400', async () => {
+    const at = '2026-06-30T23:59:60Z';
+    const log = await project.live.post('/logs', { logs: [{ level: 'info', message: 'leap', timestamp: at }] });
+    assert.equal(log.status, 400, log.text);
+    assert.equal(log.body.details[0].field, 'logs.0.timestamp');
+    const error = await project.live.post('/errors', { ...BUG, breadcrumbs: [{ ...crumb({}), timestamp: at }] });
+    assert.equal(error.status, 400, error.text);
+    assert.equal(error.body.details[0].field, 'breadcrumbs.0.timestamp');
+  });
+
   it('answers NUL and deep nesting in MCP tool arguments with a tool error naming the argument', async () => {
     const key = (await createApiKey(server.db, project.projectId, 'live', ALL_KEY_SCOPES)).key;
     const mcp = await connectMcp(server.origin, { key });

@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
 import { BadRequestError, type FieldProblem } from './errors.ts';
 import { namesAnItem } from './input-guard.ts';
@@ -20,6 +21,9 @@ function makeAjv(coerceTypes: boolean): Ajv {
     strictNumbers: !coerceTypes,
   });
   addFormats(ajv);
+  // RFC 3339 allows a leap second (23:59:60), which Date cannot hold: the stores would throw on it.
+  const dateTime = fullFormats['date-time'] as { validate: (text: string) => boolean };
+  ajv.addFormat('date-time', { type: 'string', validate: (text: string) => dateTime.validate(text) && !Number.isNaN(Date.parse(text)) });
   return ajv;
 }
 

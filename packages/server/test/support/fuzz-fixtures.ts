@@ -48,12 +48,12 @@ export async function fixtureFor(server: TestServer, op: Operation, management: 
   const needed = new Set(op.pathParams.map((param) => param.name));
 
   const feature = await call(server, 'POST', '/api/public/v1/features', live(), { title: 'Fuzz target', description: 'A feature the fuzz test aims at.' });
-  ids['featureId'] = feature.id;
+  ids['featureId'] = feature?.id;
   if (needed.has('voterId')) {
-    await call(server, 'PUT', `/api/public/v1/features/${feature.id}/votes/fuzz-voter`, live());
+    await call(server, 'PUT', `/api/public/v1/features/${feature?.id}/votes/fuzz-voter`, live());
     ids['voterId'] = 'fuzz-voter';
   }
-  if (needed.has('commentId')) ids['commentId'] = (await call(server, 'POST', `/api/public/v1/features/${feature.id}/comments`, live(), { body: 'A fuzz comment' }))?.id;
+  if (needed.has('commentId')) ids['commentId'] = (await call(server, 'POST', `/api/public/v1/features/${feature?.id}/comments`, live(), { body: 'A fuzz comment' }))?.id;
   if (needed.has('accountId')) {
     const member = await server.db.get<{ account_id: string }>("SELECT account_id FROM team_members WHERE team_id = ? AND role = 'member'", [project.teamId]);
     ids['accountId'] = member!.account_id;

@@ -3,7 +3,7 @@
  * variants that each break one thing (a path id, a query parameter, a body field, the whole
  * body); later rounds combine random breakages.
  */
-import { badValuesFor, deepArray, deepObject, fieldsOf, NUL_TEXT, ODD_IDS, ODD_NUMBER_TEXT, Raw, resolve, sample, toJson, typeOf, withValue, type Schema } from './fuzz-values.ts';
+import { badValuesFor, deepArray, deepObject, fieldsOf, NUL_TEXT, ODD_DATES, ODD_IDS, ODD_NUMBER_TEXT, Raw, resolve, sample, toJson, typeOf, withValue, type Schema } from './fuzz-values.ts';
 
 export interface Operation {
   /** `/api/public/v1` or `/api/v1`. */
@@ -96,6 +96,7 @@ function mutationsOf(op: Operation): Mutation[] {
     const type = typeOf(schema);
     if (type === 'integer' || type === 'number') texts.push(...ODD_NUMBER_TEXT);
     if (type === 'boolean') texts.push('yes', '1', 'TRUE');
+    if (type === 'string') texts.push(...ODD_DATES.slice(0, 6), '2026-06-30T23:59:60Z');
     for (const text of texts) mutations.push({ label: `query ${name}=${JSON.stringify(text.slice(0, 12))}`, query: { [name]: text } });
     mutations.push({ label: `query ${name} twice`, query: { [name]: ['1', '2'] } });
   }

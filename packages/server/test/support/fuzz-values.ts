@@ -47,6 +47,12 @@ export const ODD_IDS = ['a\u0000b', 'x'.repeat(4000), '../../etc/passwd', "' OR 
 
 export const NUL_TEXT = 'fuzz\u0000text';
 
+/** Dates a format check may pass but a date library or column may not hold. */
+export const ODD_DATES = [
+  '0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '+275760-09-13T00:00:00.000Z', '275761-01-01T00:00:00Z', '2026-02-30T00:00:00Z',
+  '2026-13-01T00:00:00Z', '2026-01-01T24:00:00Z', '2026-06-30T23:59:60Z', '1970-01-01T00:00:00+99:99', '-000001-01-01T00:00:00Z',
+];
+
 /** JSON text with the `Raw` parts spliced in. */
 export function toJson(value: unknown): string {
   const raws: string[] = [];
@@ -164,7 +170,7 @@ export function badValuesFor(schema: Schema): unknown[] {
   const common: unknown[] = [deepObject(40), deepObject(5000), deepArray(5000)];
   switch (type) {
     case 'string':
-      return [NUL_TEXT, '\u0000', 'x'.repeat(100_000), 12345, { a: NUL_TEXT }, ...common];
+      return [NUL_TEXT, '\u0000', 'x'.repeat(100_000), '\ud800 lone surrogate', 12345, { a: NUL_TEXT }, ...(schema['format'] === 'date-time' || /date|at$/i.test(String(schema['description'] ?? '')) ? ODD_DATES : []), ...common];
     case 'integer':
     case 'number':
       return [...ODD_NUMBERS, '5', true, ...common];

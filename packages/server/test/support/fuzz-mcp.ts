@@ -56,7 +56,7 @@ export function mcpRequests(tools: McpTool[], projectId: string, next?: () => nu
         let combined: unknown = args;
         for (let picks = 1 + Math.floor(next() * 3); picks > 0; picks--) {
           const { path, schema } = fields[Math.floor(next() * fields.length)] ?? { path: ['x'], schema: {} };
-          const values = badValuesFor(schema);
+          const values = badValuesFor(schema, true);
           combined = withValue(combined, path, values[Math.floor(next() * values.length)]);
         }
         add(`${tool.name} random ${i}`, call(tool.name, combined, i));

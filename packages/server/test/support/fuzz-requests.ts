@@ -3,7 +3,7 @@
  * variants that each break one thing (a path id, a query parameter, a body field, the whole
  * body); later rounds combine random breakages.
  */
-import { badValuesFor, deepArray, deepObject, fieldsOf, NUL_TEXT, ODD_DATES, ODD_IDS, ODD_NUMBER_TEXT, Raw, resolve, sample, toJson, typeOf, withValue, type Schema } from './fuzz-values.ts';
+import { badValuesFor, deepArray, deepObject, fieldsOf, NUL_TEXT, ODD_DATES, ODD_IDS, ODD_TEXT, ODD_NUMBER_TEXT, Raw, resolve, sample, toJson, typeOf, withValue, type Schema } from './fuzz-values.ts';
 
 export interface Operation {
   /** `/api/public/v1` or `/api/v1`. */
@@ -85,7 +85,7 @@ function build(op: Operation, ids: Record<string, string>, mutations: Mutation[]
 }
 
 /** Every single-breakage mutation of an operation. */
-function mutationsOf(op: Operation): Mutation[] {
+function mutationsOf(op: Operation, extended = false): Mutation[] {
   const mutations: Mutation[] = [];
   for (const { name } of op.pathParams) {
     for (const id of ODD_IDS) mutations.push({ label: `path ${name}=${JSON.stringify(id.slice(0, 12))}…`, path: { [name]: encodeURIComponent(id) } });
@@ -96,7 +96,7 @@ function mutationsOf(op: Operation): Mutation[] {
     const type = typeOf(schema);
     if (type === 'integer' || type === 'number') texts.push(...ODD_NUMBER_TEXT);
     if (type === 'boolean') texts.push('yes', '1', 'TRUE');
-    if (type === 'string') texts.push(...ODD_DATES.slice(0, 6), '2026-06-30T23:59:60Z');
+    if (type === 'string') texts.push(...ODD_DATES.slice(0, 6), '2026-06-30T23:59:60Z', ...(extended ? ODD_TEXT : []));
     for (const text of texts) mutations.push({ label: `query ${name}=${JSON.stringify(text.slice(0, 12))}`, query: { [name]: text } });
     mutations.push({ label: `query ${name} twice`, query: { [name]: ['1', '2'] } });
   }
@@ -107,7 +107,7 @@ function mutationsOf(op: Operation): Mutation[] {
     mutations.push({ label: 'body extra deep field', field: { at: ['metadata'], value: deepObject(5000) } });
     mutations.push({ label: 'body extra NUL key', field: { at: [NUL_TEXT], value: 1 } });
     for (const { path, schema } of fieldsOf(op.body, op.doc)) {
-      for (const value of badValuesFor(schema)) {
+      for (const value of badValuesFor(schema, extended)) {
         const shown = value instanceof Raw ? value.text.slice(0, 12) : JSON.stringify(value)?.slice(0, 12);
         mutations.push({ label: `field ${path.join('.')}=${shown}`, field: { at: path, value } });
       }
@@ -123,7 +123,7 @@ export function systematicRequests(op: Operation, ids: Record<string, string>): 
 
 /** `count` requests that each combine one to three random breakages. */
 export function randomRequests(op: Operation, ids: Record<string, string>, next: () => number, count: number): FuzzRequest[] {
-  const all = mutationsOf(op);
+  const all = mutationsOf(op, true);
   if (all.length === 0) return [];
   return Array.from({ length: count }, () => {
     const picks = Array.from({ length: 1 + Math.floor(next() * 3) }, () => all[Math.floor(next() * all.length)]!);

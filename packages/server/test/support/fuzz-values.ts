@@ -47,6 +47,12 @@ export const ODD_IDS = ['a\u0000b', 'x'.repeat(4000), '../../etc/passwd', "' OR 
 
 export const NUL_TEXT = 'fuzz\u0000text';
 
+/** Text that is odd for a locale, a slug, a search, a key or a sort: used by the random rounds. */
+export const ODD_TEXT = [
+  '-', 'en-', 'i-klingon', 'en_US', 'de-DE-u-co-phonebk', 'x-private', 'a'.repeat(300), '%', '_', '\\', '..', '*', '  ', '\t',
+  '\u2028', '{}', '[]', 'null', 'true', '0', '-1', '1e400', 'ü', '\u{1F600}', '<script>', "'", '"', 'a'.repeat(64) + '@' + 'b'.repeat(250) + '.com',
+];
+
 /** Dates a format check may pass but a date library or column may not hold. */
 export const ODD_DATES = [
   '0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '+275760-09-13T00:00:00.000Z', '275761-01-01T00:00:00Z', '2026-02-30T00:00:00Z',
@@ -165,8 +171,9 @@ export function fieldsOf(schema: Schema | undefined, doc: Schema, prefix: (strin
 }
 
 /** The malformed values for a field of this schema: NUL, odd numbers, deep nesting, wrong types. */
-export function badValuesFor(schema: Schema): unknown[] {
+export function badValuesFor(schema: Schema, extended = false): unknown[] {
   const type = typeOf(schema);
+  if (extended && type === 'string') return [...badValuesFor(schema), ...ODD_TEXT, ...ODD_DATES];
   const common: unknown[] = [deepObject(40), deepObject(5000), deepArray(5000)];
   switch (type) {
     case 'string':

@@ -1,8 +1,9 @@
 /**
  * The checks every request's input passes before anything recursive sees it (Ajv, hashing,
- * JSON.stringify, the database driver): free-form objects nest at most MAX_NESTING levels, and
- * no text, object key included, carries U+0000 (PostgreSQL refuses it; SQLite would store it).
- * One iterative walk, so a body nested 100,000 levels deep costs a loop, not the stack.
+ * JSON.stringify, the database driver): free-form objects nest at most MAX_NESTING levels, no
+ * text, object key included, carries U+0000 (PostgreSQL refuses it; SQLite would store it), and
+ * a field declared integer holds an exact one (|n| < 2^53). One iterative walk, so a body nested
+ * 100,000 levels deep costs a loop, not the stack.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequestError, NotFoundError, type FieldProblem } from './errors.ts';

@@ -249,6 +249,12 @@ describe('bad input: deep nesting, U+0000 and huge numbers reach no database (de
     const query = await project.live.get('/features', { query: { status: 'open\u0000' } });
     assert.equal(query.status, 400);
     assert.deepEqual(query.body.details, [{ field: 'status', message: 'must not contain the character U+0000' }]);
+    const key = await project.owner.post(`/projects/${project.projectId}/translations/keys`, { key: 'nul.check', defaultText: 'Hello' });
+    assert.equal(key.status, 201, key.text);
+    for (const locale of ['de%00', 'en-', 'x'.repeat(4000)]) {
+      const res = await project.owner.delete(`/projects/${project.projectId}/translations/keys/nul.check/values/${locale}`, { unchecked: true });
+      assert.equal(res.status, 404, `${locale.slice(0, 10)}: ${res.text}`);
+    }
     const search = await project.owner.get(`/projects/${project.projectId}/features`, { query: { q: 'a\u0000' } });
     assert.equal(search.status, 400);
     assert.equal(search.body.details[0].field, 'q');

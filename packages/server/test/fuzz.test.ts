@@ -21,7 +21,7 @@ const SEED = Number(process.env['FUZZ_SEED'] ?? Math.floor(Math.random() * 2 ** 
 /** Random combined breakages per operation and extra round. */
 const PER_ROUND = 25;
 /** Operations fuzzed at once (each on its own fixture, so they do not race each other). */
-const PARALLEL = Number(process.env["FUZZ_PARALLEL"] ?? 4);
+const PARALLEL = Number(process.env['FUZZ_PARALLEL'] ?? 6);
 
 interface Finding {
   label: string;

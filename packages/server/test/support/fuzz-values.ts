@@ -173,11 +173,11 @@ export function fieldsOf(schema: Schema | undefined, doc: Schema, prefix: (strin
 /** The malformed values for a field of this schema: NUL, odd numbers, deep nesting, wrong types. */
 export function badValuesFor(schema: Schema, extended = false): unknown[] {
   const type = typeOf(schema);
-  if (extended && type === 'string') return [...badValuesFor(schema), ...ODD_TEXT, ...ODD_DATES];
+  if (extended && type === 'string') return [...badValuesFor(schema), 'x'.repeat(100_001), ...ODD_TEXT, ...ODD_DATES];
   const common: unknown[] = [deepObject(40), deepObject(5000), deepArray(5000)];
   switch (type) {
     case 'string':
-      return [NUL_TEXT, '\u0000', 'x'.repeat(100_000), '\ud800 lone surrogate', 12345, { a: NUL_TEXT }, ...(schema['format'] === 'date-time' || /date|at$/i.test(String(schema['description'] ?? '')) ? ODD_DATES : []), ...common];
+      return [NUL_TEXT, '\u0000', 'x'.repeat(5001), '\ud800 lone surrogate', 12345, { a: NUL_TEXT }, ...(schema['format'] === 'date-time' || /date|at$/i.test(String(schema['description'] ?? '')) ? ODD_DATES : []), ...common];
     case 'integer':
     case 'number':
       return [...ODD_NUMBERS, '5', true, ...common];

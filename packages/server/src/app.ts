@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { guardRequestInput } from './http/input-guard.ts';
 import { publicApi, PUBLIC_API_PREFIX } from './public-api/plugin.ts';
 import { hostedMcp } from './mcp/hosted.ts';
 import type { App } from './public-api/context.ts';
@@ -45,18 +46,23 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     requestIdHeader: false,
     genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
     ajv: { customOptions: { allErrors: true } },
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Ids of any length reach their route, which answers a missing item (404) for one too long to
+    // exist; Node's 16 KiB header limit bounds the whole URL first.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
     // Errors the router raises before any route runs get the same JSON shape and request id.
     frameworkErrors: (error, request, reply) => {
-      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      // A path segment too long or not decodable names no item: the 404 of any missing one.
+      const missing = error.code === 'FST_ERR_MAX_PARAM_LENGTH' || error.code === 'FST_ERR_BAD_URL';
       void (reply as FastifyReply)
-        .code(tooLong ? 414 : 400)
+        .code(missing ? 404 : 400)
         .header('x-request-id', request.id)
-        .send({ error: tooLong ? 'URL path segment too long' : 'Malformed URL' });
+        .send({ error: missing ? 'Not found' : 'Malformed URL' });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  // NUL and deep nesting are refused before any validator, hash or driver walks the input.
+  app.addHook('preValidation', guardRequestInput);
   // Only JSON bodies are accepted; anything else is a 415 rather than a confusing 400.
   app.removeContentTypeParser('text/plain');
   installErrorHandler(app);

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { databaseErrorAnswer } from './database-errors.ts';
 import { HttpError } from './errors.ts';
-import { validationError } from './validation.ts';
+import { namesNoItem, validationError } from './validation.ts';
 
 /** Fastify's own 4xx errors, mapped to the texts our API documents. */
 const FRAMEWORK_ERRORS: Record<string, [number, string]> = {
@@ -19,6 +19,8 @@ export function installErrorHandler(app: FastifyInstance): void {
       return error.details ? { error: error.message, details: error.details } : { error: error.message };
     }
     if (error.validation) {
+      // A path id, or a query parameter naming an item, that fails its rules names no item.
+      if (namesNoItem(error.validation as never, error.validationContext, request.method, request.routeOptions.url)) return reply.code(404).send({ error: 'Not found' });
       const problem = validationError(error.validation as never, error.validationContext ?? 'body');
       return reply.code(400).send({ error: problem.message, details: problem.details });
     }

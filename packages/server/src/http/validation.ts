@@ -1,7 +1,9 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
 import { BadRequestError, type FieldProblem } from './errors.ts';
+import { namesAnItem } from './input-guard.ts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ES module interop.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -13,8 +15,15 @@ function makeAjv(coerceTypes: boolean): Ajv {
     useDefaults: true,
     removeAdditional: false,
     strict: false,
+    // A JSON number beyond double range (1e400) parses to Infinity: not a number any body field
+    // takes. Query text is checked by requiringNumerals instead: there a whole numeral too large
+    // for a double must still meet `maximum`, which strictNumbers would skip for Infinity.
+    strictNumbers: !coerceTypes,
   });
   addFormats(ajv);
+  // RFC 3339 allows a leap second (23:59:60), which Date cannot hold: the stores would throw on it.
+  const dateTime = fullFormats['date-time'] as { validate: (text: string) => boolean };
+  ajv.addFormat('date-time', { type: 'string', validate: (text: string) => dateTime.validate(text) && !Number.isNaN(Date.parse(text)) });
   return ajv;
 }
 
@@ -24,9 +33,38 @@ const strictAjv = makeAjv(false);
 const coercingAjv = makeAjv(true);
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  if (httpPart === 'body') return strictAjv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  return requiringNumerals(coercingAjv.compile(schema as object), schema) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
+
+/** Decimal numerals only: Ajv's coercion would also take `Infinity`, `1e400`, `0x10` and ` 5`. */
+const NUMERAL_TEXT = { integer: /^[+-]?\d+$/, number: /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/ };
+
+/**
+ * Query and path text declared as a number must be written as one. A whole numeral too large for
+ * a double still passes (a huge `limit` is clamped; an `offset` has its own maximum).
+ */
+function requiringNumerals(validate: ValidateFunction, schema: unknown): ValidateFunction {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  const numeric = Object.entries(properties).flatMap(([name, property]) =>
+    property.type === 'integer' || property.type === 'number' ? [[name, property.type] as const] : [],
+  );
+  if (numeric.length === 0) return validate;
+  const checked = ((data: unknown, ...rest: unknown[]) => {
+    for (const [name, type] of numeric) {
+      const text = (data as Record<string, unknown> | null)?.[name];
+      if (typeof text === 'string' && !NUMERAL_TEXT[type].test(text)) {
+        checked.errors = [{ instancePath: `/${name}`, schemaPath: '#/type', keyword: 'type', params: { type }, message: `must be ${type}` }];
+        return false;
+      }
+    }
+    const valid = (validate as (...args: unknown[]) => boolean)(data, ...rest);
+    checked.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  Object.defineProperty(checked, 'schemaEnv', { value: validate.schemaEnv });
+  return checked;
+}
 
 export function fieldProblems(errors: readonly ErrorObject[]): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -83,4 +121,18 @@ export function validationError(errors: readonly ErrorObject[], part: string): B
   const where = part === 'querystring' ? 'query parameter' : part === 'params' ? 'path parameter' : 'field';
   const summary = first ? `Invalid ${where} ${first.field}: ${first.message}` : 'Invalid request';
   return new BadRequestError(summary, details);
+}
+
+/**
+ * Whether a failed check of path parameters or of an id-naming query parameter means "no such
+ * item" (404). The one exception: the last segment of a PUT path is the name the caller sets
+ * (a voter id, a flag key, a locale), so a bad one there is a bad request.
+ */
+export function namesNoItem(errors: readonly ErrorObject[], part: string | undefined, method: string, url: string | undefined): boolean {
+  const names = errors.flatMap((error) => (error.keyword === 'required' ? [] : [error.instancePath.split('/').filter(Boolean)[0] ?? '']));
+  if (part === 'params') {
+    const named = method === 'PUT' ? /\/:([A-Za-z0-9_]+)$/.exec(url ?? '')?.[1] : undefined;
+    return names.some((name) => name !== named);
+  }
+  return part === 'querystring' && names.some((name) => namesAnItem(name));
 }

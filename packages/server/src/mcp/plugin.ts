@@ -11,6 +11,7 @@ import type { Database } from '../db/database.ts';
 import { authenticateMcp, checkToolScopes, type AccessTokenVerifier } from './auth.ts';
 import { protectedResourceMetadata, resourceMetadataUrl } from './metadata.ts';
 import { buildMcpServer } from './server.ts';
+import { refuseBadMcpInput } from './input-guard.ts';
 
 export const MCP_PATH = '/mcp';
 /** Upserts of 200 keys with several locales exceed the API's 1 MiB body limit. */
@@ -60,10 +61,12 @@ export async function mcpRoutes(app: FastifyInstance, { db, config, tokens }: Mc
   app.get(MCP_PATH, { schema: { hide: true } }, notAllowed);
   app.delete(MCP_PATH, { schema: { hide: true } }, notAllowed);
 
-  app.post(MCP_PATH, { schema: { hide: true }, bodyLimit: MCP_BODY_LIMIT }, async (request, reply) => {
+  app.post(MCP_PATH, { schema: { hide: true }, bodyLimit: MCP_BODY_LIMIT, config: { guardsOwnBody: true } }, async (request, reply) => {
     const metadataUrl = resourceMetadataUrl(config);
     const principal = await authenticateMcp(request, db, tokens, metadataUrl);
     checkToolScopes(request.body, principal, metadataUrl);
+    const refusal = refuseBadMcpInput(request.body);
+    if (refusal) return reply.code(refusal.status).header('content-type', 'application/json').send(JSON.stringify(refusal.body));
 
     // From here the SDK transport writes the response to the raw socket.
     reply.hijack();

@@ -67,7 +67,7 @@ export function textOf(result: CallToolResult): string {
 }
 
 /** A raw JSON-RPC POST to /mcp, for status codes and headers the SDK client hides. */
-export async function postMcp(origin: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+export async function postMcp(origin: string, body: unknown, headers: Record<string, string> = {}, rawBody?: string): Promise<Response> {
   return fetch(`${origin}/mcp`, {
     method: 'POST',
     headers: {
@@ -76,6 +76,6 @@ export async function postMcp(origin: string, body: unknown, headers: Record<str
       'mcp-protocol-version': '2025-06-18',
       ...headers,
     },
-    body: JSON.stringify(body),
+    body: rawBody ?? JSON.stringify(body),
   });
 }

@@ -6,6 +6,7 @@
 import type { Queryable } from '../../db/database.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../http/errors.ts';
+import { canonicalLocale } from '../../http/locale.ts';
 import { requireProjectAccess } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
 import { ConflictError } from '../support/errors.ts';
@@ -248,7 +249,9 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
     async (request) => {
       const { projectId, key } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const locale = requireLocale(request.params.locale, 'locale');
+      // A text in a locale that is no BCP 47 tag cannot exist: the 404 of a missing one.
+      const locale = canonicalLocale(request.params.locale);
+      if (!locale) throw new NotFoundError();
       return writeKey(projectId, key, (tx) => deleteValue(tx, projectId, key, locale));
     },
   );

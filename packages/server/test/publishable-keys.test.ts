@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadMigrations, migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { hashApiKey, lookupOf } from '../src/http/api-keys.ts';
+import { hashApiKey, lookupOf } from '../src/kernel/api-keys.ts';
 import { Api } from './support/api.ts';
 import { callTool, connectMcp, textOf } from './support/mcp.ts';
 import { managedProject, type ManagedProject } from './support/manage-fixtures.ts';

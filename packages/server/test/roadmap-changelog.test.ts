@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { newId } from '../src/ids.ts';
+import { newId } from '../src/kernel/ids.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { Api } from './support/api.ts';
 

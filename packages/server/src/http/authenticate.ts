@@ -2,9 +2,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { isTrue, type Database } from '../db/database.ts';
 import type { ProjectRow } from '../features/projects/store.ts';
 import { timingSafeEqual } from 'node:crypto';
-import { apiKeyMatches, parseApiKey, type KeyEnvironment } from './api-keys.ts';
+import { apiKeyMatches, parseApiKey, type KeyEnvironment } from '../kernel/api-keys.ts';
 import { ChangeCache } from './change-cache.ts';
-import { ForbiddenError, UnauthorizedError } from './errors.ts';
+import { ForbiddenError, UnauthorizedError } from '../kernel/errors.ts';
 
 export interface ApiKeyContext {
   keyId: string;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { BadRequestError } from './errors.ts';
+import { BadRequestError } from '../kernel/errors.ts';
 
 export interface AnyOriginCors {
   methods: readonly string[];

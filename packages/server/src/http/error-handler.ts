@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { databaseErrorAnswer } from './database-errors.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../kernel/errors.ts';
 import { namesNoItem, validationError } from './validation.ts';
 
 /** Fastify's own 4xx errors, mapped to the texts our API documents. */

@@ -6,7 +6,7 @@
  * 100,000 levels deep costs a loop, not the stack.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BadRequestError, NotFoundError, type FieldProblem } from './errors.ts';
+import { BadRequestError, NotFoundError, type FieldProblem } from '../kernel/errors.ts';
 
 export const MAX_NESTING = 32;
 

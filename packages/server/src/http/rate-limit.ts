@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../kernel/ids.ts';
 
 export interface LimitState {
   allowed: boolean;

@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
-import { BadRequestError, type FieldProblem } from './errors.ts';
+import { BadRequestError, type FieldProblem } from '../kernel/errors.ts';
 import { namesAnItem } from './input-guard.ts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ES module interop.

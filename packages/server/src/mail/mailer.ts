@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../kernel/ids.ts';
 
 export interface MailMessage {
   to: string;

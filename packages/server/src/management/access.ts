@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { ProjectRow } from '../features/projects/store.ts';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.ts';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../kernel/errors.ts';
 import { roleAtLeast, type AccountContext, type Role } from './context.ts';
 
 /** A project the caller reaches through one of their teams, with the caller's role there. */

@@ -4,7 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { isTrue, type Database } from '../db/database.ts';
-import { ForbiddenError, UnauthorizedError } from '../http/errors.ts';
+import { ForbiddenError, UnauthorizedError } from '../kernel/errors.ts';
 import { fromOwnOrigin } from '../http/same-origin.ts';
 import { findSessionAccount, SESSION_COOKIE } from './accounts/sessions.ts';
 import type { AccountRow } from './accounts/store.ts';

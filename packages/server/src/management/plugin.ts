@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { serveApiReference } from '../http/api-reference.ts';
 import { ErrorBody } from '../http/common-schemas.ts';
-import { UnauthorizedError } from '../http/errors.ts';
+import { UnauthorizedError } from '../kernel/errors.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { SESSION_COOKIE } from './accounts/sessions.ts';
 import { authenticateAccount } from './authenticate.ts';

@@ -4,9 +4,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../db/database.ts';
-import { parseApiKey } from '../http/api-keys.ts';
+import { parseApiKey } from '../kernel/api-keys.ts';
 import { authenticateApiKey, presentedKey } from '../http/authenticate.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../kernel/errors.ts';
 import type { McpPrincipal } from './principal.ts';
 import { scopeForTool, type McpScope } from './scopes.ts';
 

@@ -1,4 +1,4 @@
-import type { KeyEnvironment } from '../http/api-keys.ts';
+import type { KeyEnvironment } from '../kernel/api-keys.ts';
 
 /** Who calls the MCP server: an API key, or an OAuth grant a user made on the consent page. */
 export interface McpPrincipal {

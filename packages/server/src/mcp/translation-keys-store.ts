@@ -4,7 +4,7 @@
  */
 import { placeholders, type Database, type Queryable, type SqlValue } from '../db/database.ts';
 import { touchProjectTranslations } from '../features/projects/store.ts';
-import { newId, nowIso } from '../ids.ts';
+import { newId, nowIso } from '../kernel/ids.ts';
 import { Assignments } from '../db/assignments.ts';
 
 export interface TranslationKey {

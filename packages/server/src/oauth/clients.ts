@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { InvalidClientError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { Queryable } from '../db/database.ts';
-import { newId, nowIso } from '../ids.ts';
+import { newId, nowIso } from '../kernel/ids.ts';
 import { hashSecret, newSecret, secretMatches } from './secrets.ts';
 import { findClient, insertClient, type ClientRow } from './store.ts';
 

@@ -1,21 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { randomToken } from '../ids.ts';
+import { randomToken } from '../kernel/ids.ts';
+
+export { hashSecret, secretMatches } from '../kernel/secrets.ts';
 
 /** Prefixes make leaked secrets recognisable (and tell access tokens from API keys at a glance). */
 export const PREFIX = { accessToken: 'sp_at_', refreshToken: 'sp_rt_', code: 'sp_ac_', clientSecret: 'sp_cs_', consent: '' } as const;
 
 export function newSecret(kind: keyof typeof PREFIX): string {
   return PREFIX[kind] + randomToken(43);
-}
-
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
-
-export function secretMatches(secret: string, storedHash: string): boolean {
-  const presented = Buffer.from(hashSecret(secret), 'hex');
-  const stored = Buffer.from(storedHash, 'hex');
-  return presented.length === stored.length && timingSafeEqual(presented, stored);
 }
 
 /** PKCE S256 (RFC 7636): BASE64URL(SHA256(verifier)) equals the challenge. */

@@ -1,6 +1,6 @@
 /** The authorization server's tables. Secrets arrive in plain text and are stored as hashes. */
 import type { Database, Queryable } from '../db/database.ts';
-import { newId, nowIso } from '../ids.ts';
+import { newId, nowIso } from '../kernel/ids.ts';
 import { hashSecret } from './secrets.ts';
 
 export const LIFETIME = {

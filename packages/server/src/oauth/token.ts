@@ -12,7 +12,7 @@ import {
   UnsupportedGrantTypeError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { nowIso } from '../ids.ts';
+import { nowIso } from '../kernel/ids.ts';
 import { ACCESS_LEVELS, formatScopes } from './access.ts';
 import type { OAuthDeps } from './authorize.ts';
 import { authenticateClient } from './clients.ts';

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { nowIso } from '../ids.ts';
+import { nowIso } from '../kernel/ids.ts';
 import type { AccessTokenVerifier } from '../mcp/auth.ts';
 import { mcpResourceUrl } from '../mcp/metadata.ts';
 import { ACCESS_LEVELS } from './access.ts';

@@ -6,13 +6,9 @@ import type { ApiKeyContext } from '../http/authenticate.ts';
 import type { ResponseMemo } from '../http/response-memo.ts';
 import type { Scope } from '../features/features/store.ts';
 
-export type Permission =
-  | 'public:read'
-  | 'features:read'
-  | 'features:write'
-  | 'bugs:write'
-  | 'errors:write'
-  | 'logs:write';
+import type { Permission } from '../kernel/key-scopes.ts';
+
+export type { Permission };
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -3,7 +3,7 @@ import { serveApiReference } from '../http/api-reference.ts';
 import { authenticateApiKey, authenticateApiKeyCached, presentedKey, requireAccess, type ApiKeyContext } from '../http/authenticate.ts';
 import { ErrorBody } from '../http/common-schemas.ts';
 import { allowAnyOrigin } from '../http/cors.ts';
-import { TooManyRequestsError } from '../http/errors.ts';
+import { TooManyRequestsError } from '../kernel/errors.ts';
 import { consumeQuota } from '../http/quota.ts';
 import { hitSlidingWindow, rateLimitHeaders } from '../http/rate-limit.ts';
 import { changelogRoutes } from '../features/changelog/routes.ts';

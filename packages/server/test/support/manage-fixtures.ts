@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { createAccount } from '../../src/management/accounts/store.ts';
 import { createToken } from '../../src/management/tokens/store.ts';
-import { nowIso } from '../../src/ids.ts';
+import { nowIso } from '../../src/kernel/ids.ts';
 import { Api } from './api.ts';
 import type { TestProject, TestServer } from './server.ts';
 

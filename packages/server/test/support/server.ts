@@ -13,7 +13,7 @@ import { migrate } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/features/projects/store.ts';
 import { seedOnFirstStart } from '../../src/seed/first-start.ts';
-import { newId } from '../../src/ids.ts';
+import { newId } from '../../src/kernel/ids.ts';
 import { createTestDatabase, type TestDatabase, type TestDbKind } from './database.ts';
 
 export interface TestProject {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { clampLimit, errorResponses, Paging, Timestamp } from '../../http/common-schemas.ts';
-import { NotFoundError } from '../../http/errors.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { scopeOf } from '../../public-api/context.ts';
 import { findPublicFeature } from '../features/store.ts';

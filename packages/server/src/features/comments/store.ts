@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../../db/database.ts';
-import { newId, nowIso } from '../../ids.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
 import type { Scope } from '../features/store.ts';
 
 export interface CommentRow {

@@ -1,7 +1,7 @@
 import fastJson from 'fast-json-stringify';
 import { ChangeCache } from '../../http/change-cache.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { keyOf, scopeOf } from '../../public-api/context.ts';
 import { FEATURE_CREATED_MESSAGE, presentFullFeature, presentListItem, presentPublicFeature } from './presenter.ts';

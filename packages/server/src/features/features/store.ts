@@ -1,6 +1,6 @@
 import { bool, type Queryable, type SqlValue } from '../../db/database.ts';
-import type { KeyEnvironment } from '../../http/api-keys.ts';
-import { newId, nowIso } from '../../ids.ts';
+import type { KeyEnvironment } from '../../kernel/api-keys.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
 import type { FeatureStatus } from './schemas.ts';
 import { Assignments } from '../../db/assignments.ts';
 
@@ -23,11 +23,9 @@ export interface FeatureRow {
   updated_at: string;
 }
 
-/** Where a key's reads and writes land: one project, one key environment. */
-export interface Scope {
-  projectId: string;
-  environment: KeyEnvironment;
-}
+import type { Scope } from '../../kernel/scope.ts';
+
+export type { Scope };
 
 export interface NewFeature {
   title: string;

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError } from '../../http/errors.ts';
+import { BadRequestError } from '../../kernel/errors.ts';
 import { canonicalLocale } from '../../http/locale.ts';
-import { nowIso } from '../../ids.ts';
+import { nowIso } from '../../kernel/ids.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { scopeOf } from '../../public-api/context.ts';
 

@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
 import type { Database, SqlValue } from '../../db/database.ts';
 import { isInputFault } from '../../db/failures.ts';
-import { BadRequestError } from '../../http/errors.ts';
-import { newId } from '../../ids.ts';
+import { BadRequestError } from '../../kernel/errors.ts';
+import { newId } from '../../kernel/ids.ts';
 import type { Scope } from '../features/store.ts';
 import type { LogEntry } from './routes.ts';
 

@@ -1,6 +1,6 @@
 import { bool, type Database, type Queryable } from '../../db/database.ts';
-import { generateApiKey, hashApiKey, lookupOf, type KeyEnvironment } from '../../http/api-keys.ts';
-import { newId, nowIso } from '../../ids.ts';
+import { generateApiKey, hashApiKey, lookupOf, type KeyEnvironment } from '../../kernel/api-keys.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
 
 export interface ProjectRow {
   id: string;
@@ -17,17 +17,8 @@ export interface ProjectRow {
   created_at: string;
 }
 
-export const ALL_PUBLIC_SCOPES = [
-  'public:read',
-  'features:read',
-  'features:write',
-  'bugs:write',
-  'errors:write',
-  'logs:write',
-] as const;
-
-/** Every scope an API key may hold: the public API's, plus the hosted MCP server's translation scopes. */
-export const ALL_KEY_SCOPES = [...ALL_PUBLIC_SCOPES, 'translations:read', 'translations:write'] as const;
+// The one list lives in the kernel; re-exported for the callers that create keys.
+export { ALL_KEY_SCOPES, ALL_PUBLIC_SCOPES } from '../../kernel/key-scopes.ts';
 
 export interface NewProject {
   id?: string;

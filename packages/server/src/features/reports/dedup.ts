@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Database, Queryable, SqlValue } from '../../db/database.ts';
-import { newId } from '../../ids.ts';
+import { newId } from '../../kernel/ids.ts';
 import type { Scope } from '../features/store.ts';
 
 export const DEDUP_WINDOW_MS = 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { clampLimit, errorResponses, StringEnum, Timestamp } from '../../http/common-schemas.ts';
-import { BadRequestError } from '../../http/errors.ts';
+import { BadRequestError } from '../../kernel/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { scopeOf } from '../../public-api/context.ts';
 import { FEATURE_STATUSES, FILTER_STATUSES } from '../features/schemas.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { NotFoundError } from '../../http/errors.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
 import { etagOf, ifNoneMatchHits } from '../../http/etag.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { ChangeCache } from '../../http/change-cache.ts';

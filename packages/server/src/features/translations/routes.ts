@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError } from '../../http/errors.ts';
+import { BadRequestError } from '../../kernel/errors.ts';
 import { etagOf, ifNoneMatchHits } from '../../http/etag.ts';
 import { canonicalLocale } from '../../http/locale.ts';
 import { VersionedCache } from '../../http/versioned-cache.ts';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { isTrue } from '../../db/database.ts';
 import { errorResponses, StringEnum, Timestamp } from '../../http/common-schemas.ts';
-import { NotFoundError } from '../../http/errors.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import type { ReleaseRow } from '../../management/releases/store.ts';
 import { decideVersion, type Release } from './decide.ts';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { NotFoundError } from '../../http/errors.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { scopeOf } from '../../public-api/context.ts';
 import { addVote, removeVote } from './store.ts';

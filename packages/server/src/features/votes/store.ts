@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../../db/database.ts';
-import { nowIso } from '../../ids.ts';
+import { nowIso } from '../../kernel/ids.ts';
 import type { Scope } from '../features/store.ts';
 
 /**

@@ -2,7 +2,7 @@
 import type { FastifyReply } from 'fastify';
 import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, HttpError, TooManyRequestsError } from '../../http/errors.ts';
+import { BadRequestError, HttpError, TooManyRequestsError } from '../../kernel/errors.ts';
 import { hitSlidingWindow, rateLimitHeaders } from '../../http/rate-limit.ts';
 import { requireAccount } from '../access.ts';
 import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../context.ts';

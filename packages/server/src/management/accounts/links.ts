@@ -3,8 +3,9 @@
  * the URL, its hash in `account_links`, an expiry, and `used_at` once it has been used.
  */
 import type { Queryable } from '../../db/database.ts';
-import { newId, nowIso } from '../../ids.ts';
-import { hashSecret, HOUR, isoIn, newSecret } from '../secrets.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
+import { hashSecret, newSecret } from '../../kernel/secrets.ts';
+import { HOUR, isoIn } from '../../kernel/time.ts';
 
 export type LinkKind = 'verify-email' | 'reset-password';
 

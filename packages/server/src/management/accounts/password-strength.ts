@@ -7,7 +7,7 @@
 import zxcvbnCore from '@zxcvbn-ts/core';
 import zxcvbnCommon from '@zxcvbn-ts/language-common';
 import zxcvbnEnglish from '@zxcvbn-ts/language-en';
-import { BadRequestError } from '../../http/errors.ts';
+import { BadRequestError } from '../../kernel/errors.ts';
 
 // The packages are CommonJS; their named exports are read from the default export.
 const { ZxcvbnFactory } = zxcvbnCore;

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
 import { DEMO_PROJECT_ID } from '../../seed/first-start.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../http/errors.ts';
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../kernel/errors.ts';
 import { requireAccount } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
 import { clearSessionCookie } from './cookies.ts';

@@ -1,7 +1,8 @@
 /** Browser sessions: a random token in an HTTP-only cookie; the database keeps only its hash. */
 import type { Queryable } from '../../db/database.ts';
-import { newId, nowIso } from '../../ids.ts';
-import { DAY, hashSecret, isoIn, newSecret } from '../secrets.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
+import { hashSecret, newSecret } from '../../kernel/secrets.ts';
+import { DAY, isoIn } from '../../kernel/time.ts';
 import type { AccountRow } from './store.ts';
 
 export const SESSION_COOKIE = 'signpost_session';

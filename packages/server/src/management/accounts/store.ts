@@ -1,6 +1,6 @@
 /** Accounts: rows, lookups by id and e-mail, creation with the account's own team. */
 import { bool, isTrue, type Database, type Queryable } from '../../db/database.ts';
-import { newId, nowIso } from '../../ids.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
 import { lockNamed } from '../../db/named-lock.ts';
 
 export interface AccountRow {

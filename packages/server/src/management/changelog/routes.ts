@@ -2,7 +2,7 @@
 import type { Queryable } from '../../db/database.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { isForeignKeyViolation } from '../../db/failures.ts';
-import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
 import { ProjectParams, requireSomeField } from '../support/schemas.ts';

@@ -4,7 +4,7 @@
  */
 import { bool, type Queryable } from '../../db/database.ts';
 import type { ChangelogRow } from '../../features/changelog/store.ts';
-import { newId, nowIso } from '../../ids.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
 import { page, searchClause, Where } from '../support/query.ts';
 import { Assignments } from '../../db/assignments.ts';
 

@@ -5,8 +5,8 @@
  * recounted from its rows, so they stay exact whatever happened before.
  */
 import type { Database, Queryable } from '../../db/database.ts';
-import { BadRequestError, NotFoundError } from '../../http/errors.ts';
-import { nowIso } from '../../ids.ts';
+import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
+import { nowIso } from '../../kernel/ids.ts';
 import type { FeatureRow } from './store.ts';
 
 export interface MergeOutcome {

@@ -4,7 +4,7 @@
  * votes and comments.
  */
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
-import { NotFoundError } from '../../http/errors.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
 import { ProjectParams, requireSomeField } from '../support/schemas.ts';

@@ -3,12 +3,12 @@
  * publishable, shown once, and revoke (admin).
  */
 import { Type } from 'typebox';
-import { KEY_PREFIX, type KeyEnvironment } from '../../http/api-keys.ts';
+import { KEY_PREFIX, type KeyEnvironment } from '../../kernel/api-keys.ts';
 import { createApiKey } from '../../features/projects/store.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { NotFoundError } from '../../http/errors.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
 import { isTrue } from '../../db/database.ts';
-import { nowIso } from '../../ids.ts';
+import { nowIso } from '../../kernel/ids.ts';
 import { requireProjectAccess } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
 import { ApiKeySummary, CreatedKey, CreateKeyBody, KeyParams, ProjectIdParams } from '../projects/schemas.ts';

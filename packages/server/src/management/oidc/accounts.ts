@@ -1,7 +1,7 @@
 /** Who an identity-provider sign-in is: a linked identity, an account with the same address, or a new account. */
 import { isTrue, type Queryable } from '../../db/database.ts';
-import { HttpError } from '../../http/errors.ts';
-import { nowIso } from '../../ids.ts';
+import { HttpError } from '../../kernel/errors.ts';
+import { nowIso } from '../../kernel/ids.ts';
 import { deleteAccountSessions } from '../accounts/sessions.ts';
 import { createAccount, findAccount, findAccountByEmail, normaliseEmail, type AccountRow } from '../accounts/store.ts';
 import type { ProviderIdentity } from './provider.ts';

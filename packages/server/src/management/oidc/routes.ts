@@ -7,14 +7,14 @@
 import { Type } from 'typebox';
 import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, HttpError, NotFoundError } from '../../http/errors.ts';
-import { nowIso } from '../../ids.ts';
+import { BadRequestError, HttpError, NotFoundError } from '../../kernel/errors.ts';
+import { nowIso } from '../../kernel/ids.ts';
 import { setSessionCookie } from '../accounts/cookies.ts';
 import { sendVerification } from '../accounts/email-routes.ts';
 import { seededProjects } from '../accounts/routes.ts';
 import { createSession } from '../accounts/sessions.ts';
 import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../context.ts';
-import { isoIn } from '../secrets.ts';
+import { isoIn } from '../../kernel/time.ts';
 import { resolveAccount } from './accounts.ts';
 import { createIdentityProvider } from './provider.ts';
 

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { SqlValue } from '../../db/database.ts';
 import { createProject, touchProjectConfig, touchProjectTranslations } from '../../features/projects/store.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, ForbiddenError, HttpError } from '../../http/errors.ts';
+import { BadRequestError, ForbiddenError, HttpError } from '../../kernel/errors.ts';
 import { requireAccount, requireProjectAccess, requireTeamAccess } from '../access.ts';
 import type { ManagementApp, ManagementDeps, Role } from '../context.ts';
 import { CreateProjectBody, Project, ProjectIdParams, ProjectList, UpdateProjectBody } from './schemas.ts';

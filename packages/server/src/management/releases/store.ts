@@ -1,7 +1,7 @@
 /** Releases a project publishes for the public version check. */
 import semver from 'semver';
 import { bool, type Queryable } from '../../db/database.ts';
-import { newId, nowIso } from '../../ids.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
 import { Assignments } from '../../db/assignments.ts';
 
 export interface ReleaseRow {

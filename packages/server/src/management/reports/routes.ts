@@ -5,7 +5,7 @@
  */
 import { Type, type TSchema } from 'typebox';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
 import { LOG_LEVELS } from '../../features/logs/routes.ts';
 import { SEVERITIES } from '../../features/reports/schemas.ts';
 import { requireProjectAccess } from '../access.ts';

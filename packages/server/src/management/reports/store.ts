@@ -3,7 +3,7 @@
  * filters, the full record, and the triage status of a group (open, resolved, ignored).
  */
 import type { Queryable } from '../../db/database.ts';
-import type { KeyEnvironment } from '../../http/api-keys.ts';
+import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { page, searchClause, Where } from '../support/query.ts';
 
 export const REPORT_STATUSES = ['open', 'resolved', 'ignored'] as const;

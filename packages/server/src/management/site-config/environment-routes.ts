@@ -1,10 +1,10 @@
 /** Environments of the site configuration (name, slug, URL, colour, debug). */
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { NotFoundError } from '../../http/errors.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { ConflictError } from '../support/errors.ts';
+import { ConflictError } from '../../kernel/errors.ts';
 import { ProjectParams, requireSomeField } from '../support/schemas.ts';
 import { presentEnvironment } from './presenter.ts';
 import { CreateEnvironmentBody, Environment, ENVIRONMENT_FIELDS, EnvironmentParams, UpdateEnvironmentBody } from './schemas.ts';

@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import { Type } from 'typebox';
 import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
 import { isoOrNull } from '../support/query.ts';

@@ -5,7 +5,7 @@
  */
 import { bool, type Database, type Queryable } from '../../db/database.ts';
 import { touchProjectConfig } from '../../features/projects/store.ts';
-import { newId, nowIso } from '../../ids.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
 import { Assignments } from '../../db/assignments.ts';
 
 /** Runs `fn` and marks the configuration as changed when it reports a change. */

@@ -1,7 +1,7 @@
 /** Instance administration: the seat limit of an owner (their plan). Only the instance administrator. */
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { NotFoundError } from '../../http/errors.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
 import { requireInstanceAdmin } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
 import { SeatsSchema } from './schemas.ts';

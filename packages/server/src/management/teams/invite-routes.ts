@@ -4,8 +4,8 @@
  */
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, HttpError, NotFoundError } from '../../http/errors.ts';
-import { nowIso } from '../../ids.ts';
+import { BadRequestError, HttpError, NotFoundError } from '../../kernel/errors.ts';
+import { nowIso } from '../../kernel/ids.ts';
 import { requireAccount, requireTeamAccess } from '../access.ts';
 import { Email } from '../accounts/schemas.ts';
 import { inviteMessage } from '../accounts/messages.ts';

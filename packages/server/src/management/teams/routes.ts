@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import type { Queryable } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../http/errors.ts';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../kernel/errors.ts';
 import { requireAccount, requireTeamAccess, type TeamAccess } from '../access.ts';
 import { createTeam } from '../accounts/store.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';

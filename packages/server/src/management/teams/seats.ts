@@ -10,7 +10,7 @@
  *   address never counts, whatever it is.
  */
 import type { Queryable } from '../../db/database.ts';
-import { nowIso } from '../../ids.ts';
+import { nowIso } from '../../kernel/ids.ts';
 
 export interface Seats {
   used: number;

@@ -1,8 +1,9 @@
 /** Teams, their members and their invites. */
 import type { Queryable } from '../../db/database.ts';
-import { newId, nowIso } from '../../ids.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
 import type { Role } from '../context.ts';
-import { DAY, hashSecret, isoIn, newSecret } from '../secrets.ts';
+import { hashSecret, newSecret } from '../../kernel/secrets.ts';
+import { DAY, isoIn } from '../../kernel/time.ts';
 
 export interface TeamRow {
   id: string;

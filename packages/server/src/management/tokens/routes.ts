@@ -1,7 +1,7 @@
 /** Personal access tokens of the signed-in account: create (shown once), list by prefix, revoke. */
 import { Type } from 'typebox';
 import { errorResponses, Timestamp } from '../../http/common-schemas.ts';
-import { ForbiddenError, NotFoundError } from '../../http/errors.ts';
+import { ForbiddenError, NotFoundError } from '../../kernel/errors.ts';
 import { requireAccount } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
 import { createToken, listTokens, presentToken, revokeToken } from './store.ts';

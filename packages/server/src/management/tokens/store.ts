@@ -3,8 +3,9 @@
  * listings; the whole token is compared by hash in constant time. Shown once, revocable at once.
  */
 import type { Queryable } from '../../db/database.ts';
-import { newId, nowIso, randomToken } from '../../ids.ts';
-import { DAY, hashSecret, isoIn, secretMatches } from '../secrets.ts';
+import { newId, nowIso, randomToken } from '../../kernel/ids.ts';
+import { hashSecret, secretMatches } from '../../kernel/secrets.ts';
+import { DAY, isoIn } from '../../kernel/time.ts';
 import type { AccountRow } from '../accounts/store.ts';
 
 export const TOKEN_PREFIX = 'sp_pat_';

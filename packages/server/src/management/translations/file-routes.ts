@@ -1,9 +1,9 @@
 /** Translation files: import and export one locale (optionally one namespace) as JSON. */
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { ConflictError } from '../support/errors.ts';
+import { ConflictError } from '../../kernel/errors.ts';
 import { ProjectParams } from '../support/schemas.ts';
 import { exportLocale, flattenFile, importLocale, nestEntries } from './files.ts';
 import { requireLocale } from './locale.ts';

@@ -6,8 +6,8 @@
  * same key. Export writes the flat form by default, or the nested form on request.
  */
 import { placeholders, type Database, type Queryable, type SqlValue } from '../../db/database.ts';
-import { type FieldProblem } from '../../http/errors.ts';
-import { newId, nowIso } from '../../ids.ts';
+import { type FieldProblem } from '../../kernel/errors.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
 import { fallbackChain, resolveTranslations } from '../../features/translations/resolve.ts';
 import { readKeyValues } from '../../features/translations/store.ts';
 import { translationWrite } from './store.ts';

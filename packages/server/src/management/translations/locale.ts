@@ -1,4 +1,4 @@
-import { BadRequestError } from '../../http/errors.ts';
+import { BadRequestError } from '../../kernel/errors.ts';
 import { canonicalLocale } from '../../http/locale.ts';
 
 /** The canonical BCP 47 form of a locale in a request, or a 400 naming the field. */

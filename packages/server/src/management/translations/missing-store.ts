@@ -3,7 +3,7 @@
  * the one call that turns them into translation keys.
  */
 import type { Database, Queryable } from '../../db/database.ts';
-import type { KeyEnvironment } from '../../http/api-keys.ts';
+import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { page, Where } from '../support/query.ts';
 import { KEY_PATTERN } from './files.ts';
 import { insertKey, translationWrite } from './store.ts';

@@ -5,11 +5,11 @@
  */
 import type { Queryable } from '../../db/database.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
-import { NotFoundError } from '../../http/errors.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
 import { canonicalLocale } from '../../http/locale.ts';
 import { requireProjectAccess } from '../access.ts';
 import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { ConflictError } from '../support/errors.ts';
+import { ConflictError } from '../../kernel/errors.ts';
 import { ProjectParams, requireSomeField } from '../support/schemas.ts';
 import { fileRoutes } from './file-routes.ts';
 import { canonicalValues, requireLocale } from './locale.ts';

@@ -1,5 +1,4 @@
-import { hash, timingSafeEqual } from 'node:crypto';
-import { randomToken } from '../ids.ts';
+import { randomToken } from './ids.ts';
 
 export type KeyEnvironment = 'live' | 'test';
 
@@ -22,20 +21,8 @@ export function parseApiKey(key: string): ParsedKey | undefined {
   return undefined;
 }
 
-/** The SHA-256 of the whole key, in hex: what is stored, and what a presented key is compared by. */
-export function hashApiKey(key: string): string {
-  return hash('sha256', key);
-}
-
-/**
- * Constant-time comparison of a presented key against the stored hash (hex, or its bytes).
- * The digest is taken as hex and decoded: measured, that is cheaper than asking for a Buffer.
- */
-export function apiKeyMatches(key: string, storedHash: string | Buffer): boolean {
-  const presented = Buffer.from(hashApiKey(key), 'hex');
-  const stored = typeof storedHash === 'string' ? Buffer.from(storedHash, 'hex') : storedHash;
-  return presented.length === stored.length && timingSafeEqual(presented, stored);
-}
+/** A key is a secret like any other: stored as its SHA-256, compared in constant time. */
+export { hashSecret as hashApiKey, secretMatches as apiKeyMatches } from './secrets.ts';
 
 export function generateApiKey(environment: KeyEnvironment): string {
   return KEY_PREFIX[environment] + randomToken(LOOKUP_LENGTH + 32);

@@ -50,3 +50,10 @@ export class TooManyRequestsError extends HttpError {
     super(429, 'TooManyRequests', message, headers);
   }
 }
+
+/** 409: the request clashes with what exists (a duplicate key, version or slug). */
+export class ConflictError extends HttpError {
+  constructor(message: string) {
+    super(409, 'Conflict', message);
+  }
+}

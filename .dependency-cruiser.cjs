@@ -1,0 +1,100 @@
+// The import rules of issue 12 (see CONTRIBUTING.md, "Structure checks"). `npm run check:structure`
+// runs them against packages/*/src; violations that existed when a rule arrived are listed in
+// .dependency-cruiser-known-violations.json and tolerated until the code moves (regenerate it with
+// `npm run check:structure:baseline` once a move has removed some).
+const SERVER = '^packages/server/src/';
+const SURFACES = '(public-api|management|mcp|oauth)';
+// store.ts, store-<part>.ts, <part>-store.ts (written without nested quantifiers: depcruise rejects those)
+const STORE_FILE = '(/|/[^/]*-)store(\\.ts|-[^/]+\\.ts)$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Import cycles make load order fragile and modules impossible to understand alone.',
+      from: { path: '^packages/[^/]+/src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'kernel-imports-only-kernel',
+      severity: 'error',
+      comment: 'kernel/ sits below everything: it imports nothing of the server but itself.',
+      from: { path: `${SERVER}kernel/` },
+      to: { path: SERVER, pathNot: `${SERVER}kernel/` },
+    },
+    {
+      name: 'db-imports-only-kernel',
+      severity: 'error',
+      comment: 'db/ (the Database interface, adapters, migrations runner) imports only kernel/.',
+      from: { path: `${SERVER}db/` },
+      to: { path: SERVER, pathNot: `${SERVER}(db|kernel)/` },
+    },
+    {
+      name: 'http-never-imports-resources-or-surfaces',
+      severity: 'error',
+      comment:
+        'http/ is the plumbing every surface shares; it never reaches up into resources or surfaces ' +
+        '(features/ is the pre-issue-12 home of resources and counts as one until it is gone).',
+      from: { path: `${SERVER}http/` },
+      to: { path: `${SERVER}(resources|features|${SURFACES})/` },
+    },
+    {
+      name: 'resource-imports-resource-through-index',
+      severity: 'error',
+      comment: "Another resource is used through its index.ts only, never its store, routes or internals.",
+      from: { path: `${SERVER}resources/([^/]+)/` },
+      to: {
+        path: `${SERVER}resources/[^/]+/`,
+        pathNot: [`${SERVER}resources/$1/`, `${SERVER}resources/[^/]+/index\\.ts$`],
+      },
+    },
+    {
+      name: 'store-only-from-own-resource',
+      severity: 'error',
+      comment: "A resource's store runs the SQL on its tables; only its own folder calls it.",
+      from: { path: `${SERVER}resources/([^/]+)/` },
+      to: { path: `${SERVER}resources/[^/]+${STORE_FILE}`, pathNot: `${SERVER}resources/$1/` },
+    },
+    {
+      name: 'store-not-from-outside-resources',
+      severity: 'error',
+      comment: "A resource's store is called only from its own folder (tests are not checked).",
+      from: { path: '^packages/', pathNot: `${SERVER}resources/` },
+      to: { path: `${SERVER}resources/[^/]+${STORE_FILE}` },
+    },
+    {
+      name: 'resource-imports-only-surface-contexts',
+      severity: 'error',
+      comment:
+        'Resources may use the route context types and access checks of a surface, nothing else: ' +
+        'the surfaces mount the resources, not the other way round.',
+      from: { path: `${SERVER}resources/` },
+      to: {
+        path: `${SERVER}${SURFACES}/`,
+        pathNot: `${SERVER}(public-api/context|management/context|management/access|mcp/tools/context)\\.ts$`,
+      },
+    },
+    {
+      name: 'packages-never-import-server',
+      severity: 'error',
+      comment: 'The SDK packages, docs-mcp and the CLI ship without the server; their src/ must not import it.',
+      from: { path: '^packages/(sdk-core|error-tracker|feature-reporter|site-manager|i18n|logger|docs-mcp|cli)/src/' },
+      to: { path: '^packages/server/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['(^|/)node_modules/', '(^|/)dist/', '^packages/docs-mcp/src/generated/'] },
+    includeOnly: '^packages/',
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'packages/server/tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

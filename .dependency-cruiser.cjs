@@ -43,7 +43,7 @@ module.exports = {
     {
       name: 'resource-imports-resource-through-index',
       severity: 'error',
-      comment: "Another resource is used through its index.ts only, never its store, routes or internals.",
+      comment: 'Another resource is used through its index.ts only, never its store, routes or internals.',
       from: { path: `${SERVER}resources/([^/]+)/` },
       to: {
         path: `${SERVER}resources/[^/]+/`,

@@ -17,7 +17,7 @@ const DOCUMENTS = [
 
 // The documents name the server's public address; a fixed one keeps them independent of the port.
 const PUBLIC_URL = 'https://signpost.example.test';
-const UPDATE = process.env.SIGNPOST_UPDATE_SNAPSHOTS === '1';
+const UPDATE = process.env['SIGNPOST_UPDATE_SNAPSHOTS'] === '1';
 
 function snapshotUrl(name: string): URL {
   return new URL(`./fixtures/openapi/${name}.json`, import.meta.url);

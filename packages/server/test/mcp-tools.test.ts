@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createApiKey } from '../src/features/projects/store.ts';
-import { upsertKeys } from '../src/mcp/translation-keys-store.ts';
+import { upsertKeys } from '../src/resources/translations/index.ts';
 import type { Database, Queryable } from '../src/db/database.ts';
 import { Api } from './support/api.ts';
 import { callTool, connectMcp, startMcpTestServer, textOf, type Connected } from './support/mcp.ts';

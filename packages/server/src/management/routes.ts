@@ -18,7 +18,7 @@ import { featureManagementRoutes } from './features/routes.ts';
 import { releaseManagementRoutes } from './releases/routes.ts';
 import { reportManagementRoutes } from './reports/routes.ts';
 import { siteConfigManagementRoutes } from './site-config/routes.ts';
-import { translationManagementRoutes } from './translations/routes.ts';
+import { translationManagementRoutes } from '../resources/translations/index.ts';
 
 export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   accountRoutes,

@@ -1,8 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerCreateFeature } from './tools/create-feature.ts';
-import { registerListTranslationKeys } from './tools/list-translation-keys.ts';
+import { registerTranslationTools } from '../resources/translations/index.ts';
 import { registerUpdateFeatureStatus } from './tools/update-feature-status.ts';
-import { registerUpsertTranslationKeys } from './tools/upsert-translation-keys.ts';
 import type { ToolContext } from './tools/context.ts';
 
 export const MCP_SERVER_NAME = 'signpost';
@@ -16,7 +15,6 @@ export function buildMcpServer(ctx: ToolContext, version: string): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, title: 'Signpost', version }, { instructions: INSTRUCTIONS });
   registerCreateFeature(server, ctx);
   registerUpdateFeatureStatus(server, ctx);
-  registerListTranslationKeys(server, ctx);
-  registerUpsertTranslationKeys(server, ctx);
+  registerTranslationTools(server, ctx);
   return server;
 }

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import { insertFeature } from '../features/features/store.ts';
 import { newId, nowIso } from '../kernel/ids.ts';
+import { insertKey } from '../resources/translations/index.ts';
 
 const ago = (days: number): string => new Date(Date.now() - days * 86_400_000).toISOString();
 
@@ -92,17 +93,7 @@ export async function seedDemoProject(db: Queryable, projectId: string): Promise
     ['feedback.thanks', 'feedback', 'Thanks for your feedback!', 'Danke für dein Feedback!'],
   ];
   for (const [key, namespace, en, de] of translations) {
-    const keyId = newId('tk');
-    await db.run(
-      `INSERT INTO translation_keys (id, project_id, key, namespace, category, default_text, created_at, updated_at)
-       VALUES (?, ?, ?, ?, NULL, ?, ?, ?)`,
-      [keyId, projectId, key, namespace, en, nowIso(), nowIso()],
-    );
-    for (const [locale, text] of [['en', en], ['de', de]] as const) {
-      await db.run('INSERT INTO translation_values (key_id, locale, text, updated_at) VALUES (?, ?, ?, ?)', [
-        keyId, locale, text, nowIso(),
-      ]);
-    }
+    await insertKey(db, projectId, { key, namespace, defaultText: en, values: { en, de } });
   }
 
   const releases = [

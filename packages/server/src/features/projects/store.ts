@@ -92,4 +92,27 @@ export async function touchProjectTranslations(db: Queryable, projectId: string)
   await db.run('UPDATE projects SET translations_version = translations_version + 1 WHERE id = ?', [projectId]);
 }
 
+// Locales of the project: columns of projects, read and written by the translations resource.
+
+export interface ProjectLocales {
+  defaultLocale: string;
+  supportedLocales: string[];
+}
+
+export async function readLocales(db: Queryable, projectId: string): Promise<ProjectLocales | undefined> {
+  const row = await db.get<{ default_locale: string; supported_locales: string }>(
+    'SELECT default_locale, supported_locales FROM projects WHERE id = ?',
+    [projectId],
+  );
+  return row ? { defaultLocale: row.default_locale, supportedLocales: JSON.parse(row.supported_locales) as string[] } : undefined;
+}
+
+export async function writeLocales(tx: Queryable, projectId: string, locales: ProjectLocales): Promise<void> {
+  await tx.run('UPDATE projects SET default_locale = ?, supported_locales = ? WHERE id = ?', [
+    locales.defaultLocale,
+    JSON.stringify(locales.supportedLocales),
+    projectId,
+  ]);
+}
+
 export type { Database };

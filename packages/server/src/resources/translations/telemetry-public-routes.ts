@@ -2,9 +2,9 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError } from '../../kernel/errors.ts';
 import { canonicalLocale } from '../../http/locale.ts';
-import { nowIso } from '../../kernel/ids.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { scopeOf } from '../../public-api/context.ts';
+import { recordMissing } from './store-missing.ts';
 
 const TelemetryBody = Type.Object({
   locale: Type.String({ minLength: 1, maxLength: 35 }),
@@ -34,20 +34,7 @@ export async function i18nTelemetryRoutes(app: App, { db }: Deps): Promise<void>
           { field: 'locale', message: 'must be a BCP 47 language tag' },
         ]);
       }
-      const scope = scopeOf(request);
-      const keys = [...new Set(request.body.missingKeys)].sort();
-      const at = nowIso();
-      await db.transaction(async (tx) => {
-        for (const key of keys) {
-          await tx.run(
-            `INSERT INTO missing_translations (project_id, environment, locale, key, occurrences, first_seen_at, last_seen_at)
-             VALUES (?, ?, ?, ?, 1, ?, ?)
-             ON CONFLICT (project_id, environment, locale, key) DO UPDATE SET
-               occurrences = missing_translations.occurrences + 1, last_seen_at = excluded.last_seen_at`,
-            [scope.projectId, scope.environment, locale, key, at, at],
-          );
-        }
-      });
+      await recordMissing(db, scopeOf(request), locale, request.body.missingKeys);
       return { ok: true as const };
     },
   );

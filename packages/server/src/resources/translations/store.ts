@@ -1,5 +1,7 @@
 /**
- * Translation keys and their values per locale. Every write shares a transaction with
+ * Translation keys and their values per locale: the one store of translation_keys and
+ * translation_values (file imports, MCP upserts and missing keys are store-files.ts,
+ * store-upsert.ts and store-missing.ts beside it). Every write shares a transaction with
  * touchProjectTranslations, which moves the version the public GET /translations cache (and
  * its ETag) depends on.
  */
@@ -7,8 +9,9 @@ import { placeholders, type Database, type Queryable } from '../../db/database.t
 import { isForeignKeyViolation } from '../../db/failures.ts';
 import { touchProjectTranslations } from '../../features/projects/store.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
-import { page, searchClause, Where } from '../support/query.ts';
+import { page, searchClause, Where } from '../../management/support/query.ts';
 import { Assignments } from '../../db/assignments.ts';
+import type { KeyValues } from './resolve.ts';
 
 /** Runs `fn` in a transaction and marks the project's translations as changed when it reports a change. */
 export async function translationWrite<T>(db: Database, projectId: string, fn: (tx: Queryable) => Promise<T>, changed: (result: T) => boolean = () => true): Promise<T> {
@@ -43,9 +46,11 @@ export interface KeyWithValues extends KeyRow {
   values: Record<string, string>;
 }
 
+/** The filters of a key list; the management routes and the MCP list tool both read through it. */
 export interface KeyFilter {
   namespace?: string | undefined;
   category?: string | undefined;
+  /** Text searched, case-insensitively, in keys and default texts. */
   q?: string | undefined;
   /** Only keys with no value in this locale. */
   missingLocale?: string | undefined;
@@ -53,7 +58,8 @@ export interface KeyFilter {
   offset: number;
 }
 
-export async function listKeys(db: Queryable, projectId: string, filter: KeyFilter) {
+/** One page of keys, by key, with every locale's value, and the number of keys over all pages. */
+export async function listKeys(db: Queryable, projectId: string, filter: KeyFilter): Promise<{ rows: KeyWithValues[]; total: number }> {
   const where = new Where('k.project_id = ?', projectId)
     .when(filter.namespace, 'k.namespace = ?', filter.namespace ?? null)
     .when(filter.category, 'k.category = ?', filter.category ?? null)
@@ -169,25 +175,35 @@ export async function deleteValue(tx: Queryable, projectId: string, key: string,
   return changes === 1;
 }
 
-// Locales of the project.
-
-export interface ProjectLocales {
-  defaultLocale: string;
-  supportedLocales: string[];
-}
-
-export async function readLocales(db: Queryable, projectId: string): Promise<ProjectLocales | undefined> {
-  const row = await db.get<{ default_locale: string; supported_locales: string }>(
-    'SELECT default_locale, supported_locales FROM projects WHERE id = ?',
-    [projectId],
+/** Every key of the project (or one namespace) with its values in the given locales: one query. */
+export async function readKeyValues(
+  db: Queryable,
+  projectId: string,
+  locales: readonly string[],
+  namespace: string | undefined,
+): Promise<KeyValues[]> {
+  const params = [...locales, projectId];
+  let filter = '';
+  if (namespace !== undefined) {
+    filter = ' AND k.namespace = ?';
+    params.push(namespace);
+  }
+  const rows = await db.all<{ key: string; default_text: string; locale: string | null; text: string | null }>(
+    `SELECT k.key, k.default_text, v.locale, v.text
+       FROM translation_keys k
+       LEFT JOIN translation_values v ON v.key_id = k.id AND v.locale IN (${placeholders(locales.length)})
+      WHERE k.project_id = ?${filter}
+      ORDER BY k.key`,
+    params,
   );
-  return row ? { defaultLocale: row.default_locale, supportedLocales: JSON.parse(row.supported_locales) as string[] } : undefined;
-}
-
-export async function writeLocales(tx: Queryable, projectId: string, locales: ProjectLocales): Promise<void> {
-  await tx.run('UPDATE projects SET default_locale = ?, supported_locales = ? WHERE id = ?', [
-    locales.defaultLocale,
-    JSON.stringify(locales.supportedLocales),
-    projectId,
-  ]);
+  const byKey = new Map<string, KeyValues>();
+  for (const row of rows) {
+    let entry = byKey.get(row.key);
+    if (!entry) {
+      entry = { key: row.key, defaultText: row.default_text, values: new Map() };
+      byKey.set(row.key, entry);
+    }
+    if (row.locale !== null && row.text !== null) entry.values.set(row.locale, row.text);
+  }
+  return [...byKey.values()];
 }

@@ -7,13 +7,13 @@ import type { Queryable } from '../../db/database.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import { canonicalLocale } from '../../http/locale.ts';
-import { requireProjectAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { ConflictError } from '../../kernel/errors.ts';
-import { ProjectParams, requireSomeField } from '../support/schemas.ts';
-import { fileRoutes } from './file-routes.ts';
+import { ProjectParams, requireSomeField } from '../../management/support/schemas.ts';
+import { fileRoutes } from './file-management-routes.ts';
 import { canonicalValues, requireLocale } from './locale.ts';
-import { missingRoutes } from './missing-routes.ts';
+import { missingRoutes } from './missing-management-routes.ts';
 import { presentKey } from './presenter.ts';
 import {
   CreateKeyBody,
@@ -28,7 +28,8 @@ import {
   UpdateLocalesBody,
   ValueParams,
 } from './schemas.ts';
-import { deleteKey, deleteValue, getKey, insertKey, listKeys, putValue, readLocales, translationWrite, updateKey, writeLocales } from './store.ts';
+import { readLocales, writeLocales } from '../../features/projects/store.ts';
+import { deleteKey, deleteValue, getKey, insertKey, listKeys, putValue, translationWrite, updateKey } from './store.ts';
 
 const tags = ['translations'];
 

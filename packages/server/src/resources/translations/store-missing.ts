@@ -1,12 +1,34 @@
 /**
  * Keys the i18n SDK reported missing at runtime (POST /i18n-telemetry), with their counts, and
- * the one call that turns them into translation keys.
+ * the one call that turns them into translation keys: the one store of missing_translations.
  */
 import type { Database, Queryable } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
-import { page, Where } from '../support/query.ts';
+import { nowIso } from '../../kernel/ids.ts';
+import type { Scope } from '../../kernel/scope.ts';
+import { page, Where } from '../../management/support/query.ts';
 import { KEY_PATTERN } from './files.ts';
 import { insertKey, translationWrite } from './store.ts';
+
+/**
+ * Counts one report of keys missing in a locale: a new row per key, or one more occurrence and a
+ * later last-seen time. Keys are written in sorted order so that two reports never deadlock.
+ */
+export async function recordMissing(db: Database, scope: Scope, locale: string, keys: readonly string[]): Promise<void> {
+  const sorted = [...new Set(keys)].sort();
+  const at = nowIso();
+  await db.transaction(async (tx) => {
+    for (const key of sorted) {
+      await tx.run(
+        `INSERT INTO missing_translations (project_id, environment, locale, key, occurrences, first_seen_at, last_seen_at)
+         VALUES (?, ?, ?, ?, 1, ?, ?)
+         ON CONFLICT (project_id, environment, locale, key) DO UPDATE SET
+           occurrences = missing_translations.occurrences + 1, last_seen_at = excluded.last_seen_at`,
+        [scope.projectId, scope.environment, locale, key, at, at],
+      );
+    }
+  });
+}
 
 export interface MissingRow {
   key: string;

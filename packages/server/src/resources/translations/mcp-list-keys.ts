@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { canonicalLocale } from '../../http/locale.ts';
-import { listKeys } from '../translation-keys-store.ts';
-import { ProjectIdInput } from './feature-schemas.ts';
-import { LocaleList, MAX_PAGE, projectLocales, TranslationKeyOutput } from './translation-schemas.ts';
-import { guarded, reachProject, ToolError, toolResult, type ToolContext } from './context.ts';
+import { presentMcpKey } from './presenter.ts';
+import { listKeys } from './store.ts';
+import { ProjectIdInput } from '../../mcp/tools/feature-schemas.ts';
+import { LocaleList, MAX_PAGE, projectLocales, TranslationKeyOutput } from './mcp-schemas.ts';
+import { guarded, reachProject, ToolError, toolResult, type ToolContext } from '../../mcp/tools/context.ts';
 
 const input = z.object({
   projectId: ProjectIdInput,
@@ -68,13 +69,8 @@ export function registerListTranslationKeys(server: McpServer, ctx: ToolContext)
         }
         const limit = Math.min(args.limit ?? 50, MAX_PAGE);
         const offset = args.offset ?? 0;
-        const { keys, total } = await listKeys(ctx.db, project.id, {
-          namespace: args.namespace,
-          query: args.query,
-          missingLocale,
-          limit,
-          offset,
-        });
+        const { rows, total } = await listKeys(ctx.db, project.id, { namespace: args.namespace, q: args.query, missingLocale, limit, offset });
+        const keys = rows.map(presentMcpKey);
         const result = { projectId: project.id, ...projectLocales(project), keys, total, limit, offset };
         const more = offset + keys.length < total ? ` Call again with offset ${offset + keys.length} for more.` : '';
         return toolResult(`${keys.length} of ${total} matching keys.${more}`, result);

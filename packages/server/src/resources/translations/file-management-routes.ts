@@ -1,14 +1,15 @@
 /** Translation files: import and export one locale (optionally one namespace) as JSON. */
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { ConflictError } from '../../kernel/errors.ts';
-import { ProjectParams } from '../support/schemas.ts';
-import { exportLocale, flattenFile, importLocale, nestEntries } from './files.ts';
+import { ProjectParams } from '../../management/support/schemas.ts';
+import { exportLocale, flattenFile, nestEntries } from './files.ts';
+import { importLocale } from './store-files.ts';
 import { requireLocale } from './locale.ts';
 import { ExportQuery, ImportQuery, ImportResult, TranslationFile } from './schemas.ts';
-import { readLocales } from './store.ts';
+import { readLocales } from '../../features/projects/store.ts';
 
 const tags = ['translations'];
 

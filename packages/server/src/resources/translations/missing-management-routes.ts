@@ -1,11 +1,11 @@
 /** Keys the i18n SDK reported missing, with counts, and adding them as keys in one call. */
 import { isTrue } from '../../db/database.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
-import { requireProjectAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { ProjectParams } from '../support/schemas.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { ProjectParams } from '../../management/support/schemas.ts';
 import { requireLocale } from './locale.ts';
-import { addMissingKeys, listMissing } from './missing-store.ts';
+import { addMissingKeys, listMissing } from './store-missing.ts';
 import { AddMissingBody, AddMissingResult, MissingPage, MissingQuery } from './schemas.ts';
 
 const tags = ['translations'];

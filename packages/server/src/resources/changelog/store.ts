@@ -3,9 +3,9 @@
  * linked to a feature (internal features included). The public read is features/changelog.
  */
 import { bool, type Queryable } from '../../db/database.ts';
-import type { ChangelogRow } from '../../features/changelog/store.ts';
+import type { ChangelogRow } from './read-model.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
-import { page, searchClause, Where } from '../support/query.ts';
+import { page, searchClause, Where } from '../../management/support/query.ts';
 import { Assignments } from '../../db/assignments.ts';
 
 export interface ManagedChangelogRow extends ChangelogRow {

@@ -1,5 +1,5 @@
 import { isTrue, type Queryable } from '../../db/database.ts';
-import type { EnvironmentRow, FlagRow, MaintenanceRow, MessageRow } from '../../management/site-config/store.ts';
+import type { EnvironmentRow, FlagRow, MaintenanceRow, MessageRow } from './store.ts';
 
 // Row types are shared with the owner-side store that writes these tables.
 export interface SiteConfigSnapshot {

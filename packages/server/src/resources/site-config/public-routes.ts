@@ -6,8 +6,8 @@ import { etagOf, ifNoneMatchHits } from '../../http/etag.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { ChangeCache } from '../../http/change-cache.ts';
 import { VersionedCache } from '../../http/versioned-cache.ts';
-import { readSiteConfig, type SiteConfigSnapshot } from './store.ts';
-import { SiteConfig } from './schemas.ts';
+import { readSiteConfig, type SiteConfigSnapshot } from './public-store.ts';
+import { SiteConfig } from './public-schemas.ts';
 
 interface Cached {
   snapshot: SiteConfigSnapshot;

@@ -8,12 +8,12 @@ import { Type } from 'typebox';
 import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { isoOrNull } from '../support/query.ts';
-import { ProjectParams, requireSomeField } from '../support/schemas.ts';
-import { environmentRoutes } from './environment-routes.ts';
-import { messageRoutes } from './message-routes.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { isoOrNull } from '../../management/support/query.ts';
+import { ProjectParams, requireSomeField } from '../../management/support/schemas.ts';
+import { environmentRoutes } from './environment-management-routes.ts';
+import { messageRoutes } from './message-management-routes.ts';
 import { presentEnvironment, presentFlag, presentMaintenance, presentMessage } from './presenter.ts';
 import { Flag, FlagParams, Maintenance, MAINTENANCE_FIELDS, MaintenanceBody, ManagedSiteConfig, PutFlagBody, SettingsBody } from './schemas.ts';
 import {

@@ -4,11 +4,11 @@ import { Type } from 'typebox';
 import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { ConflictError } from '../../kernel/errors.ts';
-import { isoOrNull } from '../support/query.ts';
-import { ProjectParams, requireSomeField } from '../support/schemas.ts';
+import { isoOrNull } from '../../management/support/query.ts';
+import { ProjectParams, requireSomeField } from '../../management/support/schemas.ts';
 import { CreateReleaseBody, Release, RELEASE_FIELDS, ReleaseParams, UpdateReleaseBody } from './schemas.ts';
 import { deleteRelease, getRelease, insertRelease, listReleases, updateRelease, type ReleaseRow } from './store.ts';
 

@@ -1,5 +1,5 @@
 import { isTrue } from '../../db/database.ts';
-import { presentEntry } from '../../features/changelog/routes.ts';
+import { presentEntry } from './public-routes.ts';
 import type { ManagedChangelogRow } from './store.ts';
 
 /** The public shape (live feature fields for linked entries), plus what only the team sees. */

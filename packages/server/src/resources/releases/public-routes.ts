@@ -3,7 +3,7 @@ import { isTrue } from '../../db/database.ts';
 import { errorResponses, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
-import type { ReleaseRow } from '../../management/releases/store.ts';
+import type { ReleaseRow } from './store.ts';
 import { decideVersion, type Release } from './decide.ts';
 
 const VersionInfo = Type.Object(

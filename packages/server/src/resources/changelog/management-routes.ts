@@ -9,7 +9,8 @@ import { ProjectParams, requireSomeField } from '../../management/support/schema
 import { presentManagedEntry } from './presenter.ts';
 import { sanitizeDescription } from './sanitize.ts';
 import { CreateEntryBody, EntryPage, EntryParams, ListEntriesQuery, ManagedEntry, UPDATE_FIELDS, UpdateEntryBody } from './schemas.ts';
-import { deleteEntry, getEntry, insertEntry, listEntries, projectHasFeature, setPublished, updateEntry } from './store.ts';
+import { getEntry, listEntries, projectHasFeature } from './read-model.ts';
+import { deleteEntry, insertEntry, setPublished, updateEntry } from './store.ts';
 
 const tags = ['changelog'];
 

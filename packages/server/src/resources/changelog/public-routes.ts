@@ -1,54 +1,11 @@
+/** The public GET /changelog: published entries (or drafts) of the key's project. */
 import { Type } from 'typebox';
-import { clampLimit, errorResponses, MAX_OFFSET, Timestamp } from '../../http/common-schemas.ts';
+import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { keyOf } from '../../public-api/context.ts';
-import { STATUS_LABELS } from '../../features/features/status-labels.ts';
-import { listChangelog, type ChangelogRow } from './read-model.ts';
-import { isTrue } from '../../db/database.ts';
-
-const ChangelogEntry = Type.Object(
-  {
-    id: Type.String(),
-    featureId: Type.Optional(Type.String()),
-    projectId: Type.String(),
-    featureTitle: Type.String(),
-    featureType: Type.String(),
-    statusKey: Type.String(),
-    statusLabel: Type.String(),
-    summary: Type.String(),
-    description: Type.String({ description: 'HTML' }),
-    published: Type.Boolean(),
-    createdAt: Timestamp,
-    publishedAt: Type.Union([Timestamp, Type.Null()]),
-  },
-  { additionalProperties: false },
-);
-
-const ChangelogQuery = Type.Object({
-  published: Type.Optional(Type.Boolean({ description: 'Omitted: published entries only. false: drafts.' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 })),
-});
-
-/** A linked entry shows its feature's title, type and status as they are now. */
-export function presentEntry(row: ChangelogRow) {
-  const linked = row.feature_id !== null && row.f_title !== null;
-  const status = row.f_status as keyof typeof STATUS_LABELS | null;
-  return {
-    id: row.id,
-    ...(linked ? { featureId: row.feature_id! } : {}),
-    projectId: row.project_id,
-    featureTitle: linked ? row.f_title! : '',
-    featureType: linked ? row.f_type! : '',
-    statusKey: linked && status ? status : row.status_key,
-    statusLabel: linked && status ? STATUS_LABELS[status] : row.status_label,
-    summary: row.summary,
-    description: row.description,
-    published: isTrue(row.published),
-    createdAt: row.created_at,
-    publishedAt: row.published_at,
-  };
-}
+import { presentEntry } from './presenter.ts';
+import { listChangelog } from './read-model.ts';
+import { ChangelogEntry, ChangelogQuery } from './schemas.ts';
 
 export async function changelogRoutes(app: App, { db }: Deps): Promise<void> {
   app.get(

@@ -1,35 +1,13 @@
+/** The public GET /version-check: whether a client app should update, from the project's releases. */
 import { Type } from 'typebox';
-import { isTrue } from '../../db/database.ts';
-import { errorResponses, StringEnum, Timestamp } from '../../http/common-schemas.ts';
+import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
-import type { ReleaseRow } from './store.ts';
-import { decideVersion, type Release } from './decide.ts';
-
-const VersionInfo = Type.Object(
-  {
-    updateAvailable: Type.Boolean(),
-    updateRequired: Type.Boolean(),
-    updateRecommended: Type.Boolean(),
-    updateType: StringEnum(['major', 'minor', 'patch', 'prerelease', 'none'] as const),
-    latestVersion: Type.Union([
-      Type.Object(
-        {
-          version: Type.String(),
-          title: Type.String(),
-          releaseNotes: Type.String(),
-          downloadUrl: Type.String(),
-          releaseDate: Timestamp,
-          isBeta: Type.Boolean(),
-        },
-        { additionalProperties: false },
-      ),
-      Type.Null(),
-    ]),
-  },
-  { additionalProperties: false },
-);
-
+import { decideVersion } from './decide.ts';
+import { presentRelease } from './presenter.ts';
+import { projectExists } from './read-model.ts';
+import { VersionInfo } from './schemas.ts';
+import { releasesOf } from './store.ts';
 
 export async function versionCheckRoutes(app: App, { db }: Deps): Promise<void> {
   app.get(
@@ -48,19 +26,8 @@ export async function versionCheckRoutes(app: App, { db }: Deps): Promise<void> 
     },
     async (request) => {
       const { projectId, currentVersion } = request.query;
-      const project = await db.get('SELECT id FROM projects WHERE id = ?', [projectId]);
-      if (!project) throw new NotFoundError();
-      const rows = await db.all<ReleaseRow>('SELECT * FROM releases WHERE project_id = ?', [projectId]);
-      const releases: Release[] = rows.map((row) => ({
-        version: row.version,
-        title: row.title,
-        releaseNotes: row.release_notes,
-        downloadUrl: row.download_url,
-        releaseDate: row.release_date,
-        isBeta: isTrue(row.is_beta),
-        gitCommit: row.git_commit,
-        required: isTrue(row.required),
-      }));
+      if (!(await projectExists(db, projectId))) throw new NotFoundError();
+      const releases = (await releasesOf(db, projectId)).map(presentRelease);
       return decideVersion(currentVersion, releases);
     },
   );

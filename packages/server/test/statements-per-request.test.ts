@@ -12,10 +12,10 @@ import { Api } from './support/api.ts';
 import { countStatements, type StatementCount } from './support/counting-database.ts';
 import { insertFeature } from '../src/features/features/store.ts';
 import { insertComment } from '../src/features/comments/store.ts';
-import { insertEntry } from '../src/management/changelog/store.ts';
-import { insertEnvironment, insertMessage, putFlag } from '../src/management/site-config/store.ts';
+import { insertEntry } from '../src/resources/changelog/index.ts';
 import { insertKey } from '../src/resources/translations/index.ts';
-import { touchProjectConfig, touchProjectTranslations } from '../src/features/projects/store.ts';
+import { touchProjectTranslations } from '../src/features/projects/store.ts';
+import { insertEnvironment, insertMessage, putFlag, touchProjectConfig } from '../src/resources/site-config/index.ts';
 import { addVote } from '../src/features/votes/store.ts';
 import type { Database } from '../src/db/database.ts';
 

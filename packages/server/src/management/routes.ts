@@ -13,11 +13,11 @@ import { adminRoutes } from './teams/admin-routes.ts';
 import { inviteRoutes } from './teams/invite-routes.ts';
 import { teamRoutes } from './teams/routes.ts';
 import { tokenRoutes } from './tokens/routes.ts';
-import { changelogManagementRoutes } from './changelog/routes.ts';
+import { changelogManagementRoutes } from '../resources/changelog/index.ts';
 import { featureManagementRoutes } from './features/routes.ts';
-import { releaseManagementRoutes } from './releases/routes.ts';
+import { releaseManagementRoutes } from '../resources/releases/index.ts';
 import { reportManagementRoutes } from './reports/routes.ts';
-import { siteConfigManagementRoutes } from './site-config/routes.ts';
+import { siteConfigManagementRoutes } from '../resources/site-config/index.ts';
 import { translationManagementRoutes } from '../resources/translations/index.ts';
 
 export const MANAGEMENT_ROUTES: ManagementRoutes[] = [

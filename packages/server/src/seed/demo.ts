@@ -1,5 +1,8 @@
 import type { Queryable } from '../db/database.ts';
 import { insertFeature } from '../features/features/store.ts';
+import { insertEntry } from '../resources/changelog/index.ts';
+import { insertRelease } from '../resources/releases/index.ts';
+import { insertEnvironment, insertMessage, putFlag } from '../resources/site-config/index.ts';
 import { newId, nowIso } from '../kernel/ids.ts';
 import { insertKey } from '../resources/translations/index.ts';
 
@@ -45,44 +48,30 @@ export async function seedDemoProject(db: Queryable, projectId: string): Promise
   void bug;
 
   const changelog = [
-    { featureId: ids[3], summary: 'Two-factor sign-in is here', description: '<p>Turn it on under <strong>Settings → Security</strong>.</p>', key: '', label: '', days: 5 },
-    { featureId: null, summary: 'Faster dashboard', description: '<p>Pages load twice as fast.</p>', key: 'improved', label: 'Improved', days: 10 },
-    { featureId: null, summary: 'Fixed time zones in reports', description: '<p>Reports now use your time zone.</p>', key: 'fixed', label: 'Fixed', days: 15 },
-  ];
+    { featureId: ids[3]!, summary: 'Two-factor sign-in is here', description: '<p>Turn it on under <strong>Settings → Security</strong>.</p>', key: 'new', days: 5 },
+    { featureId: null, summary: 'Faster dashboard', description: '<p>Pages load twice as fast.</p>', key: 'improved', days: 10 },
+    { featureId: null, summary: 'Fixed time zones in reports', description: '<p>Reports now use your time zone.</p>', key: 'fixed', days: 15 },
+  ] as const;
   for (const entry of changelog) {
-    await db.run(
-      `INSERT INTO changelog_entries (id, project_id, feature_id, summary, description, status_key, status_label, published, created_at, published_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-      [newId('chg'), projectId, entry.featureId ?? null, entry.summary, entry.description, entry.key, entry.label, ago(entry.days + 1), ago(entry.days)],
-    );
+    await insertEntry(db, projectId, {
+      featureId: entry.featureId,
+      summary: entry.summary,
+      description: entry.description,
+      statusKey: entry.key,
+      published: true,
+      createdAt: ago(entry.days + 1),
+      publishedAt: ago(entry.days),
+    });
   }
-  await db.run(
-    `INSERT INTO changelog_entries (id, project_id, feature_id, summary, description, status_key, status_label, published, created_at, published_at)
-     VALUES (?, ?, NULL, ?, ?, 'new', 'New', 0, ?, NULL)`,
-    [newId('chg'), projectId, 'Draft: CSV export', '<p>Coming soon.</p>', nowIso()],
-  );
+  await insertEntry(db, projectId, { featureId: null, summary: 'Draft: CSV export', description: '<p>Coming soon.</p>', statusKey: 'new', published: false });
 
-  await db.run(
-    `INSERT INTO status_messages (id, project_id, type, text, is_active, priority, starts_at, expires_at, created_at)
-     VALUES (?, ?, 'info', 'Welcome to the Signpost demo project.', 1, 10, NULL, NULL, ?)`,
-    [newId('msg'), projectId, nowIso()],
-  );
-  for (const [key, enabled] of [['new-dashboard', 1], ['beta-export', 0]] as const) {
-    await db.run('INSERT INTO feature_flags (id, project_id, key, enabled, created_at) VALUES (?, ?, ?, ?, ?)', [
-      newId('flag'), projectId, key, enabled, nowIso(),
-    ]);
-  }
-  const environments: Array<[string, string, string, string, number]> = [
-    ['Production', 'production', 'https://app.example.com', '#16a34a', 0],
-    ['Staging', 'staging', 'https://staging.example.com', '#f59e0b', 1],
+  await insertMessage(db, projectId, { type: 'info', text: 'Welcome to the Signpost demo project.', isActive: true, priority: 10 });
+  for (const [key, enabled] of [['new-dashboard', true], ['beta-export', false]] as const) await putFlag(db, projectId, key, enabled);
+  const environments = [
+    { name: 'Production', slug: 'production', url: 'https://app.example.com', color: '#16a34a' },
+    { name: 'Staging', slug: 'staging', url: 'https://staging.example.com', color: '#f59e0b', debugEnabled: true },
   ];
-  for (const [position, env] of environments.entries()) {
-    await db.run(
-      `INSERT INTO environments (id, project_id, name, slug, url, color, debug_enabled, position, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [newId('env'), projectId, env[0], env[1], env[2], env[3], env[4], position, nowIso()],
-    );
-  }
+  for (const [position, env] of environments.entries()) await insertEnvironment(db, projectId, { ...env, position });
 
   const translations: Array<[string, string, string, string]> = [
     ['app.title', 'common', 'Demo App', 'Demo-App'],
@@ -97,15 +86,20 @@ export async function seedDemoProject(db: Queryable, projectId: string): Promise
   }
 
   const releases = [
-    { version: '1.0.0', title: 'First release', notes: 'Hello, world.', days: 60, beta: 0, required: 1 },
-    { version: '1.1.0', title: 'Dark mode', notes: 'Adds dark mode and faster start-up.', days: 10, beta: 0, required: 0 },
-    { version: '1.2.0-beta.1', title: 'CSV export beta', notes: 'Try the CSV export.', days: 2, beta: 1, required: 0 },
+    { version: '1.0.0', title: 'First release', notes: 'Hello, world.', days: 60, beta: false, required: true },
+    { version: '1.1.0', title: 'Dark mode', notes: 'Adds dark mode and faster start-up.', days: 10, beta: false, required: false },
+    { version: '1.2.0-beta.1', title: 'CSV export beta', notes: 'Try the CSV export.', days: 2, beta: true, required: false },
   ];
   for (const release of releases) {
-    await db.run(
-      `INSERT INTO releases (id, project_id, version, title, release_notes, download_url, release_date, is_beta, git_commit, required, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
-      [newId('rel'), projectId, release.version, release.title, release.notes, `https://example.com/download/${release.version}`, ago(release.days), release.beta, release.required, nowIso()],
-    );
+    await insertRelease(db, projectId, {
+      version: release.version,
+      title: release.title,
+      releaseNotes: release.notes,
+      downloadUrl: `https://example.com/download/${release.version}`,
+      releaseDate: ago(release.days),
+      isBeta: release.beta,
+      gitCommit: null,
+      required: release.required,
+    });
   }
 }

@@ -80,14 +80,6 @@ export async function createApiKey(
   return { id, key, environment, scopes: [...scopes], publishable };
 }
 
-/** Marks the project's configuration as changed: bumps `lastUpdated` and the cache version. */
-export async function touchProjectConfig(db: Queryable, projectId: string): Promise<void> {
-  await db.run(
-    'UPDATE projects SET config_version = config_version + 1, config_updated_at = ? WHERE id = ?',
-    [nowIso(), projectId],
-  );
-}
-
 export async function touchProjectTranslations(db: Queryable, projectId: string): Promise<void> {
   await db.run('UPDATE projects SET translations_version = translations_version + 1 WHERE id = ?', [projectId]);
 }

@@ -1,7 +1,8 @@
 /** Projects of the caller's teams: create and update (admin; plan and quota: owner), list and read (member). */
 import { Type } from 'typebox';
 import type { SqlValue } from '../../db/database.ts';
-import { createProject, touchProjectConfig, touchProjectTranslations } from '../../features/projects/store.ts';
+import { createProject, touchProjectTranslations } from '../../features/projects/store.ts';
+import { touchProjectConfig } from '../../resources/site-config/index.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, ForbiddenError, HttpError } from '../../kernel/errors.ts';
 import { requireAccount, requireProjectAccess, requireTeamAccess } from '../access.ts';

@@ -1,7 +1,7 @@
+/** The public GET /site-config body: what is live at a moment, and until when it stays so. */
 import { isTrue, type Queryable } from '../../db/database.ts';
-import type { EnvironmentRow, FlagRow, MaintenanceRow, MessageRow } from '../../management/site-config/store.ts';
+import { readPublicConfigRows, type EnvironmentRow, type FlagRow, type MaintenanceRow, type MessageRow } from './store.ts';
 
-// Row types are shared with the owner-side store that writes these tables.
 export interface SiteConfigSnapshot {
   body: ReturnType<typeof shape>;
   /** When a scheduled message starts or ends, the snapshot is stale; undefined: never. */
@@ -61,12 +61,7 @@ export async function readSiteConfig(
   now: Date,
 ): Promise<SiteConfigSnapshot> {
   const at = now.toISOString();
-  const [maintenance, messages, flags, environments] = await Promise.all([
-    db.get<MaintenanceRow>('SELECT * FROM maintenance_settings WHERE project_id = ?', [project.id]),
-    db.all<MessageRow>('SELECT * FROM status_messages WHERE project_id = ? AND is_active = 1 ORDER BY priority DESC, created_at DESC, id', [project.id]),
-    db.all<FlagRow>('SELECT * FROM feature_flags WHERE project_id = ? ORDER BY key', [project.id]),
-    db.all<EnvironmentRow>('SELECT * FROM environments WHERE project_id = ? ORDER BY position, name', [project.id]),
-  ]);
+  const { maintenance, messages, flags, environments } = await readPublicConfigRows(db, project.id);
   const active = messages.filter((m) => (m.starts_at === null || m.starts_at <= at) && (m.expires_at === null || m.expires_at > at));
   const changes = messages
     .flatMap((m) => [m.starts_at, m.expires_at])

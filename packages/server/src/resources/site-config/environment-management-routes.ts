@@ -2,10 +2,10 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { ConflictError } from '../../kernel/errors.ts';
-import { ProjectParams, requireSomeField } from '../support/schemas.ts';
+import { ProjectParams, requireSomeField } from '../../management/support/schemas.ts';
 import { presentEnvironment } from './presenter.ts';
 import { CreateEnvironmentBody, Environment, ENVIRONMENT_FIELDS, EnvironmentParams, UpdateEnvironmentBody } from './schemas.ts';
 import { configWrite, deleteEnvironment, getEnvironment, insertEnvironment, listEnvironments, slugTaken, updateEnvironment } from './store.ts';

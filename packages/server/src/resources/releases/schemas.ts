@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { Timestamp } from '../../http/common-schemas.ts';
-import { NullableString, ProjectParams } from '../support/schemas.ts';
+import { StringEnum, Timestamp } from '../../http/common-schemas.ts';
+import { NullableString, ProjectParams } from '../../management/support/schemas.ts';
 
 const Version = Type.String({ minLength: 1, maxLength: 100, description: 'SemVer, e.g. 1.4.0 or 2.0.0-beta.1' });
 const GitCommit = Type.String({ pattern: '^[0-9a-fA-F]{7,40}$', description: 'git commit hash (7 to 40 hex digits)' });
@@ -58,3 +58,28 @@ export const UpdateReleaseBody = Type.Object(
   { description: 'At least one field.' },
 );
 export const RELEASE_FIELDS = ['version', 'title', 'releaseNotes', 'downloadUrl', 'releaseDate', 'isBeta', 'gitCommit', 'required'] as const;
+
+/** The answer of the public GET /version-check. */
+export const VersionInfo = Type.Object(
+  {
+    updateAvailable: Type.Boolean(),
+    updateRequired: Type.Boolean(),
+    updateRecommended: Type.Boolean(),
+    updateType: StringEnum(['major', 'minor', 'patch', 'prerelease', 'none'] as const),
+    latestVersion: Type.Union([
+      Type.Object(
+        {
+          version: Type.String(),
+          title: Type.String(),
+          releaseNotes: Type.String(),
+          downloadUrl: Type.String(),
+          releaseDate: Timestamp,
+          isBeta: Type.Boolean(),
+        },
+        { additionalProperties: false },
+      ),
+      Type.Null(),
+    ]),
+  },
+  { additionalProperties: false },
+);

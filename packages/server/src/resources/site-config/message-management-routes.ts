@@ -2,10 +2,10 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { isoOrNull } from '../support/query.ts';
-import { ProjectParams, requireSomeField } from '../support/schemas.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { isoOrNull } from '../../management/support/query.ts';
+import { ProjectParams, requireSomeField } from '../../management/support/schemas.ts';
 import { presentMessage } from './presenter.ts';
 import { CreateMessageBody, Message, MESSAGE_FIELDS, MessageParams, UpdateMessageBody } from './schemas.ts';
 import { configWrite, deleteMessage, getMessage, insertMessage, listMessages, updateMessage } from './store.ts';

@@ -3,13 +3,14 @@ import type { Queryable } from '../../db/database.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { isForeignKeyViolation } from '../../db/failures.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { ProjectParams, requireSomeField } from '../support/schemas.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { ProjectParams, requireSomeField } from '../../management/support/schemas.ts';
 import { presentManagedEntry } from './presenter.ts';
 import { sanitizeDescription } from './sanitize.ts';
 import { CreateEntryBody, EntryPage, EntryParams, ListEntriesQuery, ManagedEntry, UPDATE_FIELDS, UpdateEntryBody } from './schemas.ts';
-import { deleteEntry, getEntry, insertEntry, listEntries, projectHasFeature, setPublished, updateEntry } from './store.ts';
+import { getEntry, listEntries, projectHasFeature } from './read-model.ts';
+import { deleteEntry, insertEntry, setPublished, updateEntry } from './store.ts';
 
 const tags = ['changelog'];
 

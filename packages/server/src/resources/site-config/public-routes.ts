@@ -6,8 +6,9 @@ import { etagOf, ifNoneMatchHits } from '../../http/etag.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { ChangeCache } from '../../http/change-cache.ts';
 import { VersionedCache } from '../../http/versioned-cache.ts';
-import { readSiteConfig, type SiteConfigSnapshot } from './store.ts';
-import { SiteConfig } from './schemas.ts';
+import { readSiteConfig, type SiteConfigSnapshot } from './public-snapshot.ts';
+import { readProjectConfigState, type ProjectConfigState } from './read-model.ts';
+import { SiteConfig } from './public-schemas.ts';
 
 interface Cached {
   snapshot: SiteConfigSnapshot;
@@ -20,7 +21,7 @@ export async function siteConfigRoutes(app: App, { db }: Deps): Promise<void> {
   // bumps it, in any process) and until the next scheduled message starts or ends.
   const cache = new VersionedCache<Cached>(1000);
   // The project's version row itself, memoised until the next commit where the database can tell.
-  const projects = new ChangeCache<{ id: string; debug_mode: number; config_updated_at: string; config_version: number } | undefined>(db);
+  const projects = new ChangeCache<ProjectConfigState | undefined>(db);
 
   app.get(
     '/site-config',
@@ -37,12 +38,7 @@ export async function siteConfigRoutes(app: App, { db }: Deps): Promise<void> {
     },
     async (request, reply) => {
       const { projectId } = request.query;
-      const project = await projects.get(projectId, () =>
-        db.get<{ id: string; debug_mode: number; config_updated_at: string; config_version: number }>(
-          'SELECT id, debug_mode, config_updated_at, config_version FROM projects WHERE id = ?',
-          [projectId],
-        ),
-      );
+      const project = await projects.get(projectId, () => readProjectConfigState(db, projectId));
       if (!project) throw new NotFoundError();
       const now = Date.now();
       let entry = cache.get(projectId, Number(project.config_version), now);

@@ -29,10 +29,14 @@ export interface ReleaseFields {
   required?: boolean | undefined;
 }
 
+/** Every release of the project, in no particular order (the version check needs no order). */
+export async function releasesOf(db: Queryable, projectId: string): Promise<ReleaseRow[]> {
+  return db.all<ReleaseRow>('SELECT * FROM releases WHERE project_id = ?', [projectId]);
+}
+
 /** Newest version first (SemVer order, not the order they were entered in). */
 export async function listReleases(db: Queryable, projectId: string): Promise<ReleaseRow[]> {
-  const rows = await db.all<ReleaseRow>('SELECT * FROM releases WHERE project_id = ?', [projectId]);
-  return rows.sort((a, b) => semver.rcompare(a.version, b.version));
+  return (await releasesOf(db, projectId)).sort((a, b) => semver.rcompare(a.version, b.version));
 }
 
 export async function getRelease(db: Queryable, projectId: string, version: string): Promise<ReleaseRow | undefined> {

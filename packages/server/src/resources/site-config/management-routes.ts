@@ -8,12 +8,13 @@ import { Type } from 'typebox';
 import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { isoOrNull } from '../support/query.ts';
-import { ProjectParams, requireSomeField } from '../support/schemas.ts';
-import { environmentRoutes } from './environment-routes.ts';
-import { messageRoutes } from './message-routes.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { isoOrNull } from '../../management/support/query.ts';
+import { ProjectParams, requireSomeField } from '../../management/support/schemas.ts';
+import { readProjectConfigState } from './read-model.ts';
+import { environmentRoutes } from './environment-management-routes.ts';
+import { messageRoutes } from './message-management-routes.ts';
 import { presentEnvironment, presentFlag, presentMaintenance, presentMessage } from './presenter.ts';
 import { Flag, FlagParams, Maintenance, MAINTENANCE_FIELDS, MaintenanceBody, ManagedSiteConfig, PutFlagBody, SettingsBody } from './schemas.ts';
 import {
@@ -48,7 +49,7 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
       listMessages(db, projectId),
       listFlags(db, projectId),
       listEnvironments(db, projectId),
-      db.get<{ debug_mode: number; config_updated_at: string }>('SELECT debug_mode, config_updated_at FROM projects WHERE id = ?', [projectId]),
+      readProjectConfigState(db, projectId),
     ]);
     if (!project) throw new NotFoundError();
     const now = new Date().toISOString();

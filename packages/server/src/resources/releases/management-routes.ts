@@ -1,16 +1,16 @@
 /** Management of releases, which the public GET /version-check compares client versions with. */
 import semver from 'semver';
 import { Type } from 'typebox';
-import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { ConflictError } from '../../kernel/errors.ts';
-import { isoOrNull } from '../support/query.ts';
-import { ProjectParams, requireSomeField } from '../support/schemas.ts';
+import { isoOrNull } from '../../management/support/query.ts';
+import { ProjectParams, requireSomeField } from '../../management/support/schemas.ts';
 import { CreateReleaseBody, Release, RELEASE_FIELDS, ReleaseParams, UpdateReleaseBody } from './schemas.ts';
-import { deleteRelease, getRelease, insertRelease, listReleases, updateRelease, type ReleaseRow } from './store.ts';
+import { presentRelease } from './presenter.ts';
+import { deleteRelease, getRelease, insertRelease, listReleases, updateRelease } from './store.ts';
 
 const tags = ['releases'];
 
@@ -23,22 +23,6 @@ function requireSemver(raw: string, field: string): string {
     ]);
   }
   return version;
-}
-
-function presentRelease(row: ReleaseRow) {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    version: row.version,
-    title: row.title,
-    releaseNotes: row.release_notes,
-    downloadUrl: row.download_url,
-    releaseDate: row.release_date,
-    isBeta: isTrue(row.is_beta),
-    gitCommit: row.git_commit,
-    required: isTrue(row.required),
-    createdAt: row.created_at,
-  };
 }
 
 export async function releaseManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {

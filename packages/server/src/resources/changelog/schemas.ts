@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
-import { NullableString, pageFields, ProjectParams } from '../support/schemas.ts';
+import { MAX_OFFSET, Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
+import { NullableString, pageFields, ProjectParams } from '../../management/support/schemas.ts';
 import { STANDALONE_STATUSES } from './store.ts';
 
 export const STATUS_KEYS = Object.keys(STANDALONE_STATUSES) as Array<keyof typeof STANDALONE_STATUSES>;
@@ -59,3 +59,29 @@ export const UpdateEntryBody = Type.Object(
   { description: 'At least one field. Publishing has its own routes.' },
 );
 export const UPDATE_FIELDS = ['summary', 'description', 'featureId', 'statusKey'] as const;
+
+// The public GET /changelog.
+
+export const ChangelogEntry = Type.Object(
+  {
+    id: Type.String(),
+    featureId: Type.Optional(Type.String()),
+    projectId: Type.String(),
+    featureTitle: Type.String(),
+    featureType: Type.String(),
+    statusKey: Type.String(),
+    statusLabel: Type.String(),
+    summary: Type.String(),
+    description: Type.String({ description: 'HTML' }),
+    published: Type.Boolean(),
+    createdAt: Timestamp,
+    publishedAt: Type.Union([Timestamp, Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
+export const ChangelogQuery = Type.Object({
+  published: Type.Optional(Type.Boolean({ description: 'Omitted: published entries only. false: drafts.' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 })),
+});

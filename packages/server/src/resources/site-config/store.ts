@@ -1,12 +1,23 @@
 /**
- * Writes to a project's site configuration. Every write runs in a transaction together with
+ * The one store of a project's site configuration: maintenance_settings, status_messages,
+ * feature_flags and environments. Every write runs in a transaction together with
  * touchProjectConfig, which moves `lastUpdated` and the version the public GET /site-config
  * cache watches, so no reader ever sees new content with an old `lastUpdated` or ETag.
+ *
+ * Two writes land on the projects table (owned by resources/projects): the config version bump
+ * and debug mode. Both are part of site-config write transactions, so they live here.
  */
 import { bool, type Database, type Queryable } from '../../db/database.ts';
-import { touchProjectConfig } from '../../features/projects/store.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { Assignments } from '../../db/assignments.ts';
+
+/** Marks the project's configuration as changed: bumps `lastUpdated` and the cache version. */
+export async function touchProjectConfig(db: Queryable, projectId: string): Promise<void> {
+  await db.run(
+    'UPDATE projects SET config_version = config_version + 1, config_updated_at = ? WHERE id = ?',
+    [nowIso(), projectId],
+  );
+}
 
 /** Runs `fn` and marks the configuration as changed when it reports a change. */
 export async function configWrite<T>(db: Database, projectId: string, fn: (tx: Queryable) => Promise<T | undefined>): Promise<T | undefined> {
@@ -36,6 +47,22 @@ export interface MaintenanceChanges {
   showStatusLink?: boolean | undefined;
   statusPageUrl?: string | null | undefined;
   whitelist?: { localStorageKeys: string[]; emails: string[]; ips: string[] } | undefined;
+}
+
+/** The row every new project starts with (project creation calls this in its transaction). */
+export async function createMaintenanceDefaults(db: Queryable, projectId: string): Promise<void> {
+  await db.run('INSERT INTO maintenance_settings (project_id) VALUES (?)', [projectId]);
+}
+
+/** What the public GET /site-config reads: maintenance, active messages, flags, environments. */
+export async function readPublicConfigRows(db: Queryable, projectId: string) {
+  const [maintenance, messages, flags, environments] = await Promise.all([
+    db.get<MaintenanceRow>('SELECT * FROM maintenance_settings WHERE project_id = ?', [projectId]),
+    db.all<MessageRow>('SELECT * FROM status_messages WHERE project_id = ? AND is_active = 1 ORDER BY priority DESC, created_at DESC, id', [projectId]),
+    db.all<FlagRow>('SELECT * FROM feature_flags WHERE project_id = ? ORDER BY key', [projectId]),
+    db.all<EnvironmentRow>('SELECT * FROM environments WHERE project_id = ? ORDER BY position, name', [projectId]),
+  ]);
+  return { maintenance, messages, flags, environments };
 }
 
 export async function readMaintenance(db: Queryable, projectId: string): Promise<MaintenanceRow> {

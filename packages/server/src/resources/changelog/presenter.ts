@@ -1,0 +1,30 @@
+/** The shape of a changelog entry: the public one, and the management one built on it. */
+import { isTrue } from '../../db/database.ts';
+import { STATUS_LABELS } from '../../features/features/status-labels.ts';
+import type { ChangelogRow, ManagedChangelogRow } from './read-model.ts';
+
+/** A linked entry shows its feature's title, type and status as they are now. */
+export function presentEntry(row: ChangelogRow) {
+  const linked = row.feature_id !== null && row.f_title !== null;
+  const status = row.f_status as keyof typeof STATUS_LABELS | null;
+  return {
+    id: row.id,
+    ...(linked ? { featureId: row.feature_id! } : {}),
+    projectId: row.project_id,
+    featureTitle: linked ? row.f_title! : '',
+    featureType: linked ? row.f_type! : '',
+    statusKey: linked && status ? status : row.status_key,
+    statusLabel: linked && status ? STATUS_LABELS[status] : row.status_label,
+    summary: row.summary,
+    description: row.description,
+    published: isTrue(row.published),
+    createdAt: row.created_at,
+    publishedAt: row.published_at,
+  };
+}
+
+/** The public shape (live feature fields for linked entries), plus what only the team sees. */
+export function presentManagedEntry(row: ManagedChangelogRow) {
+  const { featureId, ...entry } = presentEntry(row);
+  return { ...entry, featureId: featureId ?? null, featureInternal: isTrue(row.f_internal) };
+}

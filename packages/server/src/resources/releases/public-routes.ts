@@ -1,0 +1,34 @@
+/** The public GET /version-check: whether a client app should update, from the project's releases. */
+import { Type } from 'typebox';
+import { errorResponses } from '../../http/common-schemas.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
+import type { App, Deps } from '../../public-api/context.ts';
+import { decideVersion } from './decide.ts';
+import { presentRelease } from './presenter.ts';
+import { projectExists } from './read-model.ts';
+import { VersionInfo } from './schemas.ts';
+import { releasesOf } from './store.ts';
+
+export async function versionCheckRoutes(app: App, { db }: Deps): Promise<void> {
+  app.get(
+    '/version-check',
+    {
+      schema: {
+        operationId: 'checkVersion',
+        summary: "Whether a newer version of the client app exists (no API key)",
+        tags: ['site'],
+        querystring: Type.Object({
+          projectId: Type.String({ minLength: 1, maxLength: 100 }),
+          currentVersion: Type.Optional(Type.String({ maxLength: 100, description: 'SemVer or git commit hash' })),
+        }),
+        response: { 200: VersionInfo, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId, currentVersion } = request.query;
+      if (!(await projectExists(db, projectId))) throw new NotFoundError();
+      const releases = (await releasesOf(db, projectId)).map(presentRelease);
+      return decideVersion(currentVersion, releases);
+    },
+  );
+}

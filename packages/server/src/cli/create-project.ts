@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
-import { ALL_KEY_SCOPES, createApiKey, createProject } from '../features/projects/store.ts';
+import { ALL_KEY_SCOPES, createApiKey, createProject } from '../resources/projects/store.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

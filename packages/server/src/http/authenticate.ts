@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isTrue, type Database } from '../db/database.ts';
-import type { ProjectRow } from '../features/projects/store.ts';
+import type { ProjectRow } from '../resources/projects/store.ts';
 import { timingSafeEqual } from 'node:crypto';
 import { apiKeyMatches, parseApiKey, type KeyEnvironment } from '../kernel/api-keys.ts';
 import { ChangeCache } from './change-cache.ts';

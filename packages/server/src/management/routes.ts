@@ -6,9 +6,9 @@
 import { accountRoutes } from './accounts/routes.ts';
 import { emailRoutes } from './accounts/email-routes.ts';
 import type { ManagementRoutes } from './context.ts';
-import { keyRoutes } from './keys/routes.ts';
+import { keyRoutes } from '../resources/projects/keys-management-routes.ts';
 import { oidcRoutes } from './oidc/routes.ts';
-import { projectRoutes } from './projects/routes.ts';
+import { projectRoutes } from '../resources/projects/management-routes.ts';
 import { adminRoutes } from './teams/admin-routes.ts';
 import { inviteRoutes } from './teams/invite-routes.ts';
 import { teamRoutes } from './teams/routes.ts';
@@ -16,7 +16,7 @@ import { tokenRoutes } from './tokens/routes.ts';
 import { changelogManagementRoutes } from './changelog/routes.ts';
 import { featureManagementRoutes } from './features/routes.ts';
 import { releaseManagementRoutes } from './releases/routes.ts';
-import { reportManagementRoutes } from './reports/routes.ts';
+import { reportManagementRoutes } from '../resources/reports/management-routes.ts';
 import { siteConfigManagementRoutes } from './site-config/routes.ts';
 import { translationManagementRoutes } from './translations/routes.ts';
 

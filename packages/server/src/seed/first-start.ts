@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { withStartupLock } from '../db/migrate.ts';
 import { lookupOf } from '../kernel/api-keys.ts';
-import { ALL_PUBLIC_SCOPES, createApiKey, createProject, findProject } from '../features/projects/store.ts';
+import { ALL_PUBLIC_SCOPES, createApiKey, createProject, findProject } from '../resources/projects/store.ts';
 import { seedDemoProject } from './demo.ts';
 
 export const DEMO_PROJECT_ID = 'demo';

@@ -6,14 +6,14 @@
 import { Type, type TSchema } from 'typebox';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
-import { LOG_LEVELS } from '../../features/logs/routes.ts';
-import { SEVERITIES } from '../../features/reports/schemas.ts';
-import { requireProjectAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { isoOrNull } from '../support/query.ts';
-import { ProjectParams } from '../support/schemas.ts';
+import { LOG_LEVELS } from '../logs/public-routes.ts';
+import { SEVERITIES } from './schemas.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { isoOrNull } from '../../management/support/query.ts';
+import { ProjectParams } from '../../management/support/schemas.ts';
 import { presentBug, presentBugSummary, presentError, presentErrorSummary, presentLog, presentLogSummary } from './presenter.ts';
-import { Bug, BugSummary, ErrorRecord, ErrorSummary, LogGroup, LogSummary, ReportPage, ReportParams, ReportQuery, StatusBody } from './schemas.ts';
+import { Bug, BugSummary, ErrorRecord, ErrorSummary, LogGroup, LogSummary, ReportPage, ReportParams, ReportQuery, StatusBody } from './management-schemas.ts';
 import { getReport, listReports, setReportStatus, statusCounts, type ReportKind, type ReportStatus } from './store.ts';
 
 interface KindRoutes {

@@ -1,13 +1,13 @@
 /** Projects of the caller's teams: create and update (admin; plan and quota: owner), list and read (member). */
 import { Type } from 'typebox';
 import type { SqlValue } from '../../db/database.ts';
-import { createProject, touchProjectConfig, touchProjectTranslations } from '../../features/projects/store.ts';
+import { createProject, touchProjectConfig, touchProjectTranslations } from './store.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, ForbiddenError, HttpError } from '../../kernel/errors.ts';
-import { requireAccount, requireProjectAccess, requireTeamAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps, Role } from '../context.ts';
+import { requireAccount, requireProjectAccess, requireTeamAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps, Role } from '../../management/context.ts';
 import { CreateProjectBody, Project, ProjectIdParams, ProjectList, UpdateProjectBody } from './schemas.ts';
-import { listProjectsOf, presentProject, slugify, slugTaken } from './store.ts';
+import { listProjectsOf, presentProject, slugify, slugTaken } from './read-model.ts';
 import { Assignments } from '../../db/assignments.ts';
 
 const slugConflict = () => new HttpError(409, 'Conflict', 'Another project already uses this slug');

@@ -3,8 +3,8 @@ import type { Database, SqlValue } from '../../db/database.ts';
 import { isInputFault } from '../../db/failures.ts';
 import { BadRequestError } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
-import type { Scope } from '../features/store.ts';
-import type { LogEntry } from './routes.ts';
+import type { Scope } from '../../features/features/store.ts';
+import type { LogEntry } from './public-routes.ts';
 
 /** The given fingerprint, else a hash of level, category and message. */
 export function logFingerprint(entry: LogEntry): string {

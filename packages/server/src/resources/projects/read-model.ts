@@ -1,6 +1,6 @@
 /** Projects as teams manage them. Creation goes through features/projects/store.ts. */
 import type { Queryable, SqlValue } from '../../db/database.ts';
-import type { ProjectAccess } from '../access.ts';
+import type { ProjectAccess } from '../../management/access.ts';
 
 export async function listProjectsOf(db: Queryable, accountId: string, teamId?: string): Promise<ProjectAccess[]> {
   const params: SqlValue[] = [accountId];

@@ -4,14 +4,14 @@
  */
 import { Type } from 'typebox';
 import { KEY_PREFIX, type KeyEnvironment } from '../../kernel/api-keys.ts';
-import { createApiKey } from '../../features/projects/store.ts';
+import { createApiKey } from './store.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import { isTrue } from '../../db/database.ts';
 import { nowIso } from '../../kernel/ids.ts';
-import { requireProjectAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { ApiKeySummary, CreatedKey, CreateKeyBody, KeyParams, ProjectIdParams } from '../projects/schemas.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { ApiKeySummary, CreatedKey, CreateKeyBody, KeyParams, ProjectIdParams } from './schemas.ts';
 
 interface KeyRow {
   id: string;

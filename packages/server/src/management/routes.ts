@@ -16,7 +16,8 @@ import { tokenRoutes } from './tokens/routes.ts';
 import { changelogManagementRoutes } from './changelog/routes.ts';
 import { featureManagementRoutes } from './features/routes.ts';
 import { releaseManagementRoutes } from './releases/routes.ts';
-import { reportManagementRoutes } from '../resources/reports/management-routes.ts';
+import { logManagementRoutes } from '../resources/logs/index.ts';
+import { reportManagementRoutes } from '../resources/reports/index.ts';
 import { siteConfigManagementRoutes } from './site-config/routes.ts';
 import { translationManagementRoutes } from './translations/routes.ts';
 
@@ -36,4 +37,5 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   translationManagementRoutes,
   releaseManagementRoutes,
   reportManagementRoutes,
+  logManagementRoutes,
 ];

@@ -1,0 +1,84 @@
+/**
+ * Triage queries shared by every grouped-report table (bug_reports, error_reports here; log_groups
+ * in resources/logs): lists with filters, the full record, and the triage status of a group
+ * (open, resolved, ignored). Each table's own store calls them with its `TriageTable`, so a
+ * table's name appears only in its own store.
+ */
+import type { Queryable } from '../../db/database.ts';
+import type { KeyEnvironment } from '../../kernel/api-keys.ts';
+import { page, searchClause, Where } from '../../management/support/query.ts';
+
+export const REPORT_STATUSES = ['open', 'resolved', 'ignored'] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+
+/** A grouped-report table as triage reads it. */
+export interface TriageTable {
+  table: string;
+  /** Columns searched by `q`. */
+  search: readonly string[];
+  /** The filter column of `severity` (bugs, errors) or `level` (logs). */
+  grade: 'severity' | 'level';
+}
+
+export interface ReportFilter {
+  environment?: KeyEnvironment | undefined;
+  status?: ReportStatus | undefined;
+  /** severity (bugs, errors) or level (logs); several allowed. */
+  grades?: string[] | undefined;
+  /** Groups seen at or after this time (last seen). */
+  since?: string | undefined;
+  /** Groups seen before this time (first seen). */
+  until?: string | undefined;
+  q?: string | undefined;
+  /** Logs only. */
+  category?: string | undefined;
+  source?: string | undefined;
+  sort: 'lastSeen' | 'firstSeen' | 'occurrences';
+  limit: number;
+  offset: number;
+}
+
+const ORDER: Record<ReportFilter['sort'], string> = {
+  lastSeen: 'last_seen_at DESC, id DESC',
+  firstSeen: 'first_seen_at DESC, id DESC',
+  occurrences: 'occurrences DESC, last_seen_at DESC, id DESC',
+};
+
+export async function listTriage<T>(db: Queryable, info: TriageTable, projectId: string, filter: ReportFilter) {
+  const where = new Where('project_id = ?', projectId)
+    .when(filter.environment, 'environment = ?', filter.environment ?? null)
+    .when(filter.status, 'status = ?', filter.status ?? null)
+    .when(filter.since, 'last_seen_at >= ?', filter.since ?? null)
+    .when(filter.until, 'first_seen_at < ?', filter.until ?? null)
+    .when(filter.category, 'category = ?', filter.category ?? null)
+    .when(filter.source, 'source = ?', filter.source ?? null);
+  if (filter.grades && filter.grades.length > 0) {
+    where.add(`${info.grade} IN (${filter.grades.map(() => '?').join(', ')})`, ...filter.grades);
+  }
+  if (filter.q) {
+    const search = searchClause(info.search, filter.q);
+    where.add(search.sql, ...search.params);
+  }
+  return page<T>(db, info.table, where, '*', ORDER[filter.sort], filter.limit, filter.offset);
+}
+
+export async function getTriage<T>(db: Queryable, info: TriageTable, projectId: string, id: string): Promise<T | undefined> {
+  return db.get<T>(`SELECT * FROM ${info.table} WHERE id = ? AND project_id = ?`, [id, projectId]);
+}
+
+export async function setTriageStatus(db: Queryable, info: TriageTable, projectId: string, id: string, status: ReportStatus): Promise<boolean> {
+  const { changes } = await db.run(`UPDATE ${info.table} SET status = ? WHERE id = ? AND project_id = ?`, [status, id, projectId]);
+  return changes === 1;
+}
+
+/** Counts per status, for the headers of a triage view. */
+export async function triageStatusCounts(db: Queryable, info: TriageTable, projectId: string, environment: KeyEnvironment | undefined) {
+  const where = new Where('project_id = ?', projectId).when(environment, 'environment = ?', environment ?? null);
+  const rows = await db.all<{ status: ReportStatus; n: number }>(
+    `SELECT status, COUNT(*) AS n FROM ${info.table} WHERE ${where.sql} GROUP BY status`,
+    where.params,
+  );
+  const counts: Record<ReportStatus, number> = { open: 0, resolved: 0, ignored: 0 };
+  for (const row of rows) counts[row.status] = Number(row.n);
+  return counts;
+}

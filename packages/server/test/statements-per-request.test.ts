@@ -15,7 +15,7 @@ import { insertComment } from '../src/features/comments/store.ts';
 import { insertEntry } from '../src/management/changelog/store.ts';
 import { insertEnvironment, insertMessage, putFlag } from '../src/management/site-config/store.ts';
 import { insertKey } from '../src/management/translations/store.ts';
-import { touchProjectConfig, touchProjectTranslations } from '../src/resources/projects/store.ts';
+import { touchProjectConfig, touchProjectTranslations } from '../src/resources/projects/index.ts';
 import { addVote } from '../src/features/votes/store.ts';
 import type { Database } from '../src/db/database.ts';
 

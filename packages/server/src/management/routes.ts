@@ -6,9 +6,8 @@
 import { accountRoutes } from './accounts/routes.ts';
 import { emailRoutes } from './accounts/email-routes.ts';
 import type { ManagementRoutes } from './context.ts';
-import { keyRoutes } from '../resources/projects/keys-management-routes.ts';
 import { oidcRoutes } from './oidc/routes.ts';
-import { projectRoutes } from '../resources/projects/management-routes.ts';
+import { keyRoutes, projectRoutes } from '../resources/projects/index.ts';
 import { adminRoutes } from './teams/admin-routes.ts';
 import { inviteRoutes } from './teams/invite-routes.ts';
 import { teamRoutes } from './teams/routes.ts';

@@ -3,7 +3,7 @@
  * Writes bump projects.translations_version, which the GET /translations cache watches.
  */
 import { placeholders, type Database, type Queryable, type SqlValue } from '../db/database.ts';
-import { touchProjectTranslations } from '../resources/projects/store.ts';
+import { touchProjectTranslations } from '../resources/projects/index.ts';
 import { newId, nowIso } from '../kernel/ids.ts';
 import { Assignments } from '../db/assignments.ts';
 

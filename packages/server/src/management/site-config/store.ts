@@ -4,7 +4,7 @@
  * cache watches, so no reader ever sees new content with an old `lastUpdated` or ETag.
  */
 import { bool, type Database, type Queryable } from '../../db/database.ts';
-import { touchProjectConfig } from '../../resources/projects/store.ts';
+import { touchProjectConfig } from '../../resources/projects/index.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { Assignments } from '../../db/assignments.ts';
 

@@ -1,4 +1,7 @@
-/** Projects as teams manage them. Creation goes through features/projects/store.ts. */
+/**
+ * Reads of projects that join the teams' tables (teams, team_members: owned by resources/teams).
+ * Kept here, as a read model, until resources/teams exports them.
+ */
 import type { Queryable, SqlValue } from '../../db/database.ts';
 import type { ProjectAccess } from '../../management/access.ts';
 
@@ -13,33 +16,8 @@ export async function listProjectsOf(db: Queryable, accountId: string, teamId?: 
   return db.all<ProjectAccess>(`${sql} ORDER BY p.created_at, p.id`, params);
 }
 
-export async function slugTaken(db: Queryable, slug: string, exceptId = ''): Promise<boolean> {
-  return (await db.get('SELECT 1 AS found FROM projects WHERE slug = ? AND id <> ?', [slug, exceptId])) !== undefined;
-}
-
-/** A slug from a name: lower-case ASCII letters and digits joined by dashes. */
-export function slugify(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 50);
-  return slug || 'project';
-}
-
-export function presentProject(row: ProjectAccess) {
-  return {
-    id: row.id,
-    teamId: row.team_id,
-    name: row.name,
-    slug: row.slug,
-    defaultLocale: row.default_locale,
-    supportedLocales: JSON.parse(row.supported_locales) as string[],
-    plan: row.plan,
-    monthlyQuota: row.monthly_quota === null ? null : Number(row.monthly_quota),
-    role: row.role,
-    createdAt: row.created_at,
-  };
+/** The first team the account owns: where a new project goes when the request names none. */
+export async function firstOwnedTeamId(db: Queryable, accountId: string): Promise<string | undefined> {
+  const row = await db.get<{ id: string }>('SELECT id FROM teams WHERE owner_account_id = ? ORDER BY created_at, id LIMIT 1', [accountId]);
+  return row?.id;
 }

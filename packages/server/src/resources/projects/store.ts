@@ -1,5 +1,5 @@
-import { bool, type Database, type Queryable } from '../../db/database.ts';
-import { generateApiKey, hashApiKey, lookupOf, type KeyEnvironment } from '../../kernel/api-keys.ts';
+/** The one store of projects (api_keys: store-keys.ts). Reads joining team_members: read-model.ts. */
+import { bool, type Database, type Queryable, type SqlValue } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 
 export interface ProjectRow {
@@ -47,39 +47,6 @@ export async function findProject(db: Queryable, id: string): Promise<ProjectRow
   return db.get<ProjectRow>('SELECT * FROM projects WHERE id = ?', [id]);
 }
 
-export interface CreatedKey {
-  id: string;
-  key: string;
-  environment: KeyEnvironment;
-  scopes: string[];
-  publishable: boolean;
-}
-
-/**
- * Creates an API key; the plain key is returned once and only its hash is stored. A publishable
- * key (made to be embedded in a page) may not change existing items; keys are secret by default.
- */
-export async function createApiKey(
-  db: Queryable,
-  projectId: string,
-  environment: KeyEnvironment,
-  scopes: readonly string[],
-  options: { name?: string; key?: string; publishable?: boolean } = {},
-): Promise<CreatedKey> {
-  const key = options.key ?? generateApiKey(environment);
-  const id = newId('key');
-  const publishable = options.publishable ?? false;
-  await db.run(
-    `INSERT INTO api_keys (id, project_id, environment, lookup, secret_hash, scopes, name, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    [id, projectId, environment, lookupOf(key), hashApiKey(key), JSON.stringify(scopes), options.name ?? '', nowIso()],
-  );
-  // A secret key leaves the column at its default, so this still writes keys into a database
-  // from before publishable keys (the upgrade tests write an older server's data with it).
-  if (publishable) await db.run('UPDATE api_keys SET publishable = ? WHERE id = ?', [bool(publishable), id]);
-  return { id, key, environment, scopes: [...scopes], publishable };
-}
-
 /** Marks the project's configuration as changed: bumps `lastUpdated` and the cache version. */
 export async function touchProjectConfig(db: Queryable, projectId: string): Promise<void> {
   await db.run(
@@ -90,6 +57,54 @@ export async function touchProjectConfig(db: Queryable, projectId: string): Prom
 
 export async function touchProjectTranslations(db: Queryable, projectId: string): Promise<void> {
   await db.run('UPDATE projects SET translations_version = translations_version + 1 WHERE id = ?', [projectId]);
+}
+
+/** Whether another project than `exceptId` uses the slug. */
+export async function slugTaken(db: Queryable, slug: string, exceptId = ''): Promise<boolean> {
+  return (await db.get('SELECT 1 AS found FROM projects WHERE slug = ? AND id <> ?', [slug, exceptId])) !== undefined;
+}
+
+/** Places a new project in its team, with the plan the owner chose (else the default). */
+export async function placeProjectInTeam(db: Queryable, projectId: string, teamId: string, plan: string | null): Promise<void> {
+  await db.run('UPDATE projects SET team_id = ?, plan = COALESCE(?, plan) WHERE id = ?', [teamId, plan, projectId]);
+}
+
+/** Changes the given columns of a project (`sql` is an Assignments' SET clause of project columns). */
+export async function updateProjectColumns(db: Queryable, projectId: string, columns: { sql: string; params: SqlValue[] }): Promise<void> {
+  await db.run(`UPDATE projects SET ${columns.sql} WHERE id = ?`, [...columns.params, projectId]);
+}
+
+// The project columns other resources keep (locales: translations; debug mode: site config;
+// team: accounts) are written here, through these, so `projects` has one store.
+
+export interface ProjectLocales {
+  defaultLocale: string;
+  supportedLocales: string[];
+}
+
+export async function readProjectLocales(db: Queryable, projectId: string): Promise<ProjectLocales | undefined> {
+  const row = await db.get<{ default_locale: string; supported_locales: string }>(
+    'SELECT default_locale, supported_locales FROM projects WHERE id = ?',
+    [projectId],
+  );
+  return row ? { defaultLocale: row.default_locale, supportedLocales: JSON.parse(row.supported_locales) as string[] } : undefined;
+}
+
+export async function writeProjectLocales(db: Queryable, projectId: string, locales: ProjectLocales): Promise<void> {
+  await db.run('UPDATE projects SET default_locale = ?, supported_locales = ? WHERE id = ?', [
+    locales.defaultLocale,
+    JSON.stringify(locales.supportedLocales),
+    projectId,
+  ]);
+}
+
+export async function setProjectDebugMode(db: Queryable, projectId: string, enabled: boolean): Promise<void> {
+  await db.run('UPDATE projects SET debug_mode = ? WHERE id = ?', [bool(enabled), projectId]);
+}
+
+/** Gives a project without a team to this one (the first admin claims the projects made before accounts). */
+export async function claimProjectForTeam(db: Queryable, projectId: string, teamId: string): Promise<void> {
+  await db.run('UPDATE projects SET team_id = ? WHERE id = ? AND team_id IS NULL', [teamId, projectId]);
 }
 
 export type { Database };

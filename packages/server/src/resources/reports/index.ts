@@ -4,6 +4,8 @@ export { groupFields, Json } from './management-schemas.ts';
 export { presentGroup } from './presenter.ts';
 export { reportRoutes } from './public-routes.ts';
 export { SEVERITIES } from './schemas.ts';
+// For the features resource (deleting and merging features), so bug_reports keeps one store.
+export { moveBugsToFeature, unlinkBugsFromFeature } from './store.ts';
 export {
   getTriage,
   listTriage,

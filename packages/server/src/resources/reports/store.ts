@@ -49,6 +49,16 @@ export async function linkBugToFeature(tx: Queryable, bugId: string, featureId: 
   await tx.run('UPDATE bug_reports SET feature_id = ? WHERE id = ?', [featureId, bugId]);
 }
 
+/** Bugs linked to a deleted feature keep their record, without the link. */
+export async function unlinkBugsFromFeature(tx: Queryable, featureId: string): Promise<void> {
+  await tx.run('UPDATE bug_reports SET feature_id = NULL WHERE feature_id = ?', [featureId]);
+}
+
+/** Bugs linked to a feature merged into another follow it. */
+export async function moveBugsToFeature(tx: Queryable, fromFeatureId: string, toFeatureId: string): Promise<void> {
+  await tx.run('UPDATE bug_reports SET feature_id = ? WHERE feature_id = ?', [toFeatureId, fromFeatureId]);
+}
+
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
 
 /** A bug; repeats of the same title and message within the window are counted on one record. */

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { newId } from '../src/kernel/ids.ts';
-import { createApiKey, touchProjectTranslations } from '../src/features/projects/store.ts';
+import { createApiKey, touchProjectTranslations } from '../src/resources/projects/index.ts';
 import { startTestServer, type TestProject, type TestServer } from './support/server.ts';
 import { Api } from './support/api.ts';
 

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestProject, type TestServer } from './support/server.ts';
 import { Api } from './support/api.ts';
-import { ALL_KEY_SCOPES, createApiKey } from '../src/features/projects/store.ts';
+import { ALL_KEY_SCOPES, createApiKey } from '../src/resources/projects/index.ts';
 import { managedProject, type ManagedProject } from './support/manage-fixtures.ts';
 import { managementApi } from './support/management.ts';
 import { callTool, connectMcp, postMcp, textOf } from './support/mcp.ts';

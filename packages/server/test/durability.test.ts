@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { Database } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../src/features/projects/store.ts';
+import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../src/resources/projects/index.ts';
 import { newId } from '../src/kernel/ids.ts';
 import { Api } from './support/api.ts';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';

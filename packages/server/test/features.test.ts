@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ALL_PUBLIC_SCOPES, createApiKey } from '../src/features/projects/store.ts';
+import { ALL_PUBLIC_SCOPES, createApiKey } from '../src/resources/projects/index.ts';
 import { startTestServer, type TestProject, type TestServer } from './support/server.ts';
 import { Api } from './support/api.ts';
 

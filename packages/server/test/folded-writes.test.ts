@@ -11,7 +11,7 @@ import { Api } from './support/api.ts';
 import type { Database } from '../src/db/database.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { insertFeature } from '../src/features/features/store.ts';
-import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../src/features/projects/store.ts';
+import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../src/resources/projects/index.ts';
 import { newId } from '../src/kernel/ids.ts';
 
 const VALID = 100;

@@ -9,7 +9,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ALL_KEY_SCOPES, createApiKey } from '../src/features/projects/store.ts';
+import { ALL_KEY_SCOPES, createApiKey } from '../src/resources/projects/index.ts';
 import { fixtureFor, type Fixture } from './support/fuzz-fixtures.ts';
 import { mcpRequests, type McpTool } from './support/fuzz-mcp.ts';
 import { operationsOf, randomRequests, systematicRequests, type FuzzRequest, type Operation } from './support/fuzz-requests.ts';

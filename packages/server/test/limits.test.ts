@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createApiKey } from '../src/features/projects/store.ts';
+import { createApiKey } from '../src/resources/projects/index.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { Api } from './support/api.ts';
 

@@ -12,7 +12,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Database } from '../src/db/database.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { createApiKey } from '../src/features/projects/store.ts';
+import { createApiKey } from '../src/resources/projects/index.ts';
 import { signUp, teamProject } from './support/mcp-accounts.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from './support/database.ts';
 import { callTool, connectMcp, textOf } from './support/mcp.ts';

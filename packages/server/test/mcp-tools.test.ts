@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { createApiKey } from '../src/features/projects/store.ts';
+import { createApiKey } from '../src/resources/projects/index.ts';
 import { upsertKeys } from '../src/resources/translations/index.ts';
 import type { Database, Queryable } from '../src/db/database.ts';
 import { Api } from './support/api.ts';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { Database } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../src/features/projects/store.ts';
+import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../src/resources/projects/index.ts';
 import { newId } from '../src/kernel/ids.ts';
 import { Api, type ApiResponse } from './support/api.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from './support/database.ts';

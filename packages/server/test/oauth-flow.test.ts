@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createProject } from '../src/features/projects/store.ts';
+import { createProject } from '../src/resources/projects/index.ts';
 import { newId } from '../src/kernel/ids.ts';
 import { hashSecret } from '../src/oauth/secrets.ts';
 import { callTool, postMcp, textOf } from './support/mcp.ts';

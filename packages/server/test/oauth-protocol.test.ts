@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { createProject } from '../src/features/projects/store.ts';
+import { createProject } from '../src/resources/projects/index.ts';
 import { newId } from '../src/kernel/ids.ts';
 import { postMcp } from './support/mcp.ts';
 import { Browser, CALLBACK } from './support/oauth.ts';

@@ -14,8 +14,8 @@ import { insertFeature } from '../src/features/features/store.ts';
 import { insertComment } from '../src/features/comments/store.ts';
 import { insertEntry } from '../src/resources/changelog/index.ts';
 import { insertKey } from '../src/resources/translations/index.ts';
-import { touchProjectTranslations } from '../src/features/projects/store.ts';
-import { insertEnvironment, insertMessage, putFlag, touchProjectConfig } from '../src/resources/site-config/index.ts';
+import { touchProjectConfig, touchProjectTranslations } from '../src/resources/projects/index.ts';
+import { insertEnvironment, insertMessage, putFlag } from '../src/resources/site-config/index.ts';
 import { addVote } from '../src/features/votes/store.ts';
 import type { Database } from '../src/db/database.ts';
 

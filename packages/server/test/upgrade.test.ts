@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Database } from '../src/db/database.ts';
 import { loadMigrations, migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../src/features/projects/store.ts';
+import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../src/resources/projects/index.ts';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { Api } from './support/api.ts';

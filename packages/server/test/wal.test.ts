@@ -14,7 +14,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../src/features/projects/store.ts';
+import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../src/resources/projects/index.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from './support/database.ts';
 import { startServerProcess, type ServerProcess } from './support/server.ts';
 

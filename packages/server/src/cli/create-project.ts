@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
-import { ALL_KEY_SCOPES, createApiKey, createProject } from '../features/projects/store.ts';
+import { ALL_KEY_SCOPES, createApiKey, createProject, slugTaken } from '../resources/projects/index.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -38,7 +38,7 @@ const db = openDatabase(config);
 try {
   await migrate(db);
   const result = await db.transaction(async (tx) => {
-    if (await tx.get('SELECT id FROM projects WHERE slug = ?', [slug])) return undefined;
+    if (await slugTaken(tx, slug)) return undefined;
     const project = await createProject(tx, { name, slug, defaultLocale: locales[0] ?? 'en', supportedLocales: locales, monthlyQuota: quota });
     const live = await createApiKey(tx, project.id, 'live', ALL_KEY_SCOPES, { name: 'live' });
     const test = await createApiKey(tx, project.id, 'test', ALL_KEY_SCOPES, { name: 'test' });

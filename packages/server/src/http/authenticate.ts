@@ -1,28 +1,45 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { isTrue, type Database } from '../db/database.ts';
-import type { ProjectRow } from '../features/projects/store.ts';
+import type { Database } from '../db/database.ts';
 import { timingSafeEqual } from 'node:crypto';
 import { apiKeyMatches, parseApiKey, type KeyEnvironment } from '../kernel/api-keys.ts';
 import { ChangeCache } from './change-cache.ts';
 import { ForbiddenError, UnauthorizedError } from '../kernel/errors.ts';
 
-export interface ApiKeyContext {
+/**
+ * The project columns authentication and the limits read themselves. The key's project is the
+ * whole row its store returns; the surface that injects the lookup names its type (`P`).
+ */
+export interface KeyProject {
+  id: string;
+  monthly_quota: number | null;
+}
+
+export interface ApiKeyContext<P extends KeyProject = KeyProject> {
   keyId: string;
   environment: KeyEnvironment;
   scopes: ReadonlySet<string>;
   /** Made to be embedded in a web page or app: it may not change existing items. */
   publishable: boolean;
-  project: ProjectRow;
+  project: P;
 }
 
-interface KeyRow extends ProjectRow {
-  key_id: string;
-  key_environment: KeyEnvironment;
-  secret_hash: string;
-  scopes: string;
-  publishable: number | boolean;
-  revoked_at: string | null;
+/** A stored key and its project, as the key lookup finds it by the lookup part of a key. */
+export interface KeyRecord<P extends KeyProject = KeyProject> {
+  keyId: string;
+  environment: KeyEnvironment;
+  /** SHA-256 of the whole key, in hex. */
+  secretHash: string;
+  scopes: readonly string[];
+  publishable: boolean;
+  revoked: boolean;
+  project: P;
 }
+
+/**
+ * Reads a key by its lookup part. Injected by the surface (the projects resource's store holds
+ * the SQL), so this shared plumbing never imports a resource.
+ */
+export type KeyLookup<P extends KeyProject> = (db: Database, lookup: string) => Promise<KeyRecord<P> | undefined>;
 
 /** Reads the key from `Authorization: Bearer …` or `X-API-Key`. Both are accepted everywhere. */
 export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
@@ -62,25 +79,19 @@ function keyCache(db: Database): ChangeCache<StoredKey | undefined> {
 }
 
 /** The key's row and project, memoised until the next commit (SQLite) or read per request. */
-async function loadKey(db: Database, lookup: string): Promise<StoredKey | undefined> {
+async function loadKey<P extends KeyProject>(db: Database, lookup: string, find: KeyLookup<P>): Promise<StoredKey | undefined> {
   return keyCache(db).get(lookup, async () => {
-    const row = await db.get<KeyRow>(
-      `SELECT p.*, k.id AS key_id, k.environment AS key_environment, k.secret_hash, k.scopes, k.publishable, k.revoked_at
-         FROM api_keys k JOIN projects p ON p.id = k.project_id
-        WHERE k.lookup = ?`,
-      [lookup],
-    );
-    if (!row) return undefined;
-    const { key_id, key_environment, secret_hash, scopes, publishable, revoked_at, ...project } = row;
+    const record = await find(db, lookup);
+    if (!record) return undefined;
     return {
-      secretHash: Buffer.from(secret_hash, 'hex'),
-      revoked: revoked_at !== null,
+      secretHash: Buffer.from(record.secretHash, 'hex'),
+      revoked: record.revoked,
       context: {
-        keyId: key_id,
-        environment: key_environment,
-        scopes: new Set(JSON.parse(scopes) as string[]),
-        publishable: isTrue(publishable),
-        project,
+        keyId: record.keyId,
+        environment: record.environment,
+        scopes: new Set(record.scopes),
+        publishable: record.publishable,
+        project: record.project,
       },
     };
   });
@@ -104,23 +115,28 @@ function check(key: string, environment: KeyEnvironment, stored: StoredKey | und
   return stored.context;
 }
 
-export async function authenticateApiKey(db: Database, key: string | undefined): Promise<ApiKeyContext> {
+export async function authenticateApiKey<P extends KeyProject>(
+  db: Database,
+  key: string | undefined,
+  find: KeyLookup<P>,
+): Promise<ApiKeyContext<P>> {
   if (!key) throw new UnauthorizedError('Missing API key');
   const parsed = parseApiKey(key);
   if (!parsed) throw new UnauthorizedError('Invalid API key');
-  return check(key, parsed.environment, await loadKey(db, parsed.lookup));
+  // The memo holds what `find` returned: every caller on one database injects the same lookup.
+  return check(key, parsed.environment, await loadKey(db, parsed.lookup, find)) as ApiKeyContext<P>;
 }
 
 /**
  * The same answer without a promise when the key's row is memoised and still valid; undefined
  * when it has to be read (then call `authenticateApiKey`). Throws the same 401s.
  */
-export function authenticateApiKeyCached(db: Database, key: string | undefined): ApiKeyContext | undefined {
+export function authenticateApiKeyCached<P extends KeyProject = KeyProject>(db: Database, key: string | undefined): ApiKeyContext<P> | undefined {
   if (!key) throw new UnauthorizedError('Missing API key');
   const parsed = parseApiKey(key);
   if (!parsed) throw new UnauthorizedError('Invalid API key');
   const cached = keyCache(db).peek(parsed.lookup);
-  return cached.found ? check(key, parsed.environment, cached.value) : undefined;
+  return cached.found ? (check(key, parsed.environment, cached.value) as ApiKeyContext<P>) : undefined;
 }
 
 export function requireScope(context: ApiKeyContext, scope: string): void {

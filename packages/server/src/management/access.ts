@@ -4,7 +4,7 @@
  * and a role below the one needed is a 403 naming both roles.
  */
 import type { FastifyRequest } from 'fastify';
-import type { ProjectRow } from '../features/projects/store.ts';
+import type { ProjectRow } from '../resources/projects/index.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../kernel/errors.ts';
 import { roleAtLeast, type AccountContext, type Role } from './context.ts';
 

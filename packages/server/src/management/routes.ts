@@ -6,9 +6,8 @@
 import { accountRoutes } from './accounts/routes.ts';
 import { emailRoutes } from './accounts/email-routes.ts';
 import type { ManagementRoutes } from './context.ts';
-import { keyRoutes } from './keys/routes.ts';
 import { oidcRoutes } from './oidc/routes.ts';
-import { projectRoutes } from './projects/routes.ts';
+import { keyRoutes, projectRoutes } from '../resources/projects/index.ts';
 import { adminRoutes } from './teams/admin-routes.ts';
 import { inviteRoutes } from './teams/invite-routes.ts';
 import { teamRoutes } from './teams/routes.ts';
@@ -16,7 +15,8 @@ import { tokenRoutes } from './tokens/routes.ts';
 import { changelogManagementRoutes } from '../resources/changelog/index.ts';
 import { featureManagementRoutes } from './features/routes.ts';
 import { releaseManagementRoutes } from '../resources/releases/index.ts';
-import { reportManagementRoutes } from './reports/routes.ts';
+import { logManagementRoutes } from '../resources/logs/index.ts';
+import { reportManagementRoutes } from '../resources/reports/index.ts';
 import { siteConfigManagementRoutes } from '../resources/site-config/index.ts';
 import { translationManagementRoutes } from '../resources/translations/index.ts';
 
@@ -36,4 +36,5 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   translationManagementRoutes,
   releaseManagementRoutes,
   reportManagementRoutes,
+  logManagementRoutes,
 ];

@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Database } from '../db/database.ts';
 import { parseApiKey } from '../kernel/api-keys.ts';
 import { authenticateApiKey, presentedKey } from '../http/authenticate.ts';
+import { findKeyByLookup } from '../resources/projects/index.ts';
 import { HttpError } from '../kernel/errors.ts';
 import type { McpPrincipal } from './principal.ts';
 import { scopeForTool, type McpScope } from './scopes.ts';
@@ -53,7 +54,7 @@ export async function authenticateMcp(
   }
   if (parseApiKey(credential)) {
     try {
-      const key = await authenticateApiKey(db, credential);
+      const key = await authenticateApiKey(db, credential, findKeyByLookup);
       return { kind: 'api-key', projectId: key.project.id, environment: key.environment, scopes: key.scopes, publishable: key.publishable, callerId: key.keyId };
     } catch (error) {
       if (error instanceof HttpError && error.statusCode === 401) {

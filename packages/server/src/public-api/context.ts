@@ -2,13 +2,17 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawReplyDefaul
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import type { ApiKeyContext } from '../http/authenticate.ts';
+import type { ApiKeyContext as KeyContext } from '../http/authenticate.ts';
+import type { ProjectRow } from '../resources/projects/index.ts';
 import type { ResponseMemo } from '../http/response-memo.ts';
 import type { Scope } from '../features/features/store.ts';
 
 import type { Permission } from '../kernel/key-scopes.ts';
 
 export type { Permission };
+
+/** A public API key with its whole project row (as the projects resource's key lookup reads it). */
+export type ApiKeyContext = KeyContext<ProjectRow>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {

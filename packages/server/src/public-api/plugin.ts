@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import { serveApiReference } from '../http/api-reference.ts';
-import { authenticateApiKey, authenticateApiKeyCached, presentedKey, requireAccess, type ApiKeyContext } from '../http/authenticate.ts';
+import { authenticateApiKey, authenticateApiKeyCached, presentedKey, requireAccess } from '../http/authenticate.ts';
+import { findKeyByLookup, type ProjectRow } from '../resources/projects/index.ts';
 import { ErrorBody } from '../http/common-schemas.ts';
 import { allowAnyOrigin } from '../http/cors.ts';
 import { TooManyRequestsError } from '../kernel/errors.ts';
@@ -9,8 +10,8 @@ import { hitSlidingWindow, rateLimitHeaders } from '../http/rate-limit.ts';
 import { changelogRoutes } from '../resources/changelog/index.ts';
 import { commentRoutes } from '../features/comments/routes.ts';
 import { featureRoutes } from '../features/features/routes.ts';
-import { logRoutes } from '../features/logs/routes.ts';
-import { reportRoutes } from '../features/reports/routes.ts';
+import { logRoutes } from '../resources/logs/index.ts';
+import { reportRoutes } from '../resources/reports/index.ts';
 import { roadmapRoutes } from '../features/roadmap/routes.ts';
 import { siteConfigRoutes } from '../resources/site-config/index.ts';
 import { i18nTelemetryRoutes, translationRoutes } from '../resources/translations/index.ts';
@@ -18,7 +19,7 @@ import { versionCheckRoutes } from '../resources/releases/index.ts';
 import { voteRoutes } from '../features/votes/routes.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResponseMemo } from '../http/response-memo.ts';
-import type { App, Deps, Permission } from './context.ts';
+import type { ApiKeyContext, App, Deps, Permission } from './context.ts';
 import { PERMISSIONS } from './permissions.ts';
 
 export const PUBLIC_API_PREFIX = '/api/public/v1';
@@ -81,7 +82,7 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
   }
   const admit = async (request: FastifyRequest, reply: FastifyReply, permission: Permission, known?: ApiKeyContext) => {
     const { rateLimit, secretOnly } = request.routeOptions.config;
-    const key = known ?? (await authenticateApiKey(deps.db, presentedKey(request.headers)));
+    const key = known ?? (await authenticateApiKey(deps.db, presentedKey(request.headers), findKeyByLookup));
     requireAccess(key, permission, secretOnly);
     request.apiKey = key;
     const quota = await consumeQuota(deps.db, key.project.id, key.project.monthly_quota);
@@ -104,7 +105,7 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
     // Fast path, no promise: a memoised key on a project without quota, a route without limit.
     let key: ApiKeyContext | undefined;
     try {
-      key = authenticateApiKeyCached(deps.db, presentedKey(request.headers));
+      key = authenticateApiKeyCached<ProjectRow>(deps.db, presentedKey(request.headers));
       if (key && key.project.monthly_quota === null && !rateLimit) {
         requireAccess(key, permission, request.routeOptions.config.secretOnly);
         request.apiKey = key;

@@ -2,7 +2,14 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { withStartupLock } from '../db/migrate.ts';
 import { lookupOf } from '../kernel/api-keys.ts';
-import { ALL_PUBLIC_SCOPES, createApiKey, createProject, findProject } from '../features/projects/store.ts';
+import {
+  ALL_PUBLIC_SCOPES,
+  createApiKey,
+  createProject,
+  findProject,
+  restorePublishableKey,
+  revokeKeyByLookup,
+} from '../resources/projects/index.ts';
 import { seedDemoProject } from './demo.ts';
 
 export const DEMO_PROJECT_ID = 'demo';
@@ -25,7 +32,7 @@ export async function seedOnFirstStart(db: Database, config: Config): Promise<Se
     }
     const demoKeyLookup = lookupOf(config.demoApiKey);
     if (!config.demoEnabled) {
-      await tx.run('UPDATE api_keys SET revoked_at = ? WHERE lookup = ? AND revoked_at IS NULL', [new Date().toISOString(), demoKeyLookup]);
+      await revokeKeyByLookup(tx, demoKeyLookup);
       return {};
     }
     if (!(await findProject(tx, DEMO_PROJECT_ID))) {
@@ -43,7 +50,7 @@ export async function seedOnFirstStart(db: Database, config: Config): Promise<Se
     }
     // A key from an earlier run with DEMO_ENABLED=false comes back to life. It is printed and
     // published, so it is publishable whatever an older version made it.
-    await tx.run('UPDATE api_keys SET revoked_at = NULL, publishable = 1 WHERE lookup = ?', [demoKeyLookup]);
+    await restorePublishableKey(tx, demoKeyLookup);
     return { demo: { projectId: DEMO_PROJECT_ID, apiKey: config.demoApiKey } };
   });
 }

@@ -3,7 +3,7 @@
  * came with, or delete the item it names), with real ids for the path parameters it needs, so
  * a malformed request gets past "no such item" to the code that handles the input.
  */
-import { ALL_KEY_SCOPES, createApiKey } from '../../src/features/projects/store.ts';
+import { ALL_KEY_SCOPES, createApiKey } from '../../src/resources/projects/index.ts';
 import { managedProject, type ManagedProject } from './manage-fixtures.ts';
 import type { TestServer } from './server.ts';
 import { operationsOf, type Operation } from './fuzz-requests.ts';

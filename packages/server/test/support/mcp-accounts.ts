@@ -1,6 +1,6 @@
 /** Real accounts of the management API, for hosted-MCP tests: sign up, and team set-up in the database. */
 import type { Database } from '../../src/db/database.ts';
-import { createProject } from '../../src/features/projects/store.ts';
+import { createProject } from '../../src/resources/projects/index.ts';
 import { newId, nowIso } from '../../src/kernel/ids.ts';
 
 export interface SignedUp {

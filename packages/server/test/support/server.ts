@@ -11,7 +11,7 @@ import { DEFAULT_DEMO_API_KEY, loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/open.ts';
-import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/features/projects/store.ts';
+import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/resources/projects/index.ts';
 import { seedOnFirstStart } from '../../src/seed/first-start.ts';
 import { newId } from '../../src/kernel/ids.ts';
 import { createTestDatabase, type TestDatabase, type TestDbKind } from './database.ts';

@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { consumeQuota } from '../../http/quota.ts';
-import { findProject, type ProjectRow } from '../../features/projects/store.ts';
+import { findProject, type ProjectRow } from '../../resources/projects/index.ts';
 import type { McpPrincipal } from '../principal.ts';
 
 export interface ToolContext {

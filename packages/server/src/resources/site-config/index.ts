@@ -3,4 +3,4 @@ export { siteConfigRoutes } from './public-routes.ts';
 export { siteConfigManagementRoutes } from './management-routes.ts';
 // Project creation and settings, seed and tests: the default maintenance row, the version bump,
 // and the writes that fill a configuration.
-export { createMaintenanceDefaults, insertEnvironment, insertMessage, putFlag, touchProjectConfig } from './store.ts';
+export { createMaintenanceDefaults, insertEnvironment, insertMessage, putFlag } from './store.ts';

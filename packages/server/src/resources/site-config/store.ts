@@ -4,20 +4,13 @@
  * touchProjectConfig, which moves `lastUpdated` and the version the public GET /site-config
  * cache watches, so no reader ever sees new content with an old `lastUpdated` or ETag.
  *
- * Two writes land on the projects table (owned by resources/projects): the config version bump
- * and debug mode. Both are part of site-config write transactions, so they live here.
+ * The two writes that land on the projects table (the config version bump and debug mode) run
+ * inside these transactions through the projects resource's index, which owns that table.
  */
 import { bool, type Database, type Queryable } from '../../db/database.ts';
+import { setProjectDebugMode, touchProjectConfig } from '../projects/index.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { Assignments } from '../../db/assignments.ts';
-
-/** Marks the project's configuration as changed: bumps `lastUpdated` and the cache version. */
-export async function touchProjectConfig(db: Queryable, projectId: string): Promise<void> {
-  await db.run(
-    'UPDATE projects SET config_version = config_version + 1, config_updated_at = ? WHERE id = ?',
-    [nowIso(), projectId],
-  );
-}
 
 /** Runs `fn` and marks the configuration as changed when it reports a change. */
 export async function configWrite<T>(db: Database, projectId: string, fn: (tx: Queryable) => Promise<T | undefined>): Promise<T | undefined> {
@@ -97,7 +90,7 @@ export async function updateMaintenance(tx: Queryable, projectId: string, change
 }
 
 export async function setDebugMode(tx: Queryable, projectId: string, enabled: boolean): Promise<true> {
-  await tx.run('UPDATE projects SET debug_mode = ? WHERE id = ?', [bool(enabled), projectId]);
+  await setProjectDebugMode(tx, projectId, enabled);
   return true;
 }
 

@@ -9,7 +9,7 @@ import { exportLocale, flattenFile, nestEntries } from './files.ts';
 import { importLocale } from './store-files.ts';
 import { requireLocale } from './locale.ts';
 import { ExportQuery, ImportQuery, ImportResult, TranslationFile } from './schemas.ts';
-import { readLocales } from '../../features/projects/store.ts';
+import { readProjectLocales } from '../projects/index.ts';
 
 const tags = ['translations'];
 
@@ -29,7 +29,7 @@ export async function fileRoutes(app: ManagementApp, { db }: ManagementDeps): Pr
     async (request, reply) => {
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'member');
-      const locales = await readLocales(db, projectId);
+      const locales = await readProjectLocales(db, projectId);
       if (!locales) throw new NotFoundError();
       const locale = requireLocale(request.query.locale, 'locale');
       const { namespace } = request.query;
@@ -72,7 +72,7 @@ export async function fileRoutes(app: ManagementApp, { db }: ManagementDeps): Pr
     async (request) => {
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const locales = await readLocales(db, projectId);
+      const locales = await readProjectLocales(db, projectId);
       if (!locales) throw new NotFoundError();
       const locale = requireLocale(request.query.locale, 'locale');
       const { entries, problems } = flattenFile(request.body);

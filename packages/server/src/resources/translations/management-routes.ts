@@ -28,7 +28,7 @@ import {
   UpdateLocalesBody,
   ValueParams,
 } from './schemas.ts';
-import { readLocales, writeLocales } from '../../features/projects/store.ts';
+import { readProjectLocales, writeProjectLocales } from '../projects/index.ts';
 import { deleteKey, deleteValue, getKey, insertKey, listKeys, putValue, translationWrite, updateKey } from './store.ts';
 
 const tags = ['translations'];
@@ -74,7 +74,7 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
     },
     async (request) => {
       await requireProjectAccess(request, request.params.projectId, 'member');
-      const locales = await readLocales(db, request.params.projectId);
+      const locales = await readProjectLocales(db, request.params.projectId);
       if (!locales) throw new NotFoundError();
       return locales;
     },
@@ -99,11 +99,11 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
       const defaultLocale = request.body.defaultLocale === undefined ? undefined : requireLocale(request.body.defaultLocale, 'defaultLocale');
       const supported = request.body.supportedLocales?.map((locale, index) => requireLocale(locale, `supportedLocales.${index}`));
       return translationWrite(db, projectId, async (tx) => {
-        const current = await readLocales(tx, projectId);
+        const current = await readProjectLocales(tx, projectId);
         if (!current) throw new NotFoundError();
         const next = { defaultLocale: defaultLocale ?? current.defaultLocale, supportedLocales: [...new Set(supported ?? current.supportedLocales)] };
         if (!next.supportedLocales.includes(next.defaultLocale)) next.supportedLocales.unshift(next.defaultLocale);
-        await writeLocales(tx, projectId, next);
+        await writeProjectLocales(tx, projectId, next);
         return next;
       });
     },

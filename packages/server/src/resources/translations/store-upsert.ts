@@ -3,7 +3,7 @@
  * them. Writes bump projects.translations_version, which the GET /translations cache watches.
  */
 import { placeholders, type Database, type Queryable } from '../../db/database.ts';
-import { touchProjectTranslations } from '../../features/projects/store.ts';
+import { touchProjectTranslations } from '../projects/index.ts';
 import { nowIso } from '../../kernel/ids.ts';
 import { Assignments } from '../../db/assignments.ts';
 import { insertKey, type KeyRow } from './store.ts';

@@ -7,7 +7,7 @@
  */
 import { placeholders, type Database, type Queryable } from '../../db/database.ts';
 import { isForeignKeyViolation } from '../../db/failures.ts';
-import { touchProjectTranslations } from '../../features/projects/store.ts';
+import { touchProjectTranslations } from '../../resources/projects/index.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { page, searchClause, Where } from '../../management/support/query.ts';
 import { Assignments } from '../../db/assignments.ts';

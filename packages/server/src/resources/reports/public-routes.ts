@@ -2,24 +2,16 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { keyOf, scopeOf } from '../../public-api/context.ts';
-import { insertFeature } from '../features/store.ts';
-import { initialInternal } from '../features/visibility.ts';
-import { fingerprintOf, recordOccurrence, reportTable } from './dedup.ts';
+import { insertFeature } from '../../features/features/store.ts';
+import { initialInternal } from '../../features/features/visibility.ts';
 import { BugBody, ErrorBody } from './schemas.ts';
+import { linkBugToFeature, recordBug, recordError } from './store.ts';
 
 const BugReceipt = Type.Object({ id: Type.String(), message: Type.String() }, { additionalProperties: false });
 const ErrorReceipt = Type.Object(
   { id: Type.String(), message: Type.String(), duplicate: Type.Boolean() },
   { additionalProperties: false },
 );
-
-const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
-
-const BUGS = reportTable('bug_reports', 'bug', ['title', 'message', 'stack_trace', 'bug_type', 'severity', 'channel', 'metadata']);
-const ERRORS = reportTable('error_reports', 'error', [
-  'title', 'message', 'stack_trace', 'error_type', 'severity', 'breadcrumbs', 'device', 'network', 'app', 'url', 'referrer',
-  'occurred_at', 'metadata',
-]);
 
 export async function reportRoutes(app: App, { db, config }: Deps): Promise<void> {
   app.post(
@@ -38,17 +30,12 @@ export async function reportRoutes(app: App, { db, config }: Deps): Promise<void
       const body = request.body;
       const key = keyOf(request);
       const scope = scopeOf(request);
-      const result = await recordOccurrence(
+      // A new bug with createFeature gets its linked feature request, in the same transaction.
+      const result = await recordBug(
         db,
         scope,
-        fingerprintOf(body.title, body.message),
+        body,
         new Date(),
-        BUGS,
-        [
-          body.title, body.message, body.stackTrace ?? null, body.bugType ?? null, body.severity ?? 'medium',
-          body.channel ?? null, json(body.metadata),
-        ],
-        // A new bug with createFeature gets its linked feature request, in the same transaction.
         body.createFeature
           ? async (tx, id) => {
               const feature = await insertFeature(tx, scope, {
@@ -59,7 +46,7 @@ export async function reportRoutes(app: App, { db, config }: Deps): Promise<void
                 internal: initialInternal(body.internal, body.channel, key.project.id, config.platformProjectId),
                 channel: body.channel,
               });
-              await tx.run('UPDATE bug_reports SET feature_id = ? WHERE id = ?', [feature.id, id]);
+              await linkBugToFeature(tx, id, feature.id);
             }
           : undefined,
       );
@@ -84,11 +71,7 @@ export async function reportRoutes(app: App, { db, config }: Deps): Promise<void
     async (request, reply) => {
       const body = request.body;
       const scope = scopeOf(request);
-      const result = await recordOccurrence(db, scope, fingerprintOf(body.title, body.errorType), new Date(), ERRORS, [
-        body.title, body.message, body.stackTrace ?? null, body.errorType ?? null, body.severity ?? 'medium',
-        json(body.breadcrumbs), json(body.device), json(body.network), json(body.app), body.url ?? null,
-        body.referrer ?? null, body.timestamp ?? null, json(body.metadata),
-      ]);
+      const result = await recordError(db, scope, body, new Date());
       return reply.code(result.duplicate ? 200 : 201).send({
         id: result.id,
         message: result.duplicate ? 'Error already reported; occurrence counted' : 'Error report received',

@@ -1,14 +1,14 @@
 /** Projects of the caller's teams: create and update (admin; plan and quota: owner), list and read (member). */
 import { Type } from 'typebox';
 import type { SqlValue } from '../../db/database.ts';
-import { createProject, touchProjectTranslations } from '../../features/projects/store.ts';
-import { touchProjectConfig } from '../../resources/site-config/index.ts';
+import { createProject, placeProjectInTeam, slugTaken, touchProjectConfig, touchProjectTranslations, updateProjectColumns } from './store.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, ForbiddenError, HttpError } from '../../kernel/errors.ts';
-import { requireAccount, requireProjectAccess, requireTeamAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps, Role } from '../context.ts';
+import { requireAccount, requireProjectAccess, requireTeamAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps, Role } from '../../management/context.ts';
 import { CreateProjectBody, Project, ProjectIdParams, ProjectList, UpdateProjectBody } from './schemas.ts';
-import { listProjectsOf, presentProject, slugify, slugTaken } from './store.ts';
+import { presentProject, slugify } from './presenter.ts';
+import { firstOwnedTeamId, listProjectsOf } from './read-model.ts';
 import { Assignments } from '../../db/assignments.ts';
 
 const slugConflict = () => new HttpError(409, 'Conflict', 'Another project already uses this slug');
@@ -61,9 +61,7 @@ export async function projectRoutes(app: ManagementApp, { db }: ManagementDeps):
     async (request, reply) => {
       const account = requireAccount(request);
       const body = request.body;
-      const teamId =
-        body.teamId ??
-        (await db.get<{ id: string }>('SELECT id FROM teams WHERE owner_account_id = ? ORDER BY created_at, id LIMIT 1', [account.id]))?.id;
+      const teamId = body.teamId ?? (await firstOwnedTeamId(db, account.id));
       if (!teamId) throw new BadRequestError('Invalid field teamId: is required', [{ field: 'teamId', message: 'is required' }]);
       const team = await requireTeamAccess(request, teamId, 'admin');
       checkBilling(team.role, body);
@@ -87,7 +85,7 @@ export async function projectRoutes(app: ManagementApp, { db }: ManagementDeps):
             supportedLocales,
             monthlyQuota: body.monthlyQuota ?? null,
           });
-          await tx.run('UPDATE projects SET team_id = ?, plan = COALESCE(?, plan) WHERE id = ?', [team.id, body.plan ?? null, project.id]);
+          await placeProjectInTeam(tx, project.id, team.id, body.plan ?? null);
           return project.id;
         })
         .catch(async (error: unknown) => {
@@ -147,7 +145,7 @@ export async function projectRoutes(app: ManagementApp, { db }: ManagementDeps):
       if (body.monthlyQuota !== undefined) set('monthly_quota', body.monthlyQuota);
       if (columns.empty) throw new BadRequestError('Send at least one field to change');
       await db.transaction(async (tx) => {
-        await tx.run(`UPDATE projects SET ${columns.sql} WHERE id = ?`, [...columns.params, project.id]);
+        await updateProjectColumns(tx, project.id, columns);
         if (localesChange) {
           // Translations fall back to the default locale: cached answers must be rebuilt.
           await touchProjectTranslations(tx, project.id);

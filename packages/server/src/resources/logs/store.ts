@@ -1,10 +1,21 @@
+/** The one store of log_groups: batches folded per fingerprint on the way in, triage reads and status. */
 import { hash } from 'node:crypto';
-import type { Database, SqlValue } from '../../db/database.ts';
+import type { Database, Queryable, SqlValue } from '../../db/database.ts';
 import { isInputFault } from '../../db/failures.ts';
 import { BadRequestError } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
-import type { Scope } from '../features/store.ts';
-import type { LogEntry } from './routes.ts';
+import type { Scope } from '../../kernel/scope.ts';
+import type { KeyEnvironment } from '../../kernel/api-keys.ts';
+import {
+  getTriage,
+  listTriage,
+  setTriageStatus,
+  triageStatusCounts,
+  type ReportFilter,
+  type ReportStatus,
+  type TriageTable,
+} from '../reports/index.ts';
+import type { LogEntry } from './schemas.ts';
 
 /** The given fingerprint, else a hash of level, category and message. */
 export function logFingerprint(entry: LogEntry): string {
@@ -214,4 +225,23 @@ export async function storeLogBatch(db: Database, scope: Scope, entries: readonl
     if (isInputFault(error)) throw new BadRequestError('Invalid field logs: the database refused a value of this batch', [{ field: 'logs', message: 'holds a value the database cannot store' }]);
     throw error;
   }
+}
+
+/** log_groups as triage reads it (the query shapes are the reports' triage ones). */
+const LOG_GROUPS: TriageTable = { table: 'log_groups', search: ['message', 'category', 'source', 'fingerprint'], grade: 'level' };
+
+export async function listLogGroups<T>(db: Queryable, projectId: string, filter: ReportFilter) {
+  return listTriage<T>(db, LOG_GROUPS, projectId, filter);
+}
+
+export async function getLogGroup<T>(db: Queryable, projectId: string, id: string): Promise<T | undefined> {
+  return getTriage<T>(db, LOG_GROUPS, projectId, id);
+}
+
+export async function setLogGroupStatus(db: Queryable, projectId: string, id: string, status: ReportStatus): Promise<boolean> {
+  return setTriageStatus(db, LOG_GROUPS, projectId, id, status);
+}
+
+export async function logGroupStatusCounts(db: Queryable, projectId: string, environment: KeyEnvironment | undefined) {
+  return triageStatusCounts(db, LOG_GROUPS, projectId, environment);
 }

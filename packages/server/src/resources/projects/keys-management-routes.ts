@@ -3,46 +3,17 @@
  * publishable, shown once, and revoke (admin).
  */
 import { Type } from 'typebox';
-import { KEY_PREFIX, type KeyEnvironment } from '../../kernel/api-keys.ts';
-import { createApiKey } from '../../features/projects/store.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { isTrue } from '../../db/database.ts';
-import { nowIso } from '../../kernel/ids.ts';
-import { requireProjectAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { ApiKeySummary, CreatedKey, CreateKeyBody, KeyParams, ProjectIdParams } from '../projects/schemas.ts';
-
-interface KeyRow {
-  id: string;
-  name: string;
-  environment: KeyEnvironment;
-  lookup: string;
-  scopes: string;
-  publishable: number | boolean;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-const COLUMNS = 'id, name, environment, lookup, scopes, publishable, created_at, revoked_at';
-
-function present(row: KeyRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    environment: row.environment,
-    prefix: KEY_PREFIX[row.environment] + row.lookup,
-    scopes: JSON.parse(row.scopes) as string[],
-    publishable: isTrue(row.publishable),
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
-  };
-}
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { presentApiKey as present } from './presenter.ts';
+import { ApiKeySummary, CreatedKey, CreateKeyBody, KeyParams, ProjectIdParams } from './schemas.ts';
+import { createApiKey, findApiKey, listApiKeys, revokeApiKey } from './store-keys.ts';
 
 export async function keyRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   const tags = ['api keys'];
-  const find = (projectId: string, keyId: string) =>
-    db.get<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ? AND project_id = ?`, [keyId, projectId]);
+  const find = (projectId: string, keyId: string) => findApiKey(db, projectId, keyId);
 
   app.get(
     '/projects/:projectId/keys',
@@ -57,7 +28,7 @@ export async function keyRoutes(app: ManagementApp, { db }: ManagementDeps): Pro
     },
     async (request) => {
       const project = await requireProjectAccess(request, request.params.projectId, 'member');
-      const rows = await db.all<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE project_id = ? ORDER BY created_at DESC, id DESC`, [project.id]);
+      const rows = await listApiKeys(db, project.id);
       return { keys: rows.map(present) };
     },
   );
@@ -97,7 +68,7 @@ export async function keyRoutes(app: ManagementApp, { db }: ManagementDeps): Pro
     },
     async (request) => {
       const project = await requireProjectAccess(request, request.params.projectId, 'admin');
-      await db.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND project_id = ? AND revoked_at IS NULL', [nowIso(), request.params.keyId, project.id]);
+      await revokeApiKey(db, project.id, request.params.keyId);
       const row = await find(project.id, request.params.keyId);
       if (!row) throw new NotFoundError();
       return present(row);

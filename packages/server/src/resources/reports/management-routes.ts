@@ -1,23 +1,37 @@
 /**
- * Bugs, errors and logs as a team triages them: filtered lists with occurrence counts and first
- * and last seen, the full record (breadcrumbs, device, context), and the status of a group.
- * The three kinds share one route shape, declared once per kind below.
+ * Bugs and errors as a team triages them: filtered lists with occurrence counts and first and
+ * last seen, the full record (breadcrumbs, device, context), and the status of a group. Every
+ * grouped-report kind shares one route shape, `triageRoutes`; resources/logs declares its own.
  */
-import { Type, type TSchema } from 'typebox';
+import { type TSchema } from 'typebox';
+import type { Queryable } from '../../db/database.ts';
+import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
-import { LOG_LEVELS } from '../../features/logs/routes.ts';
-import { SEVERITIES } from '../../features/reports/schemas.ts';
-import { requireProjectAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { isoOrNull } from '../support/query.ts';
-import { ProjectParams } from '../support/schemas.ts';
-import { presentBug, presentBugSummary, presentError, presentErrorSummary, presentLog, presentLogSummary } from './presenter.ts';
-import { Bug, BugSummary, ErrorRecord, ErrorSummary, LogGroup, LogSummary, ReportPage, ReportParams, ReportQuery, StatusBody } from './schemas.ts';
-import { getReport, listReports, setReportStatus, statusCounts, type ReportKind, type ReportStatus } from './store.ts';
+import { SEVERITIES } from './schemas.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { isoOrNull } from '../../management/support/query.ts';
+import { ProjectParams } from '../../management/support/schemas.ts';
+import { presentBug, presentBugSummary, presentError, presentErrorSummary } from './presenter.ts';
+import { Bug, BugSummary, ErrorRecord, ErrorSummary, ReportPage, ReportParams, ReportQuery, StatusBody } from './management-schemas.ts';
+import { getReport, listReports, setReportStatus, statusCounts, type ReportKind } from './store.ts';
+import type { ReportFilter, ReportStatus } from './store-triage.ts';
 
-interface KindRoutes {
-  kind: ReportKind;
+type Row = Record<string, unknown>;
+
+/** The reads and the status change of one grouped-report table, from its own store. */
+export interface TriageStore {
+  list(db: Queryable, projectId: string, filter: ReportFilter): Promise<{ rows: Row[]; total: number }>;
+  get(db: Queryable, projectId: string, id: string): Promise<Row | undefined>;
+  setStatus(db: Queryable, projectId: string, id: string, status: ReportStatus): Promise<boolean>;
+  counts(db: Queryable, projectId: string, environment: KeyEnvironment | undefined): Promise<Record<ReportStatus, number>>;
+}
+
+/** One kind's routes: its plural is the path segment, `store` reads and changes its table. */
+export interface KindRoutes {
+  kind: string;
+  store: TriageStore;
   singular: string;
   operation: string;
   gradeName: 'severity' | 'level';
@@ -29,22 +43,21 @@ interface KindRoutes {
   extraQuery?: Record<string, TSchema>;
 }
 
+const reportStore = (kind: ReportKind): TriageStore => ({
+  list: (db, projectId, filter) => listReports<Row>(db, kind, projectId, filter),
+  get: (db, projectId, id) => getReport<Row>(db, kind, projectId, id),
+  setStatus: (db, projectId, id, status) => setReportStatus(db, kind, projectId, id, status),
+  counts: (db, projectId, environment) => statusCounts(db, kind, projectId, environment),
+});
+
 const KIND_ROUTES: KindRoutes[] = [
   {
-    kind: 'bugs', singular: 'bug report', operation: 'Bug', gradeName: 'severity', grades: SEVERITIES,
+    kind: 'bugs', store: reportStore('bugs'), singular: 'bug report', operation: 'Bug', gradeName: 'severity', grades: SEVERITIES,
     summary: BugSummary, full: Bug, presentSummary: presentBugSummary, present: presentBug,
   },
   {
-    kind: 'errors', singular: 'error report', operation: 'Error', gradeName: 'severity', grades: SEVERITIES,
+    kind: 'errors', store: reportStore('errors'), singular: 'error report', operation: 'Error', gradeName: 'severity', grades: SEVERITIES,
     summary: ErrorSummary, full: ErrorRecord, presentSummary: presentErrorSummary, present: presentError,
-  },
-  {
-    kind: 'logs', singular: 'log group', operation: 'LogGroup', gradeName: 'level', grades: LOG_LEVELS,
-    summary: LogSummary, full: LogGroup, presentSummary: presentLogSummary, present: presentLog,
-    extraQuery: {
-      category: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-      source: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    },
   },
 ];
 
@@ -58,7 +71,8 @@ function parseGrades(raw: string | undefined, name: string, allowed: readonly st
   return wanted;
 }
 
-function kindRoutes(app: ManagementApp, { db }: ManagementDeps, spec: KindRoutes): void {
+/** The list, read and status routes of one grouped-report kind. */
+export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: KindRoutes): void {
   const tags = ['reports'];
   const plural = spec.kind;
   const Query = ReportQuery(spec.gradeName, spec.grades, spec.extraQuery);
@@ -84,7 +98,7 @@ function kindRoutes(app: ManagementApp, { db }: ManagementDeps, spec: KindRoutes
       const offset = (query['offset'] as number | undefined) ?? 0;
       const environment = query['environment'] as 'live' | 'test' | undefined;
       const [{ rows, total }, counts] = await Promise.all([
-        listReports<Record<string, unknown>>(db, spec.kind, projectId, {
+        spec.store.list(db, projectId, {
           environment,
           status: query['status'] as ReportStatus | undefined,
           grades: parseGrades(query[spec.gradeName] as string | undefined, spec.gradeName, spec.grades),
@@ -97,7 +111,7 @@ function kindRoutes(app: ManagementApp, { db }: ManagementDeps, spec: KindRoutes
           limit,
           offset,
         }),
-        statusCounts(db, spec.kind, projectId, environment),
+        spec.store.counts(db, projectId, environment),
       ]);
       return { [plural]: rows.map(spec.presentSummary), total, limit, offset, counts };
     },
@@ -117,7 +131,7 @@ function kindRoutes(app: ManagementApp, { db }: ManagementDeps, spec: KindRoutes
     async (request) => {
       const { projectId, reportId } = request.params as { projectId: string; reportId: string };
       await requireProjectAccess(request, projectId, 'member');
-      const row = await getReport<Record<string, unknown>>(db, spec.kind, projectId, reportId);
+      const row = await spec.store.get(db, projectId, reportId);
       if (!row) throw new NotFoundError();
       return spec.present(row);
     },
@@ -139,12 +153,12 @@ function kindRoutes(app: ManagementApp, { db }: ManagementDeps, spec: KindRoutes
       const { projectId, reportId } = request.params as { projectId: string; reportId: string };
       await requireProjectAccess(request, projectId, 'admin');
       const { status } = request.body as { status: ReportStatus };
-      if (!(await setReportStatus(db, spec.kind, projectId, reportId, status))) throw new NotFoundError();
-      return spec.present((await getReport<Record<string, unknown>>(db, spec.kind, projectId, reportId))!);
+      if (!(await spec.store.setStatus(db, projectId, reportId, status))) throw new NotFoundError();
+      return spec.present((await spec.store.get(db, projectId, reportId))!);
     },
   );
 }
 
 export async function reportManagementRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
-  for (const spec of KIND_ROUTES) kindRoutes(app, deps, spec);
+  for (const spec of KIND_ROUTES) triageRoutes(app, deps, spec);
 }

@@ -1,13 +1,14 @@
 import { Type, type TSchema } from 'typebox';
 import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
-import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams } from '../support/schemas.ts';
-import { REPORT_STATUSES } from './store.ts';
+import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams } from '../../management/support/schemas.ts';
+import { REPORT_STATUSES } from './store-triage.ts';
 
 export const ReportParams = Type.Object({ ...ProjectParams.properties, reportId: Type.String({ minLength: 1, maxLength: 100 }) });
 export const ReportStatus = StringEnum(REPORT_STATUSES, { description: 'open, resolved or ignored' });
-const Json = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
+export const Json = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
 
-const group = {
+/** The fields every grouped report has (bugs, errors, log groups). */
+export const groupFields = {
   id: Type.String(),
   projectId: Type.String(),
   environment: KeyEnvironmentSchema,
@@ -18,7 +19,7 @@ const group = {
 };
 
 const bug = {
-  ...group,
+  ...groupFields,
   title: Type.String(),
   message: Type.String(),
   bugType: NullableString(),
@@ -30,7 +31,7 @@ export const BugSummary = Type.Object(bug, { additionalProperties: false });
 export const Bug = Type.Object({ ...bug, stackTrace: NullableString(), metadata: Json }, { additionalProperties: false });
 
 const error = {
-  ...group,
+  ...groupFields,
   title: Type.String(),
   message: Type.String(),
   errorType: NullableString(),
@@ -52,19 +53,6 @@ export const ErrorRecord = Type.Object(
   },
   { additionalProperties: false },
 );
-
-const log = {
-  ...group,
-  fingerprint: Type.String(),
-  level: Type.String(),
-  category: NullableString(),
-  source: NullableString(),
-  message: Type.String(),
-  userId: NullableString(),
-  appVersion: NullableString(),
-};
-export const LogSummary = Type.Object(log, { additionalProperties: false });
-export const LogGroup = Type.Object({ ...log, data: Json }, { additionalProperties: false });
 
 export const StatusCounts = Type.Object(
   { open: Type.Integer(), resolved: Type.Integer(), ignored: Type.Integer() },

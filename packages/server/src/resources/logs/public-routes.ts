@@ -1,25 +1,9 @@
-import { Type, type Static } from 'typebox';
-import { errorResponses, StringEnum } from '../../http/common-schemas.ts';
+import { Type } from 'typebox';
+import { errorResponses } from '../../http/common-schemas.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { scopeOf } from '../../public-api/context.ts';
+import { LogBatch } from './schemas.ts';
 import { storeLogBatch } from './store.ts';
-
-export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'trace'] as const;
-
-const LogEntry = Type.Object({
-  level: StringEnum(LOG_LEVELS),
-  message: Type.String({ maxLength: 5000 }),
-  category: Type.Optional(Type.String({ maxLength: 200 })),
-  source: Type.Optional(Type.String({ maxLength: 200 })),
-  data: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-  userId: Type.Optional(Type.String({ maxLength: 200 })),
-  appVersion: Type.Optional(Type.String({ maxLength: 100 })),
-  fingerprint: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  timestamp: Type.Optional(Type.String({ format: 'date-time' })),
-});
-export type LogEntry = Static<typeof LogEntry>;
-
-const LogBatch = Type.Object({ logs: Type.Array(LogEntry, { maxItems: 100 }) });
 
 export async function logRoutes(app: App, { db }: Deps): Promise<void> {
   app.post(

@@ -1,29 +1,24 @@
 /**
- * Bug reports, error reports and log groups as a project's team reads them: lists with
- * filters, the full record, and the triage status of a group (open, resolved, ignored).
+ * Triage queries shared by every grouped-report table (bug_reports, error_reports here; log_groups
+ * in resources/logs): lists with filters, the full record, and the triage status of a group
+ * (open, resolved, ignored). Each table's own store calls them with its `TriageTable`, so a
+ * table's name appears only in its own store.
  */
 import type { Queryable } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
-import { page, searchClause, Where } from '../support/query.ts';
+import { page, searchClause, Where } from '../../management/support/query.ts';
 
 export const REPORT_STATUSES = ['open', 'resolved', 'ignored'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
 
-export type ReportKind = 'bugs' | 'errors' | 'logs';
-
-interface KindInfo {
+/** A grouped-report table as triage reads it. */
+export interface TriageTable {
   table: string;
   /** Columns searched by `q`. */
-  search: string[];
+  search: readonly string[];
   /** The filter column of `severity` (bugs, errors) or `level` (logs). */
   grade: 'severity' | 'level';
 }
-
-export const KINDS: Record<ReportKind, KindInfo> = {
-  bugs: { table: 'bug_reports', search: ['title', 'message', 'stack_trace', 'bug_type'], grade: 'severity' },
-  errors: { table: 'error_reports', search: ['title', 'message', 'stack_trace', 'error_type', 'url'], grade: 'severity' },
-  logs: { table: 'log_groups', search: ['message', 'category', 'source', 'fingerprint'], grade: 'level' },
-};
 
 export interface ReportFilter {
   environment?: KeyEnvironment | undefined;
@@ -49,8 +44,7 @@ const ORDER: Record<ReportFilter['sort'], string> = {
   occurrences: 'occurrences DESC, last_seen_at DESC, id DESC',
 };
 
-export async function listReports<T>(db: Queryable, kind: ReportKind, projectId: string, filter: ReportFilter) {
-  const info = KINDS[kind];
+export async function listTriage<T>(db: Queryable, info: TriageTable, projectId: string, filter: ReportFilter) {
   const where = new Where('project_id = ?', projectId)
     .when(filter.environment, 'environment = ?', filter.environment ?? null)
     .when(filter.status, 'status = ?', filter.status ?? null)
@@ -68,20 +62,20 @@ export async function listReports<T>(db: Queryable, kind: ReportKind, projectId:
   return page<T>(db, info.table, where, '*', ORDER[filter.sort], filter.limit, filter.offset);
 }
 
-export async function getReport<T>(db: Queryable, kind: ReportKind, projectId: string, id: string): Promise<T | undefined> {
-  return db.get<T>(`SELECT * FROM ${KINDS[kind].table} WHERE id = ? AND project_id = ?`, [id, projectId]);
+export async function getTriage<T>(db: Queryable, info: TriageTable, projectId: string, id: string): Promise<T | undefined> {
+  return db.get<T>(`SELECT * FROM ${info.table} WHERE id = ? AND project_id = ?`, [id, projectId]);
 }
 
-export async function setReportStatus(db: Queryable, kind: ReportKind, projectId: string, id: string, status: ReportStatus): Promise<boolean> {
-  const { changes } = await db.run(`UPDATE ${KINDS[kind].table} SET status = ? WHERE id = ? AND project_id = ?`, [status, id, projectId]);
+export async function setTriageStatus(db: Queryable, info: TriageTable, projectId: string, id: string, status: ReportStatus): Promise<boolean> {
+  const { changes } = await db.run(`UPDATE ${info.table} SET status = ? WHERE id = ? AND project_id = ?`, [status, id, projectId]);
   return changes === 1;
 }
 
 /** Counts per status, for the headers of a triage view. */
-export async function statusCounts(db: Queryable, kind: ReportKind, projectId: string, environment: KeyEnvironment | undefined) {
+export async function triageStatusCounts(db: Queryable, info: TriageTable, projectId: string, environment: KeyEnvironment | undefined) {
   const where = new Where('project_id = ?', projectId).when(environment, 'environment = ?', environment ?? null);
   const rows = await db.all<{ status: ReportStatus; n: number }>(
-    `SELECT status, COUNT(*) AS n FROM ${KINDS[kind].table} WHERE ${where.sql} GROUP BY status`,
+    `SELECT status, COUNT(*) AS n FROM ${info.table} WHERE ${where.sql} GROUP BY status`,
     where.params,
   );
   const counts: Record<ReportStatus, number> = { open: 0, resolved: 0, ignored: 0 };

@@ -1,8 +1,9 @@
-import { parseJson } from '../support/query.ts';
+import { parseJson } from '../../management/support/query.ts';
 
 type Row = Record<string, any>;
 
-const group = (row: Row) => ({
+/** The fields every grouped report has (bugs, errors, log groups). */
+export const presentGroup = (row: Row) => ({
   id: row.id as string,
   projectId: row.project_id as string,
   environment: row.environment as 'live' | 'test',
@@ -14,7 +15,7 @@ const group = (row: Row) => ({
 
 export function presentBugSummary(row: Row) {
   return {
-    ...group(row),
+    ...presentGroup(row),
     title: row.title,
     message: row.message,
     bugType: row.bug_type,
@@ -28,7 +29,7 @@ export function presentBug(row: Row) {
 }
 
 export function presentErrorSummary(row: Row) {
-  return { ...group(row), title: row.title, message: row.message, errorType: row.error_type, severity: row.severity, url: row.url };
+  return { ...presentGroup(row), title: row.title, message: row.message, errorType: row.error_type, severity: row.severity, url: row.url };
 }
 export function presentError(row: Row) {
   return {
@@ -42,20 +43,4 @@ export function presentError(row: Row) {
     occurredAt: row.occurred_at,
     metadata: parseJson(row.metadata),
   };
-}
-
-export function presentLogSummary(row: Row) {
-  return {
-    ...group(row),
-    fingerprint: row.fingerprint,
-    level: row.level,
-    category: row.category,
-    source: row.source,
-    message: row.message,
-    userId: row.user_id,
-    appVersion: row.app_version,
-  };
-}
-export function presentLog(row: Row) {
-  return { ...presentLogSummary(row), data: parseJson(row.data) };
 }

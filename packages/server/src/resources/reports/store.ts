@@ -1,0 +1,173 @@
+/**
+ * The one store of bug_reports and error_reports: recording a report (deduplicated by
+ * fingerprint within the window), linking a bug to the feature created for it, and the triage
+ * reads and status changes of both tables.
+ */
+import type { Static } from 'typebox';
+import type { Database, Queryable, SqlValue } from '../../db/database.ts';
+import type { KeyEnvironment } from '../../kernel/api-keys.ts';
+import { newId } from '../../kernel/ids.ts';
+import type { Scope } from '../../kernel/scope.ts';
+import { DEDUP_WINDOW_MS, fingerprintOf } from './dedup.ts';
+import type { BugBody, ErrorBody } from './schemas.ts';
+import {
+  getTriage,
+  listTriage,
+  setTriageStatus,
+  triageStatusCounts,
+  type ReportFilter,
+  type ReportStatus,
+  type TriageTable,
+} from './store-triage.ts';
+
+export type ReportKind = 'bugs' | 'errors';
+
+const TRIAGE: Record<ReportKind, TriageTable> = {
+  bugs: { table: 'bug_reports', search: ['title', 'message', 'stack_trace', 'bug_type'], grade: 'severity' },
+  errors: { table: 'error_reports', search: ['title', 'message', 'stack_trace', 'error_type', 'url'], grade: 'severity' },
+};
+
+export async function listReports<T>(db: Queryable, kind: ReportKind, projectId: string, filter: ReportFilter) {
+  return listTriage<T>(db, TRIAGE[kind], projectId, filter);
+}
+
+export async function getReport<T>(db: Queryable, kind: ReportKind, projectId: string, id: string): Promise<T | undefined> {
+  return getTriage<T>(db, TRIAGE[kind], projectId, id);
+}
+
+export async function setReportStatus(db: Queryable, kind: ReportKind, projectId: string, id: string, status: ReportStatus): Promise<boolean> {
+  return setTriageStatus(db, TRIAGE[kind], projectId, id, status);
+}
+
+/** Counts per status, for the headers of a triage view. */
+export async function statusCounts(db: Queryable, kind: ReportKind, projectId: string, environment: KeyEnvironment | undefined) {
+  return triageStatusCounts(db, TRIAGE[kind], projectId, environment);
+}
+
+/** Records the feature created for a new bug (POST /bugs with createFeature), in its transaction. */
+export async function linkBugToFeature(tx: Queryable, bugId: string, featureId: string): Promise<void> {
+  await tx.run('UPDATE bug_reports SET feature_id = ? WHERE id = ?', [featureId, bugId]);
+}
+
+/** Bugs linked to a deleted feature keep their record, without the link. */
+export async function unlinkBugsFromFeature(tx: Queryable, featureId: string): Promise<void> {
+  await tx.run('UPDATE bug_reports SET feature_id = NULL WHERE feature_id = ?', [featureId]);
+}
+
+/** Bugs linked to a feature merged into another follow it. */
+export async function moveBugsToFeature(tx: Queryable, fromFeatureId: string, toFeatureId: string): Promise<void> {
+  await tx.run('UPDATE bug_reports SET feature_id = ? WHERE feature_id = ?', [toFeatureId, fromFeatureId]);
+}
+
+const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
+
+/** A bug; repeats of the same title and message within the window are counted on one record. */
+export async function recordBug(
+  db: Database,
+  scope: Scope,
+  body: Static<typeof BugBody>,
+  now: Date,
+  onNew?: (tx: Queryable, id: string) => Promise<void>,
+): Promise<Occurrence> {
+  return recordOccurrence(
+    db,
+    scope,
+    fingerprintOf(body.title, body.message),
+    now,
+    BUGS,
+    [
+      body.title, body.message, body.stackTrace ?? null, body.bugType ?? null, body.severity ?? 'medium',
+      body.channel ?? null, json(body.metadata),
+    ],
+    onNew,
+  );
+}
+
+/** An error; repeats of the same title and errorType within the window are counted on one record. */
+export async function recordError(db: Database, scope: Scope, body: Static<typeof ErrorBody>, now: Date): Promise<Occurrence> {
+  return recordOccurrence(db, scope, fingerprintOf(body.title, body.errorType), now, ERRORS, [
+    body.title, body.message, body.stackTrace ?? null, body.errorType ?? null, body.severity ?? 'medium',
+    json(body.breadcrumbs), json(body.device), json(body.network), json(body.app), body.url ?? null,
+    body.referrer ?? null, body.timestamp ?? null, json(body.metadata),
+  ]);
+}
+
+export interface Occurrence {
+  id: string;
+  duplicate: boolean;
+}
+
+/** A report table, with the statements that record a report in it, built once. */
+interface ReportTable {
+  name: 'bug_reports' | 'error_reports';
+  idPrefix: string;
+  /**
+   * A new record, or one more occurrence of the open record of the same fingerprint when that was
+   * first seen inside the window; the conflict target is the partial unique index over open
+   * records. A repeat of a resolved report is a regression: it opens again; an ignored one stays
+   * ignored.
+   */
+  upsert: string;
+  /** Closes the open record of a fingerprint when it is past the window. */
+  close: string;
+}
+
+/** `columns`: what a new record holds besides its id, scope, fingerprint, count and times. */
+function reportTable(name: ReportTable['name'], idPrefix: string, columns: readonly string[]): ReportTable {
+  return {
+    name,
+    idPrefix,
+    upsert: `
+  INSERT INTO ${name} (id, project_id, environment, fingerprint, dedup_open, ${columns.join(', ')}, occurrences, first_seen_at, last_seen_at)
+  VALUES (?, ?, ?, ?, 1, ${columns.map(() => '?').join(', ')}, 1, ?, ?)
+  ON CONFLICT (project_id, environment, fingerprint) WHERE dedup_open = 1 DO UPDATE SET
+    occurrences = ${name}.occurrences + 1,
+    last_seen_at = excluded.last_seen_at,
+    status = CASE WHEN ${name}.status = 'resolved' THEN 'open' ELSE ${name}.status END
+  WHERE ${name}.first_seen_at > ?
+  RETURNING id`,
+    close: `UPDATE ${name} SET dedup_open = 0
+      WHERE project_id = ? AND environment = ? AND fingerprint = ? AND dedup_open = 1 AND first_seen_at <= ?`,
+  };
+}
+
+/**
+ * Records one report: one upsert on the record table. Its unique index over open records makes
+ * any number of identical reports arriving at once, through any number of processes, land on one
+ * record with an exact count. When the open record is past the window, the upsert changes nothing;
+ * that record is closed, and the upsert again opens a new one (or, where another process opened
+ * one meanwhile, counts on it). `onNew` runs in the same transaction when a record was added.
+ */
+async function recordOccurrence(
+  db: Database,
+  scope: Scope,
+  fingerprint: string,
+  now: Date,
+  table: ReportTable,
+  values: readonly SqlValue[],
+  onNew?: (tx: Queryable, id: string) => Promise<void>,
+): Promise<Occurrence> {
+  const at = now.toISOString();
+  const cutoff = new Date(now.getTime() - DEDUP_WINDOW_MS).toISOString();
+  const candidate = newId(table.idPrefix);
+  const params = [candidate, scope.projectId, scope.environment, fingerprint, ...values, at, at, cutoff];
+  return db.transaction(async (tx) => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const rows = await tx.all<{ id: string }>(table.upsert, params);
+      if (rows.length > 0) {
+        const id = rows[0]!.id;
+        if (id !== candidate) return { id, duplicate: true };
+        await onNew?.(tx, id);
+        return { id, duplicate: false };
+      }
+      await tx.run(table.close, [scope.projectId, scope.environment, fingerprint, cutoff]);
+    }
+    throw new Error(`No open ${table.name} record for a fingerprint after three attempts`);
+  });
+}
+
+const BUGS = reportTable('bug_reports', 'bug', ['title', 'message', 'stack_trace', 'bug_type', 'severity', 'channel', 'metadata']);
+const ERRORS = reportTable('error_reports', 'error', [
+  'title', 'message', 'stack_trace', 'error_type', 'severity', 'breadcrumbs', 'device', 'network', 'app', 'url', 'referrer',
+  'occurred_at', 'metadata',
+]);

@@ -6,10 +6,10 @@ import type { FastifyRequest } from 'fastify';
 import { isTrue, type Database } from '../db/database.ts';
 import { ForbiddenError, UnauthorizedError } from '../kernel/errors.ts';
 import { fromOwnOrigin } from '../http/same-origin.ts';
-import { findSessionAccount, SESSION_COOKIE } from './accounts/sessions.ts';
-import type { AccountRow } from './accounts/store.ts';
+import { findSessionAccount, SESSION_COOKIE } from '../resources/accounts/store-sessions.ts';
+import type { AccountRow } from '../resources/accounts/store.ts';
 import type { AccountContext } from './context.ts';
-import { findTokenAccount, touchToken } from './tokens/store.ts';
+import { findTokenAccount, touchToken } from '../resources/tokens/store.ts';
 
 /** The header a browser must send with a cookie-authenticated write; cross-site forms cannot set it. */
 export const CSRF_HEADER = 'x-requested-with';

@@ -3,16 +3,16 @@
  * exporting `async function <resource>Routes(app: ManagementApp, deps: ManagementDeps)`, then add
  * one import and one entry here. See packages/server/README.md, "Management API".
  */
-import { accountRoutes } from './accounts/routes.ts';
-import { emailRoutes } from './accounts/email-routes.ts';
+import { accountRoutes } from '../resources/accounts/management-routes.ts';
+import { emailRoutes } from '../resources/accounts/email-management-routes.ts';
 import type { ManagementRoutes } from './context.ts';
 import { keyRoutes } from './keys/routes.ts';
-import { oidcRoutes } from './oidc/routes.ts';
+import { oidcRoutes } from '../resources/accounts/oidc-management-routes.ts';
 import { projectRoutes } from './projects/routes.ts';
-import { adminRoutes } from './teams/admin-routes.ts';
-import { inviteRoutes } from './teams/invite-routes.ts';
-import { teamRoutes } from './teams/routes.ts';
-import { tokenRoutes } from './tokens/routes.ts';
+import { adminRoutes } from '../resources/accounts/admin-management-routes.ts';
+import { inviteRoutes } from '../resources/teams/invite-management-routes.ts';
+import { teamRoutes } from '../resources/teams/management-routes.ts';
+import { tokenRoutes } from '../resources/tokens/management-routes.ts';
 import { changelogManagementRoutes } from './changelog/routes.ts';
 import { featureManagementRoutes } from './features/routes.ts';
 import { releaseManagementRoutes } from './releases/routes.ts';

@@ -7,8 +7,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { findSessionAccount, SESSION_COOKIE } from '../management/accounts/sessions.ts';
-import { signInWithPassword } from '../management/accounts/sign-in.ts';
+import { findSessionAccount, SESSION_COOKIE } from '../resources/accounts/store-sessions.ts';
+import { signInWithPassword } from '../resources/accounts/sign-in.ts';
 import { MANAGEMENT_API_PREFIX, roleAtLeast, type Role } from '../management/context.ts';
 import type { AccountGateway } from './accounts.ts';
 

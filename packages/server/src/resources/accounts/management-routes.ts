@@ -4,14 +4,14 @@ import type { Config } from '../../config.ts';
 import { DEMO_PROJECT_ID } from '../../seed/first-start.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../kernel/errors.ts';
-import { requireAccount } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { requireAccount } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { clearSessionCookie } from './cookies.ts';
-import { sendSignUpAttemptNotice, sendVerification } from './email-routes.ts';
+import { sendSignUpAttemptNotice, sendVerification } from './email-management-routes.ts';
 import { requireStrongPassword } from './password-strength.ts';
 import { hashPassword, passwordMatches } from './passwords.ts';
 import { AccountEnvelope, Message, Password, SignInBody, SignUpBody, UpdateMeBody } from './schemas.ts';
-import { deleteAccountSessions, deleteSession } from './sessions.ts';
+import { deleteAccountSessions, deleteSession } from './store-sessions.ts';
 import { signInWithPassword, throttledHeaders } from './sign-in.ts';
 import { createAccountUnlessTaken, findAccount, presentAccount } from './store.ts';
 

@@ -2,9 +2,9 @@
 import { isTrue, type Queryable } from '../../db/database.ts';
 import { HttpError } from '../../kernel/errors.ts';
 import { nowIso } from '../../kernel/ids.ts';
-import { deleteAccountSessions } from '../accounts/sessions.ts';
-import { createAccount, findAccount, findAccountByEmail, normaliseEmail, type AccountRow } from '../accounts/store.ts';
-import type { ProviderIdentity } from './provider.ts';
+import { deleteAccountSessions } from './store-sessions.ts';
+import { createAccount, findAccount, findAccountByEmail, normaliseEmail, type AccountRow } from './store.ts';
+import type { ProviderIdentity } from './oidc-provider.ts';
 
 export interface ResolvedAccount {
   account: AccountRow;

@@ -6,11 +6,11 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, HttpError, NotFoundError } from '../../kernel/errors.ts';
 import { nowIso } from '../../kernel/ids.ts';
-import { requireAccount, requireTeamAccess } from '../access.ts';
+import { requireAccount, requireTeamAccess } from '../../management/access.ts';
 import { Email } from '../accounts/schemas.ts';
 import { inviteMessage } from '../accounts/messages.ts';
 import { normaliseEmail } from '../accounts/store.ts';
-import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../context.ts';
+import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../../management/context.ts';
 import { AssignableRole, Invite, InviteParams, InvitePreview, InviteTokenParams, Member, TeamParams } from './schemas.ts';
 import { addressCounts, lockOwnerSeats, seatsOf } from './seats.ts';
 import {

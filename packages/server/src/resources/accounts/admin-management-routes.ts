@@ -2,10 +2,10 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireInstanceAdmin } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { SeatsSchema } from './schemas.ts';
-import { seatsOf } from './seats.ts';
+import { requireInstanceAdmin } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { SeatsSchema } from '../teams/schemas.ts';
+import { seatsOf } from '../teams/seats.ts';
 
 const AccountSeats = Type.Object(
   {

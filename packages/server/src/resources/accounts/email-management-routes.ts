@@ -4,14 +4,14 @@ import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, HttpError, TooManyRequestsError } from '../../kernel/errors.ts';
 import { hitSlidingWindow, rateLimitHeaders } from '../../http/rate-limit.ts';
-import { requireAccount } from '../access.ts';
-import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../context.ts';
-import { checkLink, createLink, expireLinks, LINK_PROBLEMS, useLink } from './links.ts';
+import { requireAccount } from '../../management/access.ts';
+import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../../management/context.ts';
+import { checkLink, createLink, expireLinks, LINK_PROBLEMS, useLink } from './store-links.ts';
 import { passwordResetMessage, signUpAttemptMessage, verificationMessage } from './messages.ts';
 import { requireStrongPassword } from './password-strength.ts';
 import { hashPassword } from './passwords.ts';
 import { Message, ResetBody, ResetRequestBody, TokenQuery, Verified } from './schemas.ts';
-import { deleteAccountSessions } from './sessions.ts';
+import { deleteAccountSessions } from './store-sessions.ts';
 import { findAccount, findAccountByEmail, normaliseEmail, type AccountRow } from './store.ts';
 import { resetPasswordPage, resultPage } from './pages.ts';
 

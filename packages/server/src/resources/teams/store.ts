@@ -1,7 +1,7 @@
 /** Teams, their members and their invites. */
 import type { Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
-import type { Role } from '../context.ts';
+import type { Role } from '../../management/context.ts';
 import { hashSecret, newSecret } from '../../kernel/secrets.ts';
 import { DAY, isoIn } from '../../kernel/time.ts';
 

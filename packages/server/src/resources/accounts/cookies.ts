@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../../config.ts';
-import { SESSION_COOKIE, type NewSession } from './sessions.ts';
+import { SESSION_COOKIE, type NewSession } from './store-sessions.ts';
 
 /** Secure (unless configured off for plain-http hosts), HTTP-only, SameSite=Lax, whole site. */
 export function setSessionCookie(reply: FastifyReply, config: Config, session: NewSession): void {

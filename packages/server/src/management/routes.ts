@@ -3,16 +3,12 @@
  * exporting `async function <resource>Routes(app: ManagementApp, deps: ManagementDeps)`, then add
  * one import and one entry here. See packages/server/README.md, "Management API".
  */
-import { accountRoutes } from '../resources/accounts/management-routes.ts';
-import { emailRoutes } from '../resources/accounts/email-management-routes.ts';
 import type { ManagementRoutes } from './context.ts';
+import { accountManagementRoutes, adminManagementRoutes, emailManagementRoutes, oidcManagementRoutes } from '../resources/accounts/index.ts';
+import { inviteManagementRoutes, teamManagementRoutes } from '../resources/teams/index.ts';
+import { tokenManagementRoutes } from '../resources/tokens/index.ts';
 import { keyRoutes } from './keys/routes.ts';
-import { oidcRoutes } from '../resources/accounts/oidc-management-routes.ts';
 import { projectRoutes } from './projects/routes.ts';
-import { adminRoutes } from '../resources/accounts/admin-management-routes.ts';
-import { inviteRoutes } from '../resources/teams/invite-management-routes.ts';
-import { teamRoutes } from '../resources/teams/management-routes.ts';
-import { tokenRoutes } from '../resources/tokens/management-routes.ts';
 import { changelogManagementRoutes } from './changelog/routes.ts';
 import { featureManagementRoutes } from './features/routes.ts';
 import { releaseManagementRoutes } from './releases/routes.ts';
@@ -21,13 +17,13 @@ import { siteConfigManagementRoutes } from './site-config/routes.ts';
 import { translationManagementRoutes } from './translations/routes.ts';
 
 export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
-  accountRoutes,
-  emailRoutes,
-  oidcRoutes,
-  tokenRoutes,
-  teamRoutes,
-  inviteRoutes,
-  adminRoutes,
+  accountManagementRoutes,
+  emailManagementRoutes,
+  oidcManagementRoutes,
+  tokenManagementRoutes,
+  teamManagementRoutes,
+  inviteManagementRoutes,
+  adminManagementRoutes,
   projectRoutes,
   keyRoutes,
   featureManagementRoutes,

@@ -93,3 +93,10 @@ export async function touchProjectTranslations(db: Queryable, projectId: string)
 }
 
 export type { Database };
+
+/** The team takes over those of the projects that no team owns yet (the instance's first account, the seeded projects). */
+export async function claimUnownedProjects(db: Queryable, teamId: string, projectIds: readonly string[]): Promise<void> {
+  for (const projectId of projectIds) {
+    await db.run('UPDATE projects SET team_id = ? WHERE id = ? AND team_id IS NULL', [teamId, projectId]);
+  }
+}

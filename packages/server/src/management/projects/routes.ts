@@ -9,6 +9,7 @@ import type { ManagementApp, ManagementDeps, Role } from '../context.ts';
 import { CreateProjectBody, Project, ProjectIdParams, ProjectList, UpdateProjectBody } from './schemas.ts';
 import { listProjectsOf, presentProject, slugify, slugTaken } from './store.ts';
 import { Assignments } from '../../db/assignments.ts';
+import { firstOwnedTeamId } from '../../resources/teams/index.ts';
 
 const slugConflict = () => new HttpError(409, 'Conflict', 'Another project already uses this slug');
 
@@ -60,9 +61,7 @@ export async function projectRoutes(app: ManagementApp, { db }: ManagementDeps):
     async (request, reply) => {
       const account = requireAccount(request);
       const body = request.body;
-      const teamId =
-        body.teamId ??
-        (await db.get<{ id: string }>('SELECT id FROM teams WHERE owner_account_id = ? ORDER BY created_at, id LIMIT 1', [account.id]))?.id;
+      const teamId = body.teamId ?? (await firstOwnedTeamId(db, account.id));
       if (!teamId) throw new BadRequestError('Invalid field teamId: is required', [{ field: 'teamId', message: 'is required' }]);
       const team = await requireTeamAccess(request, teamId, 'admin');
       checkBilling(team.role, body);

@@ -1,7 +1,10 @@
-/** Accounts: rows, lookups by id and e-mail, creation with the account's own team. */
-import { bool, isTrue, type Database, type Queryable } from '../../db/database.ts';
-import { newId, nowIso } from '../../kernel/ids.ts';
+/** Accounts: rows, lookups by id and e-mail, creation, and every change to an account row. */
+import { bool, type Queryable } from '../../db/database.ts';
 import { lockNamed } from '../../db/named-lock.ts';
+import { normaliseEmail } from '../../kernel/email.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
+
+export { normaliseEmail };
 
 export interface AccountRow {
   id: string;
@@ -14,11 +17,6 @@ export interface AccountRow {
   created_at: string;
 }
 
-/** E-mail addresses are compared and stored lower-cased and trimmed. */
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
 export async function findAccount(db: Queryable, id: string): Promise<AccountRow | undefined> {
   return db.get<AccountRow>('SELECT * FROM accounts WHERE id = ?', [id]);
 }
@@ -27,66 +25,56 @@ export async function findAccountByEmail(db: Queryable, email: string): Promise<
   return db.get<AccountRow>('SELECT * FROM accounts WHERE email = ?', [normaliseEmail(email)]);
 }
 
-export interface NewAccount {
-  email: string;
-  name: string;
-  passwordHash: string | null;
-  verified: boolean;
-  /** Projects the instance's first account takes over when nobody owns them yet (the seeded ones). */
-  claimProjects?: readonly string[];
-}
-
 /**
- * Creates the account and its own team (it is the owner). The very first account of the instance
- * becomes the instance administrator, and its team takes over `claimProjects` if nobody owns them
- * yet (sign-up passes the platform and demo projects seeded at first start).
+ * Inserts the account row; `first` when it is the instance's first account, which becomes the
+ * instance administrator. Run inside a transaction (see service.ts `createAccount`).
  */
-export async function createAccount(tx: Queryable, input: NewAccount): Promise<AccountRow> {
+export async function insertAccount(
+  tx: Queryable,
+  input: { email: string; name: string; passwordHash: string | null; verified: boolean },
+): Promise<{ id: string; first: boolean }> {
   const id = newId('acct');
-  const now = nowIso();
   // Concurrent first sign-ups must not both become the instance administrator.
   await lockNamed(tx, 'accounts:first');
   const first = !(await tx.get('SELECT id FROM accounts LIMIT 1'));
   await tx.run(
     `INSERT INTO accounts (id, email, name, password_hash, email_verified, is_admin, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    [id, normaliseEmail(input.email), input.name, input.passwordHash, bool(input.verified), bool(first), now],
+    [id, normaliseEmail(input.email), input.name, input.passwordHash, bool(input.verified), bool(first), nowIso()],
   );
-  const teamId = await createTeam(tx, id, input.name ? `${input.name}'s team` : 'My team');
-  for (const projectId of first ? (input.claimProjects ?? []) : []) {
-    await tx.run('UPDATE projects SET team_id = ? WHERE id = ? AND team_id IS NULL', [teamId, projectId]);
-  }
-  return (await findAccount(tx, id))!;
+  return { id, first };
 }
 
-/** Creates the account, or returns undefined when the address already has one (also when two race). */
-export async function createAccountUnlessTaken(db: Database, input: NewAccount): Promise<AccountRow | undefined> {
-  if (await findAccountByEmail(db, input.email)) return undefined;
-  try {
-    return await db.transaction((tx) => createAccount(tx, input));
-  } catch (error) {
-    // Two sign-ups with one address at once: the unique index lets one through.
-    if (await findAccountByEmail(db, input.email)) return undefined;
-    throw error;
-  }
+/** The address `email` is verified, if it is still the account's address. */
+export async function markEmailVerified(db: Queryable, accountId: string, email: string): Promise<void> {
+  await db.run('UPDATE accounts SET email_verified = 1 WHERE id = ? AND email = ?', [accountId, email]);
 }
 
-export async function createTeam(tx: Queryable, ownerId: string, name: string): Promise<string> {
-  const teamId = newId('team');
-  const now = nowIso();
-  await tx.run('INSERT INTO teams (id, name, owner_account_id, created_at) VALUES (?, ?, ?, ?)', [teamId, name, ownerId, now]);
-  await tx.run("INSERT INTO team_members (team_id, account_id, role, created_at) VALUES (?, ?, 'owner', ?)", [teamId, ownerId, now]);
-  return teamId;
+/** A new password from a reset link, which also proves the address (if it is still the account's). */
+export async function resetPasswordHash(db: Queryable, accountId: string, email: string, passwordHash: string): Promise<void> {
+  await db.run('UPDATE accounts SET password_hash = ?, email_verified = 1 WHERE id = ? AND email = ?', [passwordHash, accountId, email]);
 }
 
-export function presentAccount(row: AccountRow) {
-  return {
-    id: row.id,
-    email: row.email,
-    name: row.name,
-    verified: isTrue(row.email_verified),
-    admin: isTrue(row.is_admin),
-    hasPassword: row.password_hash !== null,
-    createdAt: row.created_at,
-  };
+export async function setPasswordHash(db: Queryable, accountId: string, passwordHash: string): Promise<void> {
+  await db.run('UPDATE accounts SET password_hash = ? WHERE id = ?', [passwordHash, accountId]);
+}
+
+export async function setAccountName(db: Queryable, accountId: string, name: string): Promise<void> {
+  await db.run('UPDATE accounts SET name = ? WHERE id = ?', [name, accountId]);
+}
+
+/** The identity provider vouches for the account's address. */
+export async function markVerified(db: Queryable, accountId: string): Promise<void> {
+  await db.run('UPDATE accounts SET email_verified = 1 WHERE id = ?', [accountId]);
+}
+
+/** An unverified account joined by a provider-verified identity: its password goes, its address is verified. */
+export async function dropPasswordAndVerify(db: Queryable, accountId: string): Promise<void> {
+  await db.run('UPDATE accounts SET password_hash = NULL, email_verified = 1 WHERE id = ?', [accountId]);
+}
+
+/** The owner's seat limit over all their teams (null: the default); false when there is no such account. */
+export async function setSeatLimit(db: Queryable, accountId: string, seatLimit: number | null): Promise<boolean> {
+  const { changes } = await db.run('UPDATE accounts SET seat_limit = ? WHERE id = ?', [seatLimit, accountId]);
+  return changes !== 0;
 }

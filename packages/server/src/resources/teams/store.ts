@@ -1,4 +1,4 @@
-/** Teams, their members and their invites. */
+/** Teams, their members and their invites: the only SQL on `teams`, `team_members` and `team_invites`. */
 import type { Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import type { Role } from '../../management/context.ts';
@@ -11,15 +11,6 @@ export interface TeamRow {
   owner_account_id: string;
   created_at: string;
   role: Role;
-}
-
-export interface MemberRow {
-  account_id: string;
-  email: string;
-  name: string;
-  email_verified: number;
-  role: Role;
-  created_at: string;
 }
 
 export interface InviteRow {
@@ -38,6 +29,34 @@ export interface InviteRow {
 
 export const INVITE_TTL_MS = 7 * DAY;
 
+/** A new team with `ownerId` as its owner (every account gets one at sign-up and may create more). */
+export async function createTeam(tx: Queryable, ownerId: string, name: string): Promise<string> {
+  const teamId = newId('team');
+  const now = nowIso();
+  await tx.run('INSERT INTO teams (id, name, owner_account_id, created_at) VALUES (?, ?, ?, ?)', [teamId, name, ownerId, now]);
+  await tx.run("INSERT INTO team_members (team_id, account_id, role, created_at) VALUES (?, ?, 'owner', ?)", [teamId, ownerId, now]);
+  return teamId;
+}
+
+/** The team `teamId` with the account's role on it, if the account is a member. */
+export async function findTeamMembership(db: Queryable, accountId: string, teamId: string): Promise<TeamRow | undefined> {
+  return db.get<TeamRow>(
+    `SELECT t.id, t.name, t.owner_account_id, t.created_at, m.role
+       FROM teams t JOIN team_members m ON m.team_id = t.id AND m.account_id = ?
+      WHERE t.id = ?`,
+    [accountId, teamId],
+  );
+}
+
+/** The oldest team the account owns (its own team from sign-up), if any. */
+export async function firstOwnedTeamId(db: Queryable, accountId: string): Promise<string | undefined> {
+  return (await db.get<{ id: string }>('SELECT id FROM teams WHERE owner_account_id = ? ORDER BY created_at, id LIMIT 1', [accountId]))?.id;
+}
+
+export async function renameTeam(db: Queryable, teamId: string, name: string): Promise<void> {
+  await db.run('UPDATE teams SET name = ? WHERE id = ?', [name, teamId]);
+}
+
 export async function listTeamsOf(db: Queryable, accountId: string): Promise<TeamRow[]> {
   return db.all<TeamRow>(
     `SELECT t.id, t.name, t.owner_account_id, t.created_at, m.role
@@ -47,30 +66,22 @@ export async function listTeamsOf(db: Queryable, accountId: string): Promise<Tea
   );
 }
 
-export async function listMembers(db: Queryable, teamId: string): Promise<MemberRow[]> {
-  return db.all<MemberRow>(
-    `SELECT m.account_id, a.email, a.name, a.email_verified, m.role, m.created_at
-       FROM team_members m JOIN accounts a ON a.id = m.account_id
-      WHERE m.team_id = ? ORDER BY m.created_at, a.email`,
-    [teamId],
-  );
-}
-
-export async function findMember(db: Queryable, teamId: string, accountId: string): Promise<MemberRow | undefined> {
-  return db.get<MemberRow>(
-    `SELECT m.account_id, a.email, a.name, a.email_verified, m.role, m.created_at
-       FROM team_members m JOIN accounts a ON a.id = m.account_id
-      WHERE m.team_id = ? AND m.account_id = ?`,
-    [teamId, accountId],
-  );
-}
-
 export async function addMember(db: Queryable, teamId: string, accountId: string, role: Role): Promise<void> {
   await db.run(
     `INSERT INTO team_members (team_id, account_id, role, created_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (team_id, account_id) DO NOTHING`,
     [teamId, accountId, role, nowIso()],
   );
+}
+
+/** Changes a member's role; false when the member is gone meanwhile. */
+export async function setMemberRole(db: Queryable, teamId: string, accountId: string, role: Role): Promise<boolean> {
+  const { changes } = await db.run('UPDATE team_members SET role = ? WHERE team_id = ? AND account_id = ?', [role, teamId, accountId]);
+  return changes === 1;
+}
+
+export async function removeMember(db: Queryable, teamId: string, accountId: string): Promise<void> {
+  await db.run('DELETE FROM team_members WHERE team_id = ? AND account_id = ?', [teamId, accountId]);
 }
 
 export async function createInvite(
@@ -110,34 +121,13 @@ export async function listInvites(db: Queryable, teamId: string): Promise<Invite
   return db.all<InviteRow>('SELECT * FROM team_invites WHERE team_id = ? ORDER BY created_at DESC, id DESC', [teamId]);
 }
 
-export type InviteStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
-
-export function inviteStatus(row: InviteRow): InviteStatus {
-  if (row.accepted_at) return 'accepted';
-  if (row.revoked_at) return 'revoked';
-  if (row.expires_at <= nowIso()) return 'expired';
-  return 'pending';
+/** Withdraws a pending invite (accepted and withdrawn ones stay as they are). */
+export async function revokeInvite(db: Queryable, teamId: string, inviteId: string): Promise<void> {
+  await db.run('UPDATE team_invites SET revoked_at = ? WHERE id = ? AND team_id = ? AND accepted_at IS NULL AND revoked_at IS NULL', [
+    nowIso(), inviteId, teamId,
+  ]);
 }
 
-export function presentInvite(row: InviteRow) {
-  return {
-    id: row.id,
-    teamId: row.team_id,
-    email: row.email,
-    role: row.role,
-    status: inviteStatus(row),
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-  };
-}
-
-export function presentMember(row: MemberRow) {
-  return {
-    accountId: row.account_id,
-    email: row.email,
-    name: row.name,
-    verified: row.email_verified === 1 || (row.email_verified as unknown) === true,
-    role: row.role,
-    joinedAt: row.created_at,
-  };
+export async function markInviteAccepted(db: Queryable, inviteId: string, accountId: string): Promise<void> {
+  await db.run('UPDATE team_invites SET accepted_at = ?, accepted_by = ? WHERE id = ?', [nowIso(), accountId, inviteId]);
 }

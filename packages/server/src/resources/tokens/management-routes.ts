@@ -31,7 +31,7 @@ const CreatedToken = Type.Object(
 
 const TokenParams = Type.Object({ tokenId: Type.String() });
 
-export async function tokenRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
+export async function tokenManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   const tags = ['tokens'];
 
   app.post(

@@ -177,4 +177,13 @@ describe('teams: invites, roles and seat limits', () => {
     assert.match(expired.body.error, /expired/);
     assert.deepEqual((await owner.api.get(`/teams/${teamId}`)).body.seats, { used: 1, limit: 3 });
   });
+
+  it('never lets concurrent invites take more seats than the limit', async () => {
+    const owner = await signUpVerified(server.origin, mailbox, { name: 'Racer' });
+    const teamId = await ownTeam(owner);
+    // One seat used (the owner), three allowed: of eight invites at once, exactly two get a seat.
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => owner.api.post(`/teams/${teamId}/invites`, { email: uniqueEmail(`race${i}`) })));
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [201, 201, 403, 403, 403, 403, 403, 403]);
+    assert.deepEqual((await owner.api.get(`/teams/${teamId}`)).body.seats, { used: 3, limit: 3 });
+  });
 });

@@ -39,3 +39,6 @@ export function errorResponses(...statuses: number[]) {
 export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
+
+/** An e-mail address an account or an invite is made for. */
+export const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });

@@ -6,6 +6,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { ProjectRow } from '../resources/projects/index.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../kernel/errors.ts';
+// The teams service, not its index: the index's routes import this file.
+import { findProjectMembership, findTeamMembership } from '../resources/teams/service.ts';
 import { roleAtLeast, type AccountContext, type Role } from './context.ts';
 
 /** A project the caller reaches through one of their teams, with the caller's role there. */
@@ -43,12 +45,7 @@ function requireRole(role: Role, minimum: Role): void {
  */
 export async function requireProjectAccess(request: FastifyRequest, projectId: string, minimumRole: Role): Promise<ProjectAccess> {
   const account = requireAccount(request);
-  const row = await request.server.management.db.get<ProjectAccess>(
-    `SELECT p.*, m.role AS role
-       FROM projects p JOIN team_members m ON m.team_id = p.team_id AND m.account_id = ?
-      WHERE p.id = ?`,
-    [account.id, projectId],
-  );
+  const row = await findProjectMembership<ProjectAccess>(request.server.management.db, account.id, projectId);
   if (!row) throw new NotFoundError();
   requireRole(row.role, minimumRole);
   return row;
@@ -57,12 +54,7 @@ export async function requireProjectAccess(request: FastifyRequest, projectId: s
 /** The team `teamId` if the caller is a member with at least `minimumRole`; else 404 (not a member) or 403. */
 export async function requireTeamAccess(request: FastifyRequest, teamId: string, minimumRole: Role): Promise<TeamAccess> {
   const account = requireAccount(request);
-  const row = await request.server.management.db.get<{ id: string; name: string; owner_account_id: string; created_at: string; role: Role }>(
-    `SELECT t.id, t.name, t.owner_account_id, t.created_at, m.role
-       FROM teams t JOIN team_members m ON m.team_id = t.id AND m.account_id = ?
-      WHERE t.id = ?`,
-    [account.id, teamId],
-  );
+  const row = await findTeamMembership(request.server.management.db, account.id, teamId);
   if (!row) throw new NotFoundError();
   requireRole(row.role, minimumRole);
   return { id: row.id, name: row.name, ownerAccountId: row.owner_account_id, createdAt: row.created_at, role: row.role };

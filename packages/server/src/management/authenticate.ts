@@ -6,10 +6,9 @@ import type { FastifyRequest } from 'fastify';
 import { isTrue, type Database } from '../db/database.ts';
 import { ForbiddenError, UnauthorizedError } from '../kernel/errors.ts';
 import { fromOwnOrigin } from '../http/same-origin.ts';
-import { findSessionAccount, SESSION_COOKIE } from './accounts/sessions.ts';
-import type { AccountRow } from './accounts/store.ts';
+import { findSessionAccount, SESSION_COOKIE, type AccountRow } from '../resources/accounts/index.ts';
+import { findTokenAccount, touchToken } from '../resources/tokens/index.ts';
 import type { AccountContext } from './context.ts';
-import { findTokenAccount, touchToken } from './tokens/store.ts';
 
 /** The header a browser must send with a cookie-authenticated write; cross-site forms cannot set it. */
 export const CSRF_HEADER = 'x-requested-with';
@@ -45,7 +44,7 @@ export async function authenticateAccount(db: Database, request: FastifyRequest)
     if (/^svc_(live|test)_/.test(bearer)) {
       throw new UnauthorizedError('API keys work on the public API only; use a personal access token here');
     }
-    const row = await findTokenAccount(db, bearer);
+    const row = await findTokenAccount<AccountRow>(db, bearer);
     if (!row) throw new UnauthorizedError('Invalid personal access token');
     await touchToken(db, row.token_id);
     return context(row, 'token', row.token_id);

@@ -6,7 +6,7 @@ import { serveApiReference } from '../http/api-reference.ts';
 import { ErrorBody } from '../http/common-schemas.ts';
 import { UnauthorizedError } from '../kernel/errors.ts';
 import { createMailer } from '../mail/mailer.ts';
-import { SESSION_COOKIE } from './accounts/sessions.ts';
+import { SESSION_COOKIE } from '../resources/accounts/index.ts';
 import { authenticateAccount } from './authenticate.ts';
 import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from './context.ts';
 import { MANAGEMENT_ROUTES } from './routes.ts';

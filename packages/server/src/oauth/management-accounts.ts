@@ -7,9 +7,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { findSessionAccount, SESSION_COOKIE } from '../management/accounts/sessions.ts';
-import { signInWithPassword } from '../management/accounts/sign-in.ts';
-import { MANAGEMENT_API_PREFIX, roleAtLeast, type Role } from '../management/context.ts';
+import { findSessionAccount, SESSION_COOKIE, signInWithPassword } from '../resources/accounts/index.ts';
+import { listProjectMemberships } from '../resources/teams/index.ts';
+import { MANAGEMENT_API_PREFIX, roleAtLeast } from '../management/context.ts';
 import type { AccountGateway } from './accounts.ts';
 
 
@@ -36,11 +36,7 @@ export function managementAccounts(db: Database, config: Config): AccountGateway
     },
 
     async accessibleProjects(accountId) {
-      const rows = await db.all<{ id: string; name: string; role: Role }>(
-        `SELECT p.id, p.name, m.role FROM projects p JOIN team_members m ON m.team_id = p.team_id AND m.account_id = ?
-          ORDER BY p.name, p.id`,
-        [accountId],
-      );
+      const rows = await listProjectMemberships(db, accountId);
       // An account may reach a project through one team only, but keep the strongest role if not.
       const byId = new Map<string, { id: string; name: string; canWrite: boolean }>();
       for (const row of rows) {

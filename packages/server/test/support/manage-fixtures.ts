@@ -4,8 +4,8 @@
  * token and a management API client; and public API clients with the project's live and test keys.
  */
 import { randomBytes } from 'node:crypto';
-import { createAccount } from '../../src/management/accounts/store.ts';
-import { createToken } from '../../src/management/tokens/store.ts';
+import { createAccount } from '../../src/resources/accounts/index.ts';
+import { createToken } from '../../src/resources/tokens/index.ts';
 import { nowIso } from '../../src/kernel/ids.ts';
 import { Api } from './api.ts';
 import type { TestProject, TestServer } from './server.ts';

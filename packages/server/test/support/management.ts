@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Api, type ApiResponse } from './api.ts';
 import type { Mailbox } from './mailbox.ts';
-import { SIGN_UP_ANSWER } from '../../src/management/accounts/routes.ts';
+import { SIGN_UP_ANSWER } from '../../src/resources/accounts/index.ts';
 
 export const MANAGEMENT_PREFIX = '/api/v1';
 

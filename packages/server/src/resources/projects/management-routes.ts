@@ -8,8 +8,9 @@ import { requireAccount, requireProjectAccess, requireTeamAccess } from '../../m
 import type { ManagementApp, ManagementDeps, Role } from '../../management/context.ts';
 import { CreateProjectBody, Project, ProjectIdParams, ProjectList, UpdateProjectBody } from './schemas.ts';
 import { presentProject, slugify } from './presenter.ts';
-import { firstOwnedTeamId, listProjectsOf } from './read-model.ts';
+import { listProjectsOf } from './read-model.ts';
 import { Assignments } from '../../db/assignments.ts';
+import { firstOwnedTeamId } from '../teams/index.ts';
 
 const slugConflict = () => new HttpError(409, 'Conflict', 'Another project already uses this slug');
 

@@ -1,6 +1,5 @@
 /**
- * Reads of projects that join the teams' tables (teams, team_members: owned by resources/teams).
- * Kept here, as a read model, until resources/teams exports them.
+ * Reads of projects that join a team's members (team_members is owned by resources/teams).
  */
 import type { Queryable, SqlValue } from '../../db/database.ts';
 import type { ProjectAccess } from '../../management/access.ts';
@@ -14,10 +13,4 @@ export async function listProjectsOf(db: Queryable, accountId: string, teamId?: 
     params.push(teamId);
   }
   return db.all<ProjectAccess>(`${sql} ORDER BY p.created_at, p.id`, params);
-}
-
-/** The first team the account owns: where a new project goes when the request names none. */
-export async function firstOwnedTeamId(db: Queryable, accountId: string): Promise<string | undefined> {
-  const row = await db.get<{ id: string }>('SELECT id FROM teams WHERE owner_account_id = ? ORDER BY created_at, id LIMIT 1', [accountId]);
-  return row?.id;
 }

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { ALL_KEY_SCOPES } from './store.ts';
-import { RoleSchema } from '../../management/teams/schemas.ts';
+import { RoleSchema } from '../teams/index.ts';
 
 export const Locale = Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$', maxLength: 35, description: 'BCP 47, e.g. en, de-AT' });
 export const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$', description: 'lower-case letters, digits and -' });

@@ -5,8 +5,6 @@ import { hashSecret, newSecret } from '../../kernel/secrets.ts';
 import { DAY, isoIn } from '../../kernel/time.ts';
 import type { AccountRow } from './store.ts';
 
-export const SESSION_COOKIE = 'signpost_session';
-
 export interface NewSession {
   id: string;
   token: string;

@@ -3,27 +3,18 @@
  * at one by its token; a signed-in account accepts it, within the seat rules of `seats.ts`.
  */
 import { Type } from 'typebox';
-import { errorResponses } from '../../http/common-schemas.ts';
+import { Email, errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, HttpError, NotFoundError } from '../../kernel/errors.ts';
-import { nowIso } from '../../kernel/ids.ts';
-import { requireAccount, requireTeamAccess } from '../access.ts';
-import { Email } from '../accounts/schemas.ts';
-import { inviteMessage } from '../accounts/messages.ts';
-import { normaliseEmail } from '../accounts/store.ts';
-import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../context.ts';
+import { normaliseEmail } from '../../kernel/email.ts';
+import { requireAccount, requireTeamAccess } from '../../management/access.ts';
+import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../../management/context.ts';
 import { AssignableRole, Invite, InviteParams, InvitePreview, InviteTokenParams, Member, TeamParams } from './schemas.ts';
-import { addressCounts, lockOwnerSeats, seatsOf } from './seats.ts';
-import {
-  addMember,
-  createInvite,
-  findInvite,
-  findInviteByToken,
-  findMember,
-  inviteStatus,
-  listInvites,
-  presentInvite,
-  presentMember,
-} from './store.ts';
+import { findMember, isMemberAddress } from './members-read-model.ts';
+import { inviteMessage } from './messages.ts';
+import { inviteStatus, presentInvite, presentMember } from './presenter.ts';
+import { addressCounts, seatsOf } from './seats-read-model.ts';
+import { lockOwnerSeats } from './seats.ts';
+import { addMember, createInvite, findInvite, findInviteByToken, listInvites, markInviteAccepted, revokeInvite } from './store.ts';
 
 class SeatLimitError extends HttpError {
   constructor(message: string) {
@@ -37,7 +28,7 @@ const INVITE_PROBLEMS = {
   expired: 'This invitation has expired; ask for a new one',
 } as const;
 
-export async function inviteRoutes(app: ManagementApp, { db, config, mailer }: ManagementDeps): Promise<void> {
+export async function inviteManagementRoutes(app: ManagementApp, { db, config, mailer }: ManagementDeps): Promise<void> {
   const tags = ['teams'];
   const seatsDefault = config.accounts.defaultTeamSeats;
 
@@ -76,8 +67,7 @@ export async function inviteRoutes(app: ManagementApp, { db, config, mailer }: M
       const email = normaliseEmail(request.body.email);
       const { token, row } = await db.transaction(async (tx) => {
         await lockOwnerSeats(tx, team.ownerAccountId);
-        const member = await tx.get('SELECT 1 AS found FROM team_members m JOIN accounts a ON a.id = m.account_id WHERE m.team_id = ? AND a.email = ?', [team.id, email]);
-        if (member) throw new HttpError(409, 'Conflict', 'This address is already a member of the team');
+        if (await isMemberAddress(tx, team.id, email)) throw new HttpError(409, 'Conflict', 'This address is already a member of the team');
         if (!(await addressCounts(tx, team.ownerAccountId, email))) {
           const seats = await seatsOf(tx, team.ownerAccountId, seatsDefault);
           if (seats.used >= seats.limit) throw new SeatLimitError(`Seat limit reached (${seats.used} of ${seats.limit})`);
@@ -108,9 +98,7 @@ export async function inviteRoutes(app: ManagementApp, { db, config, mailer }: M
     },
     async (request) => {
       const team = await requireTeamAccess(request, request.params.teamId, 'owner');
-      await db.run('UPDATE team_invites SET revoked_at = ? WHERE id = ? AND team_id = ? AND accepted_at IS NULL AND revoked_at IS NULL', [
-        nowIso(), request.params.inviteId, team.id,
-      ]);
+      await revokeInvite(db, team.id, request.params.inviteId);
       const row = await findInvite(db, team.id, request.params.inviteId);
       if (!row) throw new NotFoundError();
       return presentInvite(row);
@@ -175,7 +163,7 @@ export async function inviteRoutes(app: ManagementApp, { db, config, mailer }: M
           }
           await addMember(tx, invite.team_id, account.id, invite.role);
         }
-        await tx.run('UPDATE team_invites SET accepted_at = ?, accepted_by = ? WHERE id = ?', [nowIso(), account.id, invite.id]);
+        await markInviteAccepted(tx, invite.id, account.id);
         return (await findMember(tx, invite.team_id, account.id))!;
       });
       return presentMember(member);

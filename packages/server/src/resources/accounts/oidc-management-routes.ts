@@ -9,21 +9,21 @@ import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, HttpError, NotFoundError } from '../../kernel/errors.ts';
 import { nowIso } from '../../kernel/ids.ts';
-import { setSessionCookie } from '../accounts/cookies.ts';
-import { sendVerification } from '../accounts/email-routes.ts';
-import { seededProjects } from '../accounts/routes.ts';
-import { createSession } from '../accounts/sessions.ts';
-import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../context.ts';
-import { isoIn } from '../../kernel/time.ts';
-import { resolveAccount } from './accounts.ts';
-import { createIdentityProvider } from './provider.ts';
+import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../../management/context.ts';
+import { setSessionCookie } from './cookies.ts';
+import { sendVerification } from './emails.ts';
+import { resolveAccount } from './oidc-accounts.ts';
+import { createIdentityProvider } from './oidc-provider.ts';
+import { seededProjects } from './service.ts';
+import { saveOidcRequest, takeOidcRequest } from './store-oidc-requests.ts';
+import { createSession } from './store-sessions.ts';
 
 const STATE_COOKIE = 'signpost_oidc_state';
 const REQUEST_TTL_MS = 10 * 60 * 1000;
 /** Where to go after sign-in: a path on this site only (no `//host`, no scheme), so it cannot redirect away. */
 const ReturnTo = Type.String({ pattern: '^/(?![/\\\\])[^\\s]*$', maxLength: 500 });
 
-export async function oidcRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
+export async function oidcManagementRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
   const { db, config } = deps;
   const settings = config.accounts.oidc;
   const provider = settings ? createIdentityProvider(settings) : undefined;
@@ -78,10 +78,11 @@ export async function oidcRoutes(app: ManagementApp, deps: ManagementDeps): Prom
         request.log.error({ err: error }, 'identity provider unreachable');
         throw new HttpError(502, 'BadGateway', 'The identity provider cannot be reached');
       });
-      await db.run('DELETE FROM oidc_requests WHERE expires_at < ?', [nowIso()]);
-      await db.run('INSERT INTO oidc_requests (state, code_verifier, nonce, return_to, expires_at) VALUES (?, ?, ?, ?, ?)', [
-        authorization.state, authorization.codeVerifier, authorization.nonce, request.query.returnTo ?? '/', isoIn(REQUEST_TTL_MS),
-      ]);
+      await saveOidcRequest(
+        db,
+        { state: authorization.state, codeVerifier: authorization.codeVerifier, nonce: authorization.nonce, returnTo: request.query.returnTo ?? '/' },
+        REQUEST_TTL_MS,
+      );
       reply.setCookie(STATE_COOKIE, authorization.state, {
         httpOnly: true,
         secure: config.accounts.secureCookies,
@@ -109,10 +110,7 @@ export async function oidcRoutes(app: ManagementApp, deps: ManagementDeps): Prom
       if (!provider || !settings) throw new NotFoundError();
       const { state } = request.query;
       reply.clearCookie(STATE_COOKIE, { path: cookiePath });
-      const pending = await db.get<{ code_verifier: string; nonce: string; return_to: string; expires_at: string }>(
-        'DELETE FROM oidc_requests WHERE state = ? RETURNING code_verifier, nonce, return_to, expires_at',
-        [state],
-      );
+      const pending = await takeOidcRequest(db, state);
       if (!pending || pending.expires_at <= nowIso() || request.cookies[STATE_COOKIE] !== state) {
         throw new BadRequestError('This sign-in attempt is not valid or has expired; start again');
       }

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { Timestamp } from '../../http/common-schemas.ts';
+import { Email, Timestamp } from '../../http/common-schemas.ts';
 
-export const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
+export { Email };
 /** At least 10 characters; argon2 makes long ones cheap to keep, 200 stops abuse. Strength: password-strength.ts. */
 export const Password = Type.String({
   minLength: 10,

@@ -14,6 +14,7 @@
  * through before the first failure is written.
  */
 import type { Database, Queryable } from '../../db/database.ts';
+import { forgetBucketsQuietSince, lockBucketRow, releaseBuckets, setBucketFailures } from './store-throttle.ts';
 
 interface Policy {
   /** Failures let through without any delay. */
@@ -35,11 +36,6 @@ export interface Claim {
   retryAfterSeconds: number;
   /** The buckets this attempt counted in (give it back with `releaseAttempt` on success). */
   buckets: { pair: string; client: string };
-}
-
-interface Row {
-  failures: number | string;
-  last_failure_at: number | string;
 }
 
 /** The wait after `failures` failures: none within the free ones, then 1 s, 2 s, 4 s … up to the cap. */
@@ -70,14 +66,9 @@ function bucketsOf(ip: string, email: string) {
 
 /** The bucket's row, locked for this transaction; failures as they count now (0 once quiet). */
 async function lockBucket(tx: Queryable, bucket: string, policy: Policy, now: number) {
-  await tx.run(
-    `INSERT INTO sign_in_throttle (bucket, failures, last_failure_at) VALUES (?, 0, 0)
-     ON CONFLICT (bucket) DO UPDATE SET failures = sign_in_throttle.failures`,
-    [bucket],
-  );
-  const row = (await tx.get<Row>('SELECT failures, last_failure_at FROM sign_in_throttle WHERE bucket = ?', [bucket]))!;
-  const last = Number(row.last_failure_at);
-  const failures = now - last > policy.quietMs ? 0 : Number(row.failures);
+  const row = await lockBucketRow(tx, bucket);
+  const last = row.lastFailureAt;
+  const failures = now - last > policy.quietMs ? 0 : row.failures;
   const delay = delayAfter(policy, failures);
   // No delay is no wait, even when another process wrote a later failure time than our clock's.
   return { failures, waitMs: delay === 0 ? 0 : last + delay - now };
@@ -98,13 +89,12 @@ export async function claimAttempt(db: Database, ip: string, email: string): Pro
     const perClient = await lockBucket(tx, buckets.client, CLIENT_POLICY, now);
     const waitMs = Math.max(pair.waitMs, perClient.waitMs);
     if (waitMs > 0) return { allowed: false, retryAfterSeconds: Math.ceil(waitMs / 1000), buckets };
-    const count = 'UPDATE sign_in_throttle SET failures = ?, last_failure_at = ? WHERE bucket = ?';
-    await tx.run(count, [pair.failures + 1, now, buckets.pair]);
-    await tx.run(count, [perClient.failures + 1, now, buckets.client]);
+    await setBucketFailures(tx, buckets.pair, pair.failures + 1, now);
+    await setBucketFailures(tx, buckets.client, perClient.failures + 1, now);
     return { allowed: true, retryAfterSeconds: 0, buckets };
   });
   // Now and then, forget buckets that have been quiet for a day.
-  if (Math.random() < 0.01) await db.run('DELETE FROM sign_in_throttle WHERE last_failure_at < ?', [now - 86_400_000]);
+  if (Math.random() < 0.01) await forgetBucketsQuietSince(db, now - 86_400_000);
   return claim;
 }
 
@@ -113,8 +103,5 @@ export async function claimAttempt(db: Database, ip: string, email: string): Pro
  * back (it was counted as a failure when claimed).
  */
 export async function releaseAttempt(db: Database, claim: Claim): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.run('DELETE FROM sign_in_throttle WHERE bucket = ?', [claim.buckets.pair]);
-    await tx.run('UPDATE sign_in_throttle SET failures = failures - 1 WHERE bucket = ? AND failures > 0', [claim.buckets.client]);
-  });
+  await releaseBuckets(db, claim.buckets.pair, claim.buckets.client);
 }

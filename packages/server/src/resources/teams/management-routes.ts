@@ -3,16 +3,17 @@ import { Type } from 'typebox';
 import type { Queryable } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../kernel/errors.ts';
-import { requireAccount, requireTeamAccess, type TeamAccess } from '../access.ts';
-import { createTeam } from '../accounts/store.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { requireAccount, requireTeamAccess, type TeamAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { AssignableRole, Member, MemberParams, Team, TeamParams } from './schemas.ts';
-import { seatsOf } from './seats.ts';
-import { findMember, listMembers, listTeamsOf, presentMember, type TeamRow } from './store.ts';
+import { findMember, listMembers } from './members-read-model.ts';
+import { presentMember } from './presenter.ts';
+import { seatsOf } from './seats-read-model.ts';
+import { createTeam, listTeamsOf, removeMember, renameTeam, setMemberRole, type TeamRow } from './store.ts';
 
 const TeamName = Type.String({ minLength: 1, maxLength: 100 });
 
-export async function teamRoutes(app: ManagementApp, { db, config }: ManagementDeps): Promise<void> {
+export async function teamManagementRoutes(app: ManagementApp, { db, config }: ManagementDeps): Promise<void> {
   const tags = ['teams'];
   const present = async (q: Queryable, team: TeamAccess) => ({
     id: team.id,
@@ -92,7 +93,7 @@ export async function teamRoutes(app: ManagementApp, { db, config }: ManagementD
     },
     async (request) => {
       const team = await requireTeamAccess(request, request.params.teamId, 'owner');
-      await db.run('UPDATE teams SET name = ? WHERE id = ?', [request.body.name.trim(), team.id]);
+      await renameTeam(db, team.id, request.body.name.trim());
       return present(db, { ...team, name: request.body.name.trim() });
     },
   );
@@ -131,9 +132,8 @@ export async function teamRoutes(app: ManagementApp, { db, config }: ManagementD
       const member = await findMember(db, team.id, request.params.accountId);
       if (!member) throw new NotFoundError();
       if (member.role === 'owner') throw new BadRequestError('The owner’s role cannot change');
-      const { changes } = await db.run('UPDATE team_members SET role = ? WHERE team_id = ? AND account_id = ?', [request.body.role, team.id, member.account_id]);
       // Removed meanwhile: the change landed nowhere, so it must not be answered as made.
-      if (changes !== 1) throw new NotFoundError();
+      if (!(await setMemberRole(db, team.id, member.account_id, request.body.role))) throw new NotFoundError();
       return presentMember({ ...member, role: request.body.role });
     },
   );
@@ -156,7 +156,7 @@ export async function teamRoutes(app: ManagementApp, { db, config }: ManagementD
       const member = await findMember(db, team.id, request.params.accountId);
       if (!member) throw new NotFoundError();
       if (member.role === 'owner') throw new ForbiddenError('The owner cannot leave or be removed from their team');
-      await db.run('DELETE FROM team_members WHERE team_id = ? AND account_id = ?', [team.id, member.account_id]);
+      await removeMember(db, team.id, member.account_id);
       return reply.code(204).send(null);
     },
   );

@@ -4,40 +4,21 @@ import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, HttpError, TooManyRequestsError } from '../../kernel/errors.ts';
 import { hitSlidingWindow, rateLimitHeaders } from '../../http/rate-limit.ts';
-import { requireAccount } from '../access.ts';
-import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../context.ts';
-import { checkLink, createLink, expireLinks, LINK_PROBLEMS, useLink } from './links.ts';
-import { passwordResetMessage, signUpAttemptMessage, verificationMessage } from './messages.ts';
+import { requireAccount } from '../../management/access.ts';
+import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../../management/context.ts';
+import { sendVerification } from './emails.ts';
+import { passwordResetMessage } from './messages.ts';
+import { resetPasswordPage, resultPage } from './pages.ts';
 import { requireStrongPassword } from './password-strength.ts';
 import { hashPassword } from './passwords.ts';
 import { Message, ResetBody, ResetRequestBody, TokenQuery, Verified } from './schemas.ts';
-import { deleteAccountSessions } from './sessions.ts';
-import { findAccount, findAccountByEmail, normaliseEmail, type AccountRow } from './store.ts';
-import { resetPasswordPage, resultPage } from './pages.ts';
+import { checkLink, createLink, expireLinks, LINK_PROBLEMS, useLink } from './store-links.ts';
+import { deleteAccountSessions } from './store-sessions.ts';
+import { findAccount, findAccountByEmail, markEmailVerified, normaliseEmail, resetPasswordHash } from './store.ts';
 
 /** Resends of the verification e-mail: 3 an hour per account. Reset requests: 3 an hour per address. */
 const RESEND_LIMIT = { max: 3, windowMs: 60 * 60 * 1000 };
 const RESET_LIMIT = { max: 3, windowMs: 60 * 60 * 1000 };
-/** Notices of sign-ups with an address that has an account: 3 an hour, so nobody can flood its inbox. */
-const SIGN_UP_NOTICE_LIMIT = { max: 3, windowMs: 60 * 60 * 1000 };
-
-export async function sendVerification({ db, config, mailer }: ManagementDeps, account: AccountRow): Promise<void> {
-  await expireLinks(db, account.id, 'verify-email');
-  const token = await createLink(db, account.id, 'verify-email', account.email);
-  const link = `${config.publicUrl}${MANAGEMENT_API_PREFIX}/auth/verify-email?token=${token}`;
-  await mailer.send(verificationMessage(account.email, link));
-}
-
-/**
- * Tells the owner of an address that someone tried to sign up with it (the sign-up itself answers
- * as for a new address, so the answer reveals nothing). Beyond the hourly limit nothing is sent.
- */
-export async function sendSignUpAttemptNotice({ db, config, mailer }: ManagementDeps, email: string): Promise<void> {
-  const address = normaliseEmail(email);
-  const limit = await hitSlidingWindow(db, `sign-up-notice:${address}`, SIGN_UP_NOTICE_LIMIT.max, SIGN_UP_NOTICE_LIMIT.windowMs);
-  if (!limit.allowed) return;
-  await mailer.send(signUpAttemptMessage(address, `${config.publicUrl}/`));
-}
 
 class MailFailedError extends HttpError {
   constructor() {
@@ -52,7 +33,7 @@ function sendHtml(reply: FastifyReply, html: string, status = 200): FastifyReply
 
 const wantsHtml = (accept: string | undefined) => !!accept && accept.includes('text/html') && !accept.startsWith('application/json');
 
-export async function emailRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
+export async function emailManagementRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
   const { db, config, mailer } = deps;
 
   app.post(
@@ -100,7 +81,7 @@ export async function emailRoutes(app: ManagementApp, deps: ManagementDeps): Pro
         throw new BadRequestError(LINK_PROBLEMS[check.reason]);
       }
       await useLink(db, check.linkId);
-      await db.run('UPDATE accounts SET email_verified = 1 WHERE id = ? AND email = ?', [check.accountId, check.email]);
+      await markEmailVerified(db, check.accountId, check.email);
       if (html) return sendHtml(reply, resultPage('E-mail verified', `${check.email} is verified. You can close this page.`));
       return { verified: true as const, email: check.email };
     },
@@ -162,9 +143,7 @@ export async function emailRoutes(app: ManagementApp, deps: ManagementDeps): Pro
       const used = await db.transaction(async (tx) => {
         if (!(await useLink(tx, check.linkId))) return false;
         // The link reached the inbox, which proves the address as well as a verification link does.
-        await tx.run('UPDATE accounts SET password_hash = ?, email_verified = 1 WHERE id = ? AND email = ?', [
-          passwordHash, check.accountId, check.email,
-        ]);
+        await resetPasswordHash(tx, check.accountId, check.email, passwordHash);
         await deleteAccountSessions(tx, check.accountId);
         return true;
       });

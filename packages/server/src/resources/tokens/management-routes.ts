@@ -2,8 +2,8 @@
 import { Type } from 'typebox';
 import { errorResponses, Timestamp } from '../../http/common-schemas.ts';
 import { ForbiddenError, NotFoundError } from '../../kernel/errors.ts';
-import { requireAccount } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { requireAccount } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { createToken, listTokens, presentToken, revokeToken } from './store.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -31,7 +31,7 @@ const CreatedToken = Type.Object(
 
 const TokenParams = Type.Object({ tokenId: Type.String() });
 
-export async function tokenRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
+export async function tokenManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   const tags = ['tokens'];
 
   app.post(

@@ -7,7 +7,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { setSessionCookie } from './cookies.ts';
 import { passwordMatches } from './passwords.ts';
-import { createSession, deleteExpiredSessions } from './sessions.ts';
+import { createSession, deleteExpiredSessions } from './store-sessions.ts';
 import { claimAttempt, CLIENT_POLICY, releaseAttempt } from './sign-in-throttle.ts';
 import { findAccountByEmail, normaliseEmail, type AccountRow } from './store.ts';
 

@@ -2,10 +2,10 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireInstanceAdmin } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { SeatsSchema } from './schemas.ts';
-import { seatsOf } from './seats.ts';
+import { requireInstanceAdmin } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { lockOwnerSeats, SeatsSchema, seatsOf } from '../teams/index.ts';
+import { findAccount, setSeatLimit } from './store.ts';
 
 const AccountSeats = Type.Object(
   {
@@ -17,10 +17,10 @@ const AccountSeats = Type.Object(
   { additionalProperties: false },
 );
 
-export async function adminRoutes(app: ManagementApp, { db, config }: ManagementDeps): Promise<void> {
+export async function adminManagementRoutes(app: ManagementApp, { db, config }: ManagementDeps): Promise<void> {
   const tags = ['administration'];
   const load = async (accountId: string) => {
-    const row = await db.get<{ id: string; email: string; seat_limit: number | null }>('SELECT id, email, seat_limit FROM accounts WHERE id = ?', [accountId]);
+    const row = await findAccount(db, accountId);
     if (!row) throw new NotFoundError();
     return { accountId: row.id, email: row.email, seatLimit: row.seat_limit, seats: await seatsOf(db, row.id, config.accounts.defaultTeamSeats) };
   };
@@ -56,8 +56,14 @@ export async function adminRoutes(app: ManagementApp, { db, config }: Management
     },
     async (request) => {
       requireInstanceAdmin(request);
-      const { changes } = await db.run('UPDATE accounts SET seat_limit = ? WHERE id = ?', [request.body.seatLimit, request.params.accountId]);
-      if (changes === 0) throw new NotFoundError();
+      const { accountId } = request.params;
+      const found = await db.transaction(async (tx) => {
+        if (!(await findAccount(tx, accountId))) return false;
+        // Invites and acceptances of this owner decide on the limit under the same lock.
+        await lockOwnerSeats(tx, accountId);
+        return setSeatLimit(tx, accountId, request.body.seatLimit);
+      });
+      if (!found) throw new NotFoundError();
       return load(request.params.accountId);
     },
   );

@@ -4,12 +4,11 @@
  */
 import type { Queryable } from '../../db/database.ts';
 import { newId, nowIso, randomToken } from '../../kernel/ids.ts';
-import { hashSecret, secretMatches } from '../../kernel/secrets.ts';
+import { hashSecret } from '../../kernel/secrets.ts';
 import { DAY, isoIn } from '../../kernel/time.ts';
-import type { AccountRow } from '../accounts/store.ts';
 
 export const TOKEN_PREFIX = 'sp_pat_';
-const LOOKUP_LENGTH = 12;
+export const LOOKUP_LENGTH = 12;
 const SECRET_LENGTH = 32;
 
 export interface TokenRow {
@@ -45,23 +44,6 @@ export async function createToken(
   return { token, row: (await db.get<TokenRow>('SELECT * FROM personal_access_tokens WHERE id = ?', [id]))! };
 }
 
-/** The account a live token belongs to, or undefined (unknown, wrong secret, revoked or expired). */
-export async function findTokenAccount(db: Queryable, token: string): Promise<(AccountRow & { token_id: string }) | undefined> {
-  if (!looksLikeToken(token)) return undefined;
-  const lookup = token.slice(TOKEN_PREFIX.length, TOKEN_PREFIX.length + LOOKUP_LENGTH);
-  const row = await db.get<AccountRow & { token_id: string; secret_hash_: string; revoked_at: string | null; expires_at_: string | null }>(
-    `SELECT a.*, t.id AS token_id, t.secret_hash AS secret_hash_, t.revoked_at, t.expires_at AS expires_at_
-       FROM personal_access_tokens t JOIN accounts a ON a.id = t.account_id
-      WHERE t.lookup = ?`,
-    [lookup],
-  );
-  if (!row || !secretMatches(token, row.secret_hash_) || row.revoked_at || (row.expires_at_ && row.expires_at_ <= nowIso())) {
-    return undefined;
-  }
-  const { secret_hash_: _hash, revoked_at: _revoked, expires_at_: _expires, ...account } = row;
-  return account;
-}
-
 export async function touchToken(db: Queryable, tokenId: string): Promise<void> {
   await db.run('UPDATE personal_access_tokens SET last_used_at = ? WHERE id = ?', [nowIso(), tokenId]);
 }
@@ -75,6 +57,11 @@ export async function revokeToken(db: Queryable, accountId: string, tokenId: str
     nowIso(), tokenId, accountId,
   ]);
   return db.get<TokenRow>('SELECT * FROM personal_access_tokens WHERE id = ? AND account_id = ?', [tokenId, accountId]);
+}
+
+/** Every live token of the account stops working (its address was taken over by an identity provider's). */
+export async function revokeAccountTokens(db: Queryable, accountId: string): Promise<void> {
+  await db.run('UPDATE personal_access_tokens SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL', [nowIso(), accountId]);
 }
 
 export function presentToken(row: TokenRow) {

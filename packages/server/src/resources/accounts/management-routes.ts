@@ -1,27 +1,24 @@
 /** Sign-up, sign-in, sign-out and the signed-in account (`/me`). */
 import { Type } from 'typebox';
-import type { Config } from '../../config.ts';
-import { DEMO_PROJECT_ID } from '../../seed/first-start.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../kernel/errors.ts';
-import { requireAccount } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
+import { requireAccount } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { clearSessionCookie } from './cookies.ts';
-import { sendSignUpAttemptNotice, sendVerification } from './email-routes.ts';
+import { sendSignUpAttemptNotice, sendVerification } from './emails.ts';
 import { requireStrongPassword } from './password-strength.ts';
 import { hashPassword, passwordMatches } from './passwords.ts';
 import { AccountEnvelope, Message, Password, SignInBody, SignUpBody, UpdateMeBody } from './schemas.ts';
-import { deleteAccountSessions, deleteSession } from './sessions.ts';
+import { presentAccount } from './presenter.ts';
+import { createAccountUnlessTaken, seededProjects } from './service.ts';
 import { signInWithPassword, throttledHeaders } from './sign-in.ts';
-import { createAccountUnlessTaken, findAccount, presentAccount } from './store.ts';
-
-/** What the instance's first account owns: the platform project and the demo project. */
-export const seededProjects = (config: Config) => [config.platformProjectId, DEMO_PROJECT_ID];
+import { deleteAccountSessions, deleteSession } from './store-sessions.ts';
+import { findAccount, setAccountName, setPasswordHash } from './store.ts';
 
 /** The one answer to every sign-up, new address or taken: it must not tell which. */
 export const SIGN_UP_ANSWER = 'Check your e-mail to finish signing up, then sign in';
 
-export async function accountRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
+export async function accountManagementRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
   const { db, config } = deps;
 
   app.post(
@@ -128,7 +125,7 @@ export async function accountRoutes(app: ManagementApp, deps: ManagementDeps): P
       requireStrongPassword(request.body.newPassword, 'newPassword', [row.email, row.name]);
       const passwordHash = await hashPassword(request.body.newPassword);
       await db.transaction(async (tx) => {
-        await tx.run('UPDATE accounts SET password_hash = ? WHERE id = ?', [passwordHash, account.id]);
+        await setPasswordHash(tx, account.id, passwordHash);
         await deleteAccountSessions(tx, account.id, account.credentialId);
       });
       return { account: presentAccount((await findAccount(db, account.id))!) };
@@ -148,7 +145,7 @@ export async function accountRoutes(app: ManagementApp, deps: ManagementDeps): P
     },
     async (request) => {
       const account = requireAccount(request);
-      await db.run('UPDATE accounts SET name = ? WHERE id = ?', [request.body.name.trim(), account.id]);
+      await setAccountName(db, account.id, request.body.name.trim());
       return { account: presentAccount((await findAccount(db, account.id))!) };
     },
   );

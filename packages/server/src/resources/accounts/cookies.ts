@@ -1,6 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../../config.ts';
-import { SESSION_COOKIE, type NewSession } from './sessions.ts';
+import type { NewSession } from './store-sessions.ts';
+
+/** The browser session's cookie (its token; the database keeps only the hash). */
+export const SESSION_COOKIE = 'signpost_session';
 
 /** Secure (unless configured off for plain-http hosts), HTTP-only, SameSite=Lax, whole site. */
 export function setSessionCookie(reply: FastifyReply, config: Config, session: NewSession): void {

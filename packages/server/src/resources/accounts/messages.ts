@@ -1,16 +1,6 @@
 /** The texts of the e-mails accounts receive. Every link is absolute, built from PUBLIC_URL. */
+import { linkMessage as message } from '../../mail/link-message.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
-
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function message(to: string, subject: string, lines: string[], link: string, action: string): MailMessage {
-  return {
-    to,
-    subject,
-    text: `${lines.join('\n\n')}\n\n${action}: ${link}\n`,
-    html: `${lines.map((line) => `<p>${escape(line)}</p>`).join('')}<p><a href="${escape(link)}">${escape(action)}</a></p>`,
-  };
-}
 
 export function verificationMessage(to: string, link: string): MailMessage {
   return message(to, 'Verify your e-mail address for Signpost', [
@@ -31,11 +21,4 @@ export function passwordResetMessage(to: string, link: string): MailMessage {
     'Someone (hopefully you) asked to reset the password of the Signpost account with this address.',
     'The link works for one hour, once. If you did not ask, ignore this message: your password stays as it is.',
   ], link, 'Choose a new password');
-}
-
-export function inviteMessage(to: string, link: string, teamName: string, inviter: string, role: string): MailMessage {
-  return message(to, `You are invited to ${teamName} on Signpost`, [
-    `${inviter} invited you to join the team ${teamName} on Signpost as ${role === 'admin' ? 'an admin' : 'a member'}.`,
-    'The invitation works for 7 days. Open the link, sign in or sign up, and accept it.',
-  ], link, 'Open the invitation');
 }

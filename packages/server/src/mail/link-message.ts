@@ -1,0 +1,13 @@
+/** The shape of every e-mail that asks its reader to open one link: paragraphs, then the link. */
+import type { MailMessage } from './mailer.ts';
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function linkMessage(to: string, subject: string, lines: string[], link: string, action: string): MailMessage {
+  return {
+    to,
+    subject,
+    text: `${lines.join('\n\n')}\n\n${action}: ${link}\n`,
+    html: `${lines.map((line) => `<p>${escape(line)}</p>`).join('')}<p><a href="${escape(link)}">${escape(action)}</a></p>`,
+  };
+}

@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { registerCreateFeature } from './tools/create-feature.ts';
+import { registerCreateFeature } from '../resources/features/mcp-create-feature.ts';
 import { registerListTranslationKeys } from './tools/list-translation-keys.ts';
-import { registerUpdateFeatureStatus } from './tools/update-feature-status.ts';
+import { registerUpdateFeatureStatus } from '../resources/features/mcp-update-feature-status.ts';
 import { registerUpsertTranslationKeys } from './tools/upsert-translation-keys.ts';
 import type { ToolContext } from './tools/context.ts';
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.ts';
-import { insertFeature } from '../features/features/store.ts';
+import { insertFeature } from '../resources/features/store.ts';
 import { newId, nowIso } from '../kernel/ids.ts';
 
 const ago = (days: number): string => new Date(Date.now() - days * 86_400_000).toISOString();

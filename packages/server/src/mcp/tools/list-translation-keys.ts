@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { canonicalLocale } from '../../http/locale.ts';
 import { listKeys } from '../translation-keys-store.ts';
-import { ProjectIdInput } from './feature-schemas.ts';
+import { ProjectIdInput } from '../../resources/features/mcp-schemas.ts';
 import { LocaleList, MAX_PAGE, projectLocales, TranslationKeyOutput } from './translation-schemas.ts';
 import { guarded, reachProject, ToolError, toolResult, type ToolContext } from './context.ts';
 

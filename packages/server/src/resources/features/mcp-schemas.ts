@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FEATURE_STATUSES, SUBMITTED_TYPES } from '../../features/features/schemas.ts';
+import { FEATURE_STATUSES, SUBMITTED_TYPES } from './schemas.ts';
 
 export const ProjectIdInput = z
   .string()

@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { nowIso } from '../../kernel/ids.ts';
-import type { Scope } from '../features/store.ts';
+import type { Scope } from './store.ts';
 
 /**
  * Locks the public feature's row for the rest of the transaction (a no-op UPDATE takes the row

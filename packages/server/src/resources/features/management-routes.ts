@@ -5,12 +5,12 @@
  */
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { ProjectParams, requireSomeField } from '../support/schemas.ts';
-import { mergeFeature } from './merge.ts';
-import { deleteComment, listComments, listVotes, removeVote } from './moderation-store.ts';
-import { presentComment, presentManagedFeature } from './presenter.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { ProjectParams, requireSomeField } from '../../management/support/schemas.ts';
+import { mergeFeature } from './store-merge.ts';
+import { deleteComment, listComments, listVotes, removeVote } from './store-moderation.ts';
+import { presentComment, presentManagedFeature } from './management-presenter.ts';
 import {
   CommentPage,
   CommentParams,
@@ -26,8 +26,8 @@ import {
   UpdateFeatureBody,
   VoteParams,
   VotePage,
-} from './schemas.ts';
-import { deleteFeature, getFeature, listFeatures, updateFeature } from './store.ts';
+} from './management-schemas.ts';
+import { deleteFeature, getFeature, listFeatures, updateFeature } from './store-management.ts';
 
 const tags = ['features'];
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { hitSlidingWindow } from '../../http/rate-limit.ts';
-import { presentFullFeature } from '../../features/features/presenter.ts';
-import { insertFeature } from '../../features/features/store.ts';
-import { initialInternal, storedKind } from '../../features/features/visibility.ts';
-import { FeatureOutput, ProjectIdInput, TypeInput } from './feature-schemas.ts';
-import { guarded, reachProject, ToolError, toolResult, type ToolContext } from './context.ts';
+import { presentFullFeature } from './presenter.ts';
+import { insertFeature } from './store.ts';
+import { initialInternal, storedKind } from './visibility.ts';
+import { FeatureOutput, ProjectIdInput, TypeInput } from './mcp-schemas.ts';
+import { guarded, reachProject, ToolError, toolResult, type ToolContext } from '../../mcp/tools/context.ts';
 
 /** The same limit as POST /features: 50 per 5 minutes per API key (or OAuth grant). */
 const CREATE_LIMIT = { max: 50, windowMs: 5 * 60 * 1000 };

@@ -1,5 +1,5 @@
 import { placeholders, type Queryable } from '../../db/database.ts';
-import type { FeatureRow, Scope } from '../features/store.ts';
+import type { FeatureRow, Scope } from './store.ts';
 
 type RoadmapRow = Pick<FeatureRow, 'id' | 'title' | 'status' | 'vote_count' | 'comment_count' | 'created_at'>;
 

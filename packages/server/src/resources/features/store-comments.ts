@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
-import type { Scope } from '../features/store.ts';
+import type { Scope } from './store.ts';
 
 export interface CommentRow {
   id: string;

@@ -4,8 +4,8 @@
  * `vote_count` and `comment_count` stay exact under any interleaving.
  */
 import type { Database, Queryable } from '../../db/database.ts';
-import type { CommentRow } from '../../features/comments/store.ts';
-import { page, Where } from '../support/query.ts';
+import type { CommentRow } from './store-comments.ts';
+import { page, Where } from '../../management/support/query.ts';
 
 export type { CommentRow };
 

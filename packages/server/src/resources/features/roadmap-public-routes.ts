@@ -3,8 +3,8 @@ import { clampLimit, errorResponses, StringEnum, Timestamp } from '../../http/co
 import { BadRequestError } from '../../kernel/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { scopeOf } from '../../public-api/context.ts';
-import { FEATURE_STATUSES, FILTER_STATUSES } from '../features/schemas.ts';
-import { listRoadmapItems } from './store.ts';
+import { FEATURE_STATUSES, FILTER_STATUSES } from './schemas.ts';
+import { listRoadmapItems } from './store-roadmap.ts';
 
 const RoadmapItem = Type.Object(
   {

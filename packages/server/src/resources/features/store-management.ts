@@ -4,11 +4,11 @@
  * lives in merge.ts.
  */
 import { bool, type Database, type Queryable } from '../../db/database.ts';
-import type { FeatureRow } from '../../features/features/store.ts';
-import { STATUS_LABELS } from '../../features/features/status-labels.ts';
+import type { FeatureRow } from './store.ts';
+import { STATUS_LABELS } from './status-labels.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { nowIso } from '../../kernel/ids.ts';
-import { page, searchClause, Where } from '../support/query.ts';
+import { page, searchClause, Where } from '../../management/support/query.ts';
 import { Assignments } from '../../db/assignments.ts';
 
 export type { FeatureRow };

@@ -14,7 +14,7 @@ import { inviteRoutes } from './teams/invite-routes.ts';
 import { teamRoutes } from './teams/routes.ts';
 import { tokenRoutes } from './tokens/routes.ts';
 import { changelogManagementRoutes } from './changelog/routes.ts';
-import { featureManagementRoutes } from '../resources/features/management-routes.ts';
+import { featureManagementRoutes } from '../resources/features/index.ts';
 import { releaseManagementRoutes } from './releases/routes.ts';
 import { reportManagementRoutes } from './reports/routes.ts';
 import { siteConfigManagementRoutes } from './site-config/routes.ts';

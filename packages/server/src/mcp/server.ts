@@ -1,7 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { registerCreateFeature } from '../resources/features/mcp-create-feature.ts';
+import { registerFeatureTools } from '../resources/features/index.ts';
 import { registerListTranslationKeys } from './tools/list-translation-keys.ts';
-import { registerUpdateFeatureStatus } from '../resources/features/mcp-update-feature-status.ts';
 import { registerUpsertTranslationKeys } from './tools/upsert-translation-keys.ts';
 import type { ToolContext } from './tools/context.ts';
 
@@ -14,8 +13,7 @@ Scopes: create_feature and update_feature_status need features:write, list_trans
 /** One MCP server per request (the transport is stateless), bound to the caller. */
 export function buildMcpServer(ctx: ToolContext, version: string): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, title: 'Signpost', version }, { instructions: INSTRUCTIONS });
-  registerCreateFeature(server, ctx);
-  registerUpdateFeatureStatus(server, ctx);
+  registerFeatureTools(server, ctx);
   registerListTranslationKeys(server, ctx);
   registerUpsertTranslationKeys(server, ctx);
   return server;

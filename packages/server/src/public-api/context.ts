@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { ApiKeyContext } from '../http/authenticate.ts';
 import type { ResponseMemo } from '../http/response-memo.ts';
-import type { Scope } from '../resources/features/store.ts';
+import type { Scope } from '../kernel/scope.ts';
 
 import type { Permission } from '../kernel/key-scopes.ts';
 

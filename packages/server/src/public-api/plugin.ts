@@ -7,16 +7,13 @@ import { TooManyRequestsError } from '../kernel/errors.ts';
 import { consumeQuota } from '../http/quota.ts';
 import { hitSlidingWindow, rateLimitHeaders } from '../http/rate-limit.ts';
 import { changelogRoutes } from '../features/changelog/routes.ts';
-import { commentRoutes } from '../resources/features/comments-public-routes.ts';
-import { featureRoutes } from '../resources/features/features-public-routes.ts';
+import { featurePublicRoutes } from '../resources/features/index.ts';
 import { i18nTelemetryRoutes } from '../features/i18n-telemetry/routes.ts';
 import { logRoutes } from '../features/logs/routes.ts';
 import { reportRoutes } from '../features/reports/routes.ts';
-import { roadmapRoutes } from '../resources/features/roadmap-public-routes.ts';
 import { siteConfigRoutes } from '../features/site-config/routes.ts';
 import { translationRoutes } from '../features/translations/routes.ts';
 import { versionCheckRoutes } from '../features/version-check/routes.ts';
-import { voteRoutes } from '../resources/features/votes-public-routes.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResponseMemo } from '../http/response-memo.ts';
 import type { App, Deps, Permission } from './context.ts';
@@ -118,10 +115,7 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
   });
 
   for (const routes of [
-    featureRoutes,
-    voteRoutes,
-    commentRoutes,
-    roadmapRoutes,
+    featurePublicRoutes,
     changelogRoutes,
     reportRoutes,
     logRoutes,

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { clampLimit, errorResponses, MAX_OFFSET, Timestamp } from '../../http/common-schemas.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { keyOf } from '../../public-api/context.ts';
-import { STATUS_LABELS } from '../../resources/features/status-labels.ts';
+import { STATUS_LABELS } from '../../resources/features/index.ts';
 import { listChangelog, type ChangelogRow } from './store.ts';
 import { isTrue } from '../../db/database.ts';
 

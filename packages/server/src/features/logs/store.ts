@@ -3,7 +3,7 @@ import type { Database, SqlValue } from '../../db/database.ts';
 import { isInputFault } from '../../db/failures.ts';
 import { BadRequestError } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
-import type { Scope } from '../../resources/features/store.ts';
+import type { Scope } from '../../kernel/scope.ts';
 import type { LogEntry } from './routes.ts';
 
 /** The given fingerprint, else a hash of level, category and message. */

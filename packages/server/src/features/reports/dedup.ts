@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { Database, Queryable, SqlValue } from '../../db/database.ts';
 import { newId } from '../../kernel/ids.ts';
-import type { Scope } from '../../resources/features/store.ts';
+import type { Scope } from '../../kernel/scope.ts';
 
 export const DEDUP_WINDOW_MS = 60 * 60 * 1000;
 /** Hex characters kept; migration 202611230000 cut stored fingerprints to the same prefix. */

@@ -2,8 +2,7 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { keyOf, scopeOf } from '../../public-api/context.ts';
-import { insertFeature } from '../../resources/features/store.ts';
-import { initialInternal } from '../../resources/features/visibility.ts';
+import { initialInternal, insertFeature } from '../../resources/features/index.ts';
 import { fingerprintOf, recordOccurrence, reportTable } from './dedup.ts';
 import { BugBody, ErrorBody } from './schemas.ts';
 

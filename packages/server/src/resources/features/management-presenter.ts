@@ -1,6 +1,6 @@
 import { isTrue } from '../../db/database.ts';
 import type { CommentRow } from './store-comments.ts';
-import type { FeatureRow } from './store-management.ts';
+import type { FeatureRow } from './store.ts';
 
 export function presentManagedFeature(row: FeatureRow) {
   return {

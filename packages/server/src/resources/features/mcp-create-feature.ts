@@ -1,27 +1,24 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { hitSlidingWindow } from '../../http/rate-limit.ts';
+import { TooManyRequestsError } from '../../kernel/errors.ts';
 import { presentFullFeature } from './presenter.ts';
-import { insertFeature } from './store.ts';
-import { initialInternal, storedKind } from './visibility.ts';
+import { DESCRIPTION_LENGTH, TITLE_LENGTH } from './schemas.ts';
+import { createFeature } from './service.ts';
 import { FeatureOutput, ProjectIdInput, TypeInput } from './mcp-schemas.ts';
 import { guarded, reachProject, ToolError, toolResult, type ToolContext } from '../../mcp/tools/context.ts';
-
-/** The same limit as POST /features: 50 per 5 minutes per API key (or OAuth grant). */
-const CREATE_LIMIT = { max: 50, windowMs: 5 * 60 * 1000 };
 
 const input = z.object({
   projectId: ProjectIdInput,
   title: z
-    .string({ error: 'title is required: a string of 4 to 120 characters' })
-    .min(4, 'title must be at least 4 characters')
-    .max(120, 'title must be at most 120 characters')
-    .describe('Short summary, 4 to 120 characters'),
+    .string({ error: `title is required: a string of ${TITLE_LENGTH.min} to ${TITLE_LENGTH.max} characters` })
+    .min(TITLE_LENGTH.min, `title must be at least ${TITLE_LENGTH.min} characters`)
+    .max(TITLE_LENGTH.max, `title must be at most ${TITLE_LENGTH.max} characters`)
+    .describe(`Short summary, ${TITLE_LENGTH.min} to ${TITLE_LENGTH.max} characters`),
   description: z
-    .string({ error: 'description is required: a string of 12 to 1000 characters' })
-    .min(12, 'description must be at least 12 characters')
-    .max(1000, 'description must be at most 1000 characters')
-    .describe('What is wanted or what goes wrong, 12 to 1000 characters'),
+    .string({ error: `description is required: a string of ${DESCRIPTION_LENGTH.min} to ${DESCRIPTION_LENGTH.max} characters` })
+    .min(DESCRIPTION_LENGTH.min, `description must be at least ${DESCRIPTION_LENGTH.min} characters`)
+    .max(DESCRIPTION_LENGTH.max, `description must be at most ${DESCRIPTION_LENGTH.max} characters`)
+    .describe(`What is wanted or what goes wrong, ${DESCRIPTION_LENGTH.min} to ${DESCRIPTION_LENGTH.max} characters`),
   type: TypeInput.optional(),
   internal: z
     .boolean({ error: 'internal must be true or false' })
@@ -45,27 +42,18 @@ export function registerCreateFeature(server: McpServer, ctx: ToolContext): void
     async (args) =>
       guarded(ctx, 'create_feature', async () => {
         const project = await reachProject(ctx, args.projectId);
-        const limit = await hitSlidingWindow(
+        const row = await createFeature(
           ctx.db,
-          `features:create:${ctx.principal.callerId}`,
-          CREATE_LIMIT.max,
-          CREATE_LIMIT.windowMs,
-        );
-        if (!limit.allowed) {
-          throw new ToolError(
-            `Rate limit exceeded: at most ${CREATE_LIMIT.max} features per 5 minutes. Try again in ${Math.max(1, limit.resetSeconds)} seconds.`,
-          );
-        }
-        const row = await insertFeature(
-          ctx.db,
-          { projectId: project.id, environment: ctx.principal.environment },
           {
-            ...storedKind(args.type),
-            title: args.title,
-            description: args.description,
-            internal: initialInternal(args.internal, undefined, project.id, ctx.config.platformProjectId),
+            scope: { projectId: project.id, environment: ctx.principal.environment },
+            platformProjectId: ctx.config.platformProjectId,
+            limitedCaller: { db: ctx.db, callerId: ctx.principal.callerId },
           },
-        );
+          { title: args.title, description: args.description, type: args.type, internal: args.internal },
+        ).catch((error: unknown) => {
+          // The limit's message already says what to do; the agent gets it as a tool error.
+          throw error instanceof TooManyRequestsError ? new ToolError(error.message) : error;
+        });
         const feature = presentFullFeature(row);
         const visibility = feature.internal ? 'internal (hidden from the public board)' : 'public';
         return toolResult(`Created ${feature.type} ${feature.id} with status ${feature.status}, ${visibility}.`, feature);

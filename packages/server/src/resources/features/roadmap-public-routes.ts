@@ -4,7 +4,7 @@ import { BadRequestError } from '../../kernel/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { scopeOf } from '../../public-api/context.ts';
 import { FEATURE_STATUSES, FILTER_STATUSES } from './schemas.ts';
-import { listRoadmapItems } from './store-roadmap.ts';
+import { listRoadmapItems } from './store.ts';
 
 const RoadmapItem = Type.Object(
   {

@@ -1,6 +1,11 @@
+/**
+ * The comments table. Each write and its counter update share one transaction that holds the
+ * feature's row lock (store.ts), so `comment_count` stays exact under any interleaving.
+ */
 import type { Database, Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
-import type { Scope } from './store.ts';
+import { page, Where } from '../../management/support/query.ts';
+import { bumpCounter, countPublicComment, featureCounts, lockFeature, type Scope } from './store.ts';
 
 export interface CommentRow {
   id: string;
@@ -25,11 +30,7 @@ export async function insertComment(
   input: { body: string; authorName?: string | undefined },
 ): Promise<CommentRow | undefined> {
   return db.transaction(async (tx) => {
-    const { changes } = await tx.run(
-      'UPDATE features SET comment_count = comment_count + 1 WHERE id = ? AND project_id = ? AND environment = ? AND internal = 0',
-      [featureId, scope.projectId, scope.environment],
-    );
-    if (changes !== 1) return undefined;
+    if (!(await countPublicComment(tx, scope, featureId))) return undefined;
     const row: CommentRow = {
       id: newId('cmt'),
       feature_id: featureId,
@@ -41,5 +42,21 @@ export async function insertComment(
       row.id, row.feature_id, row.body, row.author_name, row.created_at,
     ]);
     return row;
+  });
+}
+
+// Moderation: any feature of the project, internal ones included.
+
+export async function listCommentPage(db: Queryable, featureId: string, limit: number, offset: number) {
+  return page<CommentRow>(db, 'comments', new Where('feature_id = ?', featureId), '*', 'created_at ASC, id ASC', limit, offset);
+}
+
+/** undefined: no such feature; `removed` false: the feature has no such comment. */
+export async function moderateDeleteComment(db: Database, projectId: string, featureId: string, commentId: string) {
+  return db.transaction(async (tx) => {
+    if (!(await lockFeature(tx, projectId, featureId))) return undefined;
+    const { changes } = await tx.run('DELETE FROM comments WHERE id = ? AND feature_id = ?', [commentId, featureId]);
+    if (changes === 1) await bumpCounter(tx, featureId, 'comment_count', -1);
+    return { removed: changes === 1, ...(await featureCounts(tx, featureId)) };
   });
 }

@@ -7,7 +7,7 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
 import { nowIso } from '../../kernel/ids.ts';
-import type { FeatureRow } from './store-management.ts';
+import type { FeatureRow } from './store.ts';
 
 export interface MergeOutcome {
   feature: FeatureRow;

@@ -1,22 +1,16 @@
+/**
+ * The votes table. Each write and its counter update share one transaction that holds the
+ * feature's row lock (store.ts), the lock moderation and merging take too, so `vote_count`
+ * stays exact under any interleaving.
+ */
 import type { Database, Queryable } from '../../db/database.ts';
 import { nowIso } from '../../kernel/ids.ts';
-import type { Scope } from './store.ts';
+import { page, Where } from '../../management/support/query.ts';
+import { bumpCounter, featureCounts, lockFeature, lockPublicFeature, type Scope } from './store.ts';
 
-/**
- * Locks the public feature's row for the rest of the transaction (a no-op UPDATE takes the row
- * lock in PostgreSQL; SQLite already holds its write lock) and says whether it exists.
- */
-export async function lockPublicFeature(tx: Queryable, scope: Scope, featureId: string): Promise<boolean> {
-  const { changes } = await tx.run(
-    'UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ? AND environment = ? AND internal = 0',
-    [featureId, scope.projectId, scope.environment],
-  );
-  return changes === 1;
-}
-
-async function currentCount(tx: Queryable, featureId: string): Promise<number> {
-  const row = await tx.get<{ vote_count: number }>('SELECT vote_count FROM features WHERE id = ?', [featureId]);
-  return Number(row?.vote_count ?? 0);
+export interface VoteRow {
+  voter_id: string;
+  created_at: string;
 }
 
 /** Adds the vote once; returns the new count, or undefined when the feature is not public. */
@@ -27,16 +21,37 @@ export async function addVote(db: Database, scope: Scope, featureId: string, vot
       'INSERT INTO votes (feature_id, voter_id, created_at) VALUES (?, ?, ?) ON CONFLICT (feature_id, voter_id) DO NOTHING',
       [featureId, voterId, nowIso()],
     );
-    if (changes === 1) await tx.run('UPDATE features SET vote_count = vote_count + 1 WHERE id = ?', [featureId]);
-    return currentCount(tx, featureId);
+    if (changes === 1) await bumpCounter(tx, featureId, 'vote_count', 1);
+    return (await featureCounts(tx, featureId)).voteCount;
   });
 }
 
+/** Takes the voter's vote back; returns the new count, or undefined when the feature is not public. */
 export async function removeVote(db: Database, scope: Scope, featureId: string, voterId: string): Promise<number | undefined> {
   return db.transaction(async (tx) => {
     if (!(await lockPublicFeature(tx, scope, featureId))) return undefined;
-    const { changes } = await tx.run('DELETE FROM votes WHERE feature_id = ? AND voter_id = ?', [featureId, voterId]);
-    if (changes === 1) await tx.run('UPDATE features SET vote_count = vote_count - 1 WHERE id = ?', [featureId]);
-    return currentCount(tx, featureId);
+    if (await deleteVote(tx, featureId, voterId)) await bumpCounter(tx, featureId, 'vote_count', -1);
+    return (await featureCounts(tx, featureId)).voteCount;
   });
+}
+
+// Moderation: any feature of the project, internal ones included.
+
+export async function listVotePage(db: Queryable, featureId: string, limit: number, offset: number) {
+  return page<VoteRow>(db, 'votes', new Where('feature_id = ?', featureId), 'voter_id, created_at', 'created_at ASC, voter_id ASC', limit, offset);
+}
+
+/** undefined: no such feature; `removed` false: that voter had not voted. */
+export async function moderateRemoveVote(db: Database, projectId: string, featureId: string, voterId: string) {
+  return db.transaction(async (tx) => {
+    if (!(await lockFeature(tx, projectId, featureId))) return undefined;
+    const removed = await deleteVote(tx, featureId, voterId);
+    if (removed) await bumpCounter(tx, featureId, 'vote_count', -1);
+    return { removed, ...(await featureCounts(tx, featureId)) };
+  });
+}
+
+async function deleteVote(tx: Queryable, featureId: string, voterId: string): Promise<boolean> {
+  const { changes } = await tx.run('DELETE FROM votes WHERE feature_id = ? AND voter_id = ?', [featureId, voterId]);
+  return changes === 1;
 }

@@ -1,8 +1,19 @@
-import { bool, type Queryable, type SqlValue } from '../../db/database.ts';
+/**
+ * The features table: the only code that runs SQL on it. Public reads and writes are confined to
+ * a key's scope (project + environment) and, for reads, to public items; management reads and
+ * writes see every item of a project in both environments. Votes and comments live in
+ * store-votes.ts and store-comments.ts, merging in store-merge.ts.
+ */
+import { bool, placeholders, type Database, type Queryable, type SqlValue } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
+import type { Scope } from '../../kernel/scope.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
+import { page, searchClause, Where } from '../../management/support/query.ts';
 import type { FeatureStatus } from './schemas.ts';
+import { STATUS_LABELS } from './status-labels.ts';
 import { Assignments } from '../../db/assignments.ts';
+
+export type { Scope };
 
 export interface FeatureRow {
   id: string;
@@ -22,10 +33,6 @@ export interface FeatureRow {
   created_at: string;
   updated_at: string;
 }
-
-import type { Scope } from '../../kernel/scope.ts';
-
-export type { Scope };
 
 export interface NewFeature {
   title: string;
@@ -115,27 +122,165 @@ export async function listPublicFeatures(db: Queryable, scope: Scope, filter: Fe
   );
 }
 
-export interface FeaturePatch {
-  internal?: boolean | undefined;
+export interface FeatureChanges {
+  title?: string | undefined;
+  description?: string | undefined;
+  type?: 'feature' | 'bug' | undefined;
   status?: FeatureStatus | undefined;
-  developerNotes?: string | undefined;
+  internal?: boolean | undefined;
+  /** null clears the notes. */
+  developerNotes?: string | null | undefined;
 }
 
 /**
- * Changes an item of the scope and returns it as changed, in one statement; undefined when it is
- * not there (never was, or a DELETE got there first): no re-read that a racing DELETE could empty.
+ * Changes an item and returns it as changed, in one statement; undefined when it is not there
+ * (never was, or a DELETE got there first): no re-read that a racing DELETE could empty.
+ * A Scope confines the change to one key environment (public API, MCP); a bare project id
+ * reaches both (management).
  */
-export async function updateFeature(db: Queryable, scope: Scope, id: string, patch: FeaturePatch): Promise<FeatureRow | undefined> {
+export async function updateFeature(
+  db: Queryable,
+  where: Scope | { projectId: string },
+  id: string,
+  changes: FeatureChanges,
+): Promise<FeatureRow | undefined> {
   const columns = new Assignments()
     .set('updated_at', nowIso())
-    .set('internal', patch.internal === undefined ? undefined : bool(patch.internal))
-    .set('status', patch.status)
-    .set('developer_notes', patch.developerNotes);
-  const [row] = await db.all<FeatureRow>(`UPDATE features SET ${columns.sql} WHERE id = ? AND project_id = ? AND environment = ? RETURNING *`, [
-    ...columns.params,
-    id,
-    scope.projectId,
-    scope.environment,
-  ]);
+    .set('title', changes.title)
+    .set('description', changes.description)
+    .set('type', changes.type)
+    .set('status', changes.status)
+    .set('internal', changes.internal === undefined ? undefined : bool(changes.internal))
+    .set('developer_notes', changes.developerNotes);
+  const inEnvironment = 'environment' in where;
+  const [row] = await db.all<FeatureRow>(
+    `UPDATE features SET ${columns.sql} WHERE id = ? AND project_id = ?${inEnvironment ? ' AND environment = ?' : ''} RETURNING *`,
+    inEnvironment ? [...columns.params, id, where.projectId, where.environment] : [...columns.params, id, where.projectId],
+  );
   return row;
+}
+
+// Management: every item of a project, internal ones included, in both key environments.
+
+export interface FeatureListFilter {
+  environment?: KeyEnvironment | undefined;
+  status?: string | undefined;
+  type?: string | undefined;
+  internal?: boolean | undefined;
+  /** Text searched in title, description and developer notes. */
+  q?: string | undefined;
+  sort: 'newest' | 'oldest' | 'votes' | 'comments' | 'updated';
+  limit: number;
+  offset: number;
+}
+
+const ORDER: Record<FeatureListFilter['sort'], string> = {
+  newest: 'created_at DESC, id DESC',
+  oldest: 'created_at ASC, id ASC',
+  votes: 'vote_count DESC, created_at DESC, id DESC',
+  comments: 'comment_count DESC, created_at DESC, id DESC',
+  updated: 'updated_at DESC, id DESC',
+};
+
+export async function listFeatures(db: Queryable, projectId: string, filter: FeatureListFilter) {
+  const where = new Where('project_id = ?', projectId)
+    .when(filter.environment, 'environment = ?', filter.environment ?? null)
+    .when(filter.status, 'status = ?', filter.status ?? null)
+    .when(filter.type, 'type = ?', filter.type ?? null)
+    .when(filter.internal, 'internal = ?', bool(filter.internal ?? false));
+  if (filter.q) {
+    const search = searchClause(['title', 'description', 'developer_notes'], filter.q);
+    where.add(search.sql, ...search.params);
+  }
+  return page<FeatureRow>(db, 'features', where, '*', ORDER[filter.sort], filter.limit, filter.offset);
+}
+
+export async function getFeature(db: Queryable, projectId: string, id: string): Promise<FeatureRow | undefined> {
+  return db.get<FeatureRow>('SELECT * FROM features WHERE id = ? AND project_id = ?', [id, projectId]);
+}
+
+/**
+ * Deletes a feature with its votes and comments. Changelog entries linked to it keep the status
+ * it had (frozen into their own status fields) and become standalone, so a published entry
+ * does not lose its label.
+ */
+export async function deleteFeature(db: Database, projectId: string, id: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    // Lock the feature's row first (a no-op UPDATE), as every other writer of it does before
+    // touching its children: a merge or a PATCH racing this delete then waits for it or goes
+    // first, never crosses it, and the status frozen into changelog entries is the last one.
+    const [feature] = await tx.all<Pick<FeatureRow, 'status'>>(
+      'UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ? RETURNING status',
+      [id, projectId],
+    );
+    if (!feature) return false;
+    await tx.run(
+      'UPDATE changelog_entries SET status_key = ?, status_label = ?, feature_id = NULL WHERE feature_id = ?',
+      [feature.status, STATUS_LABELS[feature.status], id],
+    );
+    await tx.run('UPDATE bug_reports SET feature_id = NULL WHERE feature_id = ?', [id]);
+    const { changes } = await tx.run('DELETE FROM features WHERE id = ? AND project_id = ?', [id, projectId]);
+    return changes === 1;
+  });
+}
+
+type RoadmapRow = Pick<FeatureRow, 'id' | 'title' | 'status' | 'vote_count' | 'comment_count' | 'created_at'>;
+
+/** Public items of the given statuses, most voted then newest, capped at `limit` over all columns. */
+export async function listRoadmapItems(db: Queryable, scope: Scope, statuses: readonly string[], limit: number): Promise<RoadmapRow[]> {
+  return db.all<RoadmapRow>(
+    `SELECT id, title, status, vote_count, comment_count, created_at FROM features
+      WHERE project_id = ? AND environment = ? AND internal = 0 AND status IN (${placeholders(statuses.length)})
+      ORDER BY vote_count DESC, created_at DESC, id DESC LIMIT ?`,
+    [scope.projectId, scope.environment, ...statuses, limit],
+  );
+}
+
+/**
+ * Locks a feature's row for the rest of the transaction (a no-op UPDATE takes the row lock in
+ * PostgreSQL; SQLite already holds its write lock) and says whether the project has it. Every
+ * writer of a feature's votes or comments takes this lock first, so the counters stay exact.
+ */
+export async function lockFeature(tx: Queryable, projectId: string, featureId: string): Promise<boolean> {
+  const { changes } = await tx.run('UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ?', [featureId, projectId]);
+  return changes === 1;
+}
+
+/** The same lock on a public feature of the scope. */
+export async function lockPublicFeature(tx: Queryable, scope: Scope, featureId: string): Promise<boolean> {
+  const { changes } = await tx.run(
+    'UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ? AND environment = ? AND internal = 0',
+    [featureId, scope.projectId, scope.environment],
+  );
+  return changes === 1;
+}
+
+/**
+ * Counts a new comment on a public feature of the scope; false when there is none. The UPDATE
+ * also takes the row lock, so the comment's insert that follows shares it.
+ */
+export async function countPublicComment(tx: Queryable, scope: Scope, featureId: string): Promise<boolean> {
+  const { changes } = await tx.run(
+    'UPDATE features SET comment_count = comment_count + 1 WHERE id = ? AND project_id = ? AND environment = ? AND internal = 0',
+    [featureId, scope.projectId, scope.environment],
+  );
+  return changes === 1;
+}
+
+/** Moves a feature's vote or comment counter by `delta` (after its row was locked). */
+export async function bumpCounter(tx: Queryable, featureId: string, counter: 'vote_count' | 'comment_count', delta: 1 | -1): Promise<void> {
+  await tx.run(`UPDATE features SET ${counter} = ${counter} ${delta > 0 ? '+' : '-'} 1 WHERE id = ?`, [featureId]);
+}
+
+export async function featureCounts(tx: Queryable, featureId: string): Promise<{ voteCount: number; commentCount: number }> {
+  const row = await tx.get<{ vote_count: number; comment_count: number }>(
+    'SELECT vote_count, comment_count FROM features WHERE id = ?',
+    [featureId],
+  );
+  return { voteCount: Number(row?.vote_count ?? 0), commentCount: Number(row?.comment_count ?? 0) };
+}
+
+/** Seed only: gives a demo item a vote count and an age without creating votes or waiting. */
+export async function backdateFeature(db: Queryable, id: string, stats: { voteCount: number; createdAt: string }): Promise<void> {
+  await db.run('UPDATE features SET vote_count = ?, created_at = ? WHERE id = ?', [stats.voteCount, stats.createdAt, id]);
 }

@@ -8,6 +8,6 @@ export { registerFeatureTools } from './mcp-tools.ts';
 export { createFeature, FEATURE_SUBMISSION_LIMIT, type FeatureSubmission, type Submitter } from './service.ts';
 export { FEATURE_STATUSES, type FeatureStatus } from './schemas.ts';
 export { STATUS_LABELS } from './status-labels.ts';
-export { backdateFeature, insertFeature, type FeatureRow, type NewFeature } from './store.ts';
+export { backdateFeature, getFeature, insertFeature, type FeatureRow, type NewFeature } from './store.ts';
 // POST /bugs still builds its linked feature itself; it moves to createFeature with the reports resource.
 export { initialInternal } from './visibility.ts';

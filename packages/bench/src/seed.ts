@@ -5,7 +5,7 @@
  */
 import { migrate } from '../../server/src/db/migrate.ts';
 import { openDatabase } from '../../server/src/db/open.ts';
-import { insertFeature } from '../../server/src/features/features/store.ts';
+import { insertFeature } from '../../server/src/resources/features/index.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../server/src/resources/projects/index.ts';
 import { seedDemoProject } from '../../server/src/seed/demo.ts';
 

@@ -10,7 +10,7 @@ import { createTestDatabase, startServerProcess, type ServerProcess, type TestDa
 import { Api } from './support/api.ts';
 import type { Database } from '../src/db/database.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { insertFeature } from '../src/features/features/store.ts';
+import { insertFeature } from '../src/resources/features/index.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../src/resources/projects/index.ts';
 import { newId } from '../src/kernel/ids.ts';
 

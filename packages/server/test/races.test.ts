@@ -9,7 +9,7 @@ import type { TestServer } from './support/server.ts';
 import { callTool, connectMcp, startMcpTestServer, textOf, type Connected } from './support/mcp.ts';
 import { managedProject, type ManagedProject } from './support/manage-fixtures.ts';
 import type { ApiResponse } from './support/api.ts';
-import { insertFeature } from '../src/features/features/store.ts';
+import { insertFeature } from '../src/resources/features/store.ts';
 
 const PAIRS = 100;
 /** Pairs in flight at once: enough to keep the pool busy, few enough that each pair still races. */

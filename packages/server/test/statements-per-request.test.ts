@@ -10,13 +10,13 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestProject, type TestServer } from './support/server.ts';
 import { Api } from './support/api.ts';
 import { countStatements, type StatementCount } from './support/counting-database.ts';
-import { insertFeature } from '../src/features/features/store.ts';
-import { insertComment } from '../src/features/comments/store.ts';
+import { insertFeature } from '../src/resources/features/store.ts';
+import { insertComment } from '../src/resources/features/store-comments.ts';
 import { insertEntry } from '../src/resources/changelog/index.ts';
 import { insertKey } from '../src/resources/translations/index.ts';
 import { touchProjectConfig, touchProjectTranslations } from '../src/resources/projects/index.ts';
 import { insertEnvironment, insertMessage, putFlag } from '../src/resources/site-config/index.ts';
-import { addVote } from '../src/features/votes/store.ts';
+import { addVote } from '../src/resources/features/store-votes.ts';
 import type { Database } from '../src/db/database.ts';
 
 /** The most statements a list read may take: key and project, the rows, a version or two. */

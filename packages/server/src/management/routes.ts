@@ -9,7 +9,7 @@ import { inviteManagementRoutes, teamManagementRoutes } from '../resources/teams
 import { tokenManagementRoutes } from '../resources/tokens/index.ts';
 import { keyRoutes, projectRoutes } from '../resources/projects/index.ts';
 import { changelogManagementRoutes } from '../resources/changelog/index.ts';
-import { featureManagementRoutes } from './features/routes.ts';
+import { featureManagementRoutes } from '../resources/features/index.ts';
 import { releaseManagementRoutes } from '../resources/releases/index.ts';
 import { logManagementRoutes } from '../resources/logs/index.ts';
 import { reportManagementRoutes } from '../resources/reports/index.ts';

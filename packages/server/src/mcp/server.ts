@@ -1,7 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { registerCreateFeature } from './tools/create-feature.ts';
+import { registerFeatureTools } from '../resources/features/index.ts';
 import { registerTranslationTools } from '../resources/translations/index.ts';
-import { registerUpdateFeatureStatus } from './tools/update-feature-status.ts';
 import type { ToolContext } from './tools/context.ts';
 
 export const MCP_SERVER_NAME = 'signpost';
@@ -13,8 +12,7 @@ Scopes: create_feature and update_feature_status need features:write, list_trans
 /** One MCP server per request (the transport is stateless), bound to the caller. */
 export function buildMcpServer(ctx: ToolContext, version: string): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, title: 'Signpost', version }, { instructions: INSTRUCTIONS });
-  registerCreateFeature(server, ctx);
-  registerUpdateFeatureStatus(server, ctx);
+  registerFeatureTools(server, ctx);
   registerTranslationTools(server, ctx);
   return server;
 }

@@ -5,7 +5,7 @@ import type { Database } from '../db/database.ts';
 import type { ApiKeyContext as KeyContext } from '../http/authenticate.ts';
 import type { ProjectRow } from '../resources/projects/index.ts';
 import type { ResponseMemo } from '../http/response-memo.ts';
-import type { Scope } from '../features/features/store.ts';
+import type { Scope } from '../kernel/scope.ts';
 
 import type { Permission } from '../kernel/key-scopes.ts';
 

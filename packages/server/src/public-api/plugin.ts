@@ -8,15 +8,12 @@ import { TooManyRequestsError } from '../kernel/errors.ts';
 import { consumeQuota } from '../http/quota.ts';
 import { hitSlidingWindow, rateLimitHeaders } from '../http/rate-limit.ts';
 import { changelogRoutes } from '../resources/changelog/index.ts';
-import { commentRoutes } from '../features/comments/routes.ts';
-import { featureRoutes } from '../features/features/routes.ts';
+import { featurePublicRoutes } from '../resources/features/index.ts';
 import { logRoutes } from '../resources/logs/index.ts';
 import { reportRoutes } from '../resources/reports/index.ts';
-import { roadmapRoutes } from '../features/roadmap/routes.ts';
 import { siteConfigRoutes } from '../resources/site-config/index.ts';
 import { i18nTelemetryRoutes, translationRoutes } from '../resources/translations/index.ts';
 import { versionCheckRoutes } from '../resources/releases/index.ts';
-import { voteRoutes } from '../features/votes/routes.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResponseMemo } from '../http/response-memo.ts';
 import type { ApiKeyContext, App, Deps, Permission } from './context.ts';
@@ -118,10 +115,7 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
   });
 
   for (const routes of [
-    featureRoutes,
-    voteRoutes,
-    commentRoutes,
-    roadmapRoutes,
+    featurePublicRoutes,
     changelogRoutes,
     reportRoutes,
     logRoutes,

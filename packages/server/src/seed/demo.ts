@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.ts';
-import { insertFeature } from '../features/features/store.ts';
+import { backdateFeature, insertFeature } from '../resources/features/index.ts';
 import { insertEntry } from '../resources/changelog/index.ts';
 import { insertRelease } from '../resources/releases/index.ts';
 import { insertEnvironment, insertMessage, putFlag } from '../resources/site-config/index.ts';
@@ -28,7 +28,7 @@ export async function seedDemoProject(db: Queryable, projectId: string): Promise
       status: item.status,
       internal: false,
     });
-    await db.run('UPDATE features SET vote_count = ?, created_at = ? WHERE id = ?', [item.votes, ago(30 - index), row.id]);
+    await backdateFeature(db, row.id, { voteCount: item.votes, createdAt: ago(30 - index) });
     ids.push(row.id);
   }
   const bug = await insertFeature(db, scope, {

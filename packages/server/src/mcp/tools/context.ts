@@ -5,6 +5,14 @@ import type { Database } from '../../db/database.ts';
 import { consumeQuota } from '../../http/quota.ts';
 import { findProject, type ProjectRow } from '../../resources/projects/index.ts';
 import type { McpPrincipal } from '../principal.ts';
+import { z } from 'zod';
+
+/** The project a tool works on: every tool takes one. */
+export const ProjectIdInput = z
+  .string()
+  .min(1, 'projectId is required')
+  .max(100, 'projectId must be at most 100 characters')
+  .describe('The Signpost project to work on');
 
 export interface ToolContext {
   db: Database;

@@ -1,6 +1,6 @@
 /** The shape of a changelog entry: the public one, and the management one built on it. */
 import { isTrue } from '../../db/database.ts';
-import { STATUS_LABELS } from '../../features/features/status-labels.ts';
+import { STATUS_LABELS } from '../features/index.ts';
 import type { ChangelogRow, ManagedChangelogRow } from './read-model.ts';
 
 /** A linked entry shows its feature's title, type and status as they are now. */

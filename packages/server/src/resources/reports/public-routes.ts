@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import type { App, Deps } from '../../public-api/context.ts';
-import { keyOf, scopeOf } from '../../public-api/context.ts';
-import { insertFeature } from '../../features/features/store.ts';
-import { initialInternal } from '../../features/features/visibility.ts';
+import { scopeOf } from '../../public-api/context.ts';
+import { createFeature } from '../features/index.ts';
 import { BugBody, ErrorBody } from './schemas.ts';
 import { linkBugToFeature, recordBug, recordError } from './store.ts';
 
@@ -28,7 +27,6 @@ export async function reportRoutes(app: App, { db, config }: Deps): Promise<void
     },
     async (request, reply) => {
       const body = request.body;
-      const key = keyOf(request);
       const scope = scopeOf(request);
       // A new bug with createFeature gets its linked feature request, in the same transaction.
       const result = await recordBug(
@@ -38,12 +36,12 @@ export async function reportRoutes(app: App, { db, config }: Deps): Promise<void
         new Date(),
         body.createFeature
           ? async (tx, id) => {
-              const feature = await insertFeature(tx, scope, {
-                title: body.title.slice(0, 120),
-                description: body.message.slice(0, 1000),
+              // The same use case as POST /features (kind, visibility, bounds), without its rate limit.
+              const feature = await createFeature(tx, { scope, platformProjectId: config.platformProjectId }, {
+                title: body.title,
+                description: body.message,
                 type: 'bug',
-                status: 'new',
-                internal: initialInternal(body.internal, body.channel, key.project.id, config.platformProjectId),
+                internal: body.internal,
                 channel: body.channel,
               });
               await linkBugToFeature(tx, id, feature.id);

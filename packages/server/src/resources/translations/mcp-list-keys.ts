@@ -3,9 +3,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { canonicalLocale } from '../../http/locale.ts';
 import { presentMcpKey } from './presenter.ts';
 import { listKeys } from './store.ts';
-import { ProjectIdInput } from '../../mcp/tools/feature-schemas.ts';
 import { LocaleList, MAX_PAGE, projectLocales, TranslationKeyOutput } from './mcp-schemas.ts';
-import { guarded, reachProject, ToolError, toolResult, type ToolContext } from '../../mcp/tools/context.ts';
+import { guarded, ProjectIdInput, reachProject, ToolError, toolResult, type ToolContext } from '../../mcp/tools/context.ts';
 
 const input = z.object({
   projectId: ProjectIdInput,

@@ -2,9 +2,8 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { canonicalLocale } from '../../http/locale.ts';
 import { upsertKeys, type KeyInput } from './store-upsert.ts';
-import { ProjectIdInput } from '../../mcp/tools/feature-schemas.ts';
 import { LocaleList, MAX_KEYS_PER_CALL, projectLocales } from './mcp-schemas.ts';
-import { guarded, reachProject, ToolError, toolResult, type ToolContext } from '../../mcp/tools/context.ts';
+import { guarded, ProjectIdInput, reachProject, ToolError, toolResult, type ToolContext } from '../../mcp/tools/context.ts';
 
 const KEY_RULE = 'letters, digits, dots, underscores and hyphens, 1 to 200 characters';
 

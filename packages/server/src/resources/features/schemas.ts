@@ -12,11 +12,15 @@ export type FeatureStatus = (typeof FEATURE_STATUSES)[number];
 
 export const INVALID_TYPE_MESSAGE = 'Invalid type. Allowed values: bug, feature, error';
 
+/** Length bounds of a submitted item, the same on every surface (REST, MCP; bug reports are cut to them). */
+export const TITLE_LENGTH = { min: 4, max: 120 } as const;
+export const DESCRIPTION_LENGTH = { min: 12, max: 1000 } as const;
+
 export const FeatureId = Type.Object({ featureId: Type.String({ minLength: 1, maxLength: 100 }) });
 
 export const CreateFeatureBody = Type.Object({
-  title: Type.String({ minLength: 4, maxLength: 120 }),
-  description: Type.String({ minLength: 12, maxLength: 1000 }),
+  title: Type.String({ minLength: TITLE_LENGTH.min, maxLength: TITLE_LENGTH.max }),
+  description: Type.String({ minLength: DESCRIPTION_LENGTH.min, maxLength: DESCRIPTION_LENGTH.max }),
   contactEmail: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
   metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   type: Type.Optional(StringEnum(SUBMITTED_TYPES)),

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { presentFullFeature } from '../../features/features/presenter.ts';
-import { PUBLISHABLE_PATCH_REFUSAL } from '../../features/features/schemas.ts';
-import { findFeature, updateFeature } from '../../features/features/store.ts';
-import { FeatureOutput, StatusInput } from './feature-schemas.ts';
-import { guarded, reachProject, ToolError, toolResult, type ToolContext } from './context.ts';
+import { presentFullFeature } from './presenter.ts';
+import { PUBLISHABLE_PATCH_REFUSAL } from './schemas.ts';
+import { findFeature, updateFeature } from './store.ts';
+import { FeatureOutput, StatusInput } from './mcp-schemas.ts';
+import { guarded, reachProject, ToolError, toolResult, type ToolContext } from '../../mcp/tools/context.ts';
 
 const input = z.object({
   featureId: z

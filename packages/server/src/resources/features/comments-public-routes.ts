@@ -3,8 +3,8 @@ import { clampLimit, errorResponses, Paging, Timestamp } from '../../http/common
 import { NotFoundError } from '../../kernel/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { scopeOf } from '../../public-api/context.ts';
-import { findPublicFeature } from '../features/store.ts';
-import { insertComment, listComments, type CommentRow } from './store.ts';
+import { findPublicFeature } from './store.ts';
+import { insertComment, listComments, type CommentRow } from './store-comments.ts';
 
 const FeatureParams = Type.Object({ featureId: Type.String({ minLength: 1, maxLength: 100 }) });
 

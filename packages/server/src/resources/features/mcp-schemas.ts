@@ -1,11 +1,7 @@
 import { z } from 'zod';
-import { FEATURE_STATUSES, SUBMITTED_TYPES } from '../../features/features/schemas.ts';
+import { FEATURE_STATUSES, SUBMITTED_TYPES } from './schemas.ts';
 
-export const ProjectIdInput = z
-  .string()
-  .min(1, 'projectId is required')
-  .max(100, 'projectId must be at most 100 characters')
-  .describe('The Signpost project to work on');
+export { ProjectIdInput } from '../../mcp/tools/context.ts';
 
 /** A feature as the tools return it: the REST API's full feature. */
 export const FeatureOutput = z.object({

@@ -3,7 +3,7 @@ import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { scopeOf } from '../../public-api/context.ts';
-import { addVote, removeVote } from './store.ts';
+import { addVote, removeVote } from './store-votes.ts';
 
 const VoteParams = Type.Object({
   featureId: Type.String({ minLength: 1, maxLength: 100 }),

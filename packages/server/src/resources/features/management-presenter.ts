@@ -1,5 +1,5 @@
 import { isTrue } from '../../db/database.ts';
-import type { CommentRow } from '../../features/comments/store.ts';
+import type { CommentRow } from './store-comments.ts';
 import type { FeatureRow } from './store.ts';
 
 export function presentManagedFeature(row: FeatureRow) {

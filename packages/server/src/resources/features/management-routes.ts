@@ -5,12 +5,13 @@
  */
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../access.ts';
-import type { ManagementApp, ManagementDeps } from '../context.ts';
-import { ProjectParams, requireSomeField } from '../support/schemas.ts';
-import { mergeFeature } from './merge.ts';
-import { deleteComment, listComments, listVotes, removeVote } from './moderation-store.ts';
-import { presentComment, presentManagedFeature } from './presenter.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { ProjectParams, requireSomeField } from '../../management/support/schemas.ts';
+import { mergeFeature } from './store-merge.ts';
+import { listCommentPage, moderateDeleteComment } from './store-comments.ts';
+import { listVotePage, moderateRemoveVote } from './store-votes.ts';
+import { presentComment, presentManagedFeature } from './management-presenter.ts';
 import {
   CommentPage,
   CommentParams,
@@ -26,7 +27,7 @@ import {
   UpdateFeatureBody,
   VoteParams,
   VotePage,
-} from './schemas.ts';
+} from './management-schemas.ts';
 import { deleteFeature, getFeature, listFeatures, updateFeature } from './store.ts';
 
 const tags = ['features'];
@@ -94,8 +95,9 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       const { projectId, featureId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, UPDATE_FIELDS);
-      if (!(await updateFeature(db, projectId, featureId, request.body))) throw new NotFoundError();
-      return presentManagedFeature(await existing(projectId, featureId));
+      const updated = await updateFeature(db, { projectId }, featureId, request.body);
+      if (!updated) throw new NotFoundError();
+      return presentManagedFeature(updated);
     },
   );
 
@@ -156,7 +158,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       await existing(projectId, featureId);
       const limit = clampLimit(request.query.limit, 100, 500);
       const offset = request.query.offset ?? 0;
-      const { rows, total } = await listVotes(db, featureId, limit, offset);
+      const { rows, total } = await listVotePage(db, featureId, limit, offset);
       return { votes: rows.map((row) => ({ voterId: row.voter_id, createdAt: row.created_at })), total, limit, offset };
     },
   );
@@ -175,7 +177,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
     async (request) => {
       const { projectId, featureId, voterId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const result = await removeVote(db, projectId, featureId, voterId);
+      const result = await moderateRemoveVote(db, projectId, featureId, voterId);
       if (!result) throw new NotFoundError();
       return { featureId, ...result };
     },
@@ -199,7 +201,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       await existing(projectId, featureId);
       const limit = clampLimit(request.query.limit, 50, 200);
       const offset = request.query.offset ?? 0;
-      const { rows, total } = await listComments(db, featureId, limit, offset);
+      const { rows, total } = await listCommentPage(db, featureId, limit, offset);
       return { comments: rows.map(presentComment), total, limit, offset };
     },
   );
@@ -218,7 +220,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
     async (request) => {
       const { projectId, featureId, commentId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const result = await deleteComment(db, projectId, featureId, commentId);
+      const result = await moderateDeleteComment(db, projectId, featureId, commentId);
       if (!result || !result.removed) throw new NotFoundError();
       return { featureId, ...result };
     },

@@ -3,7 +3,7 @@ import { ChangeCache } from '../../http/change-cache.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
-import { keyOf, scopeOf } from '../../public-api/context.ts';
+import { scopeOf } from '../../public-api/context.ts';
 import { FEATURE_CREATED_MESSAGE, presentFullFeature, presentListItem, presentPublicFeature } from './presenter.ts';
 import {
   CreatedFeature,
@@ -18,10 +18,8 @@ import {
   PUBLISHABLE_PATCH_REFUSAL,
   SUBMITTED_TYPES,
 } from './schemas.ts';
-import { findPublicFeature, insertFeature, listPublicFeatures, updateFeature } from './store.ts';
-import { initialInternal, storedKind } from './visibility.ts';
-
-const FEATURE_SUBMISSION_LIMIT = { name: 'features:create', max: 50, windowMs: 5 * 60 * 1000 };
+import { createFeature, FEATURE_SUBMISSION_LIMIT } from './service.ts';
+import { findPublicFeature, listPublicFeatures, updateFeature } from './store.ts';
 
 export async function featureRoutes(app: App, { db, config }: Deps): Promise<void> {
   // Serialised list pages, reused until the next commit (SQLite); read afresh otherwise.
@@ -48,18 +46,8 @@ export async function featureRoutes(app: App, { db, config }: Deps): Promise<voi
       },
     },
     async (request, reply) => {
-      const body = request.body;
-      const key = keyOf(request);
-      const kind = storedKind(body.type);
-      const row = await insertFeature(db, scopeOf(request), {
-        ...kind,
-        title: body.title,
-        description: body.description,
-        internal: initialInternal(body.internal, body.channel, key.project.id, config.platformProjectId),
-        channel: body.channel,
-        contactEmail: body.contactEmail,
-        metadata: body.metadata,
-      });
+      // The public API's hook has counted FEATURE_SUBMISSION_LIMIT already (route config above).
+      const row = await createFeature(db, { scope: scopeOf(request), platformProjectId: config.platformProjectId }, request.body);
       return reply.code(201).send({ ...presentPublicFeature(row), message: FEATURE_CREATED_MESSAGE });
     },
   );

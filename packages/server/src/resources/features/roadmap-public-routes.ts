@@ -3,7 +3,7 @@ import { clampLimit, errorResponses, StringEnum, Timestamp } from '../../http/co
 import { BadRequestError } from '../../kernel/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { scopeOf } from '../../public-api/context.ts';
-import { FEATURE_STATUSES, FILTER_STATUSES } from '../features/schemas.ts';
+import { FEATURE_STATUSES, FILTER_STATUSES } from './schemas.ts';
 import { listRoadmapItems } from './store.ts';
 
 const RoadmapItem = Type.Object(

@@ -1,0 +1,62 @@
+/**
+ * The comments table. Each write and its counter update share one transaction that holds the
+ * feature's row lock (store.ts), so `comment_count` stays exact under any interleaving.
+ */
+import type { Database, Queryable } from '../../db/database.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
+import { page, Where } from '../../management/support/query.ts';
+import { bumpCounter, countPublicComment, featureCounts, lockFeature, type Scope } from './store.ts';
+
+export interface CommentRow {
+  id: string;
+  feature_id: string;
+  body: string;
+  author_name: string | null;
+  created_at: string;
+}
+
+export async function listComments(db: Queryable, featureId: string, limit: number, offset: number): Promise<CommentRow[]> {
+  return db.all<CommentRow>(
+    'SELECT * FROM comments WHERE feature_id = ? ORDER BY created_at ASC, id ASC LIMIT ? OFFSET ?',
+    [featureId, limit, offset],
+  );
+}
+
+/** Adds a comment and bumps `comment_count` in one transaction; undefined when the feature is not public. */
+export async function insertComment(
+  db: Database,
+  scope: Scope,
+  featureId: string,
+  input: { body: string; authorName?: string | undefined },
+): Promise<CommentRow | undefined> {
+  return db.transaction(async (tx) => {
+    if (!(await countPublicComment(tx, scope, featureId))) return undefined;
+    const row: CommentRow = {
+      id: newId('cmt'),
+      feature_id: featureId,
+      body: input.body,
+      author_name: input.authorName ?? null,
+      created_at: nowIso(),
+    };
+    await tx.run('INSERT INTO comments (id, feature_id, body, author_name, created_at) VALUES (?, ?, ?, ?, ?)', [
+      row.id, row.feature_id, row.body, row.author_name, row.created_at,
+    ]);
+    return row;
+  });
+}
+
+// Moderation: any feature of the project, internal ones included.
+
+export async function listCommentPage(db: Queryable, featureId: string, limit: number, offset: number) {
+  return page<CommentRow>(db, 'comments', new Where('feature_id = ?', featureId), '*', 'created_at ASC, id ASC', limit, offset);
+}
+
+/** undefined: no such feature; `removed` false: the feature has no such comment. */
+export async function moderateDeleteComment(db: Database, projectId: string, featureId: string, commentId: string) {
+  return db.transaction(async (tx) => {
+    if (!(await lockFeature(tx, projectId, featureId))) return undefined;
+    const { changes } = await tx.run('DELETE FROM comments WHERE id = ? AND feature_id = ?', [commentId, featureId]);
+    if (changes === 1) await bumpCounter(tx, featureId, 'comment_count', -1);
+    return { removed: changes === 1, ...(await featureCounts(tx, featureId)) };
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * The votes table. Each write and its counter update share one transaction that holds the
+ * feature's row lock (store.ts), the lock moderation and merging take too, so `vote_count`
+ * stays exact under any interleaving.
+ */
+import type { Database, Queryable } from '../../db/database.ts';
+import { nowIso } from '../../kernel/ids.ts';
+import { page, Where } from '../../management/support/query.ts';
+import { bumpCounter, featureCounts, lockFeature, lockPublicFeature, type Scope } from './store.ts';
+
+export interface VoteRow {
+  voter_id: string;
+  created_at: string;
+}
+
+/** Adds the vote once; returns the new count, or undefined when the feature is not public. */
+export async function addVote(db: Database, scope: Scope, featureId: string, voterId: string): Promise<number | undefined> {
+  return db.transaction(async (tx) => {
+    if (!(await lockPublicFeature(tx, scope, featureId))) return undefined;
+    const { changes } = await tx.run(
+      'INSERT INTO votes (feature_id, voter_id, created_at) VALUES (?, ?, ?) ON CONFLICT (feature_id, voter_id) DO NOTHING',
+      [featureId, voterId, nowIso()],
+    );
+    if (changes === 1) await bumpCounter(tx, featureId, 'vote_count', 1);
+    return (await featureCounts(tx, featureId)).voteCount;
+  });
+}
+
+/** Takes the voter's vote back; returns the new count, or undefined when the feature is not public. */
+export async function removeVote(db: Database, scope: Scope, featureId: string, voterId: string): Promise<number | undefined> {
+  return db.transaction(async (tx) => {
+    if (!(await lockPublicFeature(tx, scope, featureId))) return undefined;
+    if (await deleteVote(tx, featureId, voterId)) await bumpCounter(tx, featureId, 'vote_count', -1);
+    return (await featureCounts(tx, featureId)).voteCount;
+  });
+}
+
+// Moderation: any feature of the project, internal ones included.
+
+export async function listVotePage(db: Queryable, featureId: string, limit: number, offset: number) {
+  return page<VoteRow>(db, 'votes', new Where('feature_id = ?', featureId), 'voter_id, created_at', 'created_at ASC, voter_id ASC', limit, offset);
+}
+
+/** undefined: no such feature; `removed` false: that voter had not voted. */
+export async function moderateRemoveVote(db: Database, projectId: string, featureId: string, voterId: string) {
+  return db.transaction(async (tx) => {
+    if (!(await lockFeature(tx, projectId, featureId))) return undefined;
+    const removed = await deleteVote(tx, featureId, voterId);
+    if (removed) await bumpCounter(tx, featureId, 'vote_count', -1);
+    return { removed, ...(await featureCounts(tx, featureId)) };
+  });
+}
+
+async function deleteVote(tx: Queryable, featureId: string, voterId: string): Promise<boolean> {
+  const { changes } = await tx.run('DELETE FROM votes WHERE feature_id = ? AND voter_id = ?', [featureId, voterId]);
+  return changes === 1;
+}

@@ -1,0 +1,286 @@
+/**
+ * The features table: the only code that runs SQL on it. Public reads and writes are confined to
+ * a key's scope (project + environment) and, for reads, to public items; management reads and
+ * writes see every item of a project in both environments. Votes and comments live in
+ * store-votes.ts and store-comments.ts, merging in store-merge.ts.
+ */
+import { bool, placeholders, type Database, type Queryable, type SqlValue } from '../../db/database.ts';
+import type { KeyEnvironment } from '../../kernel/api-keys.ts';
+import type { Scope } from '../../kernel/scope.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
+import { page, searchClause, Where } from '../../management/support/query.ts';
+import type { FeatureStatus } from './schemas.ts';
+import { STATUS_LABELS } from './status-labels.ts';
+import { Assignments } from '../../db/assignments.ts';
+
+export type { Scope };
+
+export interface FeatureRow {
+  id: string;
+  project_id: string;
+  environment: KeyEnvironment;
+  title: string;
+  description: string;
+  type: 'feature' | 'bug';
+  status: FeatureStatus;
+  internal: number;
+  channel: string | null;
+  contact_email: string | null;
+  metadata: string | null;
+  developer_notes: string | null;
+  vote_count: number;
+  comment_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NewFeature {
+  title: string;
+  description: string;
+  type: 'feature' | 'bug';
+  status: FeatureStatus;
+  internal: boolean;
+  channel?: string | undefined;
+  contactEmail?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+export async function insertFeature(db: Queryable, scope: Scope, input: NewFeature): Promise<FeatureRow> {
+  const now = nowIso();
+  const row: FeatureRow = {
+    id: newId('feat'),
+    project_id: scope.projectId,
+    environment: scope.environment,
+    title: input.title,
+    description: input.description,
+    type: input.type,
+    status: input.status,
+    internal: bool(input.internal),
+    channel: input.channel ?? null,
+    contact_email: input.contactEmail ?? null,
+    metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+    developer_notes: null,
+    vote_count: 0,
+    comment_count: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await db.run(
+    `INSERT INTO features (id, project_id, environment, title, description, type, status, internal, channel,
+       contact_email, metadata, developer_notes, vote_count, comment_count, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      row.id, row.project_id, row.environment, row.title, row.description, row.type, row.status, row.internal,
+      row.channel, row.contact_email, row.metadata, row.developer_notes, row.vote_count, row.comment_count,
+      row.created_at, row.updated_at,
+    ],
+  );
+  return row;
+}
+
+/** Any item of the scope, internal ones included (for writes such as PATCH). */
+export async function findFeature(db: Queryable, scope: Scope, id: string): Promise<FeatureRow | undefined> {
+  return db.get<FeatureRow>('SELECT * FROM features WHERE id = ? AND project_id = ? AND environment = ?', [
+    id,
+    scope.projectId,
+    scope.environment,
+  ]);
+}
+
+/** An item a public read may show: in the scope and not internal. */
+export async function findPublicFeature(db: Queryable, scope: Scope, id: string): Promise<FeatureRow | undefined> {
+  return db.get<FeatureRow>(
+    'SELECT * FROM features WHERE id = ? AND project_id = ? AND environment = ? AND internal = 0',
+    [id, scope.projectId, scope.environment],
+  );
+}
+
+export interface FeatureFilter {
+  status?: string | undefined;
+  type?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+/** Public items only; the internal filter runs in SQL, before LIMIT and OFFSET. */
+export async function listPublicFeatures(db: Queryable, scope: Scope, filter: FeatureFilter): Promise<FeatureRow[]> {
+  const where = ['project_id = ?', 'environment = ?', 'internal = 0'];
+  const params: SqlValue[] = [scope.projectId, scope.environment];
+  if (filter.status) {
+    where.push('status = ?');
+    params.push(filter.status);
+  }
+  if (filter.type) {
+    where.push('type = ?');
+    params.push(filter.type);
+  }
+  params.push(filter.limit, filter.offset);
+  return db.all<FeatureRow>(
+    `SELECT id, project_id, title, status, type, vote_count, comment_count, created_at FROM features
+      WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+    params,
+  );
+}
+
+export interface FeatureChanges {
+  title?: string | undefined;
+  description?: string | undefined;
+  type?: 'feature' | 'bug' | undefined;
+  status?: FeatureStatus | undefined;
+  internal?: boolean | undefined;
+  /** null clears the notes. */
+  developerNotes?: string | null | undefined;
+}
+
+/**
+ * Changes an item and returns it as changed, in one statement; undefined when it is not there
+ * (never was, or a DELETE got there first): no re-read that a racing DELETE could empty.
+ * A Scope confines the change to one key environment (public API, MCP); a bare project id
+ * reaches both (management).
+ */
+export async function updateFeature(
+  db: Queryable,
+  where: Scope | { projectId: string },
+  id: string,
+  changes: FeatureChanges,
+): Promise<FeatureRow | undefined> {
+  const columns = new Assignments()
+    .set('updated_at', nowIso())
+    .set('title', changes.title)
+    .set('description', changes.description)
+    .set('type', changes.type)
+    .set('status', changes.status)
+    .set('internal', changes.internal === undefined ? undefined : bool(changes.internal))
+    .set('developer_notes', changes.developerNotes);
+  const inEnvironment = 'environment' in where;
+  const [row] = await db.all<FeatureRow>(
+    `UPDATE features SET ${columns.sql} WHERE id = ? AND project_id = ?${inEnvironment ? ' AND environment = ?' : ''} RETURNING *`,
+    inEnvironment ? [...columns.params, id, where.projectId, where.environment] : [...columns.params, id, where.projectId],
+  );
+  return row;
+}
+
+// Management: every item of a project, internal ones included, in both key environments.
+
+export interface FeatureListFilter {
+  environment?: KeyEnvironment | undefined;
+  status?: string | undefined;
+  type?: string | undefined;
+  internal?: boolean | undefined;
+  /** Text searched in title, description and developer notes. */
+  q?: string | undefined;
+  sort: 'newest' | 'oldest' | 'votes' | 'comments' | 'updated';
+  limit: number;
+  offset: number;
+}
+
+const ORDER: Record<FeatureListFilter['sort'], string> = {
+  newest: 'created_at DESC, id DESC',
+  oldest: 'created_at ASC, id ASC',
+  votes: 'vote_count DESC, created_at DESC, id DESC',
+  comments: 'comment_count DESC, created_at DESC, id DESC',
+  updated: 'updated_at DESC, id DESC',
+};
+
+export async function listFeatures(db: Queryable, projectId: string, filter: FeatureListFilter) {
+  const where = new Where('project_id = ?', projectId)
+    .when(filter.environment, 'environment = ?', filter.environment ?? null)
+    .when(filter.status, 'status = ?', filter.status ?? null)
+    .when(filter.type, 'type = ?', filter.type ?? null)
+    .when(filter.internal, 'internal = ?', bool(filter.internal ?? false));
+  if (filter.q) {
+    const search = searchClause(['title', 'description', 'developer_notes'], filter.q);
+    where.add(search.sql, ...search.params);
+  }
+  return page<FeatureRow>(db, 'features', where, '*', ORDER[filter.sort], filter.limit, filter.offset);
+}
+
+export async function getFeature(db: Queryable, projectId: string, id: string): Promise<FeatureRow | undefined> {
+  return db.get<FeatureRow>('SELECT * FROM features WHERE id = ? AND project_id = ?', [id, projectId]);
+}
+
+/**
+ * Deletes a feature with its votes and comments. Changelog entries linked to it keep the status
+ * it had (frozen into their own status fields) and become standalone, so a published entry
+ * does not lose its label.
+ */
+export async function deleteFeature(db: Database, projectId: string, id: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    // Lock the feature's row first (a no-op UPDATE), as every other writer of it does before
+    // touching its children: a merge or a PATCH racing this delete then waits for it or goes
+    // first, never crosses it, and the status frozen into changelog entries is the last one.
+    const [feature] = await tx.all<Pick<FeatureRow, 'status'>>(
+      'UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ? RETURNING status',
+      [id, projectId],
+    );
+    if (!feature) return false;
+    await tx.run(
+      'UPDATE changelog_entries SET status_key = ?, status_label = ?, feature_id = NULL WHERE feature_id = ?',
+      [feature.status, STATUS_LABELS[feature.status], id],
+    );
+    await tx.run('UPDATE bug_reports SET feature_id = NULL WHERE feature_id = ?', [id]);
+    const { changes } = await tx.run('DELETE FROM features WHERE id = ? AND project_id = ?', [id, projectId]);
+    return changes === 1;
+  });
+}
+
+type RoadmapRow = Pick<FeatureRow, 'id' | 'title' | 'status' | 'vote_count' | 'comment_count' | 'created_at'>;
+
+/** Public items of the given statuses, most voted then newest, capped at `limit` over all columns. */
+export async function listRoadmapItems(db: Queryable, scope: Scope, statuses: readonly string[], limit: number): Promise<RoadmapRow[]> {
+  return db.all<RoadmapRow>(
+    `SELECT id, title, status, vote_count, comment_count, created_at FROM features
+      WHERE project_id = ? AND environment = ? AND internal = 0 AND status IN (${placeholders(statuses.length)})
+      ORDER BY vote_count DESC, created_at DESC, id DESC LIMIT ?`,
+    [scope.projectId, scope.environment, ...statuses, limit],
+  );
+}
+
+/**
+ * Locks a feature's row for the rest of the transaction (a no-op UPDATE takes the row lock in
+ * PostgreSQL; SQLite already holds its write lock) and says whether the project has it. Every
+ * writer of a feature's votes or comments takes this lock first, so the counters stay exact.
+ */
+export async function lockFeature(tx: Queryable, projectId: string, featureId: string): Promise<boolean> {
+  const { changes } = await tx.run('UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ?', [featureId, projectId]);
+  return changes === 1;
+}
+
+/** The same lock on a public feature of the scope. */
+export async function lockPublicFeature(tx: Queryable, scope: Scope, featureId: string): Promise<boolean> {
+  const { changes } = await tx.run(
+    'UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ? AND environment = ? AND internal = 0',
+    [featureId, scope.projectId, scope.environment],
+  );
+  return changes === 1;
+}
+
+/**
+ * Counts a new comment on a public feature of the scope; false when there is none. The UPDATE
+ * also takes the row lock, so the comment's insert that follows shares it.
+ */
+export async function countPublicComment(tx: Queryable, scope: Scope, featureId: string): Promise<boolean> {
+  const { changes } = await tx.run(
+    'UPDATE features SET comment_count = comment_count + 1 WHERE id = ? AND project_id = ? AND environment = ? AND internal = 0',
+    [featureId, scope.projectId, scope.environment],
+  );
+  return changes === 1;
+}
+
+/** Moves a feature's vote or comment counter by `delta` (after its row was locked). */
+export async function bumpCounter(tx: Queryable, featureId: string, counter: 'vote_count' | 'comment_count', delta: 1 | -1): Promise<void> {
+  await tx.run(`UPDATE features SET ${counter} = ${counter} ${delta > 0 ? '+' : '-'} 1 WHERE id = ?`, [featureId]);
+}
+
+export async function featureCounts(tx: Queryable, featureId: string): Promise<{ voteCount: number; commentCount: number }> {
+  const row = await tx.get<{ vote_count: number; comment_count: number }>(
+    'SELECT vote_count, comment_count FROM features WHERE id = ?',
+    [featureId],
+  );
+  return { voteCount: Number(row?.vote_count ?? 0), commentCount: Number(row?.comment_count ?? 0) };
+}
+
+/** Seed only: gives a demo item a vote count and an age without creating votes or waiting. */
+export async function backdateFeature(db: Queryable, id: string, stats: { voteCount: number; createdAt: string }): Promise<void> {
+  await db.run('UPDATE features SET vote_count = ?, created_at = ? WHERE id = ?', [stats.voteCount, stats.createdAt, id]);
+}

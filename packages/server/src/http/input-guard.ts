@@ -112,7 +112,8 @@ function planOf(schema: SchemaNode | undefined): Plan {
   const asObject = structuredSchema(schema, false);
   if (asObject) {
     const declared = new Map<string, Plan>();
-    for (const [key, member] of Object.entries(asObject.properties ?? {})) if (member) declared.set(key, planOf(member));
+    // A declared key is known to be free of NUL: the scan checks only the others.
+    for (const [key, member] of Object.entries(asObject.properties ?? {})) if (member && !key.includes(NUL)) declared.set(key, planOf(member));
     const other = typeof asObject.additionalProperties === 'object' ? planOf(asObject.additionalProperties) : undefined;
     plan.object = { declared, other };
   }
@@ -130,7 +131,9 @@ function leafHasProblem(value: unknown, plan: Plan | undefined): boolean {
 /**
  * Whether the value breaks a rule. Each stacked container carries either its plan (while the
  * schema describes it) or its depth inside the free-form value it belongs to; leaves are checked
- * where they are met. Only containers are stacked, and no path is kept.
+ * where they are met. Only containers are stacked, and no path is kept. Keys are read with
+ * `for…in`, which allocates no array: parsed JSON has only own keys (its prototype,
+ * Object.prototype, has no enumerable ones), so it lists what `Object.keys` would.
  */
 function hasInputProblem(root: unknown, rootPlan: Plan): boolean {
   if (root === null || typeof root !== 'object') return leafHasProblem(root, rootPlan);
@@ -156,11 +159,14 @@ function hasInputProblem(root: unknown, rootPlan: Plan): boolean {
         continue;
       } else {
         const { declared, other } = plan.object!;
-        for (const key of Object.keys(current)) {
-          if (key.includes(NUL)) return true;
+        for (const key in current) {
           const child: unknown = (current as Record<string, unknown>)[key];
-          // An undeclared key belongs to the declared object: free-form, counted from there (2).
-          const childPlan = declared.get(key) ?? other;
+          let childPlan = declared.get(key);
+          if (childPlan === undefined) {
+            if (key.includes(NUL)) return true;
+            // An undeclared key belongs to the declared object: free-form, counted from there (2).
+            childPlan = other;
+          }
           if (child !== null && typeof child === 'object') {
             values.push(child);
             places.push(childPlan ?? 2);
@@ -181,7 +187,7 @@ function hasInputProblem(root: unknown, rootPlan: Plan): boolean {
       }
       continue;
     }
-    for (const key of Object.keys(current)) {
+    for (const key in current) {
       if (key.includes(NUL)) return true;
       const child: unknown = (current as Record<string, unknown>)[key];
       if (child !== null && typeof child === 'object') {

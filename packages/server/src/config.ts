@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { DEFAULT_CHECKPOINT_PAGES } from './db/sqlite.ts';
 
 /** Every setting the server reads, parsed once at start; a bad value stops start-up. */
 export interface Config {
@@ -54,12 +55,7 @@ export class ConfigError extends Error {
 /** The demo project's public key; published in the README, so it is not a secret. */
 export const DEFAULT_DEMO_API_KEY = 'svc_live_demo_signpostpublicdemokey0001';
 
-/**
- * 10,000 pages (a WAL of up to about 40 MiB) rather than SQLite's 1,000: measured on the error
- * report path, each new report cost about a quarter less, as pages written many times between
- * checkpoints (index interiors, the tables' last pages) are copied back once.
- */
-export const DEFAULT_CHECKPOINT_PAGES = 10_000;
+export { DEFAULT_CHECKPOINT_PAGES };
 
 type Env = Record<string, string | undefined>;
 

@@ -1,9 +1,16 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DEFAULT_CHECKPOINT_PAGES } from '../config.ts';
 import type { Database, Queryable, Row, SqlValue } from './database.ts';
 import { Mutex } from './mutex.ts';
+
+/**
+ * WAL pages (4 KiB) between checkpoints unless configured: 10,000 (a WAL of up to about 40 MiB)
+ * rather than SQLite's 1,000. Measured on the error report path, each new report cost about a
+ * quarter less, as pages written many times between checkpoints (index interiors, the tables'
+ * last pages) are copied back once.
+ */
+export const DEFAULT_CHECKPOINT_PAGES = 10_000;
 
 const READ_ONLY = /^\s*(select|with)\b/i;
 /** At most this many transactions share one commit, so one batch never holds the lock for long. */

@@ -6,8 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ProjectRow } from '../resources/projects/index.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../kernel/errors.ts';
-// The teams service, not its index: the index's routes import this file.
-import { findProjectMembership, findTeamMembership } from '../resources/teams/service.ts';
+import { findProjectMembership, findTeamMembership } from '../resources/teams/index.ts';
 import { roleAtLeast, type AccountContext, type Role } from './context.ts';
 
 /** A project the caller reaches through one of their teams, with the caller's role there. */

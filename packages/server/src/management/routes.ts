@@ -4,17 +4,17 @@
  * one import and one entry here. See packages/server/README.md, "Management API".
  */
 import type { ManagementRoutes } from './context.ts';
-import { accountManagementRoutes, adminManagementRoutes, emailManagementRoutes, oidcManagementRoutes } from '../resources/accounts/index.ts';
-import { inviteManagementRoutes, teamManagementRoutes } from '../resources/teams/index.ts';
-import { tokenManagementRoutes } from '../resources/tokens/index.ts';
-import { keyRoutes, projectRoutes } from '../resources/projects/index.ts';
-import { changelogManagementRoutes } from '../resources/changelog/index.ts';
-import { featureManagementRoutes } from '../resources/features/index.ts';
-import { releaseManagementRoutes } from '../resources/releases/index.ts';
-import { logManagementRoutes } from '../resources/logs/index.ts';
-import { reportManagementRoutes } from '../resources/reports/index.ts';
-import { siteConfigManagementRoutes } from '../resources/site-config/index.ts';
-import { translationManagementRoutes } from '../resources/translations/index.ts';
+import { accountManagementRoutes, adminManagementRoutes, emailManagementRoutes, oidcManagementRoutes } from '../resources/accounts/mount.ts';
+import { inviteManagementRoutes, teamManagementRoutes } from '../resources/teams/mount.ts';
+import { tokenManagementRoutes } from '../resources/tokens/mount.ts';
+import { keyRoutes, projectRoutes } from '../resources/projects/mount.ts';
+import { changelogManagementRoutes } from '../resources/changelog/mount.ts';
+import { featureManagementRoutes } from '../resources/features/mount.ts';
+import { releaseManagementRoutes } from '../resources/releases/mount.ts';
+import { logManagementRoutes } from '../resources/logs/mount.ts';
+import { reportManagementRoutes } from '../resources/reports/mount.ts';
+import { siteConfigManagementRoutes } from '../resources/site-config/mount.ts';
+import { translationManagementRoutes } from '../resources/translations/mount.ts';
 
 export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   accountManagementRoutes,

@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { registerFeatureTools } from '../resources/features/index.ts';
-import { registerTranslationTools } from '../resources/translations/index.ts';
+import { registerFeatureTools } from '../resources/features/mount.ts';
+import { registerTranslationTools } from '../resources/translations/mount.ts';
 import type { ToolContext } from './tools/context.ts';
 
 export const MCP_SERVER_NAME = 'signpost';

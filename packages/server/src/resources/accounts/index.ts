@@ -3,11 +3,8 @@
  * `oidc_requests`): sign-up and sign-in, e-mail links, the identity provider, instance
  * administration. What other resources, the surfaces and the tests use.
  */
-export { adminManagementRoutes } from './admin-management-routes.ts';
 export { SESSION_COOKIE } from './cookies.ts';
-export { emailManagementRoutes } from './email-management-routes.ts';
-export { accountManagementRoutes, SIGN_UP_ANSWER } from './management-routes.ts';
-export { oidcManagementRoutes } from './oidc-management-routes.ts';
+export { SIGN_UP_ANSWER } from './management-routes.ts';
 export { createAccount, createAccountUnlessTaken, type NewAccount } from './service.ts';
 export { signInWithPassword, type PasswordSignIn } from './sign-in.ts';
 export { findSessionAccount } from './store-sessions.ts';

@@ -5,7 +5,7 @@ import { isForeignKeyViolation } from '../../db/failures.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
-import { ProjectParams, requireSomeField } from '../../management/support/schemas.ts';
+import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { presentManagedEntry } from './presenter.ts';
 import { sanitizeDescription } from './sanitize.ts';
 import { CreateEntryBody, EntryPage, EntryParams, ListEntriesQuery, ManagedEntry, UPDATE_FIELDS, UpdateEntryBody } from './schemas.ts';

@@ -3,7 +3,7 @@
  * JOIN on features, a table of resources/features, in one place.
  */
 import { bool, type Queryable } from '../../db/database.ts';
-import { page, searchClause, Where } from '../../management/support/query.ts';
+import { page, searchClause, Where } from '../../db/query.ts';
 
 export interface ChangelogRow {
   id: string;

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { MAX_OFFSET, Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
-import { NullableString, pageFields, ProjectParams } from '../../management/support/schemas.ts';
+import { NullableString, pageFields, ProjectParams } from '../../http/management-schemas.ts';
 import { STANDALONE_STATUSES } from './store.ts';
 
 export const STATUS_KEYS = Object.keys(STANDALONE_STATUSES) as Array<keyof typeof STANDALONE_STATUSES>;

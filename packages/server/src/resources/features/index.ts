@@ -2,9 +2,6 @@
  * The features resource (feature requests and bugs, their votes and comments, the roadmap,
  * moderation and merging): what other resources, the surfaces, seed and cli may import.
  */
-export { featurePublicRoutes } from './public-routes.ts';
-export { featureManagementRoutes } from './management-routes.ts';
-export { registerFeatureTools } from './mcp-tools.ts';
 export { createFeature, FEATURE_SUBMISSION_LIMIT, type FeatureSubmission, type Submitter } from './service.ts';
 export { FEATURE_STATUSES, type FeatureStatus } from './schemas.ts';
 export { STATUS_LABELS } from './status-labels.ts';

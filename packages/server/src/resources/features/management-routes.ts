@@ -7,7 +7,7 @@ import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
-import { ProjectParams, requireSomeField } from '../../management/support/schemas.ts';
+import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { mergeFeature } from './store-merge.ts';
 import { listCommentPage, moderateDeleteComment } from './store-comments.ts';
 import { listVotePage, moderateRemoveVote } from './store-votes.ts';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { FEATURE_STATUSES, FEATURE_TYPES } from './schemas.ts';
-import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams, Sort } from '../../management/support/schemas.ts';
+import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams, Sort } from '../../http/management-schemas.ts';
 
 export const FeatureParams = Type.Object({ ...ProjectParams.properties, featureId: Type.String({ minLength: 1, maxLength: 100 }) });
 export const VoteParams = Type.Object({ ...FeatureParams.properties, voterId: Type.String({ minLength: 1, maxLength: 200 }) });

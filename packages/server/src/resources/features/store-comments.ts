@@ -4,7 +4,7 @@
  */
 import type { Database, Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
-import { page, Where } from '../../management/support/query.ts';
+import { page, Where } from '../../db/query.ts';
 import { bumpCounter, countPublicComment, featureCounts, lockFeature, type Scope } from './store.ts';
 
 export interface CommentRow {

@@ -8,6 +8,7 @@ import type { Database, Queryable } from '../../db/database.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
 import { nowIso } from '../../kernel/ids.ts';
 import type { FeatureRow } from './store.ts';
+import { moveBugsToFeature } from '../reports/index.ts';
 
 export interface MergeOutcome {
   feature: FeatureRow;
@@ -65,7 +66,7 @@ export async function mergeFeature(db: Database, projectId: string, duplicateId:
       targetId,
       duplicateId,
     ]);
-    await tx.run('UPDATE bug_reports SET feature_id = ? WHERE feature_id = ?', [targetId, duplicateId]);
+    await moveBugsToFeature(tx, duplicateId, targetId);
     await tx.run('DELETE FROM features WHERE id = ?', [duplicateId]);
     await tx.run(
       `UPDATE features SET

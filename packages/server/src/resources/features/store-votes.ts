@@ -5,7 +5,7 @@
  */
 import type { Database, Queryable } from '../../db/database.ts';
 import { nowIso } from '../../kernel/ids.ts';
-import { page, Where } from '../../management/support/query.ts';
+import { page, Where } from '../../db/query.ts';
 import { bumpCounter, featureCounts, lockFeature, lockPublicFeature, type Scope } from './store.ts';
 
 export interface VoteRow {

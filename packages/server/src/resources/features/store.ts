@@ -8,10 +8,11 @@ import { bool, placeholders, type Database, type Queryable, type SqlValue } from
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
-import { page, searchClause, Where } from '../../management/support/query.ts';
+import { page, searchClause, Where } from '../../db/query.ts';
 import type { FeatureStatus } from './schemas.ts';
 import { STATUS_LABELS } from './status-labels.ts';
 import { Assignments } from '../../db/assignments.ts';
+import { unlinkBugsFromFeature } from '../reports/index.ts';
 
 export type { Scope };
 
@@ -218,7 +219,7 @@ export async function deleteFeature(db: Database, projectId: string, id: string)
       'UPDATE changelog_entries SET status_key = ?, status_label = ?, feature_id = NULL WHERE feature_id = ?',
       [feature.status, STATUS_LABELS[feature.status], id],
     );
-    await tx.run('UPDATE bug_reports SET feature_id = NULL WHERE feature_id = ?', [id]);
+    await unlinkBugsFromFeature(tx, id);
     const { changes } = await tx.run('DELETE FROM features WHERE id = ? AND project_id = ?', [id, projectId]);
     return changes === 1;
   });

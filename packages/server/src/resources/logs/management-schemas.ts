@@ -1,6 +1,6 @@
 /** Log groups as the management API shows them; the route shapes are the reports' triage ones. */
 import { Type } from 'typebox';
-import { NullableString } from '../../management/support/schemas.ts';
+import { NullableString } from '../../http/management-schemas.ts';
 import { groupFields, Json } from '../reports/index.ts';
 
 const log = {

@@ -1,5 +1,5 @@
 /** Log group rows as the management API shows them. */
-import { parseJson } from '../../management/support/query.ts';
+import { parseJson } from '../../db/query.ts';
 import { presentGroup } from '../reports/index.ts';
 
 type Row = Record<string, any>;

@@ -1,6 +1,4 @@
 /** Projects and their API keys: what other resources, the surfaces, seed, cli and tests may use. */
-export { keyRoutes } from './keys-management-routes.ts';
-export { projectRoutes } from './management-routes.ts';
 export {
   createApiKey,
   findKeyByLookup,

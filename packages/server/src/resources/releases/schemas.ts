@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { StringEnum, Timestamp } from '../../http/common-schemas.ts';
-import { NullableString, ProjectParams } from '../../management/support/schemas.ts';
+import { NullableString, ProjectParams } from '../../http/management-schemas.ts';
 
 const Version = Type.String({ minLength: 1, maxLength: 100, description: 'SemVer, e.g. 1.4.0 or 2.0.0-beta.1' });
 const GitCommit = Type.String({ pattern: '^[0-9a-fA-F]{7,40}$', description: 'git commit hash (7 to 40 hex digits)' });

@@ -1,8 +1,7 @@
 /** Bug and error reports: what other resources, the surfaces, seed and cli may use. */
-export { reportManagementRoutes, triageRoutes, type KindRoutes, type TriageStore } from './management-routes.ts';
+export { triageRoutes, type TriageStore } from './management-routes.ts';
 export { groupFields, Json } from './management-schemas.ts';
 export { presentGroup } from './presenter.ts';
-export { reportRoutes } from './public-routes.ts';
 export { SEVERITIES } from './schemas.ts';
 // For the features resource (deleting and merging features), so bug_reports keeps one store.
 export { moveBugsToFeature, unlinkBugsFromFeature } from './store.ts';

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from 'typebox';
 import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
-import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams } from '../../management/support/schemas.ts';
+import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams } from '../../http/management-schemas.ts';
 import { REPORT_STATUSES } from './store-triage.ts';
 
 export const ReportParams = Type.Object({ ...ProjectParams.properties, reportId: Type.String({ minLength: 1, maxLength: 100 }) });

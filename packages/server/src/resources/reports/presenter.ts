@@ -1,4 +1,4 @@
-import { parseJson } from '../../management/support/query.ts';
+import { parseJson } from '../../db/query.ts';
 
 type Row = Record<string, any>;
 

@@ -6,7 +6,7 @@
  */
 import type { Queryable } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
-import { page, searchClause, Where } from '../../management/support/query.ts';
+import { page, searchClause, Where } from '../../db/query.ts';
 
 export const REPORT_STATUSES = ['open', 'resolved', 'ignored'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];

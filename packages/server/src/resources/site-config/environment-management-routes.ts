@@ -5,7 +5,7 @@ import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { ConflictError } from '../../kernel/errors.ts';
-import { ProjectParams, requireSomeField } from '../../management/support/schemas.ts';
+import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { presentEnvironment } from './presenter.ts';
 import { CreateEnvironmentBody, Environment, ENVIRONMENT_FIELDS, EnvironmentParams, UpdateEnvironmentBody } from './schemas.ts';
 import { configWrite, deleteEnvironment, getEnvironment, insertEnvironment, listEnvironments, slugTaken, updateEnvironment } from './store.ts';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { MAINTENANCE_TYPES, MESSAGE_TYPES } from './public-schemas.ts';
-import { NullableString, ProjectParams } from '../../management/support/schemas.ts';
+import { NullableString, ProjectParams } from '../../http/management-schemas.ts';
 
 export const MessageParams = Type.Object({ ...ProjectParams.properties, messageId: Type.String({ minLength: 1, maxLength: 100 }) });
 export const FLAG_KEY = '^[A-Za-z0-9._:-]{1,100}$';

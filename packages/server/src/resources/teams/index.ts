@@ -1,6 +1,4 @@
 /** Teams, members, invites and seats (`teams`, `team_members`, `team_invites`): what other resources and the surfaces use. */
-export { inviteManagementRoutes } from './invite-management-routes.ts';
-export { teamManagementRoutes } from './management-routes.ts';
 export { RoleSchema, SeatsSchema } from './schemas.ts';
 export { seatsOf } from './seats-read-model.ts';
 export { lockOwnerSeats, type Seats } from './seats.ts';

@@ -1,4 +1,3 @@
 /** Personal access tokens (`personal_access_tokens`): what other resources and the surfaces use. */
-export { tokenManagementRoutes } from './management-routes.ts';
 export { findTokenAccount } from './read-model.ts';
 export { createToken, revokeAccountTokens, touchToken, TOKEN_PREFIX, type TokenRow } from './store.ts';

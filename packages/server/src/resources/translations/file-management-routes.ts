@@ -4,7 +4,7 @@ import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { ConflictError } from '../../kernel/errors.ts';
-import { ProjectParams } from '../../management/support/schemas.ts';
+import { ProjectParams } from '../../http/management-schemas.ts';
 import { exportLocale, flattenFile, nestEntries } from './files.ts';
 import { importLocale } from './store-files.ts';
 import { requireLocale } from './locale.ts';

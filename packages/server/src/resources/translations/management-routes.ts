@@ -10,7 +10,7 @@ import { canonicalLocale } from '../../http/locale.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { ConflictError } from '../../kernel/errors.ts';
-import { ProjectParams, requireSomeField } from '../../management/support/schemas.ts';
+import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { fileRoutes } from './file-management-routes.ts';
 import { canonicalValues, requireLocale } from './locale.ts';
 import { missingRoutes } from './missing-management-routes.ts';

@@ -3,7 +3,7 @@ import { isTrue } from '../../db/database.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
-import { ProjectParams } from '../../management/support/schemas.ts';
+import { ProjectParams } from '../../http/management-schemas.ts';
 import { requireLocale } from './locale.ts';
 import { addMissingKeys, listMissing } from './store-missing.ts';
 import { AddMissingBody, AddMissingResult, MissingPage, MissingQuery } from './schemas.ts';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
-import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams } from '../../management/support/schemas.ts';
+import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams } from '../../http/management-schemas.ts';
 
 const KEY = '^[A-Za-z0-9._-]{1,200}$';
 const Locale = Type.String({ minLength: 1, maxLength: 35, description: 'BCP 47 tag, e.g. de or de-AT' });

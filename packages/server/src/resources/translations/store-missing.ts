@@ -6,7 +6,7 @@ import type { Database, Queryable } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { nowIso } from '../../kernel/ids.ts';
 import type { Scope } from '../../kernel/scope.ts';
-import { page, Where } from '../../management/support/query.ts';
+import { page, Where } from '../../db/query.ts';
 import { KEY_PATTERN } from './files.ts';
 import { insertKey, translationWrite } from './store.ts';
 

@@ -2,7 +2,7 @@
  * Small helpers the management stores share: text search, time ranges and the one-page-plus-total
  * answer of every management list.
  */
-import type { Queryable, SqlValue } from '../../db/database.ts';
+import type { Queryable, SqlValue } from './database.ts';
 
 /** A case-insensitive LIKE pattern for `text` anywhere, with `%`, `_` and `\` taken literally. */
 export function containsPattern(text: string): string {

@@ -1,7 +1,7 @@
 /** Schema pieces every management resource shares. */
 import { Type } from 'typebox';
-import { StringEnum } from '../../http/common-schemas.ts';
-import { BadRequestError } from '../../kernel/errors.ts';
+import { StringEnum } from './common-schemas.ts';
+import { BadRequestError } from '../kernel/errors.ts';
 
 export const ProjectParams = Type.Object({ projectId: Type.String({ minLength: 1, maxLength: 100 }) });
 

@@ -1,0 +1,3 @@
+/** What the surfaces mount: the changelog resource's routes and tools (imported by surfaces only). */
+export { changelogRoutes } from './public-routes.ts';
+export { changelogManagementRoutes } from './management-routes.ts';

@@ -1,0 +1,3 @@
+/** What the surfaces mount: the logs resource's routes and tools (imported by surfaces only). */
+export { logManagementRoutes } from './management-routes.ts';
+export { logRoutes } from './public-routes.ts';

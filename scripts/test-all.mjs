@@ -18,6 +18,14 @@ const packages = readdirSync(join(root, 'packages'))
 const prerequisites = spawnSync('bash', [join(root, 'scripts/test-prerequisites.sh')], { stdio: 'inherit' });
 if (prerequisites.status !== 0) process.exit(1);
 
+// The structure rules (import boundaries, SQL only in stores) hold before any test runs.
+console.log('\n##### structure checks #####');
+const structure = spawnSync(npm, ['run', 'check:structure', '--silent'], { cwd: root, stdio: 'inherit', env: process.env });
+if (structure.status !== 0) {
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
 const results = [];
 for (const { dir, manifest } of packages) {
   console.log(`\n##### ${manifest.name} #####`);

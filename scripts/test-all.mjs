@@ -20,7 +20,11 @@ if (prerequisites.status !== 0) process.exit(1);
 
 // The structure rules (import boundaries, SQL only in stores) hold before any test runs.
 console.log('\n##### structure checks #####');
-const structure = spawnSync(npm, ['run', 'check:structure', '--silent'], { cwd: root, stdio: 'inherit', env: process.env });
+const structure = spawnSync(npm, ['run', 'check:structure', '--silent'], {
+  cwd: root,
+  stdio: 'inherit',
+  env: process.env,
+});
 if (structure.status !== 0) {
   console.log('0 passed, 1 failed');
   process.exit(1);

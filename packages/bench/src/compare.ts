@@ -70,7 +70,9 @@ async function main(): Promise<void> {
           );
         }
         const sorted = [...ratios].sort((x, y) => x - y);
-        process.stdout.write(`${scenario.label}: B/A median ${median(ratios).toFixed(3)} over ${PAIRS} pairs (${sorted.map((r) => r.toFixed(3)).join(', ')})\n`);
+        process.stdout.write(
+          `${scenario.label}: B/A median ${median(ratios).toFixed(3)} over ${PAIRS} pairs (${sorted.map((r) => r.toFixed(3)).join(', ')})\n`,
+        );
       }
     } finally {
       await Promise.all(servers.map((server) => stopProcess(server.child)));

@@ -51,7 +51,14 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 export function startServer(main: string, dataDir: string, nodeArgs: string[] = []) {
   return startProcess(
     main,
-    { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dataDir, 'signpost.db')}`, DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${join(dataDir, 'signpost.db')}`,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'production',
+    },
     /running on SQLite at http:\/\/localhost:(\d+)/,
     nodeArgs,
   );

@@ -27,7 +27,8 @@ import { seedBenchDatabase } from './seed.ts';
 import { errorsOf, runWrk, wrkVersion, type WrkRequest, type WrkResult } from './wrk.ts';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
-const SERVER_MAIN = process.env['BENCH_SERVER_MAIN'] ?? fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
+const SERVER_MAIN =
+  process.env['BENCH_SERVER_MAIN'] ?? fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
 const CEILING_MAIN = fileURLToPath(new URL('./ceiling.ts', import.meta.url));
 const RESULTS_DIR = process.env['BENCH_RESULTS_DIR'] ?? join(PACKAGE_DIR, 'results');
 
@@ -63,11 +64,18 @@ interface Measured {
 
 const sumErrors = (results: WrkResult[]): WrkResult['errors'] => {
   const total = { connect: 0, read: 0, write: 0, status: 0, timeout: 0 };
-  for (const { errors } of results) for (const name of Object.keys(total) as (keyof typeof total)[]) total[name] += errors[name];
+  for (const { errors } of results)
+    for (const name of Object.keys(total) as (keyof typeof total)[]) total[name] += errors[name];
   return total;
 };
 
-async function measure(origin: string, request: WrkRequest, scriptDir: string, seconds = SECONDS, warmup = WARMUP): Promise<WrkResult> {
+async function measure(
+  origin: string,
+  request: WrkRequest,
+  scriptDir: string,
+  seconds = SECONDS,
+  warmup = WARMUP,
+): Promise<WrkResult> {
   const options = { connections: CONNECTIONS, threads: 1, core: hasTaskset ? 1 : undefined, scriptDir };
   if (warmup > 0) await runWrk(origin, request, { ...options, seconds: warmup });
   return runWrk(origin, request, { ...options, seconds });
@@ -82,7 +90,10 @@ function table(ceiling: { requestsPerSecond: number; p99: number; runs: number }
     `| Ceiling: bare node:http, small JSON (median of ${ceiling.runs} runs) | ${fmt(ceiling.requestsPerSecond)} | ${ceiling.p99.toFixed(2)} ms | 100 % | | |`,
   ];
   for (const row of rows) {
-    const rps = row.entriesPerSecond !== undefined ? `${fmt(row.requestsPerSecond)} (${fmt(row.entriesPerSecond)} entries/s)` : fmt(row.requestsPerSecond);
+    const rps =
+      row.entriesPerSecond !== undefined
+        ? `${fmt(row.requestsPerSecond)} (${fmt(row.entriesPerSecond)} entries/s)`
+        : fmt(row.requestsPerSecond);
     const met = row.met === null ? '' : row.met ? 'yes' : '**no**';
     lines.push(
       `| ${row.label} | ${rps} | ${row.latencyMs.p99.toFixed(2)} ms | ${row.ratio === null ? '' : `${(row.ratio * 100).toFixed(1)} %`} | ${row.target} | ${met} |`,
@@ -127,7 +138,9 @@ async function main(): Promise<void> {
     const runCeiling = async (warmup: number) => {
       const result = await measure(ceilingOrigin, { path: '/' }, scriptDir, CEILING_SECONDS, warmup);
       ceilingRuns.push(result);
-      process.stdout.write(`  ceiling (bare node:http): ${fmt(result.requestsPerSecond)} req/s, p99 ${result.latencyMs.p99} ms\n`);
+      process.stdout.write(
+        `  ceiling (bare node:http): ${fmt(result.requestsPerSecond)} req/s, p99 ${result.latencyMs.p99} ms\n`,
+      );
       return result;
     };
     await runCeiling(WARMUP);
@@ -135,7 +148,11 @@ async function main(): Promise<void> {
     // 2. Signpost on SQLite.
     const { key, projectId } = await seedBenchDatabase(databaseUrl, dataDir);
     if (PROFILE) mkdirSync(profileDir, { recursive: true });
-    const server = await startServer(SERVER_MAIN, dataDir, PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+    const server = await startServer(
+      SERVER_MAIN,
+      dataDir,
+      PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    );
     children.push(server.child);
     const origin = `http://127.0.0.1:${server.port}`;
 
@@ -156,14 +173,22 @@ async function main(): Promise<void> {
         const resultRound = await measure(origin, scenario.request, scriptDir, SECONDS, 0);
         const after = await runCeiling(0);
         const ceilingRequestsPerSecond = (before.requestsPerSecond + after.requestsPerSecond) / 2;
-        rounds.push({ ceilingRequestsPerSecond, result: resultRound, ratio: resultRound.requestsPerSecond / ceilingRequestsPerSecond });
+        rounds.push({
+          ceilingRequestsPerSecond,
+          result: resultRound,
+          ratio: resultRound.requestsPerSecond / ceilingRequestsPerSecond,
+        });
         before = after;
       }
       // The median round by ratio stands for the scenario; failures in any round count.
-      const { ceilingRequestsPerSecond, result, ratio } = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
+      const { ceilingRequestsPerSecond, result, ratio } = [...rounds].sort((a, b) => a.ratio - b.ratio)[
+        Math.floor(rounds.length / 2)
+      ]!;
       const failures = sumErrors(rounds.map((r) => r.result));
       const noResponse = rounds.some((r) => r.result.requests === 0);
-      const entriesPerSecond = scenario.entriesPerRequest ? result.requestsPerSecond * scenario.entriesPerRequest : undefined;
+      const entriesPerSecond = scenario.entriesPerRequest
+        ? result.requestsPerSecond * scenario.entriesPerRequest
+        : undefined;
       let target = '';
       let met: boolean | null = null;
       if (scenario.target && 'ratio' in scenario.target) {
@@ -226,11 +251,22 @@ async function main(): Promise<void> {
     const report = {
       date: new Date().toISOString(),
       machine,
-      settings: { seconds: SECONDS, rounds: ROUNDS, warmupSeconds: WARMUP, ceilingSeconds: CEILING_SECONDS, connections: CONNECTIONS, wrkThreads: 1 },
+      settings: {
+        seconds: SECONDS,
+        rounds: ROUNDS,
+        warmupSeconds: WARMUP,
+        ceilingSeconds: CEILING_SECONDS,
+        connections: CONNECTIONS,
+        wrkThreads: 1,
+      },
       ceiling: {
         requestsPerSecond: ceiling.requestsPerSecond,
         p99LatencyMs: ceiling.p99,
-        runs: ceilingRuns.map((run) => ({ requestsPerSecond: run.requestsPerSecond, latencyMs: run.latencyMs, errors: run.errors })),
+        runs: ceilingRuns.map((run) => ({
+          requestsPerSecond: run.requestsPerSecond,
+          latencyMs: run.latencyMs,
+          errors: run.errors,
+        })),
       },
       results: rows,
       totalSeconds: Math.round((Date.now() - started) / 1000),
@@ -262,7 +298,9 @@ async function main(): Promise<void> {
         writeFileSync(readmePath, readme.slice(0, from + start.length) + '\n' + markdown + readme.slice(to));
       }
     }
-    process.stdout.write(`\n${table(ceiling, rows)}\n\nWrote ${join(RESULTS_DIR, `${name}.json`)} and ${name}.md (${report.totalSeconds} s).\n`);
+    process.stdout.write(
+      `\n${table(ceiling, rows)}\n\nWrote ${join(RESULTS_DIR, `${name}.json`)} and ${name}.md (${report.totalSeconds} s).\n`,
+    );
     if (PROFILE) process.stdout.write(`CPU profiles of the server: ${profileDir}\n`);
   } finally {
     cleanUp();

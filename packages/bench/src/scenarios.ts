@@ -37,7 +37,8 @@ export function scenarios(key: string, projectId: string, runId: string, transla
       message: "TypeError: Cannot read properties of undefined (reading 'total') in checkout",
       errorType: 'TypeError',
       severity: 'high',
-      stackTrace: 'TypeError: Cannot read properties of undefined\n    at total (checkout.js:10:5)\n    at submit (checkout.js:42:3)',
+      stackTrace:
+        'TypeError: Cannot read properties of undefined\n    at total (checkout.js:10:5)\n    at submit (checkout.js:42:3)',
       url: 'https://app.example.com/checkout',
       app: { version: '1.4.2', environment: 'production' },
       device: { browser: 'Firefox', os: 'Linux' },
@@ -59,7 +60,11 @@ export function scenarios(key: string, projectId: string, runId: string, transla
   const logBatch = logBatchOf('');
   const distinctLogParts = logBatchOf(' of batch XXX').split('XXX');
   const checkLogs = async (origin: string, body: string, what: string) => {
-    const answer = (await expectStatus(await fetch(`${origin}${API}/logs`, { method: 'POST', headers: json, body }), 200, what)) as { accepted: number };
+    const answer = (await expectStatus(
+      await fetch(`${origin}${API}/logs`, { method: 'POST', headers: json, body }),
+      200,
+      what,
+    )) as { accepted: number };
     if (answer.accepted !== 100) fail(`${what} accepted ${answer.accepted}, expected 100`);
   };
   return [
@@ -69,7 +74,11 @@ export function scenarios(key: string, projectId: string, runId: string, transla
       request: { path: `${API}/features`, headers: { 'X-API-Key': key } },
       target: { ratio: 0.35 },
       check: async (origin) => {
-        const body = (await expectStatus(await fetch(`${origin}${API}/features`, { headers: { 'x-api-key': key } }), 200, 'GET /features')) as {
+        const body = (await expectStatus(
+          await fetch(`${origin}${API}/features`, { headers: { 'x-api-key': key } }),
+          200,
+          'GET /features',
+        )) as {
           features: unknown[];
         };
         if (body.features.length !== 50) fail(`GET /features returned ${body.features.length} items, expected 50`);
@@ -80,16 +89,28 @@ export function scenarios(key: string, projectId: string, runId: string, transla
       label: 'GET /site-config',
       request: { path: `${API}/site-config?projectId=${projectId}` },
       target: { ratio: 0.7 },
-      check: async (origin) => void (await expectStatus(await fetch(`${origin}${API}/site-config?projectId=${projectId}`), 200, 'GET /site-config')),
+      check: async (origin) =>
+        void (await expectStatus(
+          await fetch(`${origin}${API}/site-config?projectId=${projectId}`),
+          200,
+          'GET /site-config',
+        )),
     },
     {
       id: 'translations-304',
       label: 'GET /translations → 304',
-      request: { path: `${API}/translations?locale=de`, headers: { 'X-API-Key': key, 'If-None-Match': `"${translationsHash}"` } },
+      request: {
+        path: `${API}/translations?locale=de`,
+        headers: { 'X-API-Key': key, 'If-None-Match': `"${translationsHash}"` },
+      },
       target: { ratio: 0.7 },
       check: async (origin) => {
         const headers = { 'x-api-key': key, 'if-none-match': `"${translationsHash}"` };
-        await expectStatus(await fetch(`${origin}${API}/translations?locale=de`, { headers }), 304, 'GET /translations with If-None-Match');
+        await expectStatus(
+          await fetch(`${origin}${API}/translations?locale=de`, { headers }),
+          304,
+          'GET /translations with If-None-Match',
+        );
       },
     },
     {
@@ -105,12 +126,21 @@ export function scenarios(key: string, projectId: string, runId: string, transla
     {
       id: 'errors-duplicate',
       label: 'POST /errors (duplicate)',
-      request: { method: 'POST', path: `${API}/errors`, headers: json, body: errorBody(`Bench error ${runId} repeated`) },
+      request: {
+        method: 'POST',
+        path: `${API}/errors`,
+        headers: json,
+        body: errorBody(`Bench error ${runId} repeated`),
+      },
       target: { ratio: 0.2 },
       check: async (origin) => {
         const body = { method: 'POST', headers: json, body: errorBody(`Bench error ${runId} repeated`) };
         await expectStatus(await fetch(`${origin}${API}/errors`, body), 201, 'POST /errors (first of the duplicates)');
-        const again = (await expectStatus(await fetch(`${origin}${API}/errors`, body), 200, 'POST /errors (duplicate)')) as { duplicate: boolean };
+        const again = (await expectStatus(
+          await fetch(`${origin}${API}/errors`, body),
+          200,
+          'POST /errors (duplicate)',
+        )) as { duplicate: boolean };
         if (again.duplicate !== true) fail('POST /errors (duplicate) did not answer duplicate: true');
       },
     },
@@ -132,4 +162,3 @@ export function scenarios(key: string, projectId: string, runId: string, transla
     },
   ];
 }
-

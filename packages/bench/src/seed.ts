@@ -33,13 +33,17 @@ export async function seedBenchDatabase(databaseUrl: string, dataDir: string): P
       await seedDemoProject(tx, projectId);
       // 60 more public features: GET /features answers a full default page of 50 items.
       for (let i = 0; i < 60; i++) {
-        await insertFeature(tx, { projectId, environment: 'live' }, {
-          title: `Benchmark feature ${i}`,
-          description: `A public feature request used by the benchmark, number ${i}.`,
-          type: i % 4 === 0 ? 'bug' : 'feature',
-          status: i % 4 === 0 ? 'new' : 'open',
-          internal: false,
-        });
+        await insertFeature(
+          tx,
+          { projectId, environment: 'live' },
+          {
+            title: `Benchmark feature ${i}`,
+            description: `A public feature request used by the benchmark, number ${i}.`,
+            type: i % 4 === 0 ? 'bug' : 'feature',
+            status: i % 4 === 0 ? 'new' : 'open',
+            internal: false,
+          },
+        );
       }
     });
     const key = (await createApiKey(db, projectId, 'live', ALL_PUBLIC_SCOPES, { name: 'Benchmark' })).key;

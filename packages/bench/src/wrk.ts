@@ -48,7 +48,8 @@ const luaString = (value: string): string => {
 
 function script(request: WrkRequest, tag: string): string {
   const lines = [`wrk.method = ${luaString(request.method ?? 'GET')}`, `wrk.path = ${luaString(request.path)}`];
-  for (const [name, value] of Object.entries(request.headers ?? {})) lines.push(`wrk.headers[ ${luaString(name)} ] = ${luaString(value)}`);
+  for (const [name, value] of Object.entries(request.headers ?? {}))
+    lines.push(`wrk.headers[ ${luaString(name)} ] = ${luaString(value)}`);
   if (request.body !== undefined) lines.push(`wrk.body = ${luaString(request.body)}`);
   if (request.uniqueBody) {
     lines.push(
@@ -92,7 +93,8 @@ export async function runWrk(origin: string, request: WrkRequest, options: WrkOp
     file,
     origin + request.path,
   ];
-  const [command, argv] = options.core === undefined ? ['wrk', args] : ['taskset', ['-c', String(options.core), 'wrk', ...args]];
+  const [command, argv] =
+    options.core === undefined ? ['wrk', args] : ['taskset', ['-c', String(options.core), 'wrk', ...args]];
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';

@@ -16,7 +16,13 @@ const RUN = fileURLToPath(new URL('../src/run.ts', import.meta.url));
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
 interface Report {
-  results: { id: string; requests: number; requestsPerSecond: number; errors: Record<string, number>; met: boolean | null }[];
+  results: {
+    id: string;
+    requests: number;
+    requestsPerSecond: number;
+    errors: Record<string, number>;
+    met: boolean | null;
+  }[];
 }
 
 test('npm run bench measures every scenario with right answers only', { timeout: 300_000 }, () => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { createProgram } from "./program.ts";
+import { createProgram } from './program.ts';
 
 createProgram()
   .parseAsync(process.argv)

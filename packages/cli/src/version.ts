@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
+import { readFileSync } from 'node:fs';
 
 /** This package's version, read from its package.json (one level above src/ and dist/). */
 export const VERSION: string = (
-  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;

@@ -1,40 +1,49 @@
 /** `signpost mcp setup` run as a process against fake homes laid out like macOS, Linux and Windows. */
-import assert from "node:assert/strict";
-import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { describe, it } from "node:test";
-import jsonc from "jsonc-parser";
-import { ALL_EDITORS, fakeMachine, signpost, snapshot, type EditorName, type FakePlatform } from "./support.ts";
+import assert from 'node:assert/strict';
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import jsonc from 'jsonc-parser';
+import { ALL_EDITORS, fakeMachine, signpost, snapshot, type EditorName, type FakePlatform } from './support.ts';
 
-const PLATFORMS: FakePlatform[] = ["darwin", "linux", "win32"];
-const NAMES: Record<EditorName, string> = { "claude-desktop": "Claude Desktop", cursor: "Cursor", vscode: "VS Code", windsurf: "Windsurf" };
-const HOSTED = "https://signpost.example.com/mcp";
+const PLATFORMS: FakePlatform[] = ['darwin', 'linux', 'win32'];
+const NAMES: Record<EditorName, string> = {
+  'claude-desktop': 'Claude Desktop',
+  cursor: 'Cursor',
+  vscode: 'VS Code',
+  windsurf: 'Windsurf',
+};
+const HOSTED = 'https://signpost.example.com/mcp';
 
 const parse = (text: string): Record<string, any> => jsonc.parse(text, [], { allowTrailingComma: true });
 
 function expectedDocsEntry(editor: EditorName, platform: FakePlatform): Record<string, unknown> {
-  const wrap = platform === "win32" && editor !== "vscode";
+  const wrap = platform === 'win32' && editor !== 'vscode';
   const command = wrap
-    ? { command: "cmd", args: ["/c", "npx", "-y", "@signpost/docs-mcp@latest"] }
-    : { command: "npx", args: ["-y", "@signpost/docs-mcp@latest"] };
-  return editor === "vscode" ? { type: "stdio", ...command } : command;
+    ? { command: 'cmd', args: ['/c', 'npx', '-y', '@signpost/docs-mcp@latest'] }
+    : { command: 'npx', args: ['-y', '@signpost/docs-mcp@latest'] };
+  return editor === 'vscode' ? { type: 'stdio', ...command } : command;
 }
 
-const serversKey = (editor: EditorName) => (editor === "vscode" ? "servers" : "mcpServers");
+const serversKey = (editor: EditorName) => (editor === 'vscode' ? 'servers' : 'mcpServers');
 
-describe("mcp setup: detection on each operating system", () => {
+describe('mcp setup: detection on each operating system', () => {
   for (const platform of PLATFORMS) {
     for (const editor of ALL_EDITORS) {
       it(`${platform}: only ${editor} installed`, () => {
         const m = fakeMachine(platform, [editor]);
         try {
-          const r = signpost(m, ["mcp", "setup"]);
+          const r = signpost(m, ['mcp', 'setup']);
           assert.equal(r.status, 0, r.stderr + r.stdout);
           const config = parse(m.read(editor));
-          assert.deepEqual(config, { [serversKey(editor)]: { "service-docs": expectedDocsEntry(editor, platform) } });
+          assert.deepEqual(config, { [serversKey(editor)]: { 'service-docs': expectedDocsEntry(editor, platform) } });
           assert.match(r.stdout, new RegExp(`Restart ${NAMES[editor]} so it loads`));
           for (const other of ALL_EDITORS.filter((e) => e !== editor)) {
-            assert.match(r.stdout, new RegExp(`- ${NAMES[other]}: not installed \\(no .*\\)\\.`), `explains ${other} was not found`);
+            assert.match(
+              r.stdout,
+              new RegExp(`- ${NAMES[other]}: not installed \\(no .*\\)\\.`),
+              `explains ${other} was not found`,
+            );
           }
           // The only file written is the one config file.
           assert.deepEqual(Object.keys(snapshot(m.root)), [m.files[editor].slice(m.root.length + 1)]);
@@ -47,12 +56,18 @@ describe("mcp setup: detection on each operating system", () => {
     it(`${platform}: every editor installed`, () => {
       const m = fakeMachine(platform, ALL_EDITORS);
       try {
-        const r = signpost(m, ["mcp", "setup"]);
+        const r = signpost(m, ['mcp', 'setup']);
         assert.equal(r.status, 0, r.stderr + r.stdout);
         for (const editor of ALL_EDITORS) {
-          assert.deepEqual(parse(m.read(editor))[serversKey(editor)]["service-docs"], expectedDocsEntry(editor, platform));
+          assert.deepEqual(
+            parse(m.read(editor))[serversKey(editor)]['service-docs'],
+            expectedDocsEntry(editor, platform),
+          );
         }
-        assert.match(r.stdout, /Restart Claude Desktop, Cursor, VS Code and Windsurf so they load the new MCP configuration\./);
+        assert.match(
+          r.stdout,
+          /Restart Claude Desktop, Cursor, VS Code and Windsurf so they load the new MCP configuration\./,
+        );
         assert.doesNotMatch(r.stdout, /Not done/);
       } finally {
         m.remove();
@@ -63,7 +78,7 @@ describe("mcp setup: detection on each operating system", () => {
       const m = fakeMachine(platform);
       try {
         const before = m.tree();
-        const r = signpost(m, ["mcp", "setup"]);
+        const r = signpost(m, ['mcp', 'setup']);
         assert.equal(r.status, 0);
         assert.match(r.stdout, /No supported editor was found/);
         assert.deepEqual(m.tree(), before);
@@ -73,14 +88,16 @@ describe("mcp setup: detection on each operating system", () => {
     });
   }
 
-  it("linux: honours XDG_CONFIG_HOME", () => {
-    const m = fakeMachine("linux");
+  it('linux: honours XDG_CONFIG_HOME', () => {
+    const m = fakeMachine('linux');
     try {
-      const xdg = join(m.root, "xdg");
-      mkdirSync(join(xdg, "Claude"), { recursive: true });
-      const r = signpost(m, ["mcp", "setup"], { env: { XDG_CONFIG_HOME: xdg } });
+      const xdg = join(m.root, 'xdg');
+      mkdirSync(join(xdg, 'Claude'), { recursive: true });
+      const r = signpost(m, ['mcp', 'setup'], { env: { XDG_CONFIG_HOME: xdg } });
       assert.equal(r.status, 0);
-      assert.ok(parse(readFileSync(join(xdg, "Claude", "claude_desktop_config.json"), "utf8")).mcpServers["service-docs"]);
+      assert.ok(
+        parse(readFileSync(join(xdg, 'Claude', 'claude_desktop_config.json'), 'utf8')).mcpServers['service-docs'],
+      );
     } finally {
       m.remove();
     }
@@ -88,51 +105,55 @@ describe("mcp setup: detection on each operating system", () => {
 });
 
 describe("mcp setup: Claude Desktop's packaged (MSIX) Windows install", () => {
-  const pkg = (m: ReturnType<typeof fakeMachine>, name = "Claude_pzs8sxrjxfjjc") => join(m.env["LOCALAPPDATA"]!, "Packages", name);
+  const pkg = (m: ReturnType<typeof fakeMachine>, name = 'Claude_pzs8sxrjxfjjc') =>
+    join(m.env['LOCALAPPDATA']!, 'Packages', name);
   const pkgConfig = (m: ReturnType<typeof fakeMachine>, name?: string) =>
-    join(pkg(m, name), "LocalCache", "Roaming", "Claude", "claude_desktop_config.json");
+    join(pkg(m, name), 'LocalCache', 'Roaming', 'Claude', 'claude_desktop_config.json');
 
-  it("writes under %LOCALAPPDATA%\\Packages\\Claude_*\\LocalCache\\Roaming\\Claude", () => {
-    const m = fakeMachine("win32");
+  it('writes under %LOCALAPPDATA%\\Packages\\Claude_*\\LocalCache\\Roaming\\Claude', () => {
+    const m = fakeMachine('win32');
     try {
       mkdirSync(pkg(m), { recursive: true });
-      const r = signpost(m, ["mcp", "setup"]);
+      const r = signpost(m, ['mcp', 'setup']);
       assert.equal(r.status, 0, r.stdout);
-      assert.deepEqual(parse(readFileSync(pkgConfig(m), "utf8")).mcpServers["service-docs"], expectedDocsEntry("claude-desktop", "win32"));
+      assert.deepEqual(
+        parse(readFileSync(pkgConfig(m), 'utf8')).mcpServers['service-docs'],
+        expectedDocsEntry('claude-desktop', 'win32'),
+      );
       assert.match(r.stdout, /Restart Claude Desktop/);
     } finally {
       m.remove();
     }
   });
 
-  it("leaves the %APPDATA% file the packaged app does not read, and says why", () => {
-    const m = fakeMachine("win32");
+  it('leaves the %APPDATA% file the packaged app does not read, and says why', () => {
+    const m = fakeMachine('win32');
     try {
       mkdirSync(pkg(m), { recursive: true });
-      m.write("claude-desktop", '{ "mcpServers": {} }\n');
-      const r = signpost(m, ["mcp", "setup"]);
+      m.write('claude-desktop', '{ "mcpServers": {} }\n');
+      const r = signpost(m, ['mcp', 'setup']);
       assert.equal(r.status, 0);
-      assert.equal(m.read("claude-desktop"), '{ "mcpServers": {} }\n');
-      assert.ok(parse(readFileSync(pkgConfig(m), "utf8")).mcpServers["service-docs"]);
+      assert.equal(m.read('claude-desktop'), '{ "mcpServers": {} }\n');
+      assert.ok(parse(readFileSync(pkgConfig(m), 'utf8')).mcpServers['service-docs']);
       assert.match(r.stdout, /packaged \(Microsoft Store\/MSIX\) app, which does not read .*left as is/);
     } finally {
       m.remove();
     }
   });
 
-  it("with several packages, uses the one that has a config file, else changes nothing and explains", () => {
-    const m = fakeMachine("win32");
+  it('with several packages, uses the one that has a config file, else changes nothing and explains', () => {
+    const m = fakeMachine('win32');
     try {
-      mkdirSync(pkg(m, "Claude_aaaa"), { recursive: true });
-      mkdirSync(pkg(m, "Claude_bbbb"), { recursive: true });
-      let r = signpost(m, ["mcp", "setup"]);
+      mkdirSync(pkg(m, 'Claude_aaaa'), { recursive: true });
+      mkdirSync(pkg(m, 'Claude_bbbb'), { recursive: true });
+      let r = signpost(m, ['mcp', 'setup']);
       assert.match(r.stdout, /Claude Desktop: several packaged installs found/);
       assert.deepEqual(Object.keys(snapshot(m.root)), []);
-      mkdirSync(join(pkg(m, "Claude_bbbb"), "LocalCache", "Roaming", "Claude"), { recursive: true });
-      writeFileSync(pkgConfig(m, "Claude_bbbb"), "{}");
-      r = signpost(m, ["mcp", "setup"]);
+      mkdirSync(join(pkg(m, 'Claude_bbbb'), 'LocalCache', 'Roaming', 'Claude'), { recursive: true });
+      writeFileSync(pkgConfig(m, 'Claude_bbbb'), '{}');
+      r = signpost(m, ['mcp', 'setup']);
       assert.equal(r.status, 0);
-      assert.ok(parse(readFileSync(pkgConfig(m, "Claude_bbbb"), "utf8")).mcpServers["service-docs"]);
+      assert.ok(parse(readFileSync(pkgConfig(m, 'Claude_bbbb'), 'utf8')).mcpServers['service-docs']);
     } finally {
       m.remove();
     }
@@ -158,30 +179,38 @@ const CURSOR_WITH_LEGACY = `{
 }
 `;
 
-describe("mcp setup: existing configs", () => {
+describe('mcp setup: existing configs', () => {
   for (const platform of PLATFORMS) {
     it(`${platform}: replaces the legacy "service" docs entry, keeps other servers and comments, and backs up`, () => {
-      const m = fakeMachine(platform, ["cursor"]);
+      const m = fakeMachine(platform, ['cursor']);
       try {
-        m.write("cursor", CURSOR_WITH_LEGACY);
-        const r = signpost(m, ["mcp", "setup"]);
+        m.write('cursor', CURSOR_WITH_LEGACY);
+        const r = signpost(m, ['mcp', 'setup']);
         assert.equal(r.status, 0, r.stdout);
-        const text = m.read("cursor");
+        const text = m.read('cursor');
         const after = parse(text);
         const before = parse(CURSOR_WITH_LEGACY);
-        assert.deepEqual(Object.keys(after.mcpServers), ["github", "service-docs", "linear"], "renamed in place, no duplicate");
+        assert.deepEqual(
+          Object.keys(after.mcpServers),
+          ['github', 'service-docs', 'linear'],
+          'renamed in place, no duplicate',
+        );
         assert.equal(after.mcpServers.service, undefined);
-        assert.deepEqual(after.mcpServers["service-docs"], expectedDocsEntry("cursor", platform));
+        assert.deepEqual(after.mcpServers['service-docs'], expectedDocsEntry('cursor', platform));
         assert.deepEqual(after.mcpServers.github, before.mcpServers.github);
         assert.deepEqual(after.mcpServers.linear, before.mcpServers.linear);
         assert.deepEqual(after.somethingElse, before.somethingElse);
-        for (const comment of ["// Servers for this machine", "/* GitHub, with a token */", "// keep me"]) assert.ok(text.includes(comment), comment);
-        assert.ok(text.includes('"args": ["run", "-i", "--rm", "ghcr.io/github/github-mcp-server"]'), "formatting of other entries kept");
+        for (const comment of ['// Servers for this machine', '/* GitHub, with a token */', '// keep me'])
+          assert.ok(text.includes(comment), comment);
+        assert.ok(
+          text.includes('"args": ["run", "-i", "--rm", "ghcr.io/github/github-mcp-server"]'),
+          'formatting of other entries kept',
+        );
         assert.match(r.stdout, /replaced the legacy "service" entry \(it ran the docs server\) with "service-docs"/);
         assert.match(r.stdout, /kept the 2 other servers as they were: "github", "linear"/);
         const backup = /backup of the previous file: (.+)/.exec(r.stdout)?.[1];
-        assert.ok(backup, "names the backup");
-        assert.equal(readFileSync(backup, "utf8"), CURSOR_WITH_LEGACY);
+        assert.ok(backup, 'names the backup');
+        assert.equal(readFileSync(backup, 'utf8'), CURSOR_WITH_LEGACY);
         assert.match(r.stdout, /Restart Cursor/);
       } finally {
         m.remove();
@@ -189,18 +218,27 @@ describe("mcp setup: existing configs", () => {
     });
   }
 
-  it("removes the legacy entry when service-docs already exists (no duplicate)", () => {
-    const m = fakeMachine("darwin", ["windsurf"]);
+  it('removes the legacy entry when service-docs already exists (no duplicate)', () => {
+    const m = fakeMachine('darwin', ['windsurf']);
     try {
-      m.write("windsurf", JSON.stringify({
-        mcpServers: {
-          service: { command: "cmd", args: ["/c", "npx", "-y", "@signpost/docs-mcp"] },
-          "service-docs": { command: "npx", args: ["-y", "@signpost/docs-mcp@latest"] },
-        },
-      }, null, 2));
-      const r = signpost(m, ["mcp", "setup"]);
+      m.write(
+        'windsurf',
+        JSON.stringify(
+          {
+            mcpServers: {
+              service: { command: 'cmd', args: ['/c', 'npx', '-y', '@signpost/docs-mcp'] },
+              'service-docs': { command: 'npx', args: ['-y', '@signpost/docs-mcp@latest'] },
+            },
+          },
+          null,
+          2,
+        ),
+      );
+      const r = signpost(m, ['mcp', 'setup']);
       assert.equal(r.status, 0);
-      assert.deepEqual(parse(m.read("windsurf")), { mcpServers: { "service-docs": expectedDocsEntry("windsurf", "darwin") } });
+      assert.deepEqual(parse(m.read('windsurf')), {
+        mcpServers: { 'service-docs': expectedDocsEntry('windsurf', 'darwin') },
+      });
       assert.match(r.stdout, /removed the legacy "service" entry/);
     } finally {
       m.remove();
@@ -208,91 +246,106 @@ describe("mcp setup: existing configs", () => {
   });
 
   it('leaves a "service" entry that points at the hosted MCP server exactly as it was', () => {
-    const m = fakeMachine("linux", ["claude-desktop", "vscode"]);
+    const m = fakeMachine('linux', ['claude-desktop', 'vscode']);
     try {
       const claude = `{\n  "mcpServers": {\n    "service": { "command": "npx", "args": ["mcp-remote", "${HOSTED}"] }\n  },\n  "globalShortcut": "Ctrl+Space"\n}\n`;
       const vscode = `{\n\t"servers": {\n\t\t"service": { "type": "http", "url": "${HOSTED}" }\n\t},\n\t"inputs": []\n}\n`;
-      m.write("claude-desktop", claude);
-      m.write("vscode", vscode);
-      const r = signpost(m, ["mcp", "setup"]);
+      m.write('claude-desktop', claude);
+      m.write('vscode', vscode);
+      const r = signpost(m, ['mcp', 'setup']);
       assert.equal(r.status, 0);
-      const c = parse(m.read("claude-desktop"));
+      const c = parse(m.read('claude-desktop'));
       assert.deepEqual(c.mcpServers.service, parse(claude).mcpServers.service);
-      assert.equal(c.globalShortcut, "Ctrl+Space");
-      assert.ok(c.mcpServers["service-docs"]);
-      const v = m.read("vscode");
-      assert.ok(v.includes(`\t\t"service": { "type": "http", "url": "${HOSTED}" }`), "hosted entry byte for byte");
+      assert.equal(c.globalShortcut, 'Ctrl+Space');
+      assert.ok(c.mcpServers['service-docs']);
+      const v = m.read('vscode');
+      assert.ok(v.includes(`\t\t"service": { "type": "http", "url": "${HOSTED}" }`), 'hosted entry byte for byte');
       assert.match(v, /\n\t\t"service-docs": \{\n\t\t\t"type": "stdio",/, "new entry indented with the file's tabs");
-      assert.match(r.stdout, /left "service" as it was: it points at the hosted MCP server \(https:\/\/signpost\.example\.com\/mcp\)/);
+      assert.match(
+        r.stdout,
+        /left "service" as it was: it points at the hosted MCP server \(https:\/\/signpost\.example\.com\/mcp\)/,
+      );
     } finally {
       m.remove();
     }
   });
 
   it('leaves an unrelated "service" entry alone and says so', () => {
-    const m = fakeMachine("linux", ["cursor"]);
+    const m = fakeMachine('linux', ['cursor']);
     try {
-      m.write("cursor", '{"mcpServers":{"service":{"command":"python","args":["my_server.py"]}}}');
-      const r = signpost(m, ["mcp", "setup"]);
+      m.write('cursor', '{"mcpServers":{"service":{"command":"python","args":["my_server.py"]}}}');
+      const r = signpost(m, ['mcp', 'setup']);
       assert.equal(r.status, 0);
-      const after = parse(m.read("cursor"));
-      assert.deepEqual(after.mcpServers.service, { command: "python", args: ["my_server.py"] });
-      assert.ok(after.mcpServers["service-docs"]);
+      const after = parse(m.read('cursor'));
+      assert.deepEqual(after.mcpServers.service, { command: 'python', args: ['my_server.py'] });
+      assert.ok(after.mcpServers['service-docs']);
       assert.match(r.stdout, /left "service" as it was: it does not run the Signpost docs server/);
     } finally {
       m.remove();
     }
   });
 
-  it("windows: updates an existing service-docs in place to go through cmd /c, keeping its env", () => {
-    const m = fakeMachine("win32", ["cursor"]);
+  it('windows: updates an existing service-docs in place to go through cmd /c, keeping its env', () => {
+    const m = fakeMachine('win32', ['cursor']);
     try {
-      m.write("cursor", '{\n  "mcpServers": {\n    "service-docs": {\n      "command": "npx",\n      "args": ["-y", "@signpost/docs-mcp@latest"],\n      "env": { "A": "1" }\n    }\n  }\n}\n');
-      const r = signpost(m, ["mcp", "setup"]);
+      m.write(
+        'cursor',
+        '{\n  "mcpServers": {\n    "service-docs": {\n      "command": "npx",\n      "args": ["-y", "@signpost/docs-mcp@latest"],\n      "env": { "A": "1" }\n    }\n  }\n}\n',
+      );
+      const r = signpost(m, ['mcp', 'setup']);
       assert.equal(r.status, 0);
-      const after = parse(m.read("cursor"));
-      assert.deepEqual(after.mcpServers["service-docs"], { command: "cmd", args: ["/c", "npx", "-y", "@signpost/docs-mcp@latest"], env: { A: "1" } });
+      const after = parse(m.read('cursor'));
+      assert.deepEqual(after.mcpServers['service-docs'], {
+        command: 'cmd',
+        args: ['/c', 'npx', '-y', '@signpost/docs-mcp@latest'],
+        env: { A: '1' },
+      });
       assert.match(r.stdout, /updated "service-docs" in place \(cmd \/c npx -y @signpost\/docs-mcp@latest\)/);
     } finally {
       m.remove();
     }
   });
 
-  it("keeps CRLF line endings and a byte-order mark", () => {
-    const m = fakeMachine("win32", ["windsurf"]);
+  it('keeps CRLF line endings and a byte-order mark', () => {
+    const m = fakeMachine('win32', ['windsurf']);
     try {
-      m.write("windsurf", '\uFEFF{\r\n    "mcpServers": {\r\n        "a": { "command": "x" }\r\n    }\r\n}\r\n');
-      assert.equal(signpost(m, ["mcp", "setup"]).status, 0);
-      const text = m.read("windsurf");
-      assert.ok(text.startsWith('\uFEFF{\r\n    "mcpServers": {\r\n        "a": { "command": "x" },\r\n        "service-docs": {\r\n            "command": "cmd",'), JSON.stringify(text));
-      assert.doesNotMatch(text.replace(/\r\n/g, ""), /\n/);
+      m.write('windsurf', '\uFEFF{\r\n    "mcpServers": {\r\n        "a": { "command": "x" }\r\n    }\r\n}\r\n');
+      assert.equal(signpost(m, ['mcp', 'setup']).status, 0);
+      const text = m.read('windsurf');
+      assert.ok(
+        text.startsWith(
+          '\uFEFF{\r\n    "mcpServers": {\r\n        "a": { "command": "x" },\r\n        "service-docs": {\r\n            "command": "cmd",',
+        ),
+        JSON.stringify(text),
+      );
+      assert.doesNotMatch(text.replace(/\r\n/g, ''), /\n/);
     } finally {
       m.remove();
     }
   });
 
-  it("writes through a symlinked config file, keeping the link", () => {
-    const m = fakeMachine("linux", ["cursor"]);
+  it('writes through a symlinked config file, keeping the link', () => {
+    const m = fakeMachine('linux', ['cursor']);
     try {
-      const real = join(m.root, "dotfiles", "cursor-mcp.json");
-      mkdirSync(join(m.root, "dotfiles"));
+      const real = join(m.root, 'dotfiles', 'cursor-mcp.json');
+      mkdirSync(join(m.root, 'dotfiles'));
       writeFileSync(real, '{ "mcpServers": {} }\n');
       symlinkSync(real, m.files.cursor);
-      assert.equal(signpost(m, ["mcp", "setup"]).status, 0);
+      assert.equal(signpost(m, ['mcp', 'setup']).status, 0);
       assert.ok(lstatSync(m.files.cursor).isSymbolicLink());
-      assert.ok(parse(readFileSync(real, "utf8")).mcpServers["service-docs"]);
+      assert.ok(parse(readFileSync(real, 'utf8')).mcpServers['service-docs']);
     } finally {
       m.remove();
     }
   });
 
-  it("a second run changes nothing: same bytes, no new backup", () => {
-    const m = fakeMachine("darwin", ALL_EDITORS);
+  it('a second run changes nothing: same bytes, no new backup', () => {
+    const m = fakeMachine('darwin', ALL_EDITORS);
     try {
-      m.write("cursor", CURSOR_WITH_LEGACY);
-      assert.equal(signpost(m, ["mcp", "setup", "--hosted", HOSTED]).status, 0);
+      m.write('cursor', CURSOR_WITH_LEGACY);
+      assert.equal(signpost(m, ['mcp', 'setup', '--hosted', HOSTED]).status, 0);
       const first = snapshot(m.root);
-      const r = signpost(m, ["mcp", "setup", "--hosted", HOSTED]);
+      const r = signpost(m, ['mcp', 'setup', '--hosted', HOSTED]);
       assert.equal(r.status, 0);
       assert.deepEqual(snapshot(m.root), first);
       assert.match(r.stdout, /Everything was already up to date; no file was changed\./);
@@ -303,16 +356,19 @@ describe("mcp setup: existing configs", () => {
   });
 
   it("an invalid file or a directory in the file's place is left alone, explained, and the others still set up", () => {
-    const m = fakeMachine("linux", ["cursor", "windsurf", "vscode"]);
+    const m = fakeMachine('linux', ['cursor', 'windsurf', 'vscode']);
     try {
-      m.write("cursor", '{ "mcpServers": { "a": } }');
+      m.write('cursor', '{ "mcpServers": { "a": } }');
       mkdirSync(m.files.windsurf);
-      const r = signpost(m, ["mcp", "setup"]);
+      const r = signpost(m, ['mcp', 'setup']);
       assert.equal(r.status, 1);
-      assert.equal(m.read("cursor"), '{ "mcpServers": { "a": } }');
-      assert.match(r.stdout, /- Cursor: .*mcp\.json was left alone because it is not valid JSON \(ValueExpected at line 1, column 24\)/);
+      assert.equal(m.read('cursor'), '{ "mcpServers": { "a": } }');
+      assert.match(
+        r.stdout,
+        /- Cursor: .*mcp\.json was left alone because it is not valid JSON \(ValueExpected at line 1, column 24\)/,
+      );
       assert.match(r.stdout, /- Windsurf: .*mcp_config\.json was left alone because it is a directory, not a file/);
-      assert.ok(parse(m.read("vscode")).servers["service-docs"]);
+      assert.ok(parse(m.read('vscode')).servers['service-docs']);
       assert.match(r.stdout, /Restart VS Code so it loads/);
     } finally {
       m.remove();
@@ -320,18 +376,18 @@ describe("mcp setup: existing configs", () => {
   });
 });
 
-describe("mcp setup: options", () => {
-  it("--dry-run shows a diff and writes nothing", () => {
-    const m = fakeMachine("darwin", ["cursor", "vscode"]);
+describe('mcp setup: options', () => {
+  it('--dry-run shows a diff and writes nothing', () => {
+    const m = fakeMachine('darwin', ['cursor', 'vscode']);
     try {
-      m.write("cursor", CURSOR_WITH_LEGACY);
+      m.write('cursor', CURSOR_WITH_LEGACY);
       const before = snapshot(m.root);
       const tree = m.tree();
-      const r = signpost(m, ["mcp", "setup", "--dry-run"]);
+      const r = signpost(m, ['mcp', 'setup', '--dry-run']);
       assert.equal(r.status, 0);
       assert.deepEqual(snapshot(m.root), before);
-      assert.deepEqual(m.tree(), tree, "no file, backup or directory created");
-      assert.match(r.stdout, new RegExp(`--- ${m.files.cursor.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+      assert.deepEqual(m.tree(), tree, 'no file, backup or directory created');
+      assert.match(r.stdout, new RegExp(`--- ${m.files.cursor.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
       assert.match(r.stdout, /^ {4}- {4}"service": \{$/m);
       assert.match(r.stdout, /^ {4}\+ {4}"service-docs": \{$/m);
       assert.match(r.stdout, /--- \/dev\/null/);
@@ -343,37 +399,40 @@ describe("mcp setup: options", () => {
     }
   });
 
-  it("--hosted adds the hosted server as service for editors that support remote servers", () => {
-    const m = fakeMachine("linux", ALL_EDITORS);
+  it('--hosted adds the hosted server as service for editors that support remote servers', () => {
+    const m = fakeMachine('linux', ALL_EDITORS);
     try {
-      const r = signpost(m, ["mcp", "setup", "--hosted", HOSTED]);
+      const r = signpost(m, ['mcp', 'setup', '--hosted', HOSTED]);
       assert.equal(r.status, 0);
-      assert.deepEqual(parse(m.read("cursor")).mcpServers.service, { url: HOSTED });
-      assert.deepEqual(parse(m.read("windsurf")).mcpServers.service, { serverUrl: HOSTED });
-      assert.deepEqual(parse(m.read("vscode")).servers.service, { type: "http", url: HOSTED });
-      assert.equal(parse(m.read("claude-desktop")).mcpServers.service, undefined);
-      assert.match(r.stdout, /- Claude Desktop: did not add the hosted server: Claude Desktop adds remote MCP servers only in its app \(Settings > Connectors\)/);
+      assert.deepEqual(parse(m.read('cursor')).mcpServers.service, { url: HOSTED });
+      assert.deepEqual(parse(m.read('windsurf')).mcpServers.service, { serverUrl: HOSTED });
+      assert.deepEqual(parse(m.read('vscode')).servers.service, { type: 'http', url: HOSTED });
+      assert.equal(parse(m.read('claude-desktop')).mcpServers.service, undefined);
+      assert.match(
+        r.stdout,
+        /- Claude Desktop: did not add the hosted server: Claude Desktop adds remote MCP servers only in its app \(Settings > Connectors\)/,
+      );
     } finally {
       m.remove();
     }
   });
 
-  it("--hosted does not overwrite a service entry pointing elsewhere", () => {
-    const m = fakeMachine("linux", ["cursor"]);
+  it('--hosted does not overwrite a service entry pointing elsewhere', () => {
+    const m = fakeMachine('linux', ['cursor']);
     try {
-      m.write("cursor", '{"mcpServers":{"service":{"url":"https://old.example.com/mcp"}}}');
-      const r = signpost(m, ["mcp", "setup", "--hosted", HOSTED]);
-      assert.equal(parse(m.read("cursor")).mcpServers.service.url, "https://old.example.com/mcp");
+      m.write('cursor', '{"mcpServers":{"service":{"url":"https://old.example.com/mcp"}}}');
+      const r = signpost(m, ['mcp', 'setup', '--hosted', HOSTED]);
+      assert.equal(parse(m.read('cursor')).mcpServers.service.url, 'https://old.example.com/mcp');
       assert.match(r.stdout, /did not change "service": it already points at https:\/\/old\.example\.com\/mcp/);
     } finally {
       m.remove();
     }
   });
 
-  it("--hosted rejects a value that is not an http(s) URL", () => {
-    const m = fakeMachine("linux", ["cursor"]);
+  it('--hosted rejects a value that is not an http(s) URL', () => {
+    const m = fakeMachine('linux', ['cursor']);
     try {
-      const r = signpost(m, ["mcp", "setup", "--hosted", "ftp://x"]);
+      const r = signpost(m, ['mcp', 'setup', '--hosted', 'ftp://x']);
       assert.notEqual(r.status, 0);
       assert.match(r.stderr, /not an http\(s\) URL/);
       assert.deepEqual(Object.keys(snapshot(m.root)), []);
@@ -384,19 +443,25 @@ describe("mcp setup: options", () => {
 
   for (const platform of PLATFORMS) {
     it(`${platform}: --project writes .cursor/mcp.json and .vscode/mcp.json with the portable npx command`, () => {
-      const m = fakeMachine(platform, ["cursor"]);
+      const m = fakeMachine(platform, ['cursor']);
       try {
-        const project = join(m.root, "work", "app");
-        mkdirSync(join(project, ".vscode"), { recursive: true });
-        writeFileSync(join(project, ".vscode", "mcp.json"), '{\n  // team servers\n  "servers": {}\n}\n');
-        const r = signpost(m, ["mcp", "setup", "--project", project]);
+        const project = join(m.root, 'work', 'app');
+        mkdirSync(join(project, '.vscode'), { recursive: true });
+        writeFileSync(join(project, '.vscode', 'mcp.json'), '{\n  // team servers\n  "servers": {}\n}\n');
+        const r = signpost(m, ['mcp', 'setup', '--project', project]);
         assert.equal(r.status, 0, r.stdout);
-        const plain = { command: "npx", args: ["-y", "@signpost/docs-mcp@latest"] };
-        assert.deepEqual(parse(readFileSync(join(project, ".cursor", "mcp.json"), "utf8")), { mcpServers: { "service-docs": plain } });
-        const vscode = readFileSync(join(project, ".vscode", "mcp.json"), "utf8");
-        assert.ok(vscode.includes("// team servers"));
-        assert.deepEqual(parse(vscode).servers["service-docs"], { type: "stdio", ...plain });
-        assert.deepEqual(parse(m.read("cursor")).mcpServers["service-docs"], expectedDocsEntry("cursor", platform), "user config too");
+        const plain = { command: 'npx', args: ['-y', '@signpost/docs-mcp@latest'] };
+        assert.deepEqual(parse(readFileSync(join(project, '.cursor', 'mcp.json'), 'utf8')), {
+          mcpServers: { 'service-docs': plain },
+        });
+        const vscode = readFileSync(join(project, '.vscode', 'mcp.json'), 'utf8');
+        assert.ok(vscode.includes('// team servers'));
+        assert.deepEqual(parse(vscode).servers['service-docs'], { type: 'stdio', ...plain });
+        assert.deepEqual(
+          parse(m.read('cursor')).mcpServers['service-docs'],
+          expectedDocsEntry('cursor', platform),
+          'user config too',
+        );
         assert.match(r.stdout, /Cursor \(project\): .*\.cursor[/\\]mcp\.json/);
         assert.match(r.stdout, /- Claude Desktop \(project\): Claude Desktop has no project-level MCP config file\./);
       } finally {
@@ -405,26 +470,29 @@ describe("mcp setup: options", () => {
     });
   }
 
-  it("--project with --no-user and --editor writes only that project file", () => {
-    const m = fakeMachine("darwin", ALL_EDITORS);
+  it('--project with --no-user and --editor writes only that project file', () => {
+    const m = fakeMachine('darwin', ALL_EDITORS);
     try {
-      const project = join(m.root, "app");
+      const project = join(m.root, 'app');
       mkdirSync(project);
-      const r = signpost(m, ["mcp", "setup", "--project", project, "--no-user", "--editor", "vscode"]);
+      const r = signpost(m, ['mcp', 'setup', '--project', project, '--no-user', '--editor', 'vscode']);
       assert.equal(r.status, 0, r.stdout);
-      assert.deepEqual(Object.keys(snapshot(m.root)), ["app/.vscode/mcp.json"]);
+      assert.deepEqual(Object.keys(snapshot(m.root)), ['app/.vscode/mcp.json']);
     } finally {
       m.remove();
     }
   });
 
-  it("--editor limits the editors and rejects unknown names", () => {
-    const m = fakeMachine("linux", ALL_EDITORS);
+  it('--editor limits the editors and rejects unknown names', () => {
+    const m = fakeMachine('linux', ALL_EDITORS);
     try {
-      let r = signpost(m, ["mcp", "setup", "--editor", "cursor", "--editor", "windsurf"]);
+      let r = signpost(m, ['mcp', 'setup', '--editor', 'cursor', '--editor', 'windsurf']);
       assert.equal(r.status, 0);
-      assert.deepEqual(Object.keys(snapshot(m.root)).sort(), [m.files.cursor, m.files.windsurf].map((f) => f.slice(m.root.length + 1)).sort());
-      r = signpost(m, ["mcp", "setup", "--editor", "vim"]);
+      assert.deepEqual(
+        Object.keys(snapshot(m.root)).sort(),
+        [m.files.cursor, m.files.windsurf].map((f) => f.slice(m.root.length + 1)).sort(),
+      );
+      r = signpost(m, ['mcp', 'setup', '--editor', 'vim']);
       assert.notEqual(r.status, 0);
       assert.match(r.stderr, /unknown editor "vim"/);
     } finally {
@@ -432,13 +500,14 @@ describe("mcp setup: options", () => {
     }
   });
 
-  it("help lists the options but not the hidden --platform", () => {
-    const m = fakeMachine("linux");
+  it('help lists the options but not the hidden --platform', () => {
+    const m = fakeMachine('linux');
     try {
-      const r = signpost(m, ["mcp", "setup", "--help"]);
+      const r = signpost(m, ['mcp', 'setup', '--help']);
       assert.equal(r.status, 0);
-      for (const flag of ["--dry-run", "--hosted <url>", "--project <dir>", "--editor <name>", "--no-user"]) assert.ok(r.stdout.includes(flag), flag);
-      assert.ok(!r.stdout.includes("--platform"));
+      for (const flag of ['--dry-run', '--hosted <url>', '--project <dir>', '--editor <name>', '--no-user'])
+        assert.ok(r.stdout.includes(flag), flag);
+      assert.ok(!r.stdout.includes('--platform'));
     } finally {
       m.remove();
     }

@@ -1,15 +1,15 @@
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const cliEntry = join(packageDir, "dist", "index.js");
+export const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const cliEntry = join(packageDir, 'dist', 'index.js');
 
-export type FakePlatform = "darwin" | "linux" | "win32";
-export type EditorName = "claude-desktop" | "cursor" | "vscode" | "windsurf";
-export const ALL_EDITORS: EditorName[] = ["claude-desktop", "cursor", "vscode", "windsurf"];
+export type FakePlatform = 'darwin' | 'linux' | 'win32';
+export type EditorName = 'claude-desktop' | 'cursor' | 'vscode' | 'windsurf';
+export const ALL_EDITORS: EditorName[] = ['claude-desktop', 'cursor', 'vscode', 'windsurf'];
 
 export interface FakeMachine {
   root: string;
@@ -32,42 +32,42 @@ export function fakeMachine(platform: FakePlatform, installed: EditorName[] = []
   let env: Record<string, string>;
   let home: string;
   let appConfig: string;
-  if (platform === "win32") {
-    home = join(root, "Users", "ada");
-    appConfig = join(home, "AppData", "Roaming");
+  if (platform === 'win32') {
+    home = join(root, 'Users', 'ada');
+    appConfig = join(home, 'AppData', 'Roaming');
     env = {
       USERPROFILE: home,
       APPDATA: appConfig,
-      LOCALAPPDATA: join(home, "AppData", "Local"),
+      LOCALAPPDATA: join(home, 'AppData', 'Local'),
       // A Unix-style HOME (Git Bash) must not be mistaken for the Windows profile.
-      HOME: join(root, "msys-home"),
+      HOME: join(root, 'msys-home'),
     };
-  } else if (platform === "darwin") {
-    home = join(root, "Users", "ada");
-    appConfig = join(home, "Library", "Application Support");
+  } else if (platform === 'darwin') {
+    home = join(root, 'Users', 'ada');
+    appConfig = join(home, 'Library', 'Application Support');
     env = { HOME: home };
   } else {
-    home = join(root, "home", "ada");
-    appConfig = join(home, ".config");
+    home = join(root, 'home', 'ada');
+    appConfig = join(home, '.config');
     env = { HOME: home };
   }
   mkdirSync(home, { recursive: true });
   const dirs: Record<EditorName, string> = {
-    "claude-desktop": join(appConfig, "Claude"),
-    cursor: join(home, ".cursor"),
-    vscode: join(appConfig, "Code"),
-    windsurf: join(home, ".codeium", "windsurf"),
+    'claude-desktop': join(appConfig, 'Claude'),
+    cursor: join(home, '.cursor'),
+    vscode: join(appConfig, 'Code'),
+    windsurf: join(home, '.codeium', 'windsurf'),
   };
   const files: Record<EditorName, string> = {
-    "claude-desktop": join(dirs["claude-desktop"], "claude_desktop_config.json"),
-    cursor: join(dirs.cursor, "mcp.json"),
-    vscode: join(dirs.vscode, "User", "mcp.json"),
-    windsurf: join(dirs.windsurf, "mcp_config.json"),
+    'claude-desktop': join(dirs['claude-desktop'], 'claude_desktop_config.json'),
+    cursor: join(dirs.cursor, 'mcp.json'),
+    vscode: join(dirs.vscode, 'User', 'mcp.json'),
+    windsurf: join(dirs.windsurf, 'mcp_config.json'),
   };
   const machine: FakeMachine = {
     root,
     platform,
-    env: { PATH: process.env["PATH"] ?? "", ...env },
+    env: { PATH: process.env['PATH'] ?? '', ...env },
     dirs,
     files,
     install: (editor) => mkdirSync(dirs[editor], { recursive: true }),
@@ -75,7 +75,7 @@ export function fakeMachine(platform: FakePlatform, installed: EditorName[] = []
       mkdirSync(dirname(files[editor]), { recursive: true });
       writeFileSync(files[editor], text);
     },
-    read: (editor) => readFileSync(files[editor], "utf8"),
+    read: (editor) => readFileSync(files[editor], 'utf8'),
     tree: () => listTree(root),
     remove: () => rmSync(root, { recursive: true, force: true }),
   };
@@ -90,11 +90,15 @@ export interface RunResult {
 }
 
 /** Runs `signpost <args>` as a process with the fake machine's environment and platform. */
-export function signpost(machine: FakeMachine, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): RunResult {
-  const result = spawnSync(process.execPath, [cliEntry, ...args, "--platform", machine.platform], {
+export function signpost(
+  machine: FakeMachine,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): RunResult {
+  const result = spawnSync(process.execPath, [cliEntry, ...args, '--platform', machine.platform], {
     cwd: options.cwd ?? machine.root,
     env: { ...machine.env, ...options.env },
-    encoding: "utf8",
+    encoding: 'utf8',
     timeout: 30_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -103,13 +107,13 @@ export function signpost(machine: FakeMachine, args: string[], options: { cwd?: 
 /** Every file and directory under `dir`, relative to it, with file contents' sizes to catch rewrites. */
 export function listTree(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .map((e) => relative(dir, join(e.parentPath, e.name)) + (e.isDirectory() ? "/" : ""))
+    .map((e) => relative(dir, join(e.parentPath, e.name)) + (e.isDirectory() ? '/' : ''))
     .sort();
 }
 
 /** A snapshot of every file's content under `dir`. */
 export function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const entry of listTree(dir)) if (!entry.endsWith("/")) out[entry] = readFileSync(join(dir, entry), "utf8");
+  for (const entry of listTree(dir)) if (!entry.endsWith('/')) out[entry] = readFileSync(join(dir, entry), 'utf8');
   return out;
 }

@@ -3,14 +3,14 @@
  * repository's installed dependencies, so a test can build and pack a package from scratch without
  * touching the dist folder other tests run.
  */
-import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
-import { packageDir } from "./support.ts";
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { packageDir } from './support.ts';
 
-const repoRoot = join(packageDir, "..", "..");
-const repoModules = join(repoRoot, "node_modules");
+const repoRoot = join(packageDir, '..', '..');
+const repoModules = join(repoRoot, 'node_modules');
 
 export interface WorkspaceCopy {
   root: string;
@@ -22,34 +22,41 @@ export interface WorkspaceCopy {
 
 /** `packages` are folder names under packages/, e.g. "cli"; each is linked into node_modules as npm would. */
 export function workspaceCopy(packages: string[]): WorkspaceCopy {
-  const root = mkdtempSync(join(tmpdir(), "signpost-workspace-"));
-  writeFileSync(join(root, "package.json"), JSON.stringify({ name: "workspace-copy", private: true, type: "module", workspaces: ["packages/*"] }));
-  cpSync(join(repoRoot, "tsconfig.base.json"), join(root, "tsconfig.base.json"));
+  const root = mkdtempSync(join(tmpdir(), 'signpost-workspace-'));
+  writeFileSync(
+    join(root, 'package.json'),
+    JSON.stringify({ name: 'workspace-copy', private: true, type: 'module', workspaces: ['packages/*'] }),
+  );
+  cpSync(join(repoRoot, 'tsconfig.base.json'), join(root, 'tsconfig.base.json'));
   // Every installed dependency, but not the workspace links or their bins: those point at this copy.
-  const modules = join(root, "node_modules");
-  mkdirSync(join(modules, ".bin"), { recursive: true });
-  mkdirSync(join(modules, "@signpost"));
+  const modules = join(root, 'node_modules');
+  mkdirSync(join(modules, '.bin'), { recursive: true });
+  mkdirSync(join(modules, '@signpost'));
   for (const entry of readdirSync(repoModules)) {
-    if (entry !== ".bin" && entry !== "@signpost" && !entry.startsWith(".")) symlinkSync(join(repoModules, entry), join(modules, entry));
+    if (entry !== '.bin' && entry !== '@signpost' && !entry.startsWith('.'))
+      symlinkSync(join(repoModules, entry), join(modules, entry));
   }
-  symlinkSync(join(repoModules, "typescript", "bin", "tsc"), join(modules, ".bin", "tsc"));
+  symlinkSync(join(repoModules, 'typescript', 'bin', 'tsc'), join(modules, '.bin', 'tsc'));
   for (const name of packages) {
-    const source = join(repoRoot, "packages", name);
-    const target = join(root, "packages", name);
+    const source = join(repoRoot, 'packages', name);
+    const target = join(root, 'packages', name);
     cpSync(source, target, {
       recursive: true,
-      filter: (path) => !["dist", "node_modules", "test", "generated"].includes(basename(path)),
+      filter: (path) => !['dist', 'node_modules', 'test', 'generated'].includes(basename(path)),
     });
-    symlinkSync(join("..", "..", "packages", name), join(modules, "@signpost", name));
-    const { bin = {} } = JSON.parse(readFileSync(join(source, "package.json"), "utf8")) as { bin?: Record<string, string> };
-    for (const [command, file] of Object.entries(bin)) symlinkSync(join("..", "@signpost", name, file), join(modules, ".bin", command));
+    symlinkSync(join('..', '..', 'packages', name), join(modules, '@signpost', name));
+    const { bin = {} } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as {
+      bin?: Record<string, string>;
+    };
+    for (const [command, file] of Object.entries(bin))
+      symlinkSync(join('..', '@signpost', name, file), join(modules, '.bin', command));
   }
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
   return {
     root,
-    packageDir: (name) => join(root, "packages", name),
-    run: (command, args, cwd = root) => spawnSync(command, args, { cwd, env, encoding: "utf8", timeout: 120_000 }),
+    packageDir: (name) => join(root, 'packages', name),
+    run: (command, args, cwd = root) => spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: 120_000 }),
     remove: () => rmSync(root, { recursive: true, force: true }),
   };
 }

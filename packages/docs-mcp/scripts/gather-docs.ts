@@ -5,23 +5,23 @@
  *
  * Usage: node scripts/gather-docs.ts [--packages-dir <dir>] [--out <file>]
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import { gatherAll } from "./gather/package.ts";
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { gatherAll } from './gather/package.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const pkgRoot = resolve(here, "..");
+const pkgRoot = resolve(here, '..');
 const { values } = parseArgs({
   options: {
-    "packages-dir": { type: "string", default: resolve(pkgRoot, "..") },
-    out: { type: "string", default: join(pkgRoot, "src", "generated", "content.ts") },
+    'packages-dir': { type: 'string', default: resolve(pkgRoot, '..') },
+    out: { type: 'string', default: join(pkgRoot, 'src', 'generated', 'content.ts') },
   },
 });
 
-const own = JSON.parse(readFileSync(join(pkgRoot, "package.json"), "utf8")) as { version: string };
-const content = gatherAll(resolve(values["packages-dir"]!), own.version);
+const own = JSON.parse(readFileSync(join(pkgRoot, 'package.json'), 'utf8')) as { version: string };
+const content = gatherAll(resolve(values['packages-dir']!), own.version);
 const out = resolve(values.out!);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(
@@ -32,5 +32,5 @@ writeFileSync(
 );
 const summary = content.packages
   .map((p) => (p.available ? `${p.name} (api: ${p.api.source}, ${p.examples.length} examples)` : `${p.name} (missing)`))
-  .join(", ");
+  .join(', ');
 console.log(`docs-mcp: gathered ${summary}`);

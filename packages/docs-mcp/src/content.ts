@@ -4,12 +4,12 @@
  */
 
 /** The SDK packages this server documents, in the order they are listed. */
-export const PACKAGE_NAMES = ["error-tracker", "feature-reporter", "site-manager", "i18n", "logger"] as const;
+export const PACKAGE_NAMES = ['error-tracker', 'feature-reporter', 'site-manager', 'i18n', 'logger'] as const;
 
 export type PackageName = (typeof PACKAGE_NAMES)[number];
 
 /** Platforms an example file can be written for, from its file name (`react.tsx`). */
-export const EXAMPLE_PLATFORMS = ["browser", "node", "react", "nextjs"] as const;
+export const EXAMPLE_PLATFORMS = ['browser', 'node', 'react', 'nextjs'] as const;
 
 export type ExamplePlatform = (typeof EXAMPLE_PLATFORMS)[number];
 
@@ -26,14 +26,14 @@ export interface DeclarationFile {
 
 export interface ApiReference {
   /** Where the declarations came from. */
-  source: "dist" | "src" | "none";
+  source: 'dist' | 'src' | 'none';
   /** Import specifiers of the package mapped to the declaration file they resolve to. */
   entryPoints: { specifier: string; path: string }[];
   files: DeclarationFile[];
 }
 
 export interface ExampleFile {
-  platform: ExamplePlatform | "other";
+  platform: ExamplePlatform | 'other';
   /** Path relative to the package, e.g. `examples/react.tsx`. */
   path: string;
   /** Code-fence language, e.g. `tsx`. */

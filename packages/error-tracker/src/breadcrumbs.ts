@@ -22,7 +22,8 @@ export class BreadcrumbBuffer {
     };
     if (crumb.category) item.category = clip(crumb.category, 200);
     if (crumb.level) item.level = clip(crumb.level, 50);
-    if (crumb.data) item.data = toJsonSafe(crumb.data, { maxDepth: 3, maxStringLength: 500 }) as Record<string, unknown>;
+    if (crumb.data)
+      item.data = toJsonSafe(crumb.data, { maxDepth: 3, maxStringLength: 500 }) as Record<string, unknown>;
     this.items.push(item);
     if (this.items.length > this.max) this.items.splice(0, this.items.length - this.max);
   }

@@ -67,12 +67,20 @@ export function installGlobalHandlers(tracker: ErrorTracker): void {
     // Resource load failures are plain Events; "Script error." from other origins says nothing.
     if (!(typeof ErrorEvent !== 'undefined' && e instanceof ErrorEvent)) return;
     if (!e.error && (!e.message || e.message === 'Script error.')) return;
-    const error = e.error ?? { name: 'Error', message: e.message, stack: e.filename ? `    at ${e.filename}:${e.lineno}:${e.colno}` : undefined };
+    const error = e.error ?? {
+      name: 'Error',
+      message: e.message,
+      stack: e.filename ? `    at ${e.filename}:${e.lineno}:${e.colno}` : undefined,
+    };
     void tracker.internal.capture(error, { metadata: { mechanism: 'onerror', handled: false } }, 'onerror');
   };
   const onRejection = (event: Event) => {
     const reason = (event as PromiseRejectionEvent).reason;
-    void tracker.internal.capture(reason, { metadata: { mechanism: 'onunhandledrejection', handled: false } }, 'onunhandledrejection');
+    void tracker.internal.capture(
+      reason,
+      { metadata: { mechanism: 'onunhandledrejection', handled: false } },
+      'onunhandledrejection',
+    );
   };
   window.addEventListener('error', onError);
   window.addEventListener('unhandledrejection', onRejection);
@@ -117,21 +125,29 @@ export function installBreadcrumbs(tracker: ErrorTracker, options: BreadcrumbOpt
     let lastHref = location.href;
     const record = (to: string) => {
       if (to === lastHref) return;
-      add({ type: 'navigation', category: 'navigation', message: `${stripQuery(lastHref)} → ${stripQuery(to)}`, data: { from: stripQuery(lastHref), to: stripQuery(to) } });
+      add({
+        type: 'navigation',
+        category: 'navigation',
+        message: `${stripQuery(lastHref)} → ${stripQuery(to)}`,
+        data: { from: stripQuery(lastHref), to: stripQuery(to) },
+      });
       lastHref = to;
     };
     for (const method of ['pushState', 'replaceState'] as const) {
       cleanup(
-        wrap(history, method, (original) =>
-          function (this: History, ...args: unknown[]) {
-            const result = original.apply(this, args);
-            try {
-              record(location.href);
-            } catch {
-              // never break navigation
-            }
-            return result;
-          },
+        wrap(
+          history,
+          method,
+          (original) =>
+            function (this: History, ...args: unknown[]) {
+              const result = original.apply(this, args);
+              try {
+                record(location.href);
+              } catch {
+                // never break navigation
+              }
+              return result;
+            },
         ),
       );
     }
@@ -142,39 +158,49 @@ export function installBreadcrumbs(tracker: ErrorTracker, options: BreadcrumbOpt
 
   if (options.fetch !== false && typeof globalThis.fetch === 'function') {
     cleanup(
-      wrap(globalThis, 'fetch', (original) =>
-        function (this: unknown, ...args: unknown[]) {
-          const input = args[0] as RequestInfo | URL;
-          const init = args[1] as RequestInit | undefined;
-          let url = '';
-          let method = 'GET';
-          try {
-            url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-            method = (init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET')).toUpperCase();
-          } catch {
-            // keep defaults
-          }
-          if (own(url)) return original.apply(this, args);
-          const started = Date.now();
-          const crumb = (status: number | undefined, failed: boolean) =>
-            add({
-              type: 'http',
-              category: 'fetch',
-              level: failed || (status ?? 0) >= 400 ? 'error' : 'info',
-              message: `${method} ${stripQuery(url)}${status !== undefined ? ` [${status}]` : ' [failed]'}`,
-              data: { method, url: stripQuery(url), ...(status !== undefined ? { status } : {}), durationMs: Date.now() - started },
-            });
-          return (original.apply(this, args) as Promise<Response>).then(
-            (response) => {
-              crumb(response.status, false);
-              return response;
-            },
-            (error: unknown) => {
-              crumb(undefined, true);
-              throw error;
-            },
-          );
-        },
+      wrap(
+        globalThis,
+        'fetch',
+        (original) =>
+          function (this: unknown, ...args: unknown[]) {
+            const input = args[0] as RequestInfo | URL;
+            const init = args[1] as RequestInit | undefined;
+            let url = '';
+            let method = 'GET';
+            try {
+              url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+              method = (
+                init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET')
+              ).toUpperCase();
+            } catch {
+              // keep defaults
+            }
+            if (own(url)) return original.apply(this, args);
+            const started = Date.now();
+            const crumb = (status: number | undefined, failed: boolean) =>
+              add({
+                type: 'http',
+                category: 'fetch',
+                level: failed || (status ?? 0) >= 400 ? 'error' : 'info',
+                message: `${method} ${stripQuery(url)}${status !== undefined ? ` [${status}]` : ' [failed]'}`,
+                data: {
+                  method,
+                  url: stripQuery(url),
+                  ...(status !== undefined ? { status } : {}),
+                  durationMs: Date.now() - started,
+                },
+              });
+            return (original.apply(this, args) as Promise<Response>).then(
+              (response) => {
+                crumb(response.status, false);
+                return response;
+              },
+              (error: unknown) => {
+                crumb(undefined, true);
+                throw error;
+              },
+            );
+          },
       ),
     );
   }
@@ -183,32 +209,38 @@ export function installBreadcrumbs(tracker: ErrorTracker, options: BreadcrumbOpt
     const meta = new WeakMap<XMLHttpRequest, { method: string; url: string }>();
     const proto = XMLHttpRequest.prototype;
     cleanup(
-      wrap(proto, 'open', (original) =>
-        function (this: XMLHttpRequest, ...args: unknown[]) {
-          meta.set(this, { method: String(args[0] ?? 'GET').toUpperCase(), url: String(args[1] ?? '') });
-          return original.apply(this, args);
-        },
+      wrap(
+        proto,
+        'open',
+        (original) =>
+          function (this: XMLHttpRequest, ...args: unknown[]) {
+            meta.set(this, { method: String(args[0] ?? 'GET').toUpperCase(), url: String(args[1] ?? '') });
+            return original.apply(this, args);
+          },
       ),
     );
     cleanup(
-      wrap(proto, 'send', (original) =>
-        function (this: XMLHttpRequest, ...args: unknown[]) {
-          const info = meta.get(this);
-          if (info && !own(new URL(info.url, location.href).href)) {
-            const started = Date.now();
-            this.addEventListener('loadend', () => {
-              const status = this.status;
-              add({
-                type: 'http',
-                category: 'xhr',
-                level: status === 0 || status >= 400 ? 'error' : 'info',
-                message: `${info.method} ${stripQuery(info.url)} [${status || 'failed'}]`,
-                data: { method: info.method, url: stripQuery(info.url), status, durationMs: Date.now() - started },
+      wrap(
+        proto,
+        'send',
+        (original) =>
+          function (this: XMLHttpRequest, ...args: unknown[]) {
+            const info = meta.get(this);
+            if (info && !own(new URL(info.url, location.href).href)) {
+              const started = Date.now();
+              this.addEventListener('loadend', () => {
+                const status = this.status;
+                add({
+                  type: 'http',
+                  category: 'xhr',
+                  level: status === 0 || status >= 400 ? 'error' : 'info',
+                  message: `${info.method} ${stripQuery(info.url)} [${status || 'failed'}]`,
+                  data: { method: info.method, url: stripQuery(info.url), status, durationMs: Date.now() - started },
+                });
               });
-            });
-          }
-          return original.apply(this, args);
-        },
+            }
+            return original.apply(this, args);
+          },
       ),
     );
   }
@@ -216,15 +248,18 @@ export function installBreadcrumbs(tracker: ErrorTracker, options: BreadcrumbOpt
   if (options.console !== false && typeof console !== 'undefined') {
     for (const level of ['debug', 'log', 'info', 'warn', 'error'] as const) {
       cleanup(
-        wrap(console, level, (original) =>
-          function (this: Console, ...args: unknown[]) {
-            try {
-              add({ type: 'console', category: 'console', level, message: clip(args.map(text).join(' '), 500) });
-            } catch {
-              // never break logging
-            }
-            return original.apply(this, args);
-          },
+        wrap(
+          console,
+          level,
+          (original) =>
+            function (this: Console, ...args: unknown[]) {
+              try {
+                add({ type: 'console', category: 'console', level, message: clip(args.map(text).join(' '), 500) });
+              } catch {
+                // never break logging
+              }
+              return original.apply(this, args);
+            },
         ),
       );
     }

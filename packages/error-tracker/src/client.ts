@@ -144,7 +144,10 @@ function normalise(error: unknown): Normalised {
   } catch {
     text = String(error);
   }
-  return { errorType: error === null ? 'null' : typeof error === 'object' ? 'NonError' : typeof error, message: `Non-Error thrown: ${text ?? String(error)}` };
+  return {
+    errorType: error === null ? 'null' : typeof error === 'object' ? 'NonError' : typeof error,
+    message: `Non-Error thrown: ${text ?? String(error)}`,
+  };
 }
 
 function matches(patterns: (string | RegExp)[] | undefined, text: string): boolean {
@@ -174,7 +177,9 @@ export function createErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
   let networkProvider: () => NetworkContext | undefined = () => undefined;
   let locationProvider: () => { url?: string; referrer?: string } = () => ({});
   const offline: OfflineQueue | undefined =
-    (options.offline ?? isBrowser()) && enabled ? createOfflineQueue({ transport, storageKey: 'signpost:error-tracker:queue' }) : undefined;
+    (options.offline ?? isBrowser()) && enabled
+      ? createOfflineQueue({ transport, storageKey: 'signpost:error-tracker:queue' })
+      : undefined;
 
   function isDuplicate(fingerprint: string): boolean {
     if (dedupeWindowMs <= 0) return false;
@@ -189,7 +194,13 @@ export function createErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
     const errorType = clip(context.errorType ?? n.errorType, 200);
     const message = clip(atLeast(n.message || errorType, 10, `(${errorType})`), 5000);
     const title = clip(atLeast(n.message ? `${errorType}: ${n.message.split('\n')[0]}` : errorType, 5, '(error)'), 200);
-    const event: ErrorEvent = { title, message, errorType, severity: context.severity ?? defaultSeverity, timestamp: new Date().toISOString() };
+    const event: ErrorEvent = {
+      title,
+      message,
+      errorType,
+      severity: context.severity ?? defaultSeverity,
+      timestamp: new Date().toISOString(),
+    };
     if (n.stack) event.stackTrace = clip(n.stack, 50_000);
     const crumbs = breadcrumbs.list();
     if (crumbs.length) event.breadcrumbs = crumbs;
@@ -229,7 +240,12 @@ export function createErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
     }
   }
 
-  function capture(error: unknown, context: CaptureContext, mechanism: string, defaultSeverity: Severity = 'medium'): Promise<CaptureResult | undefined> {
+  function capture(
+    error: unknown,
+    context: CaptureContext,
+    mechanism: string,
+    defaultSeverity: Severity = 'medium',
+  ): Promise<CaptureResult | undefined> {
     try {
       stats.captured++;
       if (!enabled) return Promise.resolve(undefined);
@@ -238,7 +254,11 @@ export function createErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
         stats.dropped++;
         return Promise.resolve(undefined);
       }
-      const top = n.stack?.split('\n').find((l) => /^\s+at |@/.test(l))?.trim() ?? '';
+      const top =
+        n.stack
+          ?.split('\n')
+          .find((l) => /^\s+at |@/.test(l))
+          ?.trim() ?? '';
       if (isDuplicate(`${n.errorType}\u0000${n.message}\u0000${top}`)) {
         stats.deduplicated++;
         return Promise.resolve(undefined);
@@ -264,7 +284,8 @@ export function createErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
   }
 
   const internal: TrackerInternals = {
-    capture: (error, context, mechanism) => capture(error, context, mechanism, mechanism === 'captureException' ? 'medium' : 'high'),
+    capture: (error, context, mechanism) =>
+      capture(error, context, mechanism, mechanism === 'captureException' ? 'medium' : 'high'),
     breadcrumbs,
     addCleanup: (fn) => cleanups.push(fn),
     setDeviceProvider: (fn) => (deviceProvider = fn),
@@ -279,7 +300,12 @@ export function createErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
     captureMessage: (message, severityOrContext) => {
       const context: CaptureContext =
         typeof severityOrContext === 'string' ? { severity: severityOrContext } : { ...severityOrContext };
-      return capture({ name: context.errorType ?? 'Message', message: String(message) }, { ...context, errorType: context.errorType ?? 'Message' }, 'captureMessage', 'low');
+      return capture(
+        { name: context.errorType ?? 'Message', message: String(message) },
+        { ...context, errorType: context.errorType ?? 'Message' },
+        'captureMessage',
+        'low',
+      );
     },
     setUser: (next) => {
       user = next ? { ...next } : null;

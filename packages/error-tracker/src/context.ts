@@ -22,7 +22,9 @@ const SYSTEMS: [RegExp, string][] = [
 ];
 
 /** Browser, OS and device class read from a user agent string. */
-export function parseUserAgent(ua: string): Pick<DeviceContext, 'browser' | 'browserVersion' | 'os' | 'osVersion' | 'device'> {
+export function parseUserAgent(
+  ua: string,
+): Pick<DeviceContext, 'browser' | 'browserVersion' | 'os' | 'osVersion' | 'device'> {
   const out: Pick<DeviceContext, 'browser' | 'browserVersion' | 'os' | 'osVersion' | 'device'> = {};
   for (const [re, name] of BROWSERS) {
     const m = re.exec(ua);
@@ -67,7 +69,11 @@ export function browserDevice(): DeviceContext {
 
 /** Network context from `navigator.connection` (where supported) and `navigator.onLine`. */
 export function browserNetwork(): NetworkContext | undefined {
-  const nav = (globalThis as { navigator?: Navigator & { connection?: { effectiveType?: string; downlink?: number; rtt?: number } } }).navigator;
+  const nav = (
+    globalThis as {
+      navigator?: Navigator & { connection?: { effectiveType?: string; downlink?: number; rtt?: number } };
+    }
+  ).navigator;
   if (!nav) return undefined;
   const network: NetworkContext = {};
   const c = nav.connection;

@@ -72,7 +72,10 @@ export function captureException(error: unknown, context?: CaptureContext): Prom
 }
 
 /** Reports a message through the current tracker (default severity `low`). */
-export function captureMessage(message: string, severityOrContext?: Severity | CaptureContext): Promise<CaptureResult | undefined> {
+export function captureMessage(
+  message: string,
+  severityOrContext?: Severity | CaptureContext,
+): Promise<CaptureResult | undefined> {
   return current ? current.captureMessage(message, severityOrContext) : Promise.resolve(noTracker());
 }
 

@@ -31,7 +31,15 @@ export interface NodeOptions extends ErrorTrackerOptions {
   breadcrumbs?: false | { console?: boolean; fetch?: boolean };
 }
 
-const OS_NAMES: Record<string, string> = { linux: 'Linux', darwin: 'macOS', win32: 'Windows', freebsd: 'FreeBSD', openbsd: 'OpenBSD', aix: 'AIX', sunos: 'SunOS' };
+const OS_NAMES: Record<string, string> = {
+  linux: 'Linux',
+  darwin: 'macOS',
+  win32: 'Windows',
+  freebsd: 'FreeBSD',
+  openbsd: 'OpenBSD',
+  aix: 'AIX',
+  sunos: 'SunOS',
+};
 
 /** Device context of a Node.js process. */
 export function nodeDevice(): DeviceContext {
@@ -68,7 +76,11 @@ export function init(options: NodeOptions): ErrorTracker {
   if (options.captureUnhandled !== false) {
     const timeout = options.shutdownTimeoutMs ?? 2000;
     const reportThen = (error: unknown, mechanism: string, then: () => void) => {
-      const sent = tracker.internal.capture(error, { severity: 'critical', metadata: { mechanism, handled: false } }, mechanism);
+      const sent = tracker.internal.capture(
+        error,
+        { severity: 'critical', metadata: { mechanism, handled: false } },
+        mechanism,
+      );
       let done = false;
       const finish = () => {
         if (done) return;

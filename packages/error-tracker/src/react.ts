@@ -2,7 +2,15 @@
  * @signpost/error-tracker/react: an error boundary that reports render errors to Signpost, and a
  * provider and hook to reach the tracker from components.
  */
-import { Component, createContext, createElement, useContext, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
+import {
+  Component,
+  createContext,
+  createElement,
+  useContext,
+  type ComponentType,
+  type ErrorInfo,
+  type ReactNode,
+} from 'react';
 import type { ErrorTracker } from './client.js';
 import { getCurrentTracker } from './index.js';
 import type { CaptureContext, Severity } from './types.js';
@@ -10,7 +18,13 @@ import type { CaptureContext, Severity } from './types.js';
 const TrackerContext = createContext<ErrorTracker | undefined>(undefined);
 
 /** Makes `tracker` the one `useErrorTracker` and `ErrorBoundary` use below it (default: the one `init` created). */
-export function ErrorTrackerProvider({ tracker, children }: { tracker: ErrorTracker; children?: ReactNode }): ReactNode {
+export function ErrorTrackerProvider({
+  tracker,
+  children,
+}: {
+  tracker: ErrorTracker;
+  children?: ReactNode;
+}): ReactNode {
   return createElement(TrackerContext.Provider, { value: tracker }, children);
 }
 
@@ -79,7 +93,12 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, State> {
         {
           severity: extra?.severity ?? this.props.severity ?? 'high',
           ...(extra?.errorType ? { errorType: extra.errorType } : {}),
-          metadata: { mechanism: 'react-error-boundary', handled: true, componentStack: componentStack.slice(0, 5000), ...extra?.metadata },
+          metadata: {
+            mechanism: 'react-error-boundary',
+            handled: true,
+            componentStack: componentStack.slice(0, 5000),
+            ...extra?.metadata,
+          },
         },
         'react-error-boundary',
       );
@@ -101,14 +120,21 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, State> {
     if (!this.state.hasError) return this.props.children ?? null;
     const { fallback } = this.props;
     if (typeof fallback === 'function') {
-      return fallback({ error: this.state.error, componentStack: this.state.componentStack, resetError: this.resetError });
+      return fallback({
+        error: this.state.error,
+        componentStack: this.state.componentStack,
+        resetError: this.resetError,
+      });
     }
     return fallback ?? null;
   }
 }
 
 /** Wraps a component in an `ErrorBoundary`. */
-export function withErrorBoundary<P extends object>(Wrapped: ComponentType<P>, boundaryProps: ErrorBoundaryProps = {}): ComponentType<P> {
+export function withErrorBoundary<P extends object>(
+  Wrapped: ComponentType<P>,
+  boundaryProps: ErrorBoundaryProps = {},
+): ComponentType<P> {
   const WithBoundary = (props: P) => createElement(ErrorBoundary, boundaryProps, createElement(Wrapped, props));
   WithBoundary.displayName = `withErrorBoundary(${Wrapped.displayName ?? Wrapped.name ?? 'Component'})`;
   return WithBoundary;

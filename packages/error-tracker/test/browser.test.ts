@@ -5,7 +5,14 @@ import { after, before, describe, test } from 'node:test';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '@signpost/server/testing';
-import { importMap, launchChromium, startStaticServer, waitFor, withLocalImportMap, type StaticServer } from '../../sdk-core/test/support/browser.ts';
+import {
+  importMap,
+  launchChromium,
+  startStaticServer,
+  waitFor,
+  withLocalImportMap,
+  type StaticServer,
+} from '../../sdk-core/test/support/browser.ts';
 
 let server: TestServer;
 let web: StaticServer;
@@ -31,7 +38,8 @@ interface Row {
   url: string | null;
   metadata: string | null;
 }
-const rows = (projectId: string) => server.db.all<Row>('SELECT * FROM error_reports WHERE project_id = ? ORDER BY first_seen_at, title', [projectId]);
+const rows = (projectId: string) =>
+  server.db.all<Row>('SELECT * FROM error_reports WHERE project_id = ? ORDER BY first_seen_at, title', [projectId]);
 const PACKAGES = ['sdk-core', 'error-tracker'];
 
 function testPage(name: string, apiKey: string): string {
@@ -84,17 +92,35 @@ describe('error-tracker in Chromium', () => {
     const stored = JSON.stringify(row);
     assert.doesNotMatch(stored, /secret-value|private notes|token=abc/);
 
-    const crumbs = JSON.parse(row!.breadcrumbs!) as { type: string; message: string; category?: string; level?: string; data?: Record<string, unknown> }[];
+    const crumbs = JSON.parse(row!.breadcrumbs!) as {
+      type: string;
+      message: string;
+      category?: string;
+      level?: string;
+      data?: Record<string, unknown>;
+    }[];
     const types = crumbs.map((c) => `${c.type}: ${c.message}`);
     assert.ok(types.includes('click: input#email.field[name="email"][type="email"]'), types.join('\n'));
     assert.ok(types.includes('input: input#email.field[name="email"][type="email"]'), types.join('\n'));
     assert.ok(types.includes('input: textarea[name="notes"]'), types.join('\n'));
     assert.ok(types.includes('click: button#save.primary[aria-label="Save profile"]'), types.join('\n'));
-    assert.ok(types.some((t) => /^http: GET \/missing \[404\]$/.test(t)), types.join('\n'));
+    assert.ok(
+      types.some((t) => /^http: GET \/missing \[404\]$/.test(t)),
+      types.join('\n'),
+    );
     assert.ok(types.includes('console: low on memory {"free":12}'), types.join('\n'));
-    assert.ok(types.some((t) => /^navigation: http:\/\/127\.0\.0\.1:\d+\/uncaught\.html → http:\/\/127\.0\.0\.1:\d+\/checkout$/.test(t)), types.join('\n'));
+    assert.ok(
+      types.some((t) =>
+        /^navigation: http:\/\/127\.0\.0\.1:\d+\/uncaught\.html → http:\/\/127\.0\.0\.1:\d+\/checkout$/.test(t),
+      ),
+      types.join('\n'),
+    );
     assert.ok(types.includes('click: button#boom'), types.join('\n'));
-    assert.equal(crumbs.filter((c) => c.type === 'input' && c.message.startsWith('input#email')).length, 1, 'typing is debounced per field');
+    assert.equal(
+      crumbs.filter((c) => c.type === 'input' && c.message.startsWith('input#email')).length,
+      1,
+      'typing is debounced per field',
+    );
     for (const c of crumbs) assert.ok(c.type !== 'click' || c.message.length <= 80);
 
     const device = JSON.parse(row!.device!);
@@ -127,16 +153,27 @@ describe('error-tracker in Chromium', () => {
     await tab.goto(testPage('offline', p.liveKey));
     await tab.waitForFunction('window.ready === true');
     await context.setOffline(true);
-    const result = await tab.evaluate(() => (window as unknown as { captureException(e: unknown): Promise<unknown> }).captureException(new Error('captured while offline')));
+    const result = await tab.evaluate(() =>
+      (window as unknown as { captureException(e: unknown): Promise<unknown> }).captureException(
+        new Error('captured while offline'),
+      ),
+    );
     assert.equal(result, undefined);
-    assert.match((await tab.evaluate(() => localStorage.getItem('signpost:error-tracker:queue'))) ?? '', /captured while offline/);
+    assert.match(
+      (await tab.evaluate(() => localStorage.getItem('signpost:error-tracker:queue'))) ?? '',
+      /captured while offline/,
+    );
     assert.equal((await rows(p.projectId)).length, 0);
     await context.setOffline(false);
     await waitFor(async () => (await rows(p.projectId)).length === 1, 10_000, 'replayed report');
     assert.equal((await rows(p.projectId))[0]!.title, 'Error: captured while offline');
     // The server has the report as soon as it committed it; the page empties its queue once the
     // answer is back, a moment later.
-    await waitFor(async () => (await tab.evaluate(() => localStorage.getItem('signpost:error-tracker:queue'))) === null, 10_000, 'emptied queue');
+    await waitFor(
+      async () => (await tab.evaluate(() => localStorage.getItem('signpost:error-tracker:queue'))) === null,
+      10_000,
+      'emptied queue',
+    );
     await context.close();
   });
 
@@ -148,8 +185,15 @@ describe('error-tracker in Chromium', () => {
     await tab.route(`${server.baseUrl}/errors`, (route) => route.abort('internetdisconnected'));
     await tab.goto(testPage('reload', p.liveKey));
     await tab.waitForFunction('window.ready === true');
-    await tab.evaluate(() => (window as unknown as { captureException(e: unknown): Promise<unknown> }).captureException(new Error('kept across a reload')));
-    assert.match((await tab.evaluate(() => localStorage.getItem('signpost:error-tracker:queue'))) ?? '', /kept across a reload/);
+    await tab.evaluate(() =>
+      (window as unknown as { captureException(e: unknown): Promise<unknown> }).captureException(
+        new Error('kept across a reload'),
+      ),
+    );
+    assert.match(
+      (await tab.evaluate(() => localStorage.getItem('signpost:error-tracker:queue'))) ?? '',
+      /kept across a reload/,
+    );
     await tab.unroute(`${server.baseUrl}/errors`);
     await tab.reload();
     await waitFor(async () => (await rows(p.projectId)).length === 1, 10_000, 'report sent after reload');
@@ -158,7 +202,10 @@ describe('error-tracker in Chromium', () => {
 
   test('examples/browser.html reports uncaught errors and rejections', async () => {
     const p = await server.createProject();
-    const html = withLocalImportMap(readFileSync(new URL('../examples/browser.html', import.meta.url), 'utf8'), PACKAGES)
+    const html = withLocalImportMap(
+      readFileSync(new URL('../examples/browser.html', import.meta.url), 'utf8'),
+      PACKAGES,
+    )
       .replace('svc_live_your_key', p.liveKey)
       .replace('http://localhost:3000/api/public/v1', server.baseUrl);
     const context = await browser.newContext();
@@ -199,7 +246,12 @@ describe('error-tracker in Chromium', () => {
     const tab = await context.newPage();
     const logs: string[] = [];
     tab.on('console', (m) => logs.push(m.text()));
-    await tab.goto(web.page('/react.html', `<!doctype html><div id="root"></div><script type="module" src="/packages/error-tracker/.tmp/react-app.js"></script>`));
+    await tab.goto(
+      web.page(
+        '/react.html',
+        `<!doctype html><div id="root"></div><script type="module" src="/packages/error-tracker/.tmp/react-app.js"></script>`,
+      ),
+    );
     await tab.waitForSelector('text=Total: 5');
     await tab.click('#break');
     await tab.waitForSelector('[role=alert]');
@@ -211,7 +263,10 @@ describe('error-tracker in Chromium', () => {
     assert.equal(metadata.mechanism, 'react-error-boundary');
     assert.equal(metadata.area, 'cart');
     assert.match(metadata.componentStack, /Cart/);
-    assert.ok(logs.some((l) => l.startsWith('cart failed')), 'onError called');
+    assert.ok(
+      logs.some((l) => l.startsWith('cart failed')),
+      'onError called',
+    );
     await tab.click('#retry');
     await tab.waitForSelector('text=Total: 0');
     await context.close();

@@ -14,14 +14,22 @@ after(async () => {
 });
 
 const rows = (projectId: string) =>
-  server.db.all<{ title: string; error_type: string; severity: string; breadcrumbs: string | null; metadata: string | null; device: string; app: string }>(
-    'SELECT * FROM error_reports WHERE project_id = ? ORDER BY first_seen_at, title',
-    [projectId],
-  );
+  server.db.all<{
+    title: string;
+    error_type: string;
+    severity: string;
+    breadcrumbs: string | null;
+    metadata: string | null;
+    device: string;
+    app: string;
+  }>('SELECT * FROM error_reports WHERE project_id = ? ORDER BY first_seen_at, title', [projectId]);
 
 function runNode(file: string, args: string[], env: Record<string, string>, node = process.execPath) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(node, [file, ...args], { env: { ...process.env, ...env }, cwd: fileURLToPath(new URL('.', import.meta.url)) });
+    const child = spawn(node, [file, ...args], {
+      env: { ...process.env, ...env },
+      cwd: fileURLToPath(new URL('.', import.meta.url)),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -57,7 +65,10 @@ async function checkExample(node?: string) {
   assert.deepEqual(JSON.parse(uncaught.metadata!), { mechanism: 'uncaughtException', handled: false });
   const crumbs = JSON.parse(uncaught.breadcrumbs!) as { type: string; message: string; level?: string }[];
   assert.ok(crumbs.some((c) => c.type === 'console' && c.level === 'warn' && c.message === 'Disk usage at 91%'));
-  assert.ok(crumbs.every((c) => !c.message.includes('/errors')), 'own requests are not breadcrumbs');
+  assert.ok(
+    crumbs.every((c) => !c.message.includes('/errors')),
+    'own requests are not breadcrumbs',
+  );
   assert.equal(JSON.parse(uncaught.app).userId, 'worker-7');
   return JSON.parse(uncaught.device) as { userAgent: string };
 }
@@ -84,10 +95,13 @@ test('unhandled rejections: reported, then exit (default) or warn and go on', as
   assert.match(warn.stdout, /still running/);
   assert.match(warn.stderr, /Unhandled promise rejection: Error: rejected in mode warn/);
   const stored = await rows(p.projectId);
-  assert.deepEqual(stored.map((r) => [r.title, r.severity]), [
-    ['Error: rejected in mode exit', 'critical'],
-    ['Error: rejected in mode warn', 'critical'],
-  ]);
+  assert.deepEqual(
+    stored.map((r) => [r.title, r.severity]),
+    [
+      ['Error: rejected in mode exit', 'critical'],
+      ['Error: rejected in mode warn', 'critical'],
+    ],
+  );
 });
 
 test('the README quick start works as written', async () => {
@@ -102,5 +116,8 @@ test('the README quick start works as written', async () => {
   assert.equal(code.split('\n').length, 1);
   const run = await runNode(file, [], {});
   assert.equal(run.code, 0, run.stderr);
-  assert.deepEqual((await rows(p.projectId)).map((r) => r.title), ['Message: The quick start works']);
+  assert.deepEqual(
+    (await rows(p.projectId)).map((r) => r.title),
+    ['Message: The quick start works'],
+  );
 });

@@ -5,14 +5,20 @@ import { renderToString } from 'react-dom/server';
 import { createErrorTracker } from '@signpost/error-tracker';
 import { ErrorBoundary, ErrorTrackerProvider, useErrorTracker, withErrorBoundary } from '@signpost/error-tracker/react';
 
-test('useErrorTracker returns the provider\'s tracker; ErrorBoundary renders its children', () => {
+test("useErrorTracker returns the provider's tracker; ErrorBoundary renders its children", () => {
   const tracker = createErrorTracker({ apiKey: 'svc_test_x', onError: () => {} });
   let seen: unknown;
   const Probe = () => {
     seen = useErrorTracker();
     return createElement('span', null, 'ok');
   };
-  const html = renderToString(createElement(ErrorTrackerProvider, { tracker }, createElement(ErrorBoundary, { fallback: 'failed' }, createElement(Probe))));
+  const html = renderToString(
+    createElement(
+      ErrorTrackerProvider,
+      { tracker },
+      createElement(ErrorBoundary, { fallback: 'failed' }, createElement(Probe)),
+    ),
+  );
   assert.equal(html, '<span>ok</span>');
   assert.equal(seen, tracker);
 });

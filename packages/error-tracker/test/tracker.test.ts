@@ -27,15 +27,25 @@ interface Row {
   occurrences: number;
   environment: string;
 }
-const rows = (projectId: string) => server.db.all<Row>('SELECT * FROM error_reports WHERE project_id = ? ORDER BY first_seen_at, title', [projectId]);
+const rows = (projectId: string) =>
+  server.db.all<Row>('SELECT * FROM error_reports WHERE project_id = ? ORDER BY first_seen_at, title', [projectId]);
 
 describe('createErrorTracker (Node)', () => {
   test('captureException sends title, message, type, stack, severity, app and metadata', async () => {
     const p = await server.createProject();
-    const tracker = createErrorTracker({ apiKey: p.liveKey, baseUrl: server.baseUrl, release: '3.1.0', environment: 'staging', metadata: { region: 'eu' } });
+    const tracker = createErrorTracker({
+      apiKey: p.liveKey,
+      baseUrl: server.baseUrl,
+      release: '3.1.0',
+      environment: 'staging',
+      metadata: { region: 'eu' },
+    });
     tracker.internal.setDeviceProvider(nodeDevice);
     tracker.setUser({ id: 'u1', email: 'u1@example.com' });
-    const result = await tracker.captureException(new TypeError('total is not a function'), { severity: 'high', metadata: { orderId: 'o1' } });
+    const result = await tracker.captureException(new TypeError('total is not a function'), {
+      severity: 'high',
+      metadata: { orderId: 'o1' },
+    });
     assert.ok(result?.id);
     assert.equal(result.duplicate, false);
     const [row] = await rows(p.projectId);
@@ -91,7 +101,10 @@ describe('createErrorTracker (Node)', () => {
     assert.equal(await tracker.captureException(new Error('please ignore me now')), undefined);
     await tracker.captureException(new Error('card 1234-5678 declined'));
     const stored = await rows(p.projectId);
-    assert.deepEqual(stored.map((r) => r.message), ['card [card] declined']);
+    assert.deepEqual(
+      stored.map((r) => r.message),
+      ['card [card] declined'],
+    );
     assert.deepEqual(JSON.parse(stored[0]!.metadata!), { scrubbed: true });
     assert.equal(tracker.stats.dropped, 1);
     assert.equal(tracker.stats.sent, 1);
@@ -100,7 +113,12 @@ describe('createErrorTracker (Node)', () => {
   test('sampling happens first: sampleRate 0 sends nothing and never calls beforeSend', async () => {
     const p = await server.createProject();
     let called = 0;
-    const tracker = createErrorTracker({ apiKey: p.liveKey, baseUrl: server.baseUrl, sampleRate: 0, beforeSend: (e) => (called++, e) });
+    const tracker = createErrorTracker({
+      apiKey: p.liveKey,
+      baseUrl: server.baseUrl,
+      sampleRate: 0,
+      beforeSend: (e) => (called++, e),
+    });
     await tracker.captureException(new Error('sampled out, not sent'));
     assert.equal(tracker.stats.sampledOut, 1);
     assert.equal(called, 0);
@@ -110,7 +128,11 @@ describe('createErrorTracker (Node)', () => {
   test('a burst of the same error is sent once (client-side de-duplication)', async () => {
     const p = await server.createProject();
     let requests = 0;
-    const tracker = createErrorTracker({ apiKey: p.liveKey, baseUrl: server.baseUrl, fetch: (u, i) => (requests++, fetch(u, i)) });
+    const tracker = createErrorTracker({
+      apiKey: p.liveKey,
+      baseUrl: server.baseUrl,
+      fetch: (u, i) => (requests++, fetch(u, i)),
+    });
     const burst = () => {
       throw new Error('render loop exploded');
     };
@@ -130,7 +152,11 @@ describe('createErrorTracker (Node)', () => {
 
   test('breadcrumbs: the 50 newest are sent', async () => {
     const p = await server.createProject();
-    const tracker = createErrorTracker({ apiKey: p.liveKey, baseUrl: server.baseUrl, beforeBreadcrumb: (c) => (c.message === 'secret' ? null : c) });
+    const tracker = createErrorTracker({
+      apiKey: p.liveKey,
+      baseUrl: server.baseUrl,
+      beforeBreadcrumb: (c) => (c.message === 'secret' ? null : c),
+    });
     for (let i = 0; i < 60; i++) tracker.addBreadcrumb({ type: 'custom', message: `step ${i}`, data: { i } });
     tracker.addBreadcrumb({ type: 'custom', message: 'secret' });
     await tracker.captureException(new Error('after 60 steps'));
@@ -143,7 +169,11 @@ describe('createErrorTracker (Node)', () => {
 
   test('ignoreErrors', async () => {
     const p = await server.createProject();
-    const tracker = createErrorTracker({ apiKey: p.liveKey, baseUrl: server.baseUrl, ignoreErrors: ['ResizeObserver loop', /^AbortError:/] });
+    const tracker = createErrorTracker({
+      apiKey: p.liveKey,
+      baseUrl: server.baseUrl,
+      ignoreErrors: ['ResizeObserver loop', /^AbortError:/],
+    });
     await tracker.captureException(new Error('ResizeObserver loop limit exceeded'));
     const abort = new Error('The user aborted a request.');
     abort.name = 'AbortError';
@@ -166,15 +196,31 @@ describe('createErrorTracker (Node)', () => {
 
   test('failures go to onError and captures resolve undefined; nothing throws', async () => {
     const errors: unknown[] = [];
-    const tracker = createErrorTracker({ apiKey: 'svc_live_wrong', baseUrl: server.baseUrl, onError: (e) => errors.push(e) });
+    const tracker = createErrorTracker({
+      apiKey: 'svc_live_wrong',
+      baseUrl: server.baseUrl,
+      onError: (e) => errors.push(e),
+    });
     assert.equal(await tracker.captureException(new Error('refused report')), undefined);
     assert.ok(errors[0] instanceof ApiError);
     assert.equal((errors[0] as ApiError).status, 401);
     assert.equal(tracker.stats.failed, 1);
 
-    const down = createErrorTracker({ apiKey: 'svc_live_x', baseUrl: 'http://127.0.0.1:9/api/public/v1', maxRetries: 0, onError: (e) => errors.push(e) });
+    const down = createErrorTracker({
+      apiKey: 'svc_live_x',
+      baseUrl: 'http://127.0.0.1:9/api/public/v1',
+      maxRetries: 0,
+      onError: (e) => errors.push(e),
+    });
     assert.equal(await down.captureException(new Error('nowhere to go')), undefined);
-    const throwing = createErrorTracker({ apiKey: 'svc_live_x', baseUrl: server.baseUrl, beforeSend: () => { throw new Error('hook bug'); }, onError: (e) => errors.push(e) });
+    const throwing = createErrorTracker({
+      apiKey: 'svc_live_x',
+      baseUrl: server.baseUrl,
+      beforeSend: () => {
+        throw new Error('hook bug');
+      },
+      onError: (e) => errors.push(e),
+    });
     assert.equal(await throwing.captureException(new Error('hook will throw')), undefined);
     assert.match(String(errors.at(-1)), /hook bug/);
   });
@@ -195,11 +241,15 @@ describe('helpers', () => {
 
   test('parseUserAgent', () => {
     assert.deepEqual(
-      parseUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.86'),
+      parseUserAgent(
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.86',
+      ),
       { browser: 'Edge', browserVersion: '131.0.2903.86', os: 'Windows', osVersion: '10.0', device: 'desktop' },
     );
     assert.deepEqual(
-      parseUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'),
+      parseUserAgent(
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+      ),
       { browser: 'Safari', browserVersion: '17.5', os: 'iOS', osVersion: '17.5', device: 'mobile' },
     );
   });

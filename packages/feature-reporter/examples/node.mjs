@@ -27,7 +27,8 @@ await reporter.addComment(idea.id, { body: 'Weekly would be enough for us.', aut
 console.log(`votes: ${voteCount}, comments: ${(await reporter.listComments(idea.id)).count}`);
 
 const roadmap = await reporter.getRoadmap({ status: ['planned', 'in-progress'] });
-for (const column of roadmap.columns) console.log(`${column.status}: ${column.items.map((i) => i.title).join(', ') || '-'}`);
+for (const column of roadmap.columns)
+  console.log(`${column.status}: ${column.items.map((i) => i.title).join(', ') || '-'}`);
 
 const { entries } = await reporter.getChangelog({ limit: 3 });
 for (const entry of entries) console.log(`changelog: ${entry.summary}`);

@@ -2,7 +2,12 @@
 // Mount it with: createRoot(document.getElementById('root')!).render(<App />)
 import { useState } from 'react';
 import { anonymousVoterId } from '@signpost/feature-reporter';
-import { FeatureReporterProvider, FeedbackWidget, useFeatureReporter, useRoadmap } from '@signpost/feature-reporter/react';
+import {
+  FeatureReporterProvider,
+  FeedbackWidget,
+  useFeatureReporter,
+  useRoadmap,
+} from '@signpost/feature-reporter/react';
 
 const options = {
   apiKey: 'svc_live_demo_signpostpublicdemokey0001',
@@ -46,7 +51,11 @@ export function App() {
     <FeatureReporterProvider options={options}>
       <h1>Roadmap</h1>
       <Roadmap />
-      <FeedbackWidget {...options} position="bottom-right" onSubmitted={(e) => console.log('filed', e.detail.feature.id)} />
+      <FeedbackWidget
+        {...options}
+        position="bottom-right"
+        onSubmitted={(e) => console.log('filed', e.detail.feature.id)}
+      />
     </FeatureReporterProvider>
   );
 }

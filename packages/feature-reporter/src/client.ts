@@ -98,7 +98,8 @@ export function createFeatureReporter(options: FeatureReporterOptions): FeatureR
     getChangelog: (query = {}) => call('GET', '/changelog', { query: { ...query } }),
     vote: (featureId, voterId) => call('PUT', `/features/${seg(featureId)}/votes/${seg(voterId)}`),
     unvote: (featureId, voterId) => call('DELETE', `/features/${seg(featureId)}/votes/${seg(voterId)}`),
-    listComments: (featureId, query = {}) => call('GET', `/features/${seg(featureId)}/comments`, { query: { ...query } }),
+    listComments: (featureId, query = {}) =>
+      call('GET', `/features/${seg(featureId)}/comments`, { query: { ...query } }),
     addComment: (featureId, comment) => call('POST', `/features/${seg(featureId)}/comments`, { body: comment }),
   };
 }

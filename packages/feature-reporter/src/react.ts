@@ -2,7 +2,17 @@
  * `@signpost/feature-reporter/react`: a provider, hooks for the public board and a `<FeedbackWidget>`
  * component. `react` (18 or later) is an optional peer dependency.
  */
-import { createContext, createElement, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  createElement,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { createFeatureReporter, type FeatureReporter, type FeatureReporterOptions } from './client.js';
 import type { Changelog, FeatureList, ListFeaturesQuery, PageQuery, Roadmap, RoadmapQuery } from './types.js';
 import { defineFeedbackWidget, type FeedbackWidgetElement, type FeedbackWidgetOptions } from './widget/index.js';
@@ -42,7 +52,11 @@ export interface AsyncState<T> {
 
 function useRead<T>(read: (client: FeatureReporter) => Promise<T>, key: unknown): AsyncState<T> {
   const client = useFeatureReporter();
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({
+    data: undefined,
+    error: undefined,
+    loading: true,
+  });
   const [round, setRound] = useState(0);
   const keyText = JSON.stringify(key);
   useEffect(() => {

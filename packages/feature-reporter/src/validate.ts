@@ -28,12 +28,15 @@ export function validateFeedback(input: Partial<FeedbackInput>): FeedbackIssue[]
   const check = (field: 'title' | 'description', value: string | undefined, min: number, max: number) => {
     const text = (value ?? '').trim();
     if (!text) issues.push({ field, code: 'required', message: `${field} is required` });
-    else if (text.length < min) issues.push({ field, code: 'too_short', message: `${field} needs at least ${min} characters` });
-    else if (text.length > max) issues.push({ field, code: 'too_long', message: `${field} allows at most ${max} characters` });
+    else if (text.length < min)
+      issues.push({ field, code: 'too_short', message: `${field} needs at least ${min} characters` });
+    else if (text.length > max)
+      issues.push({ field, code: 'too_long', message: `${field} allows at most ${max} characters` });
   };
   check('title', input.title, L.titleMin, L.titleMax);
   check('description', input.description, L.descriptionMin, L.descriptionMax);
   const email = input.contactEmail?.trim();
-  if (email && !EMAIL.test(email)) issues.push({ field: 'contactEmail', code: 'invalid_email', message: 'contactEmail is not an e-mail address' });
+  if (email && !EMAIL.test(email))
+    issues.push({ field: 'contactEmail', code: 'invalid_email', message: 'contactEmail is not an e-mail address' });
   return issues;
 }

@@ -33,6 +33,9 @@ test('exports are named, and every subpath has types', () => {
     assert.ok(target.types?.endsWith('.d.ts'), subpath);
   }
   for (const file of ['index', 'react', 'widget/index']) {
-    assert.doesNotMatch(readFileSync(new URL(`../src/${file}.ts`, import.meta.url), 'utf8'), /export \*|export default/);
+    assert.doesNotMatch(
+      readFileSync(new URL(`../src/${file}.ts`, import.meta.url), 'utf8'),
+      /export \*|export default/,
+    );
   }
 });

@@ -27,18 +27,31 @@ after(async () => {
 });
 
 const titles = async (projectId: string) =>
-  (await server.db.all<{ title: string }>('SELECT title FROM features WHERE project_id = ? ORDER BY title', [projectId])).map((r) => r.title);
+  (
+    await server.db.all<{ title: string }>('SELECT title FROM features WHERE project_id = ? ORDER BY title', [
+      projectId,
+    ])
+  ).map((r) => r.title);
 
 describe('README and examples', () => {
   test('the README quick start works as written (against the local default URL and the demo key)', async () => {
     await runSnippet(quickStart(new URL('../README.md', import.meta.url).pathname), pkgDir, { origin: server.origin });
     assert.ok((await titles(server.demoProjectId)).includes('Dark mode'));
-    const rows = await server.db.all<{ channel: string }>("SELECT channel FROM features WHERE project_id = ? AND description = 'A dark theme for late nights.'", [server.demoProjectId]);
-    assert.deepEqual(rows.map((r) => r.channel), ['sdk']);
+    const rows = await server.db.all<{ channel: string }>(
+      "SELECT channel FROM features WHERE project_id = ? AND description = 'A dark theme for late nights.'",
+      [server.demoProjectId],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.channel),
+      ['sdk'],
+    );
   });
 
   test('examples/node.mjs', async () => {
-    const out = await runNode(examples + 'node.mjs', { cwd: pkgDir, env: { SIGNPOST_URL: server.baseUrl, SIGNPOST_API_KEY: project.liveKey } });
+    const out = await runNode(examples + 'node.mjs', {
+      cwd: pkgDir,
+      env: { SIGNPOST_URL: server.baseUrl, SIGNPOST_API_KEY: project.liveKey },
+    });
     assert.match(out, /filed feature \S+ \(open\)/);
     assert.match(out, /filed bug \S+ \(new\)/);
     assert.match(out, /votes: 1, comments: 1/);
@@ -58,7 +71,9 @@ describe('README and examples', () => {
     await page.goto(site.origin + '/browser.html');
     await page.locator('#planned li').first().waitFor();
     assert.match(await page.locator('#planned').innerText(), /Dark mode \(42 votes\)/);
-    const accent = await page.locator('signpost-feedback .trigger').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const accent = await page
+      .locator('signpost-feedback .trigger')
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
     assert.equal(accent, 'rgb(15, 118, 110)');
     await page.close();
   });
@@ -73,7 +88,10 @@ describe('README and examples', () => {
       { replace: { [EXAMPLE_BASE_URL]: server.baseUrl, [DEMO_KEY]: project.liveKey } },
     );
     site.set('/react.js', code);
-    site.set('/react.html', '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>react</title></head><body><div id="root"></div><script type="module" src="/react.js"></script></body></html>');
+    site.set(
+      '/react.html',
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>react</title></head><body><div id="root"></div><script type="module" src="/react.js"></script></body></html>',
+    );
     const reporter = await import('@signpost/feature-reporter');
     const client = reporter.createFeatureReporter({ apiKey: project.liveKey, baseUrl: server.baseUrl });
     const planned = await client.submitFeature({ title: 'Planned thing', description: 'Will be on the roadmap.' });
@@ -85,7 +103,10 @@ describe('README and examples', () => {
     await item.getByRole('button', { name: 'Vote' }).click();
     await page.locator('li', { hasText: 'Planned thing' }).locator('.votes', { hasText: '1' }).waitFor();
     assert.equal((await client.getFeature(planned.id)).voteCount, 1);
-    assert.equal(await page.locator('signpost-feedback').evaluate((el) => !!el.shadowRoot?.querySelector('.trigger')), true);
+    assert.equal(
+      await page.locator('signpost-feedback').evaluate((el) => !!el.shadowRoot?.querySelector('.trigger')),
+      true,
+    );
     await page.close();
   });
 

@@ -18,16 +18,21 @@ export const SCREENSHOTS = join(tmpdir(), 'signpost-widget-screenshots');
 before(async () => {
   [server, browser, site] = await Promise.all([startTestServer(), launchBrowser(), startStatic()]);
   apiKey = await platformKey(server);
-  site.set('/widget.js', await bundle(
-    `import { defineFeedbackWidget } from '@signpost/feature-reporter/widget';
+  site.set(
+    '/widget.js',
+    await bundle(
+      `import { defineFeedbackWidget } from '@signpost/feature-reporter/widget';
      window.events = [];
      for (const type of ['signpost-feedback-submit', 'signpost-feedback-error', 'signpost-feedback-open', 'signpost-feedback-close'])
        document.addEventListener(type, (e) => window.events.push({ type, id: e.detail.feature?.id }));
      defineFeedbackWidget();`,
-    import.meta.dirname,
-  ));
+      import.meta.dirname,
+    ),
+  );
   site.set('/', {
-    headers: { 'content-security-policy': `default-src 'self'; style-src 'nonce-${NONCE}'; connect-src ${server.origin}` },
+    headers: {
+      'content-security-policy': `default-src 'self'; style-src 'nonce-${NONCE}'; connect-src ${server.origin}`,
+    },
     body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Widget test</title>
       <style nonce="${NONCE}">body { font-family: system-ui; margin: 40px; } .themed { --signpost-accent: rgb(200, 0, 0); }</style></head>
       <body><main><h1>An app</h1><button id="before">Before</button></main>
@@ -43,7 +48,10 @@ after(async () => {
 });
 
 async function openPage(options: { colorScheme?: 'light' | 'dark' } = {}): Promise<Page> {
-  const context = await browser.newContext({ colorScheme: options.colorScheme ?? 'light', viewport: { width: 900, height: 720 } });
+  const context = await browser.newContext({
+    colorScheme: options.colorScheme ?? 'light',
+    viewport: { width: 900, height: 720 },
+  });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
@@ -62,7 +70,8 @@ const focused = (page: Page) =>
     return el?.getAttribute('part') ?? el?.getAttribute('name') ?? el?.id ?? el?.tagName ?? null;
   });
 
-const dialogOpen = (page: Page) => page.evaluate(() => document.querySelector('signpost-feedback')!.shadowRoot!.querySelector('dialog')!.open);
+const dialogOpen = (page: Page) =>
+  page.evaluate(() => document.querySelector('signpost-feedback')!.shadowRoot!.querySelector('dialog')!.open);
 
 describe('feedback widget in Chromium', () => {
   test('keyboard: opens from the trigger, Escape closes and focus returns; too-short title is explained; submission arrives public with channel widget', async () => {
@@ -99,7 +108,11 @@ describe('feedback widget in Chromium', () => {
     assert.equal(await titleError.textContent(), 'Please write at least 4 characters.');
     assert.equal(await page.locator('signpost-feedback input[name="title"]').getAttribute('aria-invalid'), 'true');
     assert.equal(await focused(page), 'input', 'focus goes to the field to fix');
-    await page.waitForFunction(() => document.querySelector('signpost-feedback')!.shadowRoot!.querySelector('[role="status"]')!.textContent === 'Please correct the marked fields.');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('signpost-feedback')!.shadowRoot!.querySelector('[role="status"]')!.textContent ===
+        'Please correct the marked fields.',
+    );
     const before = await server.db.all('SELECT id FROM features WHERE project_id = ?', [server.platformProjectId]);
 
     await page.keyboard.type(' there, export is broken');
@@ -110,9 +123,22 @@ describe('feedback widget in Chromium', () => {
     await page.locator('signpost-feedback input[name="contactEmail"]').press('Enter');
     await page.locator('signpost-feedback .done').waitFor({ state: 'visible' });
     assert.equal(await focused(page), 'submit done-button', 'focus moves to Done, described by the thank-you text');
-    await page.waitForFunction(() => document.querySelector('signpost-feedback')!.shadowRoot!.querySelector('[role="status"]')!.textContent!.includes('Thank you'));
+    await page.waitForFunction(() =>
+      document
+        .querySelector('signpost-feedback')!
+        .shadowRoot!.querySelector('[role="status"]')!
+        .textContent!.includes('Thank you'),
+    );
 
-    const rows = await server.db.all<{ id: string; title: string; type: string; channel: string; internal: number; contact_email: string; metadata: string }>(
+    const rows = await server.db.all<{
+      id: string;
+      title: string;
+      type: string;
+      channel: string;
+      internal: number;
+      contact_email: string;
+      metadata: string;
+    }>(
       'SELECT id, title, type, channel, internal, contact_email, metadata FROM features WHERE project_id = ? ORDER BY created_at',
       [server.platformProjectId],
     );
@@ -124,8 +150,13 @@ describe('feedback widget in Chromium', () => {
     assert.equal(stored.internal, 0, "public even with the platform project's key");
     assert.equal(stored.contact_email, 'ada@example.com');
     assert.equal(JSON.parse(stored.metadata).url, site.origin + '/');
-    const events = await page.evaluate(() => (window as unknown as { events: Array<{ type: string; id?: string }> }).events);
-    assert.deepEqual(events.find((e) => e.type === 'signpost-feedback-submit'), { type: 'signpost-feedback-submit', id: stored.id });
+    const events = await page.evaluate(
+      () => (window as unknown as { events: Array<{ type: string; id?: string }> }).events,
+    );
+    assert.deepEqual(
+      events.find((e) => e.type === 'signpost-feedback-submit'),
+      { type: 'signpost-feedback-submit', id: stored.id },
+    );
 
     await page.keyboard.press('Enter'); // "Done"
     assert.equal(await dialogOpen(page), false);
@@ -138,7 +169,10 @@ describe('feedback widget in Chromium', () => {
     const page = await openPage();
     await page.evaluate(() => {
       const el = document.querySelector('signpost-feedback')!;
-      el.configure({ apiKey: 'svc_live_revoked_key', onError: (e: unknown) => ((window as unknown as { failure: string }).failure = String(e)) });
+      el.configure({
+        apiKey: 'svc_live_revoked_key',
+        onError: (e: unknown) => ((window as unknown as { failure: string }).failure = String(e)),
+      });
       el.open();
     });
     await page.locator('signpost-feedback input[name="title"]').fill('Valid title');
@@ -148,7 +182,11 @@ describe('feedback widget in Chromium', () => {
     await page.waitForFunction(() => !!(window as unknown as { failure?: string }).failure);
     assert.equal(await alert.textContent(), 'Your feedback could not be sent. Please try again.');
     assert.match(await page.evaluate(() => (window as unknown as { failure: string }).failure), /401/);
-    assert.equal(await page.locator('signpost-feedback textarea').inputValue(), 'A valid description here.', 'the text is kept');
+    assert.equal(
+      await page.locator('signpost-feedback textarea').inputValue(),
+      'A valid description here.',
+      'the text is kept',
+    );
     await page.context().close();
   });
 
@@ -160,7 +198,12 @@ describe('feedback widget in Chromium', () => {
         page.evaluate(() => {
           const root = document.querySelector('signpost-feedback')!.shadowRoot!;
           const cs = (sel: string) => getComputedStyle(root.querySelector(sel)!);
-          return { trigger: cs('.trigger').backgroundColor, position: cs('.trigger').position, dialog: cs('dialog').backgroundColor, text: cs('dialog').color };
+          return {
+            trigger: cs('.trigger').backgroundColor,
+            position: cs('.trigger').position,
+            dialog: cs('dialog').backgroundColor,
+            text: cs('dialog').color,
+          };
         });
       const styles = await look();
       assert.equal(styles.position, 'fixed', 'the stylesheet applied (nonce accepted)');

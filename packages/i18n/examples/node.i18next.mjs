@@ -15,5 +15,5 @@ await i18next.use(SignpostBackend).init({
   },
 });
 
-console.log(i18next.t('app.welcome', { name: 'Ada' }));         // Willkommen, Ada!
-console.log(i18next.t('feedback.submit', { ns: 'feedback' }));  // Feedback senden
+console.log(i18next.t('app.welcome', { name: 'Ada' })); // Willkommen, Ada!
+console.log(i18next.t('feedback.submit', { ns: 'feedback' })); // Feedback senden

@@ -11,9 +11,9 @@ const i18n = createI18n({
 });
 await i18n.ready;
 
-console.log(i18n.t('app.welcome', { name: 'Ada' }));                  // Willkommen, Ada!
+console.log(i18n.t('app.welcome', { name: 'Ada' })); // Willkommen, Ada!
 console.log(i18n.t('cart.items', { count: 3 }, { defaultValue: '{count} items' })); // a plural, missing here
 await i18n.setLocale('en');
-console.log(i18n.t('nav.changelog'));                                  // Changelog
+console.log(i18n.t('nav.changelog')); // Changelog
 
 await i18n.close(); // sends the missing-key report (cart.items) before exiting

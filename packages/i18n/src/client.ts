@@ -73,7 +73,10 @@ export function createI18n(options: I18nOptions): I18n {
   } = options;
   const transport = createTransport(transportOptions);
   const loader = createLoader(transport, cache);
-  const reporter = createMissingKeyReporter(transport, reportIntervalMs !== undefined ? { flushIntervalMs: reportIntervalMs } : {});
+  const reporter = createMissingKeyReporter(
+    transport,
+    reportIntervalMs !== undefined ? { flushIntervalMs: reportIntervalMs } : {},
+  );
   /** Merged translations per locale, over every namespace loaded. */
   const bundles = new Map<string, Record<string, string>>();
   const loaded = new Set<string>();
@@ -113,7 +116,7 @@ export function createI18n(options: I18nOptions): I18n {
     const bundle = bundles.get(target);
     if (!bundle) return undefined;
     for (const key of keys) {
-      if (Object.prototype.hasOwnProperty.call(bundle, key)) return bundle[key];
+      if (Object.hasOwn(bundle, key)) return bundle[key];
     }
     return undefined;
   }
@@ -144,7 +147,8 @@ export function createI18n(options: I18nOptions): I18n {
           if (reportMissing) reporter.report(target, key);
           onMissingKey?.(key, target);
         }
-        if (fallbackLocale && fallbackLocale !== target) text = lookup(fallbackLocale, pluralKeys(key, fallbackLocale, values?.count));
+        if (fallbackLocale && fallbackLocale !== target)
+          text = lookup(fallbackLocale, pluralKeys(key, fallbackLocale, values?.count));
       }
       return interpolate(text ?? translateOptions.defaultValue ?? key, values, target);
     },

@@ -43,7 +43,7 @@ export function pluralKeys(key: string, locale: string, count: number | undefine
 export function interpolate(text: string, values: TranslationValues | undefined, locale: string): string {
   if (!values || !text.includes('{')) return text;
   return text.replace(/\{\s*([A-Za-z0-9_.-]+)\s*\}/g, (match, name: string) => {
-    if (!Object.prototype.hasOwnProperty.call(values, name)) return match;
+    if (!Object.hasOwn(values, name)) return match;
     const value = values[name];
     if (typeof value === 'number') {
       try {

@@ -39,12 +39,16 @@ type ReadCallback = (error: unknown, data: Record<string, string> | boolean | nu
 
 /** Whether i18next should try a failed read again: only server faults and network trouble. */
 function retryable(error: unknown): boolean {
-  return (error instanceof ApiError && error.status >= 500) || (error instanceof SdkError && (error.code === 'network_error' || error.code === 'timeout'));
+  return (
+    (error instanceof ApiError && error.status >= 500) ||
+    (error instanceof SdkError && (error.code === 'network_error' || error.code === 'timeout'))
+  );
 }
 
 function isDevelopment(): boolean {
   const host = (globalThis as { location?: { hostname?: string } }).location?.hostname;
-  if (host !== undefined) return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host.endsWith('.localhost');
+  if (host !== undefined)
+    return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host.endsWith('.localhost');
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   return env?.['NODE_ENV'] !== 'production';
 }
@@ -66,7 +70,10 @@ export class SignpostBackend {
     const { allNamespace: _a, reportMissing: _r, reportIntervalMs, cache, ...transportOptions } = options;
     const transport = createTransport(transportOptions);
     this.loader = createLoader(transport, cache);
-    this.reporter = createMissingKeyReporter(transport, reportIntervalMs !== undefined ? { flushIntervalMs: reportIntervalMs } : {});
+    this.reporter = createMissingKeyReporter(
+      transport,
+      reportIntervalMs !== undefined ? { flushIntervalMs: reportIntervalMs } : {},
+    );
   }
 
   /**
@@ -103,10 +110,16 @@ export class SignpostBackend {
   }
 
   private async fetch(language: string, namespace: string, retry: boolean): Promise<Record<string, string>> {
-    if (!this.loader) throw new SdkError('invalid_options', 'SignpostBackend: init() was not called (pass `backend` options to i18next.init)');
+    if (!this.loader)
+      throw new SdkError(
+        'invalid_options',
+        'SignpostBackend: init() was not called (pass `backend` options to i18next.init)',
+      );
     if (language === 'cimode') return {};
-    if (!isValidLocale(language)) throw new SdkError('invalid_options', `SignpostBackend: not a language: ${JSON.stringify(language)}`);
-    if (!isValidNamespace(namespace)) throw new SdkError('invalid_options', `SignpostBackend: not a namespace: ${JSON.stringify(namespace)}`);
+    if (!isValidLocale(language))
+      throw new SdkError('invalid_options', `SignpostBackend: not a language: ${JSON.stringify(language)}`);
+    if (!isValidNamespace(namespace))
+      throw new SdkError('invalid_options', `SignpostBackend: not a namespace: ${JSON.stringify(namespace)}`);
     const all = namespace === (this.options?.allNamespace ?? 'translation');
     return this.loader.load(language, all ? undefined : namespace, { retry });
   }

@@ -36,9 +36,14 @@ export function createLoader(transport: Transport, storage?: StorageLike | null)
   }
 
   /** Returns the translations, from the network or (304) the cache. `retry: false` sends once. */
-  async function load(locale: string, namespace?: string, options: { retry?: boolean } = {}): Promise<Record<string, string>> {
+  async function load(
+    locale: string,
+    namespace?: string,
+    options: { retry?: boolean } = {},
+  ): Promise<Record<string, string>> {
     if (!isValidLocale(locale)) throw new SdkError('invalid_options', `Not a locale: ${JSON.stringify(locale)}`);
-    if (namespace !== undefined && !isValidNamespace(namespace)) throw new SdkError('invalid_options', `Not a namespace: ${JSON.stringify(namespace)}`);
+    if (namespace !== undefined && !isValidNamespace(namespace))
+      throw new SdkError('invalid_options', `Not a namespace: ${JSON.stringify(namespace)}`);
     const key = cacheKey(locale, namespace);
     const cached = memory.get(key) ?? restore(key);
     const response = await transport.request<TranslationSet>('GET', '/translations', {

@@ -24,7 +24,10 @@ test('entry points bundle for the browser with no Node.js built-ins; exports are
       external: Object.keys(pkg.peerDependencies),
     });
     assert.doesNotMatch(result.outputFiles[0]!.text, /from ["']node:/);
-    const source = readFileSync(new URL(`../src/${target.default!.slice('./dist/'.length).replace(/\.js$/, '.ts')}`, import.meta.url), 'utf8');
+    const source = readFileSync(
+      new URL(`../src/${target.default!.slice('./dist/'.length).replace(/\.js$/, '.ts')}`, import.meta.url),
+      'utf8',
+    );
     assert.doesNotMatch(source, /export \*|export default/);
   }
 });

@@ -4,7 +4,13 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '@signpost/server/testing';
 import type { Browser } from 'playwright-core';
-import { bundle, EXAMPLE_BASE_URL, launchBrowser, startStatic, type StaticServer } from '../../feature-reporter/test/support/browser.ts';
+import {
+  bundle,
+  EXAMPLE_BASE_URL,
+  launchBrowser,
+  startStatic,
+  type StaticServer,
+} from '../../feature-reporter/test/support/browser.ts';
 import { quickStart, runNode, runSnippet } from '../../feature-reporter/test/support/run.ts';
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
@@ -22,21 +28,37 @@ after(async () => {
   await server?.close();
 });
 
-const html = (script: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x</title></head><body><div id="root"></div><script type="module" src="${script}"></script></body></html>`;
+const html = (script: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x</title></head><body><div id="root"></div><script type="module" src="${script}"></script></body></html>`;
 const missing = async (projectId: string) =>
-  (await server.db.all<{ key: string; locale: string }>('SELECT key, locale FROM missing_translations WHERE project_id = ? ORDER BY key', [projectId])).map((r) => `${r.locale}:${r.key}`);
+  (
+    await server.db.all<{ key: string; locale: string }>(
+      'SELECT key, locale FROM missing_translations WHERE project_id = ? ORDER BY key',
+      [projectId],
+    )
+  ).map((r) => `${r.locale}:${r.key}`);
 
 describe('README and examples', () => {
   test('the README quick start works as written', async () => {
-    const out = await runSnippet(quickStart(new URL('../README.md', import.meta.url).pathname), pkgDir, { origin: server.origin });
+    const out = await runSnippet(quickStart(new URL('../README.md', import.meta.url).pathname), pkgDir, {
+      origin: server.origin,
+    });
     assert.equal(out.trim(), 'Willkommen, Ada!');
   });
 
   test('examples/node.mjs reports its missing plural key on close', async () => {
     const p = await server.createProject();
-    await server.db.run("INSERT INTO translation_keys (id, project_id, key, namespace, category, default_text, created_at, updated_at) VALUES ('tk_ex', ?, 'app.welcome', NULL, NULL, 'Welcome, {name}!', '2026-01-01', '2026-01-01')", [p.projectId]);
-    await server.db.run("INSERT INTO translation_values (key_id, locale, text, updated_at) VALUES ('tk_ex', 'de', 'Willkommen, {name}!', '2026-01-01')");
-    const out = await runNode(examples + 'node.mjs', { cwd: pkgDir, env: { SIGNPOST_URL: server.baseUrl, SIGNPOST_API_KEY: p.liveKey } });
+    await server.db.run(
+      "INSERT INTO translation_keys (id, project_id, key, namespace, category, default_text, created_at, updated_at) VALUES ('tk_ex', ?, 'app.welcome', NULL, NULL, 'Welcome, {name}!', '2026-01-01', '2026-01-01')",
+      [p.projectId],
+    );
+    await server.db.run(
+      "INSERT INTO translation_values (key_id, locale, text, updated_at) VALUES ('tk_ex', 'de', 'Willkommen, {name}!', '2026-01-01')",
+    );
+    const out = await runNode(examples + 'node.mjs', {
+      cwd: pkgDir,
+      env: { SIGNPOST_URL: server.baseUrl, SIGNPOST_API_KEY: p.liveKey },
+    });
     assert.equal(out, 'Willkommen, Ada!\n3 items\nnav.changelog\n');
     assert.deepEqual(await missing(p.projectId), ['de:cart.items', 'en:nav.changelog']);
   });
@@ -47,7 +69,12 @@ describe('README and examples', () => {
   });
 
   test('examples/browser.html in Chromium: renders, switches language', async () => {
-    site.set('/browser.html', readFileSync(examples + 'browser.html', 'utf8').replaceAll('https://esm.sh/@signpost/i18n', '/esm/i18n.js').replaceAll(EXAMPLE_BASE_URL, server.baseUrl));
+    site.set(
+      '/browser.html',
+      readFileSync(examples + 'browser.html', 'utf8')
+        .replaceAll('https://esm.sh/@signpost/i18n', '/esm/i18n.js')
+        .replaceAll(EXAMPLE_BASE_URL, server.baseUrl),
+    );
     site.set('/esm/i18n.js', await bundle("export * from '@signpost/i18n';", pkgDir));
     const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
     await page.goto(site.origin + '/browser.html');
@@ -61,33 +88,40 @@ describe('README and examples', () => {
 
   test('in Chromium, missing keys still queued when the page is hidden are sent with keepalive', async () => {
     const p = await server.createProject();
-    site.set('/hide.js', await bundle(
-      `import { createI18n } from '@signpost/i18n';
+    site.set(
+      '/hide.js',
+      await bundle(
+        `import { createI18n } from '@signpost/i18n';
        const q = new URLSearchParams(location.search);
        const i18n = createI18n({ apiKey: q.get('key'), baseUrl: q.get('api'), locale: 'en', reportIntervalMs: 600000 });
        await i18n.ready;
        i18n.t('checkout.pay'); i18n.t('checkout.pay'); i18n.t('checkout.cancel');
        window.done = true;`,
-      pkgDir,
-    ));
+        pkgDir,
+      ),
+    );
     site.set('/hide.html', html('/hide.js'));
     const page = await browser.newPage();
     await page.goto(`${site.origin}/hide.html?key=${p.liveKey}&api=${encodeURIComponent(server.baseUrl)}`);
     await page.waitForFunction(() => (window as unknown as { done?: boolean }).done === true);
     assert.deepEqual(await missing(p.projectId), [], 'nothing sent before the page goes away');
     await page.goto('about:blank');
-    for (let i = 0; i < 100 && (await missing(p.projectId)).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && (await missing(p.projectId)).length < 2; i++)
+      await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(await missing(p.projectId), ['en:checkout.cancel', 'en:checkout.pay']);
     await page.close();
   });
 
   test('examples/react.tsx in Chromium', async () => {
-    site.set('/react.js', await bundle(
-      `import { createElement } from 'react'; import { createRoot } from 'react-dom/client'; import { App } from './examples/react.tsx';
+    site.set(
+      '/react.js',
+      await bundle(
+        `import { createElement } from 'react'; import { createRoot } from 'react-dom/client'; import { App } from './examples/react.tsx';
        createRoot(document.getElementById('root')).render(createElement(App));`,
-      pkgDir,
-      { replace: { [EXAMPLE_BASE_URL]: server.baseUrl } },
-    ));
+        pkgDir,
+        { replace: { [EXAMPLE_BASE_URL]: server.baseUrl } },
+      ),
+    );
     site.set('/react.html', html('/react.js'));
     const page = await browser.newPage();
     await page.goto(site.origin + '/react.html');

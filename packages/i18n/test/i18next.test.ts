@@ -27,7 +27,10 @@ test('i18next loads Signpost translations through the backend, with {name} inter
   });
   assert.equal(instance.t('app.welcome', { name: 'Ada' }), 'Willkommen, Ada!');
   assert.equal(instance.t('feedback.thanks', { ns: 'feedback' }), 'Danke für dein Feedback!');
-  assert.deepEqual(Object.keys(instance.getResourceBundle('de', 'feedback')).sort(), ['feedback.submit', 'feedback.thanks']);
+  assert.deepEqual(Object.keys(instance.getResourceBundle('de', 'feedback')).sort(), [
+    'feedback.submit',
+    'feedback.thanks',
+  ]);
   await instance.changeLanguage('en');
   assert.equal(instance.t('nav.changelog'), 'Changelog');
 });
@@ -45,8 +48,17 @@ test('saveMissing reports missing keys through create(), batched, to POST /i18n-
   instance.t('checkout.button');
   const backend = instance.services.backendConnector.backend as SignpostBackend;
   await backend.flush();
-  const rows = await server.db.all<{ key: string; locale: string; occurrences: number }>('SELECT key, locale, occurrences FROM missing_translations WHERE project_id = ? ORDER BY key', [p.projectId]);
-  assert.deepEqual(rows.map((r) => [r.key, r.locale, Number(r.occurrences)]), [['checkout.button', 'en', 1], ['checkout.title', 'en', 1]]);
+  const rows = await server.db.all<{ key: string; locale: string; occurrences: number }>(
+    'SELECT key, locale, occurrences FROM missing_translations WHERE project_id = ? ORDER BY key',
+    [p.projectId],
+  );
+  assert.deepEqual(
+    rows.map((r) => [r.key, r.locale, Number(r.occurrences)]),
+    [
+      ['checkout.button', 'en', 1],
+      ['checkout.title', 'en', 1],
+    ],
+  );
 });
 
 test("reportMissing 'development' (the default) stays quiet when NODE_ENV is production", async () => {
@@ -61,8 +73,13 @@ test("reportMissing 'development' (the default) stays quiet when NODE_ENV is pro
   }
   backend.create(['en'], 'translation', 'dev.key', 'x');
   await backend.flush();
-  const rows = await server.db.all<{ key: string }>('SELECT key FROM missing_translations WHERE project_id = ?', [p.projectId]);
-  assert.deepEqual(rows.map((r) => r.key), ['dev.key']);
+  const rows = await server.db.all<{ key: string }>('SELECT key FROM missing_translations WHERE project_id = ?', [
+    p.projectId,
+  ]);
+  assert.deepEqual(
+    rows.map((r) => r.key),
+    ['dev.key'],
+  );
 });
 
 test('read: asks i18next to retry on 5xx and network errors only; invalid language or namespace never reaches the URL', async () => {
@@ -86,7 +103,12 @@ test('read: asks i18next to retry on 5xx and network errors only; invalid langua
   proxy.mode = 'ok';
 
   const hits = proxy.hits;
-  for (const [lng, ns] of [['../../admin', 'translation'], ['en', '../x'], ['en?x=1', 'translation'], ['en', 'a/b']]) {
+  for (const [lng, ns] of [
+    ['../../admin', 'translation'],
+    ['en', '../x'],
+    ['en?x=1', 'translation'],
+    ['en', 'a/b'],
+  ]) {
     const [error, again] = await read(lng!, ns!);
     assert.match(String(error), /not a (language|namespace)/);
     assert.equal(again, false);

@@ -139,14 +139,17 @@ export function createLogger(options: LoggerOptions): Logger {
   const transport = transportFor(options, report);
   const stats: LoggerStats = { queued: 0, sent: 0, dropped: 0 };
   const enabled = !!options.apiKey || !!options.transport;
-  if (!enabled) report(new SdkError('invalid_options', '@signpost/logger: no apiKey given, so no log entries are sent'));
+  if (!enabled)
+    report(new SdkError('invalid_options', '@signpost/logger: no apiKey given, so no log entries are sent'));
   let minLevel: LogLevel = options.level ?? 'info';
   let userId = options.userId;
   const consoleLevel: LogLevel | undefined =
     options.console === true ? 'trace' : typeof options.console === 'string' ? options.console : undefined;
 
   const offline: OfflineQueue | undefined =
-    (options.offline ?? isBrowser()) ? createOfflineQueue({ transport, storageKey: 'signpost:logger:queue' }) : undefined;
+    (options.offline ?? isBrowser())
+      ? createOfflineQueue({ transport, storageKey: 'signpost:logger:queue' })
+      : undefined;
 
   async function send(logs: LogEntry[], keepalive: boolean): Promise<void> {
     const request = { method: 'POST', path: '/logs', body: { logs } };
@@ -201,7 +204,11 @@ export function createLogger(options: LoggerOptions): Logger {
       merged = { ...merged, error: message };
     } else if (typeof message === 'string') {
       text = message;
-    } else if (message && typeof message === 'object' && typeof (message as { message?: unknown }).message === 'string') {
+    } else if (
+      message &&
+      typeof message === 'object' &&
+      typeof (message as { message?: unknown }).message === 'string'
+    ) {
       text = (message as { message: string }).message;
       merged = { ...merged, error: message };
     } else {
@@ -226,7 +233,12 @@ export function createLogger(options: LoggerOptions): Logger {
   }
 
   function make(defaults: { category?: string; source?: string; data?: Record<string, unknown> }): Logger {
-    const log = (level: LogLevel, message: LogMessage, data?: Record<string, unknown>, callOptions: LogOptions = {}) => {
+    const log = (
+      level: LogLevel,
+      message: LogMessage,
+      data?: Record<string, unknown>,
+      callOptions: LogOptions = {},
+    ) => {
       try {
         if (!LOG_LEVELS.includes(level)) level = 'info';
         if (rank(level) > rank(minLevel) && !(consoleLevel && rank(level) <= rank(consoleLevel))) return;

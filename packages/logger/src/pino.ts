@@ -66,8 +66,24 @@ export default async function signpostTransport(options: PinoTransportOptions): 
   return build(
     async (source: AsyncIterable<Record<string, unknown>>) => {
       for await (const obj of source) {
-        const { level, time, msg, message, [fingerprintKey]: fingerprint, [categoryKey]: category, name, ...rest } = obj;
-        const text = typeof msg === 'string' ? msg : typeof message === 'string' ? message : rest['err'] ? String((rest['err'] as { message?: unknown }).message ?? 'error') : '';
+        const {
+          level,
+          time,
+          msg,
+          message,
+          [fingerprintKey]: fingerprint,
+          [categoryKey]: category,
+          name,
+          ...rest
+        } = obj;
+        const text =
+          typeof msg === 'string'
+            ? msg
+            : typeof message === 'string'
+              ? message
+              : rest['err']
+                ? String((rest['err'] as { message?: unknown }).message ?? 'error')
+                : '';
         const data: Record<string, unknown> = { ...rest };
         const cat = typeof category === 'string' ? category : typeof name === 'string' ? name : undefined;
         logger.log(pinoLevel(level), text || '(no message)', data, {

@@ -39,10 +39,13 @@ export function useLogger(defaults?: { category?: string; source?: string }): Lo
   const source = defaults?.source;
   return useMemo(() => {
     if (!logger) {
-      if (!warned && typeof console !== 'undefined') console.warn('[signpost] useLogger() is used outside a <LoggerProvider>');
+      if (!warned && typeof console !== 'undefined')
+        console.warn('[signpost] useLogger() is used outside a <LoggerProvider>');
       warned = true;
       return NOOP_LOGGER;
     }
-    return category || source ? logger.child({ ...(category ? { category } : {}), ...(source ? { source } : {}) }) : logger;
+    return category || source
+      ? logger.child({ ...(category ? { category } : {}), ...(source ? { source } : {}) })
+      : logger;
   }, [logger, category, source]);
 }

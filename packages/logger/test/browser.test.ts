@@ -3,7 +3,15 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '@signpost/server/testing';
-import { closeContext, importMap, launchChromium, startStaticServer, waitFor, withLocalImportMap, type StaticServer } from '../../sdk-core/test/support/browser.ts';
+import {
+  closeContext,
+  importMap,
+  launchChromium,
+  startStaticServer,
+  waitFor,
+  withLocalImportMap,
+  type StaticServer,
+} from '../../sdk-core/test/support/browser.ts';
 
 let server: TestServer;
 let web: StaticServer;
@@ -18,7 +26,11 @@ after(async () => {
 });
 
 const messages = async (projectId: string) =>
-  (await server.db.all<{ message: string }>('SELECT message FROM log_groups WHERE project_id = ? ORDER BY message', [projectId])).map((r) => r.message);
+  (
+    await server.db.all<{ message: string }>('SELECT message FROM log_groups WHERE project_id = ? ORDER BY message', [
+      projectId,
+    ])
+  ).map((r) => r.message);
 
 function page(name: string, apiKey: string, script: string): string {
   return web.page(
@@ -55,7 +67,9 @@ describe('logger in Chromium', () => {
     const p = await server.createProject();
     const context = await browser.newContext();
     const tab = await context.newPage();
-    await tab.goto(page('leave', p.liveKey, `document.addEventListener('click', () => log.error('clicked, then left'));`));
+    await tab.goto(
+      page('leave', p.liveKey, `document.addEventListener('click', () => log.error('clicked, then left'));`),
+    );
     await tab.waitForFunction('window.ready === true');
     await tab.mouse.click(10, 10);
     await tab.goto('about:blank', { waitUntil: 'commit' });
@@ -65,7 +79,10 @@ describe('logger in Chromium', () => {
 
   test('examples/browser.html logs and flushes on hide', async () => {
     const p = await server.createProject();
-    const html = withLocalImportMap(readFileSync(new URL('../examples/browser.html', import.meta.url), 'utf8'), ['sdk-core', 'logger'])
+    const html = withLocalImportMap(readFileSync(new URL('../examples/browser.html', import.meta.url), 'utf8'), [
+      'sdk-core',
+      'logger',
+    ])
       .replace('svc_live_your_key', p.liveKey)
       .replace('http://localhost:3000/api/public/v1', server.baseUrl);
     const context = await browser.newContext();
@@ -78,7 +95,10 @@ describe('logger in Chromium', () => {
     await tab.goto('about:blank', { waitUntil: 'commit' });
     await waitFor(async () => (await messages(p.projectId)).length === 2, 10_000, 'example entries');
     assert.deepEqual(await messages(p.projectId), ['Buy clicked', 'Page loaded']);
-    assert.ok(consoleLines.some((l) => l.includes('Page loaded')), 'console pass-through');
+    assert.ok(
+      consoleLines.some((l) => l.includes('Page loaded')),
+      'console pass-through',
+    );
     await closeContext(context);
   });
 

@@ -17,10 +17,14 @@ after(async () => {
 });
 
 const rows = (projectId: string) =>
-  server.db.all<{ level: string; message: string; category: string | null; source: string | null; occurrences: number; fingerprint: string }>(
-    'SELECT * FROM log_groups WHERE project_id = ? ORDER BY message',
-    [projectId],
-  );
+  server.db.all<{
+    level: string;
+    message: string;
+    category: string | null;
+    source: string | null;
+    occurrences: number;
+    fingerprint: string;
+  }>('SELECT * FROM log_groups WHERE project_id = ? ORDER BY message', [projectId]);
 
 async function runExample(file: string, node = process.execPath) {
   const p = await server.createProject();
@@ -78,18 +82,26 @@ test('pino transport: levels, data, timestamps, and flush on end', async () => {
     env: { ...process.env, SIGNPOST_API_KEY: p.liveKey, SIGNPOST_URL: server.baseUrl },
     timeout: 30_000,
   });
-  const stored = await server.db.all<{ level: string; message: string; category: string | null; data: string; last_seen_at: string }>(
-    'SELECT level, message, category, data, last_seen_at FROM log_groups WHERE project_id = ? ORDER BY message',
-    [p.projectId],
-  );
-  assert.deepEqual(stored.map((r) => [r.message, r.level]), [
-    ['d', 'debug'],
-    ['e', 'error'],
-    ['f', 'error'],
-    ['i', 'info'],
-    ['t', 'trace'],
-    ['w', 'warn'],
+  const stored = await server.db.all<{
+    level: string;
+    message: string;
+    category: string | null;
+    data: string;
+    last_seen_at: string;
+  }>('SELECT level, message, category, data, last_seen_at FROM log_groups WHERE project_id = ? ORDER BY message', [
+    p.projectId,
   ]);
+  assert.deepEqual(
+    stored.map((r) => [r.message, r.level]),
+    [
+      ['d', 'debug'],
+      ['e', 'error'],
+      ['f', 'error'],
+      ['i', 'info'],
+      ['t', 'trace'],
+      ['w', 'warn'],
+    ],
+  );
   const info = stored.find((r) => r.message === 'i')!;
   assert.deepEqual(JSON.parse(info.data).user, { id: 7 });
   assert.equal(info.last_seen_at.slice(0, 4), '2025');
@@ -102,5 +114,8 @@ test('the README quick start works as written', async () => {
   const { code, file } = quickStartModule(fileURLToPath(new URL('..', import.meta.url)), p.liveKey, server.baseUrl);
   assert.equal(code.split('\n').length, 1);
   await run(process.execPath, [file], { timeout: 30_000 });
-  assert.deepEqual((await rows(p.projectId)).map((r) => r.message), ['Hello from my app']);
+  assert.deepEqual(
+    (await rows(p.projectId)).map((r) => r.message),
+    ['Hello from my app'],
+  );
 });

@@ -40,7 +40,7 @@ test('examples/react.tsx renders on the server', async () => {
   assert.match(renderToString(createElement(App as never)), /<button type="button">Pay<\/button>/);
 });
 
-test('useLogger: the provider\'s logger as a child with defaults; a no-op outside a provider', async () => {
+test("useLogger: the provider's logger as a child with defaults; a no-op outside a provider", async () => {
   const { createLogger } = await import('@signpost/logger');
   const { LoggerProvider, useLogger } = await import('@signpost/logger/react');
   const p = await server.createProject();
@@ -51,7 +51,10 @@ test('useLogger: the provider\'s logger as a child with defaults; a no-op outsid
   };
   assert.equal(renderToString(createElement(LoggerProvider, { logger }, createElement(Probe))), '<i>x</i>');
   await logger.flush();
-  const [row] = await server.db.all<{ message: string; category: string }>('SELECT message, category FROM log_groups WHERE project_id = ?', [p.projectId]);
+  const [row] = await server.db.all<{ message: string; category: string }>(
+    'SELECT message, category FROM log_groups WHERE project_id = ?',
+    [p.projectId],
+  );
   assert.deepEqual({ ...row }, { message: 'rendered', category: 'probe' });
   const warn = console.warn;
   console.warn = () => {};
@@ -68,7 +71,9 @@ test('examples/nextjs route handler logs and flushes before answering', async ()
   process.env['SIGNPOST_URL'] = server.baseUrl;
   const route = await load('nextjs/app/api/orders/route.ts', 'next-route');
   const POST = route['POST'] as (request: Request) => Promise<Response>;
-  const ok = await POST(new Request('http://app.test/api/orders', { method: 'POST', body: JSON.stringify({ sku: 'sku_1', quantity: 2 }) }));
+  const ok = await POST(
+    new Request('http://app.test/api/orders', { method: 'POST', body: JSON.stringify({ sku: 'sku_1', quantity: 2 }) }),
+  );
   assert.equal(ok.status, 201);
   const bad = await POST(new Request('http://app.test/api/orders', { method: 'POST', body: '{}' }));
   assert.equal(bad.status, 400);
@@ -76,8 +81,11 @@ test('examples/nextjs route handler logs and flushes before answering', async ()
     'SELECT level, message, source FROM log_groups WHERE project_id = ? ORDER BY message',
     [p.projectId],
   );
-  assert.deepEqual(stored.map((r) => [r.level, r.message, r.source]), [
-    ['info', 'Order placed', 'nextjs'],
-    ['warn', 'Order without sku', 'nextjs'],
-  ]);
+  assert.deepEqual(
+    stored.map((r) => [r.level, r.message, r.source]),
+    [
+      ['info', 'Order placed', 'nextjs'],
+      ['warn', 'Order without sku', 'nextjs'],
+    ],
+  );
 });

@@ -38,7 +38,14 @@ function countingFetch() {
 describe('createLogger', () => {
   test('sends levels, structured data, category, source, user and app version', async () => {
     const p = await server.createProject();
-    const log = createLogger({ apiKey: p.liveKey, baseUrl: server.baseUrl, level: 'trace', category: 'checkout', source: 'web', appVersion: '2.0.0' });
+    const log = createLogger({
+      apiKey: p.liveKey,
+      baseUrl: server.baseUrl,
+      level: 'trace',
+      category: 'checkout',
+      source: 'web',
+      appVersion: '2.0.0',
+    });
     log.setUser('user_1');
     log.error('payment failed', { orderId: 'o1', amount: 12.5 });
     log.warn('slow answer', { ms: 2300 });
@@ -47,13 +54,16 @@ describe('createLogger', () => {
     log.trace('entering pay()');
     await log.flush();
     const stored = await rows(p.projectId);
-    assert.deepEqual(stored.map((r) => [r.level, r.message]), [
-      ['debug', 'cart state'],
-      ['trace', 'entering pay()'],
-      ['info', 'order placed'],
-      ['error', 'payment failed'],
-      ['warn', 'slow answer'],
-    ]);
+    assert.deepEqual(
+      stored.map((r) => [r.level, r.message]),
+      [
+        ['debug', 'cart state'],
+        ['trace', 'entering pay()'],
+        ['info', 'order placed'],
+        ['error', 'payment failed'],
+        ['warn', 'slow answer'],
+      ],
+    );
     const failed = stored.find((r) => r.message === 'payment failed')!;
     assert.deepEqual(JSON.parse(failed.data!), { orderId: 'o1', amount: 12.5 });
     assert.equal(failed.category, 'checkout');
@@ -72,9 +82,15 @@ describe('createLogger', () => {
     for (let i = 0; i < 230; i++) log.info(`entry ${String(i).padStart(3, '0')}`);
     // Two full batches went out by size; 30 wait for the interval or a flush.
     await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual(bodies.map((b) => b.logs.length), [100, 100]);
+    assert.deepEqual(
+      bodies.map((b) => b.logs.length),
+      [100, 100],
+    );
     await log.flush();
-    assert.deepEqual(bodies.map((b) => b.logs.length), [100, 100, 30]);
+    assert.deepEqual(
+      bodies.map((b) => b.logs.length),
+      [100, 100, 30],
+    );
     assert.equal((await rows(p.projectId)).length, 230);
     await log.close();
   });
@@ -84,7 +100,10 @@ describe('createLogger', () => {
     const log = createLogger({ apiKey: p.liveKey, baseUrl: server.baseUrl, flushIntervalMs: 100 });
     log.info('by interval');
     for (let i = 0; i < 40 && (await rows(p.projectId)).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual((await rows(p.projectId)).map((r) => r.message), ['by interval']);
+    assert.deepEqual(
+      (await rows(p.projectId)).map((r) => r.message),
+      ['by interval'],
+    );
     await log.close();
   });
 
@@ -95,7 +114,8 @@ describe('createLogger', () => {
       baseUrl: server.baseUrl,
       level: 'warn',
       fingerprint: (entry) => (entry.message.startsWith('timeout') ? 'timeouts' : undefined),
-      beforeSend: (entry) => (entry.data?.['secret'] ? null : { ...entry, message: entry.message.replace(/\d+/g, 'N') }),
+      beforeSend: (entry) =>
+        entry.data?.['secret'] ? null : { ...entry, message: entry.message.replace(/\d+/g, 'N') },
     });
     log.info('not sent');
     log.warn('has a secret', { secret: true });
@@ -162,7 +182,10 @@ describe('createLogger', () => {
     } finally {
       Object.assign(console, original);
     }
-    assert.deepEqual(printed, [['warn', 'loud', { a: 1 }], ['error', 'louder']]);
+    assert.deepEqual(printed, [
+      ['warn', 'loud', { a: 1 }],
+      ['error', 'louder'],
+    ]);
   });
 
   test('failures go to onError, never to the caller', async () => {
@@ -184,7 +207,12 @@ describe('createLogger', () => {
 
   test('an unreachable server does not throw and does not keep the process alive', async () => {
     const errors: unknown[] = [];
-    const log = createLogger({ apiKey: 'svc_live_x', baseUrl: 'http://127.0.0.1:9/api/public/v1', maxRetries: 1, onError: (e) => errors.push(e) });
+    const log = createLogger({
+      apiKey: 'svc_live_x',
+      baseUrl: 'http://127.0.0.1:9/api/public/v1',
+      maxRetries: 1,
+      onError: (e) => errors.push(e),
+    });
     log.info('lost');
     await log.flush();
     assert.equal(errors.length, 1);
@@ -211,5 +239,8 @@ test('while rate-limited (429), batches are dropped and counted without a report
 
 test('the main entry has nothing Node-only', async () => {
   const { readFileSync } = await import('node:fs');
-  assert.doesNotMatch(readFileSync(new URL('../dist/index.js', import.meta.url), 'utf8'), /from ['"]node:|require\(|from ['"]pino/);
+  assert.doesNotMatch(
+    readFileSync(new URL('../dist/index.js', import.meta.url), 'utf8'),
+    /from ['"]node:|require\(|from ['"]pino/,
+  );
 });

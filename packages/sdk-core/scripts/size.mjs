@@ -41,6 +41,8 @@ if (process.argv.includes('--json')) {
   console.log(JSON.stringify(results, null, 2));
 } else {
   for (const r of results) {
-    console.log(`${r.entry.padEnd(34)} ${(r.minified / 1024).toFixed(1).padStart(6)} KB min  ${(r.gzipped / 1024).toFixed(1).padStart(5)} KB min+gzip`);
+    console.log(
+      `${r.entry.padEnd(34)} ${(r.minified / 1024).toFixed(1).padStart(6)} KB min  ${(r.gzipped / 1024).toFixed(1).padStart(5)} KB min+gzip`,
+    );
   }
 }

@@ -2,7 +2,12 @@
  * Exponential backoff with full jitter: a random delay between 0 and
  * `min(maxMs, baseMs * 2^attempt)`. `attempt` starts at 0.
  */
-export function backoffDelay(attempt: number, baseMs = 500, maxMs = 30_000, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  baseMs = 500,
+  maxMs = 30_000,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt));
   return Math.floor(random() * ceiling);
 }

@@ -48,21 +48,28 @@ export function createBatcher<T>(options: BatcherOptions<T>): Batcher<T> {
   const report = createReporter(options.onError);
   const sizeOf = options.sizeOf ?? ((item: T) => safeSize(item));
   const maxConcurrent = Math.max(1, options.maxConcurrentSends ?? 2);
-  let queue: T[] = [];
+  const queue: T[] = [];
   let dropped = 0;
   let active = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const waiters: (() => void)[] = [];
   const unsubscribers: Unsubscribe[] = [];
   if (options.flushOnPageHide !== false) unsubscribers.push(onPageHide(() => void flush({ keepalive: true })));
-  if (options.flushOnExit !== false) unsubscribers.push(onProcessExit(() => { if (queue.length) void flush(); }));
+  if (options.flushOnExit !== false)
+    unsubscribers.push(
+      onProcessExit(() => {
+        if (queue.length) void flush();
+      }),
+    );
 
   function schedule() {
     if (timer !== undefined || flushIntervalMs <= 0) return;
-    timer = unrefTimer(setTimeout(() => {
-      timer = undefined;
-      void flush();
-    }, flushIntervalMs));
+    timer = unrefTimer(
+      setTimeout(() => {
+        timer = undefined;
+        void flush();
+      }, flushIntervalMs),
+    );
   }
 
   function takeBatch(keepalive: boolean): T[] {
@@ -88,7 +95,11 @@ export function createBatcher<T>(options: BatcherOptions<T>): Batcher<T> {
    * `maxConcurrent` at once, except when the page is going away (keepalive): then everything goes now.
    */
   function pump(keepalive: boolean) {
-    while (queue.length && (keepalive || active < maxConcurrent) && (queue.length >= maxBatchSize || waiters.length > 0 || keepalive)) {
+    while (
+      queue.length &&
+      (keepalive || active < maxConcurrent) &&
+      (queue.length >= maxBatchSize || waiters.length > 0 || keepalive)
+    ) {
       const batch = takeBatch(keepalive);
       active++;
       Promise.resolve()

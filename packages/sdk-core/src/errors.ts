@@ -61,6 +61,7 @@ export class SdkError extends Error {
  */
 export function isRetryableError(error: unknown): boolean {
   if (error instanceof ApiError) return error.status === 429 || error.status >= 500;
-  if (error instanceof SdkError) return error.code === 'network_error' || error.code === 'timeout' || error.code === 'rate_limited';
+  if (error instanceof SdkError)
+    return error.code === 'network_error' || error.code === 'timeout' || error.code === 'rate_limited';
   return false;
 }

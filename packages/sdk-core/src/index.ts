@@ -3,7 +3,15 @@
  * no runtime dependencies, nothing Node-only.
  */
 export { createTransport, transportFor, DEFAULT_BASE_URL, KEEPALIVE_BUDGET_BYTES } from './transport.js';
-export type { FetchLike, RequestOptions, SdkTransportOptions, Transport, TransportOptions, TransportResponse, TransportStats } from './transport.js';
+export type {
+  FetchLike,
+  RequestOptions,
+  SdkTransportOptions,
+  Transport,
+  TransportOptions,
+  TransportResponse,
+  TransportStats,
+} from './transport.js';
 export { ApiError, SdkError, isRetryableError } from './errors.js';
 export type { ApiErrorBody, ApiErrorDetail, SdkErrorCode } from './errors.js';
 export { createBatcher } from './batcher.js';

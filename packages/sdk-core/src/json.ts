@@ -44,7 +44,8 @@ export function toJsonSafe(value: unknown, options: JsonSafeOptions = {}): unkno
         if (obj instanceof Error) {
           const out: Record<string, unknown> = { name: obj.name, message: walk(obj.message, depth + 1) };
           if (obj.stack) out['stack'] = walk(obj.stack, depth + 1);
-          for (const key of Object.keys(obj).slice(0, maxKeys)) out[key] = walk((obj as unknown as Record<string, unknown>)[key], depth + 1);
+          for (const key of Object.keys(obj).slice(0, maxKeys))
+            out[key] = walk((obj as unknown as Record<string, unknown>)[key], depth + 1);
           return out;
         }
         if (Array.isArray(obj)) return obj.slice(0, maxKeys).map((item) => walk(item, depth + 1) ?? null);

@@ -37,7 +37,10 @@ export interface OfflineQueue {
    * Sends now; if the API cannot be reached (network error, timeout, 5xx) the request is kept and
    * replayed later, and this resolves with `undefined`. Rejects on other errors (4xx, 429).
    */
-  send<T = unknown>(request: QueuedRequest, options?: Pick<RequestOptions, 'keepalive'>): Promise<TransportResponse<T> | undefined>;
+  send<T = unknown>(
+    request: QueuedRequest,
+    options?: Pick<RequestOptions, 'keepalive'>,
+  ): Promise<TransportResponse<T> | undefined>;
   /** Keeps a request for later. */
   enqueue(request: QueuedRequest): void;
   /** Sends what is kept, oldest first; stops at the first failure and backs off. */
@@ -111,10 +114,12 @@ export function createOfflineQueue(options: OfflineQueueOptions): OfflineQueue {
 
   function schedule(ms: number) {
     if (closed || timer !== undefined) return;
-    timer = unrefTimer(setTimeout(() => {
-      timer = undefined;
-      void replay();
-    }, ms));
+    timer = unrefTimer(
+      setTimeout(() => {
+        timer = undefined;
+        void replay();
+      }, ms),
+    );
   }
 
   function enqueue(request: QueuedRequest) {
@@ -136,7 +141,11 @@ export function createOfflineQueue(options: OfflineQueueOptions): OfflineQueue {
       try {
         await transport.request(next.method, next.path, { body: next.body, query: next.query, retry: false });
       } catch (error) {
-        if (isOfflineError(error) || (error instanceof SdkError && error.code === 'rate_limited') || (error instanceof ApiError && error.status === 429)) {
+        if (
+          isOfflineError(error) ||
+          (error instanceof SdkError && error.code === 'rate_limited') ||
+          (error instanceof ApiError && error.status === 429)
+        ) {
           schedule(delay);
           delay = Math.min(maxDelayMs, delay * 2);
           return;
@@ -179,7 +188,11 @@ export function createOfflineQueue(options: OfflineQueueOptions): OfflineQueue {
   return {
     async send<T>(request: QueuedRequest, sendOptions: Pick<RequestOptions, 'keepalive'> = {}) {
       try {
-        return await transport.request<T>(request.method, request.path, { body: request.body, query: request.query, keepalive: sendOptions.keepalive });
+        return await transport.request<T>(request.method, request.path, {
+          body: request.body,
+          query: request.query,
+          keepalive: sendOptions.keepalive,
+        });
       } catch (error) {
         if (!isOfflineError(error)) throw error;
         enqueue(request);

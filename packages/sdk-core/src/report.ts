@@ -29,7 +29,11 @@ export function createReporter(onError?: ErrorHandler, prefix = '[signpost]'): E
  * Runs `fn` and sends anything it throws (or rejects with) to `report`, returning `fallback`
  * instead. For wrapping SDK entry points the app calls.
  */
-export function guard<A extends unknown[], R>(report: ErrorHandler, fn: (...args: A) => R, fallback?: R): (...args: A) => R {
+export function guard<A extends unknown[], R>(
+  report: ErrorHandler,
+  fn: (...args: A) => R,
+  fallback?: R,
+): (...args: A) => R {
   return (...args: A): R => {
     try {
       const result = fn(...args);

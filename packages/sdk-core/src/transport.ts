@@ -109,7 +109,12 @@ export function createTransport(options: TransportOptions = {}): Transport {
     return url;
   }
 
-  async function attempt<T>(method: string, url: string, body: string | undefined, opts: RequestOptions): Promise<TransportResponse<T>> {
+  async function attempt<T>(
+    method: string,
+    url: string,
+    body: string | undefined,
+    opts: RequestOptions,
+  ): Promise<TransportResponse<T>> {
     const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
     if (options.apiKey) headers['X-API-Key'] = options.apiKey;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -135,7 +140,8 @@ export function createTransport(options: TransportOptions = {}): Transport {
       response = await doFetch(url, { method, headers, body, keepalive, signal: controller.signal });
     } catch (error) {
       if (error instanceof SdkError) throw error;
-      if (timedOut) throw new SdkError('timeout', `No answer from ${method} ${url} within ${timeoutMs} ms`, { cause: error });
+      if (timedOut)
+        throw new SdkError('timeout', `No answer from ${method} ${url} within ${timeoutMs} ms`, { cause: error });
       if (opts.signal?.aborted) throw new SdkError('aborted', `${method} ${url} was aborted`, { cause: error });
       throw new SdkError('network_error', `Could not reach ${method} ${url}`, { cause: error });
     } finally {
@@ -147,20 +153,23 @@ export function createTransport(options: TransportOptions = {}): Transport {
       }
     }
 
-    let data: unknown = undefined;
+    let data: unknown;
     if (response.status !== 204 && response.status !== 304) {
       let text: string;
       try {
         text = await response.text();
       } catch (error) {
-        throw new SdkError(timedOut ? 'timeout' : 'network_error', `Reading the answer of ${method} ${url} failed`, { cause: error });
+        throw new SdkError(timedOut ? 'timeout' : 'network_error', `Reading the answer of ${method} ${url} failed`, {
+          cause: error,
+        });
       }
       const type = response.headers.get('content-type') ?? '';
       if (text !== '' && type.includes('json')) {
         try {
           data = JSON.parse(text);
         } catch (error) {
-          if (response.ok) throw new SdkError('invalid_response', `${method} ${url} answered invalid JSON`, { cause: error });
+          if (response.ok)
+            throw new SdkError('invalid_response', `${method} ${url} answered invalid JSON`, { cause: error });
           data = { error: text };
         }
       } else {
@@ -168,7 +177,8 @@ export function createTransport(options: TransportOptions = {}): Transport {
       }
     }
 
-    if (response.ok || response.status === 304) return { status: response.status, headers: response.headers, data: data as T };
+    if (response.ok || response.status === 304)
+      return { status: response.status, headers: response.headers, data: data as T };
     const errorBody: ApiErrorBody =
       data && typeof data === 'object' && typeof (data as ApiErrorBody).error === 'string'
         ? (data as ApiErrorBody)
@@ -184,7 +194,10 @@ export function createTransport(options: TransportOptions = {}): Transport {
     const url = buildUrl(path, opts.query);
     if (isRateLimited()) {
       stats.droppedWhileRateLimited++;
-      throw new SdkError('rate_limited', `Rate limited by the Signpost API for ${Math.ceil((stats.rateLimitedUntil - Date.now()) / 1000)} s more; request dropped`);
+      throw new SdkError(
+        'rate_limited',
+        `Rate limited by the Signpost API for ${Math.ceil((stats.rateLimitedUntil - Date.now()) / 1000)} s more; request dropped`,
+      );
     }
     let body: string | undefined;
     if (opts.body !== undefined) {

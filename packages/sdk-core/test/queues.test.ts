@@ -28,7 +28,10 @@ after(async () => {
 });
 
 async function logMessages(projectId: string): Promise<string[]> {
-  const rows = await server.db.all<{ message: string }>('SELECT message FROM log_groups WHERE project_id = ? ORDER BY message', [projectId]);
+  const rows = await server.db.all<{ message: string }>(
+    'SELECT message FROM log_groups WHERE project_id = ? ORDER BY message',
+    [projectId],
+  );
   return rows.map((r) => r.message);
 }
 
@@ -64,7 +67,12 @@ describe('batcher', () => {
 
   test('a full queue drops the oldest and counts them', async () => {
     const sent: number[] = [];
-    const batcher = createBatcher<number>({ maxBatchSize: 5, maxQueueSize: 5, flushIntervalMs: 0, send: async (items) => void sent.push(...items) });
+    const batcher = createBatcher<number>({
+      maxBatchSize: 5,
+      maxQueueSize: 5,
+      flushIntervalMs: 0,
+      send: async (items) => void sent.push(...items),
+    });
     // maxBatchSize flushes each time it is reached, so nothing is dropped in normal use.
     for (let i = 0; i < 12; i++) batcher.add(i);
     await batcher.close();
@@ -101,7 +109,13 @@ describe('batcher', () => {
 
   test('a failing send is reported, never thrown', async () => {
     const errors: unknown[] = [];
-    const batcher = createBatcher<number>({ flushIntervalMs: 0, onError: (e) => errors.push(e), send: async () => { throw new Error('boom'); } });
+    const batcher = createBatcher<number>({
+      flushIntervalMs: 0,
+      onError: (e) => errors.push(e),
+      send: async () => {
+        throw new Error('boom');
+      },
+    });
     batcher.add(1);
     await batcher.flush();
     assert.equal(errors.length, 1);
@@ -110,11 +124,20 @@ describe('batcher', () => {
 
   test('keepalive flushes are cut to fit the 64 KB budget', async () => {
     const batches: number[] = [];
-    const batcher = createBatcher<string>({ flushIntervalMs: 0, send: async (items, { keepalive }) => { assert.equal(keepalive, true); batches.push(items.length); } });
+    const batcher = createBatcher<string>({
+      flushIntervalMs: 0,
+      send: async (items, { keepalive }) => {
+        assert.equal(keepalive, true);
+        batches.push(items.length);
+      },
+    });
     for (let i = 0; i < 40; i++) batcher.add('x'.repeat(5000));
     await batcher.flush({ keepalive: true });
     assert.ok(batches.length >= 4, `batches: ${batches.join(',')}`);
-    assert.equal(batches.reduce((a, b) => a + b, 0), 40);
+    assert.equal(
+      batches.reduce((a, b) => a + b, 0),
+      40,
+    );
     for (const n of batches) assert.ok(n * 5003 < 64_000);
     await batcher.close();
   });
@@ -122,7 +145,12 @@ describe('batcher', () => {
 
 function memoryStorage(): StorageLike & { data: Map<string, string> } {
   const data = new Map<string, string>();
-  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
+  return {
+    data,
+    getItem: (k) => data.get(k) ?? null,
+    setItem: (k, v) => void data.set(k, v),
+    removeItem: (k) => void data.delete(k),
+  };
 }
 
 describe('offline queue', () => {
@@ -133,7 +161,11 @@ describe('offline queue', () => {
     const queue = createOfflineQueue({ transport, storageKey: 'test:queue', storage, minDelayMs: 20, maxDelayMs: 100 });
     proxy.mode = 'down';
     try {
-      const result = await queue.send({ method: 'POST', path: '/logs', body: { logs: [{ level: 'error', message: 'sent while offline' }] } });
+      const result = await queue.send({
+        method: 'POST',
+        path: '/logs',
+        body: { logs: [{ level: 'error', message: 'sent while offline' }] },
+      });
       assert.equal(result, undefined);
       assert.equal(queue.size, 1);
       assert.ok(storage.data.get('test:queue')?.includes('sent while offline'));
@@ -152,8 +184,17 @@ describe('offline queue', () => {
   test('a replay asked for while a failing one is under way gets a pass of its own', async () => {
     const p = await server.createProject();
     const transport = createTransport({ apiKey: p.liveKey, baseUrl: proxy.baseUrl, maxRetries: 0, timeoutMs: 300 });
-    const queue = createOfflineQueue({ transport, storageKey: 'test:follow-up', storage: memoryStorage(), minDelayMs: 60_000 });
-    queue.enqueue({ method: 'POST', path: '/logs', body: { logs: [{ level: 'warn', message: 'kept through a hanging attempt' }] } });
+    const queue = createOfflineQueue({
+      transport,
+      storageKey: 'test:follow-up',
+      storage: memoryStorage(),
+      minDelayMs: 60_000,
+    });
+    queue.enqueue({
+      method: 'POST',
+      path: '/logs',
+      body: { logs: [{ level: 'warn', message: 'kept through a hanging attempt' }] },
+    });
     proxy.mode = 'hang';
     let first: Promise<void>;
     try {
@@ -173,8 +214,15 @@ describe('offline queue', () => {
 
   test('is bounded: the oldest requests are dropped and counted', async () => {
     const transport = createTransport({ apiKey: project.liveKey, baseUrl: proxy.baseUrl, maxRetries: 0 });
-    const queue = createOfflineQueue({ transport, storageKey: 'q', storage: memoryStorage(), maxItems: 30, minDelayMs: 60_000 });
-    for (let i = 0; i < 35; i++) queue.enqueue({ method: 'POST', path: '/logs', body: { logs: [{ level: 'info', message: `n${i}` }] } });
+    const queue = createOfflineQueue({
+      transport,
+      storageKey: 'q',
+      storage: memoryStorage(),
+      maxItems: 30,
+      minDelayMs: 60_000,
+    });
+    for (let i = 0; i < 35; i++)
+      queue.enqueue({ method: 'POST', path: '/logs', body: { logs: [{ level: 'info', message: `n${i}` }] } });
     assert.equal(queue.size, 30);
     assert.equal(queue.dropped, 5);
     queue.close();
@@ -192,7 +240,12 @@ describe('offline queue', () => {
   test('requests kept in storage by an earlier page are replayed on start', async () => {
     const p = await server.createProject();
     const storage = memoryStorage();
-    storage.setItem('kept', JSON.stringify([{ method: 'POST', path: '/logs', body: { logs: [{ level: 'info', message: 'from the last visit' }] } }]));
+    storage.setItem(
+      'kept',
+      JSON.stringify([
+        { method: 'POST', path: '/logs', body: { logs: [{ level: 'info', message: 'from the last visit' }] } },
+      ]),
+    );
     const transport = createTransport({ apiKey: p.liveKey, baseUrl: server.baseUrl });
     const queue = createOfflineQueue({ transport, storageKey: 'kept', storage, minDelayMs: 10 });
     for (let i = 0; i < 50 && queue.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
@@ -211,7 +264,9 @@ describe('reporting', () => {
     const warned: unknown[][] = [];
     console.warn = (...args: unknown[]) => void warned.push(args);
     try {
-      createReporter(() => { throw new Error('handler broke'); })(new Error('two'));
+      createReporter(() => {
+        throw new Error('handler broke');
+      })(new Error('two'));
       createReporter()(new Error('three'));
     } finally {
       console.warn = warn;
@@ -223,8 +278,26 @@ describe('reporting', () => {
   test('guard turns throws and rejections into reports', async () => {
     const seen: unknown[] = [];
     const report = createReporter((e) => seen.push(e));
-    assert.equal(guard(report, () => { throw new Error('sync'); }, 'fallback')(), 'fallback');
-    assert.equal(await guard(report, async () => { throw new Error('async'); }, 'later')(), 'later');
+    assert.equal(
+      guard(
+        report,
+        () => {
+          throw new Error('sync');
+        },
+        'fallback',
+      )(),
+      'fallback',
+    );
+    assert.equal(
+      await guard(
+        report,
+        async () => {
+          throw new Error('async');
+        },
+        'later',
+      )(),
+      'later',
+    );
     assert.equal(seen.length, 2);
   });
 });
@@ -241,7 +314,14 @@ test('toJsonSafe handles errors, cycles, bigints, depth and long strings', async
   const { toJsonSafe } = await import('@signpost/sdk-core');
   const cyclic: Record<string, unknown> = { a: 1 };
   cyclic['self'] = cyclic;
-  const out = toJsonSafe({ err: new TypeError('bad'), cyclic, big: 10n, fn: () => 1, long: 'x'.repeat(3000), deep: { a: { b: { c: { d: { e: { f: { g: 1 } } } } } } } }) as Record<string, any>;
+  const out = toJsonSafe({
+    err: new TypeError('bad'),
+    cyclic,
+    big: 10n,
+    fn: () => 1,
+    long: 'x'.repeat(3000),
+    deep: { a: { b: { c: { d: { e: { f: { g: 1 } } } } } } },
+  }) as Record<string, any>;
   assert.equal(out.err.name, 'TypeError');
   assert.equal(out.err.message, 'bad');
   assert.equal(out.cyclic.self, '[Circular]');

@@ -37,8 +37,13 @@ describe('transport', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(res.data, { accepted: 1 });
     assert.ok(res.headers.get('ratelimit-limit') !== undefined);
-    const rows = await server.db.all<{ message: string }>('SELECT message FROM log_groups WHERE project_id = ?', [project.projectId]);
-    assert.deepEqual(rows.map((r) => r.message), ['transport says hello']);
+    const rows = await server.db.all<{ message: string }>('SELECT message FROM log_groups WHERE project_id = ?', [
+      project.projectId,
+    ]);
+    assert.deepEqual(
+      rows.map((r) => r.message),
+      ['transport says hello'],
+    );
   });
 
   test('401 becomes an ApiError and is never retried', async () => {
@@ -67,7 +72,12 @@ describe('transport', () => {
     proxy.mode = 'down';
     const hits = proxy.hits;
     try {
-      const transport = createTransport({ apiKey: project.liveKey, baseUrl: proxy.baseUrl, maxRetries: 2, retryBaseMs: 5 });
+      const transport = createTransport({
+        apiKey: project.liveKey,
+        baseUrl: proxy.baseUrl,
+        maxRetries: 2,
+        retryBaseMs: 5,
+      });
       const error = await transport.request('GET', '/features').catch((e: unknown) => e);
       assert.ok(error instanceof SdkError);
       assert.equal(error.code, 'network_error');
@@ -80,8 +90,15 @@ describe('transport', () => {
   test('5xx is retried and the request then reaches the server', async () => {
     proxy.failNext(2);
     const hits = proxy.hits;
-    const transport = createTransport({ apiKey: project.liveKey, baseUrl: proxy.baseUrl, maxRetries: 3, retryBaseMs: 5 });
-    const res = await transport.request('POST', '/logs', { body: { logs: [{ level: 'warn', message: 'after two 503s' }] } });
+    const transport = createTransport({
+      apiKey: project.liveKey,
+      baseUrl: proxy.baseUrl,
+      maxRetries: 3,
+      retryBaseMs: 5,
+    });
+    const res = await transport.request('POST', '/logs', {
+      body: { logs: [{ level: 'warn', message: 'after two 503s' }] },
+    });
     assert.equal(res.status, 200);
     assert.equal(proxy.hits - hits, 3);
   });
@@ -102,7 +119,13 @@ describe('transport', () => {
     proxy.mode = 'hang';
     const hits = proxy.hits;
     try {
-      const transport = createTransport({ apiKey: project.liveKey, baseUrl: proxy.baseUrl, timeoutMs: 150, maxRetries: 1, retryBaseMs: 1 });
+      const transport = createTransport({
+        apiKey: project.liveKey,
+        baseUrl: proxy.baseUrl,
+        timeoutMs: 150,
+        maxRetries: 1,
+        retryBaseMs: 1,
+      });
       const error = await transport.request('GET', '/features').catch((e: unknown) => e);
       assert.ok(error instanceof SdkError);
       assert.equal(error.code, 'timeout');
@@ -168,9 +191,21 @@ describe('backoff helpers', () => {
   });
 
   test('backoffDelay is full jitter under an exponential ceiling', () => {
-    assert.equal(backoffDelay(0, 500, 30_000, () => 0.999999), 499);
-    assert.equal(backoffDelay(3, 500, 30_000, () => 0.5), 2000);
-    assert.equal(backoffDelay(20, 500, 30_000, () => 0.5), 15_000);
-    assert.equal(backoffDelay(5, 500, 30_000, () => 0), 0);
+    assert.equal(
+      backoffDelay(0, 500, 30_000, () => 0.999999),
+      499,
+    );
+    assert.equal(
+      backoffDelay(3, 500, 30_000, () => 0.5),
+      2000,
+    );
+    assert.equal(
+      backoffDelay(20, 500, 30_000, () => 0.5),
+      15_000,
+    );
+    assert.equal(
+      backoffDelay(5, 500, 30_000, () => 0),
+      0,
+    );
   });
 });

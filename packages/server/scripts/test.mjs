@@ -2,7 +2,8 @@
 // Usage: node scripts/test.mjs [sqlite|postgres] [extra node --test args]
 import { spawnSync } from 'node:child_process';
 
-const requested = process.argv[2] === 'sqlite' || process.argv[2] === 'postgres' ? [process.argv[2]] : ['sqlite', 'postgres'];
+const requested =
+  process.argv[2] === 'sqlite' || process.argv[2] === 'postgres' ? [process.argv[2]] : ['sqlite', 'postgres'];
 const extra = process.argv.slice(requested.length === 1 && process.argv[2] === requested[0] ? 3 : 2);
 let failed = false;
 for (const db of requested) {

@@ -36,7 +36,10 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
       logger ??
       (config.logLevel === 'silent'
         ? false
-        : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'] }),
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+          }),
     bodyLimit: 1024 * 1024,
     // While shutting down, requests that still arrive on open connections are served, with
     // `Connection: close` so the client moves on (instead of Fastify's bare 503 body).
@@ -97,12 +100,17 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   // Each surface is one encapsulated plugin with its own prefix, hooks and OpenAPI document.
   const memo = new ResponseMemo(db);
   await app.register(async (scoped) => publicApi(scoped as App, { db, config, memo }), { prefix: PUBLIC_API_PREFIX });
-  await app.register(async (scoped) => managementApi(scoped as ManagementApp, { db, config }), { prefix: MANAGEMENT_API_PREFIX });
+  await app.register(async (scoped) => managementApi(scoped as ManagementApp, { db, config }), {
+    prefix: MANAGEMENT_API_PREFIX,
+  });
   await app.register(async (scoped) => hostedMcp(scoped, { db, config }));
 
   // Repeats of the hot reads are answered before Fastify's own request handler (see front-door.ts).
   const answerFromMemo = frontDoor({ db, memo, requestId: requestIdFrom, log: app.log, closing: () => closing });
-  const [fastifyHandler] = app.server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
+  const [fastifyHandler] = app.server.listeners('request') as ((
+    request: IncomingMessage,
+    response: ServerResponse,
+  ) => void)[];
   if (fastifyHandler) {
     app.server.removeListener('request', fastifyHandler);
     app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {

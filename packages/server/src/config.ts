@@ -99,7 +99,10 @@ export function loadConfig(env: Env = process.env): Config {
       'a postgres:// URL or sqlite:<path>',
     ),
     // Relative to where the user ran the command (npm runs workspace scripts in the package).
-    dataDir: resolve(env['INIT_CWD'] ?? process.cwd(), read('DATA_DIR', './data', (raw) => raw, '')),
+    dataDir: resolve(
+      env['INIT_CWD'] ?? process.cwd(),
+      read('DATA_DIR', './data', (raw) => raw, ''),
+    ),
     logLevel: read('LOG_LEVEL', 'info', (raw) => levels.find((level) => level === raw), levels.join(', ')),
     platformProjectId: read(
       'PLATFORM_PROJECT_ID',
@@ -116,7 +119,12 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     shutdownGraceSeconds: read('SHUTDOWN_GRACE_SECONDS', 10, integer(0, 600), 'an integer from 0 to 600'),
     trustProxy: read('TRUST_PROXY', false, boolean, 'true or false'),
-    sqliteCheckpointPages: read('SQLITE_CHECKPOINT_PAGES', DEFAULT_CHECKPOINT_PAGES, integer(100, 1_000_000), 'an integer from 100 to 1000000'),
+    sqliteCheckpointPages: read(
+      'SQLITE_CHECKPOINT_PAGES',
+      DEFAULT_CHECKPOINT_PAGES,
+      integer(100, 1_000_000),
+      'an integer from 100 to 1000000',
+    ),
     accounts: readAccountsConfig(read, integer, boolean, url, env['PUBLIC_URL'] ?? ''),
   };
   if (problems.length > 0) {
@@ -154,7 +162,12 @@ function readAccountsConfig(
       (raw) => (/^smtps?:\/\/[^/]/.test(raw) ? raw : undefined),
       'an smtp:// or smtps:// URL',
     ),
-    mailFrom: read('MAIL_FROM', 'Signpost <signpost@localhost>', (raw) => (raw.includes('@') ? raw : undefined), 'an e-mail address'),
+    mailFrom: read(
+      'MAIL_FROM',
+      'Signpost <signpost@localhost>',
+      (raw) => (raw.includes('@') ? raw : undefined),
+      'an e-mail address',
+    ),
     defaultTeamSeats: read('DEFAULT_TEAM_SEATS', 5, integer(1, 100_000), 'an integer from 1 to 100000'),
     sessionTtlDays: read('SESSION_TTL_DAYS', 30, integer(1, 365), 'an integer from 1 to 365'),
     secureCookies: read('SESSION_COOKIE_SECURE', secureByDefault, boolean, 'true or false'),
@@ -166,7 +179,12 @@ function readAccountsConfig(
             clientId,
             clientSecret: read<string | undefined>('OIDC_CLIENT_SECRET', undefined, (raw) => raw, ''),
             scopes: read('OIDC_SCOPES', defaultScopes, (raw) => raw, ''),
-            label: read('OIDC_LABEL', { oidc: 'Single sign-on', google: 'Google', github: 'GitHub' }[preset], (raw) => raw, ''),
+            label: read(
+              'OIDC_LABEL',
+              { oidc: 'Single sign-on', google: 'Google', github: 'GitHub' }[preset],
+              (raw) => raw,
+              '',
+            ),
           }
         : undefined,
   };

@@ -42,7 +42,8 @@ describe('accounts configuration', () => {
 
   it('stops on bad values, naming each', () => {
     assert.throws(
-      () => loadConfig({ SMTP_URL: 'http://mail', DEFAULT_TEAM_SEATS: '0', OIDC_PRESET: 'facebook', MAIL_FROM: 'nobody' }),
+      () =>
+        loadConfig({ SMTP_URL: 'http://mail', DEFAULT_TEAM_SEATS: '0', OIDC_PRESET: 'facebook', MAIL_FROM: 'nobody' }),
       (error: unknown) =>
         error instanceof ConfigError &&
         ['SMTP_URL', 'DEFAULT_TEAM_SEATS', 'OIDC_PRESET', 'MAIL_FROM'].every((name) => error.message.includes(name)),

@@ -19,7 +19,9 @@ describe('accounts: sign-up, verification and password reset over real SMTP', ()
 
   before(async () => {
     mailbox = await startMailbox();
-    server = await startTestServer({ env: { SMTP_URL: mailbox.url, MAIL_FROM: 'Signpost Test <noreply@signpost.test>' } });
+    server = await startTestServer({
+      env: { SMTP_URL: mailbox.url, MAIL_FROM: 'Signpost Test <noreply@signpost.test>' },
+    });
   });
   after(async () => {
     await server.close();
@@ -59,9 +61,13 @@ describe('accounts: sign-up, verification and password reset over real SMTP', ()
   it('refuses an expired verification link', async () => {
     const user = await signUp(server.origin);
     const mail = await mailbox.nextTo(user.email);
-    await server.db.run("UPDATE account_links SET expires_at = '2000-01-01T00:00:00.000Z' WHERE account_id = ?", [user.account.id]);
+    await server.db.run("UPDATE account_links SET expires_at = '2000-01-01T00:00:00.000Z' WHERE account_id = ?", [
+      user.account.id,
+    ]);
     const url = new URL(linkIn(mail, 'verify-email'));
-    const opened = await managementApi(server.origin).get('/auth/verify-email', { query: { token: url.searchParams.get('token')! } });
+    const opened = await managementApi(server.origin).get('/auth/verify-email', {
+      query: { token: url.searchParams.get('token')! },
+    });
     assert.equal(opened.status, 400);
     assert.equal(opened.body.error, 'This link has expired; ask for a new one');
     assert.equal((await user.api.get('/me')).body.account.verified, false);
@@ -84,7 +90,9 @@ describe('accounts: sign-up, verification and password reset over real SMTP', ()
     assert.equal(limited.status, 429);
     assert.ok(Number(limited.headers.get('retry-after')) > 0);
 
-    const verified = await api.get('/auth/verify-email', { query: { token: token(await mailbox.nextTo(user.email, 3)) } });
+    const verified = await api.get('/auth/verify-email', {
+      query: { token: token(await mailbox.nextTo(user.email, 3)) },
+    });
     assert.equal(verified.status, 200);
   });
 
@@ -106,15 +114,29 @@ describe('accounts: sign-up, verification and password reset over real SMTP', ()
 
   it('makes no second account for the same address, in any case, and answers as for a new one', async () => {
     const user = await signUp(server.origin);
-    const twice = await managementApi(server.origin).post('/auth/sign-up', { email: user.email.toUpperCase(), password: 'another long password' });
+    const twice = await managementApi(server.origin).post('/auth/sign-up', {
+      email: user.email.toUpperCase(),
+      password: 'another long password',
+    });
     assert.equal(twice.status, 202);
     assert.equal(twice.headers.get('set-cookie'), null);
-    assert.equal((await managementApi(server.origin).post('/auth/sign-in', { email: user.email, password: 'another long password' })).status, 401);
+    assert.equal(
+      (
+        await managementApi(server.origin).post('/auth/sign-in', {
+          email: user.email,
+          password: 'another long password',
+        })
+      ).status,
+      401,
+    );
     assert.equal((await signIn(server.origin, user.email, user.password)).account.id, user.account.id);
   });
 
   it('validates sign-up input', async () => {
-    const response = await managementApi(server.origin).post('/auth/sign-up', { email: 'not-an-address', password: 'short' });
+    const response = await managementApi(server.origin).post('/auth/sign-up', {
+      email: 'not-an-address',
+      password: 'short',
+    });
     assert.equal(response.status, 400);
     assert.deepEqual(response.body.details.map((d: { field: string }) => d.field).sort(), ['email', 'password']);
   });
@@ -170,7 +192,10 @@ describe('accounts: sign-up, verification and password reset over real SMTP', ()
 
     await api.post('/auth/password-reset', { email: user.email });
     const second = await mailbox.waitFor((m) => m.to.includes(user.email) && /Reset/.test(m.subject) && m !== mail);
-    await server.db.run("UPDATE account_links SET expires_at = '2000-01-01T00:00:00.000Z' WHERE account_id = ? AND used_at IS NULL", [user.account.id]);
+    await server.db.run(
+      "UPDATE account_links SET expires_at = '2000-01-01T00:00:00.000Z' WHERE account_id = ? AND used_at IS NULL",
+      [user.account.id],
+    );
     const expired = await api.post('/auth/reset-password', {
       token: new URL(linkIn(second, 'reset-password')).searchParams.get('token')!,
       password: 'too late for this one',
@@ -182,9 +207,15 @@ describe('accounts: sign-up, verification and password reset over real SMTP', ()
   it('changes the password with the current one and signs out the other sessions', async () => {
     const user = await signUp(server.origin);
     const other = await signIn(server.origin, user.email, user.password);
-    const wrong = await user.api.post('/me/password', { currentPassword: 'not it at all', newPassword: 'my next password' });
+    const wrong = await user.api.post('/me/password', {
+      currentPassword: 'not it at all',
+      newPassword: 'my next password',
+    });
     assert.equal(wrong.status, 403);
-    const changed = await user.api.post('/me/password', { currentPassword: user.password, newPassword: 'my next password' });
+    const changed = await user.api.post('/me/password', {
+      currentPassword: user.password,
+      newPassword: 'my next password',
+    });
     assert.equal(changed.status, 200);
     assert.equal((await user.api.get('/me')).status, 200, 'this session stays');
     assert.equal((await other.api.get('/me')).status, 401, 'the others end');
@@ -194,7 +225,8 @@ describe('accounts: sign-up, verification and password reset over real SMTP', ()
   it('slows repeated wrong passwords from one client for one address', async () => {
     const email = uniqueEmail('brute');
     const api = managementApi(server.origin);
-    for (let i = 0; i < 6; i++) assert.equal((await api.post('/auth/sign-in', { email, password: 'guess' + i })).status, 401);
+    for (let i = 0; i < 6; i++)
+      assert.equal((await api.post('/auth/sign-in', { email, password: 'guess' + i })).status, 401);
     // Refused at once, or after one more failure if the 1 s delay ran out on a slow machine.
     let limited = await api.post('/auth/sign-in', { email, password: 'guess' });
     if (limited.status === 401) limited = await api.post('/auth/sign-in', { email, password: 'guess' });
@@ -207,7 +239,10 @@ describe('accounts: development mail transport', () => {
   it('writes each message as an .eml file under DATA_DIR/mail when SMTP_URL is not set', async () => {
     const server = await startTestServer();
     try {
-      const response = await managementApi(server.origin).post('/auth/sign-up', { email: 'dev@example.com', password: 'a long enough password' });
+      const response = await managementApi(server.origin).post('/auth/sign-up', {
+        email: 'dev@example.com',
+        password: 'a long enough password',
+      });
       assert.equal(response.status, 202);
       const dir = join(server.database.dataDir, 'mail');
       assert.ok(existsSync(dir));

@@ -32,7 +32,11 @@ async function startFakeGitHub(clientId: string, clientSecret: string) {
       assert.equal(url.searchParams.get('client_id'), clientId);
       assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
       const code = randomBytes(8).toString('hex');
-      codes.set(code, { challenge: url.searchParams.get('code_challenge')!, redirectUri: url.searchParams.get('redirect_uri')!, user: user! });
+      codes.set(code, {
+        challenge: url.searchParams.get('code_challenge')!,
+        redirectUri: url.searchParams.get('redirect_uri')!,
+        user: user!,
+      });
       const back = new URL(url.searchParams.get('redirect_uri')!);
       back.searchParams.set('code', code);
       back.searchParams.set('state', url.searchParams.get('state')!);
@@ -80,7 +84,13 @@ describe('accounts: the GitHub preset (against a stand-in GitHub Enterprise Serv
   before(async () => {
     github = await startFakeGitHub('gh-client', 'gh-secret');
     server = await startTestServer({
-      env: { PUBLIC_URL, OIDC_PRESET: 'github', OIDC_ISSUER: github.issuer, OIDC_CLIENT_ID: 'gh-client', OIDC_CLIENT_SECRET: 'gh-secret' },
+      env: {
+        PUBLIC_URL,
+        OIDC_PRESET: 'github',
+        OIDC_ISSUER: github.issuer,
+        OIDC_CLIENT_ID: 'gh-client',
+        OIDC_CLIENT_SECRET: 'gh-secret',
+      },
     });
   });
   after(async () => {
@@ -116,7 +126,11 @@ describe('accounts: the GitHub preset (against a stand-in GitHub Enterprise Serv
   });
 
   it('keeps an unverified primary address unverified', async () => {
-    github.signInAs({ id: 7, login: 'newbie', emails: [{ email: 'newbie@example.com', primary: true, verified: false }] });
+    github.signInAs({
+      id: 7,
+      login: 'newbie',
+      emails: [{ email: 'newbie@example.com', primary: true, verified: false }],
+    });
     const { cookie } = await signIn();
     const me = await asSession(server.origin, `signpost_session=${cookie}`).get('/me');
     assert.equal(me.body.account.verified, false);

@@ -36,16 +36,24 @@ describe('accounts: sign-in through an OpenID Connect provider (oidc-provider on
   const rewrite = (url: string) => (url.startsWith(PUBLIC_URL) ? server.origin + url.slice(PUBLIC_URL.length) : url);
   /** Runs the whole browser flow; answers the final redirect and the session cookie it set. */
   async function signInThroughProvider(browser = new Browser(), returnTo = '/dashboard') {
-    const { response, url } = await browser.open(`${server.origin}/api/v1/auth/oidc/start?returnTo=${encodeURIComponent(returnTo)}`, {
-      rewrite,
-      stop: (next) => next.origin === server.origin && !next.pathname.startsWith('/api/'),
-    });
+    const { response, url } = await browser.open(
+      `${server.origin}/api/v1/auth/oidc/start?returnTo=${encodeURIComponent(returnTo)}`,
+      {
+        rewrite,
+        stop: (next) => next.origin === server.origin && !next.pathname.startsWith('/api/'),
+      },
+    );
     return { response, url, cookie: browser.cookie(server.origin, 'signpost_session') };
   }
 
   it('describes the provider for a sign-in button', async () => {
     const info = await managementApi(server.origin).get('/auth/oidc');
-    assert.deepEqual(info.body, { enabled: true, preset: 'oidc', label: 'Test IdP', startUrl: '/api/v1/auth/oidc/start' });
+    assert.deepEqual(info.body, {
+      enabled: true,
+      preset: 'oidc',
+      label: 'Test IdP',
+      startUrl: '/api/v1/auth/oidc/start',
+    });
   });
 
   it('redirects with PKCE S256, state and nonce', async () => {
@@ -106,8 +114,15 @@ describe('accounts: sign-in through an OpenID Connect provider (oidc-provider on
     assert.equal(me.body.account.verified, true);
     assert.equal(me.body.account.hasPassword, false);
     assert.equal((await squatter.api.get('/me')).status, 401);
-    assert.equal((await managementApi(server.origin).get('/me', { headers: { authorization: `Bearer ${token}` } })).status, 401);
-    assert.equal((await managementApi(server.origin).post('/auth/sign-in', { email: squatter.email, password: squatter.password })).status, 401);
+    assert.equal(
+      (await managementApi(server.origin).get('/me', { headers: { authorization: `Bearer ${token}` } })).status,
+      401,
+    );
+    assert.equal(
+      (await managementApi(server.origin).post('/auth/sign-in', { email: squatter.email, password: squatter.password }))
+        .status,
+      401,
+    );
   });
 
   it('refuses a callback without the browser’s state cookie, a replayed state and an open redirect', async () => {
@@ -124,7 +139,10 @@ describe('accounts: sign-in through an OpenID Connect provider (oidc-provider on
     const replay = await browser.open(url, { rewrite, stop: () => true });
     assert.equal(replay.response.status, 400);
 
-    const open = await fetch(`${server.origin}/api/v1/auth/oidc/start?returnTo=${encodeURIComponent('//evil.example/')}`, { redirect: 'manual' });
+    const open = await fetch(
+      `${server.origin}/api/v1/auth/oidc/start?returnTo=${encodeURIComponent('//evil.example/')}`,
+      { redirect: 'manual' },
+    );
     assert.equal(open.status, 400);
   });
 });

@@ -8,7 +8,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testDbKind } from './support/database.ts';
-import { createTestDatabase, startServerProcess, startTestServer, type ServerProcess, type TestDatabase, type TestServer } from './support/server.ts';
+import {
+  createTestDatabase,
+  startServerProcess,
+  startTestServer,
+  type ServerProcess,
+  type TestDatabase,
+  type TestServer,
+} from './support/server.ts';
 import { startMailbox, type Mailbox } from './support/mailbox.ts';
 import { managementApi, signIn, signUp, uniqueEmail } from './support/management.ts';
 
@@ -28,21 +35,27 @@ describe('accounts: throttling, sign-up privacy and password strength', () => {
   });
 
   const from = (client: string) => managementApi(server.origin).withHeaders({ 'x-forwarded-for': client });
-  const signInFrom = (client: string, email: string, password: string) => from(client).post('/auth/sign-in', { email, password });
+  const signInFrom = (client: string, email: string, password: string) =>
+    from(client).post('/auth/sign-in', { email, password });
 
   it("lets the owner in after an attacker's 20 wrong tries, and slows the attacker", async () => {
     const owner = await signUp(server.origin);
     const attacker = '203.0.113.7';
     // All at once: each attempt is claimed in its own transaction, so the burst cannot slip
     // past the free failures before the first one is written.
-    const tries = await Promise.all(Array.from({ length: 20 }, (_, i) => signInFrom(attacker, owner.email, `wrong guess number ${i}`)));
+    const tries = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => signInFrom(attacker, owner.email, `wrong guess number ${i}`)),
+    );
     // The owner, from their own client, gets in at once.
     const ownerIn = await signInFrom('198.51.100.1', owner.email, owner.password);
     assert.equal(ownerIn.status, 200, ownerIn.text);
     assert.equal(ownerIn.body.account.id, owner.account.id);
 
     const statuses = tries.map((response) => response.status);
-    assert.ok(statuses.every((status) => status === 401 || status === 429), statuses.join());
+    assert.ok(
+      statuses.every((status) => status === 401 || status === 429),
+      statuses.join(),
+    );
     const wrong = statuses.filter((status) => status === 401).length;
     // Five free failures, one that starts the delay, and one more at most if the burst outlasted it.
     assert.ok(wrong >= 6 && wrong <= 7, `failures let through: ${wrong}`);
@@ -86,7 +99,8 @@ describe('accounts: throttling, sign-up privacy and password strength', () => {
 
   it('counts an IPv6 client by its /64, so rotating addresses inside it does not help', async () => {
     const owner = await signUp(server.origin);
-    for (let i = 0; i < 6; i++) assert.equal((await signInFrom(`2001:db8:7:8::${i + 1}`, owner.email, `guess ${i}`)).status, 401);
+    for (let i = 0; i < 6; i++)
+      assert.equal((await signInFrom(`2001:db8:7:8::${i + 1}`, owner.email, `guess ${i}`)).status, 401);
     // Refused at once, or after one more failure if the 1 s delay ran out on a slow machine.
     let other = await signInFrom('2001:db8:7:8:ffff::99', owner.email, 'guess');
     if (other.status === 401) other = await signInFrom('2001:db8:7:8:ffff::98', owner.email, 'guess');
@@ -98,7 +112,8 @@ describe('accounts: throttling, sign-up privacy and password strength', () => {
     const victim = await signUp(server.origin);
     const sprayer = '192.0.2.50';
     const statuses: number[] = [];
-    for (let i = 0; i < 30; i++) statuses.push((await signInFrom(sprayer, uniqueEmail(`spray${i}`), 'Summer2024!')).status);
+    for (let i = 0; i < 30; i++)
+      statuses.push((await signInFrom(sprayer, uniqueEmail(`spray${i}`), 'Summer2024!')).status);
     // 20 free failures, then doubling delays: nearly every later try is refused (one or two may
     // pass on a slow machine where a delay ran out between two tries).
     assert.deepEqual(statuses.slice(0, 21), Array(21).fill(401));
@@ -129,7 +144,11 @@ describe('accounts: throttling, sign-up privacy and password strength', () => {
     const elsewhere = await fetch(`${server.origin}/oauth/sign-in`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '198.51.100.9' },
-      body: new URLSearchParams({ email: owner.email, password: owner.password, return_to: '/oauth/authorize' }).toString(),
+      body: new URLSearchParams({
+        email: owner.email,
+        password: owner.password,
+        return_to: '/oauth/authorize',
+      }).toString(),
       redirect: 'manual',
     });
     assert.equal(elsewhere.status, 303);
@@ -138,8 +157,14 @@ describe('accounts: throttling, sign-up privacy and password strength', () => {
   it('answers sign-up the same for a new and a taken address; the owner is told by e-mail', async () => {
     const owner = await signUp(server.origin);
     const fresh = uniqueEmail('fresh');
-    const taken = await from('198.51.100.20').post('/auth/sign-up', { email: owner.email, password: 'an intruder password 42' });
-    const created = await from('198.51.100.21').post('/auth/sign-up', { email: fresh, password: 'a fresh long password 42' });
+    const taken = await from('198.51.100.20').post('/auth/sign-up', {
+      email: owner.email,
+      password: 'an intruder password 42',
+    });
+    const created = await from('198.51.100.21').post('/auth/sign-up', {
+      email: fresh,
+      password: 'a fresh long password 42',
+    });
     assert.equal(taken.status, 202);
     assert.equal(taken.status, created.status);
     assert.deepEqual(taken.body, created.body);
@@ -147,7 +172,9 @@ describe('accounts: throttling, sign-up privacy and password strength', () => {
     assert.equal(taken.headers.get('set-cookie'), null);
     assert.equal(created.headers.get('set-cookie'), null);
 
-    const notice = await mailbox.waitFor((mail) => mail.to.includes(owner.email) && /tried to sign up/.test(mail.subject));
+    const notice = await mailbox.waitFor(
+      (mail) => mail.to.includes(owner.email) && /tried to sign up/.test(mail.subject),
+    );
     assert.match(notice.text, /already has one/);
     assert.match(notice.text, /reset/);
     assert.ok(notice.links.length > 0);
@@ -164,7 +191,10 @@ describe('accounts: throttling, sign-up privacy and password strength', () => {
     for (const password of ['password123!', 'qwertyuiop12', 'P@ssw0rd2024', `${email.split('@')[0]}`]) {
       const refused = await managementApi(server.origin).post('/auth/sign-up', { email, password });
       assert.equal(refused.status, 400, password);
-      assert.deepEqual(refused.body.details.map((d: { field: string }) => d.field), ['password']);
+      assert.deepEqual(
+        refused.body.details.map((d: { field: string }) => d.field),
+        ['password'],
+      );
       assert.match(refused.body.error, /too easy to guess/);
     }
     assert.equal((await signInFrom('198.51.100.30', email, 'password123!')).status, 401);
@@ -172,21 +202,35 @@ describe('accounts: throttling, sign-up privacy and password strength', () => {
     const user = await signUp(server.origin, { password: PASSWORD });
     const change = await user.api.post('/me/password', { currentPassword: PASSWORD, newPassword: 'letmein2024!' });
     assert.equal(change.status, 400);
-    assert.deepEqual(change.body.details.map((d: { field: string }) => d.field), ['newPassword']);
+    assert.deepEqual(
+      change.body.details.map((d: { field: string }) => d.field),
+      ['newPassword'],
+    );
     assert.equal((await signIn(server.origin, user.email, PASSWORD)).account.id, user.account.id);
 
     await managementApi(server.origin).post('/auth/password-reset', { email: user.email });
     const mail = await mailbox.waitFor((m) => m.to.includes(user.email) && /Reset/.test(m.subject));
-    const token = new URL(mail.links.find((link) => link.includes('reset-password?token='))!).searchParams.get('token')!;
+    const token = new URL(mail.links.find((link) => link.includes('reset-password?token='))!).searchParams.get(
+      'token',
+    )!;
     const reset = await managementApi(server.origin).post('/auth/reset-password', { token, password: 'iloveyou2020' });
     assert.equal(reset.status, 400);
-    assert.deepEqual(reset.body.details.map((d: { field: string }) => d.field), ['password']);
+    assert.deepEqual(
+      reset.body.details.map((d: { field: string }) => d.field),
+      ['password'],
+    );
     // The link is not used up by a refused password.
-    assert.equal((await managementApi(server.origin).post('/auth/reset-password', { token, password: 'a brand new password' })).status, 200);
+    assert.equal(
+      (await managementApi(server.origin).post('/auth/reset-password', { token, password: 'a brand new password' }))
+        .status,
+      200,
+    );
   });
 });
 
-describe('accounts: the sign-in throttle across two server processes', { skip: testDbKind() === 'postgres' ? false : 'needs PostgreSQL: SQLite runs as one process' }, () => {
+describe('accounts: the sign-in throttle across two server processes', {
+  skip: testDbKind() === 'postgres' ? false : 'needs PostgreSQL: SQLite runs as one process',
+}, () => {
   let database: TestDatabase;
   let servers: ServerProcess[] = [];
 
@@ -207,14 +251,18 @@ describe('accounts: the sign-in throttle across two server processes', { skip: t
     const attacker = '203.0.113.77';
     const tries = await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
-        managementApi(servers[i % 2]!.origin).withHeaders({ 'x-forwarded-for': attacker }).post('/auth/sign-in', { email: owner.email, password: `guess ${i}` }),
+        managementApi(servers[i % 2]!.origin)
+          .withHeaders({ 'x-forwarded-for': attacker })
+          .post('/auth/sign-in', { email: owner.email, password: `guess ${i}` }),
       ),
     );
     const wrong = tries.filter((response) => response.status === 401).length;
     assert.equal(wrong + tries.filter((response) => response.status === 429).length, 24);
     // Five free failures and the one that starts the delay (a seventh only if the burst outlasted it).
     assert.ok(wrong >= 6 && wrong <= 7, `failures let through: ${wrong}`);
-    const ownerIn = await managementApi(servers[1]!.origin).withHeaders({ 'x-forwarded-for': '198.51.100.77' }).post('/auth/sign-in', { email: owner.email, password: owner.password });
+    const ownerIn = await managementApi(servers[1]!.origin)
+      .withHeaders({ 'x-forwarded-for': '198.51.100.77' })
+      .post('/auth/sign-in', { email: owner.email, password: owner.password });
     assert.equal(ownerIn.status, 200);
   });
 });

@@ -57,7 +57,9 @@ describe('personal access tokens', () => {
     assert.equal(refused.status, 401);
     assert.deepEqual(refused.body, { error: 'Invalid personal access token' });
 
-    await server.db.run("UPDATE personal_access_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?", [second.tokenInfo.id]);
+    await server.db.run("UPDATE personal_access_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?", [
+      second.tokenInfo.id,
+    ]);
     assert.equal((await as(second.token).get('/me')).status, 401);
 
     // Another account cannot revoke (or see) them.

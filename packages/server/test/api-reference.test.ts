@@ -22,7 +22,15 @@ const REFERENCES = [
 function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -85,14 +93,21 @@ interface LintProblem {
 const execFileAsync = promisify(execFile);
 const require = createRequire(import.meta.url);
 const redoclyPackage = require.resolve('@redocly/cli/package.json');
-const redoclyBin = join(dirname(redoclyPackage), (JSON.parse(readFileSync(redoclyPackage, 'utf8')) as { bin: Record<string, string> }).bin['redocly']!);
+const redoclyBin = join(
+  dirname(redoclyPackage),
+  (JSON.parse(readFileSync(redoclyPackage, 'utf8')) as { bin: Record<string, string> }).bin['redocly']!,
+);
 
 /** Runs `redocly lint --extends recommended` on one file; its problems. */
 async function lint(file: string): Promise<LintProblem[]> {
-  const run = await execFileAsync(process.execPath, [redoclyBin, 'lint', '--extends', 'recommended', '--format', 'json', file], {
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    maxBuffer: 16 * 1024 * 1024,
-  }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+  const run = await execFileAsync(
+    process.execPath,
+    [redoclyBin, 'lint', '--extends', 'recommended', '--format', 'json', file],
+    {
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
   return (JSON.parse(run.stdout) as { problems: LintProblem[] }).problems;
 }
 
@@ -134,8 +149,19 @@ describe("OpenAPI documents against Redocly's recommended rules", () => {
 
       const problems = await lint(file);
       const describe = (problem: LintProblem) => `${problem.ruleId} ${problem.location[0]?.pointer}`;
-      assert.deepEqual(problems.filter((problem) => problem.severity === 'error').map((problem) => `${describe(problem)}: ${problem.message}`), []);
-      assert.deepEqual(problems.filter((problem) => problem.severity === 'warn').map(describe).sort(), [...ACCEPTED_WARNINGS[reference.name]!].sort());
+      assert.deepEqual(
+        problems
+          .filter((problem) => problem.severity === 'error')
+          .map((problem) => `${describe(problem)}: ${problem.message}`),
+        [],
+      );
+      assert.deepEqual(
+        problems
+          .filter((problem) => problem.severity === 'warn')
+          .map(describe)
+          .sort(),
+        [...ACCEPTED_WARNINGS[reference.name]!].sort(),
+      );
     });
   }
 });

@@ -16,19 +16,59 @@ const now = () => new Date().toISOString();
 
 const ENDPOINTS: Endpoint[] = [
   { name: 'GET /features', permission: 'features:read', call: (api) => api.get('/features') },
-  { name: 'GET /features/{id}', permission: 'features:read', call: (api, ids) => api.get(`/features/${ids.featureId}`) },
+  {
+    name: 'GET /features/{id}',
+    permission: 'features:read',
+    call: (api, ids) => api.get(`/features/${ids.featureId}`),
+  },
   { name: 'POST /features', permission: 'features:write', call: (api) => api.post('/features', feature) },
-  { name: 'PATCH /features/{id}', permission: 'features:write', call: (api, ids) => api.patch(`/features/${ids.featureId}`, { status: 'done' }) },
-  { name: 'PUT vote', permission: 'features:write', call: (api, ids) => api.put(`/features/${ids.featureId}/votes/v1`) },
-  { name: 'DELETE vote', permission: 'features:write', call: (api, ids) => api.delete(`/features/${ids.featureId}/votes/v1`) },
-  { name: 'GET comments', permission: 'features:read', call: (api, ids) => api.get(`/features/${ids.featureId}/comments`) },
-  { name: 'POST comment', permission: 'features:write', call: (api, ids) => api.post(`/features/${ids.featureId}/comments`, { body: 'hi' }) },
+  {
+    name: 'PATCH /features/{id}',
+    permission: 'features:write',
+    call: (api, ids) => api.patch(`/features/${ids.featureId}`, { status: 'done' }),
+  },
+  {
+    name: 'PUT vote',
+    permission: 'features:write',
+    call: (api, ids) => api.put(`/features/${ids.featureId}/votes/v1`),
+  },
+  {
+    name: 'DELETE vote',
+    permission: 'features:write',
+    call: (api, ids) => api.delete(`/features/${ids.featureId}/votes/v1`),
+  },
+  {
+    name: 'GET comments',
+    permission: 'features:read',
+    call: (api, ids) => api.get(`/features/${ids.featureId}/comments`),
+  },
+  {
+    name: 'POST comment',
+    permission: 'features:write',
+    call: (api, ids) => api.post(`/features/${ids.featureId}/comments`, { body: 'hi' }),
+  },
   { name: 'GET /roadmap', permission: 'features:read', call: (api) => api.get('/roadmap') },
   { name: 'GET /changelog', permission: 'features:read', call: (api) => api.get('/changelog') },
-  { name: 'POST /bugs', permission: 'bugs:write', call: (api) => api.post('/bugs', { title: 'Bug title', message: 'A bug message here' }) },
-  { name: 'POST /errors', permission: 'errors:write', call: (api) => api.post('/errors', { title: 'Error title', message: 'An error message' }) },
-  { name: 'POST /logs', permission: 'logs:write', call: (api) => api.post('/logs', { logs: [{ level: 'info', message: 'x' }] }) },
-  { name: 'POST /i18n-telemetry', permission: 'public:read', call: (api) => api.post('/i18n-telemetry', { locale: 'en', missingKeys: ['k'] }) },
+  {
+    name: 'POST /bugs',
+    permission: 'bugs:write',
+    call: (api) => api.post('/bugs', { title: 'Bug title', message: 'A bug message here' }),
+  },
+  {
+    name: 'POST /errors',
+    permission: 'errors:write',
+    call: (api) => api.post('/errors', { title: 'Error title', message: 'An error message' }),
+  },
+  {
+    name: 'POST /logs',
+    permission: 'logs:write',
+    call: (api) => api.post('/logs', { logs: [{ level: 'info', message: 'x' }] }),
+  },
+  {
+    name: 'POST /i18n-telemetry',
+    permission: 'public:read',
+    call: (api) => api.post('/i18n-telemetry', { locale: 'en', missingKeys: ['k'] }),
+  },
   { name: 'GET /translations', permission: 'public:read', call: (api) => api.get('/translations') },
 ];
 
@@ -67,12 +107,24 @@ describe('authentication, permissions and isolation', () => {
       const missing = await endpoint.call(api.withKey(null), { featureId });
       assert.equal(missing.status, 401);
       assert.deepEqual(missing.body, { error: 'Missing API key' });
-      for (const bad of ['svc_live_0000000000000000000000000000', 'not-a-key', `${owner.liveKey}x`, owner.liveKey.replace('svc_live_', 'svc_test_')]) {
+      for (const bad of [
+        'svc_live_0000000000000000000000000000',
+        'not-a-key',
+        `${owner.liveKey}x`,
+        owner.liveKey.replace('svc_live_', 'svc_test_'),
+      ]) {
         const res = await endpoint.call(api.withKey(bad), { featureId });
         assert.equal(res.status, 401, bad);
         assert.deepEqual(res.body, { error: 'Invalid API key' });
       }
-      const others = ['public:read', 'features:read', 'features:write', 'bugs:write', 'errors:write', 'logs:write'].filter((s) => s !== endpoint.permission);
+      const others = [
+        'public:read',
+        'features:read',
+        'features:write',
+        'bugs:write',
+        'errors:write',
+        'logs:write',
+      ].filter((s) => s !== endpoint.permission);
       const limited = await createApiKey(server.db, owner.projectId, 'live', others);
       const forbidden = await endpoint.call(api.withKey(limited.key), { featureId });
       assert.equal(forbidden.status, 403);
@@ -83,8 +135,14 @@ describe('authentication, permissions and isolation', () => {
   it('accepts the key in either header', async () => {
     assert.equal((await api.get('/features', { bearer: true })).status, 200);
     assert.equal((await api.get('/features')).status, 200);
-    assert.equal((await api.get('/features', { key: null, headers: { authorization: `bearer ${owner.liveKey}` } })).status, 200);
-    assert.equal((await api.get('/features', { key: null, headers: { authorization: `Basic ${owner.liveKey}` } })).status, 401);
+    assert.equal(
+      (await api.get('/features', { key: null, headers: { authorization: `bearer ${owner.liveKey}` } })).status,
+      200,
+    );
+    assert.equal(
+      (await api.get('/features', { key: null, headers: { authorization: `Basic ${owner.liveKey}` } })).status,
+      401,
+    );
   });
 
   it('rejects a revoked key at once', async () => {
@@ -138,8 +196,15 @@ describe('authentication, permissions and isolation', () => {
     await test.post('/bugs', { title: 'Test env bug', message: 'Only in the test env' });
     await test.post('/logs', { logs: [{ level: 'info', message: 'test env log' }] });
     await test.post('/i18n-telemetry', { locale: 'en', missingKeys: ['test.env.key'] });
-    for (const [table, column] of [['bug_reports', 'title'], ['log_groups', 'message'], ['missing_translations', 'key']] as const) {
-      const rows = await server.db.all<any>(`SELECT environment FROM ${table} WHERE project_id = ? AND LOWER(${column}) LIKE 'test%'`, [owner.projectId]);
+    for (const [table, column] of [
+      ['bug_reports', 'title'],
+      ['log_groups', 'message'],
+      ['missing_translations', 'key'],
+    ] as const) {
+      const rows = await server.db.all<any>(
+        `SELECT environment FROM ${table} WHERE project_id = ? AND LOWER(${column}) LIKE 'test%'`,
+        [owner.projectId],
+      );
       assert.ok(rows.length > 0 && rows.every((r) => r.environment === 'test'), table);
     }
     // Configuration is shared: the same changelog and translations for both keys.

@@ -11,7 +11,15 @@ const WRITE_PATHS = ['/features', '/bugs', '/errors', '/logs', '/i18n-telemetry'
 
 async function rowCounts(server: TestServer): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const table of ['features', 'bug_reports', 'error_reports', 'log_groups', 'missing_translations', 'comments', 'votes']) {
+  for (const table of [
+    'features',
+    'bug_reports',
+    'error_reports',
+    'log_groups',
+    'missing_translations',
+    'comments',
+    'votes',
+  ]) {
     counts[table] = Number((await server.db.get<any>(`SELECT COUNT(*) AS n FROM ${table}`))!.n);
   }
   return counts;
@@ -34,7 +42,10 @@ describe('bad input', () => {
   it('answers malformed JSON with 400, a wrong content type with 415, a body over 1 MiB with 413', async () => {
     const before = await rowCounts(server);
     for (const path of WRITE_PATHS) {
-      const malformed = await api.post(path, undefined, { rawBody: '{"title": "x",', headers: { 'content-type': 'application/json' } });
+      const malformed = await api.post(path, undefined, {
+        rawBody: '{"title": "x",',
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(malformed.status, 400, path);
       assert.deepEqual(malformed.body, { error: 'Malformed JSON body' });
       const empty = await api.post(path, undefined, { rawBody: '', headers: { 'content-type': 'application/json' } });
@@ -42,7 +53,10 @@ describe('bad input', () => {
       const text = await api.post(path, undefined, { rawBody: 'title=x', headers: { 'content-type': 'text/plain' } });
       assert.equal(text.status, 415, path);
       assert.match(text.body.error, /content type/i);
-      const form = await api.post(path, undefined, { rawBody: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const form = await api.post(path, undefined, {
+        rawBody: 'a=b',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       assert.equal(form.status, 415, path);
       const huge = await api.post(path, { title: 'x'.repeat(1024 * 1024 + 10), description: 'y' });
       assert.equal(huge.status, 413, path);
@@ -58,7 +72,10 @@ describe('bad input', () => {
       '{"title":"Prototype test","description":"A pollution attempt.","constructor":{"prototype":{"polluted":1}}}',
       '{"logs":[{"level":"info","message":"x","data":{"__proto__":{"admin":true}}}]}',
     ]) {
-      const res = await api.post('/features', undefined, { rawBody: raw, headers: { 'content-type': 'application/json' } });
+      const res = await api.post('/features', undefined, {
+        rawBody: raw,
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(res.status, 400, raw);
     }
     assert.equal(({} as any).polluted, undefined);
@@ -69,13 +86,20 @@ describe('bad input', () => {
   it('rejects wrong JSON shapes and types on every write endpoint with details, storing nothing', async () => {
     const before = await rowCounts(server);
     const bodies: unknown[] = [
-      [], 'a string', 42, null, true,
+      [],
+      'a string',
+      42,
+      null,
+      true,
       { title: 12345, description: ['x'], message: { a: 1 }, logs: {}, locale: 5, missingKeys: 'k' },
       { title: '\u0000'.repeat(3), message: null },
     ];
     for (const path of WRITE_PATHS) {
       for (const body of bodies) {
-        const res = await api.post(path, undefined, { rawBody: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+        const res = await api.post(path, undefined, {
+          rawBody: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+        });
         assert.equal(res.status, 400, `${path} ${JSON.stringify(body)}`);
         assert.equal(typeof res.body.error, 'string');
       }
@@ -116,10 +140,18 @@ describe('bad input', () => {
     for (const limit of ['Infinity', '-Infinity', '1e400', '1e2', 'NaN', '0.5', '0x10', ' 5', '', '0', '-1']) {
       const res = await api.get('/features', { query: { limit } });
       assert.equal(res.status, 400, `limit=${limit}: ${res.text}`);
-      assert.deepEqual(res.body.details.map((d: any) => d.field), ['limit'], limit);
+      assert.deepEqual(
+        res.body.details.map((d: any) => d.field),
+        ['limit'],
+        limit,
+      );
     }
     for (const offset of ['-1', '1e400', 'Infinity', '1'.repeat(400)]) {
-      assert.equal((await api.get(`/features/${featureId}/comments`, { query: { offset } })).status, 400, `offset=${offset}`);
+      assert.equal(
+        (await api.get(`/features/${featureId}/comments`, { query: { offset } })).status,
+        400,
+        `offset=${offset}`,
+      );
     }
     assert.equal((await api.get('/changelog', { query: { limit: 'Infinity' } })).status, 400);
     assert.equal((await api.get('/features', { query: { limit: '100000' } })).body.limit, 100);
@@ -140,7 +172,11 @@ describe('bad input', () => {
     // An id in the query that names an item: the same 404.
     for (const projectId of ['demo\u0000', 'x'.repeat(4000)]) {
       assert.equal((await api.get('/site-config', { key: null, query: { projectId }, unchecked: true })).status, 404);
-      assert.equal((await api.get('/version-check', { key: null, query: { projectId, currentVersion: '1.0.0' }, unchecked: true })).status, 404);
+      assert.equal(
+        (await api.get('/version-check', { key: null, query: { projectId, currentVersion: '1.0.0' }, unchecked: true }))
+          .status,
+        404,
+      );
     }
     // The name a PUT sets is the caller's input, not an item to find: a bad one stays a 400.
     assert.equal((await api.put(`/features/${featureId}/votes/${'v'.repeat(201)}`)).status, 400);
@@ -156,7 +192,12 @@ describe('bad input', () => {
   });
 
   it('ignores unknown body fields', async () => {
-    const res = await api.post('/features', { title: 'Unknown fields', description: 'Extra fields are ignored.', color: 'red', votes: 99 });
+    const res = await api.post('/features', {
+      title: 'Unknown fields',
+      description: 'Extra fields are ignored.',
+      color: 'red',
+      votes: 99,
+    });
     assert.equal(res.status, 201);
     assert.equal(res.body.voteCount, 0);
     assert.equal(res.body.color, undefined);
@@ -169,8 +210,14 @@ function nestedText(levels: number): string {
 }
 
 /** `body` as JSON text with `value` nested `levels` deep where it says DEEP. */
-function withNested(body: (value: unknown) => unknown, levels: number): { rawBody: string; headers: Record<string, string> } {
-  return { rawBody: JSON.stringify(body('DEEP')).replace('"DEEP"', nestedText(levels)), headers: { 'content-type': 'application/json' } };
+function withNested(
+  body: (value: unknown) => unknown,
+  levels: number,
+): { rawBody: string; headers: Record<string, string> } {
+  return {
+    rawBody: JSON.stringify(body('DEEP')).replace('"DEEP"', nestedText(levels)),
+    headers: { 'content-type': 'application/json' },
+  };
 }
 
 const FEATURE = { title: 'Nesting test', description: 'A feature with deep metadata.' };
@@ -195,7 +242,16 @@ describe('bad input: deep nesting, U+0000 and huge numbers reach no database (de
     ['/errors', (value) => ({ ...BUG, network: value }), 'network'],
     ['/errors', (value) => ({ ...BUG, app: value }), 'app'],
     ['/errors', (value) => ({ ...BUG, breadcrumbs: [crumb({}), crumb(value)] }), 'breadcrumbs.1.data'],
-    ['/logs', (value) => ({ logs: [{ level: 'info', message: 'fine' }, { level: 'info', message: 'deep', data: value }] }), 'logs.1.data'],
+    [
+      '/logs',
+      (value) => ({
+        logs: [
+          { level: 'info', message: 'fine' },
+          { level: 'info', message: 'deep', data: value },
+        ],
+      }),
+      'logs.1.data',
+    ],
   ];
 
   it('refuses a free-form value nested deeper than 32 levels with 400 naming the field, and stores nothing', async () => {
@@ -204,11 +260,18 @@ describe('bad input: deep nesting, U+0000 and huge numbers reach no database (de
       for (const levels of [33, 40, 5000]) {
         const res = await project.live.post(path, undefined, withNested(body, levels));
         assert.equal(res.status, 400, `${path} ${field} ${levels}: ${res.text.slice(0, 200)}`);
-        assert.deepEqual(res.body.details, [{ field, message: 'must not nest deeper than 32 levels' }], `${path} ${levels}`);
+        assert.deepEqual(
+          res.body.details,
+          [{ field, message: 'must not nest deeper than 32 levels' }],
+          `${path} ${levels}`,
+        );
       }
     }
     for (const raw of ['['.repeat(5000) + ']'.repeat(5000), '{"a":'.repeat(5000) + '1' + '}'.repeat(5000)]) {
-      const res = await project.live.post('/logs', undefined, { rawBody: raw, headers: { 'content-type': 'application/json' } });
+      const res = await project.live.post('/logs', undefined, {
+        rawBody: raw,
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(res.status, 400);
       assert.equal(res.body.details[0].field, '(body)');
     }
@@ -221,10 +284,18 @@ describe('bad input: deep nesting, U+0000 and huge numbers reach no database (de
 
   it('refuses deep nesting in management bodies: the maintenance whitelist and a translation file', async () => {
     const path = `/projects/${project.projectId}`;
-    const whitelist = await project.owner.patch(`${path}/site-config/maintenance`, undefined, withNested((value) => ({ whitelist: value }), 5000));
+    const whitelist = await project.owner.patch(
+      `${path}/site-config/maintenance`,
+      undefined,
+      withNested((value) => ({ whitelist: value }), 5000),
+    );
     assert.equal(whitelist.status, 400, whitelist.text.slice(0, 200));
     assert.equal(whitelist.body.details[0].field, 'whitelist');
-    const file = await project.owner.post(`${path}/translations/import?locale=de`, undefined, withNested((value) => value, 5000));
+    const file = await project.owner.post(
+      `${path}/translations/import?locale=de`,
+      undefined,
+      withNested((value) => value, 5000),
+    );
     assert.equal(file.status, 400, file.text.slice(0, 200));
     assert.equal(file.body.details[0].field, '(body)');
     assert.equal((await project.owner.get(`${path}/translations/keys`)).body.keys.length, 0);
@@ -249,10 +320,16 @@ describe('bad input: deep nesting, U+0000 and huge numbers reach no database (de
     const query = await project.live.get('/features', { query: { status: 'open\u0000' } });
     assert.equal(query.status, 400);
     assert.deepEqual(query.body.details, [{ field: 'status', message: 'must not contain the character U+0000' }]);
-    const key = await project.owner.post(`/projects/${project.projectId}/translations/keys`, { key: 'nul.check', defaultText: 'Hello' });
+    const key = await project.owner.post(`/projects/${project.projectId}/translations/keys`, {
+      key: 'nul.check',
+      defaultText: 'Hello',
+    });
     assert.equal(key.status, 201, key.text);
     for (const locale of ['de%00', 'en-', 'x'.repeat(4000)]) {
-      const res = await project.owner.delete(`/projects/${project.projectId}/translations/keys/nul.check/values/${locale}`, { unchecked: true });
+      const res = await project.owner.delete(
+        `/projects/${project.projectId}/translations/keys/nul.check/values/${locale}`,
+        { unchecked: true },
+      );
       assert.equal(res.status, 404, `${locale.slice(0, 10)}: ${res.text}`);
     }
     const search = await project.owner.get(`/projects/${project.projectId}/features`, { query: { q: 'a\u0000' } });
@@ -262,19 +339,32 @@ describe('bad input: deep nesting, U+0000 and huge numbers reach no database (de
       await project.live.get('/features/feat_x%00y', { unchecked: true }),
       await project.owner.get(`/projects/${project.projectId}/features/feat%00`, { unchecked: true }),
       await project.owner.get('/projects/%00', { unchecked: true }),
-      await project.owner.get(`/projects/${project.projectId}/changelog`, { query: { featureId: '\u0000' }, unchecked: true }),
+      await project.owner.get(`/projects/${project.projectId}/changelog`, {
+        query: { featureId: '\u0000' },
+        unchecked: true,
+      }),
     ]) {
       assert.equal(res.status, 404, res.text);
       assert.deepEqual(JSON.parse(res.text), { error: 'Not found' });
     }
-    const signIn = await managementApi(server.origin).post('/auth/sign-in', { email: 'a\u0000@example.com', password: 'whatever it is' });
+    const signIn = await managementApi(server.origin).post('/auth/sign-in', {
+      email: 'a\u0000@example.com',
+      password: 'whatever it is',
+    });
     assert.equal(signIn.status, 400);
     assert.equal(signIn.body.details[0].field, 'email');
   });
 
   it('refuses integers beyond 2^53 and numbers beyond the double range in bodies with 400', async () => {
-    for (const raw of ['{"name":"Big","monthlyQuota":9223372036854775808}', '{"name":"Big","monthlyQuota":1e308}', '{"name":"Big","monthlyQuota":1e400}']) {
-      const res = await project.owner.post('/projects', undefined, { rawBody: raw, headers: { 'content-type': 'application/json' } });
+    for (const raw of [
+      '{"name":"Big","monthlyQuota":9223372036854775808}',
+      '{"name":"Big","monthlyQuota":1e308}',
+      '{"name":"Big","monthlyQuota":1e400}',
+    ]) {
+      const res = await project.owner.post('/projects', undefined, {
+        rawBody: raw,
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(res.status, 400, `${raw}: ${res.text}`);
       assert.equal(res.body.details[0].field, 'monthlyQuota');
     }
@@ -299,7 +389,10 @@ describe('bad input: deep nesting, U+0000 and huge numbers reach no database (de
   it('answers NUL and deep nesting in MCP tool arguments with a tool error naming the argument', async () => {
     const key = (await createApiKey(server.db, project.projectId, 'live', ALL_KEY_SCOPES)).key;
     const mcp = await connectMcp(server.origin, { key });
-    const features = async () => Number((await server.db.get<any>('SELECT COUNT(*) AS n FROM features WHERE project_id = ?', [project.projectId]))!.n);
+    const features = async () =>
+      Number(
+        (await server.db.get<any>('SELECT COUNT(*) AS n FROM features WHERE project_id = ?', [project.projectId]))!.n,
+      );
     const before = await features();
     try {
       const base = { projectId: project.projectId, title: 'From MCP', description: 'A feature made over MCP.' };
@@ -309,13 +402,24 @@ describe('bad input: deep nesting, U+0000 and huge numbers reach no database (de
       const deep = await callTool(mcp.client, 'create_feature', { ...base, context: JSON.parse(nestedText(40)) });
       assert.equal(deep.isError, true);
       assert.match(textOf(deep), /context must not nest deeper than 32 levels/);
-      const keys = await callTool(mcp.client, 'upsert_translation_keys', { projectId: project.projectId, keys: [{ key: 'k\u0000', defaultText: 'x' }] });
+      const keys = await callTool(mcp.client, 'upsert_translation_keys', {
+        projectId: project.projectId,
+        keys: [{ key: 'k\u0000', defaultText: 'x' }],
+      });
       assert.equal(keys.isError, true);
       assert.match(textOf(keys), /keys\.0\.key must not contain/);
       // Deeper than the client can serialise: the same answer, sent as raw JSON-RPC.
-      const raw = await postMcp(server.origin, 'DEEP', { authorization: `Bearer ${key}` }, JSON.stringify({
-        jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'create_feature', arguments: { ...base, title: 'DEEP' } },
-      }).replace('"DEEP"', nestedText(5000)));
+      const raw = await postMcp(
+        server.origin,
+        'DEEP',
+        { authorization: `Bearer ${key}` },
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'create_feature', arguments: { ...base, title: 'DEEP' } },
+        }).replace('"DEEP"', nestedText(5000)),
+      );
       assert.equal(raw.status, 200);
       const answer = (await raw.json()) as any;
       assert.equal(answer.result.isError, true);

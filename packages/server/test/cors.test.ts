@@ -57,13 +57,18 @@ describe('CORS on the public API', () => {
   it('a preflight allows the methods and headers the SDKs send, for a day, without a key', async () => {
     const response = await fetch(`${server.baseUrl}/errors`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key, content-type' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-api-key, content-type',
+      },
     });
     assert.equal(response.status, 204);
     readable(response.headers);
     assert.equal(response.headers.get('access-control-allow-methods'), 'GET, POST, PUT, PATCH, DELETE');
     const allowed = response.headers.get('access-control-allow-headers')!.toLowerCase().split(', ');
-    for (const header of ['authorization', 'x-api-key', 'content-type', 'if-none-match', 'x-request-id']) assert.ok(allowed.includes(header), header);
+    for (const header of ['authorization', 'x-api-key', 'content-type', 'if-none-match', 'x-request-id'])
+      assert.ok(allowed.includes(header), header);
     assert.equal(response.headers.get('access-control-max-age'), '86400');
     assert.equal(response.headers.get('content-length'), '0');
     assert.equal(await response.text(), '');
@@ -73,6 +78,8 @@ describe('CORS on the public API', () => {
     const response = await fetch(`${server.baseUrl}/features`, { method: 'OPTIONS' });
     assert.equal(response.status, 400);
     readable(response.headers);
-    assert.deepEqual(await response.json(), { error: 'A preflight request needs Origin and Access-Control-Request-Method headers' });
+    assert.deepEqual(await response.json(), {
+      error: 'A preflight request needs Origin and Access-Control-Request-Method headers',
+    });
   });
 });

@@ -39,10 +39,19 @@ describe('features', () => {
       assert.equal(res.body.description, 'Please add a PDF export of reports.');
       assert.ok(!Number.isNaN(Date.parse(res.body.createdAt)));
       assert.equal(res.body.message, 'Thank you! Your submission has been received.');
-      assert.deepEqual(
-        Object.keys(res.body).sort(),
-        ['commentCount', 'createdAt', 'description', 'id', 'internal', 'message', 'projectId', 'status', 'title', 'type', 'voteCount'],
-      );
+      assert.deepEqual(Object.keys(res.body).sort(), [
+        'commentCount',
+        'createdAt',
+        'description',
+        'id',
+        'internal',
+        'message',
+        'projectId',
+        'status',
+        'title',
+        'type',
+        'voteCount',
+      ]);
     });
 
     it('stores bug and error submissions as bug/new', async () => {
@@ -69,7 +78,12 @@ describe('features', () => {
     });
 
     it('checks length bounds and required fields, naming each field', async () => {
-      const res = await api.post('/features', { title: 'abc', description: 'short', channel: 'email', internal: 'yes' });
+      const res = await api.post('/features', {
+        title: 'abc',
+        description: 'short',
+        channel: 'email',
+        internal: 'yes',
+      });
       assert.equal(res.status, 400);
       const fields = res.body.details.map((d: any) => d.field).sort();
       assert.deepEqual(fields, ['channel', 'description', 'internal', 'title']);
@@ -100,7 +114,10 @@ describe('features', () => {
 
     it('lets an explicit internal value win for every key and channel', async () => {
       assert.equal((await platformApi.post('/features', feature({ internal: false }))).body.internal, false);
-      assert.equal((await platformApi.post('/features', feature({ internal: true, channel: 'widget' }))).body.internal, true);
+      assert.equal(
+        (await platformApi.post('/features', feature({ internal: true, channel: 'widget' }))).body.internal,
+        true,
+      );
       assert.equal((await api.post('/features', feature({ internal: true }))).body.internal, true);
       assert.equal((await api.post('/features', feature({ internal: false, channel: 'sdk' }))).body.internal, false);
     });
@@ -127,25 +144,51 @@ describe('features', () => {
     it('lists public features newest first, filtering internal ones before paging', async () => {
       const list = await client.get('/features', { query: { limit: 1 } });
       assert.equal(list.status, 200);
-      assert.deepEqual(list.body.features.map((f: any) => f.id), [ids['c']]);
+      assert.deepEqual(
+        list.body.features.map((f: any) => f.id),
+        [ids['c']],
+      );
       assert.equal(list.body.count, 1);
       assert.equal(list.body.limit, 1);
       assert.equal(list.body.offset, 0);
       const next = await client.get('/features', { query: { limit: 1, offset: 1 } });
-      assert.deepEqual(next.body.features.map((f: any) => f.id), [ids['bug']]);
-      const all = await client.get('/features');
-      assert.deepEqual(all.body.features.map((f: any) => f.id), [ids['c'], ids['bug'], ids['a']]);
-      assert.equal(all.body.count, 3);
       assert.deepEqual(
-        Object.keys(all.body.features[0]).sort(),
-        ['commentCount', 'createdAt', 'id', 'projectId', 'status', 'title', 'type', 'voteCount'],
+        next.body.features.map((f: any) => f.id),
+        [ids['bug']],
       );
+      const all = await client.get('/features');
+      assert.deepEqual(
+        all.body.features.map((f: any) => f.id),
+        [ids['c'], ids['bug'], ids['a']],
+      );
+      assert.equal(all.body.count, 3);
+      assert.deepEqual(Object.keys(all.body.features[0]).sort(), [
+        'commentCount',
+        'createdAt',
+        'id',
+        'projectId',
+        'status',
+        'title',
+        'type',
+        'voteCount',
+      ]);
     });
 
     it('lists items in status new when no filter is given, and filters by status and type', async () => {
-      assert.deepEqual((await client.get('/features', { query: { status: 'planned' } })).body.features.map((f: any) => f.id), [ids['c']]);
-      assert.deepEqual((await client.get('/features', { query: { type: 'bug' } })).body.features.map((f: any) => f.id), [ids['bug']]);
-      assert.deepEqual((await client.get('/features', { query: { type: 'feature', status: 'open' } })).body.features.map((f: any) => f.id), [ids['a']]);
+      assert.deepEqual(
+        (await client.get('/features', { query: { status: 'planned' } })).body.features.map((f: any) => f.id),
+        [ids['c']],
+      );
+      assert.deepEqual(
+        (await client.get('/features', { query: { type: 'bug' } })).body.features.map((f: any) => f.id),
+        [ids['bug']],
+      );
+      assert.deepEqual(
+        (await client.get('/features', { query: { type: 'feature', status: 'open' } })).body.features.map(
+          (f: any) => f.id,
+        ),
+        [ids['a']],
+      );
     });
 
     it('rejects status new and unknown filter values', async () => {
@@ -180,7 +223,8 @@ describe('features', () => {
       assert.equal(internal.status, 404);
       assert.equal(missing.status, 404);
       assert.equal(internal.text, missing.text);
-      const headerNames = (h: Headers) => [...h.keys()].filter((k) => !['date', 'x-request-id', 'content-length'].includes(k)).sort();
+      const headerNames = (h: Headers) =>
+        [...h.keys()].filter((k) => !['date', 'x-request-id', 'content-length'].includes(k)).sort();
       assert.deepEqual(headerNames(internal.headers), headerNames(missing.headers));
       assert.equal(internal.headers.get('content-length'), missing.headers.get('content-length'));
     });
@@ -212,10 +256,19 @@ describe('features', () => {
       const notes = await api.patch(`/features/${created.body.id}`, { developerNotes: 'Fixed in 2.1' });
       assert.equal(notes.body.developerNotes, 'Fixed in 2.1');
       assert.equal(notes.body.status, 'planned');
-      assert.deepEqual(
-        Object.keys(notes.body).sort(),
-        ['commentCount', 'createdAt', 'description', 'developerNotes', 'id', 'internal', 'projectId', 'status', 'title', 'type', 'voteCount'],
-      );
+      assert.deepEqual(Object.keys(notes.body).sort(), [
+        'commentCount',
+        'createdAt',
+        'description',
+        'developerNotes',
+        'id',
+        'internal',
+        'projectId',
+        'status',
+        'title',
+        'type',
+        'voteCount',
+      ]);
     });
 
     it('needs at least one known field and a valid status; changes nothing on 400', async () => {

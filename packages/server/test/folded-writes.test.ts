@@ -19,7 +19,12 @@ const POISONED = 5;
 const LINES = 60;
 
 /** A trigger that refuses rows of `table` whose `column` is 'poison': ABORT (the statement) or ROLLBACK (the whole transaction, SQLite). */
-async function installPoison(db: Database, table: string, column: string, sqliteAction: 'ABORT' | 'ROLLBACK'): Promise<void> {
+async function installPoison(
+  db: Database,
+  table: string,
+  column: string,
+  sqliteAction: 'ABORT' | 'ROLLBACK',
+): Promise<void> {
   if (db.dialect === 'sqlite') {
     for (const event of ['INSERT', 'UPDATE']) {
       await db.exec(`
@@ -42,8 +47,12 @@ async function installPoison(db: Database, table: string, column: string, sqlite
 async function sendMixed(valid: () => Promise<Response>, poisoned: () => Promise<Response>) {
   // POISONED bad ones spread evenly through the stream.
   const step = Math.floor((VALID + POISONED) / POISONED);
-  const kinds = Array.from({ length: VALID + POISONED }, (_, i) => (i % step === step >> 1 && i < step * POISONED ? 'poisoned' : 'valid'));
-  const responses = await Promise.all(kinds.map(async (kind) => ({ kind, response: await (kind === 'valid' ? valid() : poisoned()) })));
+  const kinds = Array.from({ length: VALID + POISONED }, (_, i) =>
+    i % step === step >> 1 && i < step * POISONED ? 'poisoned' : 'valid',
+  );
+  const responses = await Promise.all(
+    kinds.map(async (kind) => ({ kind, response: await (kind === 'valid' ? valid() : poisoned()) })),
+  );
   const statuses = (kind: string) => responses.filter((r) => r.kind === kind).map((r) => r.response.status);
   return { valid: statuses('valid'), poisoned: statuses('poisoned') };
 }
@@ -81,7 +90,10 @@ describe('one bad write among folded or grouped ones', () => {
         body: JSON.stringify({ logs }),
       });
     // Batches of many lines make each write take a while, so that many requests fold into the next.
-    const lines = Array.from({ length: LINES }, (_, i) => ({ level: 'info', message: `line ${String(i).padStart(2, '0')}` }));
+    const lines = Array.from({ length: LINES }, (_, i) => ({
+      level: 'info',
+      message: `line ${String(i).padStart(2, '0')}`,
+    }));
     const { valid, poisoned } = await sendMixed(
       () => send(lines),
       // The batch's valid lines must not be stored either: a batch is all or nothing.
@@ -101,13 +113,27 @@ describe('one bad write among folded or grouped ones', () => {
 
   /** VALID votes and POISONED votes of `poisonVoter` on a new feature, all at once; returns the poisoned answers. */
   async function voteMixed(title: string, poisonVoter: string): Promise<number[]> {
-    const feature = await insertFeature(db, { projectId, environment: 'live' }, {
-      title, description: 'Votes that commit together', type: 'feature', status: 'open', internal: false,
-    });
+    const feature = await insertFeature(
+      db,
+      { projectId, environment: 'live' },
+      {
+        title,
+        description: 'Votes that commit together',
+        type: 'feature',
+        status: 'open',
+        internal: false,
+      },
+    );
     const vote = (voterId: string) =>
-      fetch(`${server.baseUrl}/features/${feature.id}/votes/${voterId}`, { method: 'PUT', headers: { 'x-api-key': liveKey } });
+      fetch(`${server.baseUrl}/features/${feature.id}/votes/${voterId}`, {
+        method: 'PUT',
+        headers: { 'x-api-key': liveKey },
+      });
     let voter = 0;
-    const { valid, poisoned } = await sendMixed(() => vote(`voter-${voter++}`), () => vote(poisonVoter));
+    const { valid, poisoned } = await sendMixed(
+      () => vote(`voter-${voter++}`),
+      () => vote(poisonVoter),
+    );
     assert.deepEqual(valid, Array(VALID).fill(200), 'every valid vote is acknowledged');
     const read = await new Api(server.baseUrl, liveKey).get(`/features/${feature.id}`);
     assert.equal(read.body.voteCount, VALID);

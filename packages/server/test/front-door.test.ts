@@ -60,7 +60,10 @@ describe('front door: repeated reads answered from the response memo', () => {
     other = await server.createProject();
     api = new Api(server.baseUrl, project.liveKey);
     for (const title of ['First idea', 'Second idea']) {
-      assert.equal((await api.post('/features', { title, description: 'From the front door test.', type: 'feature' })).status, 201);
+      assert.equal(
+        (await api.post('/features', { title, description: 'From the front door test.', type: 'feature' })).status,
+        201,
+      );
     }
   });
   after(() => server.close());
@@ -83,7 +86,9 @@ describe('front door: repeated reads answered from the response memo', () => {
   it('GET /site-config: 200 and 304 repeats match, a caller-supplied request id is echoed', async () => {
     const query = { projectId: project.projectId };
     const first = await api.get('/site-config', { query, key: null });
-    const second = await counted(() => api.get('/site-config', { query, key: null, headers: { 'x-request-id': 'trace-1234' } }));
+    const second = await counted(() =>
+      api.get('/site-config', { query, key: null, headers: { 'x-request-id': 'trace-1234' } }),
+    );
     assert.equal(second.fromMemo, memoised);
     assert.equal(second.response.headers.get('x-request-id'), 'trace-1234');
     assert.equal(second.response.text, first.text);
@@ -91,7 +96,9 @@ describe('front door: repeated reads answered from the response memo', () => {
     const etag = first.headers.get('etag')!;
     const notModified = await api.get('/site-config', { query, key: null, headers: { 'if-none-match': etag } });
     assert.equal(notModified.status, 304);
-    const again = await counted(() => api.get('/site-config', { query, key: null, headers: { 'if-none-match': `W/${etag}, "other"` } }));
+    const again = await counted(() =>
+      api.get('/site-config', { query, key: null, headers: { 'if-none-match': `W/${etag}, "other"` } }),
+    );
     assert.equal(again.fromMemo, memoised);
     sameAnswer(notModified, again.response);
     assert.equal(again.response.text, '');
@@ -116,7 +123,10 @@ describe('front door: repeated reads answered from the response memo', () => {
   it('a write is seen at once: the kept list is not answered after a new feature', async () => {
     const before = await api.get('/features');
     await api.get('/features');
-    assert.equal((await api.post('/features', { title: 'Third idea', description: 'A later one.', type: 'feature' })).status, 201);
+    assert.equal(
+      (await api.post('/features', { title: 'Third idea', description: 'A later one.', type: 'feature' })).status,
+      201,
+    );
     const after = await counted(() => api.get('/features'));
     assert.equal(after.fromMemo, false);
     assert.equal(after.response.body.count, before.body.count + 1);
@@ -160,14 +170,20 @@ describe('front door: repeated reads answered from the response memo', () => {
     await reader.get('/features');
     assert.equal((await counted(() => reader.get('/features'))).fromMemo, memoised);
     // The same key loses its scope: the kept answer must not be given.
-    await server.db.run("UPDATE api_keys SET scopes = ? WHERE project_id = ?", [JSON.stringify(['bugs:write']), scoped.projectId]);
+    await server.db.run('UPDATE api_keys SET scopes = ? WHERE project_id = ?', [
+      JSON.stringify(['bugs:write']),
+      scoped.projectId,
+    ]);
     const forbidden = await counted(() => reader.get('/features'));
     assert.equal(forbidden.fromMemo, false);
     assert.equal(forbidden.response.status, 403);
     assert.equal(forbidden.response.body.error, 'This API key lacks the features:read permission');
 
     await api.get('/translations', { query: { locale: 'de' } });
-    await server.db.run('UPDATE api_keys SET revoked_at = ? WHERE project_id = ?', [new Date().toISOString(), project.projectId]);
+    await server.db.run('UPDATE api_keys SET revoked_at = ? WHERE project_id = ?', [
+      new Date().toISOString(),
+      project.projectId,
+    ]);
     const revoked = await counted(() => api.get('/translations', { query: { locale: 'de' } }));
     assert.equal(revoked.fromMemo, false);
     assert.equal(revoked.response.status, 401);
@@ -200,17 +216,28 @@ describe('front door: repeated reads answered from the response memo', () => {
     assert.equal(JSON.parse(twoKeys.response.text).error, 'Invalid API key');
 
     // Two If-None-Match lines are one list to Node; the tag in it still matches.
-    const twoTags = await rawGet(url, ['x-api-key', project.liveKey, 'If-None-Match', '"other"', 'if-none-match', etag]);
+    const twoTags = await rawGet(url, [
+      'x-api-key',
+      project.liveKey,
+      'If-None-Match',
+      '"other"',
+      'if-none-match',
+      etag,
+    ]);
     assert.equal(twoTags.status, 304);
 
-    const withBody = await counted(() => rawGet(url, ['x-api-key', project.liveKey, 'content-type', 'application/json', 'content-length', '2'], '{}'));
+    const withBody = await counted(() =>
+      rawGet(url, ['x-api-key', project.liveKey, 'content-type', 'application/json', 'content-length', '2'], '{}'),
+    );
     assert.equal(withBody.fromMemo, false);
     assert.ok(withBody.response.status < 500);
   });
 
   it('HEAD and requests with a body take the full path', async () => {
     await api.get('/features');
-    const head = await counted(() => fetch(`${server.baseUrl}/features`, { method: 'HEAD', headers: { 'x-api-key': project.liveKey } }));
+    const head = await counted(() =>
+      fetch(`${server.baseUrl}/features`, { method: 'HEAD', headers: { 'x-api-key': project.liveKey } }),
+    );
     assert.equal(head.fromMemo, false);
     assert.equal(head.response.status, 200);
   });

@@ -12,7 +12,13 @@ import assert from 'node:assert/strict';
 import { ALL_KEY_SCOPES, createApiKey } from '../src/resources/projects/index.ts';
 import { fixtureFor, type Fixture } from './support/fuzz-fixtures.ts';
 import { mcpRequests, type McpTool } from './support/fuzz-mcp.ts';
-import { operationsOf, randomRequests, systematicRequests, type FuzzRequest, type Operation } from './support/fuzz-requests.ts';
+import {
+  operationsOf,
+  randomRequests,
+  systematicRequests,
+  type FuzzRequest,
+  type Operation,
+} from './support/fuzz-requests.ts';
 import { random, type Schema } from './support/fuzz-values.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -29,7 +35,11 @@ interface Finding {
   body: string;
 }
 
-async function send(server: TestServer, request: { method: string; url: string; body?: string }, headers: Record<string, string>) {
+async function send(
+  server: TestServer,
+  request: { method: string; url: string; body?: string },
+  headers: Record<string, string>,
+) {
   try {
     const response = await fetch(server.origin + request.url, {
       method: request.method,
@@ -44,9 +54,11 @@ async function send(server: TestServer, request: { method: string; url: string; 
 
 async function inParallel<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
 describe(`fuzz (rounds ${ROUNDS}, seed ${SEED})`, () => {
@@ -72,7 +84,10 @@ describe(`fuzz (rounds ${ROUNDS}, seed ${SEED})`, () => {
   });
 
   it('answers no malformed request to any operation of either API with a 5xx', async () => {
-    const operations: Operation[] = [...operationsOf(publicDoc, '/api/public/v1'), ...operationsOf(managementDoc, '/api/v1')];
+    const operations: Operation[] = [
+      ...operationsOf(publicDoc, '/api/public/v1'),
+      ...operationsOf(managementDoc, '/api/v1'),
+    ];
     assert.ok(operations.length > 50, 'both documents were read');
     const next = random(SEED);
     await inParallel(operations, PARALLEL, async (op) => {
@@ -97,14 +112,27 @@ describe(`fuzz (rounds ${ROUNDS}, seed ${SEED})`, () => {
   it('answers no malformed tool call on /mcp with a 5xx', async () => {
     const project = await server.createProject();
     const key = (await createApiKey(server.db, project.projectId, 'live', ALL_KEY_SCOPES)).key;
-    const headers = { authorization: `Bearer ${key}`, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
-    const listed = await send(server, { method: 'POST', url: '/mcp', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) }, headers);
+    const headers = {
+      authorization: `Bearer ${key}`,
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    };
+    const listed = await send(
+      server,
+      { method: 'POST', url: '/mcp', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) },
+      headers,
+    );
     assert.equal(listed.status, 200, listed.text);
     const tools: McpTool[] = JSON.parse(listed.text).result.tools;
     assert.ok(tools.length >= 4);
     const next = random(SEED + 1);
     const before = findings.length;
-    for (const request of mcpRequests(tools, project.projectId, ROUNDS > 1 ? next : undefined, (ROUNDS - 1) * PER_ROUND)) {
+    for (const request of mcpRequests(
+      tools,
+      project.projectId,
+      ROUNDS > 1 ? next : undefined,
+      (ROUNDS - 1) * PER_ROUND,
+    )) {
       const answer = await send(server, { method: 'POST', url: '/mcp', body: request.body }, headers);
       record(`/mcp ${request.label}`, answer.status, answer.text);
     }
@@ -116,7 +144,8 @@ describe(`fuzz (rounds ${ROUNDS}, seed ${SEED})`, () => {
     const odd = ['fuzz\u0000text', 'x'.repeat(4000), '1e400', "' OR 1=1 --", '%zz'];
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const json = { 'content-type': 'application/json' };
-    const requests: { label: string; method: string; url: string; body?: string; headers?: Record<string, string> }[] = [];
+    const requests: { label: string; method: string; url: string; body?: string; headers?: Record<string, string> }[] =
+      [];
     for (const value of odd) {
       const q = encodeURIComponent(value);
       for (const url of [
@@ -129,20 +158,59 @@ describe(`fuzz (rounds ${ROUNDS}, seed ${SEED})`, () => {
         `/api/v1/auth/oidc/callback?state=${q}&code=${q}`,
         `/api/v1/invites/${q}`,
         `/mcp?x=${q}`,
-      ]) requests.push({ label: `GET ${url.slice(0, 60)}`, method: 'GET', url });
-      const fields = ['grant_type', 'code', 'client_id', 'client_secret', 'redirect_uri', 'code_verifier', 'refresh_token', 'token', 'resource', 'email', 'password', 'decision', 'csrf'];
+      ])
+        requests.push({ label: `GET ${url.slice(0, 60)}`, method: 'GET', url });
+      const fields = [
+        'grant_type',
+        'code',
+        'client_id',
+        'client_secret',
+        'redirect_uri',
+        'code_verifier',
+        'refresh_token',
+        'token',
+        'resource',
+        'email',
+        'password',
+        'decision',
+        'csrf',
+      ];
       const body = fields.map((field) => `${field}=${q}`).join('&');
       for (const url of ['/oauth/token', '/oauth/revoke', '/oauth/authorize', '/oauth/sign-in']) {
         requests.push({ label: `POST ${url} form ${value.slice(0, 12)}`, method: 'POST', url, body, headers: form });
       }
       requests.push({
-        label: `POST /oauth/register ${value.slice(0, 12)}`, method: 'POST', url: '/oauth/register', headers: json,
-        body: JSON.stringify({ client_name: value, redirect_uris: [value, 'http://127.0.0.1/cb'], grant_types: [value], scope: value }),
+        label: `POST /oauth/register ${value.slice(0, 12)}`,
+        method: 'POST',
+        url: '/oauth/register',
+        headers: json,
+        body: JSON.stringify({
+          client_name: value,
+          redirect_uris: [value, 'http://127.0.0.1/cb'],
+          grant_types: [value],
+          scope: value,
+        }),
       });
     }
-    for (const deep of ['{"a":'.repeat(5000) + '1' + '}'.repeat(5000), '['.repeat(5000) + ']'.repeat(5000), '{"redirect_uris":' + '['.repeat(5000) + ']'.repeat(5000) + '}']) {
-      requests.push({ label: 'POST /oauth/register deep', method: 'POST', url: '/oauth/register', body: deep, headers: json });
-      requests.push({ label: 'POST /oauth/token deep JSON', method: 'POST', url: '/oauth/token', body: deep, headers: json });
+    for (const deep of [
+      '{"a":'.repeat(5000) + '1' + '}'.repeat(5000),
+      '['.repeat(5000) + ']'.repeat(5000),
+      '{"redirect_uris":' + '['.repeat(5000) + ']'.repeat(5000) + '}',
+    ]) {
+      requests.push({
+        label: 'POST /oauth/register deep',
+        method: 'POST',
+        url: '/oauth/register',
+        body: deep,
+        headers: json,
+      });
+      requests.push({
+        label: 'POST /oauth/token deep JSON',
+        method: 'POST',
+        url: '/oauth/token',
+        body: deep,
+        headers: json,
+      });
     }
     const before = findings.length;
     for (const request of requests) {

@@ -28,12 +28,21 @@ describe('limits', () => {
     const reset = Number(refused.headers.get('ratelimit-reset'));
     assert.ok(reset > 0 && reset <= 300, String(reset));
     assert.ok(Number(refused.headers.get('retry-after')) >= 1);
-    const admitted = responses.filter((r) => r.status === 201).map((r) => Number(r.headers.get('ratelimit-remaining'))).sort((a, b) => a - b);
-    assert.deepEqual(admitted, Array.from({ length: 50 }, (_, i) => i));
+    const admitted = responses
+      .filter((r) => r.status === 201)
+      .map((r) => Number(r.headers.get('ratelimit-remaining')))
+      .sort((a, b) => a - b);
+    assert.deepEqual(
+      admitted,
+      Array.from({ length: 50 }, (_, i) => i),
+    );
     // The limit is per key: the project's other key still gets in.
     assert.equal((await api.withKey(project.testKey).post('/features', feature)).status, 201);
     // Refused requests stored nothing.
-    const count = await server.db.get<any>('SELECT COUNT(*) AS n FROM features WHERE project_id = ? AND environment = ?', [project.projectId, 'live']);
+    const count = await server.db.get<any>(
+      'SELECT COUNT(*) AS n FROM features WHERE project_id = ? AND environment = ?',
+      [project.projectId, 'live'],
+    );
     assert.equal(Number(count.n), 50);
   });
 
@@ -44,8 +53,15 @@ describe('limits', () => {
     assert.equal((await api.post('/features', feature)).status, 429);
     // Age ten of the recorded hits past the window.
     const old = new Date(Date.now() - 5 * 60 * 1000 - 1000).toISOString();
-    const keyId = (await server.db.get<any>('SELECT id FROM api_keys WHERE project_id = ? AND environment = ?', [project.projectId, 'live'])).id;
-    const hits = await server.db.all<any>('SELECT id FROM rate_limit_hits WHERE bucket = ? ORDER BY at LIMIT 10', [`features:create:${keyId}`]);
+    const keyId = (
+      await server.db.get<any>('SELECT id FROM api_keys WHERE project_id = ? AND environment = ?', [
+        project.projectId,
+        'live',
+      ])
+    ).id;
+    const hits = await server.db.all<any>('SELECT id FROM rate_limit_hits WHERE bucket = ? ORDER BY at LIMIT 10', [
+      `features:create:${keyId}`,
+    ]);
     for (const hit of hits) await server.db.run('UPDATE rate_limit_hits SET at = ? WHERE id = ?', [old, hit.id]);
     const again = await Promise.all(Array.from({ length: 12 }, () => api.post('/features', feature)));
     assert.equal(again.filter((r) => r.status === 201).length, 10);

@@ -57,8 +57,12 @@ describe('management: every project route is scoped to the team and the role', (
     p = await managedProject(server);
     const base = `/projects/${p.projectId}`;
     ids['projectId'] = p.projectId;
-    const feature = (await p.live.post('/features', { title: 'Dark mode', description: 'A dark theme for everything.' })).body;
-    const target = (await p.live.post('/features', { title: 'Night mode', description: 'The same idea, another name.' })).body;
+    const feature = (
+      await p.live.post('/features', { title: 'Dark mode', description: 'A dark theme for everything.' })
+    ).body;
+    const target = (
+      await p.live.post('/features', { title: 'Night mode', description: 'The same idea, another name.' })
+    ).body;
     ids['featureId'] = feature.id;
     ids['TARGET'] = target.id;
     await p.live.put(`/features/${feature.id}/votes/voter-1`);
@@ -68,14 +72,18 @@ describe('management: every project route is scoped to the team and the role', (
     ids['messageId'] = (await p.admin.post(`${base}/site-config/messages`, { type: 'info', text: 'Hello' })).body.id;
     await p.admin.put(`${base}/site-config/flags/flag-a`, { enabled: true });
     ids['flagKey'] = 'flag-a';
-    ids['environmentId'] = (await p.admin.post(`${base}/site-config/environments`, { name: 'Staging', slug: 'staging' })).body.id;
+    ids['environmentId'] = (
+      await p.admin.post(`${base}/site-config/environments`, { name: 'Staging', slug: 'staging' })
+    ).body.id;
     await p.admin.post(`${base}/translations/keys`, { key: 'a.b', defaultText: 'A', translations: { de: 'Ä' } });
     ids['key'] = 'a.b';
     ids['locale'] = 'de';
     await p.admin.post(`${base}/releases`, { version: '1.0.0' });
     ids['version'] = '1.0.0';
     ids['bugs'] = (await p.live.post('/bugs', { title: 'Broken button', message: 'The button does nothing.' })).body.id;
-    ids['errors'] = (await p.live.post('/errors', { title: 'TypeError', message: 'x is undefined in checkout' })).body.id;
+    ids['errors'] = (
+      await p.live.post('/errors', { title: 'TypeError', message: 'x is undefined in checkout' })
+    ).body.id;
     await p.live.post('/logs', { logs: [{ level: 'error', message: 'Timeout' }] });
     ids['logs'] = (await p.owner.get(`${base}/logs`)).body.logs[0].id;
     await p.live.post('/i18n-telemetry', { locale: 'de', missingKeys: ['missing.key'] });
@@ -85,7 +93,8 @@ describe('management: every project route is scoped to the team and the role', (
     routes = [];
     for (const [template, item] of Object.entries<any>(doc.paths)) {
       if (!template.startsWith('/projects/{projectId}')) continue;
-      for (const [method, operation] of Object.entries<any>(item)) routes.push({ method: method.toUpperCase(), template, operationId: operation.operationId });
+      for (const [method, operation] of Object.entries<any>(item))
+        routes.push({ method: method.toUpperCase(), template, operationId: operation.operationId });
     }
   });
   after(() => server.close());
@@ -100,9 +109,12 @@ describe('management: every project route is scoped to the team and the role', (
 
   const call = (who: 'outsider' | 'member' | 'owner', route: Route) => {
     const request = REQUESTS[route.operationId] ?? {};
-    const body = request.body === undefined ? (['POST', 'PUT', 'PATCH'].includes(route.method) ? {} : undefined) : request.body;
+    const body =
+      request.body === undefined ? (['POST', 'PUT', 'PATCH'].includes(route.method) ? {} : undefined) : request.body;
     const resolved = JSON.parse(JSON.stringify(body ?? null).replace(/"TARGET"/g, JSON.stringify(ids['TARGET'])));
-    return p[who].request<any>(route.method, pathOf(route.template), body === undefined ? undefined : resolved, { query: request.query ?? {} });
+    return p[who].request<any>(route.method, pathOf(route.template), body === undefined ? undefined : resolved, {
+      query: request.query ?? {},
+    });
   };
 
   /** Everything the owner can read, to prove nothing changed. */
@@ -118,7 +130,15 @@ describe('management: every project route is scoped to the team and the role', (
 
   it('finds the project routes in the OpenAPI document', () => {
     const names = routes.map((r) => r.operationId);
-    for (const expected of ['manageListFeatures', 'manageMergeFeature', 'manageCreateChangelogEntry', 'manageUpdateMaintenance', 'manageImportTranslations', 'manageCreateRelease', 'manageSetLogGroupStatus']) {
+    for (const expected of [
+      'manageListFeatures',
+      'manageMergeFeature',
+      'manageCreateChangelogEntry',
+      'manageUpdateMaintenance',
+      'manageImportTranslations',
+      'manageCreateRelease',
+      'manageSetLogGroupStatus',
+    ]) {
       assert.ok(names.includes(expected), expected);
     }
     assert.ok(routes.length >= 50, `${routes.length} routes`);

@@ -16,7 +16,11 @@ describe('management: changelog', () => {
   const path = (rest = '') => `/projects/${p.projectId}/changelog${rest}`;
 
   it('creates a standalone draft, publishes it into the public changelog and unpublishes it', async () => {
-    const created = await p.admin.post(path(), { summary: 'Faster search', description: '<p>Search is <strong>2x</strong> faster.</p>', statusKey: 'improved' });
+    const created = await p.admin.post(path(), {
+      summary: 'Faster search',
+      description: '<p>Search is <strong>2x</strong> faster.</p>',
+      statusKey: 'improved',
+    });
     assert.equal(created.status, 201);
     assert.equal(created.body.published, false);
     assert.equal(created.body.publishedAt, null);
@@ -27,7 +31,10 @@ describe('management: changelog', () => {
     const id = created.body.id;
 
     const drafts = await p.live.get('/changelog', { query: { published: false } });
-    assert.deepEqual(drafts.body.entries.map((e: any) => e.id), [id]);
+    assert.deepEqual(
+      drafts.body.entries.map((e: any) => e.id),
+      [id],
+    );
     assert.deepEqual((await p.live.get('/changelog')).body.entries, []);
 
     const before = Date.now();
@@ -56,8 +63,14 @@ describe('management: changelog', () => {
   });
 
   it('links an entry to a feature, whose title, type and status show live', async () => {
-    const feature = (await p.live.post('/features', { title: 'Dark mode', description: 'A dark theme for the whole app.' })).body;
-    const created = await p.admin.post(path(), { summary: 'Dark mode is here', featureId: feature.id, published: true });
+    const feature = (
+      await p.live.post('/features', { title: 'Dark mode', description: 'A dark theme for the whole app.' })
+    ).body;
+    const created = await p.admin.post(path(), {
+      summary: 'Dark mode is here',
+      featureId: feature.id,
+      published: true,
+    });
     assert.equal(created.status, 201);
     assert.equal(created.body.featureId, feature.id);
     assert.equal(created.body.featureTitle, 'Dark mode');
@@ -75,7 +88,10 @@ describe('management: changelog', () => {
     await p.admin.patch(`/projects/${p.projectId}/features/${feature.id}`, { internal: true });
     const managed = await p.member.get(path(`/${created.body.id}`));
     assert.equal(managed.body.featureInternal, true);
-    assert.equal((await p.live.get('/changelog')).body.entries.some((e: any) => e.id === created.body.id), false);
+    assert.equal(
+      (await p.live.get('/changelog')).body.entries.some((e: any) => e.id === created.body.id),
+      false,
+    );
 
     // Unlinking makes it standalone with the author's status.
     const unlinked = await p.admin.patch(path(`/${created.body.id}`), { featureId: null, statusKey: 'new' });
@@ -85,7 +101,9 @@ describe('management: changelog', () => {
     assert.ok((await p.live.get('/changelog')).body.entries.some((e: any) => e.id === created.body.id));
 
     const other = await managedProject(server);
-    const foreign = (await other.live.post('/features', { title: 'Not yours', description: 'Belongs to another project.' })).body;
+    const foreign = (
+      await other.live.post('/features', { title: 'Not yours', description: 'Belongs to another project.' })
+    ).body;
     const bad = await p.admin.post(path(), { summary: 'Sneaky', featureId: foreign.id });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.details[0].field, 'featureId');
@@ -101,7 +119,9 @@ describe('management: changelog', () => {
     assert.doesNotMatch(html, /script|onclick|onerror|javascript:|iframe|style/i);
     assert.match(html, /<a href="https:\/\/example.com" target="_blank" rel="noopener noreferrer">docs<\/a>/);
     assert.match(html, /<img src="https:\/\/example.com\/a.png" \/>/);
-    const edited = await p.admin.patch(path(`/${created.body.id}`), { description: '<b>ok</b><svg onload="x()"></svg>' });
+    const edited = await p.admin.patch(path(`/${created.body.id}`), {
+      description: '<b>ok</b><svg onload="x()"></svg>',
+    });
     assert.equal(edited.body.description, '<b>ok</b>');
   });
 

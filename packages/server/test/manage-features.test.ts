@@ -30,17 +30,35 @@ describe('management: features', () => {
     const all = await p.member.get(path());
     assert.equal(all.status, 200);
     assert.equal(all.body.total, 4);
-    assert.deepEqual(all.body.features.map((f: any) => f.id), [d.id, c.id, b.id, a.id]);
+    assert.deepEqual(
+      all.body.features.map((f: any) => f.id),
+      [d.id, c.id, b.id, a.id],
+    );
     const secret = all.body.features.find((f: any) => f.id === b.id);
     assert.equal(secret.internal, true);
     assert.equal(secret.developerNotes, null);
     assert.equal(secret.environment, 'live');
 
-    assert.deepEqual((await p.member.get(path(), { query: { environment: 'test' } })).body.features.map((f: any) => f.id), [c.id]);
-    assert.deepEqual((await p.member.get(path(), { query: { internal: true } })).body.features.map((f: any) => f.id), [b.id]);
-    assert.deepEqual((await p.member.get(path(), { query: { type: 'bug' } })).body.features.map((f: any) => f.id), [d.id]);
-    assert.deepEqual((await p.member.get(path(), { query: { status: 'new' } })).body.features.map((f: any) => f.id), [d.id]);
-    assert.deepEqual((await p.member.get(path(), { query: { q: 'DARK' } })).body.features.map((f: any) => f.id), [a.id]);
+    assert.deepEqual(
+      (await p.member.get(path(), { query: { environment: 'test' } })).body.features.map((f: any) => f.id),
+      [c.id],
+    );
+    assert.deepEqual(
+      (await p.member.get(path(), { query: { internal: true } })).body.features.map((f: any) => f.id),
+      [b.id],
+    );
+    assert.deepEqual(
+      (await p.member.get(path(), { query: { type: 'bug' } })).body.features.map((f: any) => f.id),
+      [d.id],
+    );
+    assert.deepEqual(
+      (await p.member.get(path(), { query: { status: 'new' } })).body.features.map((f: any) => f.id),
+      [d.id],
+    );
+    assert.deepEqual(
+      (await p.member.get(path(), { query: { q: 'DARK' } })).body.features.map((f: any) => f.id),
+      [a.id],
+    );
     assert.deepEqual((await p.member.get(path(), { query: { q: '100%_' } })).body.features, []);
     const paged = await p.member.get(path(), { query: { limit: 1, offset: 1 } });
     assert.equal(paged.body.total, 4);
@@ -51,17 +69,28 @@ describe('management: features', () => {
 
   it('changes status, visibility and developer notes; the public API follows', async () => {
     const f = (await p.live.post('/features', submission('Slack notifications'))).body;
-    const patched = await p.admin.patch(path(`/${f.id}`), { status: 'planned', internal: true, developerNotes: 'Needs OAuth app' });
+    const patched = await p.admin.patch(path(`/${f.id}`), {
+      status: 'planned',
+      internal: true,
+      developerNotes: 'Needs OAuth app',
+    });
     assert.equal(patched.status, 200);
     assert.equal(patched.body.status, 'planned');
     assert.equal(patched.body.internal, true);
     assert.equal(patched.body.developerNotes, 'Needs OAuth app');
     assert.equal((await p.live.get(`/features/${f.id}`)).status, 404);
 
-    const shown = await p.admin.patch(path(`/${f.id}`), { internal: false, developerNotes: null, title: 'Slack and Teams notifications' });
+    const shown = await p.admin.patch(path(`/${f.id}`), {
+      internal: false,
+      developerNotes: null,
+      title: 'Slack and Teams notifications',
+    });
     assert.equal(shown.body.developerNotes, null);
     const roadmap = await p.live.get('/roadmap', { query: { status: 'planned' } });
-    assert.deepEqual(roadmap.body.columns[0].items.map((i: any) => i.title), ['Slack and Teams notifications']);
+    assert.deepEqual(
+      roadmap.body.columns[0].items.map((i: any) => i.title),
+      ['Slack and Teams notifications'],
+    );
 
     assert.equal((await p.admin.patch(path(`/${f.id}`), {})).status, 400);
     assert.equal((await p.admin.patch(path(`/${f.id}`), { status: 'shipped' })).status, 400);
@@ -133,11 +162,15 @@ describe('management: features', () => {
     const f = (await p.live.post('/features', submission('Keyboard shortcuts'))).body;
     await p.live.put(`/features/${f.id}/votes/spammer`);
     await p.live.put(`/features/${f.id}/votes/fan`);
-    const spam = (await p.live.post(`/features/${f.id}/comments`, { body: 'Buy cheap stuff', authorName: 'Spam' })).body;
+    const spam = (await p.live.post(`/features/${f.id}/comments`, { body: 'Buy cheap stuff', authorName: 'Spam' }))
+      .body;
     await p.live.post(`/features/${f.id}/comments`, { body: 'Useful idea' });
 
     const listed = await p.member.get(path(`/${f.id}/comments`));
-    assert.deepEqual(listed.body.comments.map((c: any) => c.body), ['Buy cheap stuff', 'Useful idea']);
+    assert.deepEqual(
+      listed.body.comments.map((c: any) => c.body),
+      ['Buy cheap stuff', 'Useful idea'],
+    );
     assert.equal(listed.body.total, 2);
 
     const removed = await p.admin.delete(path(`/${f.id}/votes/spammer`));
@@ -162,7 +195,13 @@ describe('management: features', () => {
     const f = (await p.live.post('/features', submission('Two-factor sign-in'))).body;
     await p.admin.patch(path(`/${f.id}`), { status: 'done' });
     await p.live.put(`/features/${f.id}/votes/ann`);
-    const entry = (await p.admin.post(`/projects/${p.projectId}/changelog`, { summary: '2FA shipped', featureId: f.id, published: true })).body;
+    const entry = (
+      await p.admin.post(`/projects/${p.projectId}/changelog`, {
+        summary: '2FA shipped',
+        featureId: f.id,
+        published: true,
+      })
+    ).body;
     assert.equal((await p.member.delete(path(`/${f.id}`))).status, 403);
     const res = await p.admin.delete(path(`/${f.id}`));
     assert.equal(res.status, 204);

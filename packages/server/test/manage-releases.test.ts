@@ -14,7 +14,8 @@ describe('management: releases', () => {
   after(() => server.close());
 
   const path = (rest = '') => `/projects/${p.projectId}/releases${rest}`;
-  const check = (currentVersion?: string) => p.anonymous.get('/version-check', { query: { projectId: p.projectId, currentVersion } });
+  const check = (currentVersion?: string) =>
+    p.anonymous.get('/version-check', { query: { projectId: p.projectId, currentVersion } });
 
   it('adds releases that the public version check compares against', async () => {
     assert.equal((await check('1.0.0')).body.latestVersion, null);
@@ -31,7 +32,12 @@ describe('management: releases', () => {
     assert.equal(first.body.releaseDate, '2026-01-01T00:00:00.000Z');
     assert.equal(first.body.gitCommit, 'abcdef1234567');
     assert.equal(first.body.isBeta, false);
-    const minor = await p.admin.post(path(), { version: 'v1.1.0', title: 'Dark mode', releaseNotes: 'Dark', downloadUrl: 'https://example.com/1.1.0' });
+    const minor = await p.admin.post(path(), {
+      version: 'v1.1.0',
+      title: 'Dark mode',
+      releaseNotes: 'Dark',
+      downloadUrl: 'https://example.com/1.1.0',
+    });
     assert.equal(minor.body.version, '1.1.0');
     const beta = await p.admin.post(path(), { version: '1.2.0-beta.1', title: 'Beta' });
     assert.equal(beta.body.isBeta, true, 'a prerelease is a beta unless told otherwise');
@@ -53,7 +59,10 @@ describe('management: releases', () => {
     assert.equal((await check('1.1.0-rc.1')).body.latestVersion.version, '1.2.0-beta.1');
 
     const listed = await p.member.get(path());
-    assert.deepEqual(listed.body.releases.map((r: any) => r.version), ['1.2.0-beta.1', '1.1.0', '1.0.0']);
+    assert.deepEqual(
+      listed.body.releases.map((r: any) => r.version),
+      ['1.2.0-beta.1', '1.1.0', '1.0.0'],
+    );
   });
 
   it('validates SemVer and refuses duplicate versions', async () => {

@@ -16,10 +16,19 @@ describe('management: bugs, errors and logs', () => {
   const path = (rest: string) => `/projects/${p.projectId}${rest}`;
 
   it('lists bug reports with occurrence counts, filters them and resolves one', async () => {
-    const crash = { title: 'App crashes on save', message: 'Saving a draft closes the app.', severity: 'critical', stackTrace: 'at save()' };
+    const crash = {
+      title: 'App crashes on save',
+      message: 'Saving a draft closes the app.',
+      severity: 'critical',
+      stackTrace: 'at save()',
+    };
     const first = (await p.live.post('/bugs', crash)).body;
     await p.live.post('/bugs', crash);
-    await p.live.post('/bugs', { title: 'Typo on pricing page', message: 'It says "pirce" instead of price.', severity: 'low' });
+    await p.live.post('/bugs', {
+      title: 'Typo on pricing page',
+      message: 'It says "pirce" instead of price.',
+      severity: 'low',
+    });
     await p.test.post('/bugs', { title: 'Test-key bug report', message: 'Only the test environment has this.' });
 
     const all = await p.member.get(path('/bugs'));
@@ -31,12 +40,27 @@ describe('management: bugs, errors and logs', () => {
     assert.equal(live.body.bugs[0].id, first.id);
     assert.equal(live.body.bugs[0].occurrences, 2);
     assert.ok(live.body.bugs[0].firstSeenAt <= live.body.bugs[0].lastSeenAt);
-    assert.deepEqual((await p.member.get(path('/bugs'), { query: { severity: 'critical,high' } })).body.bugs.map((b: any) => b.id), [first.id]);
-    assert.deepEqual((await p.member.get(path('/bugs'), { query: { q: 'pirce' } })).body.bugs.map((b: any) => b.title), ['Typo on pricing page']);
+    assert.deepEqual(
+      (await p.member.get(path('/bugs'), { query: { severity: 'critical,high' } })).body.bugs.map((b: any) => b.id),
+      [first.id],
+    );
+    assert.deepEqual(
+      (await p.member.get(path('/bugs'), { query: { q: 'pirce' } })).body.bugs.map((b: any) => b.title),
+      ['Typo on pricing page'],
+    );
     assert.equal((await p.member.get(path('/bugs'), { query: { severity: 'fatal' } })).status, 400);
-    assert.equal((await p.member.get(path('/bugs'), { query: { since: new Date(Date.now() + 60_000).toISOString() } })).body.total, 0);
-    assert.equal((await p.member.get(path('/bugs'), { query: { until: new Date(Date.now() - 60_000).toISOString() } })).body.total, 0);
-    assert.equal((await p.member.get(path('/bugs'), { query: { since: new Date(Date.now() - 60_000).toISOString() } })).body.total, 3);
+    assert.equal(
+      (await p.member.get(path('/bugs'), { query: { since: new Date(Date.now() + 60_000).toISOString() } })).body.total,
+      0,
+    );
+    assert.equal(
+      (await p.member.get(path('/bugs'), { query: { until: new Date(Date.now() - 60_000).toISOString() } })).body.total,
+      0,
+    );
+    assert.equal(
+      (await p.member.get(path('/bugs'), { query: { since: new Date(Date.now() - 60_000).toISOString() } })).body.total,
+      3,
+    );
 
     const full = await p.member.get(path(`/bugs/${first.id}`));
     assert.equal(full.body.stackTrace, 'at save()');
@@ -62,7 +86,13 @@ describe('management: bugs, errors and logs', () => {
       stackTrace: 'TypeError: Cannot read…\n at checkout.js:10',
       breadcrumbs: [
         { timestamp: '2026-11-22T10:00:00.000Z', type: 'navigation', message: '/cart → /checkout' },
-        { timestamp: '2026-11-22T10:00:05.000Z', type: 'click', message: 'Pay', category: 'ui', data: { button: 'pay' } },
+        {
+          timestamp: '2026-11-22T10:00:05.000Z',
+          type: 'click',
+          message: 'Pay',
+          category: 'ui',
+          data: { button: 'pay' },
+        },
       ],
       device: { browser: 'Firefox', os: 'Linux' },
       network: { online: true, rtt: 50 },
@@ -74,7 +104,11 @@ describe('management: bugs, errors and logs', () => {
     };
     const created = (await p.live.post('/errors', report)).body;
     await p.live.post('/errors', report);
-    await p.live.post('/errors', { title: 'Network request failed', message: 'fetch failed after 3 retries', severity: 'low' });
+    await p.live.post('/errors', {
+      title: 'Network request failed',
+      message: 'fetch failed after 3 retries',
+      severity: 'low',
+    });
 
     const list = await p.member.get(path('/errors'), { query: { severity: 'high' } });
     assert.equal(list.body.total, 1);
@@ -116,11 +150,17 @@ describe('management: bugs, errors and logs', () => {
     assert.equal(group.category, 'billing');
     assert.equal(group.environment, 'live');
     assert.deepEqual((await p.member.get(path(`/logs/${group.id}`))).body.data, { ms: 4000 });
-    assert.equal((await p.member.get(path('/logs'), { query: { category: 'auth' } })).body.logs[0].message, 'User signed in');
+    assert.equal(
+      (await p.member.get(path('/logs'), { query: { category: 'auth' } })).body.logs[0].message,
+      'User signed in',
+    );
     assert.equal((await p.member.get(path('/logs'), { query: { level: 'error,warn' } })).body.total, 3);
     assert.equal((await p.member.get(path('/logs'), { query: { environment: 'test' } })).body.total, 1);
     const old = await p.member.get(path('/logs'), { query: { until: '2026-06-01T00:00:00Z' } });
-    assert.deepEqual(old.body.logs.map((l: any) => l.message), ['Slow query']);
+    assert.deepEqual(
+      old.body.logs.map((l: any) => l.message),
+      ['Slow query'],
+    );
     assert.equal((await p.member.get(path('/logs'), { query: { level: 'fatal' } })).status, 400);
     const resolved = await p.admin.patch(path(`/logs/${group.id}`), { status: 'resolved' });
     assert.equal(resolved.body.status, 'resolved');

@@ -58,13 +58,27 @@ describe('management: site configuration', () => {
     assert.deepEqual(config.maintenance, expected);
 
     // One list replaces only that list; null clears a field.
-    const partial = await p.admin.patch(path('/maintenance'), { type: 'banner', customHtml: null, whitelist: { emails: [] } });
+    const partial = await p.admin.patch(path('/maintenance'), {
+      type: 'banner',
+      customHtml: null,
+      whitelist: { emails: [] },
+    });
     assert.equal(partial.body.type, 'banner');
     assert.equal(partial.body.customHtml, null);
-    assert.deepEqual(partial.body.whitelist, { localStorageKeys: ['sp-bypass'], emails: [], ips: ['10.0.0.0/8', '2001:db8::1'] });
+    assert.deepEqual(partial.body.whitelist, {
+      localStorageKeys: ['sp-bypass'],
+      emails: [],
+      ips: ['10.0.0.0/8', '2001:db8::1'],
+    });
     assert.deepEqual((await p.member.get(path('/maintenance'))).body, partial.body);
 
-    for (const bad of [{}, { type: 'partial' }, { statusPageUrl: 'not a url' }, { whitelist: { ips: ['999.1.1.1'] } }, { whitelist: { emails: ['nope'] } }]) {
+    for (const bad of [
+      {},
+      { type: 'partial' },
+      { statusPageUrl: 'not a url' },
+      { whitelist: { ips: ['999.1.1.1'] } },
+      { whitelist: { emails: ['nope'] } },
+    ]) {
       const res = await p.admin.patch(path('/maintenance'), bad);
       assert.equal(res.status, 400, JSON.stringify(bad));
     }
@@ -74,7 +88,9 @@ describe('management: site configuration', () => {
   });
 
   it('manages status messages with types, priority and schedule', async () => {
-    const { result: created } = await changes(() => p.admin.post(path('/messages'), { type: 'warning', text: 'Maintenance tonight', priority: 5 }));
+    const { result: created } = await changes(() =>
+      p.admin.post(path('/messages'), { type: 'warning', text: 'Maintenance tonight', priority: 5 }),
+    );
     assert.equal(created.status, 201);
     assert.equal(created.body.isActive, true);
     assert.equal(created.body.live, true);
@@ -88,18 +104,27 @@ describe('management: site configuration', () => {
     const urgent = (await p.admin.post(path('/messages'), { type: 'error', text: 'Outage in EU', priority: 10 })).body;
 
     let shown = (await publicConfig()).body.messages;
-    assert.deepEqual(shown.map((m: any) => [m.text, m.type, m.priority]), [
-      ['Outage in EU', 'error', 10],
-      ['Maintenance tonight', 'warning', 5],
-    ]);
+    assert.deepEqual(
+      shown.map((m: any) => [m.text, m.type, m.priority]),
+      [
+        ['Outage in EU', 'error', 10],
+        ['Maintenance tonight', 'warning', 5],
+      ],
+    );
 
     await changes(() => p.admin.patch(path(`/messages/${urgent.id}`), { isActive: false }));
     shown = (await publicConfig()).body.messages;
-    assert.deepEqual(shown.map((m: any) => m.text), ['Maintenance tonight']);
+    assert.deepEqual(
+      shown.map((m: any) => m.text),
+      ['Maintenance tonight'],
+    );
     const all = await p.member.get(path('/messages'));
     assert.equal(all.body.messages.length, 3);
 
-    const edited = await p.admin.patch(path(`/messages/${created.body.id}`), { text: 'Maintenance at 22:00 UTC', type: 'success' });
+    const edited = await p.admin.patch(path(`/messages/${created.body.id}`), {
+      text: 'Maintenance at 22:00 UTC',
+      type: 'success',
+    });
     assert.equal(edited.body.text, 'Maintenance at 22:00 UTC');
     assert.equal((await publicConfig()).body.messages[0].type, 'success');
 
@@ -122,10 +147,14 @@ describe('management: site configuration', () => {
     const { result: created } = await changes(() => p.admin.put(path('/flags/new-checkout'), { enabled: true }));
     assert.equal(created.status, 201);
     assert.equal(created.body.key, 'new-checkout');
-    const { result: toggled, config } = await changes(() => p.admin.put(path('/flags/new-checkout'), { enabled: false }));
+    const { result: toggled, config } = await changes(() =>
+      p.admin.put(path('/flags/new-checkout'), { enabled: false }),
+    );
     assert.equal(toggled.status, 200);
     assert.equal(toggled.body.id, created.body.id);
-    assert.deepEqual(config.featureFlags, [{ id: created.body.id, projectId: p.projectId, key: 'new-checkout', enabled: false }]);
+    assert.deepEqual(config.featureFlags, [
+      { id: created.body.id, projectId: p.projectId, key: 'new-checkout', enabled: false },
+    ]);
     assert.equal((await p.admin.put(path('/flags/bad key!'), { enabled: true })).status, 400);
     assert.equal((await p.member.put(path('/flags/other'), { enabled: true })).status, 403);
     assert.equal((await p.member.get(path('/flags'))).body.featureFlags.length, 1);
@@ -136,18 +165,30 @@ describe('management: site configuration', () => {
 
   it('manages environments (name, slug, url, colour, debug) and debug mode', async () => {
     const { result: prod } = await changes(() =>
-      p.admin.post(path('/environments'), { name: 'Production', slug: 'production', url: 'https://app.example.com', color: '#16A34A' }),
+      p.admin.post(path('/environments'), {
+        name: 'Production',
+        slug: 'production',
+        url: 'https://app.example.com',
+        color: '#16A34A',
+      }),
     );
     assert.equal(prod.status, 201);
     assert.equal(prod.body.color, '#16a34a');
     assert.equal(prod.body.debugEnabled, false);
-    const staging = await p.admin.post(path('/environments'), { name: 'Staging', slug: 'staging', color: '#f59e0b', debugEnabled: true });
+    const staging = await p.admin.post(path('/environments'), {
+      name: 'Staging',
+      slug: 'staging',
+      color: '#f59e0b',
+      debugEnabled: true,
+    });
     assert.equal(staging.body.position, 1);
     assert.equal((await p.admin.post(path('/environments'), { name: 'Again', slug: 'production' })).status, 409);
     assert.equal((await p.admin.post(path('/environments'), { name: 'Bad', slug: 'Bad Slug' })).status, 400);
     assert.equal((await p.admin.post(path('/environments'), { name: 'Bad', slug: 'bad', color: 'green' })).status, 400);
 
-    const { config } = await changes(() => p.admin.patch(path('/environments/staging'), { url: 'https://staging.example.com', debugEnabled: false }));
+    const { config } = await changes(() =>
+      p.admin.patch(path('/environments/staging'), { url: 'https://staging.example.com', debugEnabled: false }),
+    );
     assert.deepEqual(
       config.environments.map((e: any) => [e.name, e.slug, e.url, e.color, e.debugEnabled]),
       [
@@ -168,7 +209,7 @@ describe('management: site configuration', () => {
     assert.equal(whole.body.environments.length, 1);
   });
 
-  it("keeps other teams out", async () => {
+  it('keeps other teams out', async () => {
     assert.equal((await p.outsider.get(path())).status, 404);
     assert.equal((await p.outsider.patch(path('/maintenance'), { enabled: true })).status, 404);
     assert.equal((await p.outsider.put(path('/flags/x'), { enabled: true })).status, 404);

@@ -28,7 +28,11 @@ describe('management: projects, keys and isolation between teams', () => {
   });
 
   it('creates, reads and updates projects of the caller’s team', async () => {
-    const created = await alice.api.post('/projects', { name: 'Über App', supportedLocales: ['en', 'de', 'de-AT'], defaultLocale: 'en' });
+    const created = await alice.api.post('/projects', {
+      name: 'Über App',
+      supportedLocales: ['en', 'de', 'de-AT'],
+      defaultLocale: 'en',
+    });
     assert.equal(created.status, 201);
     assert.equal(created.body.slug, 'uber-app');
     assert.equal(created.body.role, 'owner');
@@ -38,10 +42,18 @@ describe('management: projects, keys and isolation between teams', () => {
     const second = await alice.api.post('/projects', { name: 'Über App' });
     assert.equal(second.body.slug, 'uber-app-2');
     assert.equal((await alice.api.post('/projects', { name: 'Clash', slug: 'uber-app' })).status, 409);
-    assert.equal((await alice.api.post('/projects', { name: 'Bad', defaultLocale: 'fr', supportedLocales: ['en'] })).status, 400);
+    assert.equal(
+      (await alice.api.post('/projects', { name: 'Bad', defaultLocale: 'fr', supportedLocales: ['en'] })).status,
+      400,
+    );
 
     const id = created.body.id;
-    const updated = await alice.api.patch(`/projects/${id}`, { name: 'Uber', defaultLocale: 'de', plan: 'pro', monthlyQuota: 50_000 });
+    const updated = await alice.api.patch(`/projects/${id}`, {
+      name: 'Uber',
+      defaultLocale: 'de',
+      plan: 'pro',
+      monthlyQuota: 50_000,
+    });
     assert.equal(updated.status, 200);
     assert.equal(updated.body.name, 'Uber');
     assert.equal(updated.body.defaultLocale, 'de');
@@ -54,21 +66,35 @@ describe('management: projects, keys and isolation between teams', () => {
 
   it('creates keys with chosen scopes, shown once, listed by prefix, revoked at once', async () => {
     const project = (await alice.api.post('/projects', { name: 'Keyed' })).body;
-    const created = await alice.api.post(`/projects/${project.id}/keys`, { name: 'web', environment: 'test', scopes: ['features:read', 'features:write'] });
+    const created = await alice.api.post(`/projects/${project.id}/keys`, {
+      name: 'web',
+      environment: 'test',
+      scopes: ['features:read', 'features:write'],
+    });
     assert.equal(created.status, 201);
     const key: string = created.body.key;
     assert.match(key, /^svc_test_/);
     assert.ok(key.startsWith(created.body.apiKey.prefix));
     assert.deepEqual(created.body.apiKey.scopes, ['features:read', 'features:write']);
-    assert.equal((await alice.api.post(`/projects/${project.id}/keys`, { environment: 'live', scopes: ['admin:everything'] })).status, 400);
-    assert.equal((await alice.api.post(`/projects/${project.id}/keys`, { environment: 'live', scopes: [] })).status, 400);
+    assert.equal(
+      (await alice.api.post(`/projects/${project.id}/keys`, { environment: 'live', scopes: ['admin:everything'] }))
+        .status,
+      400,
+    );
+    assert.equal(
+      (await alice.api.post(`/projects/${project.id}/keys`, { environment: 'live', scopes: [] })).status,
+      400,
+    );
 
     const listed = await alice.api.get(`/projects/${project.id}/keys`);
     assert.equal(listed.body.keys.length, 1);
     assert.ok(!listed.text.includes(key));
 
     const publicApi = new Api(server.baseUrl, key);
-    const submitted = await publicApi.post('/features', { title: 'Dark mode', description: 'Please add a dark theme.' });
+    const submitted = await publicApi.post('/features', {
+      title: 'Dark mode',
+      description: 'Please add a dark theme.',
+    });
     assert.equal(submitted.status, 201);
     assert.equal(submitted.body.projectId, project.id);
     assert.equal((await publicApi.post('/bugs', { title: 'Broken', message: 'It does not work at all.' })).status, 403);
@@ -83,7 +109,9 @@ describe('management: projects, keys and isolation between teams', () => {
 
   it('never lets an account reach another team’s projects, keys, members or invites', async () => {
     const project = (await alice.api.post('/projects', { name: 'Private' })).body;
-    const key = (await alice.api.post(`/projects/${project.id}/keys`, { environment: 'live', scopes: ['features:read'] })).body.apiKey;
+    const key = (
+      await alice.api.post(`/projects/${project.id}/keys`, { environment: 'live', scopes: ['features:read'] })
+    ).body.apiKey;
     const teamId = project.teamId;
     const bobToken = (await bob.api.post('/me/tokens', { name: 'script' })).body.token;
     const bobScript = new Api(`${server.origin}/api/v1`, null, { authorization: `Bearer ${bobToken}` });
@@ -94,7 +122,9 @@ describe('management: projects, keys and isolation between teams', () => {
 
     // Every operation of the document that takes a project or team id: as Bob, Alice's ids answer
     // exactly like ids that do not exist.
-    const doc = (await (await fetch(`${server.origin}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await (await fetch(`${server.origin}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     let checked = 0;
     let notFound = 0;
     for (const [path, operations] of Object.entries(doc.paths)) {
@@ -110,7 +140,9 @@ describe('management: projects, keys and isolation between teams', () => {
         const body = ['post', 'put', 'patch'].includes(method) ? {} : undefined;
         for (const client of [bob.api, bobScript]) {
           const real = await client.request(method.toUpperCase(), url(project.id, teamId), body, { unchecked: true });
-          const missing = await client.request(method.toUpperCase(), url('proj_missing', 'team_missing'), body, { unchecked: true });
+          const missing = await client.request(method.toUpperCase(), url('proj_missing', 'team_missing'), body, {
+            unchecked: true,
+          });
           assert.equal(real.status, missing.status, `${method.toUpperCase()} ${path}: ${real.text} vs ${missing.text}`);
           assert.deepEqual(real.body, missing.body, `${method.toUpperCase()} ${path}`);
           assert.ok([400, 404].includes(real.status), `${method.toUpperCase()} ${path} answered ${real.status}`);

@@ -41,9 +41,15 @@ describe('management API skeleton', () => {
   });
 
   it('signs up, then signs in with a secure HTTP-only SameSite=Lax cookie and shows the account', async () => {
-    const signedUp = await managementApi(server.origin).post('/auth/sign-up', { email: 'Skeleton@Example.com', password: 'a long enough password' });
+    const signedUp = await managementApi(server.origin).post('/auth/sign-up', {
+      email: 'Skeleton@Example.com',
+      password: 'a long enough password',
+    });
     assert.equal(signedUp.status, 202);
-    const response = await managementApi(server.origin).post('/auth/sign-in', { email: 'skeleton@example.com', password: 'a long enough password' });
+    const response = await managementApi(server.origin).post('/auth/sign-in', {
+      email: 'skeleton@example.com',
+      password: 'a long enough password',
+    });
     assert.equal(response.status, 200);
     const cookie = response.headers.getSetCookie().find((line) => line.startsWith('signpost_session='))!;
     assert.match(cookie, /HttpOnly/i);

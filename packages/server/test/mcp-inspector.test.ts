@@ -13,7 +13,10 @@ import type { TestProject, TestServer } from './support/server.ts';
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 // `npx @modelcontextprotocol/inspector` runs this file (the package's `inspector` bin).
-const INSPECTOR = join(dirname(require.resolve('@modelcontextprotocol/inspector/package.json')), 'clients/launcher/build/index.js');
+const INSPECTOR = join(
+  dirname(require.resolve('@modelcontextprotocol/inspector/package.json')),
+  'clients/launcher/build/index.js',
+);
 
 describe('MCP Inspector CLI against /mcp', () => {
   let server: TestServer;
@@ -23,7 +26,16 @@ describe('MCP Inspector CLI against /mcp', () => {
   const inspector = async (...args: string[]) => {
     const { stdout } = await run(
       process.execPath,
-      [INSPECTOR, '--cli', `${server.origin}/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${project.liveKey}`, ...args],
+      [
+        INSPECTOR,
+        '--cli',
+        `${server.origin}/mcp`,
+        '--transport',
+        'http',
+        '--header',
+        `Authorization: Bearer ${project.liveKey}`,
+        ...args,
+      ],
       // The CLI keeps a catalog of servers; keep it out of the user's home.
       { env: { ...process.env, MCP_CATALOG_PATH: join(home, 'mcp.json') }, timeout: 60_000 },
     );
@@ -52,15 +64,23 @@ describe('MCP Inspector CLI against /mcp', () => {
 
   it('upserts a translation key and lists it back', async () => {
     const upserted = await inspector(
-      '--method', 'tools/call',
-      '--tool-name', 'upsert_translation_keys',
-      '--tool-arg', `projectId=${project.projectId}`, 'keys=[{"key":"welcome.title","defaultText":"Welcome","translations":{"de":"Willkommen"}}]',
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'upsert_translation_keys',
+      '--tool-arg',
+      `projectId=${project.projectId}`,
+      'keys=[{"key":"welcome.title","defaultText":"Welcome","translations":{"de":"Willkommen"}}]',
     );
     assert.deepEqual(upserted.structuredContent.created, ['welcome.title']);
     const listed = await inspector(
-      '--method', 'tools/call',
-      '--tool-name', 'list_translation_keys',
-      '--tool-arg', `projectId=${project.projectId}`, 'missingLocale=fr',
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'list_translation_keys',
+      '--tool-arg',
+      `projectId=${project.projectId}`,
+      'missingLocale=fr',
     );
     assert.equal(listed.structuredContent.total, 1);
     assert.deepEqual(listed.structuredContent.keys[0].translations, { de: 'Willkommen' });

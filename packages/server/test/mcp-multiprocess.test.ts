@@ -19,7 +19,8 @@ import { callTool, connectMcp, textOf } from './support/mcp.ts';
 import { Browser, TestOAuthProvider } from './support/oauth.ts';
 import { startServerProcess, type ServerProcess } from './support/server.ts';
 
-const skip = testDbKind() === 'postgres' ? false : 'needs PostgreSQL (SIGNPOST_TEST_DB=postgres): SQLite runs as one process';
+const skip =
+  testDbKind() === 'postgres' ? false : 'needs PostgreSQL (SIGNPOST_TEST_DB=postgres): SQLite runs as one process';
 
 /** A round-robin HTTP load balancer that remembers which backend answered each request. */
 class LoadBalancer {
@@ -61,14 +62,19 @@ class LoadBalancer {
 
   /** Backends that answered requests to `path` since `from`. */
   servedBy(path: string, from = 0): Set<number> {
-    return new Set(this.log.slice(from).filter((entry) => entry.path === path).map((entry) => entry.backend));
+    return new Set(
+      this.log
+        .slice(from)
+        .filter((entry) => entry.path === path)
+        .map((entry) => entry.backend),
+    );
   }
 }
 
 describe('hosted MCP on two server processes behind a load balancer', { skip }, () => {
   let database: TestDatabase;
   let db: Database;
-  let processes: ServerProcess[] = [];
+  const processes: ServerProcess[] = [];
   const balancer = new LoadBalancer();
 
   before(async () => {
@@ -76,7 +82,8 @@ describe('hosted MCP on two server processes behind a load balancer', { skip }, 
     await balancer.start();
     // Behind a load balancer PUBLIC_URL is the balancer's address: the issuer and token audience.
     // One after the other: each is stopped in `after` even if the other fails to start.
-    for (let i = 0; i < 2; i++) processes.push(await startServerProcess(database, { PUBLIC_URL: balancer.origin, LOG_LEVEL: 'info' }));
+    for (let i = 0; i < 2; i++)
+      processes.push(await startServerProcess(database, { PUBLIC_URL: balancer.origin, LOG_LEVEL: 'info' }));
     balancer.backends = processes.map((process) => process.origin);
     db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
   });
@@ -90,20 +97,34 @@ describe('hosted MCP on two server processes behind a load balancer', { skip }, 
   it('serves one API-key client from both processes', async () => {
     const ann = await signUp(balancer.origin, db, 'lb-key@example.com');
     const projectId = await teamProject(db, ann.teamId, 'Balanced');
-    const key = await createApiKey(db, projectId, 'live', ['features:write', 'translations:read', 'translations:write']);
+    const key = await createApiKey(db, projectId, 'live', [
+      'features:write',
+      'translations:read',
+      'translations:write',
+    ]);
     const from = balancer.log.length;
     const { client, close } = await connectMcp(balancer.origin, { key: key.key });
     try {
-      const created = (await callTool(client, 'create_feature', { projectId, title: 'Balanced', description: 'Created on one process.' })).structuredContent as any;
+      const created = (
+        await callTool(client, 'create_feature', {
+          projectId,
+          title: 'Balanced',
+          description: 'Created on one process.',
+        })
+      ).structuredContent as any;
       for (const status of ['planned', 'in-progress', 'done']) {
         const updated = await callTool(client, 'update_feature_status', { featureId: created.id, status });
         assert.equal((updated.structuredContent as any).status, status, textOf(updated));
       }
       for (let i = 0; i < 4; i++) {
-        const upserted = await callTool(client, 'upsert_translation_keys', { projectId, keys: [{ key: `lb.k${i}`, defaultText: `Text ${i}` }] });
+        const upserted = await callTool(client, 'upsert_translation_keys', {
+          projectId,
+          keys: [{ key: `lb.k${i}`, defaultText: `Text ${i}` }],
+        });
         assert.deepEqual((upserted.structuredContent as any).created, [`lb.k${i}`]);
       }
-      const listed = (await callTool(client, 'list_translation_keys', { projectId, query: 'lb.' })).structuredContent as any;
+      const listed = (await callTool(client, 'list_translation_keys', { projectId, query: 'lb.' }))
+        .structuredContent as any;
       assert.equal(listed.total, 4);
     } finally {
       await close();
@@ -121,14 +142,22 @@ describe('hosted MCP on two server processes behind a load balancer', { skip }, 
       choose: () => ({ project: projectId, access: 'write' }),
     });
     const url = new URL(`${balancer.origin}/mcp`);
-    await assert.rejects(new Client({ name: 'lb', version: '1' }).connect(new StreamableHTTPClientTransport(url, { authProvider: provider })), UnauthorizedError);
+    await assert.rejects(
+      new Client({ name: 'lb', version: '1' }).connect(
+        new StreamableHTTPClientTransport(url, { authProvider: provider }),
+      ),
+      UnauthorizedError,
+    );
     const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
     await transport.finishAuth(provider.code);
     const client = new Client({ name: 'lb', version: '1' });
     await client.connect(transport);
     try {
       for (let i = 0; i < 3; i++) {
-        const upserted = await callTool(client, 'upsert_translation_keys', { projectId, keys: [{ key: `oauth.lb${i}`, defaultText: 'x' }] });
+        const upserted = await callTool(client, 'upsert_translation_keys', {
+          projectId,
+          keys: [{ key: `oauth.lb${i}`, defaultText: 'x' }],
+        });
         assert.equal(upserted.isError, undefined, textOf(upserted));
       }
     } finally {
@@ -142,18 +171,35 @@ describe('hosted MCP on two server processes behind a load balancer', { skip }, 
 
     // Refresh on one process, use on the other; revoke, and neither accepts the token.
     const form = (path: string, fields: Record<string, string>) =>
-      fetch(balancer.origin + path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
-    const refreshed = (await (await form('/oauth/token', { grant_type: 'refresh_token', refresh_token: provider.saved!.refresh_token!, client_id: provider.client!.client_id })).json()) as any;
+      fetch(balancer.origin + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const refreshed = (await (
+      await form('/oauth/token', {
+        grant_type: 'refresh_token',
+        refresh_token: provider.saved!.refresh_token!,
+        client_id: provider.client!.client_id,
+      })
+    ).json()) as any;
     assert.ok(refreshed.access_token);
     const list = (token: string) =>
       fetch(`${balancer.origin}/mcp`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
     assert.equal((await list(refreshed.access_token)).status, 200);
     assert.equal((await list(refreshed.access_token)).status, 200);
-    assert.equal((await form('/oauth/revoke', { token: refreshed.refresh_token, client_id: provider.client!.client_id })).status, 200);
+    assert.equal(
+      (await form('/oauth/revoke', { token: refreshed.refresh_token, client_id: provider.client!.client_id })).status,
+      200,
+    );
     assert.equal((await list(refreshed.access_token)).status, 401);
     assert.equal((await list(refreshed.access_token)).status, 401);
   });

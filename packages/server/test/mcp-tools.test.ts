@@ -72,14 +72,16 @@ describe('hosted MCP tools (API key)', () => {
 
     it('stores bug and error as bug/new', async () => {
       for (const type of ['bug', 'error']) {
-        const created = (await callTool(client, 'create_feature', feature(project.projectId, { type }))).structuredContent as any;
+        const created = (await callTool(client, 'create_feature', feature(project.projectId, { type })))
+          .structuredContent as any;
         assert.equal(created.type, 'bug');
         assert.equal(created.status, 'new');
       }
     });
 
     it('lets an explicit internal win on a customer project', async () => {
-      const created = (await callTool(client, 'create_feature', feature(project.projectId, { internal: true }))).structuredContent as any;
+      const created = (await callTool(client, 'create_feature', feature(project.projectId, { internal: true })))
+        .structuredContent as any;
       assert.equal(created.internal, true);
       assert.equal((await api.get(`/features/${created.id}`)).status, 404);
     });
@@ -89,10 +91,14 @@ describe('hosted MCP tools (API key)', () => {
       const platform = await connectMcp(server.origin, { key: key.key });
       try {
         for (const type of ['feature', 'bug']) {
-          const created = (await callTool(platform.client, 'create_feature', feature(server.platformProjectId, { type }))).structuredContent as any;
+          const created = (
+            await callTool(platform.client, 'create_feature', feature(server.platformProjectId, { type }))
+          ).structuredContent as any;
           assert.equal(created.internal, true, type);
         }
-        const shown = (await callTool(platform.client, 'create_feature', feature(server.platformProjectId, { internal: false }))).structuredContent as any;
+        const shown = (
+          await callTool(platform.client, 'create_feature', feature(server.platformProjectId, { internal: false }))
+        ).structuredContent as any;
         assert.equal(shown.internal, false);
       } finally {
         await platform.close();
@@ -121,7 +127,10 @@ describe('hosted MCP tools (API key)', () => {
       const missing = await callTool(client, 'create_feature', feature('proj_does_not_exist'));
       assert.equal(unreachable.isError, true);
       assert.equal(missing.isError, true);
-      assert.equal(textOf(unreachable).replace(other.projectId, '<id>'), textOf(missing).replace('proj_does_not_exist', '<id>'));
+      assert.equal(
+        textOf(unreachable).replace(other.projectId, '<id>'),
+        textOf(missing).replace('proj_does_not_exist', '<id>'),
+      );
       assert.match(textOf(missing), /not found/);
       const rows = await server.db.all('SELECT id FROM features WHERE project_id = ?', [other.projectId]);
       assert.equal(rows.length, 0);
@@ -130,9 +139,12 @@ describe('hosted MCP tools (API key)', () => {
     it('writes live features with a live key and test features with a test key', async () => {
       const testConn = await connectMcp(server.origin, { key: project.testKey });
       try {
-        const viaTest = (await callTool(testConn.client, 'create_feature', feature(project.projectId))).structuredContent as any;
+        const viaTest = (await callTool(testConn.client, 'create_feature', feature(project.projectId)))
+          .structuredContent as any;
         const viaLive = (await callTool(client, 'create_feature', feature(project.projectId))).structuredContent as any;
-        const env = async (id: string) => (await server.db.get<{ environment: string }>('SELECT environment FROM features WHERE id = ?', [id]))!.environment;
+        const env = async (id: string) =>
+          (await server.db.get<{ environment: string }>('SELECT environment FROM features WHERE id = ?', [id]))!
+            .environment;
         assert.equal(await env(viaTest.id), 'test');
         assert.equal(await env(viaLive.id), 'live');
         assert.equal((await api.get(`/features/${viaTest.id}`)).status, 404);
@@ -154,12 +166,21 @@ describe('hosted MCP tools (API key)', () => {
 
     it('hides with internal true and shows again with internal false, in any status', async () => {
       const created = (await callTool(client, 'create_feature', feature(project.projectId))).structuredContent as any;
-      const hidden = (await callTool(client, 'update_feature_status', { featureId: created.id, status: 'in-progress', internal: true })).structuredContent as any;
+      const hidden = (
+        await callTool(client, 'update_feature_status', {
+          featureId: created.id,
+          status: 'in-progress',
+          internal: true,
+        })
+      ).structuredContent as any;
       assert.equal(hidden.internal, true);
       assert.equal((await api.get(`/features/${created.id}`)).status, 404);
-      const still = (await callTool(client, 'update_feature_status', { featureId: created.id, status: 'in-review' })).structuredContent as any;
+      const still = (await callTool(client, 'update_feature_status', { featureId: created.id, status: 'in-review' }))
+        .structuredContent as any;
       assert.equal(still.internal, true);
-      const shown = (await callTool(client, 'update_feature_status', { featureId: created.id, status: 'done', internal: false })).structuredContent as any;
+      const shown = (
+        await callTool(client, 'update_feature_status', { featureId: created.id, status: 'done', internal: false })
+      ).structuredContent as any;
       assert.equal(shown.internal, false);
       assert.equal(shown.status, 'done');
       assert.equal((await api.get(`/features/${created.id}`)).status, 200);
@@ -171,7 +192,13 @@ describe('hosted MCP tools (API key)', () => {
         const result = await callTool(client, 'update_feature_status', { featureId: created.id, status });
         assert.equal((result.structuredContent as any).status, status);
       }
-      const noted = (await callTool(client, 'update_feature_status', { featureId: created.id, status: 'done', developerNotes: 'Shipped in 2.1' })).structuredContent as any;
+      const noted = (
+        await callTool(client, 'update_feature_status', {
+          featureId: created.id,
+          status: 'done',
+          developerNotes: 'Shipped in 2.1',
+        })
+      ).structuredContent as any;
       assert.equal(noted.developerNotes, 'Shipped in 2.1');
     });
 
@@ -183,7 +210,8 @@ describe('hosted MCP tools (API key)', () => {
 
       const otherConn = await connectMcp(server.origin, { key: other.liveKey });
       try {
-        const foreign = (await callTool(otherConn.client, 'create_feature', feature(other.projectId))).structuredContent as any;
+        const foreign = (await callTool(otherConn.client, 'create_feature', feature(other.projectId)))
+          .structuredContent as any;
         const unreachable = await callTool(client, 'update_feature_status', { featureId: foreign.id, status: 'done' });
         const missing = await callTool(client, 'update_feature_status', { featureId: 'feat_missing', status: 'done' });
         assert.equal(unreachable.isError, true);
@@ -199,7 +227,10 @@ describe('hosted MCP tools (API key)', () => {
       const created = (await callTool(client, 'create_feature', feature(project.projectId))).structuredContent as any;
       const testConn = await connectMcp(server.origin, { key: project.testKey });
       try {
-        const result = await callTool(testConn.client, 'update_feature_status', { featureId: created.id, status: 'done' });
+        const result = await callTool(testConn.client, 'update_feature_status', {
+          featureId: created.id,
+          status: 'done',
+        });
         assert.equal(result.isError, true);
         assert.match(textOf(result), /not found/);
       } finally {
@@ -216,29 +247,46 @@ describe('hosted MCP tools (API key)', () => {
       t = await connectMcp(server.origin, { key: translations.liveKey });
     });
     after(() => t.close());
-    const upsert = (args: Record<string, unknown>) => callTool(t.client, 'upsert_translation_keys', { projectId: translations.projectId, ...args });
-    const list = (args: Record<string, unknown> = {}) => callTool(t.client, 'list_translation_keys', { projectId: translations.projectId, ...args });
+    const upsert = (args: Record<string, unknown>) =>
+      callTool(t.client, 'upsert_translation_keys', { projectId: translations.projectId, ...args });
+    const list = (args: Record<string, unknown> = {}) =>
+      callTool(t.client, 'list_translation_keys', { projectId: translations.projectId, ...args });
 
     it('creates missing keys, fills in existing ones and merges locales', async () => {
-      const first = (await upsert({
-        keys: [
-          { key: 'checkout.pay', defaultText: 'Pay now', namespace: 'checkout', translations: { de: 'Jetzt zahlen' } },
-          { key: 'checkout.cancel', defaultText: 'Cancel', namespace: 'checkout' },
-        ],
-      })).structuredContent as any;
+      const first = (
+        await upsert({
+          keys: [
+            {
+              key: 'checkout.pay',
+              defaultText: 'Pay now',
+              namespace: 'checkout',
+              translations: { de: 'Jetzt zahlen' },
+            },
+            { key: 'checkout.cancel', defaultText: 'Cancel', namespace: 'checkout' },
+          ],
+        })
+      ).structuredContent as any;
       assert.deepEqual(first.created, ['checkout.pay', 'checkout.cancel']);
       assert.deepEqual(first.updated, []);
       assert.deepEqual(first.unchanged, []);
       assert.deepEqual(first.unsupportedLocales, []);
 
-      const second = (await upsert({
-        keys: [
-          // Existing values are kept; only the missing category and the new locale fill in.
-          { key: 'checkout.pay', defaultText: 'Pay!', namespace: 'other', category: 'buttons', translations: { de: 'Zahlen!', 'fr-fr': 'Payer' } },
-          { key: 'checkout.cancel', defaultText: 'Cancel', namespace: 'checkout' },
-          { key: 'home.title', defaultText: 'Welcome' },
-        ],
-      })).structuredContent as any;
+      const second = (
+        await upsert({
+          keys: [
+            // Existing values are kept; only the missing category and the new locale fill in.
+            {
+              key: 'checkout.pay',
+              defaultText: 'Pay!',
+              namespace: 'other',
+              category: 'buttons',
+              translations: { de: 'Zahlen!', 'fr-fr': 'Payer' },
+            },
+            { key: 'checkout.cancel', defaultText: 'Cancel', namespace: 'checkout' },
+            { key: 'home.title', defaultText: 'Welcome' },
+          ],
+        })
+      ).structuredContent as any;
       assert.deepEqual(second.created, ['home.title']);
       assert.deepEqual(second.updated, ['checkout.pay']);
       assert.deepEqual(second.unchanged, ['checkout.cancel']);
@@ -259,22 +307,30 @@ describe('hosted MCP tools (API key)', () => {
     });
 
     it('replaces given values with overwrite and never drops other locales', async () => {
-      await upsert({ keys: [{ key: 'over.a', defaultText: 'One', category: 'c1', translations: { de: 'Eins', fr: 'Un' } }] });
-      const result = (await upsert({
-        overwrite: true,
-        keys: [{ key: 'over.a', defaultText: 'One!', translations: { de: 'Eins!' } }],
-      })).structuredContent as any;
+      await upsert({
+        keys: [{ key: 'over.a', defaultText: 'One', category: 'c1', translations: { de: 'Eins', fr: 'Un' } }],
+      });
+      const result = (
+        await upsert({
+          overwrite: true,
+          keys: [{ key: 'over.a', defaultText: 'One!', translations: { de: 'Eins!' } }],
+        })
+      ).structuredContent as any;
       assert.deepEqual(result.updated, ['over.a']);
       const key = ((await list({ query: 'over.a' })).structuredContent as any).keys[0];
       assert.equal(key.defaultText, 'One!');
       assert.equal(key.category, 'c1');
       assert.deepEqual(key.translations, { de: 'Eins!', fr: 'Un' });
-      const same = (await upsert({ overwrite: true, keys: [{ key: 'over.a', defaultText: 'One!', translations: { de: 'Eins!' } }] })).structuredContent as any;
+      const same = (
+        await upsert({ overwrite: true, keys: [{ key: 'over.a', defaultText: 'One!', translations: { de: 'Eins!' } }] })
+      ).structuredContent as any;
       assert.deepEqual(same.unchanged, ['over.a']);
     });
 
     it('stores values of unsupported locales and reports them', async () => {
-      const result = (await upsert({ keys: [{ key: 'locale.x', defaultText: 'X', translations: { ja: 'エックス', de: 'X' } }] })).structuredContent as any;
+      const result = (
+        await upsert({ keys: [{ key: 'locale.x', defaultText: 'X', translations: { ja: 'エックス', de: 'X' } }] })
+      ).structuredContent as any;
       assert.deepEqual(result.unsupportedLocales, ['ja']);
       const key = ((await list({ query: 'locale.x' })).structuredContent as any).keys[0];
       assert.equal(key.translations.ja, 'エックス');
@@ -285,7 +341,10 @@ describe('hosted MCP tools (API key)', () => {
       await upsert({ keys: [{ key: 'cache.k', defaultText: 'Before', translations: { de: 'Vorher' } }] });
       const before = await rest.get('/translations', { query: { locale: 'de' } });
       assert.equal(before.body.translations['cache.k'], 'Vorher');
-      await upsert({ overwrite: true, keys: [{ key: 'cache.k', defaultText: 'Before', translations: { de: 'Nachher' } }] });
+      await upsert({
+        overwrite: true,
+        keys: [{ key: 'cache.k', defaultText: 'Before', translations: { de: 'Nachher' } }],
+      });
       const afterUpsert = await rest.get('/translations', { query: { locale: 'de' } });
       assert.equal(afterUpsert.body.translations['cache.k'], 'Nachher');
       assert.notEqual(afterUpsert.body.hash, before.body.hash);
@@ -293,14 +352,31 @@ describe('hosted MCP tools (API key)', () => {
 
     it('rejects bad keys with tool errors naming the rule', async () => {
       const cases: [Record<string, unknown>, RegExp][] = [
-        [{ keys: [{ key: 'has space', defaultText: 'x' }] }, /key may only contain letters, digits, dots, underscores and hyphens/],
+        [
+          { keys: [{ key: 'has space', defaultText: 'x' }] },
+          /key may only contain letters, digits, dots, underscores and hyphens/,
+        ],
         [{ keys: [{ key: 'k'.repeat(201), defaultText: 'x' }] }, /key must be at most 200 characters/],
         [{ keys: [{ key: 'ok', defaultText: 'x'.repeat(5001) }] }, /defaultText must be at most 5000 characters/],
         [{ keys: [{ key: 'ok' }] }, /defaultText is required/],
         [{ keys: [] }, /at least one key/],
-        [{ keys: Array.from({ length: 201 }, (_, i) => ({ key: `k${i}`, defaultText: 'x' })) }, /at most 200 keys per call/],
-        [{ keys: [{ key: 'ok', defaultText: 'x', translations: { 'not a locale!': 'y' } }] }, /not a BCP 47 locale code/],
-        [{ keys: [{ key: 'dup', defaultText: 'x' }, { key: 'dup', defaultText: 'y' }] }, /appears more than once/],
+        [
+          { keys: Array.from({ length: 201 }, (_, i) => ({ key: `k${i}`, defaultText: 'x' })) },
+          /at most 200 keys per call/,
+        ],
+        [
+          { keys: [{ key: 'ok', defaultText: 'x', translations: { 'not a locale!': 'y' } }] },
+          /not a BCP 47 locale code/,
+        ],
+        [
+          {
+            keys: [
+              { key: 'dup', defaultText: 'x' },
+              { key: 'dup', defaultText: 'y' },
+            ],
+          },
+          /appears more than once/,
+        ],
       ];
       for (const [args, message] of cases) {
         const result = await upsert(args);
@@ -312,7 +388,12 @@ describe('hosted MCP tools (API key)', () => {
     });
 
     it('accepts 200 keys in one call', async () => {
-      const keys = Array.from({ length: 200 }, (_, i) => ({ key: `bulk.k${String(i).padStart(3, '0')}`, defaultText: `Text ${i}`, namespace: 'bulk', translations: { de: `Text ${i} de` } }));
+      const keys = Array.from({ length: 200 }, (_, i) => ({
+        key: `bulk.k${String(i).padStart(3, '0')}`,
+        defaultText: `Text ${i}`,
+        namespace: 'bulk',
+        translations: { de: `Text ${i} de` },
+      }));
       const result = (await upsert({ keys })).structuredContent as any;
       assert.equal(result.created.length, 200);
     });
@@ -326,18 +407,33 @@ describe('hosted MCP tools (API key)', () => {
         ],
       });
       const byNamespace = (await list({ namespace: 'paging' })).structuredContent as any;
-      assert.deepEqual(byNamespace.keys.map((k: any) => k.key), ['page.a', 'page.b', 'page.c']);
+      assert.deepEqual(
+        byNamespace.keys.map((k: any) => k.key),
+        ['page.a', 'page.b', 'page.c'],
+      );
       assert.equal(byNamespace.total, 3);
       const missingDe = (await list({ namespace: 'paging', missingLocale: 'DE' })).structuredContent as any;
-      assert.deepEqual(missingDe.keys.map((k: any) => k.key), ['page.b', 'page.c']);
+      assert.deepEqual(
+        missingDe.keys.map((k: any) => k.key),
+        ['page.b', 'page.c'],
+      );
       const byText = (await list({ query: 'GAMMA' })).structuredContent as any;
-      assert.deepEqual(byText.keys.map((k: any) => k.key), ['page.c']);
+      assert.deepEqual(
+        byText.keys.map((k: any) => k.key),
+        ['page.c'],
+      );
       const literalPercent = (await list({ query: '100%' })).structuredContent as any;
-      assert.deepEqual(literalPercent.keys.map((k: any) => k.key), ['page.c']);
+      assert.deepEqual(
+        literalPercent.keys.map((k: any) => k.key),
+        ['page.c'],
+      );
       const underscore = (await list({ query: 'page_' })).structuredContent as any;
       assert.equal(underscore.total, 0);
       const page = (await list({ namespace: 'paging', limit: 2, offset: 1 })).structuredContent as any;
-      assert.deepEqual(page.keys.map((k: any) => k.key), ['page.b', 'page.c']);
+      assert.deepEqual(
+        page.keys.map((k: any) => k.key),
+        ['page.b', 'page.c'],
+      );
       assert.equal(page.total, 3);
       assert.equal(page.limit, 2);
       assert.equal(page.offset, 1);
@@ -356,9 +452,15 @@ describe('hosted MCP tools (API key)', () => {
       const missing = await callTool(t.client, 'list_translation_keys', { projectId: 'nope' });
       assert.equal(unreachable.isError, true);
       assert.equal(textOf(unreachable).replace(project.projectId, '<id>'), textOf(missing).replace('nope', '<id>'));
-      const write = await callTool(t.client, 'upsert_translation_keys', { projectId: project.projectId, keys: [{ key: 'x', defaultText: 'y' }] });
+      const write = await callTool(t.client, 'upsert_translation_keys', {
+        projectId: project.projectId,
+        keys: [{ key: 'x', defaultText: 'y' }],
+      });
       assert.equal(write.isError, true);
-      assert.equal(await server.db.get('SELECT id FROM translation_keys WHERE project_id = ?', [project.projectId]), undefined);
+      assert.equal(
+        await server.db.get('SELECT id FROM translation_keys WHERE project_id = ?', [project.projectId]),
+        undefined,
+      );
     });
 
     it('runs one call in one transaction: a failure part-way stores nothing', async () => {
@@ -372,7 +474,9 @@ describe('hosted MCP tools (API key)', () => {
         run: (sql, params) => tx.run(sql, params),
       });
       const db: Database = Object.create(server.db, {
-        transaction: { value: <T>(fn: (tx: Queryable) => Promise<T>) => server.db.transaction((tx) => fn(failing(tx))) },
+        transaction: {
+          value: <T>(fn: (tx: Queryable) => Promise<T>) => server.db.transaction((tx) => fn(failing(tx))),
+        },
       });
       const keys = ['atomic.1', 'atomic.2', 'atomic.3'].map((key) => ({ key, defaultText: key }));
       await assert.rejects(upsertKeys(db, translations.projectId, keys, false), /disk full/);

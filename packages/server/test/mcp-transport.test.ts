@@ -58,14 +58,21 @@ describe('hosted MCP transport and auth', () => {
   });
 
   it('refuses a tool call that needs a scope the key lacks with 403 insufficient_scope', async () => {
-    const response = await postMcp(server.origin, call('upsert_translation_keys', { projectId: readOnly.projectId, keys: [] }), {
-      authorization: `Bearer ${readOnly.liveKey}`,
-    });
+    const response = await postMcp(
+      server.origin,
+      call('upsert_translation_keys', { projectId: readOnly.projectId, keys: [] }),
+      {
+        authorization: `Bearer ${readOnly.liveKey}`,
+      },
+    );
     assert.equal(response.status, 403);
     const challenge = response.headers.get('www-authenticate')!;
     assert.match(challenge, /^Bearer error="insufficient_scope", scope="translations:write"/);
     assert.ok(challenge.includes(`resource_metadata="${metadataUrl}"`));
-    assert.match(((await response.json()) as any).error, /lacks the translations:write scope, which upsert_translation_keys needs/);
+    assert.match(
+      ((await response.json()) as any).error,
+      /lacks the translations:write scope, which upsert_translation_keys needs/,
+    );
 
     const connected = await connectMcp(server.origin, { key: readOnly.liveKey });
     try {
@@ -73,10 +80,14 @@ describe('hosted MCP transport and auth', () => {
       assert.equal((await connected.client.listTools()).tools.length, 4);
       const listed = await callTool(connected.client, 'list_translation_keys', { projectId: readOnly.projectId });
       assert.equal(listed.isError, undefined);
-      for (const [tool, scope] of [['create_feature', 'features:write'], ['update_feature_status', 'features:write']] as const) {
+      for (const [tool, scope] of [
+        ['create_feature', 'features:write'],
+        ['update_feature_status', 'features:write'],
+      ] as const) {
         await assert.rejects(
           callTool(connected.client, tool, { projectId: readOnly.projectId }),
-          (error: unknown) => error instanceof StreamableHTTPError && error.code === 403 && error.message.includes(scope),
+          (error: unknown) =>
+            error instanceof StreamableHTTPError && error.code === 403 && error.message.includes(scope),
         );
       }
     } finally {

@@ -14,7 +14,8 @@ import { Api, type ApiResponse } from './support/api.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from './support/database.ts';
 import { startServerProcess, type ServerProcess } from './support/server.ts';
 
-const skip = testDbKind() === 'postgres' ? false : 'needs PostgreSQL (SIGNPOST_TEST_DB=postgres): SQLite runs as one process';
+const skip =
+  testDbKind() === 'postgres' ? false : 'needs PostgreSQL (SIGNPOST_TEST_DB=postgres): SQLite runs as one process';
 
 /** Sends `count` requests at once, the i-th through process `i % processes`. */
 async function spread<T>(apis: Api[], count: number, send: (api: Api, i: number) => Promise<ApiResponse<T>>) {
@@ -30,7 +31,7 @@ const statuses = (responses: ApiResponse[]) => {
 describe('two server processes on one PostgreSQL database', { skip }, () => {
   let database: TestDatabase;
   let db: Database;
-  let processes: ServerProcess[] = [];
+  const processes: ServerProcess[] = [];
   let projectId: string;
   /** Per process: an Api client with the project's live key. */
   let apis: Api[];
@@ -56,24 +57,25 @@ describe('two server processes on one PostgreSQL database', { skip }, () => {
     const codes = await Promise.all(processes.map((p) => p.stop('SIGTERM')));
     await db?.close();
     await database?.drop();
-    assert.deepEqual(codes, processes.map(() => 0), 'each process shuts down cleanly');
+    assert.deepEqual(
+      codes,
+      processes.map(() => 0),
+      'each process shuts down cleanly',
+    );
   });
 
-  it(
-    'two processes starting at once on an empty database both come up',
-    async () => {
-      const fresh = await createTestDatabase('postgres');
-      const started = await Promise.allSettled([startServerProcess(fresh), startServerProcess(fresh)]);
-      const codes = await Promise.all(
-        started.map((result) => (result.status === 'fulfilled' ? result.value.stop('SIGTERM') : Promise.resolve(null))),
-      );
-      await fresh.drop();
-      for (const result of started) {
-        assert.equal(result.status, 'fulfilled', result.status === 'rejected' ? String(result.reason).slice(0, 600) : '');
-      }
-      assert.deepEqual(codes, [0, 0]);
-    },
-  );
+  it('two processes starting at once on an empty database both come up', async () => {
+    const fresh = await createTestDatabase('postgres');
+    const started = await Promise.allSettled([startServerProcess(fresh), startServerProcess(fresh)]);
+    const codes = await Promise.all(
+      started.map((result) => (result.status === 'fulfilled' ? result.value.stop('SIGTERM') : Promise.resolve(null))),
+    );
+    await fresh.drop();
+    for (const result of started) {
+      assert.equal(result.status, 'fulfilled', result.status === 'rejected' ? String(result.reason).slice(0, 600) : '');
+    }
+    assert.deepEqual(codes, [0, 0]);
+  });
 
   it('both processes are up and serve the same data', async () => {
     for (const proc of processes) {
@@ -122,7 +124,10 @@ describe('two server processes on one PostgreSQL database', { skip }, () => {
     );
     assert.equal(stored?.n, 50);
     // The limit is per key: another key of the same project is not affected.
-    const other = await apis[1]!.post('/features', { title: 'Other key', description: 'A different key has its own window.' });
+    const other = await apis[1]!.post('/features', {
+      title: 'Other key',
+      description: 'A different key has its own window.',
+    });
     assert.equal(other.status, 201);
   });
 
@@ -147,10 +152,17 @@ describe('two server processes on one PostgreSQL database', { skip }, () => {
   });
 
   it('30 identical POST /errors at once, past the window of the open record, open exactly one new record', async () => {
-    const report = { title: 'RangeError in invoice totals', message: 'Invalid array length while summing lines', errorType: 'RangeError' };
+    const report = {
+      title: 'RangeError in invoice totals',
+      message: 'Invalid array length while summing lines',
+      errorType: 'RangeError',
+    };
     const first = await apis[0]!.post('/errors', report);
     assert.equal(first.status, 201);
-    await db.run('UPDATE error_reports SET first_seen_at = ? WHERE id = ?', [new Date(Date.now() - 2 * 60 * 60 * 1000).toISOString(), first.body.id]);
+    await db.run('UPDATE error_reports SET first_seen_at = ? WHERE id = ?', [
+      new Date(Date.now() - 2 * 60 * 60 * 1000).toISOString(),
+      first.body.id,
+    ]);
 
     const responses = await spread(apis, 30, (api) => api.post('/errors', report));
     assert.deepEqual(statuses(responses), { 200: 29, 201: 1 });
@@ -161,7 +173,10 @@ describe('two server processes on one PostgreSQL database', { skip }, () => {
       'SELECT id, occurrences FROM error_reports WHERE project_id = ? AND title = ? ORDER BY first_seen_at',
       [projectId, report.title],
     );
-    assert.deepEqual(rows, [{ id: first.body.id, occurrences: 1 }, { id: [...ids][0], occurrences: 30 }]);
+    assert.deepEqual(rows, [
+      { id: first.body.id, occurrences: 1 },
+      { id: [...ids][0], occurrences: 30 },
+    ]);
   });
 
   it('30 identical POST /bugs at once through both processes give one record with count 30', async () => {
@@ -185,10 +200,10 @@ describe('two server processes on one PostgreSQL database', { skip }, () => {
     };
     const responses = await spread(apis, 30, (api) => api.post('/bugs', report));
     assert.deepEqual(statuses(responses), { 200: 29, 201: 1 });
-    const features = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM features WHERE project_id = ? AND title = ?', [
-      projectId,
-      report.title,
-    ]);
+    const features = await db.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM features WHERE project_id = ? AND title = ?',
+      [projectId, report.title],
+    );
     assert.equal(features?.n, 1);
   });
 
@@ -210,7 +225,11 @@ describe('two server processes on one PostgreSQL database', { skip }, () => {
     const batch = (order: string[], n: number) => ({
       logs: order.map((fingerprint) => ({ level: 'warn', message: `Batch ${n} line ${fingerprint}`, fingerprint })),
     });
-    const orders = [fingerprints, [...fingerprints].reverse(), [...fingerprints.slice(10), ...fingerprints.slice(0, 10)]];
+    const orders = [
+      fingerprints,
+      [...fingerprints].reverse(),
+      [...fingerprints.slice(10), ...fingerprints.slice(0, 10)],
+    ];
     const requests = 24;
     const responses = await spread(apis, requests, (api, i) => api.post('/logs', batch(orders[i % orders.length]!, i)));
     assert.deepEqual(statuses(responses), { 200: requests });
@@ -219,6 +238,9 @@ describe('two server processes on one PostgreSQL database', { skip }, () => {
       "SELECT fingerprint, occurrences FROM log_groups WHERE project_id = ? AND fingerprint LIKE 'shared-fp-%' ORDER BY fingerprint",
       [projectId],
     );
-    assert.deepEqual(rows, fingerprints.map((fingerprint) => ({ fingerprint, occurrences: requests })));
+    assert.deepEqual(
+      rows,
+      fingerprints.map((fingerprint) => ({ fingerprint, occurrences: requests })),
+    );
   });
 });

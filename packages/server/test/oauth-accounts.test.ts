@@ -20,7 +20,12 @@ describe('OAuth consent with management accounts', () => {
 
   async function connect(provider: TestOAuthProvider) {
     const url = new URL(`${server.origin}/mcp`);
-    await assert.rejects(new Client({ name: 't', version: '1' }).connect(new StreamableHTTPClientTransport(url, { authProvider: provider })), UnauthorizedError);
+    await assert.rejects(
+      new Client({ name: 't', version: '1' }).connect(
+        new StreamableHTTPClientTransport(url, { authProvider: provider }),
+      ),
+      UnauthorizedError,
+    );
     const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
     await transport.finishAuth(provider.code);
     const client = new Client({ name: 't', version: '1' });
@@ -53,7 +58,8 @@ describe('OAuth consent with management accounts', () => {
     };
     const client = await connect(provider);
     try {
-      for (const id of [server.platformProjectId, server.demoProjectId, annProject]) assert.ok(consentHtml.includes(`value="${id}"`), id);
+      for (const id of [server.platformProjectId, server.demoProjectId, annProject])
+        assert.ok(consentHtml.includes(`value="${id}"`), id);
       assert.match(consentHtml, /Signed in as ann@example\.com/);
       // The platform project's items start internal, as with its API keys.
       const created = await callTool(client, 'create_feature', {
@@ -71,20 +77,36 @@ describe('OAuth consent with management accounts', () => {
   });
 
   it('refuses a wrong password on the sign-in page', async () => {
-    const provider = new TestOAuthProvider(new Browser(server.origin), { email: ann.email, password: 'wrong password!', choose: () => 'deny' });
+    const provider = new TestOAuthProvider(new Browser(server.origin), {
+      email: ann.email,
+      password: 'wrong password!',
+      choose: () => 'deny',
+    });
     await assert.rejects(
-      new Client({ name: 't', version: '1' }).connect(new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`), { authProvider: provider })),
+      new Client({ name: 't', version: '1' }).connect(
+        new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`), { authProvider: provider }),
+      ),
       /Wrong e-mail address or password/,
     );
   });
 
   it('gives a team member read access only, and no access to other teams', async () => {
-    const write = new TestOAuthProvider(new Browser(server.origin), { email: bob.email, password: bob.password, choose: () => ({ project: annProject, access: 'write' }) });
+    const write = new TestOAuthProvider(new Browser(server.origin), {
+      email: bob.email,
+      password: bob.password,
+      choose: () => ({ project: annProject, access: 'write' }),
+    });
     await assert.rejects(
-      new Client({ name: 't', version: '1' }).connect(new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`), { authProvider: write })),
+      new Client({ name: 't', version: '1' }).connect(
+        new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`), { authProvider: write }),
+      ),
       /allows read access only/,
     );
-    const read = new TestOAuthProvider(new Browser(server.origin), { email: bob.email, password: bob.password, choose: () => ({ project: annProject, access: 'read' }) });
+    const read = new TestOAuthProvider(new Browser(server.origin), {
+      email: bob.email,
+      password: bob.password,
+      choose: () => ({ project: annProject, access: 'read' }),
+    });
     const client = await connect(read);
     try {
       assert.equal(read.saved?.scope, 'translations:read');
@@ -94,18 +116,28 @@ describe('OAuth consent with management accounts', () => {
     }
     const dave = await signUp(server.origin, server.db, 'dave@example.com');
     const daveProject = await teamProject(server.db, dave.teamId, 'Dave app');
-    const foreign = new TestOAuthProvider(new Browser(server.origin), { email: bob.email, password: bob.password, choose: () => ({ project: daveProject, access: 'read' }) });
+    const foreign = new TestOAuthProvider(new Browser(server.origin), {
+      email: bob.email,
+      password: bob.password,
+      choose: () => ({ project: daveProject, access: 'read' }),
+    });
     await assert.rejects(
-      new Client({ name: 't', version: '1' }).connect(new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`), { authProvider: foreign })),
+      new Client({ name: 't', version: '1' }).connect(
+        new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`), { authProvider: foreign }),
+      ),
       /Pick one of your projects/,
     );
   });
 
   it('offers the configured identity provider on the sign-in page, coming back to the authorization', async () => {
-    const withOidc = await startMcpTestServer({ env: { OIDC_ISSUER: 'https://id.example', OIDC_CLIENT_ID: 'signpost', OIDC_LABEL: 'Acme ID' } });
+    const withOidc = await startMcpTestServer({
+      env: { OIDC_ISSUER: 'https://id.example', OIDC_CLIENT_ID: 'signpost', OIDC_LABEL: 'Acme ID' },
+    });
     try {
       const returnTo = '/oauth/authorize?client_id=c&state=s';
-      const page = await (await fetch(`${withOidc.origin}/oauth/sign-in?${new URLSearchParams({ return_to: returnTo })}`)).text();
+      const page = await (
+        await fetch(`${withOidc.origin}/oauth/sign-in?${new URLSearchParams({ return_to: returnTo })}`)
+      ).text();
       const link = /<a href="([^"]+)">Sign in with Acme ID<\/a>/.exec(page);
       assert.ok(link, page);
       const url = new URL(link[1]!.replace(/&amp;/g, '&'), withOidc.origin);
@@ -121,10 +153,17 @@ describe('OAuth consent with management accounts', () => {
   it('ends access when the account leaves the team', async () => {
     const carol = await signUp(server.origin, server.db, 'carol@example.com');
     await addMember(server.db, ann.teamId, carol.accountId, 'admin');
-    const provider = new TestOAuthProvider(new Browser(server.origin), { email: carol.email, password: carol.password, choose: () => ({ project: annProject, access: 'write' }) });
+    const provider = new TestOAuthProvider(new Browser(server.origin), {
+      email: carol.email,
+      password: carol.password,
+      choose: () => ({ project: annProject, access: 'write' }),
+    });
     const client = await connect(provider);
     try {
-      const upsert = await callTool(client, 'upsert_translation_keys', { projectId: annProject, keys: [{ key: 'carol.k', defaultText: 'Hi' }] });
+      const upsert = await callTool(client, 'upsert_translation_keys', {
+        projectId: annProject,
+        keys: [{ key: 'carol.k', defaultText: 'Hi' }],
+      });
       assert.equal(upsert.isError, undefined);
     } finally {
       await client.close();
@@ -132,7 +171,11 @@ describe('OAuth consent with management accounts', () => {
     await server.db.run('DELETE FROM team_members WHERE team_id = ? AND account_id = ?', [ann.teamId, carol.accountId]);
     const response = await fetch(`${server.origin}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${provider.saved!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${provider.saved!.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     assert.equal(response.status, 401);

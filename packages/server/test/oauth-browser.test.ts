@@ -49,7 +49,11 @@ class EditorOAuthProvider implements OAuthClientProvider {
     this.redirectUrl = redirectUrl;
   }
   get clientMetadata() {
-    return { client_name: 'Browser test editor', redirect_uris: [this.redirectUrl], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'Browser test editor',
+      redirect_uris: [this.redirectUrl],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation = () => this.client;
   saveClientInformation = (info: OAuthClientInformationMixed) => void (this.client = info);
@@ -67,7 +71,10 @@ class EditorOAuthProvider implements OAuthClientProvider {
  * the post sent with this server's real Origin (the pages' referrer policy lets the browser say it).
  */
 async function submitForm(tab: Page, button: Locator, origin: string): Promise<void> {
-  const [answer] = await Promise.all([tab.waitForResponse((response) => response.request().method() === 'POST'), button.click()]);
+  const [answer] = await Promise.all([
+    tab.waitForResponse((response) => response.request().method() === 'POST'),
+    button.click(),
+  ]);
   assert.equal(answer.status(), 303, `${answer.url()}: ${await answer.text().catch(() => '')}`);
   const sent = await answer.request().allHeaders();
   assert.equal(sent['origin'], origin, answer.url());
@@ -85,7 +92,10 @@ describe('connecting an MCP client through Chromium', () => {
     callback = new LoopbackCallback();
     [server, browser] = await Promise.all([
       startMcpTestServer(),
-      chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] }),
+      chromium.launch({
+        executablePath: '/usr/bin/chromium',
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+      }),
       callback.listen(),
     ]);
     ann = await signUp(server.origin, server.db, 'ann@example.com');
@@ -100,7 +110,12 @@ describe('connecting an MCP client through Chromium', () => {
   it('signs in and consents by clicking, with read access preselected; the client then calls a tool', async () => {
     const mcpUrl = new URL(`${server.origin}/mcp`);
     const provider = new EditorOAuthProvider(callback.url);
-    await assert.rejects(new Client({ name: 'editor', version: '1' }).connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider })), UnauthorizedError);
+    await assert.rejects(
+      new Client({ name: 'editor', version: '1' }).connect(
+        new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }),
+      ),
+      UnauthorizedError,
+    );
     assert.ok(provider.authorizationUrl, 'the client asked to open the authorization URL');
 
     const context = await browser.newContext();

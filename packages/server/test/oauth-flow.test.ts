@@ -35,7 +35,10 @@ describe('OAuth for the hosted MCP server', () => {
   async function connect(provider: TestOAuthProvider) {
     const url = new URL(`${server.origin}/mcp`);
     const first = new Client({ name: 'oauth-test', version: '1' });
-    await assert.rejects(first.connect(new StreamableHTTPClientTransport(url, { authProvider: provider })), UnauthorizedError);
+    await assert.rejects(
+      first.connect(new StreamableHTTPClientTransport(url, { authProvider: provider })),
+      UnauthorizedError,
+    );
     const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
     await transport.finishAuth(provider.code);
     const client = new Client({ name: 'oauth-test', version: '1' });
@@ -46,7 +49,9 @@ describe('OAuth for the hosted MCP server', () => {
   /** A client whose tokens are already stored: connects without a new consent. */
   async function reconnect(provider: TestOAuthProvider) {
     const client = new Client({ name: 'oauth-test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`), { authProvider: provider }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`), { authProvider: provider }),
+    );
     return client;
   }
 
@@ -86,7 +91,10 @@ describe('OAuth for the hosted MCP server', () => {
   });
 
   it('runs the full flow: registration, sign-in, consent, tool calls on the granted project', async () => {
-    const provider = new TestOAuthProvider(new Browser(server.origin), ann(() => ({ project: projectA, access: 'write' })));
+    const provider = new TestOAuthProvider(
+      new Browser(server.origin),
+      ann(() => ({ project: projectA, access: 'write' })),
+    );
     const client = await connect(provider);
     try {
       // Discovery found the resource, registration happened, PKCE S256 and the resource were sent.
@@ -99,19 +107,36 @@ describe('OAuth for the hosted MCP server', () => {
       assert.match(provider.saved!.access_token, /^sp_at_/);
       assert.match(provider.saved!.refresh_token!, /^sp_rt_/);
 
-      const created = await callTool(client, 'create_feature', { projectId: projectA, title: 'OAuth feature', description: 'Created through an OAuth token.' });
+      const created = await callTool(client, 'create_feature', {
+        projectId: projectA,
+        title: 'OAuth feature',
+        description: 'Created through an OAuth token.',
+      });
       assert.equal(created.isError, undefined, textOf(created));
       const feature = created.structuredContent as any;
       assert.equal(feature.internal, false);
-      const row = await server.db.get<{ environment: string }>('SELECT environment FROM features WHERE id = ?', [feature.id]);
+      const row = await server.db.get<{ environment: string }>('SELECT environment FROM features WHERE id = ?', [
+        feature.id,
+      ]);
       assert.equal(row!.environment, 'live');
 
-      const upserted = await callTool(client, 'upsert_translation_keys', { projectId: projectA, keys: [{ key: 'oauth.k', defaultText: 'Hi' }] });
+      const upserted = await callTool(client, 'upsert_translation_keys', {
+        projectId: projectA,
+        keys: [{ key: 'oauth.k', defaultText: 'Hi' }],
+      });
       assert.deepEqual((upserted.structuredContent as any).created, ['oauth.k']);
 
       // Another project of the same account, not granted: the same error as a missing one.
-      const other = await callTool(client, 'create_feature', { projectId: projectB, title: 'Wrong project', description: 'Must not land on B.' });
-      const missing = await callTool(client, 'create_feature', { projectId: 'proj_nope', title: 'Wrong project', description: 'Must not land on B.' });
+      const other = await callTool(client, 'create_feature', {
+        projectId: projectB,
+        title: 'Wrong project',
+        description: 'Must not land on B.',
+      });
+      const missing = await callTool(client, 'create_feature', {
+        projectId: 'proj_nope',
+        title: 'Wrong project',
+        description: 'Must not land on B.',
+      });
       assert.equal(other.isError, true);
       assert.equal(textOf(other).replace(projectB, '<id>'), textOf(missing).replace('proj_nope', '<id>'));
     } finally {
@@ -121,17 +146,28 @@ describe('OAuth for the hosted MCP server', () => {
     const stored = await server.db.all<{ token_hash: string }>('SELECT token_hash FROM oauth_tokens');
     assert.ok(stored.length >= 2);
     assert.ok(stored.every((row) => !row.token_hash.startsWith('sp_')));
-    assert.equal(await server.db.get('SELECT 1 FROM oauth_tokens WHERE token_hash = ?', [provider.saved!.access_token]), undefined);
+    assert.equal(
+      await server.db.get('SELECT 1 FROM oauth_tokens WHERE token_hash = ?', [provider.saved!.access_token]),
+      undefined,
+    );
   });
 
   it('refreshes: a new pair works, the old refresh token is spent, and replaying it ends the grant', async () => {
-    const provider = new TestOAuthProvider(new Browser(server.origin), ann(() => ({ project: projectA, access: 'write' })));
+    const provider = new TestOAuthProvider(
+      new Browser(server.origin),
+      ann(() => ({ project: projectA, access: 'write' })),
+    );
     (await connect(provider)).close();
     const first = provider.saved!;
     const clientId = provider.client!.client_id;
 
     const refresh = (token: string) =>
-      form(server.origin, '/oauth/token', { grant_type: 'refresh_token', refresh_token: token, client_id: clientId, resource: `${server.origin}/mcp` });
+      form(server.origin, '/oauth/token', {
+        grant_type: 'refresh_token',
+        refresh_token: token,
+        client_id: clientId,
+        resource: `${server.origin}/mcp`,
+      });
     const response = await refresh(first.refresh_token!);
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('cache-control'), 'no-store');
@@ -155,7 +191,10 @@ describe('OAuth for the hosted MCP server', () => {
   });
 
   it('lets the SDK client refresh on its own when the access token is rejected', async () => {
-    const provider = new TestOAuthProvider(new Browser(server.origin), ann(() => ({ project: projectA, access: 'write' })));
+    const provider = new TestOAuthProvider(
+      new Browser(server.origin),
+      ann(() => ({ project: projectA, access: 'write' })),
+    );
     (await connect(provider)).close();
     const before = provider.saved!;
     // Expire the access token server-side.
@@ -172,53 +211,104 @@ describe('OAuth for the hosted MCP server', () => {
   });
 
   it('revokes: an access token stops working; a refresh token ends the whole grant', async () => {
-    const provider = new TestOAuthProvider(new Browser(server.origin), ann(() => ({ project: projectA, access: 'write' })));
+    const provider = new TestOAuthProvider(
+      new Browser(server.origin),
+      ann(() => ({ project: projectA, access: 'write' })),
+    );
     (await connect(provider)).close();
     const { access_token, refresh_token } = provider.saved!;
     const clientId = provider.client!.client_id;
 
     assert.equal((await postMcp(server.origin, initialize, { authorization: `Bearer ${access_token}` })).status, 200);
-    const revoked = await form(server.origin, '/oauth/revoke', { token: access_token, token_type_hint: 'access_token', client_id: clientId });
+    const revoked = await form(server.origin, '/oauth/revoke', {
+      token: access_token,
+      token_type_hint: 'access_token',
+      client_id: clientId,
+    });
     assert.equal(revoked.status, 200);
     const rejected = await postMcp(server.origin, initialize, { authorization: `Bearer ${access_token}` });
     assert.equal(rejected.status, 401);
     assert.match(rejected.headers.get('www-authenticate')!, /error="invalid_token"/);
 
     // The refresh token still works until it is revoked too.
-    const refreshed = (await (await form(server.origin, '/oauth/token', { grant_type: 'refresh_token', refresh_token: refresh_token!, client_id: clientId })).json()) as any;
+    const refreshed = (await (
+      await form(server.origin, '/oauth/token', {
+        grant_type: 'refresh_token',
+        refresh_token: refresh_token!,
+        client_id: clientId,
+      })
+    ).json()) as any;
     assert.ok(refreshed.access_token);
-    assert.equal((await form(server.origin, '/oauth/revoke', { token: refreshed.refresh_token, client_id: clientId })).status, 200);
-    assert.equal((await postMcp(server.origin, initialize, { authorization: `Bearer ${refreshed.access_token}` })).status, 401);
+    assert.equal(
+      (await form(server.origin, '/oauth/revoke', { token: refreshed.refresh_token, client_id: clientId })).status,
+      200,
+    );
+    assert.equal(
+      (await postMcp(server.origin, initialize, { authorization: `Bearer ${refreshed.access_token}` })).status,
+      401,
+    );
 
     // Unknown tokens and other clients' tokens: the same 200, nothing revoked.
-    assert.equal((await form(server.origin, '/oauth/revoke', { token: 'sp_at_unknown', client_id: clientId })).status, 200);
-    const otherProvider = new TestOAuthProvider(new Browser(server.origin), ann(() => ({ project: projectA, access: 'read' })));
+    assert.equal(
+      (await form(server.origin, '/oauth/revoke', { token: 'sp_at_unknown', client_id: clientId })).status,
+      200,
+    );
+    const otherProvider = new TestOAuthProvider(
+      new Browser(server.origin),
+      ann(() => ({ project: projectA, access: 'read' })),
+    );
     (await connect(otherProvider)).close();
-    assert.equal((await form(server.origin, '/oauth/revoke', { token: otherProvider.saved!.access_token, client_id: clientId })).status, 200);
-    assert.equal((await postMcp(server.origin, initialize, { authorization: `Bearer ${otherProvider.saved!.access_token}` })).status, 200);
+    assert.equal(
+      (await form(server.origin, '/oauth/revoke', { token: otherProvider.saved!.access_token, client_id: clientId }))
+        .status,
+      200,
+    );
+    assert.equal(
+      (await postMcp(server.origin, initialize, { authorization: `Bearer ${otherProvider.saved!.access_token}` }))
+        .status,
+      200,
+    );
   });
 
   it('grants read access as translations:read only, with 403 insufficient_scope for writes, until the user connects again with write', async () => {
     let access: 'read' | 'write' = 'read';
-    const provider = new TestOAuthProvider(new Browser(server.origin), ann(() => ({ project: projectA, access })));
+    const provider = new TestOAuthProvider(
+      new Browser(server.origin),
+      ann(() => ({ project: projectA, access })),
+    );
     provider.metadata.scope = 'translations:read';
     const client = await connect(provider);
     assert.equal(provider.saved?.scope, 'translations:read');
-    assert.equal(provider.authorizationUrls[0]!.searchParams.get('scope'), 'features:write translations:read translations:write');
+    assert.equal(
+      provider.authorizationUrls[0]!.searchParams.get('scope'),
+      'features:write translations:read translations:write',
+    );
     try {
       assert.equal((await callTool(client, 'list_translation_keys', { projectId: projectA })).isError, undefined);
       const raw = await postMcp(
         server.origin,
-        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'upsert_translation_keys', arguments: { projectId: projectA, keys: [] } } },
+        {
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'upsert_translation_keys', arguments: { projectId: projectA, keys: [] } },
+        },
         { authorization: `Bearer ${provider.saved!.access_token}` },
       );
       assert.equal(raw.status, 403);
       const challenge = raw.headers.get('www-authenticate')!;
-      assert.match(challenge, /^Bearer error="insufficient_scope", scope="translations:write", resource_metadata="[^"]+"/);
+      assert.match(
+        challenge,
+        /^Bearer error="insufficient_scope", scope="translations:write", resource_metadata="[^"]+"/,
+      );
       assert.match(((await raw.json()) as any).error, /Reconnect the MCP server and choose write access/);
       // The SDK client sees the 403 (it tries a refresh, which never widens a grant).
       await assert.rejects(
-        callTool(client, 'create_feature', { projectId: projectA, title: 'Needs write', description: 'Read access cannot do this.' }),
+        callTool(client, 'create_feature', {
+          projectId: projectA,
+          title: 'Needs write',
+          description: 'Read access cannot do this.',
+        }),
         (error: unknown) => error instanceof StreamableHTTPError && error.code === 403,
       );
     } finally {
@@ -240,7 +330,10 @@ describe('OAuth for the hosted MCP server', () => {
     const again = await connect(provider);
     try {
       assert.equal(provider.saved?.scope, 'features:write translations:read translations:write');
-      const upsert = await callTool(again, 'upsert_translation_keys', { projectId: projectA, keys: [{ key: 'stepped.up', defaultText: 'Yes' }] });
+      const upsert = await callTool(again, 'upsert_translation_keys', {
+        projectId: projectA,
+        keys: [{ key: 'stepped.up', defaultText: 'Yes' }],
+      });
       assert.equal(upsert.isError, undefined);
     } finally {
       await again.close();
@@ -248,7 +341,10 @@ describe('OAuth for the hosted MCP server', () => {
   });
 
   it('keeps a grant made before a scope existed without it, even across refreshes', async () => {
-    const provider = new TestOAuthProvider(new Browser(server.origin), ann(() => ({ project: projectA, access: 'write' })));
+    const provider = new TestOAuthProvider(
+      new Browser(server.origin),
+      ann(() => ({ project: projectA, access: 'write' })),
+    );
     (await connect(provider)).close();
     // A connection from before the translation scopes: its grant and tokens hold features:write only.
     const grant = await server.db.get<{ grant_id: string }>('SELECT grant_id FROM oauth_tokens WHERE token_hash = ?', [
@@ -256,12 +352,24 @@ describe('OAuth for the hosted MCP server', () => {
     ]);
     await server.db.run("UPDATE oauth_grants SET scopes = 'features:write' WHERE id = ?", [grant!.grant_id]);
     await server.db.run("UPDATE oauth_tokens SET scopes = 'features:write' WHERE grant_id = ?", [grant!.grant_id]);
-    await server.db.run("UPDATE oauth_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE grant_id = ? AND kind = 'access'", [grant!.grant_id]);
+    await server.db.run(
+      "UPDATE oauth_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE grant_id = ? AND kind = 'access'",
+      [grant!.grant_id],
+    );
 
     const client = await reconnect(provider);
     try {
       assert.equal(provider.saved?.scope, 'features:write', 'the refresh kept the old scopes');
-      assert.equal((await callTool(client, 'create_feature', { projectId: projectA, title: 'Still works', description: 'features:write is granted.' })).isError, undefined);
+      assert.equal(
+        (
+          await callTool(client, 'create_feature', {
+            projectId: projectA,
+            title: 'Still works',
+            description: 'features:write is granted.',
+          })
+        ).isError,
+        undefined,
+      );
       await assert.rejects(
         callTool(client, 'list_translation_keys', { projectId: projectA }),
         (error: unknown) => error instanceof StreamableHTTPError && error.code === 403,
@@ -273,10 +381,16 @@ describe('OAuth for the hosted MCP server', () => {
 
   it('offers read only where the account may only read', async () => {
     const browser = new Browser(server.origin);
-    const provider = new TestOAuthProvider(browser, ann(() => ({ project: readOnlyProject, access: 'write' })));
+    const provider = new TestOAuthProvider(
+      browser,
+      ann(() => ({ project: readOnlyProject, access: 'write' })),
+    );
     const url = new URL(`${server.origin}/mcp`);
     const client = new Client({ name: 'oauth-test', version: '1' });
-    await assert.rejects(client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider })), /did not return to the client/);
+    await assert.rejects(
+      client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider })),
+      /did not return to the client/,
+    );
     provider.person = ann(() => ({ project: readOnlyProject, access: 'read' }));
     const reader = await connect(provider);
     try {
@@ -287,19 +401,36 @@ describe('OAuth for the hosted MCP server', () => {
   });
 
   it('stops tokens when the account loses the project, and cuts write when it loses the role', async () => {
-    const provider = new TestOAuthProvider(new Browser(server.origin), ann(() => ({ project: projectB, access: 'write' })));
+    const provider = new TestOAuthProvider(
+      new Browser(server.origin),
+      ann(() => ({ project: projectB, access: 'write' })),
+    );
     (await connect(provider)).close();
     const token = provider.saved!.access_token;
-    const write = { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'upsert_translation_keys', arguments: { projectId: projectB, keys: [{ key: 'a', defaultText: 'b' }] } } };
+    const write = {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: {
+        name: 'upsert_translation_keys',
+        arguments: { projectId: projectB, keys: [{ key: 'a', defaultText: 'b' }] },
+      },
+    };
     const everything = [
       { id: projectA, name: 'Alpha', canWrite: true },
       { id: projectB, name: 'Beta', canWrite: true },
       { id: readOnlyProject, name: 'Gamma', canWrite: false },
     ];
     try {
-      accounts.setProjects('ann@example.com', everything.map((p) => (p.id === projectB ? { ...p, canWrite: false } : p)));
+      accounts.setProjects(
+        'ann@example.com',
+        everything.map((p) => (p.id === projectB ? { ...p, canWrite: false } : p)),
+      );
       assert.equal((await postMcp(server.origin, write, { authorization: `Bearer ${token}` })).status, 403);
-      accounts.setProjects('ann@example.com', everything.filter((p) => p.id !== projectB));
+      accounts.setProjects(
+        'ann@example.com',
+        everything.filter((p) => p.id !== projectB),
+      );
       assert.equal((await postMcp(server.origin, initialize, { authorization: `Bearer ${token}` })).status, 401);
     } finally {
       accounts.setProjects('ann@example.com', everything);
@@ -308,9 +439,15 @@ describe('OAuth for the hosted MCP server', () => {
   });
 
   it('answers a denial with access_denied', async () => {
-    const provider = new TestOAuthProvider(new Browser(server.origin), ann(() => 'deny'));
+    const provider = new TestOAuthProvider(
+      new Browser(server.origin),
+      ann(() => 'deny'),
+    );
     const client = new Client({ name: 'oauth-test', version: '1' });
-    await assert.rejects(client.connect(new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`), { authProvider: provider })), UnauthorizedError);
+    await assert.rejects(
+      client.connect(new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`), { authProvider: provider })),
+      UnauthorizedError,
+    );
     assert.equal(provider.callback?.searchParams.get('error'), 'access_denied');
     assert.equal(provider.callback?.searchParams.get('code'), null);
   });

@@ -53,14 +53,23 @@ describe('OAuth protocol checks', () => {
   /** Signs in, consents to write on project A, returns the code. */
   async function codeFor(params: Record<string, string | undefined> = {}) {
     let page = await browser.open(authorizeUrl(params));
-    if (page.url.includes('/oauth/sign-in')) page = await browser.submit(page, { email: 'ann@example.com', password: 'correct horse' });
+    if (page.url.includes('/oauth/sign-in'))
+      page = await browser.submit(page, { email: 'ann@example.com', password: 'correct horse' });
     if (page.redirectedTo) return page.redirectedTo;
     page = await browser.submit(page, { project: projectA, access: 'write', decision: 'allow' });
     return page.redirectedTo!;
   }
 
   const exchange = (code: string, extra: Record<string, string> = {}) =>
-    form(server.origin, '/oauth/token', { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: CALLBACK, client_id: clientId, resource: `${server.origin}/mcp`, ...extra });
+    form(server.origin, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: CALLBACK,
+      client_id: clientId,
+      resource: `${server.origin}/mcp`,
+      ...extra,
+    });
 
   before(async () => {
     server = await startOAuthTestServer(accounts);
@@ -70,7 +79,11 @@ describe('OAuth protocol checks', () => {
     const registered = await fetch(`${server.origin}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'Raw client', redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        client_name: 'Raw client',
+        redirect_uris: [CALLBACK],
+        token_endpoint_auth_method: 'none',
+      }),
     });
     assert.equal(registered.status, 201);
     const info = (await registered.json()) as any;
@@ -89,7 +102,10 @@ describe('OAuth protocol checks', () => {
     const second = await exchange(code);
     assert.equal(second.status, 400);
     assert.equal(((await second.json()) as any).error, 'invalid_grant');
-    assert.equal((await postMcp(server.origin, initialize, { authorization: `Bearer ${tokens.access_token}` })).status, 401);
+    assert.equal(
+      (await postMcp(server.origin, initialize, { authorization: `Bearer ${tokens.access_token}` })).status,
+      401,
+    );
   });
 
   it('requires the PKCE verifier that matches the challenge', async () => {
@@ -97,7 +113,11 @@ describe('OAuth protocol checks', () => {
     const wrong = await exchange(code, { code_verifier: 'w'.repeat(50) });
     assert.equal(wrong.status, 400);
     assert.match(((await wrong.json()) as any).error_description, /code_verifier/);
-    const missing = await form(server.origin, '/oauth/token', { grant_type: 'authorization_code', code, client_id: clientId });
+    const missing = await form(server.origin, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      client_id: clientId,
+    });
     assert.equal(((await missing.json()) as any).error, 'invalid_request');
   });
 
@@ -115,7 +135,10 @@ describe('OAuth protocol checks', () => {
     const good = (await (await exchange((await codeFor()).searchParams.get('code')!)).json()) as any;
     await server.db.run("UPDATE oauth_grants SET resource = 'https://elsewhere.example/mcp'");
     try {
-      assert.equal((await postMcp(server.origin, initialize, { authorization: `Bearer ${good.access_token}` })).status, 401);
+      assert.equal(
+        (await postMcp(server.origin, initialize, { authorization: `Bearer ${good.access_token}` })).status,
+        401,
+      );
     } finally {
       await server.db.run('UPDATE oauth_grants SET resource = ?', [`${server.origin}/mcp`]);
     }
@@ -152,14 +175,18 @@ describe('OAuth protocol checks', () => {
   });
 
   it('authenticates confidential clients by their secret (basic and post)', async () => {
-    const registered = (await (await fetch(`${server.origin}/oauth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'Confidential', redirect_uris: [CALLBACK] }),
-    })).json()) as any;
+    const registered = (await (
+      await fetch(`${server.origin}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'Confidential', redirect_uris: [CALLBACK] }),
+      })
+    ).json()) as any;
     assert.equal(registered.token_endpoint_auth_method, 'client_secret_basic');
     assert.match(registered.client_secret, /^sp_cs_/);
-    const stored = await server.db.get<{ secret_hash: string }>('SELECT secret_hash FROM oauth_clients WHERE id = ?', [registered.client_id]);
+    const stored = await server.db.get<{ secret_hash: string }>('SELECT secret_hash FROM oauth_clients WHERE id = ?', [
+      registered.client_id,
+    ]);
     assert.notEqual(stored!.secret_hash, registered.client_secret);
 
     const saved = clientId;
@@ -170,7 +197,12 @@ describe('OAuth protocol checks', () => {
       assert.equal(noSecret.status, 401);
       const basic = Buffer.from(`${registered.client_id}:${registered.client_secret}`).toString('base64');
       const code2 = (await codeFor()).searchParams.get('code')!;
-      const ok = await form(server.origin, '/oauth/token', { grant_type: 'authorization_code', code: code2, code_verifier: verifier, redirect_uri: CALLBACK }, { authorization: `Basic ${basic}` });
+      const ok = await form(
+        server.origin,
+        '/oauth/token',
+        { grant_type: 'authorization_code', code: code2, code_verifier: verifier, redirect_uri: CALLBACK },
+        { authorization: `Basic ${basic}` },
+      );
       assert.equal(ok.status, 200);
       const code3 = (await codeFor()).searchParams.get('code')!;
       const viaPost = await exchange(code3, { client_secret: registered.client_secret });
@@ -182,7 +214,11 @@ describe('OAuth protocol checks', () => {
 
   it('validates registrations', async () => {
     const register = (body: unknown) =>
-      fetch(`${server.origin}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${server.origin}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const plainHttp = await register({ redirect_uris: ['http://evil.example/cb'] });
     assert.equal(plainHttp.status, 400);
     assert.equal(((await plainHttp.json()) as any).error, 'invalid_redirect_uri');
@@ -190,7 +226,10 @@ describe('OAuth protocol checks', () => {
     assert.equal(((await none.json()) as any).error, 'invalid_redirect_uri');
     const implicit = await register({ redirect_uris: [CALLBACK], grant_types: ['implicit'] });
     assert.equal(((await implicit.json()) as any).error, 'invalid_client_metadata');
-    const native = await register({ redirect_uris: ['cursor://anysphere.cursor-mcp/oauth/callback'], token_endpoint_auth_method: 'none' });
+    const native = await register({
+      redirect_uris: ['cursor://anysphere.cursor-mcp/oauth/callback'],
+      token_endpoint_auth_method: 'none',
+    });
     assert.equal(native.status, 201);
   });
 
@@ -204,11 +243,19 @@ describe('OAuth protocol checks', () => {
     });
     assert.equal(crossSite.status, 403);
     // Without Ann's session the request is not hers to answer.
-    const stranger = await form(server.origin, '/oauth/authorize', { request: handle, project: projectA, access: 'write', decision: 'allow' });
+    const stranger = await form(server.origin, '/oauth/authorize', {
+      request: handle,
+      project: projectA,
+      access: 'write',
+      decision: 'allow',
+    });
     assert.equal(stranger.status, 403);
     page = await browser.submit(page, { project: projectA, access: 'write', decision: 'allow' });
     assert.ok(page.redirectedTo?.searchParams.get('code'));
-    const replay = await browser.open('/oauth/authorize', { method: 'POST', form: { request: handle, project: projectA, access: 'write', decision: 'allow' } });
+    const replay = await browser.open('/oauth/authorize', {
+      method: 'POST',
+      form: { request: handle, project: projectA, access: 'write', decision: 'allow' },
+    });
     assert.equal(replay.status, 400);
     assert.match(replay.html, /expired or was already answered/);
   });
@@ -217,11 +264,17 @@ describe('OAuth protocol checks', () => {
     const response = await fetch(authorizeUrl({}), { headers: { cookie: '' }, redirect: 'manual' });
     assert.equal(response.status, 302, 'not signed in: off to sign-in');
     assert.match(response.headers.get('location')!, /^\/oauth\/sign-in\?return_to=/);
-    const registered = (await (await fetch(`${server.origin}/oauth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: '<script>alert(1)</script>', redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' }),
-    })).json()) as any;
+    const registered = (await (
+      await fetch(`${server.origin}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_name: '<script>alert(1)</script>',
+          redirect_uris: [CALLBACK],
+          token_endpoint_auth_method: 'none',
+        }),
+      })
+    ).json()) as any;
     const saved = clientId;
     clientId = registered.client_id;
     try {

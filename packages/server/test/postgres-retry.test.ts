@@ -9,14 +9,18 @@ import assert from 'node:assert/strict';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
 import { PostgresDatabase } from '../src/db/postgres.ts';
 
-describe('PostgreSQL transaction retry', { skip: process.env['SIGNPOST_TEST_DB'] !== 'postgres' && 'PostgreSQL only' }, () => {
+describe('PostgreSQL transaction retry', {
+  skip: process.env['SIGNPOST_TEST_DB'] !== 'postgres' && 'PostgreSQL only',
+}, () => {
   let database: TestDatabase;
   let db: PostgresDatabase;
 
   before(async () => {
     database = await createTestDatabase('postgres');
     db = new PostgresDatabase(database.url);
-    await db.exec('CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL); INSERT INTO counters VALUES (1, 0), (2, 0);');
+    await db.exec(
+      'CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL); INSERT INTO counters VALUES (1, 0), (2, 0);',
+    );
     // Detect the deadlock quickly (the default is 1 s).
     await db.exec(`ALTER DATABASE ${new URL(database.url).pathname.slice(1)} SET deadlock_timeout = '100ms'`);
   });
@@ -40,6 +44,12 @@ describe('PostgreSQL transaction retry', { skip: process.env['SIGNPOST_TEST_DB']
     await Promise.all([cross(1, 2), cross(2, 1)]);
     assert.equal(attempts, 3, 'the deadlock victim ran once more');
     const rows = await db.all<{ id: number; n: number }>('SELECT id, n FROM counters ORDER BY id');
-    assert.deepEqual(rows.map((row) => [row.id, row.n]), [[1, 2], [2, 2]]);
+    assert.deepEqual(
+      rows.map((row) => [row.id, row.n]),
+      [
+        [1, 2],
+        [2, 2],
+      ],
+    );
   });
 });

@@ -29,7 +29,11 @@ describe('publishable keys', () => {
   after(() => server.close());
 
   async function newKey(body: Record<string, unknown>) {
-    const created = await p.admin.post(keysPath, { environment: 'live', scopes: ['features:read', 'features:write'], ...body });
+    const created = await p.admin.post(keysPath, {
+      environment: 'live',
+      scopes: ['features:read', 'features:write'],
+      ...body,
+    });
     assert.equal(created.status, 201, created.text);
     return created.body as { key: string; apiKey: { id: string; publishable: boolean } };
   }
@@ -46,7 +50,10 @@ describe('publishable keys', () => {
     assert.equal(byId.get(publishable.apiKey.id), true);
     assert.equal(byId.get(secret.apiKey.id), false);
     assert.equal(byId.get(explicit.apiKey.id), false);
-    assert.equal((await p.admin.post(keysPath, { environment: 'live', scopes: ['features:read'], publishable: 'yes' })).status, 400);
+    assert.equal(
+      (await p.admin.post(keysPath, { environment: 'live', scopes: ['features:read'], publishable: 'yes' })).status,
+      400,
+    );
   });
 
   it('submit, vote and comment; PATCH is 403 and changes nothing; a secret key still moderates', async () => {
@@ -58,7 +65,12 @@ describe('publishable keys', () => {
     assert.equal((await widget.post(`/features/${id}/comments`, { body: 'Yes please' })).status, 201);
     assert.equal((await widget.get(`/features/${id}`)).status, 200);
 
-    for (const change of [{ status: 'declined' }, { internal: true }, { developerNotes: 'spam' }, { status: 'bogus' }]) {
+    for (const change of [
+      { status: 'declined' },
+      { internal: true },
+      { developerNotes: 'spam' },
+      { status: 'bogus' },
+    ]) {
       const refused = await widget.patch(`/features/${id}`, change);
       assert.equal(refused.status, 403);
       assert.deepEqual(refused.body, REFUSAL);
@@ -80,7 +92,11 @@ describe('publishable keys', () => {
     const key = (await newKey({ publishable: true })).key;
     const mcp = await connectMcp(server.origin, { key });
     try {
-      const created = await callTool(mcp.client, 'create_feature', { projectId: p.projectId, title: 'From an agent', description: 'Made over MCP.' });
+      const created = await callTool(mcp.client, 'create_feature', {
+        projectId: p.projectId,
+        title: 'From an agent',
+        description: 'Made over MCP.',
+      });
       assert.equal(created.isError, undefined, textOf(created));
       const id = (created.structuredContent as { id: string }).id;
       const refused = await callTool(mcp.client, 'update_feature_status', { featureId: id, status: 'declined' });
@@ -115,7 +131,13 @@ describe('upgrade: a demo key made before publishable keys existed (202611240100
     database = await createTestDatabase();
     const db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
     const all = loadMigrations();
-    await migrate(db, all.slice(0, all.findIndex((migration) => migration.id === '202611240100_publishable_keys')));
+    await migrate(
+      db,
+      all.slice(
+        0,
+        all.findIndex((migration) => migration.id === '202611240100_publishable_keys'),
+      ),
+    );
     const now = new Date().toISOString();
     for (const id of ['demo', 'other']) {
       await db.run(

@@ -41,7 +41,10 @@ async function race<T>(
         // Staggered by 0 to 3 ms, either way round, so the delete lands at every point of the update.
         const index = from + offset;
         const lag = (index >> 1) % 4;
-        const [updated, removed] = await Promise.all([later(index % 2 === 0 ? lag : 0, () => update(item)), later(index % 2 === 1 ? lag : 0, () => remove(item))]);
+        const [updated, removed] = await Promise.all([
+          later(index % 2 === 0 ? lag : 0, () => update(item)),
+          later(index % 2 === 1 ? lag : 0, () => remove(item)),
+        ]);
         const outcome = { update: updated, remove: removed };
         for (const response of [updated, removed]) {
           if (!allowed.has(response.status)) failures.push(`${response.status} ${response.text}`);
@@ -52,7 +55,11 @@ async function race<T>(
     );
     outcomes.push(...round);
   }
-  assert.deepEqual(failures, [], `${failures.length} of ${PAIRS * 2} answers were not one of ${[...allowed].join(', ')}`);
+  assert.deepEqual(
+    failures,
+    [],
+    `${failures.length} of ${PAIRS * 2} answers were not one of ${[...allowed].join(', ')}`,
+  );
   return outcomes;
 }
 
@@ -80,7 +87,11 @@ describe('races: an update against a delete of the same item', () => {
 
   // Straight into the store: POST /features allows 50 a key per 5 minutes, and it is not what races here.
   const newFeature = (title: string) =>
-    insertFeature(server.db, { projectId: p.projectId, environment: 'live' }, { title, description: 'Race me, please', type: 'feature', status: 'open', internal: false });
+    insertFeature(
+      server.db,
+      { projectId: p.projectId, environment: 'live' },
+      { title, description: 'Race me, please', type: 'feature', status: 'open', internal: false },
+    );
   const site = (rest: string) => `/projects/${p.projectId}/site-config${rest}`;
 
   it('PATCH environment vs DELETE environment', async () => {
@@ -130,7 +141,8 @@ describe('races: an update against a delete of the same item', () => {
       (key) => p.admin.put(site(`/flags/${key}`), { enabled: true }, unchecked),
       (key) => p.admin.delete(site(`/flags/${key}`), unchecked),
       async (key, { update }) => {
-        if (update.status === 200 || update.status === 201) assert.deepEqual([update.body.key, update.body.enabled], [key, true]);
+        if (update.status === 200 || update.status === 201)
+          assert.deepEqual([update.body.key, update.body.enabled], [key, true]);
       },
     );
     const list = await p.admin.get(site('/flags'));

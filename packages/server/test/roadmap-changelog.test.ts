@@ -34,21 +34,37 @@ describe('roadmap', () => {
   it('has one column per status in order, empty ones included, public items only, never status new', async () => {
     const res = await api.get('/roadmap');
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.columns.map((c: any) => c.status), ORDER);
+    assert.deepEqual(
+      res.body.columns.map((c: any) => c.status),
+      ORDER,
+    );
     const planned = res.body.columns.find((c: any) => c.status === 'planned');
     // most votes first, then newest
-    assert.deepEqual(planned.items.map((i: any) => i.id), [ids['p2'], ids['p3'], ids['p1']]);
+    assert.deepEqual(
+      planned.items.map((i: any) => i.id),
+      [ids['p2'], ids['p3'], ids['p1']],
+    );
     assert.equal(res.body.total, 5);
     const all = res.body.columns.flatMap((c: any) => c.items.map((i: any) => i.id));
     assert.ok(!all.includes(ids['hidden']));
     assert.ok(!all.includes(ids['newbug']));
-    assert.deepEqual(Object.keys(planned.items[0]).sort(), ['commentCount', 'createdAt', 'id', 'status', 'title', 'voteCount']);
+    assert.deepEqual(Object.keys(planned.items[0]).sort(), [
+      'commentCount',
+      'createdAt',
+      'id',
+      'status',
+      'title',
+      'voteCount',
+    ]);
     assert.equal(res.body.columns.find((c: any) => c.status === 'accepted').items.length, 0);
   });
 
   it('filters by a comma-separated status list and rejects unknown or new statuses', async () => {
     const res = await api.get('/roadmap', { query: { status: 'done,planned' } });
-    assert.deepEqual(res.body.columns.map((c: any) => c.status), ['planned', 'done']);
+    assert.deepEqual(
+      res.body.columns.map((c: any) => c.status),
+      ['planned', 'done'],
+    );
     assert.equal(res.body.total, 4);
     for (const status of ['new', 'planned,shipped', ',', 'PLANNED']) {
       assert.equal((await api.get('/roadmap', { query: { status } })).status, 400, status);
@@ -82,8 +98,14 @@ describe('changelog', () => {
       `INSERT INTO changelog_entries (id, project_id, feature_id, summary, description, status_key, status_label, published, created_at, published_at)
        VALUES (?, ?, ?, ?, '<p>Details</p>', ?, ?, ?, ?, ?)`,
       [
-        id, projectId, values.featureId ?? null, values.summary, values.statusKey ?? '', values.statusLabel ?? '',
-        values.published === false ? 0 : 1, new Date().toISOString(),
+        id,
+        projectId,
+        values.featureId ?? null,
+        values.summary,
+        values.statusKey ?? '',
+        values.statusLabel ?? '',
+        values.published === false ? 0 : 1,
+        new Date().toISOString(),
         values.published === false ? null : (values.publishedAt ?? new Date().toISOString()),
       ],
     );
@@ -101,12 +123,24 @@ describe('changelog', () => {
   it('shows published entries newest first, with linked feature fields read live', async () => {
     const feature = await api.post('/features', { title: 'Bulk edit', description: 'Edit many rows at once.' });
     await api.patch(`/features/${feature.body.id}`, { status: 'in-progress' });
-    const linked = await entry({ featureId: feature.body.id, summary: 'Bulk edit shipped', publishedAt: '2026-01-02T00:00:00.000Z' });
-    const standalone = await entry({ summary: 'Faster search', statusKey: 'improved', statusLabel: 'Improved', publishedAt: '2026-01-03T00:00:00.000Z' });
+    const linked = await entry({
+      featureId: feature.body.id,
+      summary: 'Bulk edit shipped',
+      publishedAt: '2026-01-02T00:00:00.000Z',
+    });
+    const standalone = await entry({
+      summary: 'Faster search',
+      statusKey: 'improved',
+      statusLabel: 'Improved',
+      publishedAt: '2026-01-03T00:00:00.000Z',
+    });
     await entry({ summary: 'Draft entry', published: false });
     const res = await api.get('/changelog');
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.entries.map((e: any) => e.id), [standalone, linked]);
+    assert.deepEqual(
+      res.body.entries.map((e: any) => e.id),
+      [standalone, linked],
+    );
     assert.equal(res.body.count, 2);
     assert.equal(res.body.limit, 50);
     const [first, second] = res.body.entries;
@@ -142,14 +176,24 @@ describe('changelog', () => {
     const p = await server.createProject();
     projectId = p.projectId;
     const client = api.withKey(p.liveKey);
-    const hidden = await client.post('/features', { title: 'Secret', description: 'Internal only item.', internal: true });
+    const hidden = await client.post('/features', {
+      title: 'Secret',
+      description: 'Internal only item.',
+      internal: true,
+    });
     const a = await entry({ summary: 'A', publishedAt: '2026-01-05T00:00:00.000Z' });
     await entry({ featureId: hidden.body.id, summary: 'Hidden', publishedAt: '2026-01-04T00:00:00.000Z' });
     const c = await entry({ summary: 'C', publishedAt: '2026-01-03T00:00:00.000Z' });
     const page1 = await client.get('/changelog', { query: { limit: 1 } });
-    assert.deepEqual(page1.body.entries.map((e: any) => e.id), [a]);
+    assert.deepEqual(
+      page1.body.entries.map((e: any) => e.id),
+      [a],
+    );
     const page2 = await client.get('/changelog', { query: { limit: 1, offset: 1 } });
-    assert.deepEqual(page2.body.entries.map((e: any) => e.id), [c]);
+    assert.deepEqual(
+      page2.body.entries.map((e: any) => e.id),
+      [c],
+    );
     assert.equal(page2.body.count, 1);
     const all = await client.get('/changelog', { query: { limit: 500 } });
     assert.equal(all.body.limit, 100);

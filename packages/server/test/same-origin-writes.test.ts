@@ -23,11 +23,21 @@ const EVIL = 'https://evil.example';
 const matrix = (own: string): Array<Sent & { accepted: boolean; what: string }> => [
   { what: 'own Origin, same-origin', origin: own, site: 'same-origin', accepted: true },
   { what: 'own Origin, no Sec-Fetch-Site (older browser)', origin: own, accepted: true },
-  { what: 'Origin null, same-origin (a no-referrer page of this server)', origin: 'null', site: 'same-origin', accepted: true },
+  {
+    what: 'Origin null, same-origin (a no-referrer page of this server)',
+    origin: 'null',
+    site: 'same-origin',
+    accepted: true,
+  },
   { what: 'no Origin, no Sec-Fetch-Site (a script, not a browser)', accepted: true },
   { what: 'another Origin, cross-site', origin: EVIL, site: 'cross-site', accepted: false },
   { what: 'another Origin claiming same-origin', origin: EVIL, site: 'same-origin', accepted: false },
-  { what: 'Origin null, cross-site (sandboxed frame, data: page, redirect)', origin: 'null', site: 'cross-site', accepted: false },
+  {
+    what: 'Origin null, cross-site (sandboxed frame, data: page, redirect)',
+    origin: 'null',
+    site: 'cross-site',
+    accepted: false,
+  },
   { what: 'Origin null, same-site (a sibling subdomain)', origin: 'null', site: 'same-site', accepted: false },
   { what: 'Origin null, no Sec-Fetch-Site', origin: 'null', accepted: false },
   { what: 'no Origin, cross-site', site: 'cross-site', accepted: false },
@@ -48,7 +58,11 @@ describe('cookie-authenticated writes: same-origin rule', () => {
     fetch(server.origin + path, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}), ...browserHeaders(sent) },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(cookie ? { cookie } : {}),
+        ...browserHeaders(sent),
+      },
       body: new URLSearchParams(fields).toString(),
     });
 
@@ -76,7 +90,11 @@ describe('cookie-authenticated writes: same-origin rule', () => {
     const registered = await fetch(`${server.origin}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'Same-origin test', redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        client_name: 'Same-origin test',
+        redirect_uris: [CALLBACK],
+        token_endpoint_auth_method: 'none',
+      }),
     });
     assert.equal(registered.status, 201);
     clientId = ((await registered.json()) as { client_id: string }).client_id;
@@ -85,7 +103,11 @@ describe('cookie-authenticated writes: same-origin rule', () => {
 
   it('the OAuth sign-in form', async () => {
     for (const row of matrix(server.origin)) {
-      const response = await postForm('/oauth/sign-in', { email: user.email, password: user.password, return_to: '/oauth/authorize?x=1' }, row);
+      const response = await postForm(
+        '/oauth/sign-in',
+        { email: user.email, password: user.password, return_to: '/oauth/authorize?x=1' },
+        row,
+      );
       const body = await response.text();
       if (row.accepted) {
         assert.equal(response.status, 303, `${row.what}: ${body.slice(0, 300)}`);
@@ -103,7 +125,12 @@ describe('cookie-authenticated writes: same-origin rule', () => {
     const handle = await consentHandle();
     for (const row of matrix(server.origin)) {
       // No access level chosen: a form that passes the origin check is answered 400 and stays open.
-      const response = await postForm('/oauth/authorize', { request: handle, project: 'none', access: 'none', decision: 'allow' }, row, user.cookie);
+      const response = await postForm(
+        '/oauth/authorize',
+        { request: handle, project: 'none', access: 'none', decision: 'allow' },
+        row,
+        user.cookie,
+      );
       const body = await response.text();
       if (row.accepted) {
         assert.equal(response.status, 400, `${row.what}: ${body.slice(0, 300)}`);

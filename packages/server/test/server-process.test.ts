@@ -36,7 +36,21 @@ describe('the server process', () => {
   it('serves the OpenAPI 3.1 document and a readable reference page', async () => {
     const doc: any = await (await fetch(`${server.baseUrl}/openapi.json`)).json();
     assert.equal(doc.openapi, '3.1.0');
-    for (const path of ['/features', '/features/{featureId}', '/roadmap', '/changelog', '/bugs', '/errors', '/logs', '/i18n-telemetry', '/site-config', '/translations', '/version-check', '/features/{featureId}/votes/{voterId}', '/features/{featureId}/comments']) {
+    for (const path of [
+      '/features',
+      '/features/{featureId}',
+      '/roadmap',
+      '/changelog',
+      '/bugs',
+      '/errors',
+      '/logs',
+      '/i18n-telemetry',
+      '/site-config',
+      '/translations',
+      '/version-check',
+      '/features/{featureId}/votes/{voterId}',
+      '/features/{featureId}/comments',
+    ]) {
       assert.ok(doc.paths[path], path);
     }
     assert.ok(doc.paths['/features'].post.security.length > 0);
@@ -48,16 +62,24 @@ describe('the server process', () => {
   });
 
   it('writes JSON log lines that carry the request id, and never the key', async () => {
-    const res = await fetch(`${server.baseUrl}/features`, { headers: { 'x-api-key': DEFAULT_DEMO_API_KEY, 'x-request-id': 'log-check-1' } });
+    const res = await fetch(`${server.baseUrl}/features`, {
+      headers: { 'x-api-key': DEFAULT_DEMO_API_KEY, 'x-request-id': 'log-check-1' },
+    });
     assert.equal(res.headers.get('x-request-id'), 'log-check-1');
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const lines = server.output().split('\n').filter((line) => line.includes('log-check-1'));
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('log-check-1'));
     assert.ok(lines.length >= 2, 'request and response lines');
     for (const line of lines) {
       const entry = JSON.parse(line);
       assert.equal(entry.reqId, 'log-check-1');
     }
-    const jsonLines = server.output().split('\n').filter((line) => line.startsWith('{'));
+    const jsonLines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
     assert.ok(jsonLines.length > 3);
     for (const line of jsonLines) assert.ok(!line.includes(DEFAULT_DEMO_API_KEY), line);
   });
@@ -66,12 +88,20 @@ describe('the server process', () => {
 describe('configuration', () => {
   it('stops start-up with a clear message naming each bad setting', () => {
     const result = spawnSync(process.execPath, [MAIN], {
-      env: { ...process.env, PORT: 'eighty', DATABASE_URL: 'mysql://db', LOG_LEVEL: 'loud', DEMO_ENABLED: 'perhaps', SQLITE_CHECKPOINT_PAGES: '5' },
+      env: {
+        ...process.env,
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://db',
+        LOG_LEVEL: 'loud',
+        DEMO_ENABLED: 'perhaps',
+        SQLITE_CHECKPOINT_PAGES: '5',
+      },
       encoding: 'utf8',
       timeout: 20_000,
     });
     assert.equal(result.status, 78);
     assert.match(result.stderr, /Invalid configuration/);
-    for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'DEMO_ENABLED', 'SQLITE_CHECKPOINT_PAGES']) assert.match(result.stderr, new RegExp(name));
+    for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'DEMO_ENABLED', 'SQLITE_CHECKPOINT_PAGES'])
+      assert.match(result.stderr, new RegExp(name));
   });
 });

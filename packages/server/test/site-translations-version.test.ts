@@ -31,7 +31,13 @@ describe('site configuration', () => {
 
   it("shows the demo project's seeded configuration", async () => {
     const res = await api.get('/site-config', { query: { projectId: server.demoProjectId } });
-    assert.deepEqual(res.body.featureFlags.map((f: any) => [f.key, f.enabled]), [['beta-export', false], ['new-dashboard', true]]);
+    assert.deepEqual(
+      res.body.featureFlags.map((f: any) => [f.key, f.enabled]),
+      [
+        ['beta-export', false],
+        ['new-dashboard', true],
+      ],
+    );
     assert.equal(res.body.environments.length, 2);
     assert.match(res.body.environments[0].color, /^#[0-9a-f]{6}$/i);
     assert.equal(res.body.messages.length, 1);
@@ -40,7 +46,13 @@ describe('site configuration', () => {
   it('returns only active messages by priority, and follows their schedule', async () => {
     const now = Date.now();
     const iso = (offset: number) => new Date(now + offset).toISOString();
-    const add = async (text: string, priority: number, isActive: number, startsAt: string | null, expiresAt: string | null) =>
+    const add = async (
+      text: string,
+      priority: number,
+      isActive: number,
+      startsAt: string | null,
+      expiresAt: string | null,
+    ) =>
       server.db.run(
         `INSERT INTO status_messages (id, project_id, type, text, is_active, priority, starts_at, expires_at, created_at)
          VALUES (?, ?, 'warning', ?, ?, ?, ?, ?, ?)`,
@@ -53,26 +65,40 @@ describe('site configuration', () => {
     await add('soon', 5, 1, iso(1500), null);
     await touchProjectConfig(server.db, project.projectId);
     const res = await api.get('/site-config', { query: { projectId: project.projectId } });
-    assert.deepEqual(res.body.messages.map((m: any) => m.text), ['high', 'low']);
+    assert.deepEqual(
+      res.body.messages.map((m: any) => m.text),
+      ['high', 'low'],
+    );
     assert.equal(res.body.messages[0].type, 'warning');
     assert.equal(res.body.messages[0].isActive, true);
     await new Promise((resolve) => setTimeout(resolve, 1600));
     const later = await api.get('/site-config', { query: { projectId: project.projectId } });
-    assert.deepEqual(later.body.messages.map((m: any) => m.text), ['high', 'soon', 'low']);
+    assert.deepEqual(
+      later.body.messages.map((m: any) => m.text),
+      ['high', 'soon', 'low'],
+    );
   });
 
   it('answers If-None-Match with 304 until the configuration changes, and moves lastUpdated', async () => {
     const first = await api.get('/site-config', { query: { projectId: project.projectId } });
     const etag = first.headers.get('etag')!;
     assert.match(etag, /^"[0-9a-f]{32}"$/);
-    const cached = await api.get('/site-config', { query: { projectId: project.projectId }, headers: { 'if-none-match': etag } });
+    const cached = await api.get('/site-config', {
+      query: { projectId: project.projectId },
+      headers: { 'if-none-match': etag },
+    });
     assert.equal(cached.status, 304);
     assert.equal(cached.text, '');
     assert.equal(cached.headers.get('content-length'), null, 'a 304 announces no body');
     assert.equal(cached.headers.get('content-type'), null);
-    await server.db.run("UPDATE maintenance_settings SET enabled = 1, type = 'banner' WHERE project_id = ?", [project.projectId]);
+    await server.db.run("UPDATE maintenance_settings SET enabled = 1, type = 'banner' WHERE project_id = ?", [
+      project.projectId,
+    ]);
     await touchProjectConfig(server.db, project.projectId);
-    const changed = await api.get('/site-config', { query: { projectId: project.projectId }, headers: { 'if-none-match': etag } });
+    const changed = await api.get('/site-config', {
+      query: { projectId: project.projectId },
+      headers: { 'if-none-match': etag },
+    });
     assert.equal(changed.status, 200);
     assert.equal(changed.body.maintenance.enabled, true);
     assert.equal(changed.body.maintenance.type, 'banner');
@@ -86,7 +112,12 @@ describe('translations', () => {
   let project: TestProject;
   let api: Api;
 
-  const key = async (name: string, defaultText: string, values: Record<string, string>, namespace: string | null = null) => {
+  const key = async (
+    name: string,
+    defaultText: string,
+    values: Record<string, string>,
+    namespace: string | null = null,
+  ) => {
     const id = newId('tk');
     const now = new Date().toISOString();
     await server.db.run(
@@ -94,7 +125,12 @@ describe('translations', () => {
       [id, project.projectId, name, namespace, defaultText, now, now],
     );
     for (const [locale, text] of Object.entries(values)) {
-      await server.db.run('INSERT INTO translation_values (key_id, locale, text, updated_at) VALUES (?, ?, ?, ?)', [id, locale, text, now]);
+      await server.db.run('INSERT INTO translation_values (key_id, locale, text, updated_at) VALUES (?, ?, ?, ?)', [
+        id,
+        locale,
+        text,
+        now,
+      ]);
     }
     await touchProjectTranslations(server.db, project.projectId);
   };
@@ -143,9 +179,15 @@ describe('translations', () => {
       assert.equal(cached.text, '');
       assert.equal(cached.headers.get('content-length'), null, 'a 304 announces no body');
     }
-    assert.equal((await api.get('/translations', { query: { locale: 'de' }, headers: { 'if-none-match': '"stale"' } })).status, 200);
+    assert.equal(
+      (await api.get('/translations', { query: { locale: 'de' }, headers: { 'if-none-match': '"stale"' } })).status,
+      200,
+    );
     await key('new.key', 'New', { de: 'Neu' });
-    const changed = await api.get('/translations', { query: { locale: 'de' }, headers: { 'if-none-match': `"${hash}"` } });
+    const changed = await api.get('/translations', {
+      query: { locale: 'de' },
+      headers: { 'if-none-match': `"${hash}"` },
+    });
     assert.equal(changed.status, 200);
     assert.notEqual(changed.body.hash, hash);
     assert.equal(changed.body.translations['new.key'], 'Neu');
@@ -166,7 +208,17 @@ describe('version check', () => {
     server.db.run(
       `INSERT INTO releases (id, project_id, version, title, release_notes, download_url, release_date, is_beta, git_commit, required, created_at)
        VALUES (?, ?, ?, ?, 'Notes', 'https://example.com/dl', ?, ?, ?, ?, ?)`,
-      [newId('rel'), project.projectId, version, `Release ${version}`, new Date().toISOString(), extra.beta ? 1 : 0, extra.commit ?? null, extra.required ? 1 : 0, new Date().toISOString()],
+      [
+        newId('rel'),
+        project.projectId,
+        version,
+        `Release ${version}`,
+        new Date().toISOString(),
+        extra.beta ? 1 : 0,
+        extra.commit ?? null,
+        extra.required ? 1 : 0,
+        new Date().toISOString(),
+      ],
     );
   const check = async (currentVersion?: string) =>
     (await api.get('/version-check', { query: { projectId: project.projectId, currentVersion } })).body;
@@ -180,7 +232,11 @@ describe('version check', () => {
 
   it('gives latestVersion null with no releases, and 400/404 for a missing/unknown project', async () => {
     assert.deepEqual(await check('1.0.0'), {
-      updateAvailable: false, updateRequired: false, updateRecommended: false, updateType: 'none', latestVersion: null,
+      updateAvailable: false,
+      updateRequired: false,
+      updateRecommended: false,
+      updateType: 'none',
+      latestVersion: null,
     });
     assert.equal((await api.get('/version-check')).status, 400);
     assert.equal((await api.get('/version-check', { query: { projectId: 'missing' } })).status, 404);
@@ -198,7 +254,14 @@ describe('version check', () => {
     assert.equal(fromOld.updateType, 'major');
     assert.equal(fromOld.latestVersion.version, '1.1.1');
     assert.equal(fromOld.latestVersion.isBeta, false);
-    assert.deepEqual(Object.keys(fromOld.latestVersion).sort(), ['downloadUrl', 'isBeta', 'releaseDate', 'releaseNotes', 'title', 'version']);
+    assert.deepEqual(Object.keys(fromOld.latestVersion).sort(), [
+      'downloadUrl',
+      'isBeta',
+      'releaseDate',
+      'releaseNotes',
+      'title',
+      'version',
+    ]);
     const minor = await check('1.0.0');
     assert.deepEqual([minor.updateType, minor.updateRequired, minor.updateRecommended], ['minor', false, true]);
     const patch = await check('1.1.0');
@@ -215,7 +278,10 @@ describe('version check', () => {
     assert.equal((await check('1.1.1')).updateAvailable, false);
     await release('3.0.0');
     const major = await check('1.1.1');
-    assert.deepEqual([major.updateType, major.updateRecommended, major.latestVersion.version], ['major', true, '3.0.0']);
+    assert.deepEqual(
+      [major.updateType, major.updateRecommended, major.latestVersion.version],
+      ['major', true, '3.0.0'],
+    );
   });
 
   it('compares a known git hash as its release; an unknown hash or no version gets no update', async () => {

@@ -49,7 +49,11 @@ async function seed(db: Database, projectId: string, items: number): Promise<str
       await insertMessage(tx, projectId, { type: 'info', text: `Message number ${i}`, priority: i });
       await putFlag(tx, projectId, `flag-${i}`, i % 2 === 0);
       await insertEnvironment(tx, projectId, { name: `Environment ${i}`, slug: `env-${i}` });
-      await insertKey(tx, projectId, { key: `key.${i}`, defaultText: `Text ${i}`, values: { de: `Text ${i} auf Deutsch` } });
+      await insertKey(tx, projectId, {
+        key: `key.${i}`,
+        defaultText: `Text ${i}`,
+        values: { de: `Text ${i} auf Deutsch` },
+      });
     }
     await touchProjectConfig(tx, projectId);
     await touchProjectTranslations(tx, projectId);
@@ -78,11 +82,17 @@ describe('statements per request: a fixed number for every list, whatever its le
   });
   after(() => server.close());
 
-  const lists: [string, (featureId: string, projectId: string) => { path: string; query?: Record<string, string>; key?: null }][] = [
+  const lists: [
+    string,
+    (featureId: string, projectId: string) => { path: string; query?: Record<string, string>; key?: null },
+  ][] = [
     ['GET /features', () => ({ path: '/features', query: { limit: '100' } })],
     ['GET /roadmap', () => ({ path: '/roadmap' })],
     ['GET /changelog', () => ({ path: '/changelog', query: { limit: '100' } })],
-    ['GET /features/{id}/comments', (featureId) => ({ path: `/features/${featureId}/comments`, query: { limit: '100' } })],
+    [
+      'GET /features/{id}/comments',
+      (featureId) => ({ path: `/features/${featureId}/comments`, query: { limit: '100' } }),
+    ],
     ['GET /site-config', (_featureId, projectId) => ({ path: '/site-config', query: { projectId }, key: null })],
     ['GET /translations', () => ({ path: '/translations', query: { locale: 'de' } })],
   ];

@@ -2,7 +2,15 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { startMailbox, type Mailbox } from './support/mailbox.ts';
-import { inviteTokenFor, managementApi, signUp, signUpVerified, uniqueEmail, verifyEmail, type SignedIn } from './support/management.ts';
+import {
+  inviteTokenFor,
+  managementApi,
+  signUp,
+  signUpVerified,
+  uniqueEmail,
+  verifyEmail,
+  type SignedIn,
+} from './support/management.ts';
 
 describe('teams: invites, roles and seat limits', () => {
   let server: TestServer;
@@ -38,7 +46,10 @@ describe('teams: invites, roles and seat limits', () => {
     const owner = await signUpVerified(server.origin, mailbox);
     const teamId = await ownTeam(owner);
     const adminEmail = uniqueEmail('admin');
-    const invited = await owner.api.post(`/teams/${teamId}/invites`, { email: adminEmail.toUpperCase(), role: 'admin' });
+    const invited = await owner.api.post(`/teams/${teamId}/invites`, {
+      email: adminEmail.toUpperCase(),
+      role: 'admin',
+    });
     assert.equal(invited.status, 201);
     assert.equal(invited.body.email, adminEmail);
     assert.equal(invited.body.status, 'pending');
@@ -60,7 +71,10 @@ describe('teams: invites, roles and seat limits', () => {
     const memberEmail = uniqueEmail('member');
     await owner.api.post(`/teams/${teamId}/invites`, { email: memberEmail });
     const member = await signUpVerified(server.origin, mailbox, { email: memberEmail });
-    assert.equal((await member.api.post(`/invites/${await inviteTokenFor(mailbox, memberEmail)}/accept`)).body.role, 'member');
+    assert.equal(
+      (await member.api.post(`/invites/${await inviteTokenFor(mailbox, memberEmail)}/accept`)).body.role,
+      'member',
+    );
 
     const members = await member.api.get(`/teams/${teamId}/members`);
     assert.equal(members.status, 200);
@@ -74,18 +88,35 @@ describe('teams: invites, roles and seat limits', () => {
     assert.equal(project.status, 201);
     assert.equal(project.body.teamId, teamId);
     assert.equal((await member.api.get(`/projects/${project.body.id}`)).body.role, 'member');
-    assert.equal((await member.api.post(`/projects/${project.body.id}/keys`, { environment: 'live', scopes: ['features:read'] })).status, 403);
-    assert.equal((await admin.api.post(`/projects/${project.body.id}/keys`, { environment: 'live', scopes: ['features:read'] })).status, 201);
+    assert.equal(
+      (await member.api.post(`/projects/${project.body.id}/keys`, { environment: 'live', scopes: ['features:read'] }))
+        .status,
+      403,
+    );
+    assert.equal(
+      (await admin.api.post(`/projects/${project.body.id}/keys`, { environment: 'live', scopes: ['features:read'] }))
+        .status,
+      201,
+    );
     assert.equal((await admin.api.patch(`/projects/${project.body.id}`, { monthlyQuota: 1000 })).status, 403);
-    assert.equal((await owner.api.patch(`/projects/${project.body.id}`, { monthlyQuota: 1000, plan: 'pro' })).body.monthlyQuota, 1000);
+    assert.equal(
+      (await owner.api.patch(`/projects/${project.body.id}`, { monthlyQuota: 1000, plan: 'pro' })).body.monthlyQuota,
+      1000,
+    );
     assert.equal((await admin.api.post(`/teams/${teamId}/invites`, { email: uniqueEmail() })).status, 403);
-    assert.equal((await admin.api.patch(`/teams/${teamId}/members/${member.account.id}`, { role: 'admin' })).status, 403);
+    assert.equal(
+      (await admin.api.patch(`/teams/${teamId}/members/${member.account.id}`, { role: 'admin' })).status,
+      403,
+    );
     assert.equal((await admin.api.get(`/teams/${teamId}/invites`)).status, 200);
 
     // Owners change roles (never their own) and remove members; members may leave.
     const promoted = await owner.api.patch(`/teams/${teamId}/members/${member.account.id}`, { role: 'admin' });
     assert.equal(promoted.body.role, 'admin');
-    assert.equal((await owner.api.patch(`/teams/${teamId}/members/${owner.account.id}`, { role: 'member' })).status, 400);
+    assert.equal(
+      (await owner.api.patch(`/teams/${teamId}/members/${owner.account.id}`, { role: 'member' })).status,
+      400,
+    );
     assert.equal((await owner.api.delete(`/teams/${teamId}/members/${owner.account.id}`)).status, 403);
     assert.equal((await member.api.delete(`/teams/${teamId}/members/${member.account.id}`)).status, 204);
     assert.equal((await owner.api.delete(`/teams/${teamId}/members/${admin.account.id}`)).status, 204);
@@ -105,7 +136,11 @@ describe('teams: invites, roles and seat limits', () => {
     const full = await owner.api.post(`/teams/${team1}/invites`, { email: uniqueEmail('z') });
     assert.equal(full.status, 403);
     assert.match(full.body.error, /Seat limit reached \(3 of 3\)/);
-    assert.equal((await owner.api.post(`/teams/${team1}/invites`, { email: x })).status, 201, 're-inviting x replaces its invite');
+    assert.equal(
+      (await owner.api.post(`/teams/${team1}/invites`, { email: x })).status,
+      201,
+      're-inviting x replaces its invite',
+    );
     const xToken = await inviteTokenFor(mailbox, x, 1);
     const yToken = await inviteTokenFor(mailbox, y);
 
@@ -153,7 +188,11 @@ describe('teams: invites, roles and seat limits', () => {
 
     // Back to the default; withdrawing a pending invite frees its seat.
     await root.api.put(`/admin/accounts/${owner.account.id}/seats`, { seatLimit: null });
-    assert.equal((await bob.api.post(`/invites/${xToken}/accept`)).status, 400, 'an accepted invite cannot be used again');
+    assert.equal(
+      (await bob.api.post(`/invites/${xToken}/accept`)).status,
+      400,
+      'an accepted invite cannot be used again',
+    );
   });
 
   it('frees a seat when a pending invite is withdrawn, and refuses expired invites', async () => {
@@ -171,7 +210,10 @@ describe('teams: invites, roles and seat limits', () => {
     assert.match(revoked.body.error, /withdrawn/);
 
     await owner.api.post(`/teams/${teamId}/invites`, { email: a });
-    await server.db.run("UPDATE team_invites SET expires_at = '2000-01-01T00:00:00.000Z' WHERE team_id = ? AND revoked_at IS NULL", [teamId]);
+    await server.db.run(
+      "UPDATE team_invites SET expires_at = '2000-01-01T00:00:00.000Z' WHERE team_id = ? AND revoked_at IS NULL",
+      [teamId],
+    );
     const expired = await aUser.api.post(`/invites/${await inviteTokenFor(mailbox, a, 1)}/accept`);
     assert.equal(expired.status, 400);
     assert.match(expired.body.error, /expired/);
@@ -182,7 +224,11 @@ describe('teams: invites, roles and seat limits', () => {
     const owner = await signUpVerified(server.origin, mailbox, { name: 'Racer' });
     const teamId = await ownTeam(owner);
     // One seat used (the owner), three allowed: of eight invites at once, exactly two get a seat.
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => owner.api.post(`/teams/${teamId}/invites`, { email: uniqueEmail(`race${i}`) })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        owner.api.post(`/teams/${teamId}/invites`, { email: uniqueEmail(`race${i}`) }),
+      ),
+    );
     assert.deepEqual(answers.map((answer) => answer.status).sort(), [201, 201, 403, 403, 403, 403, 403, 403]);
     assert.deepEqual((await owner.api.get(`/teams/${teamId}`)).body.seats, { used: 3, limit: 3 });
   });

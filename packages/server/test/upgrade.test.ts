@@ -63,10 +63,20 @@ describe('upgrade: report fingerprints cut to 128 bits (202611230000)', () => {
     const api = new Api(server.baseUrl, key);
     const repeat = await api.post('/errors', { title, message: 'Seen again after the upgrade', errorType });
     assert.equal(repeat.status, 200);
-    assert.deepEqual(repeat.body, { id: 'error_before_upgrade', message: 'Error already reported; occurrence counted', duplicate: true });
-    const row = await server.db.get<{ occurrences: number }>('SELECT occurrences FROM error_reports WHERE id = ?', ['error_before_upgrade']);
+    assert.deepEqual(repeat.body, {
+      id: 'error_before_upgrade',
+      message: 'Error already reported; occurrence counted',
+      duplicate: true,
+    });
+    const row = await server.db.get<{ occurrences: number }>('SELECT occurrences FROM error_reports WHERE id = ?', [
+      'error_before_upgrade',
+    ]);
     assert.equal(Number(row!.occurrences), 4);
-    const other = await api.post('/errors', { title: 'Another error', message: 'A different error altogether', errorType });
+    const other = await api.post('/errors', {
+      title: 'Another error',
+      message: 'A different error altogether',
+      errorType,
+    });
     assert.equal(other.status, 201);
   });
 });
@@ -76,7 +86,10 @@ describe('upgrade: dedup heads folded into the report records (202611231300)', (
   let server: TestServer;
   let key: string;
   const fingerprint = (...parts: string[]) =>
-    createHash('sha256').update(parts.map((part) => `\u0001${part}\u0002`).join('')).digest('hex').slice(0, 32);
+    createHash('sha256')
+      .update(parts.map((part) => `\u0001${part}\u0002`).join(''))
+      .digest('hex')
+      .slice(0, 32);
 
   before(async () => {
     database = await createTestDatabase();
@@ -92,7 +105,10 @@ describe('upgrade: dedup heads folded into the report records (202611231300)', (
        VALUES ('bug_before', 'folded', 'live', 'Checkout button', 'The checkout button does nothing.', 'high', 2, ?, ?)`,
       [recent, recent],
     );
-    for (const [id, at] of [['error_older', stale], ['error_before', stale]] as const) {
+    for (const [id, at] of [
+      ['error_older', stale],
+      ['error_before', stale],
+    ] as const) {
       await db.run(
         `INSERT INTO error_reports (id, project_id, environment, title, message, error_type, severity, occurrences, first_seen_at, last_seen_at)
          VALUES (?, 'folded', 'live', 'TypeError in cart', 'before the upgrade', 'TypeError', 'high', 5, ?, ?)`,
@@ -100,7 +116,12 @@ describe('upgrade: dedup heads folded into the report records (202611231300)', (
       );
     }
     const head = `INSERT INTO dedup_heads (project_id, environment, kind, fingerprint, record_id, first_seen_at) VALUES ('folded', 'live', ?, ?, ?, ?)`;
-    await db.run(head, ['bug', fingerprint('Checkout button', 'The checkout button does nothing.'), 'bug_before', recent]);
+    await db.run(head, [
+      'bug',
+      fingerprint('Checkout button', 'The checkout button does nothing.'),
+      'bug_before',
+      recent,
+    ]);
     await db.run(head, ['error', fingerprint('TypeError in cart', 'TypeError'), 'error_before', stale]);
     await db.close();
     server = await startTestServer({ database });
@@ -115,7 +136,9 @@ describe('upgrade: dedup heads folded into the report records (202611231300)', (
     const repeat = await api.post('/bugs', { title: 'Checkout button', message: 'The checkout button does nothing.' });
     assert.equal(repeat.status, 200);
     assert.equal(repeat.body.id, 'bug_before');
-    const row = await server.db.get<{ occurrences: number }>('SELECT occurrences FROM bug_reports WHERE id = ?', ['bug_before']);
+    const row = await server.db.get<{ occurrences: number }>('SELECT occurrences FROM bug_reports WHERE id = ?', [
+      'bug_before',
+    ]);
     assert.equal(Number(row!.occurrences), 3);
   });
 
@@ -133,7 +156,11 @@ describe('upgrade: dedup heads folded into the report records (202611231300)', (
     );
     assert.deepEqual(
       rows.map((row) => [row.id, Number(row.occurrences)]).sort(),
-      [[first.body.id, 2], ['error_before', 5], ['error_older', 5]].sort(),
+      [
+        [first.body.id, 2],
+        ['error_before', 5],
+        ['error_older', 5],
+      ].sort(),
     );
   });
 });

@@ -24,9 +24,17 @@ describe('votes and comments', () => {
     const first = await api.put(`/features/${featureId}/votes/user-1`);
     assert.equal(first.status, 200);
     assert.deepEqual(first.body, { featureId, voteCount: 1, voted: true });
-    assert.deepEqual((await api.put(`/features/${featureId}/votes/user-1`)).body, { featureId, voteCount: 1, voted: true });
+    assert.deepEqual((await api.put(`/features/${featureId}/votes/user-1`)).body, {
+      featureId,
+      voteCount: 1,
+      voted: true,
+    });
     assert.equal((await api.put(`/features/${featureId}/votes/user-2`)).body.voteCount, 2);
-    assert.deepEqual((await api.delete(`/features/${featureId}/votes/user-1`)).body, { featureId, voteCount: 1, voted: false });
+    assert.deepEqual((await api.delete(`/features/${featureId}/votes/user-1`)).body, {
+      featureId,
+      voteCount: 1,
+      voted: false,
+    });
     assert.equal((await api.delete(`/features/${featureId}/votes/user-1`)).body.voteCount, 1);
     assert.equal((await api.get(`/features/${featureId}`)).body.voteCount, 1);
   });
@@ -54,7 +62,9 @@ describe('votes and comments', () => {
     assert.equal(created.body.featureId, target);
     assert.equal(created.body.body, 'First!');
     assert.equal(created.body.authorName, 'Ann');
-    await Promise.all(Array.from({ length: 15 }, (_, i) => api.post(`/features/${target}/comments`, { body: `Comment ${i}` })));
+    await Promise.all(
+      Array.from({ length: 15 }, (_, i) => api.post(`/features/${target}/comments`, { body: `Comment ${i}` })),
+    );
     const list = await api.get(`/features/${target}/comments`, { query: { limit: 5 } });
     assert.equal(list.status, 200);
     assert.equal(list.body.count, 5);
@@ -71,7 +81,11 @@ describe('votes and comments', () => {
 
   it('validates comment bodies', async () => {
     for (const body of [{ body: '' }, { body: 'x'.repeat(5001) }, { body: 'ok', authorName: 'a'.repeat(101) }, {}]) {
-      assert.equal((await api.post(`/features/${featureId}/comments`, body)).status, 400, JSON.stringify(body).slice(0, 40));
+      assert.equal(
+        (await api.post(`/features/${featureId}/comments`, body)).status,
+        400,
+        JSON.stringify(body).slice(0, 40),
+      );
     }
   });
 
@@ -88,7 +102,10 @@ describe('votes and comments', () => {
       assert.equal(res.status, 404);
       assert.equal(res.text, missing[index]!.text);
     }
-    const row = await server.db.get<{ vote_count: number; comment_count: number }>('SELECT vote_count, comment_count FROM features WHERE id = ?', [hiddenId]);
+    const row = await server.db.get<{ vote_count: number; comment_count: number }>(
+      'SELECT vote_count, comment_count FROM features WHERE id = ?',
+      [hiddenId],
+    );
     assert.equal(Number(row!.vote_count), 0);
     assert.equal(Number(row!.comment_count), 0);
   });

@@ -34,7 +34,10 @@ const fileSize = (path: string) => (existsSync(path) ? statSync(path).size : 0);
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
 
 /** Runs `IN_FLIGHT` request loops until `more()` turns false; counts failures. */
-async function load(more: (sent: number, elapsedMs: number) => boolean, request: (n: number, worker: number) => Promise<Response>) {
+async function load(
+  more: (sent: number, elapsedMs: number) => boolean,
+  request: (n: number, worker: number) => Promise<Response>,
+) {
   const startedAt = Date.now();
   let sent = 0;
   let failed = 0;

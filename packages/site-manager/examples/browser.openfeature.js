@@ -3,7 +3,11 @@ import { OpenFeature, ProviderEvents } from '@openfeature/web-sdk';
 import { SignpostProvider } from '@signpost/site-manager/openfeature';
 
 await OpenFeature.setProviderAndWait(
-  new SignpostProvider({ baseUrl: 'http://localhost:3000/api/public/v1', projectId: 'demo', refreshIntervalMs: 15_000 }),
+  new SignpostProvider({
+    baseUrl: 'http://localhost:3000/api/public/v1',
+    projectId: 'demo',
+    refreshIntervalMs: 15_000,
+  }),
 );
 const client = OpenFeature.getClient();
 

@@ -82,14 +82,23 @@ interface Stored {
 
 /** Creates the site manager and (unless `autoStart: false`) starts loading. */
 export function createSiteManager(options: SiteManagerOptions): SiteManager {
-  const { projectId, refreshIntervalMs = 60_000, refreshOnFocus = true, cache, visitor: initialVisitor, appVersion, ...transportOptions } = options;
+  const {
+    projectId,
+    refreshIntervalMs = 60_000,
+    refreshOnFocus = true,
+    cache,
+    visitor: initialVisitor,
+    appVersion,
+    ...transportOptions
+  } = options;
   const transport = createTransport(transportOptions);
   const report: ErrorHandler = transport.report;
   const cacheKey = `signpost.site-config.${projectId}`;
   const listeners = { change: new Set<(c: SiteConfigChange) => void>(), error: new Set<(e: unknown) => void>() };
   const visitor: Visitor = { ...initialVisitor };
   const cleanups: Unsubscribe[] = [];
-  let stored: Stored | undefined = readCache() ?? (options.initialConfig ? { etag: '', config: options.initialConfig } : undefined);
+  let stored: Stored | undefined =
+    readCache() ?? (options.initialConfig ? { etag: '', config: options.initialConfig } : undefined);
   let status: SiteManagerStatus = stored ? 'ready' : 'loading';
   let inFlight: Promise<SiteConfig | undefined> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -175,7 +184,13 @@ export function createSiteManager(options: SiteManagerOptions): SiteManager {
     const before = gate;
     gate = maintenance();
     if (stored && JSON.stringify(before) !== JSON.stringify(gate)) {
-      emit('change', { config: stored.config, previous: stored.config, flagsChanged: [], maintenanceChanged: true, messagesChanged: false });
+      emit('change', {
+        config: stored.config,
+        previous: stored.config,
+        flagsChanged: [],
+        maintenanceChanged: true,
+        messagesChanged: false,
+      });
     }
   }
 
@@ -213,7 +228,12 @@ export function createSiteManager(options: SiteManagerOptions): SiteManager {
     messages() {
       const now = Date.now();
       return (stored?.config.messages ?? [])
-        .filter((m) => m.isActive && (!m.startsAt || Date.parse(m.startsAt) <= now) && (!m.expiresAt || Date.parse(m.expiresAt) > now))
+        .filter(
+          (m) =>
+            m.isActive &&
+            (!m.startsAt || Date.parse(m.startsAt) <= now) &&
+            (!m.expiresAt || Date.parse(m.expiresAt) > now),
+        )
         .sort((a, b) => b.priority - a.priority);
     },
     environments: () => stored?.config.environments ?? [],
@@ -226,7 +246,8 @@ export function createSiteManager(options: SiteManagerOptions): SiteManager {
       visitorChanged();
     },
     async checkVersion(currentVersion = appVersion) {
-      return (await transport.request<VersionInfo>('GET', '/version-check', { query: { projectId, currentVersion } })).data;
+      return (await transport.request<VersionInfo>('GET', '/version-check', { query: { projectId, currentVersion } }))
+        .data;
     },
     on(event: 'change' | 'error', listener: (value: never) => void): Unsubscribe {
       const set = listeners[event] as Set<unknown>;

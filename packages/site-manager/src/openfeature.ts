@@ -57,10 +57,16 @@ export class SignpostProvider implements Provider {
 
   resolveBooleanEvaluation(flagKey: string, defaultValue: boolean): ResolutionDetails<boolean> {
     const config = this.manager.config;
-    if (!config) return { value: defaultValue, reason: StandardResolutionReasons.ERROR, errorCode: ErrorCode.PROVIDER_NOT_READY };
+    if (!config)
+      return { value: defaultValue, reason: StandardResolutionReasons.ERROR, errorCode: ErrorCode.PROVIDER_NOT_READY };
     const flag = config.featureFlags.find((f) => f.key === flagKey);
     if (!flag) {
-      return { value: defaultValue, reason: StandardResolutionReasons.ERROR, errorCode: ErrorCode.FLAG_NOT_FOUND, errorMessage: `No Signpost flag "${flagKey}"` };
+      return {
+        value: defaultValue,
+        reason: StandardResolutionReasons.ERROR,
+        errorCode: ErrorCode.FLAG_NOT_FOUND,
+        errorMessage: `No Signpost flag "${flagKey}"`,
+      };
     }
     return { value: flag.enabled, variant: flag.enabled ? 'on' : 'off', reason: StandardResolutionReasons.STATIC };
   }

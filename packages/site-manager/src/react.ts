@@ -2,7 +2,16 @@
  * `@signpost/site-manager/react`: a provider and hooks. `react` (18+) is an optional peer dependency.
  * Hooks re-render on configuration changes; flags answer their default while loading.
  */
-import { createContext, createElement, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  createContext,
+  createElement,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import { createSiteManager, type SiteManager, type SiteManagerOptions } from './manager.js';
 import type { SiteConfig, StatusMessage, VersionInfo } from './types.js';
 import type { MaintenanceState } from './whitelist.js';
@@ -21,7 +30,13 @@ export interface SiteManagerProviderProps {
 export function SiteManagerProvider({ manager, options, children }: SiteManagerProviderProps) {
   // On the server (rendering) nothing is fetched or polled: pass `initialConfig` from your loader.
   const value = useMemo(
-    () => manager ?? (options ? createSiteManager(typeof window === 'undefined' ? { ...options, autoStart: false, refreshIntervalMs: 0 } : options) : null),
+    () =>
+      manager ??
+      (options
+        ? createSiteManager(
+            typeof window === 'undefined' ? { ...options, autoStart: false, refreshIntervalMs: 0 } : options,
+          )
+        : null),
     [manager],
   );
   if (!value) throw new Error('SiteManagerProvider needs `manager` or `options`');
@@ -69,7 +84,10 @@ export function useStatusMessages(): StatusMessage[] {
 /** The version check for `currentVersion` (default: the manager's `appVersion`). */
 export function useVersionCheck(currentVersion?: string): { data: VersionInfo | undefined; error: unknown } {
   const manager = useSiteManager();
-  const [state, setState] = useState<{ data: VersionInfo | undefined; error: unknown }>({ data: undefined, error: undefined });
+  const [state, setState] = useState<{ data: VersionInfo | undefined; error: unknown }>({
+    data: undefined,
+    error: undefined,
+  });
   useEffect(() => {
     let live = true;
     manager.checkVersion(currentVersion).then(

@@ -88,7 +88,10 @@ function safeGet(storage: StorageLike, key: string): string | null {
 
 /** `ip` equals `rule`, or lies in `rule` when it is an IPv4 CIDR block (`10.0.0.0/8`). */
 export function ipMatches(ip: string, rule: string): boolean {
-  const a = ip.trim().toLowerCase().replace(/^::ffff:(?=\d+\.)/, '');
+  const a = ip
+    .trim()
+    .toLowerCase()
+    .replace(/^::ffff:(?=\d+\.)/, '');
   const r = rule.trim().toLowerCase();
   if (!r.includes('/')) return a === r.replace(/^::ffff:(?=\d+\.)/, '');
   const [base, bitsText] = r.split('/') as [string, string];

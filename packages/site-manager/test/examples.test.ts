@@ -4,7 +4,13 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '@signpost/server/testing';
 import type { Browser } from 'playwright-core';
-import { bundle, EXAMPLE_BASE_URL, launchBrowser, startStatic, type StaticServer } from '../../feature-reporter/test/support/browser.ts';
+import {
+  bundle,
+  EXAMPLE_BASE_URL,
+  launchBrowser,
+  startStatic,
+  type StaticServer,
+} from '../../feature-reporter/test/support/browser.ts';
 import { quickStart, runNode, runSnippet } from '../../feature-reporter/test/support/run.ts';
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
@@ -22,18 +28,27 @@ after(async () => {
   await server?.close();
 });
 
-const page = (script: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x</title></head><body><div id="root"></div><script type="module" src="${script}"></script></body></html>`;
+const page = (script: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x</title></head><body><div id="root"></div><script type="module" src="${script}"></script></body></html>`;
 
 describe('README and examples', () => {
   test('the README quick start works as written', async () => {
-    const out = await runSnippet(quickStart(new URL('../README.md', import.meta.url).pathname), pkgDir, { origin: server.origin });
+    const out = await runSnippet(quickStart(new URL('../README.md', import.meta.url).pathname), pkgDir, {
+      origin: server.origin,
+    });
     assert.equal(out.trim(), 'true');
   });
 
   test('examples/node.mjs', async () => {
-    const out = await runNode(examples + 'node.mjs', { cwd: pkgDir, env: { SIGNPOST_URL: server.baseUrl, SIGNPOST_PROJECT: 'demo' } });
+    const out = await runNode(examples + 'node.mjs', {
+      cwd: pkgDir,
+      env: { SIGNPOST_URL: server.baseUrl, SIGNPOST_PROJECT: 'demo' },
+    });
     assert.match(out, /before loading, new-dashboard = false/);
-    assert.match(out, /\nnew-dashboard = true\nbeta-export = false\nmaintenance blocks: false\n\[info\] Welcome to the Signpost demo project\.\n/);
+    assert.match(
+      out,
+      /\nnew-dashboard = true\nbeta-export = false\nmaintenance blocks: false\n\[info\] Welcome to the Signpost demo project\.\n/,
+    );
     assert.match(out, /update minor: 1\.1\.0/);
   });
 
@@ -44,7 +59,13 @@ describe('README and examples', () => {
       .replaceAll(EXAMPLE_BASE_URL, server.baseUrl);
     site.set('/browser.html', html);
     // One module graph for both imports, as a CDN would serve it.
-    site.set('/esm/index.js', await bundle("export * from '@signpost/site-manager'; export { mountMaintenanceGate } from '@signpost/site-manager/gate';", pkgDir));
+    site.set(
+      '/esm/index.js',
+      await bundle(
+        "export * from '@signpost/site-manager'; export { mountMaintenanceGate } from '@signpost/site-manager/gate';",
+        pkgDir,
+      ),
+    );
     site.set('/esm/gate.js', "export { mountMaintenanceGate } from './index.js';");
     const tab = await browser.newPage();
     const statuses: number[] = [];
@@ -60,7 +81,13 @@ describe('README and examples', () => {
   });
 
   test('examples/browser.openfeature.js in Chromium', async () => {
-    site.set('/of.js', await bundle(readFileSync(examples + 'browser.openfeature.js', 'utf8').replaceAll(EXAMPLE_BASE_URL, server.baseUrl), pkgDir));
+    site.set(
+      '/of.js',
+      await bundle(
+        readFileSync(examples + 'browser.openfeature.js', 'utf8').replaceAll(EXAMPLE_BASE_URL, server.baseUrl),
+        pkgDir,
+      ),
+    );
     site.set('/of.html', page('/of.js'));
     const tab = await browser.newPage();
     await tab.goto(site.origin + '/of.html');
@@ -69,12 +96,15 @@ describe('README and examples', () => {
   });
 
   test('examples/react.tsx in Chromium', async () => {
-    site.set('/react.js', await bundle(
-      `import { createElement } from 'react'; import { createRoot } from 'react-dom/client'; import { App } from './examples/react.tsx';
+    site.set(
+      '/react.js',
+      await bundle(
+        `import { createElement } from 'react'; import { createRoot } from 'react-dom/client'; import { App } from './examples/react.tsx';
        createRoot(document.getElementById('root')).render(createElement(App));`,
-      pkgDir,
-      { replace: { [EXAMPLE_BASE_URL]: server.baseUrl } },
-    ));
+        pkgDir,
+        { replace: { [EXAMPLE_BASE_URL]: server.baseUrl } },
+      ),
+    );
     site.set('/react.html', page('/react.js'));
     const tab = await browser.newPage();
     await tab.goto(site.origin + '/react.html');

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '@signpost/server/testing';
-import { ApiError, createSiteManager, evaluateMaintenance, ipMatches, type SiteConfigChange } from '@signpost/site-manager';
+import {
+  ApiError,
+  createSiteManager,
+  evaluateMaintenance,
+  ipMatches,
+  type SiteConfigChange,
+} from '@signpost/site-manager';
 
 let server: TestServer;
 before(async () => {
@@ -18,10 +24,16 @@ function recordingFetch(statuses: number[]) {
   };
 }
 
-const bump = (projectId: string) => server.db.run('UPDATE projects SET config_version = config_version + 1 WHERE id = ?', [projectId]);
+const bump = (projectId: string) =>
+  server.db.run('UPDATE projects SET config_version = config_version + 1 WHERE id = ?', [projectId]);
 const memoryStorage = () => {
   const map = new Map<string, string>();
-  return { getItem: (k: string) => map.get(k) ?? null, setItem: (k: string, v: string) => void map.set(k, v), removeItem: (k: string) => void map.delete(k), map };
+  return {
+    getItem: (k: string) => map.get(k) ?? null,
+    setItem: (k: string, v: string) => void map.set(k, v),
+    removeItem: (k: string) => void map.delete(k),
+    map,
+  };
 };
 
 describe('site configuration', () => {
@@ -36,18 +48,32 @@ describe('site configuration', () => {
     assert.equal(site.isEnabled('beta-export', true), false);
     assert.equal(site.isEnabled('no-such-flag', true), true);
     assert.deepEqual(site.flags(), { 'new-dashboard': true, 'beta-export': false });
-    assert.deepEqual(site.messages().map((m) => m.text), ['Welcome to the Signpost demo project.']);
-    assert.deepEqual(site.environments().map((e) => e.slug), ['production', 'staging']);
+    assert.deepEqual(
+      site.messages().map((m) => m.text),
+      ['Welcome to the Signpost demo project.'],
+    );
+    assert.deepEqual(
+      site.environments().map((e) => e.slug),
+      ['production', 'staging'],
+    );
     assert.equal(site.maintenance().blocked, false);
     site.close();
   });
 
   test('If-None-Match: an unchanged configuration is a 304 that keeps the cache; a change is a 200 and a change event', async () => {
     const p = await server.createProject();
-    await server.db.run("INSERT INTO feature_flags (id, project_id, key, enabled, created_at) VALUES ('f1', ?, 'checkout-v2', 0, '2026-01-01T00:00:00Z')", [p.projectId]);
+    await server.db.run(
+      "INSERT INTO feature_flags (id, project_id, key, enabled, created_at) VALUES ('f1', ?, 'checkout-v2', 0, '2026-01-01T00:00:00Z')",
+      [p.projectId],
+    );
     await bump(p.projectId);
     const statuses: number[] = [];
-    const site = createSiteManager({ baseUrl: server.baseUrl, projectId: p.projectId, refreshIntervalMs: 0, fetch: recordingFetch(statuses) });
+    const site = createSiteManager({
+      baseUrl: server.baseUrl,
+      projectId: p.projectId,
+      refreshIntervalMs: 0,
+      fetch: recordingFetch(statuses),
+    });
     const changes: SiteConfigChange[] = [];
     site.on('change', (c) => changes.push(c));
     await site.ready;
@@ -57,7 +83,9 @@ describe('site configuration', () => {
     assert.equal(site.config, first, 'the cached object is kept');
     assert.equal(changes.length, 1, 'only the first load changed something');
 
-    await server.db.run("UPDATE feature_flags SET enabled = 1 WHERE project_id = ? AND key = 'checkout-v2'", [p.projectId]);
+    await server.db.run("UPDATE feature_flags SET enabled = 1 WHERE project_id = ? AND key = 'checkout-v2'", [
+      p.projectId,
+    ]);
     await bump(p.projectId);
     await site.refresh();
     assert.deepEqual(statuses, [200, 304, 200]);
@@ -73,21 +101,38 @@ describe('site configuration', () => {
     const site = createSiteManager({ baseUrl: server.baseUrl, projectId: p.projectId, refreshIntervalMs: 50 });
     await site.ready;
     const changed = new Promise<SiteConfigChange>((resolve) => site.on('change', resolve));
-    await server.db.run("INSERT INTO status_messages (id, project_id, type, text, is_active, priority, created_at) VALUES ('m-poll', ?, 'warning', 'Slow uploads', 1, 5, '2026-01-01T00:00:00Z')", [p.projectId]);
+    await server.db.run(
+      "INSERT INTO status_messages (id, project_id, type, text, is_active, priority, created_at) VALUES ('m-poll', ?, 'warning', 'Slow uploads', 1, 5, '2026-01-01T00:00:00Z')",
+      [p.projectId],
+    );
     await bump(p.projectId);
     const change = await changed;
     assert.equal(change.messagesChanged, true);
-    assert.deepEqual(site.messages().map((m) => [m.type, m.text]), [['warning', 'Slow uploads']]);
+    assert.deepEqual(
+      site.messages().map((m) => [m.type, m.text]),
+      [['warning', 'Slow uploads']],
+    );
     site.close();
   });
 
   test('a persistent cache gives the configuration at once on the next start, and that load is a 304', async () => {
     const storage = memoryStorage();
-    const first = createSiteManager({ baseUrl: server.baseUrl, projectId: server.demoProjectId, cache: storage, refreshIntervalMs: 0 });
+    const first = createSiteManager({
+      baseUrl: server.baseUrl,
+      projectId: server.demoProjectId,
+      cache: storage,
+      refreshIntervalMs: 0,
+    });
     await first.ready;
     first.close();
     const statuses: number[] = [];
-    const second = createSiteManager({ baseUrl: server.baseUrl, projectId: server.demoProjectId, cache: storage, refreshIntervalMs: 0, fetch: recordingFetch(statuses) });
+    const second = createSiteManager({
+      baseUrl: server.baseUrl,
+      projectId: server.demoProjectId,
+      cache: storage,
+      refreshIntervalMs: 0,
+      fetch: recordingFetch(statuses),
+    });
     assert.equal(second.isEnabled('new-dashboard', false), true, 'known before any request');
     await second.ready;
     assert.deepEqual(statuses, [304]);
@@ -96,13 +141,24 @@ describe('site configuration', () => {
 
   test('failures never throw into the app: flags keep their defaults and onError hears about it', async () => {
     const errors: unknown[] = [];
-    const site = createSiteManager({ baseUrl: 'http://127.0.0.1:9/api/public/v1', projectId: 'demo', maxRetries: 0, refreshIntervalMs: 0, onError: (e) => errors.push(e) });
+    const site = createSiteManager({
+      baseUrl: 'http://127.0.0.1:9/api/public/v1',
+      projectId: 'demo',
+      maxRetries: 0,
+      refreshIntervalMs: 0,
+      onError: (e) => errors.push(e),
+    });
     await site.ready;
     assert.equal(site.status, 'error');
     assert.equal(site.isEnabled('new-dashboard', true), true);
     assert.equal(site.maintenance().blocked, false);
     assert.equal(errors.length, 1);
-    const unknown = createSiteManager({ baseUrl: server.baseUrl, projectId: 'no-such-project', refreshIntervalMs: 0, onError: (e) => errors.push(e) });
+    const unknown = createSiteManager({
+      baseUrl: server.baseUrl,
+      projectId: 'no-such-project',
+      refreshIntervalMs: 0,
+      onError: (e) => errors.push(e),
+    });
     await unknown.ready;
     assert.ok(errors[1] instanceof ApiError && errors[1].status === 404);
     site.close();
@@ -123,9 +179,18 @@ describe('maintenance gate', () => {
   }
 
   test('full maintenance blocks; the whitelist lets through a localStorage key, an e-mail set by the app, an IP passed by the app', async () => {
-    const p = await maintenanceProject('full', { localStorageKeys: ['team-preview'], emails: ['Ops@Example.com'], ips: ['10.1.0.0/16', '2001:db8::1'] });
+    const p = await maintenanceProject('full', {
+      localStorageKeys: ['team-preview'],
+      emails: ['Ops@Example.com'],
+      ips: ['10.1.0.0/16', '2001:db8::1'],
+    });
     const storage = memoryStorage();
-    const site = createSiteManager({ baseUrl: server.baseUrl, projectId: p.projectId, refreshIntervalMs: 0, visitor: { storage } });
+    const site = createSiteManager({
+      baseUrl: server.baseUrl,
+      projectId: p.projectId,
+      refreshIntervalMs: 0,
+      visitor: { storage },
+    });
     await site.ready;
     const state = site.maintenance();
     assert.equal(state.enabled, true);
@@ -157,10 +222,18 @@ describe('maintenance gate', () => {
   });
 
   test('banner keeps the app working; custom blocks and carries its HTML', async () => {
-    const banner = createSiteManager({ baseUrl: server.baseUrl, projectId: (await maintenanceProject('banner', {})).projectId, refreshIntervalMs: 0 });
+    const banner = createSiteManager({
+      baseUrl: server.baseUrl,
+      projectId: (await maintenanceProject('banner', {})).projectId,
+      refreshIntervalMs: 0,
+    });
     await banner.ready;
     assert.deepEqual([banner.maintenance().banner, banner.maintenance().blocked], [true, false]);
-    const custom = createSiteManager({ baseUrl: server.baseUrl, projectId: (await maintenanceProject('custom', {})).projectId, refreshIntervalMs: 0 });
+    const custom = createSiteManager({
+      baseUrl: server.baseUrl,
+      projectId: (await maintenanceProject('custom', {})).projectId,
+      refreshIntervalMs: 0,
+    });
     await custom.ready;
     assert.deepEqual([custom.maintenance().blocked, custom.maintenance().customHtml], [true, '<h1>Back at ten</h1>']);
     banner.close();
@@ -179,7 +252,12 @@ describe('maintenance gate', () => {
 
 describe('version check', () => {
   test('answers for the app version, and 404 for an unknown project', async () => {
-    const site = createSiteManager({ baseUrl: server.baseUrl, projectId: server.demoProjectId, appVersion: '1.0.0', autoStart: false });
+    const site = createSiteManager({
+      baseUrl: server.baseUrl,
+      projectId: server.demoProjectId,
+      appVersion: '1.0.0',
+      autoStart: false,
+    });
     const info = await site.checkVersion();
     assert.equal(info.updateAvailable, true);
     assert.equal(info.updateType, 'minor');

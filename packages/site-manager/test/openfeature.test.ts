@@ -15,7 +15,10 @@ after(async () => {
 
 test('the OpenFeature web SDK answers Signpost flags from the cache and hears about changes', async () => {
   const p = await server.createProject();
-  await server.db.run("INSERT INTO feature_flags (id, project_id, key, enabled, created_at) VALUES ('of1', ?, 'new-checkout', 1, '2026-01-01T00:00:00Z')", [p.projectId]);
+  await server.db.run(
+    "INSERT INTO feature_flags (id, project_id, key, enabled, created_at) VALUES ('of1', ?, 'new-checkout', 1, '2026-01-01T00:00:00Z')",
+    [p.projectId],
+  );
   await server.db.run('UPDATE projects SET config_version = config_version + 1 WHERE id = ?', [p.projectId]);
   const provider = new SignpostProvider({ baseUrl: server.baseUrl, projectId: p.projectId, refreshIntervalMs: 50 });
   await OpenFeature.setProviderAndWait('signpost-test', provider);
@@ -31,7 +34,9 @@ test('the OpenFeature web SDK answers Signpost flags from the cache and hears ab
   const changed = new Promise<string[] | undefined>((resolve) =>
     client.addHandler(ProviderEvents.ConfigurationChanged, (event) => resolve(event?.flagsChanged)),
   );
-  await server.db.run("UPDATE feature_flags SET enabled = 0 WHERE project_id = ? AND key = 'new-checkout'", [p.projectId]);
+  await server.db.run("UPDATE feature_flags SET enabled = 0 WHERE project_id = ? AND key = 'new-checkout'", [
+    p.projectId,
+  ]);
   await server.db.run('UPDATE projects SET config_version = config_version + 1 WHERE id = ?', [p.projectId]);
   assert.deepEqual(await changed, ['new-checkout']);
   assert.equal(client.getBooleanValue('new-checkout', true), false);
@@ -39,7 +44,13 @@ test('the OpenFeature web SDK answers Signpost flags from the cache and hears ab
 });
 
 test('an unreachable server puts the provider in error; flags answer their defaults', async () => {
-  const provider = new SignpostProvider({ baseUrl: 'http://127.0.0.1:9/api/public/v1', projectId: 'demo', maxRetries: 0, refreshIntervalMs: 0, onError: () => {} });
+  const provider = new SignpostProvider({
+    baseUrl: 'http://127.0.0.1:9/api/public/v1',
+    projectId: 'demo',
+    maxRetries: 0,
+    refreshIntervalMs: 0,
+    onError: () => {},
+  });
   await OpenFeature.setProviderAndWait('signpost-down', provider).catch(() => {});
   const client = OpenFeature.getClient('signpost-down');
   assert.equal(client.providerStatus, ProviderStatus.ERROR);

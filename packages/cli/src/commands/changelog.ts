@@ -1,6 +1,16 @@
 /** `signpost changelog …`: drafts, published entries, publishing. */
-import { Command } from 'commander';
-import { defined, oneOf, projectContext, readText, requireChanges, usageExits, withPaging, withProject, type CommonFlags } from '../manage/common.ts';
+import type { Command } from 'commander';
+import {
+  defined,
+  oneOf,
+  projectContext,
+  readText,
+  requireChanges,
+  usageExits,
+  withPaging,
+  withProject,
+  type CommonFlags,
+} from '../manage/common.ts';
 import { action } from '../manage/errors.ts';
 import { printFields, printJson, printPaging, printTable, say } from '../manage/output.ts';
 
@@ -91,7 +101,14 @@ export function registerChangelogCommands(program: Command): void {
     }),
   );
 
-  entryOptions(withProject(changelog.command('create').description('Create an entry (a draft unless --publish)').requiredOption('--summary <text>', 'one-line summary')))
+  entryOptions(
+    withProject(
+      changelog
+        .command('create')
+        .description('Create an entry (a draft unless --publish)')
+        .requiredOption('--summary <text>', 'one-line summary'),
+    ),
+  )
     .option('--publish', 'publish at once')
     .addHelpText(
       'after',
@@ -116,7 +133,15 @@ export function registerChangelogCommands(program: Command): void {
       }),
     );
 
-  entryOptions(withProject(changelog.command('edit').description('Change an entry').argument('<id>', 'entry id').option('--summary <text>', 'one-line summary')))
+  entryOptions(
+    withProject(
+      changelog
+        .command('edit')
+        .description('Change an entry')
+        .argument('<id>', 'entry id')
+        .option('--summary <text>', 'one-line summary'),
+    ),
+  )
     .option('--standalone', 'unlink it from its feature')
     .action(
       action(async (id: string, flags: EntryFlags) => {

@@ -1,6 +1,15 @@
 /** `signpost features …`: triage feature requests and bugs (status, visibility, notes), merge duplicates. */
-import { Command } from 'commander';
-import { defined, oneOf, projectContext, requireChanges, usageExits, withPaging, withProject, type CommonFlags } from '../manage/common.ts';
+import type { Command } from 'commander';
+import {
+  defined,
+  oneOf,
+  projectContext,
+  requireChanges,
+  usageExits,
+  withPaging,
+  withProject,
+  type CommonFlags,
+} from '../manage/common.ts';
 import { action } from '../manage/errors.ts';
 import { printFields, printJson, printPaging, printTable, say } from '../manage/output.ts';
 
@@ -37,7 +46,9 @@ function showFeature(f: Feature): void {
 }
 
 export function registerFeatureCommands(program: Command): void {
-  const features = usageExits(program.command('features').description("A project's feature requests and bugs, internal ones included"));
+  const features = usageExits(
+    program.command('features').description("A project's feature requests and bugs, internal ones included"),
+  );
 
   withPaging(
     withProject(features.command('list').description('Features, newest first'))
@@ -47,7 +58,11 @@ export function registerFeatureCommands(program: Command): void {
       .option('--internal', 'internal items only')
       .option('--public', 'public items only')
       .option('--search <text>', 'text in title, description or notes')
-      .option('--sort <order>', 'newest, oldest, votes, comments or updated', oneOf(['newest', 'oldest', 'votes', 'comments', 'updated'] as const))
+      .option(
+        '--sort <order>',
+        'newest, oldest, votes, comments or updated',
+        oneOf(['newest', 'oldest', 'votes', 'comments', 'updated'] as const),
+      )
       .option('-q, --quiet', 'print only the ids, one a line, e.g. for FEATURE=$(signpost features list -q --limit 1)'),
     50,
   ).action(
@@ -74,7 +89,9 @@ export function registerFeatureCommands(program: Command): void {
     }),
   );
 
-  withProject(features.command('show').description('One feature with its developer notes').argument('<id>', 'feature id')).action(
+  withProject(
+    features.command('show').description('One feature with its developer notes').argument('<id>', 'feature id'),
+  ).action(
     action(async (id: string, flags: CommonFlags) => {
       const { client, base } = projectContext(flags);
       const feature = await client.get<Feature>(`${base}/features/${encodeURIComponent(id)}`);
@@ -117,16 +134,20 @@ export function registerFeatureCommands(program: Command): void {
   withProject(
     features
       .command('merge')
-      .description('Merge a duplicate into another feature: votes (each voter once) and comments move over, the duplicate is deleted')
+      .description(
+        'Merge a duplicate into another feature: votes (each voter once) and comments move over, the duplicate is deleted',
+      )
       .argument('<duplicateId>', 'the feature that goes away')
       .requiredOption('--into <id>', 'the feature that is kept'),
   ).action(
     action(async (duplicateId: string, flags: CommonFlags & { into: string }) => {
       const { client, base } = projectContext(flags);
-      const result = await client.post<{ feature: Feature; votesMoved: number; votesAlreadyPresent: number; commentsMoved: number }>(
-        `${base}/features/${encodeURIComponent(duplicateId)}/merge`,
-        { targetId: flags.into },
-      );
+      const result = await client.post<{
+        feature: Feature;
+        votesMoved: number;
+        votesAlreadyPresent: number;
+        commentsMoved: number;
+      }>(`${base}/features/${encodeURIComponent(duplicateId)}/merge`, { targetId: flags.into });
       if (flags.json) return printJson(result);
       say(
         `Merged ${duplicateId} into ${result.feature.id}: ${result.votesMoved} vote(s) moved (${result.votesAlreadyPresent} already there), ` +
@@ -135,7 +156,12 @@ export function registerFeatureCommands(program: Command): void {
     }),
   );
 
-  withProject(features.command('delete').description('Delete a feature with its votes and comments').argument('<id>', 'feature id')).action(
+  withProject(
+    features
+      .command('delete')
+      .description('Delete a feature with its votes and comments')
+      .argument('<id>', 'feature id'),
+  ).action(
     action(async (id: string, flags: CommonFlags) => {
       const { client, base } = projectContext(flags);
       await client.delete(`${base}/features/${encodeURIComponent(id)}`);

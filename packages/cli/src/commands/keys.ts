@@ -1,5 +1,5 @@
 /** `signpost keys …`: a project's public API keys. */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { list, oneOf, projectContext, usageExits, withProject, type CommonFlags } from '../manage/common.ts';
 import { action } from '../manage/errors.ts';
 import { printJson, printTable, say } from '../manage/output.ts';
@@ -17,7 +17,9 @@ interface ApiKey {
 }
 
 export function registerKeyCommands(program: Command): void {
-  const keys = usageExits(program.command('keys').description("A project's API keys for the public API (svc_live_… and svc_test_…)"));
+  const keys = usageExits(
+    program.command('keys').description("A project's API keys for the public API (svc_live_… and svc_test_…)"),
+  );
 
   withProject(keys.command('list').description('Keys by prefix, revoked ones included')).action(
     action(async (flags: CommonFlags) => {
@@ -26,7 +28,16 @@ export function registerKeyCommands(program: Command): void {
       if (flags.json) return printJson(result);
       printTable(
         ['id', 'name', 'env', 'kind', 'prefix', 'scopes', 'created', 'revoked'],
-        result.keys.map((k) => [k.id, k.name, k.environment, k.publishable ? 'publishable' : 'secret', `${k.prefix}…`, k.scopes.join(','), k.createdAt, k.revokedAt]),
+        result.keys.map((k) => [
+          k.id,
+          k.name,
+          k.environment,
+          k.publishable ? 'publishable' : 'secret',
+          `${k.prefix}…`,
+          k.scopes.join(','),
+          k.createdAt,
+          k.revokedAt,
+        ]),
         'No keys yet. Create one with: signpost keys create --env live --scopes public:read,features:read',
       );
     }),
@@ -37,9 +48,17 @@ export function registerKeyCommands(program: Command): void {
       .command('create')
       .description('Create a key; it is shown once')
       .requiredOption('--env <env>', 'live or test', oneOf(['live', 'test'] as const))
-      .requiredOption('--scopes <list>', 'comma-separated permissions, e.g. public:read,features:read,features:write', list)
+      .requiredOption(
+        '--scopes <list>',
+        'comma-separated permissions, e.g. public:read,features:read,features:write',
+        list,
+      )
       .option('--name <name>', 'a label for the key')
-      .option('--publishable', 'a key to embed in a web page or app (widget, browser SDKs): it cannot change existing features', false),
+      .option(
+        '--publishable',
+        'a key to embed in a web page or app (widget, browser SDKs): it cannot change existing features',
+        false,
+      ),
   )
     .addHelpText(
       'after',
@@ -47,22 +66,33 @@ export function registerKeyCommands(program: Command): void {
         '  signpost keys create --env live --scopes public:read,features:read,features:write,errors:write --publishable --name web',
     )
     .action(
-      action(async (flags: CommonFlags & { env: 'live' | 'test'; scopes: string[]; name?: string; publishable: boolean }) => {
-        const { client, base } = projectContext(flags);
-        const created = await client.post<{ key: string; apiKey: ApiKey }>(`${base}/keys`, {
-          environment: flags.env,
-          scopes: flags.scopes,
-          publishable: flags.publishable,
-          ...(flags.name ? { name: flags.name } : {}),
-        });
-        if (flags.json) return printJson(created);
-        say(created.key);
-        const kind = created.apiKey.publishable ? 'publishable' : 'secret';
-        process.stderr.write(`Created ${kind} ${flags.env} key ${created.apiKey.id} with ${created.apiKey.scopes.join(', ')}. It is shown only now: store it safely.\n`);
-      }),
+      action(
+        async (
+          flags: CommonFlags & { env: 'live' | 'test'; scopes: string[]; name?: string; publishable: boolean },
+        ) => {
+          const { client, base } = projectContext(flags);
+          const created = await client.post<{ key: string; apiKey: ApiKey }>(`${base}/keys`, {
+            environment: flags.env,
+            scopes: flags.scopes,
+            publishable: flags.publishable,
+            ...(flags.name ? { name: flags.name } : {}),
+          });
+          if (flags.json) return printJson(created);
+          say(created.key);
+          const kind = created.apiKey.publishable ? 'publishable' : 'secret';
+          process.stderr.write(
+            `Created ${kind} ${flags.env} key ${created.apiKey.id} with ${created.apiKey.scopes.join(', ')}. It is shown only now: store it safely.\n`,
+          );
+        },
+      ),
     );
 
-  withProject(keys.command('revoke').description('Revoke a key; the public API refuses it from the next request on').argument('<keyId>', 'key id (see keys list)')).action(
+  withProject(
+    keys
+      .command('revoke')
+      .description('Revoke a key; the public API refuses it from the next request on')
+      .argument('<keyId>', 'key id (see keys list)'),
+  ).action(
     action(async (keyId: string, flags: CommonFlags) => {
       const { client, base } = projectContext(flags);
       const key = await client.delete<ApiKey>(`${base}/keys/${encodeURIComponent(keyId)}`);

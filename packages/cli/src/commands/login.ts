@@ -1,5 +1,5 @@
 /** `signpost login`, `logout` and `whoami`: a personal access token saved per server URL. */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { Client } from '../manage/client.ts';
 import { withServer, usageExits, type CommonFlags } from '../manage/common.ts';
@@ -19,9 +19,14 @@ interface Account {
 export function registerLoginCommands(program: Command): void {
   withServer(
     usageExits(program.command('login'))
-      .description('Sign in: with a personal access token, or with e-mail and password (a token is then created for this machine)')
+      .description(
+        'Sign in: with a personal access token, or with e-mail and password (a token is then created for this machine)',
+      )
       .option('--token <token>', 'a personal access token (sp_pat_…); - reads it from standard input')
-      .option('--email <email>', 'sign in with this e-mail address; the password is asked for (or read from standard input)')
+      .option(
+        '--email <email>',
+        'sign in with this e-mail address; the password is asked for (or read from standard input)',
+      )
       .option('--password-stdin', 'with --email: read the password from standard input'),
   )
     .addHelpText(
@@ -35,7 +40,8 @@ export function registerLoginCommands(program: Command): void {
     .action(
       action(async (flags: CommonFlags & { token?: string; email?: string; passwordStdin?: boolean }) => {
         const url = targetUrl(flags);
-        if ((flags.token === undefined) === (flags.email === undefined)) throw new CliError('Give either --token or --email');
+        if ((flags.token === undefined) === (flags.email === undefined))
+          throw new CliError('Give either --token or --email');
         if (flags.email !== undefined) {
           const password = await readSecret(`Password for ${flags.email}: `, flags.passwordStdin === true);
           const { token, account } = await tokenFromPassword(url, { email: flags.email, password });
@@ -50,16 +56,24 @@ export function registerLoginCommands(program: Command): void {
 
   withServer(
     usageExits(program.command('signup'))
-      .description('Create an account with e-mail and password, then sign in (the first account of a server administers it)')
+      .description(
+        'Create an account with e-mail and password, then sign in (the first account of a server administers it)',
+      )
       .requiredOption('--email <email>', 'your e-mail address (a verification e-mail is sent)')
       .option('--name <name>', 'your name')
       .option('--password-stdin', 'read the password from standard input instead of asking'),
   )
-    .addHelpText('after', '\nExample:\n  signpost signup --email ada@example.com --name Ada --url http://localhost:3000')
+    .addHelpText(
+      'after',
+      '\nExample:\n  signpost signup --email ada@example.com --name Ada --url http://localhost:3000',
+    )
     .action(
       action(async (flags: CommonFlags & { email: string; name?: string; passwordStdin?: boolean }) => {
         const url = targetUrl(flags);
-        const password = await readSecret('Choose a password (at least 10 characters, hard to guess): ', flags.passwordStdin === true);
+        const password = await readSecret(
+          'Choose a password (at least 10 characters, hard to guess): ',
+          flags.passwordStdin === true,
+        );
         await signUp(url, { email: flags.email, password, name: flags.name });
         // The server gives one answer whether or not the address was free (and e-mails it either
         // way); signing in with the password tells: it works for the new account, and for an
@@ -78,38 +92,43 @@ export function registerLoginCommands(program: Command): void {
           throw error;
         }
         saveLogin(flags, url, signedIn.token, signedIn.account);
-        if (!flags.json && !signedIn.account.verified) say(`Check your e-mail: a verification link went to ${signedIn.account.email}.`);
+        if (!flags.json && !signedIn.account.verified)
+          say(`Check your e-mail: a verification link went to ${signedIn.account.email}.`);
       }),
     );
 
-  withServer(usageExits(program.command('logout')).description('Forget the saved token of a server (the token itself stays valid until revoked)'))
-    .action(
-      action(async (flags: CommonFlags) => {
-        const target = resolveTarget(flags);
-        const entry = target.config.servers[target.url];
-        const had = Boolean(entry?.token);
-        if (entry) delete entry.token;
-        writeConfig(target.config);
-        if (flags.json) printJson({ url: target.url, signedOut: had });
-        else say(had ? `Signed out of ${target.url}.` : `No token was saved for ${target.url}.`);
-      }),
-    );
+  withServer(
+    usageExits(program.command('logout')).description(
+      'Forget the saved token of a server (the token itself stays valid until revoked)',
+    ),
+  ).action(
+    action(async (flags: CommonFlags) => {
+      const target = resolveTarget(flags);
+      const entry = target.config.servers[target.url];
+      const had = Boolean(entry?.token);
+      if (entry) delete entry.token;
+      writeConfig(target.config);
+      if (flags.json) printJson({ url: target.url, signedOut: had });
+      else say(had ? `Signed out of ${target.url}.` : `No token was saved for ${target.url}.`);
+    }),
+  );
 
-  withServer(usageExits(program.command('whoami')).description('Show the signed-in account and the default project'))
-    .action(
-      action(async (flags: CommonFlags) => {
-        const target = resolveTarget(flags);
-        const { account } = await Client.signedIn(target).get<{ account: Account }>('/me');
-        if (flags.json) printJson({ url: target.url, account, project: target.project ?? null });
-        else
-          printFields([
-            ['Server', target.url],
-            ['Account', `${account.email}${account.name ? ` (${account.name})` : ''}`],
-            ['Verified', account.verified],
-            ['Project', target.project ?? '(none; see `signpost projects use`)'],
-          ]);
-      }),
-    );
+  withServer(
+    usageExits(program.command('whoami')).description('Show the signed-in account and the default project'),
+  ).action(
+    action(async (flags: CommonFlags) => {
+      const target = resolveTarget(flags);
+      const { account } = await Client.signedIn(target).get<{ account: Account }>('/me');
+      if (flags.json) printJson({ url: target.url, account, project: target.project ?? null });
+      else
+        printFields([
+          ['Server', target.url],
+          ['Account', `${account.email}${account.name ? ` (${account.name})` : ''}`],
+          ['Verified', account.verified],
+          ['Project', target.project ?? '(none; see `signpost projects use`)'],
+        ]);
+    }),
+  );
 }
 
 function targetUrl(flags: CommonFlags): string {

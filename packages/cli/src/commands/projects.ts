@@ -1,6 +1,15 @@
 /** `signpost projects …`: list, show, create, update, and choose the default project. */
-import { Command } from 'commander';
-import { defined, integer, list, requireChanges, signedInClient, usageExits, withServer, type CommonFlags } from '../manage/common.ts';
+import type { Command } from 'commander';
+import {
+  defined,
+  integer,
+  list,
+  requireChanges,
+  signedInClient,
+  usageExits,
+  withServer,
+  type CommonFlags,
+} from '../manage/common.ts';
 import { resolveTarget, writeConfig } from '../manage/config.ts';
 import { action } from '../manage/errors.ts';
 import { printFields, printJson, printTable, say } from '../manage/output.ts';
@@ -82,7 +91,10 @@ export function registerProjectCommands(program: Command): void {
       .option('--use', 'make it the default project of later commands')
       .option('-q, --quiet', "print only the new project's id, e.g. for PROJECT=$(signpost projects create … -q)"),
   )
-    .addHelpText('after', '\nExamples:\n  signpost projects create "My App" --locales en,de --use\n  PROJECT=$(signpost projects create "My App" --use --quiet)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  signpost projects create "My App" --locales en,de --use\n  PROJECT=$(signpost projects create "My App" --use --quiet)',
+    )
     .action(
       action(async (name: string, flags: ProjectFlags) => {
         const body = defined({
@@ -131,7 +143,12 @@ export function registerProjectCommands(program: Command): void {
     }),
   );
 
-  withServer(projects.command('use').description('Make a project the default of later commands on this server').argument('<id>', 'project id')).action(
+  withServer(
+    projects
+      .command('use')
+      .description('Make a project the default of later commands on this server')
+      .argument('<id>', 'project id'),
+  ).action(
     action(async (id: string, flags: CommonFlags) => {
       const project = await signedInClient(flags).get<Project>(`/projects/${encodeURIComponent(id)}`);
       useProject(flags, project.id);

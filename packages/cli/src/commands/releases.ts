@@ -1,6 +1,14 @@
 /** `signpost releases …`: the releases the public version check compares against. */
-import { Command } from 'commander';
-import { defined, projectContext, readText, requireChanges, usageExits, withProject, type CommonFlags } from '../manage/common.ts';
+import type { Command } from 'commander';
+import {
+  defined,
+  projectContext,
+  readText,
+  requireChanges,
+  usageExits,
+  withProject,
+  type CommonFlags,
+} from '../manage/common.ts';
 import { action } from '../manage/errors.ts';
 import { printFields, printJson, printTable, say } from '../manage/output.ts';
 
@@ -67,7 +75,9 @@ function showRelease(release: Release): void {
 }
 
 export function registerReleaseCommands(program: Command): void {
-  const releases = usageExits(program.command('releases').description("A project's releases, for the public version check"));
+  const releases = usageExits(
+    program.command('releases').description("A project's releases, for the public version check"),
+  );
 
   withProject(releases.command('list').description('Releases, highest version first')).action(
     action(async (flags: CommonFlags) => {
@@ -91,24 +101,45 @@ export function registerReleaseCommands(program: Command): void {
     }),
   );
 
-  releaseOptions(withProject(releases.command('create').description('Add a release').argument('<version>', 'SemVer version, e.g. 1.4.0 or 2.0.0-beta.1')))
-    .addHelpText('after', '\nExample:\n  signpost releases create 1.4.0 --title "Dark mode" --notes-file CHANGES.md --download-url https://example.com/app-1.4.0.dmg')
+  releaseOptions(
+    withProject(
+      releases
+        .command('create')
+        .description('Add a release')
+        .argument('<version>', 'SemVer version, e.g. 1.4.0 or 2.0.0-beta.1'),
+    ),
+  )
+    .addHelpText(
+      'after',
+      '\nExample:\n  signpost releases create 1.4.0 --title "Dark mode" --notes-file CHANGES.md --download-url https://example.com/app-1.4.0.dmg',
+    )
     .action(
       action(async (version: string, flags: ReleaseFlags) => {
         const { client, base } = projectContext(flags);
         const release = await client.post<Release>(`${base}/releases`, { version, ...body(flags) });
         if (flags.json) return printJson(release);
-        say(`Added release ${release.version}${release.isBeta ? ' (beta)' : ''}${release.required ? ' (required)' : ''}.`);
+        say(
+          `Added release ${release.version}${release.isBeta ? ' (beta)' : ''}${release.required ? ' (required)' : ''}.`,
+        );
       }),
     );
 
   releaseOptions(
-    withProject(releases.command('edit').description('Change a release').argument('<version>', 'current version').option('--new-version <version>', 'change the version itself')),
+    withProject(
+      releases
+        .command('edit')
+        .description('Change a release')
+        .argument('<version>', 'current version')
+        .option('--new-version <version>', 'change the version itself'),
+    ),
   ).action(
     action(async (version: string, flags: ReleaseFlags) => {
       const { client, base } = projectContext(flags);
       const changes = { ...defined({ version: flags.newVersion }), ...body(flags) };
-      requireChanges(changes, '--new-version, --title, --notes, --notes-file, --download-url, --date, --beta, --required, --commit');
+      requireChanges(
+        changes,
+        '--new-version, --title, --notes, --notes-file, --download-url, --date, --beta, --required, --commit',
+      );
       const release = await client.patch<Release>(`${base}/releases/${encodeURIComponent(version)}`, changes);
       if (flags.json) printJson(release);
       else showRelease(release);

@@ -1,6 +1,14 @@
 /** `signpost bugs|errors|logs …`: reports as a team triages them: filtered lists, the full record, resolve/ignore/reopen. */
-import { Command } from 'commander';
-import { list, oneOf, projectContext, usageExits, withPaging, withProject, type CommonFlags } from '../manage/common.ts';
+import type { Command } from 'commander';
+import {
+  list,
+  oneOf,
+  projectContext,
+  usageExits,
+  withPaging,
+  withProject,
+  type CommonFlags,
+} from '../manage/common.ts';
 import { action } from '../manage/errors.ts';
 import { printFields, printJson, printPaging, printTable, say } from '../manage/output.ts';
 
@@ -20,7 +28,11 @@ const KINDS: Kind[] = [
 type Report = Record<string, any>;
 
 function registerKind(program: Command, kind: Kind): void {
-  const command = usageExits(program.command(kind.name).description(`${kind.singular[0]!.toUpperCase()}${kind.singular.slice(1)}s: list, show, resolve, ignore`));
+  const command = usageExits(
+    program
+      .command(kind.name)
+      .description(`${kind.singular[0]!.toUpperCase()}${kind.singular.slice(1)}s: list, show, resolve, ignore`),
+  );
 
   withPaging(
     withProject(command.command('list').description(`${kind.singular}s, most recently seen first`))
@@ -30,7 +42,11 @@ function registerKind(program: Command, kind: Kind): void {
       .option('--since <iso>', 'seen at or after this time')
       .option('--until <iso>', 'first seen before this time')
       .option('--search <text>', 'text in titles, messages, stack traces')
-      .option('--sort <order>', 'lastSeen, firstSeen or occurrences', oneOf(['lastSeen', 'firstSeen', 'occurrences'] as const)),
+      .option(
+        '--sort <order>',
+        'lastSeen, firstSeen or occurrences',
+        oneOf(['lastSeen', 'firstSeen', 'occurrences'] as const),
+      ),
     50,
   ).action(
     action(async (flags: CommonFlags & Record<string, any>) => {
@@ -50,7 +66,14 @@ function registerKind(program: Command, kind: Kind): void {
       const rows = result[kind.name] as Report[];
       printTable(
         ['id', kind.grade, 'status', 'count', 'last seen', kind.name === 'logs' ? 'message' : 'title'],
-        rows.map((r) => [r['id'], r[kind.grade], r['status'], r['occurrences'], r['lastSeenAt'], kind.name === 'logs' ? r['message'] : r['title']]),
+        rows.map((r) => [
+          r['id'],
+          r[kind.grade],
+          r['status'],
+          r['occurrences'],
+          r['lastSeenAt'],
+          kind.name === 'logs' ? r['message'] : r['title'],
+        ]),
         `No ${kind.singular}s.`,
       );
       printPaging(rows.length, result['total'], result['offset']);
@@ -65,17 +88,31 @@ function registerKind(program: Command, kind: Kind): void {
       const report = await client.get<Report>(`${base}/${kind.name}/${encodeURIComponent(id)}`);
       if (flags.json) return printJson(report);
       const { stackTrace, breadcrumbs, ...rest } = report;
-      printFields(Object.entries(rest).map(([name, value]): [string, string] => [name, typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? '-')]));
+      printFields(
+        Object.entries(rest).map(([name, value]): [string, string] => [
+          name,
+          typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? '-'),
+        ]),
+      );
       if (Array.isArray(breadcrumbs) && breadcrumbs.length > 0) {
         say('\nBreadcrumbs:');
-        printTable(['time', 'type', 'message'], breadcrumbs.map((b: Report) => [b['timestamp'], b['type'], b['message']]));
+        printTable(
+          ['time', 'type', 'message'],
+          breadcrumbs.map((b: Report) => [b['timestamp'], b['type'], b['message']]),
+        );
       }
       if (stackTrace) say(`\n${stackTrace}`);
     }),
   );
 
-  for (const [action_, status] of [['resolve', 'resolved'], ['ignore', 'ignored'], ['reopen', 'open']] as const) {
-    withProject(command.command(action_).description(`Mark a ${kind.singular} ${status}`).argument('<id>', 'id')).action(
+  for (const [action_, status] of [
+    ['resolve', 'resolved'],
+    ['ignore', 'ignored'],
+    ['reopen', 'open'],
+  ] as const) {
+    withProject(
+      command.command(action_).description(`Mark a ${kind.singular} ${status}`).argument('<id>', 'id'),
+    ).action(
       action(async (id: string, flags: CommonFlags) => {
         const { client, base } = projectContext(flags);
         const report = await client.patch<Report>(`${base}/${kind.name}/${encodeURIComponent(id)}`, { status });

@@ -1,5 +1,5 @@
 /** `signpost server start` and `signpost server migrate`: run the Signpost server installed next to the CLI. */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { action } from '../manage/errors.ts';
 import { integer, usageExits } from '../manage/common.ts';
 import { runServerScript } from '../manage/server-process.ts';
@@ -24,11 +24,16 @@ function serverEnv(flags: ServerFlags): NodeJS.ProcessEnv {
 
 const databaseOptions = (command: Command) =>
   command
-    .option('--database-url <url>', 'postgres://… for PostgreSQL, or sqlite:<file> (default: $DATABASE_URL, else SQLite in the data folder)')
+    .option(
+      '--database-url <url>',
+      'postgres://… for PostgreSQL, or sqlite:<file> (default: $DATABASE_URL, else SQLite in the data folder)',
+    )
     .option('--data-dir <dir>', 'data folder for SQLite and development e-mails (default: $DATA_DIR, else ./data)');
 
 export function registerServerCommands(program: Command): void {
-  const server = usageExits(program.command('server').description('Run the Signpost server installed next to the CLI (Node 22.18+)'));
+  const server = usageExits(
+    program.command('server').description('Run the Signpost server installed next to the CLI (Node 22.18+)'),
+  );
   server.addHelpText(
     'after',
     '\nThe server package (@signpost/server) must be installed next to the CLI: in a clone of the Signpost repository,\n' +
@@ -44,7 +49,10 @@ export function registerServerCommands(program: Command): void {
       .option('--host <host>', 'address to listen on (default: $HOST, else 0.0.0.0)')
       .option('--public-url <url>', 'the address users reach the server at (default: $PUBLIC_URL)'),
   )
-    .addHelpText('after', '\nExamples:\n  signpost server start\n  signpost server start --port 8080 --database-url postgres://signpost@localhost/signpost')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  signpost server start\n  signpost server start --port 8080 --database-url postgres://signpost@localhost/signpost',
+    )
     .action(
       action(async (flags: ServerFlags) => {
         process.exitCode = await runServerScript('src/main.ts', serverEnv(flags));

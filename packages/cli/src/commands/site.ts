@@ -2,8 +2,20 @@
  * `signpost site …`: a project's site configuration (maintenance, status messages, feature
  * flags, environments, debug mode). Every change moves the public `lastUpdated`.
  */
-import { Command } from 'commander';
-import { defined, integer, list, oneOf, onOff, projectContext, readText, requireChanges, usageExits, withProject, type CommonFlags } from '../manage/common.ts';
+import type { Command } from 'commander';
+import {
+  defined,
+  integer,
+  list,
+  oneOf,
+  onOff,
+  projectContext,
+  readText,
+  requireChanges,
+  usageExits,
+  withProject,
+  type CommonFlags,
+} from '../manage/common.ts';
 import { action } from '../manage/errors.ts';
 import { printFields, printJson, printTable, say } from '../manage/output.ts';
 
@@ -16,9 +28,28 @@ interface Maintenance {
   statusPageUrl: string | null;
   whitelist: { localStorageKeys: string[]; emails: string[]; ips: string[] };
 }
-interface Message { id: string; type: string; text: string; isActive: boolean; priority: number; startsAt: string | null; expiresAt: string | null; live: boolean }
-interface Flag { key: string; enabled: boolean }
-interface Environment { id: string; name: string; slug: string; url: string; color: string; debugEnabled: boolean }
+interface Message {
+  id: string;
+  type: string;
+  text: string;
+  isActive: boolean;
+  priority: number;
+  startsAt: string | null;
+  expiresAt: string | null;
+  live: boolean;
+}
+interface Flag {
+  key: string;
+  enabled: boolean;
+}
+interface Environment {
+  id: string;
+  name: string;
+  slug: string;
+  url: string;
+  color: string;
+  debugEnabled: boolean;
+}
 interface SiteConfig {
   maintenance: Maintenance;
   messages: Message[];
@@ -34,7 +65,7 @@ function showMaintenance(m: Maintenance): void {
     ['Type', m.type],
     ['Custom HTML', m.customHtml ? `${m.customHtml.length} characters` : null],
     ['Back by', m.expectedRestoration],
-    ['Status link', m.showStatusLink ? m.statusPageUrl ?? 'yes' : 'no'],
+    ['Status link', m.showStatusLink ? (m.statusPageUrl ?? 'yes') : 'no'],
     ['Status page', m.statusPageUrl],
     ['Bypass keys', m.whitelist.localStorageKeys.join(', ')],
     ['Bypass e-mails', m.whitelist.emails.join(', ')],
@@ -43,10 +74,15 @@ function showMaintenance(m: Maintenance): void {
 }
 
 const MESSAGE_TYPES = ['info', 'success', 'warning', 'error'] as const;
-const nullable = (value: string | undefined) => (value === undefined ? undefined : value === '' || value === 'none' ? null : value);
+const nullable = (value: string | undefined) =>
+  value === undefined ? undefined : value === '' || value === 'none' ? null : value;
 
 export function registerSiteCommands(program: Command): void {
-  const site = usageExits(program.command('site').description("A project's site configuration: maintenance, messages, flags, environments, debug mode"));
+  const site = usageExits(
+    program
+      .command('site')
+      .description("A project's site configuration: maintenance, messages, flags, environments, debug mode"),
+  );
 
   withProject(site.command('show').description('The whole site configuration')).action(
     action(async (flags: CommonFlags) => {
@@ -59,11 +95,23 @@ export function registerSiteCommands(program: Command): void {
         ['Last updated', config.lastUpdated],
       ]);
       say('\nMessages:');
-      printTable(['id', 'type', 'priority', 'shown now', 'text'], config.messages.map((m) => [m.id, m.type, m.priority, m.live, m.text]), '  none');
+      printTable(
+        ['id', 'type', 'priority', 'shown now', 'text'],
+        config.messages.map((m) => [m.id, m.type, m.priority, m.live, m.text]),
+        '  none',
+      );
       say('\nFeature flags:');
-      printTable(['key', 'enabled'], config.featureFlags.map((f) => [f.key, f.enabled]), '  none');
+      printTable(
+        ['key', 'enabled'],
+        config.featureFlags.map((f) => [f.key, f.enabled]),
+        '  none',
+      );
       say('\nEnvironments:');
-      printTable(['slug', 'name', 'url', 'color', 'debug'], config.environments.map((e) => [e.slug, e.name, e.url, e.color, e.debugEnabled]), '  none');
+      printTable(
+        ['slug', 'name', 'url', 'color', 'debug'],
+        config.environments.map((e) => [e.slug, e.name, e.url, e.color, e.debugEnabled]),
+        '  none',
+      );
     }),
   );
 
@@ -72,7 +120,11 @@ export function registerSiteCommands(program: Command): void {
       .command('maintenance')
       .description('Show or change maintenance mode; with no options it shows the settings')
       .argument('[state]', 'on or off', onOff)
-      .option('--type <type>', 'full (app blocked), banner (notice only) or custom (blocked, your HTML shown)', oneOf(['full', 'banner', 'custom'] as const))
+      .option(
+        '--type <type>',
+        'full (app blocked), banner (notice only) or custom (blocked, your HTML shown)',
+        oneOf(['full', 'banner', 'custom'] as const),
+      )
       .option('--html <html>', 'HTML shown in custom mode ("" clears it)')
       .option('--html-file <file>', 'read the custom HTML from a file')
       .option('--until <iso>', 'expected restoration time, ISO 8601 ("none" clears it)')
@@ -83,11 +135,18 @@ export function registerSiteCommands(program: Command): void {
       .option('--allow-emails <list>', 'e-mail addresses that bypass maintenance', list)
       .option('--allow-ips <list>', 'IP addresses or CIDR ranges that bypass maintenance', list),
   )
-    .addHelpText('after', '\nExamples:\n  signpost site maintenance on --type banner --until 2026-12-01T18:00:00Z\n  signpost site maintenance off')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  signpost site maintenance on --type banner --until 2026-12-01T18:00:00Z\n  signpost site maintenance off',
+    )
     .action(
       action(async (state: boolean | undefined, flags: CommonFlags & Record<string, any>) => {
         const { client, base } = projectContext(flags);
-        const whitelist = defined({ localStorageKeys: flags['allowKeys'], emails: flags['allowEmails'], ips: flags['allowIps'] });
+        const whitelist = defined({
+          localStorageKeys: flags['allowKeys'],
+          emails: flags['allowEmails'],
+          ips: flags['allowIps'],
+        });
         const body = defined({
           enabled: state,
           type: flags['type'],
@@ -97,15 +156,18 @@ export function registerSiteCommands(program: Command): void {
           showStatusLink: flags['statusLink'],
           whitelist: Object.keys(whitelist).length > 0 ? whitelist : undefined,
         });
-        const maintenance = Object.keys(body).length === 0
-          ? await client.get<Maintenance>(`${base}/site-config/maintenance`)
-          : await client.patch<Maintenance>(`${base}/site-config/maintenance`, body);
+        const maintenance =
+          Object.keys(body).length === 0
+            ? await client.get<Maintenance>(`${base}/site-config/maintenance`)
+            : await client.patch<Maintenance>(`${base}/site-config/maintenance`, body);
         if (flags.json) printJson(maintenance);
         else showMaintenance(maintenance);
       }),
     );
 
-  withProject(site.command('debug').description('Turn debug mode on or off').argument('<state>', 'on or off', onOff)).action(
+  withProject(
+    site.command('debug').description('Turn debug mode on or off').argument('<state>', 'on or off', onOff),
+  ).action(
     action(async (state: boolean, flags: CommonFlags) => {
       const { client, base } = projectContext(flags);
       const config = await client.patch<SiteConfig>(`${base}/site-config`, { debugMode: state });
@@ -120,10 +182,20 @@ export function registerSiteCommands(program: Command): void {
       const { client, base } = projectContext(flags);
       const result = await client.get<{ featureFlags: Flag[] }>(`${base}/site-config/flags`);
       if (flags.json) return printJson(result);
-      printTable(['key', 'enabled'], result.featureFlags.map((f) => [f.key, f.enabled]), 'No feature flags.');
+      printTable(
+        ['key', 'enabled'],
+        result.featureFlags.map((f) => [f.key, f.enabled]),
+        'No feature flags.',
+      );
     }),
   );
-  withProject(flagsCommand.command('set').description('Create a flag or turn it on or off').argument('<key>', 'flag key').argument('<state>', 'on or off', onOff)).action(
+  withProject(
+    flagsCommand
+      .command('set')
+      .description('Create a flag or turn it on or off')
+      .argument('<key>', 'flag key')
+      .argument('<state>', 'on or off', onOff),
+  ).action(
     action(async (key: string, state: boolean, flags: CommonFlags) => {
       const { client, base } = projectContext(flags);
       const flag = await client.put<Flag>(`${base}/site-config/flags/${encodeURIComponent(key)}`, { enabled: state });
@@ -174,7 +246,10 @@ export function registerSiteCommands(program: Command): void {
       .requiredOption('--type <type>', 'info, success, warning or error', oneOf(MESSAGE_TYPES))
       .requiredOption('--text <text>', 'the message'),
   )
-    .addHelpText('after', '\nExample:\n  signpost site messages add --type warning --text "Maintenance tonight 22:00 UTC" --priority 10')
+    .addHelpText(
+      'after',
+      '\nExample:\n  signpost site messages add --type warning --text "Maintenance tonight 22:00 UTC" --priority 10',
+    )
     .action(
       action(async (flags: CommonFlags & Record<string, any>) => {
         const { client, base } = projectContext(flags);
@@ -212,12 +287,16 @@ export function registerSiteCommands(program: Command): void {
       const { client, base } = projectContext(flags);
       const result = await client.get<{ environments: Environment[] }>(`${base}/site-config/environments`);
       if (flags.json) return printJson(result);
-      printTable(['id', 'slug', 'name', 'url', 'color', 'debug'], result.environments.map((e) => [e.id, e.slug, e.name, e.url, e.color, e.debugEnabled]), 'No environments.');
+      printTable(
+        ['id', 'slug', 'name', 'url', 'color', 'debug'],
+        result.environments.map((e) => [e.id, e.slug, e.name, e.url, e.color, e.debugEnabled]),
+        'No environments.',
+      );
     }),
   );
   const envOptions = (command: Command) =>
     command
-      .option('--url <url>', 'the environment\'s address', undefined)
+      .option('--url <url>', "the environment's address", undefined)
       .option('--color <hex>', 'hex colour, e.g. #16a34a')
       .option('--debug', 'debug on in this environment')
       .option('--no-debug', 'debug off in this environment');
@@ -226,33 +305,70 @@ export function registerSiteCommands(program: Command): void {
     command
       .option('--server-url <url>', 'Signpost server URL (default: $SIGNPOST_URL or the one you logged in to)')
       .option('--json', 'print JSON for scripts instead of text')
-      .option('-p, --project <id>', 'project id (default: $SIGNPOST_PROJECT, else the one chosen with `signpost projects use`)');
-  const envContext = (flags: Record<string, any>) => projectContext({ url: flags['serverUrl'], project: flags['project'], json: flags['json'] });
+      .option(
+        '-p, --project <id>',
+        'project id (default: $SIGNPOST_PROJECT, else the one chosen with `signpost projects use`)',
+      );
+  const envContext = (flags: Record<string, any>) =>
+    projectContext({ url: flags['serverUrl'], project: flags['project'], json: flags['json'] });
   envOptions(
-    withEnvProject(envs.command('add').description('Add an environment').argument('<name>', 'display name').requiredOption('--slug <slug>', 'lowercase letters, digits, hyphens')),
+    withEnvProject(
+      envs
+        .command('add')
+        .description('Add an environment')
+        .argument('<name>', 'display name')
+        .requiredOption('--slug <slug>', 'lowercase letters, digits, hyphens'),
+    ),
   )
-    .addHelpText('after', '\nExample:\n  signpost site envs add Staging --slug staging --url https://staging.example.com --color "#f59e0b" --debug')
+    .addHelpText(
+      'after',
+      '\nExample:\n  signpost site envs add Staging --slug staging --url https://staging.example.com --color "#f59e0b" --debug',
+    )
     .action(
       action(async (name: string, flags: Record<string, any>) => {
         const { client, base } = envContext(flags);
-        const env = await client.post<Environment>(`${base}/site-config/environments`, defined({ name, slug: flags['slug'], url: flags['url'], color: flags['color'], debugEnabled: flags['debug'] }));
+        const env = await client.post<Environment>(
+          `${base}/site-config/environments`,
+          defined({
+            name,
+            slug: flags['slug'],
+            url: flags['url'],
+            color: flags['color'],
+            debugEnabled: flags['debug'],
+          }),
+        );
         if (flags['json']) return printJson(env);
         say(`Added environment ${env.name} (${env.slug}).`);
       }),
     );
   envOptions(
-    withEnvProject(envs.command('edit').description('Change an environment').argument('<slug>', 'environment slug or id').option('--name <name>', 'display name').option('--slug <slug>', 'new slug')),
+    withEnvProject(
+      envs
+        .command('edit')
+        .description('Change an environment')
+        .argument('<slug>', 'environment slug or id')
+        .option('--name <name>', 'display name')
+        .option('--slug <slug>', 'new slug'),
+    ),
   ).action(
     action(async (ref: string, flags: Record<string, any>) => {
       const { client, base } = envContext(flags);
-      const body = defined({ name: flags['name'], slug: flags['slug'], url: flags['url'], color: flags['color'], debugEnabled: flags['debug'] });
+      const body = defined({
+        name: flags['name'],
+        slug: flags['slug'],
+        url: flags['url'],
+        color: flags['color'],
+        debugEnabled: flags['debug'],
+      });
       requireChanges(body, '--name, --slug, --url, --color, --debug, --no-debug');
       const env = await client.patch<Environment>(`${base}/site-config/environments/${encodeURIComponent(ref)}`, body);
       if (flags['json']) printJson(env);
       else say(`Updated environment ${env.name} (${env.slug}).`);
     }),
   );
-  withProject(envs.command('delete').description('Delete an environment').argument('<slug>', 'environment slug or id')).action(
+  withProject(
+    envs.command('delete').description('Delete an environment').argument('<slug>', 'environment slug or id'),
+  ).action(
     action(async (ref: string, flags: CommonFlags) => {
       const { client, base } = projectContext(flags);
       await client.delete(`${base}/site-config/environments/${encodeURIComponent(ref)}`);

@@ -17,7 +17,10 @@ export class Client {
 
   static signedIn(target: Target): Client {
     if (!target.token) {
-      throw new CliError(`Not signed in to ${target.url}. Run: signpost login --token <personal access token> --url ${target.url}`, EXIT.environment);
+      throw new CliError(
+        `Not signed in to ${target.url}. Run: signpost login --token <personal access token> --url ${target.url}`,
+        EXIT.environment,
+      );
     }
     return new Client(target.url, target.token);
   }
@@ -40,7 +43,8 @@ export class Client {
 
   async request<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
     const url = new URL(this.url + API_PREFIX + path);
-    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    for (const [name, value] of Object.entries(query ?? {}))
+      if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.token) headers['authorization'] = `Bearer ${this.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -49,21 +53,33 @@ export class Client {
       response = await fetch(url, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new CliError(`Cannot reach the Signpost server at ${this.url} (${cause?.code ?? cause?.message ?? (error as Error).message})`, EXIT.environment);
+      throw new CliError(
+        `Cannot reach the Signpost server at ${this.url} (${cause?.code ?? cause?.message ?? (error as Error).message})`,
+        EXIT.environment,
+      );
     }
     const text = await response.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     if (text) {
       try {
         parsed = JSON.parse(text);
       } catch {
-        if (response.ok) throw new CliError(`The server at ${this.url} answered ${method} ${url.pathname} with something that is not JSON`, EXIT.api);
+        if (response.ok)
+          throw new CliError(
+            `The server at ${this.url} answered ${method} ${url.pathname} with something that is not JSON`,
+            EXIT.api,
+          );
       }
     }
     if (!response.ok) {
       const problem = (parsed ?? {}) as { error?: string; details?: Array<{ field: string; message: string }> };
       const message = problem.error ?? `HTTP ${response.status} ${response.statusText}`;
-      throw new ApiError(response.status, `${message} (HTTP ${response.status})`, problem.details ?? [], parsed ?? { error: message });
+      throw new ApiError(
+        response.status,
+        `${message} (HTTP ${response.status})`,
+        problem.details ?? [],
+        parsed ?? { error: message },
+      );
     }
     return parsed as T;
   }

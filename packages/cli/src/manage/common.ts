@@ -1,5 +1,5 @@
 /** Options and argument parsers shared by the management commands. */
-import { Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { Client } from './client.ts';
 import { CliError, EXIT } from './errors.ts';
@@ -19,13 +19,19 @@ export function usageExits(command: Command): Command {
 /** `--url` and `--json`, on every command that talks to a server. */
 export function withServer(command: Command): Command {
   return command
-    .option('--url <url>', 'Signpost server URL (default: $SIGNPOST_URL, else the one you logged in to, else http://localhost:3000)')
+    .option(
+      '--url <url>',
+      'Signpost server URL (default: $SIGNPOST_URL, else the one you logged in to, else http://localhost:3000)',
+    )
     .option('--json', 'print JSON for scripts instead of text');
 }
 
 /** `--project`, on every command that acts on one project. */
 export function withProject(command: Command): Command {
-  return withServer(command).option('-p, --project <id>', 'project id (default: $SIGNPOST_PROJECT, else the one chosen with `signpost projects use`)');
+  return withServer(command).option(
+    '-p, --project <id>',
+    'project id (default: $SIGNPOST_PROJECT, else the one chosen with `signpost projects use`)',
+  );
 }
 
 /** The signed-in client and the project a command acts on. */
@@ -33,7 +39,10 @@ export function projectContext(flags: CommonFlags): { client: Client; projectId:
   const target = resolveTarget(flags);
   const client = Client.signedIn(target);
   if (!target.project) {
-    throw new CliError('No project given: pass --project <id>, set SIGNPOST_PROJECT, or run `signpost projects use <id>`', EXIT.usage);
+    throw new CliError(
+      'No project given: pass --project <id>, set SIGNPOST_PROJECT, or run `signpost projects use <id>`',
+      EXIT.usage,
+    );
   }
   return { client, projectId: target.project, base: `/projects/${encodeURIComponent(target.project)}` };
 }
@@ -45,7 +54,8 @@ export function signedInClient(flags: CommonFlags): Client {
 export function integer(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
   return (raw: string): number => {
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}.`);
+    if (!Number.isInteger(value) || value < min || value > max)
+      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}.`);
     return value;
   };
 }
@@ -58,13 +68,21 @@ export function oneOf<const T extends readonly string[]>(values: T) {
 }
 
 export function onOff(raw: string): boolean {
-  const value = ({ on: true, true: true, yes: true, enable: true, off: false, false: false, no: false, disable: false } as Record<string, boolean>)[raw.toLowerCase()];
+  const value = (
+    { on: true, true: true, yes: true, enable: true, off: false, false: false, no: false, disable: false } as Record<
+      string,
+      boolean
+    >
+  )[raw.toLowerCase()];
   if (value === undefined) throw new InvalidArgumentError('Use on or off.');
   return value;
 }
 
 export function list(raw: string): string[] {
-  return raw.split(',').map((part) => part.trim()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
 }
 
 /** `--limit` and `--offset` for list commands. */

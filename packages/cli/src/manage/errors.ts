@@ -21,7 +21,11 @@ export class ApiError extends CliError {
   readonly status: number;
   readonly body: unknown;
   constructor(status: number, message: string, details: Array<{ field: string; message: string }>, body: unknown) {
-    super(message, EXIT.api, details.map((d) => `${d.field}: ${d.message}`));
+    super(
+      message,
+      EXIT.api,
+      details.map((d) => `${d.field}: ${d.message}`),
+    );
     this.status = status;
     this.body = body;
   }
@@ -46,7 +50,10 @@ function report(error: unknown, args: unknown[]): void {
   if (error instanceof CliError) {
     if (json) {
       const body = error instanceof ApiError ? error.body : { error: error.message };
-      process.stdout.write(JSON.stringify(error instanceof ApiError ? { status: error.status, ...(body as object) } : body, null, 2) + '\n');
+      process.stdout.write(
+        JSON.stringify(error instanceof ApiError ? { status: error.status, ...(body as object) } : body, null, 2) +
+          '\n',
+      );
     }
     process.stderr.write(`signpost: ${error.message}\n${error.lines.map((line) => `  ${line}\n`).join('')}`);
     process.exitCode = error.exitCode;

@@ -18,18 +18,23 @@ export function printTable(columns: string[], rows: Cell[][], empty = 'Nothing t
     process.stdout.write(`${empty}\n`);
     return;
   }
-  const cells = rows.map((row) => row.map((cell) => {
-    const value = text(cell);
-    return value.length > 60 ? `${value.slice(0, 57)}...` : value;
-  }));
+  const cells = rows.map((row) =>
+    row.map((cell) => {
+      const value = text(cell);
+      return value.length > 60 ? `${value.slice(0, 57)}...` : value;
+    }),
+  );
   const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((row) => row[i]!.length)));
-  const line = (row: string[]) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
   process.stdout.write([line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n') + '\n');
 }
 
 export function printFields(fields: Array<[string, Cell]>): void {
   const width = Math.max(...fields.map(([label]) => label.length));
-  process.stdout.write(fields.map(([label, value]) => `${`${label}:`.padEnd(width + 2)}${text(value)}`).join('\n') + '\n');
+  process.stdout.write(
+    fields.map(([label, value]) => `${`${label}:`.padEnd(width + 2)}${text(value)}`).join('\n') + '\n',
+  );
 }
 
 export function say(line: string): void {

@@ -13,7 +13,8 @@ export function locateServer(env: NodeJS.ProcessEnv = process.env): string {
   const given = env['SIGNPOST_SERVER_DIR'];
   if (given) {
     const dir = resolve(given);
-    if (!existsSync(join(dir, 'src', 'main.ts'))) throw new CliError(`SIGNPOST_SERVER_DIR=${given} has no src/main.ts`, EXIT.environment);
+    if (!existsSync(join(dir, 'src', 'main.ts')))
+      throw new CliError(`SIGNPOST_SERVER_DIR=${given} has no src/main.ts`, EXIT.environment);
     return dir;
   }
   try {
@@ -35,7 +36,8 @@ export function nodeFlagsFor(version: string = process.versions.node): string[] 
   const [major = 0, minor = 0] = version.split('.').map(Number);
   const stripsByDefault = major > 23 || (major === 23 && minor >= 6) || (major === 22 && minor >= 18);
   if (stripsByDefault) return [];
-  if (major === 23 || (major === 22 && minor >= 6)) return ['--experimental-strip-types', '--no-warnings=ExperimentalWarning'];
+  if (major === 23 || (major === 22 && minor >= 6))
+    return ['--experimental-strip-types', '--no-warnings=ExperimentalWarning'];
   throw new CliError(
     `The Signpost server needs Node.js 22.18 or later (this is ${version}). Run it with a newer Node, ` +
       'or point SIGNPOST_NODE at one (for example the node from `npm install node@24`).',
@@ -48,7 +50,11 @@ export function runServerScript(script: string, env: NodeJS.ProcessEnv, args: st
   const dir = locateServer(env);
   const node = env['SIGNPOST_NODE'];
   const flags = node ? [] : nodeFlagsFor();
-  const child = spawn(node ?? process.execPath, [...flags, join(dir, script), ...args], { env, stdio: 'inherit', cwd: process.cwd() });
+  const child = spawn(node ?? process.execPath, [...flags, join(dir, script), ...args], {
+    env,
+    stdio: 'inherit',
+    cwd: process.cwd(),
+  });
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
   const onInt = forward('SIGINT');
   const onTerm = forward('SIGTERM');

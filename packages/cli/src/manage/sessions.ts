@@ -15,7 +15,9 @@ interface Account {
 
 function sessionCookie(response: Response): string {
   const headers = response.headers as Headers & { getSetCookie?: () => string[] };
-  const cookies = headers.getSetCookie ? headers.getSetCookie() : (response.headers.get('set-cookie') ?? '').split(/,(?=\s*[^;,=\s]+=)/);
+  const cookies = headers.getSetCookie
+    ? headers.getSetCookie()
+    : (response.headers.get('set-cookie') ?? '').split(/,(?=\s*[^;,=\s]+=)/);
   const pairs = cookies.map((cookie) => cookie.split(';')[0]!.trim()).filter((pair) => pair.includes('='));
   if (pairs.length === 0) throw new CliError('The server did not start a session', EXIT.api);
   return pairs.join('; ');
@@ -28,14 +30,25 @@ async function call(url: string, path: string, body: unknown, cookie?: string): 
     return await fetch(url + API_PREFIX + path, { method: 'POST', headers, body: JSON.stringify(body) });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause;
-    throw new CliError(`Cannot reach the Signpost server at ${url} (${cause?.code ?? (error as Error).message})`, EXIT.environment);
+    throw new CliError(
+      `Cannot reach the Signpost server at ${url} (${cause?.code ?? (error as Error).message})`,
+      EXIT.environment,
+    );
   }
 }
 
 async function expect(response: Response, status: number): Promise<any> {
-  const body = (await response.json().catch(() => ({}))) as { error?: string; details?: Array<{ field: string; message: string }> };
+  const body = (await response.json().catch(() => ({}))) as {
+    error?: string;
+    details?: Array<{ field: string; message: string }>;
+  };
   if (response.status !== status) {
-    throw new ApiError(response.status, `${body.error ?? `HTTP ${response.status}`} (HTTP ${response.status})`, body.details ?? [], body);
+    throw new ApiError(
+      response.status,
+      `${body.error ?? `HTTP ${response.status}`} (HTTP ${response.status})`,
+      body.details ?? [],
+      body,
+    );
   }
   return body;
 }
@@ -44,7 +57,10 @@ async function expect(response: Response, status: number): Promise<any> {
  * Asks for an account. The server answers the same whether or not the address already had one
  * (it e-mails the address either way), so this only returns the server's message.
  */
-export async function signUp(url: string, credentials: { email: string; password: string; name?: string | undefined }): Promise<string> {
+export async function signUp(
+  url: string,
+  credentials: { email: string; password: string; name?: string | undefined },
+): Promise<string> {
   const { message } = (await expect(await call(url, '/auth/sign-up', credentials), 202)) as { message: string };
   return message;
 }

@@ -4,7 +4,7 @@ export function unifiedDiff(oldText: string, newText: string, oldName: string, n
   const a = splitLines(oldText);
   const b = splitLines(newText);
   const ops = diffLines(a, b);
-  const changed = ops.flatMap((o, index) => (o.kind === " " ? [] : [index]));
+  const changed = ops.flatMap((o, index) => (o.kind === ' ' ? [] : [index]));
   const groups: [number, number][] = [];
   for (const index of changed) {
     const last = groups[groups.length - 1];
@@ -14,28 +14,30 @@ export function unifiedDiff(oldText: string, newText: string, oldName: string, n
   const hunks: string[] = [];
   for (const [first, last] of groups) {
     const slice = ops.slice(Math.max(0, first - context), Math.min(ops.length, last + context + 1));
-    const oldCount = slice.filter((o) => o.kind !== "+").length;
-    const newCount = slice.filter((o) => o.kind !== "-").length;
+    const oldCount = slice.filter((o) => o.kind !== '+').length;
+    const newCount = slice.filter((o) => o.kind !== '-').length;
     const oldStart = slice[0]!.oldLine;
     const newStart = slice[0]!.newLine;
-    hunks.push(`@@ -${oldCount ? oldStart : oldStart - 1},${oldCount} +${newCount ? newStart : newStart - 1},${newCount} @@`);
+    hunks.push(
+      `@@ -${oldCount ? oldStart : oldStart - 1},${oldCount} +${newCount ? newStart : newStart - 1},${newCount} @@`,
+    );
     for (const o of slice) hunks.push(`${o.kind}${o.text}`);
   }
-  if (hunks.length === 0) return "";
-  return [`--- ${oldName}`, `+++ ${newName}`, ...hunks].join("\n");
+  if (hunks.length === 0) return '';
+  return [`--- ${oldName}`, `+++ ${newName}`, ...hunks].join('\n');
 }
 
 interface Op {
-  kind: " " | "-" | "+";
+  kind: ' ' | '-' | '+';
   text: string;
   oldLine: number;
   newLine: number;
 }
 
 function splitLines(text: string): string[] {
-  if (text === "") return [];
-  const lines = text.replace(/\r\n/g, "\n").split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
+  if (text === '') return [];
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
 
@@ -54,14 +56,14 @@ function diffLines(a: string[], b: string[]): Op[] {
   let j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && a[i] === b[j]) {
-      ops.push({ kind: " ", text: a[i]!, oldLine: i + 1, newLine: j + 1 });
+      ops.push({ kind: ' ', text: a[i]!, oldLine: i + 1, newLine: j + 1 });
       i++;
       j++;
     } else if (i < n && (j >= m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
-      ops.push({ kind: "-", text: a[i]!, oldLine: i + 1, newLine: j + 1 });
+      ops.push({ kind: '-', text: a[i]!, oldLine: i + 1, newLine: j + 1 });
       i++;
     } else {
-      ops.push({ kind: "+", text: b[j]!, oldLine: i + 1, newLine: j + 1 });
+      ops.push({ kind: '+', text: b[j]!, oldLine: i + 1, newLine: j + 1 });
       j++;
     }
   }

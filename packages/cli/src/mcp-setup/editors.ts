@@ -1,19 +1,19 @@
 /** The supported editors, where each keeps its MCP configuration, and which of them are installed. */
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
-import type { SetupEnvironment } from "./platform.ts";
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SetupEnvironment } from './platform.ts';
 
-export const EDITOR_IDS = ["claude-desktop", "cursor", "vscode", "windsurf"] as const;
+export const EDITOR_IDS = ['claude-desktop', 'cursor', 'vscode', 'windsurf'] as const;
 export type EditorId = (typeof EDITOR_IDS)[number];
 
 /** How an editor's config file describes a remote (HTTP) MCP server, if it can. */
-export type RemoteStyle = "url" | "serverUrl" | "vscode";
+export type RemoteStyle = 'url' | 'serverUrl' | 'vscode';
 
 export interface Editor {
   id: EditorId;
   name: string;
   /** `mcpServers` (Claude Desktop, Cursor, Windsurf) or `servers` with `type` (VS Code). */
-  serversKey: "mcpServers" | "servers";
+  serversKey: 'mcpServers' | 'servers';
   /** Null when remote servers cannot be added through the config file. */
   remote: RemoteStyle | null;
   remoteUnsupported?: string;
@@ -22,22 +22,29 @@ export interface Editor {
 }
 
 export const EDITORS: Record<EditorId, Editor> = {
-  "claude-desktop": {
-    id: "claude-desktop",
-    name: "Claude Desktop",
-    serversKey: "mcpServers",
+  'claude-desktop': {
+    id: 'claude-desktop',
+    name: 'Claude Desktop',
+    serversKey: 'mcpServers',
     remote: null,
-    remoteUnsupported: "Claude Desktop adds remote MCP servers only in its app (Settings > Connectors), not in its config file",
+    remoteUnsupported:
+      'Claude Desktop adds remote MCP servers only in its app (Settings > Connectors), not in its config file',
     windowsCmdWrapper: true,
   },
-  cursor: { id: "cursor", name: "Cursor", serversKey: "mcpServers", remote: "url", windowsCmdWrapper: true },
-  vscode: { id: "vscode", name: "VS Code", serversKey: "servers", remote: "vscode", windowsCmdWrapper: false },
-  windsurf: { id: "windsurf", name: "Windsurf", serversKey: "mcpServers", remote: "serverUrl", windowsCmdWrapper: true },
+  cursor: { id: 'cursor', name: 'Cursor', serversKey: 'mcpServers', remote: 'url', windowsCmdWrapper: true },
+  vscode: { id: 'vscode', name: 'VS Code', serversKey: 'servers', remote: 'vscode', windowsCmdWrapper: false },
+  windsurf: {
+    id: 'windsurf',
+    name: 'Windsurf',
+    serversKey: 'mcpServers',
+    remote: 'serverUrl',
+    windowsCmdWrapper: true,
+  },
 };
 
 export interface ConfigTarget {
   editor: Editor;
-  scope: "user" | "project";
+  scope: 'user' | 'project';
   /** The config file (it may not exist yet). */
   path: string;
   /** Written with the plain `npx` command, portable across the team's operating systems. */
@@ -48,7 +55,7 @@ export interface ConfigTarget {
 
 export interface SkippedEditor {
   editor: Editor;
-  scope: "user" | "project";
+  scope: 'user' | 'project';
   reason: string;
 }
 
@@ -62,11 +69,17 @@ export function locateUserConfigs(env: SetupEnvironment, editors: readonly Edito
   const located: Located = { targets: [], skipped: [] };
   for (const id of editors) {
     const editor = EDITORS[id];
-    const found = id === "claude-desktop" ? locateClaudeDesktop(env) : locateSimple(env, id);
+    const found = id === 'claude-desktop' ? locateClaudeDesktop(env) : locateSimple(env, id);
     for (const path of found.paths) {
-      located.targets.push({ editor, scope: "user", path, portable: false, ...(found.note ? { note: found.note } : {}) });
+      located.targets.push({
+        editor,
+        scope: 'user',
+        path,
+        portable: false,
+        ...(found.note ? { note: found.note } : {}),
+      });
     }
-    if (found.paths.length === 0) located.skipped.push({ editor, scope: "user", reason: found.reason });
+    if (found.paths.length === 0) located.skipped.push({ editor, scope: 'user', reason: found.reason });
   }
   return located;
 }
@@ -76,9 +89,12 @@ export function locateProjectConfigs(projectDir: string, editors: readonly Edito
   const located: Located = { targets: [], skipped: [] };
   for (const id of editors) {
     const editor = EDITORS[id];
-    if (id === "cursor") located.targets.push({ editor, scope: "project", path: join(projectDir, ".cursor", "mcp.json"), portable: true });
-    else if (id === "vscode") located.targets.push({ editor, scope: "project", path: join(projectDir, ".vscode", "mcp.json"), portable: true });
-    else located.skipped.push({ editor, scope: "project", reason: `${editor.name} has no project-level MCP config file` });
+    if (id === 'cursor')
+      located.targets.push({ editor, scope: 'project', path: join(projectDir, '.cursor', 'mcp.json'), portable: true });
+    else if (id === 'vscode')
+      located.targets.push({ editor, scope: 'project', path: join(projectDir, '.vscode', 'mcp.json'), portable: true });
+    else
+      located.skipped.push({ editor, scope: 'project', reason: `${editor.name} has no project-level MCP config file` });
   }
   return located;
 }
@@ -89,16 +105,20 @@ interface Found {
   note?: string;
 }
 
-function locateSimple(env: SetupEnvironment, id: Exclude<EditorId, "claude-desktop">): Found {
+function locateSimple(env: SetupEnvironment, id: Exclude<EditorId, 'claude-desktop'>): Found {
   const dir =
-    id === "cursor" ? join(env.home, ".cursor")
-    : id === "windsurf" ? join(env.home, ".codeium", "windsurf")
-    : join(env.appConfigDir, "Code");
+    id === 'cursor'
+      ? join(env.home, '.cursor')
+      : id === 'windsurf'
+        ? join(env.home, '.codeium', 'windsurf')
+        : join(env.appConfigDir, 'Code');
   const file =
-    id === "cursor" ? join(dir, "mcp.json")
-    : id === "windsurf" ? join(dir, "mcp_config.json")
-    : join(dir, "User", "mcp.json");
-  return isDir(dir) ? { paths: [file], reason: "" } : { paths: [], reason: `not installed (no ${dir})` };
+    id === 'cursor'
+      ? join(dir, 'mcp.json')
+      : id === 'windsurf'
+        ? join(dir, 'mcp_config.json')
+        : join(dir, 'User', 'mcp.json');
+  return isDir(dir) ? { paths: [file], reason: '' } : { paths: [], reason: `not installed (no ${dir})` };
 }
 
 /**
@@ -107,22 +127,27 @@ function locateSimple(env: SetupEnvironment, id: Exclude<EditorId, "claude-deskt
  * instead, and a file under `%APPDATA%` is invisible to it, so a packaged install wins.
  */
 function locateClaudeDesktop(env: SetupEnvironment): Found {
-  const plainDir = join(env.appConfigDir, "Claude");
-  const plainFile = join(plainDir, "claude_desktop_config.json");
-  if (env.platform === "win32" && env.localAppData) {
-    const packagesDir = join(env.localAppData, "Packages");
+  const plainDir = join(env.appConfigDir, 'Claude');
+  const plainFile = join(plainDir, 'claude_desktop_config.json');
+  if (env.platform === 'win32' && env.localAppData) {
+    const packagesDir = join(env.localAppData, 'Packages');
     let packages: string[] = [];
     try {
-      packages = readdirSync(packagesDir).filter((n) => n.startsWith("Claude_") && isDir(join(packagesDir, n))).sort();
+      packages = readdirSync(packagesDir)
+        .filter((n) => n.startsWith('Claude_') && isDir(join(packagesDir, n)))
+        .sort();
     } catch {
       // no Packages folder: not a packaged install
     }
-    const fileOf = (pkg: string) => join(packagesDir, pkg, "LocalCache", "Roaming", "Claude", "claude_desktop_config.json");
+    const fileOf = (pkg: string) =>
+      join(packagesDir, pkg, 'LocalCache', 'Roaming', 'Claude', 'claude_desktop_config.json');
     const packaged = (pkg: string): Found => ({
       paths: [fileOf(pkg)],
-      reason: "",
+      reason: '',
       ...(existsSync(plainFile)
-        ? { note: `Claude Desktop is the packaged (Microsoft Store/MSIX) app, which does not read ${plainFile}; that file was left as is.` }
+        ? {
+            note: `Claude Desktop is the packaged (Microsoft Store/MSIX) app, which does not read ${plainFile}; that file was left as is.`,
+          }
         : {}),
     });
     if (packages.length === 1) return packaged(packages[0]!);
@@ -131,11 +156,11 @@ function locateClaudeDesktop(env: SetupEnvironment): Found {
       if (withConfig.length === 1) return packaged(withConfig[0]!);
       return {
         paths: [],
-        reason: `several packaged installs found (${packages.map((p) => join(packagesDir, p)).join(", ")}) and it is unclear which one is used; nothing changed`,
+        reason: `several packaged installs found (${packages.map((p) => join(packagesDir, p)).join(', ')}) and it is unclear which one is used; nothing changed`,
       };
     }
   }
-  return isDir(plainDir) ? { paths: [plainFile], reason: "" } : { paths: [], reason: `not installed (no ${plainDir})` };
+  return isDir(plainDir) ? { paths: [plainFile], reason: '' } : { paths: [], reason: `not installed (no ${plainDir})` };
 }
 
 function isDir(path: string): boolean {

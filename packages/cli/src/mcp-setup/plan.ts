@@ -1,12 +1,20 @@
 /** Works out, for one config file, the text it should have and what that changes, without writing anything. */
-import { readFileSync, statSync } from "node:fs";
-import type { ConfigTarget } from "./editors.ts";
+import { readFileSync, statSync } from 'node:fs';
+import type { ConfigTarget } from './editors.ts';
 import {
-  DOCS_ENTRY, HOSTED_ENTRY, LEGACY_ENTRY, REMOTE_KEYS,
-  classifyService, deepEqual, docsEntry, entryUrl, hostedEntry, isRecord,
-} from "./entries.ts";
-import { JsoncDocument } from "./jsonc.ts";
-import type { Platform } from "./platform.ts";
+  DOCS_ENTRY,
+  HOSTED_ENTRY,
+  LEGACY_ENTRY,
+  REMOTE_KEYS,
+  classifyService,
+  deepEqual,
+  docsEntry,
+  entryUrl,
+  hostedEntry,
+  isRecord,
+} from './entries.ts';
+import { JsoncDocument } from './jsonc.ts';
+import type { Platform } from './platform.ts';
 
 export interface PlanOptions {
   platform: Platform;
@@ -17,7 +25,7 @@ export interface PlanOptions {
 export interface TargetPlan {
   target: ConfigTarget;
   /** `create`: the file does not exist yet; `error`: the file cannot be used and is left alone. */
-  status: "create" | "change" | "unchanged" | "error";
+  status: 'create' | 'change' | 'unchanged' | 'error';
   before: string | null;
   after: string | null;
   /** What changes, one line each. */
@@ -30,25 +38,34 @@ export interface TargetPlan {
 }
 
 export function planTarget(target: ConfigTarget, options: PlanOptions): TargetPlan {
-  const plan: TargetPlan = { target, status: "unchanged", before: null, after: null, changes: [], kept: [], notDone: [] };
-  const fail = (error: string): TargetPlan => ({ ...plan, status: "error", error });
+  const plan: TargetPlan = {
+    target,
+    status: 'unchanged',
+    before: null,
+    after: null,
+    changes: [],
+    kept: [],
+    notDone: [],
+  };
+  const fail = (error: string): TargetPlan => ({ ...plan, status: 'error', error });
 
   let before: string | null = null;
   try {
-    if (statSync(target.path).isDirectory()) return fail("it is a directory, not a file");
-    before = readFileSync(target.path, "utf8");
+    if (statSync(target.path).isDirectory()) return fail('it is a directory, not a file');
+    before = readFileSync(target.path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT") return fail(`it could not be read (${code ?? String(error)})`);
+    if (code !== 'ENOENT') return fail(`it could not be read (${code ?? String(error)})`);
   }
   plan.before = before;
-  const bom = before?.startsWith("\uFEFF") ? "\uFEFF" : "";
-  const source = before === null || before.trim() === "" ? "{}" : before.slice(bom.length);
+  const bom = before?.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const source = before === null || before.trim() === '' ? '{}' : before.slice(bom.length);
 
   const syntaxErrors = JsoncDocument.errors(source);
-  if (syntaxErrors.length > 0) return fail(`it is not valid JSON (${syntaxErrors.slice(0, 3).join("; ")}); fix or remove it and run again`);
+  if (syntaxErrors.length > 0)
+    return fail(`it is not valid JSON (${syntaxErrors.slice(0, 3).join('; ')}); fix or remove it and run again`);
   const doc = new JsoncDocument(source);
-  if (!isRecord(doc.value())) return fail("its top level is not a JSON object");
+  if (!isRecord(doc.value())) return fail('its top level is not a JSON object');
   const key = target.editor.serversKey;
   const servers = doc.get([key]);
   if (servers !== undefined && !isRecord(servers)) return fail(`its "${key}" is not an object`);
@@ -60,17 +77,20 @@ export function planTarget(target: ConfigTarget, options: PlanOptions): TargetPl
   const others = Object.keys((doc.get([key]) as Record<string, unknown> | undefined) ?? {}).filter(
     (name) => name !== DOCS_ENTRY && name !== HOSTED_ENTRY,
   );
-  if (others.length > 0) plan.kept.push(`kept ${others.length === 1 ? "the other server as it was" : `the ${others.length} other servers as they were`}: ${others.map((o) => JSON.stringify(o)).join(", ")}`);
+  if (others.length > 0)
+    plan.kept.push(
+      `kept ${others.length === 1 ? 'the other server as it was' : `the ${others.length} other servers as they were`}: ${others.map((o) => JSON.stringify(o)).join(', ')}`,
+    );
 
   if (before === null) {
-    plan.status = "create";
-    plan.after = doc.text.endsWith("\n") ? doc.text : `${doc.text}\n`;
-  } else if (before.trim() === "") {
+    plan.status = 'create';
+    plan.after = doc.text.endsWith('\n') ? doc.text : `${doc.text}\n`;
+  } else if (before.trim() === '') {
     plan.after = `${doc.text}\n`;
-    plan.status = "change";
+    plan.status = 'change';
   } else {
     plan.after = bom + doc.text;
-    plan.status = plan.after === before ? "unchanged" : "change";
+    plan.status = plan.after === before ? 'unchanged' : 'change';
   }
   return plan;
 }
@@ -80,13 +100,15 @@ function migrateLegacy(doc: JsoncDocument, key: string, plan: TargetPlan): boole
   const legacy = doc.get([key, LEGACY_ENTRY]);
   if (legacy === undefined) return false;
   const kind = classifyService(legacy);
-  if (kind === "hosted") {
+  if (kind === 'hosted') {
     plan.kept.push(`left "${LEGACY_ENTRY}" as it was: it points at the hosted MCP server${urlSuffix(legacy)}`);
-  } else if (kind === "other") {
+  } else if (kind === 'other') {
     plan.kept.push(`left "${LEGACY_ENTRY}" as it was: it does not run the Signpost docs server`);
   } else if (doc.get([key, DOCS_ENTRY]) !== undefined) {
     doc.set([key, LEGACY_ENTRY], undefined);
-    plan.changes.push(`removed the legacy "${LEGACY_ENTRY}" entry (it ran the docs server, which is "${DOCS_ENTRY}" now)`);
+    plan.changes.push(
+      `removed the legacy "${LEGACY_ENTRY}" entry (it ran the docs server, which is "${DOCS_ENTRY}" now)`,
+    );
   } else {
     doc.renameKey([key, LEGACY_ENTRY], DOCS_ENTRY);
     plan.changes.push(`replaced the legacy "${LEGACY_ENTRY}" entry (it ran the docs server) with "${DOCS_ENTRY}"`);
@@ -95,9 +117,16 @@ function migrateLegacy(doc: JsoncDocument, key: string, plan: TargetPlan): boole
   return false;
 }
 
-function writeDocsEntry(doc: JsoncDocument, key: string, target: ConfigTarget, platform: Platform, plan: TargetPlan, renamed: boolean): void {
+function writeDocsEntry(
+  doc: JsoncDocument,
+  key: string,
+  target: ConfigTarget,
+  platform: Platform,
+  plan: TargetPlan,
+  renamed: boolean,
+): void {
   const desired = docsEntry(target, platform);
-  const describe = `${String(desired["command"])} ${(desired["args"] as string[]).join(" ")}`;
+  const describe = `${String(desired['command'])} ${(desired['args'] as string[]).join(' ')}`;
   const existing = doc.get([key, DOCS_ENTRY]);
   if (!isRecord(existing)) {
     doc.set([key, DOCS_ENTRY], desired);
@@ -124,7 +153,9 @@ function writeDocsEntry(doc: JsoncDocument, key: string, target: ConfigTarget, p
 function addHosted(doc: JsoncDocument, key: string, target: ConfigTarget, url: string, plan: TargetPlan): void {
   const entry = hostedEntry(target.editor, url);
   if (!entry) {
-    plan.notDone.push(`did not add the hosted server: ${target.editor.remoteUnsupported ?? `${target.editor.name} does not support remote servers`}`);
+    plan.notDone.push(
+      `did not add the hosted server: ${target.editor.remoteUnsupported ?? `${target.editor.name} does not support remote servers`}`,
+    );
     return;
   }
   const existing = doc.get([key, HOSTED_ENTRY]);
@@ -133,9 +164,12 @@ function addHosted(doc: JsoncDocument, key: string, target: ConfigTarget, url: s
     plan.changes.push(`added the hosted MCP server as "${HOSTED_ENTRY}" (${url})`);
     return;
   }
-  if (classifyService(existing) === "hosted") {
+  if (classifyService(existing) === 'hosted') {
     const current = entryUrl(existing);
-    if (current !== url) plan.notDone.push(`did not change "${HOSTED_ENTRY}": it already points at ${current ?? "a hosted server"}; edit it yourself to use ${url}`);
+    if (current !== url)
+      plan.notDone.push(
+        `did not change "${HOSTED_ENTRY}": it already points at ${current ?? 'a hosted server'}; edit it yourself to use ${url}`,
+      );
     return;
   }
   plan.notDone.push(`did not add the hosted server: an unrelated "${HOSTED_ENTRY}" entry is in the way`);
@@ -143,5 +177,5 @@ function addHosted(doc: JsoncDocument, key: string, target: ConfigTarget, url: s
 
 function urlSuffix(entry: unknown): string {
   const url = entryUrl(entry);
-  return url ? ` (${url})` : "";
+  return url ? ` (${url})` : '';
 }

@@ -1,8 +1,8 @@
 /** Where a user's editors keep their settings, by operating system. */
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 
-export const PLATFORMS = ["darwin", "linux", "win32"] as const;
+export const PLATFORMS = ['darwin', 'linux', 'win32'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export interface SetupEnvironment {
@@ -15,30 +15,35 @@ export interface SetupEnvironment {
 }
 
 export function toPlatform(value: string): Platform {
-  const v = value === "macos" || value === "mac" ? "darwin" : value === "windows" || value === "win" ? "win32" : value;
+  const v = value === 'macos' || value === 'mac' ? 'darwin' : value === 'windows' || value === 'win' ? 'win32' : value;
   if ((PLATFORMS as readonly string[]).includes(v)) return v as Platform;
-  throw new Error(`Unknown platform "${value}". Use one of: ${PLATFORMS.join(", ")}.`);
+  throw new Error(`Unknown platform "${value}". Use one of: ${PLATFORMS.join(', ')}.`);
 }
 
 /** The host platform, or linux for other Unix-likes (they follow the XDG layout). */
 export function hostPlatform(): Platform {
-  return process.platform === "darwin" || process.platform === "win32" ? process.platform : "linux";
+  return process.platform === 'darwin' || process.platform === 'win32' ? process.platform : 'linux';
 }
 
 export function resolveEnvironment(platform: Platform, env: NodeJS.ProcessEnv): SetupEnvironment {
   const nonEmpty = (v: string | undefined) => (v && v.trim() ? v : undefined);
-  if (platform === "win32") {
-    const home = nonEmpty(env["USERPROFILE"]) ?? nonEmpty(env["HOME"]) ?? homedir();
+  if (platform === 'win32') {
+    const home = nonEmpty(env['USERPROFILE']) ?? nonEmpty(env['HOME']) ?? homedir();
     return {
       platform,
       home,
-      appConfigDir: nonEmpty(env["APPDATA"]) ?? join(home, "AppData", "Roaming"),
-      localAppData: nonEmpty(env["LOCALAPPDATA"]) ?? join(home, "AppData", "Local"),
+      appConfigDir: nonEmpty(env['APPDATA']) ?? join(home, 'AppData', 'Roaming'),
+      localAppData: nonEmpty(env['LOCALAPPDATA']) ?? join(home, 'AppData', 'Local'),
     };
   }
-  const home = nonEmpty(env["HOME"]) ?? homedir();
-  if (platform === "darwin") {
-    return { platform, home, appConfigDir: join(home, "Library", "Application Support"), localAppData: null };
+  const home = nonEmpty(env['HOME']) ?? homedir();
+  if (platform === 'darwin') {
+    return { platform, home, appConfigDir: join(home, 'Library', 'Application Support'), localAppData: null };
   }
-  return { platform, home, appConfigDir: nonEmpty(env["XDG_CONFIG_HOME"]) ?? join(home, ".config"), localAppData: null };
+  return {
+    platform,
+    home,
+    appConfigDir: nonEmpty(env['XDG_CONFIG_HOME']) ?? join(home, '.config'),
+    localAppData: null,
+  };
 }

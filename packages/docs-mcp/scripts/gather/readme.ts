@@ -1,4 +1,4 @@
-import type { ReadmeSection } from "../../src/content.ts";
+import type { ReadmeSection } from '../../src/content.ts';
 
 export interface ParsedReadme {
   title: string | null;
@@ -13,7 +13,7 @@ const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
  * Headings inside fenced code blocks are ignored; deeper headings stay inside their section.
  */
 export function parseReadme(markdown: string): ParsedReadme {
-  const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
+  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
   let title: string | null = null;
   const intro: string[] = [];
   const sections: { title: string; lines: string[] }[] = [];
@@ -50,5 +50,8 @@ export function parseReadme(markdown: string): ParsedReadme {
 }
 
 function trimBlankLines(lines: string[]): string {
-  return lines.join("\n").replace(/^\s*\n/, "").trimEnd();
+  return lines
+    .join('\n')
+    .replace(/^\s*\n/, '')
+    .trimEnd();
 }

@@ -45,7 +45,8 @@ export interface FeedbackErrorDetail {
 }
 
 const esc = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const fill = (text: string, values: Record<string, number>) => text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+const fill = (text: string, values: Record<string, number>) =>
+  text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
 
 let counter = 0;
 
@@ -97,7 +98,9 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
       this._showForm();
       dialog.showModal();
       this._q<HTMLButtonElement>('.trigger')?.setAttribute('aria-expanded', 'true');
-      (this._q<HTMLInputElement>('input[name="type"]:checked') ?? this._q<HTMLInputElement>('input[name="title"]'))?.focus();
+      (
+        this._q<HTMLInputElement>('input[name="type"]:checked') ?? this._q<HTMLInputElement>('input[name="title"]')
+      )?.focus();
       this._emit('signpost-feedback-open', {});
     }
 
@@ -157,11 +160,15 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
     <textarea part="input textarea" id="${id}-description" name="description" required minlength="${L.descriptionMin}" maxlength="${L.descriptionMax}" placeholder="${esc(t.descriptionPlaceholder)}" aria-describedby="${id}-description-error ${id}-count"></textarea>
     <div class="meta"><p class="error" part="error" id="${id}-description-error" hidden></p><span id="${id}-count" class="count">0 / ${L.descriptionMax}</span></div>
    </div>
-   ${this._flag('showEmail', 'hide-email') ? `<div class="field" part="field email">
+   ${
+     this._flag('showEmail', 'hide-email')
+       ? `<div class="field" part="field email">
     <label for="${id}-email">${esc(t.email)} <span class="optional">${esc(t.optional)}</span></label>
     <input part="input" id="${id}-email" name="contactEmail" type="email" autocomplete="email" maxlength="320" aria-describedby="${id}-contactEmail-error">
     <p class="error" part="error" id="${id}-contactEmail-error" hidden></p>
-   </div>` : ''}
+   </div>`
+       : ''
+   }
    <div class="actions"><p class="alert" part="alert" role="alert"></p><button class="submit" part="submit" type="submit">${esc(t.submit)}</button></div>
   </form>
   <div class="done" part="done" hidden><p id="${id}-done">${esc(t.thanks)}</p><button type="button" part="submit done-button" aria-describedby="${id}-done">${esc(t.done)}</button></div>
@@ -191,7 +198,12 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
       });
       form.addEventListener('input', (event) => {
         const field = (event.target as HTMLInputElement).name;
-        if (this._q(`#${id}-${field}-error:not([hidden])`)) this._showIssues(this._issues().filter((i) => i.field === field), false, field);
+        if (this._q(`#${id}-${field}-error:not([hidden])`))
+          this._showIssues(
+            this._issues().filter((i) => i.field === field),
+            false,
+            field,
+          );
       });
       form.addEventListener('submit', (event) => {
         event.preventDefault();
@@ -204,7 +216,12 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
       const form = this._q<HTMLFormElement>('form')!;
       const data = new FormData(form);
       const get = (name: string) => (data.get(name) as string | null) ?? '';
-      return { type: (get('type') || 'feature') as FeatureType, title: get('title'), description: get('description'), contactEmail: get('contactEmail') };
+      return {
+        type: (get('type') || 'feature') as FeatureType,
+        title: get('title'),
+        description: get('description'),
+        contactEmail: get('contactEmail'),
+      };
     }
 
     private _issues(): FeedbackIssue[] {
@@ -221,14 +238,19 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
         const error = this._q<HTMLElement>(`#${this._id}-${field}-error`);
         if (!input || !error) continue;
         const issue = issues.find((i) => i.field === field);
-        const limits = field === 'title' ? { min: L.titleMin, max: L.titleMax } : { min: L.descriptionMin, max: L.descriptionMax };
+        const limits =
+          field === 'title' ? { min: L.titleMin, max: L.titleMax } : { min: L.descriptionMin, max: L.descriptionMax };
         const text = !issue
           ? ''
-          : issue.code === 'required' ? t.required
-          : issue.code === 'too_short' ? fill(t.tooShort, limits)
-          : issue.code === 'too_long' ? fill(t.tooLong, limits)
-          : issue.code === 'invalid_email' ? t.invalidEmail
-          : issue.message;
+          : issue.code === 'required'
+            ? t.required
+            : issue.code === 'too_short'
+              ? fill(t.tooShort, limits)
+              : issue.code === 'too_long'
+                ? fill(t.tooLong, limits)
+                : issue.code === 'invalid_email'
+                  ? t.invalidEmail
+                  : issue.message;
         error.textContent = text;
         error.hidden = !issue;
         if (issue) input.setAttribute('aria-invalid', 'true');
@@ -307,12 +329,14 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
         this._announce(t.thanks);
         this._emit('signpost-feedback-submit', { feature } satisfies FeedbackSubmitDetail);
       } catch (error) {
-        const details = error instanceof ApiError && error.status === 400 ? error.body.details ?? [] : [];
+        const details = error instanceof ApiError && error.status === 400 ? (error.body.details ?? []) : [];
         const fieldIssues = details
           .filter((d) => d.field === 'title' || d.field === 'description' || d.field === 'contactEmail')
           .map((d) => ({ field: d.field, code: 'invalid', message: d.message }) as FeedbackIssue);
         if (fieldIssues.length) this._showIssues(fieldIssues, true);
-        const limited = (error instanceof ApiError && error.status === 429) || (error instanceof SdkError && error.code === 'rate_limited');
+        const limited =
+          (error instanceof ApiError && error.status === 429) ||
+          (error instanceof SdkError && error.code === 'rate_limited');
         alert.textContent = limited ? t.rateLimited : fieldIssues.length ? t.fixFields : t.failed;
         report(error);
         this._emit('signpost-feedback-error', { error } satisfies FeedbackErrorDetail);

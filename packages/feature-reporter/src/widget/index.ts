@@ -5,7 +5,12 @@
  */
 import { createWidgetClass, type FeedbackWidgetElement } from './element.js';
 
-export type { FeedbackErrorDetail, FeedbackSubmitDetail, FeedbackWidgetElement, FeedbackWidgetOptions } from './element.js';
+export type {
+  FeedbackErrorDetail,
+  FeedbackSubmitDetail,
+  FeedbackWidgetElement,
+  FeedbackWidgetOptions,
+} from './element.js';
 export type { FeedbackWidgetTexts } from './texts.js';
 export { DEFAULT_TEXTS } from './texts.js';
 export { WIDGET_CSS } from './styles.js';
@@ -17,7 +22,9 @@ export const FEEDBACK_WIDGET_TAG = 'signpost-feedback';
  * Registers the widget element (once; later calls return the same class). Returns `undefined`
  * where there is no DOM (Node.js, server rendering), so it is safe to call anywhere.
  */
-export function defineFeedbackWidget(tagName: string = FEEDBACK_WIDGET_TAG): { new (): FeedbackWidgetElement } | undefined {
+export function defineFeedbackWidget(
+  tagName: string = FEEDBACK_WIDGET_TAG,
+): { new (): FeedbackWidgetElement } | undefined {
   const registry = (globalThis as { customElements?: CustomElementRegistry }).customElements;
   if (!registry || typeof HTMLElement === 'undefined') return undefined;
   const existing = registry.get(tagName) as { new (): FeedbackWidgetElement } | undefined;

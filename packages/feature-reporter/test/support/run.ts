@@ -10,13 +10,20 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-export async function runNode(file: string, options: { env?: Record<string, string>; origin?: string; cwd: string }): Promise<string> {
+export async function runNode(
+  file: string,
+  options: { env?: Record<string, string>; origin?: string; cwd: string },
+): Promise<string> {
   const args: string[] = [];
   if (options.origin) {
     const preload = `const f = globalThis.fetch; globalThis.fetch = (url, init) => f(String(url).replace('http://localhost:3000', ${JSON.stringify(options.origin)}), init);`;
     args.push('--import', `data:text/javascript,${encodeURIComponent(preload)}`);
   }
-  const { stdout } = await run(process.execPath, [...args, file], { cwd: options.cwd, env: { ...process.env, ...options.env }, timeout: 30_000 });
+  const { stdout } = await run(process.execPath, [...args, file], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    timeout: 30_000,
+  });
   return stdout;
 }
 
@@ -28,7 +35,11 @@ export function quickStart(readmePath: string): string {
 }
 
 /** Runs `code` as an ES module file inside `dir` (so package imports resolve as for a user). */
-export async function runSnippet(code: string, dir: string, options: { origin?: string; env?: Record<string, string> } = {}): Promise<string> {
+export async function runSnippet(
+  code: string,
+  dir: string,
+  options: { origin?: string; env?: Record<string, string> } = {},
+): Promise<string> {
   const tmp = mkdtempSync(join(dir, '.snippet-'));
   const file = join(tmp, 'snippet.mjs');
   writeFileSync(file, code);

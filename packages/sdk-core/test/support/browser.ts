@@ -42,7 +42,12 @@ export async function startStaticServer(): Promise<StaticServer> {
       if (file.startsWith(PACKAGES_DIR) && !file.includes('node_modules')) {
         try {
           const body = await readFile(file);
-          res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' }).end(body);
+          res
+            .writeHead(200, {
+              'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+              'cache-control': 'no-store',
+            })
+            .end(body);
           return;
         } catch {
           // fall through to 404
@@ -102,7 +107,11 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** Polls `check` until it returns a truthy value or `timeoutMs` passes. */
-export async function waitFor<T>(check: () => Promise<T> | T, timeoutMs = 10_000, what = 'condition'): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  check: () => Promise<T> | T,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -21,10 +21,14 @@ export function node18(): string | null {
   };
   if (existsSync(BIN) && works()) return BIN;
   try {
-    execFileSync('npm', ['install', '--prefix', DIR, '--no-save', '--no-package-lock', '--foreground-scripts', 'node@18'], {
-      stdio: 'ignore',
-      timeout: 120_000,
-    });
+    execFileSync(
+      'npm',
+      ['install', '--prefix', DIR, '--no-save', '--no-package-lock', '--foreground-scripts', 'node@18'],
+      {
+        stdio: 'ignore',
+        timeout: 120_000,
+      },
+    );
   } catch {
     return null;
   }

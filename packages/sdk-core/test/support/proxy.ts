@@ -53,14 +53,25 @@ export async function startProxy(targetOrigin: string): Promise<Proxy> {
     }
     if (state.mode === '503' || failures > 0) {
       if (failures > 0) failures--;
-      const headers: Record<string, string> = { 'content-type': 'application/json', 'access-control-allow-origin': '*' };
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'access-control-allow-origin': '*',
+      };
       if (failRetryAfter) headers['retry-after'] = failRetryAfter;
       const status = state.mode === '503' ? 503 : failStatus;
-      res.writeHead(status, headers).end(JSON.stringify({ error: status === 429 ? 'Too many requests' : 'Service unavailable' }));
+      res
+        .writeHead(status, headers)
+        .end(JSON.stringify({ error: status === 429 ? 'Too many requests' : 'Service unavailable' }));
       return;
     }
     const upstream = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: target.host },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

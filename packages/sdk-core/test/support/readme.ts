@@ -6,7 +6,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export function quickStartModule(packageDir: string, apiKey: string, baseUrl: string, append = ''): { code: string; file: string } {
+export function quickStartModule(
+  packageDir: string,
+  apiKey: string,
+  baseUrl: string,
+  append = '',
+): { code: string; file: string } {
   const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
   const match = /```js\n([\s\S]*?)```/.exec(readme);
   if (!match) throw new Error('no ```js quick start in README.md');
@@ -14,6 +19,9 @@ export function quickStartModule(packageDir: string, apiKey: string, baseUrl: st
   const dir = join(packageDir, '.tmp');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `quick-start-${process.pid}.mjs`);
-  writeFileSync(file, `${code.replaceAll('svc_live_…', apiKey).replaceAll('http://localhost:3000/api/public/v1', baseUrl)}\n${append}\n`);
+  writeFileSync(
+    file,
+    `${code.replaceAll('svc_live_…', apiKey).replaceAll('http://localhost:3000/api/public/v1', baseUrl)}\n${append}\n`,
+  );
   return { code, file };
 }

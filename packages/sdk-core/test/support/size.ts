@@ -9,8 +9,13 @@ import { fileURLToPath } from 'node:url';
 
 const SIZE_SCRIPT = fileURLToPath(new URL('../../scripts/size.mjs', import.meta.url));
 
-export function checkReadmeSizes(packageDir: string, toleranceKb = 0.2): { entry: string; measuredKb: number; statedKb: number }[] {
-  const measured = JSON.parse(execFileSync(process.execPath, [SIZE_SCRIPT, '--json'], { cwd: packageDir, encoding: 'utf8' })) as { entry: string; gzipped: number }[];
+export function checkReadmeSizes(
+  packageDir: string,
+  toleranceKb = 0.2,
+): { entry: string; measuredKb: number; statedKb: number }[] {
+  const measured = JSON.parse(
+    execFileSync(process.execPath, [SIZE_SCRIPT, '--json'], { cwd: packageDir, encoding: 'utf8' }),
+  ) as { entry: string; gzipped: number }[];
   const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
   const size = readme.slice(readme.indexOf('## Size'));
   return measured.map(({ entry, gzipped }) => {
@@ -21,7 +26,9 @@ export function checkReadmeSizes(packageDir: string, toleranceKb = 0.2): { entry
     const measuredKb = gzipped / 1024;
     const statedKb = Number(stated[1]);
     if (Math.abs(measuredKb - statedKb) > toleranceKb) {
-      throw new Error(`${entry}: README says ${statedKb} KB min+gzip, measured ${measuredKb.toFixed(1)} KB; run npm run size and update README.md`);
+      throw new Error(
+        `${entry}: README says ${statedKb} KB min+gzip, measured ${measuredKb.toFixed(1)} KB; run npm run size and update README.md`,
+      );
     }
     return { entry, measuredKb, statedKb };
   });

@@ -18,15 +18,25 @@ const { values, positionals } = parseArgs({
 });
 const name = positionals.join(' ').trim();
 if (!name) {
-  process.stderr.write('Usage: npm run create-project -- <name> [--slug my-app] [--locales en,de] [--quota 100000] [--json]\n');
+  process.stderr.write(
+    'Usage: npm run create-project -- <name> [--slug my-app] [--locales en,de] [--quota 100000] [--json]\n',
+  );
   process.exit(2);
 }
-const slug = values.slug ?? name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug =
+  values.slug ??
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug)) {
   process.stderr.write(`Invalid slug "${slug}": use lowercase letters, digits and hyphens.\n`);
   process.exit(2);
 }
-const locales = values.locales.split(',').map((l) => l.trim()).filter(Boolean);
+const locales = values.locales
+  .split(',')
+  .map((l) => l.trim())
+  .filter(Boolean);
 const quota = values.quota === undefined ? null : Number(values.quota);
 if (quota !== null && !(Number.isInteger(quota) && quota >= 0)) {
   process.stderr.write('--quota must be a whole number of requests per month.\n');
@@ -39,7 +49,13 @@ try {
   await migrate(db);
   const result = await db.transaction(async (tx) => {
     if (await slugTaken(tx, slug)) return undefined;
-    const project = await createProject(tx, { name, slug, defaultLocale: locales[0] ?? 'en', supportedLocales: locales, monthlyQuota: quota });
+    const project = await createProject(tx, {
+      name,
+      slug,
+      defaultLocale: locales[0] ?? 'en',
+      supportedLocales: locales,
+      monthlyQuota: quota,
+    });
     const live = await createApiKey(tx, project.id, 'live', ALL_KEY_SCOPES, { name: 'live' });
     const test = await createApiKey(tx, project.id, 'test', ALL_KEY_SCOPES, { name: 'test' });
     return { projectId: project.id, slug, liveKey: live.key, testKey: test.key, scopes: [...ALL_KEY_SCOPES] };

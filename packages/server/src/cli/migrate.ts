@@ -7,7 +7,11 @@ const config = loadConfig();
 const db = openDatabase(config);
 try {
   const applied = await migrate(db);
-  process.stdout.write(applied.length ? `Applied ${applied.length} migration(s):\n  ${applied.join('\n  ')}\n` : 'Database is up to date.\n');
+  process.stdout.write(
+    applied.length
+      ? `Applied ${applied.length} migration(s):\n  ${applied.join('\n  ')}\n`
+      : 'Database is up to date.\n',
+  );
 } finally {
   await db.close();
 }

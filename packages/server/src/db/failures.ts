@@ -56,7 +56,10 @@ export function isInputFault(error: unknown): boolean {
   const errcode = sqliteCodeOf(error);
   if (errcode === undefined) return false;
   const primary = errcode & 0xff;
-  return primary === SQLITE_TOOBIG || (primary === SQLITE_CONSTRAINT && !isForeignKeyViolation(error) && !isUniqueViolation(error));
+  return (
+    primary === SQLITE_TOOBIG ||
+    (primary === SQLITE_CONSTRAINT && !isForeignKeyViolation(error) && !isUniqueViolation(error))
+  );
 }
 
 export const MAX_ATTEMPTS = 5;

@@ -48,12 +48,8 @@ async function applyPending(
   migrations: Migration[],
   db: Database,
 ): Promise<string[]> {
-  await q.run(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)',
-  );
-  const done = new Set(
-    (await q.all<{ id: string }>('SELECT id FROM schema_migrations')).map((row) => row.id),
-  );
+  await q.run('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const done = new Set((await q.all<{ id: string }>('SELECT id FROM schema_migrations')).map((row) => row.id));
   const applied: string[] = [];
   for (const migration of migrations) {
     if (done.has(migration.id)) continue;

@@ -4,7 +4,11 @@ import { PostgresDatabase } from './postgres.ts';
 import { SqliteDatabase } from './sqlite.ts';
 
 /** PostgreSQL for a postgres:// URL, otherwise SQLite in the data directory (or at a sqlite: path). */
-export function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string; sqliteCheckpointPages?: number }): Database {
+export function openDatabase(options: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  sqliteCheckpointPages?: number;
+}): Database {
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) return new PostgresDatabase(url);
   const sqlite = { checkpointPages: options.sqliteCheckpointPages };

@@ -79,7 +79,11 @@ function keyCache(db: Database): ChangeCache<StoredKey | undefined> {
 }
 
 /** The key's row and project, memoised until the next commit (SQLite) or read per request. */
-async function loadKey<P extends KeyProject>(db: Database, lookup: string, find: KeyLookup<P>): Promise<StoredKey | undefined> {
+async function loadKey<P extends KeyProject>(
+  db: Database,
+  lookup: string,
+  find: KeyLookup<P>,
+): Promise<StoredKey | undefined> {
   return keyCache(db).get(lookup, async () => {
     const record = await find(db, lookup);
     if (!record) return undefined;
@@ -131,7 +135,10 @@ export async function authenticateApiKey<P extends KeyProject>(
  * The same answer without a promise when the key's row is memoised and still valid; undefined
  * when it has to be read (then call `authenticateApiKey`). Throws the same 401s.
  */
-export function authenticateApiKeyCached<P extends KeyProject = KeyProject>(db: Database, key: string | undefined): ApiKeyContext<P> | undefined {
+export function authenticateApiKeyCached<P extends KeyProject = KeyProject>(
+  db: Database,
+  key: string | undefined,
+): ApiKeyContext<P> | undefined {
   if (!key) throw new UnauthorizedError('Missing API key');
   const parsed = parseApiKey(key);
   if (!parsed) throw new UnauthorizedError('Invalid API key');

@@ -7,11 +7,13 @@ import { isForeignKeyViolation, isInputFault, isRetryableConflict, isUniqueViola
 
 export function databaseErrorAnswer(error: unknown): [number, { error: string }] | undefined {
   // Still colliding after the adapter's retries: the client may simply send it again.
-  if (isRetryableConflict(error)) return [409, { error: 'Another request changed the same data at the same moment; try again' }];
+  if (isRetryableConflict(error))
+    return [409, { error: 'Another request changed the same data at the same moment; try again' }];
   // A row the write refers to was deleted while the request ran: as if it had never been there.
   if (isForeignKeyViolation(error)) return [404, { error: 'Not found' }];
   // Two requests created the same thing at once and the store did not expect it: the second clashes.
-  if (isUniqueViolation(error)) return [409, { error: 'It already exists: another request created it at the same moment' }];
+  if (isUniqueViolation(error))
+    return [409, { error: 'It already exists: another request created it at the same moment' }];
   if (isInputFault(error)) return [400, { error: 'The request holds a value that cannot be stored' }];
   return undefined;
 }

@@ -20,7 +20,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     if (error.validation) {
       // A path id, or a query parameter naming an item, that fails its rules names no item.
-      if (namesNoItem(error.validation as never, error.validationContext, request.method, request.routeOptions.url)) return reply.code(404).send({ error: 'Not found' });
+      if (namesNoItem(error.validation as never, error.validationContext, request.method, request.routeOptions.url))
+        return reply.code(404).send({ error: 'Not found' });
       const problem = validationError(error.validation as never, error.validationContext ?? 'body');
       return reply.code(400).send({ error: problem.message, details: problem.details });
     }

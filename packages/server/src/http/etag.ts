@@ -12,7 +12,10 @@ export function ifNoneMatchHits(header: string | undefined, hash: string): boole
   // What our own clients send back, verbatim: no need to take the header apart.
   if (header.length === hash.length + 2 && header === `"${hash}"`) return true;
   return header.split(',').some((token) => {
-    const tag = token.trim().replace(/^W\//i, '').replace(/^"(.*)"$/, '$1');
+    const tag = token
+      .trim()
+      .replace(/^W\//i, '')
+      .replace(/^"(.*)"$/, '$1');
     return tag === '*' || tag === hash;
   });
 }

@@ -54,7 +54,19 @@ export function frontDoor({ db, memo, requestId, log, closing }: FrontDoorOption
     const logged = requestLogging(log) ? log.child({ reqId: id }) : undefined;
     const started = logged ? performance.now() : 0;
     // Shaped like a Fastify request, for Fastify's own log serialiser.
-    logged?.info({ req: { method: request.method, url, host: headers.host, ip: request.socket.remoteAddress, socket: request.socket, headers } }, 'incoming request');
+    logged?.info(
+      {
+        req: {
+          method: request.method,
+          url,
+          host: headers.host,
+          ip: request.socket.remoteAddress,
+          socket: request.socket,
+          headers,
+        },
+      },
+      'incoming request',
+    );
     // The lines are shared by every answer of this entry; the id goes into the last slot
     // right before writeHead copies them out, with nothing in between that could interleave.
     const lines = notModified ? kept.notModifiedHeaders : kept.okHeaders!;
@@ -62,7 +74,10 @@ export function frontDoor({ db, memo, requestId, log, closing }: FrontDoorOption
     response.writeHead(notModified ? 304 : 200, lines);
     response.end(notModified ? undefined : kept.body);
     memo.hits++;
-    logged?.info({ res: { statusCode: response.statusCode }, responseTime: performance.now() - started, memo: true }, 'request completed');
+    logged?.info(
+      { res: { statusCode: response.statusCode }, responseTime: performance.now() - started, memo: true },
+      'request completed',
+    );
     return true;
   };
 }

@@ -83,8 +83,14 @@ function childSchema(schema: SchemaNode | undefined, key: string | number): Sche
  * `data` object of a log entry), so the field named is the free-form one (`logs.3.data`).
  * Without a schema the whole value counts as free-form.
  */
-export function findInputProblem(value: unknown, schema?: unknown, rootPath: readonly string[] = []): FieldProblem | undefined {
-  return hasInputProblem(value, planOf(schema as SchemaNode | undefined)) ? locateInputProblem(value, schema, rootPath) : undefined;
+export function findInputProblem(
+  value: unknown,
+  schema?: unknown,
+  rootPath: readonly string[] = [],
+): FieldProblem | undefined {
+  return hasInputProblem(value, planOf(schema as SchemaNode | undefined))
+    ? locateInputProblem(value, schema, rootPath)
+    : undefined;
 }
 
 /** What the scan checks at one place of the declared structure: a schema node, compiled once. */
@@ -92,7 +98,9 @@ interface Plan {
   /** A whole number here must be exact: the schema declares an integer. */
   integer: boolean;
   /** An object here follows the schema (else it is free-form from here). */
-  object: { declared: Map<string, Plan>; /** Any other key; undefined: the key is undeclared. */ other: Plan | undefined } | undefined;
+  object:
+    | { declared: Map<string, Plan> /** Any other key; undefined: the key is undeclared. */; other: Plan | undefined }
+    | undefined;
   /** An array here follows the schema: the plan of its items (else it is free-form from here). */
   items: Plan | undefined;
 }
@@ -113,7 +121,8 @@ function planOf(schema: SchemaNode | undefined): Plan {
   if (asObject) {
     const declared = new Map<string, Plan>();
     // A declared key is known to be free of NUL: the scan checks only the others.
-    for (const [key, member] of Object.entries(asObject.properties ?? {})) if (member && !key.includes(NUL)) declared.set(key, planOf(member));
+    for (const [key, member] of Object.entries(asObject.properties ?? {}))
+      if (member && !key.includes(NUL)) declared.set(key, planOf(member));
     const other = typeof asObject.additionalProperties === 'object' ? planOf(asObject.additionalProperties) : undefined;
     plan.object = { declared, other };
   }
@@ -125,7 +134,13 @@ function planOf(schema: SchemaNode | undefined): Plan {
 /** A string with NUL, or an inexact whole number where an integer is declared. */
 function leafHasProblem(value: unknown, plan: Plan | undefined): boolean {
   if (typeof value === 'string') return value.includes(NUL);
-  return typeof value === 'number' && plan !== undefined && plan.integer && Number.isInteger(value) && !Number.isSafeInteger(value);
+  return (
+    typeof value === 'number' &&
+    plan !== undefined &&
+    plan.integer &&
+    Number.isInteger(value) &&
+    !Number.isSafeInteger(value)
+  );
 }
 
 /**
@@ -201,18 +216,24 @@ function hasInputProblem(root: unknown, rootPlan: Plan): boolean {
 
 /** The first problem in the order the rules were first written for, with its field's path. */
 function locateInputProblem(value: unknown, schema: unknown, rootPath: readonly string[]): FieldProblem | undefined {
-  const stack: Visit[] = [{ value, parent: undefined, key: '', schema: schema as SchemaNode | undefined, freeRoot: undefined, depth: 0 }];
+  const stack: Visit[] = [
+    { value, parent: undefined, key: '', schema: schema as SchemaNode | undefined, freeRoot: undefined, depth: 0 },
+  ];
   while (stack.length > 0) {
     const visit = stack.pop()!;
     const current = visit.value;
     if (typeof current === 'string') {
-      if (current.includes(NUL)) return { field: fieldName(pathOf(visit, rootPath)), message: 'must not contain the character U+0000' };
+      if (current.includes(NUL))
+        return { field: fieldName(pathOf(visit, rootPath)), message: 'must not contain the character U+0000' };
       continue;
     }
     if (typeof current === 'number') {
       // Past 2^53 a JSON integer is no longer exact, and past 2^63 no database column holds it.
       if (Number.isInteger(current) && !Number.isSafeInteger(current) && declaresInteger(visit.schema)) {
-        return { field: fieldName(pathOf(visit, rootPath)), message: `must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` };
+        return {
+          field: fieldName(pathOf(visit, rootPath)),
+          message: `must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`,
+        };
       }
       continue;
     }
@@ -226,11 +247,21 @@ function locateInputProblem(value: unknown, schema: unknown, rootPath: readonly 
       depth = 1;
     }
     if (freeRoot && depth > MAX_NESTING) {
-      return { field: fieldName(pathOf(freeRoot, rootPath)), message: `must not nest deeper than ${MAX_NESTING} levels` };
+      return {
+        field: fieldName(pathOf(freeRoot, rootPath)),
+        message: `must not nest deeper than ${MAX_NESTING} levels`,
+      };
     }
     if (isArray) {
       for (let index = current.length - 1; index >= 0; index--) {
-        stack.push({ value: current[index], parent: visit, key: String(index), schema: childSchema(structured, index), freeRoot, depth: depth + 1 });
+        stack.push({
+          value: current[index],
+          parent: visit,
+          key: String(index),
+          schema: childSchema(structured, index),
+          freeRoot,
+          depth: depth + 1,
+        });
       }
       continue;
     }
@@ -242,7 +273,14 @@ function locateInputProblem(value: unknown, schema: unknown, rootPath: readonly 
       const schema = childSchema(structured, key);
       // A key the schema does not declare belongs to the declared object: it counts from there.
       const undeclared = structured !== undefined && schema === undefined;
-      stack.push({ value: (current as Record<string, unknown>)[key], parent: visit, key, schema, freeRoot: undeclared ? visit : freeRoot, depth: undeclared ? 2 : depth + 1 });
+      stack.push({
+        value: (current as Record<string, unknown>)[key],
+        parent: visit,
+        key,
+        schema,
+        freeRoot: undeclared ? visit : freeRoot,
+        depth: undeclared ? 2 : depth + 1,
+      });
     }
   }
   return undefined;
@@ -301,7 +339,10 @@ export function guardRequestInput(request: FastifyRequest, _reply: FastifyReply,
   if (hasImpossibleParam(request.params)) return done(new NotFoundError());
   const query = findQueryProblem(request.query);
   if (query?.kind === 'missing-item') return done(new NotFoundError());
-  if (query) return done(new BadRequestError(`Invalid query parameter ${query.problem.field}: ${query.problem.message}`, [query.problem]));
+  if (query)
+    return done(
+      new BadRequestError(`Invalid query parameter ${query.problem.field}: ${query.problem.message}`, [query.problem]),
+    );
   if (request.body === undefined) return done();
   // Fastify builds a new routeOptions object on every read: read it once.
   const { config, schema } = request.routeOptions;

@@ -13,7 +13,8 @@ export const KeyEnvironmentSchema = StringEnum(KEY_ENVIRONMENTS, {
 /** A list page: `total` counts every match, `limit` is the value used (clamped to the maximum). */
 export const pageFields = { total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() };
 
-export const NullableString = (options: Record<string, unknown> = {}) => Type.Union([Type.String(options), Type.Null()]);
+export const NullableString = (options: Record<string, unknown> = {}) =>
+  Type.Union([Type.String(options), Type.Null()]);
 
 /** A body of optional fields must still change something. */
 export function requireSomeField(body: object, fields: readonly string[]): void {
@@ -27,4 +28,3 @@ export function requireSomeField(body: object, fields: readonly string[]): void 
 /** A sort order of a list: one of the given names. */
 export const Sort = <const T extends readonly string[]>(values: T, fallback: T[number]) =>
   Type.Optional(StringEnum(values, { default: fallback }));
-

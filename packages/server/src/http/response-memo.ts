@@ -99,7 +99,8 @@ function keep(response: MemoisedResponse): KeptResponse {
   const flat = (pairs: [string, string][]) => pairs.flat();
   return {
     ...response,
-    okHeaders: response.body && flat([...lines, ['content-length', String(response.body.length)], ['x-request-id', '']]),
+    okHeaders:
+      response.body && flat([...lines, ['content-length', String(response.body.length)], ['x-request-id', '']]),
     notModifiedHeaders: flat([...lines.filter(([name]) => name !== 'content-type'), ['x-request-id', '']]),
   };
 }

@@ -16,6 +16,7 @@ export function fromOwnOrigin(request: FastifyRequest, publicUrl: string): boole
   const origin = request.headers.origin;
   const site = request.headers['sec-fetch-site'];
   if (origin === 'null') return site === 'same-origin';
-  if (origin !== undefined) return origin === new URL(publicUrl).origin || origin === `${request.protocol}://${request.host}`;
+  if (origin !== undefined)
+    return origin === new URL(publicUrl).origin || origin === `${request.protocol}://${request.host}`;
   return site === undefined || site === 'same-origin' || site === 'none';
 }

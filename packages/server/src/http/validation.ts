@@ -23,7 +23,10 @@ function makeAjv(coerceTypes: boolean): Ajv {
   addFormats(ajv);
   // RFC 3339 allows a leap second (23:59:60), which Date cannot hold: the stores would throw on it.
   const dateTime = fullFormats['date-time'] as { validate: (text: string) => boolean };
-  ajv.addFormat('date-time', { type: 'string', validate: (text: string) => dateTime.validate(text) && !Number.isNaN(Date.parse(text)) });
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (text: string) => dateTime.validate(text) && !Number.isNaN(Date.parse(text)),
+  });
   return ajv;
 }
 
@@ -54,7 +57,15 @@ function requiringNumerals(validate: ValidateFunction, schema: unknown): Validat
     for (const [name, type] of numeric) {
       const text = (data as Record<string, unknown> | null)?.[name];
       if (typeof text === 'string' && !NUMERAL_TEXT[type].test(text)) {
-        checked.errors = [{ instancePath: `/${name}`, schemaPath: '#/type', keyword: 'type', params: { type }, message: `must be ${type}` }];
+        checked.errors = [
+          {
+            instancePath: `/${name}`,
+            schemaPath: '#/type',
+            keyword: 'type',
+            params: { type },
+            message: `must be ${type}`,
+          },
+        ];
         return false;
       }
     }
@@ -128,8 +139,15 @@ export function validationError(errors: readonly ErrorObject[], part: string): B
  * item" (404). The one exception: the last segment of a PUT path is the name the caller sets
  * (a voter id, a flag key, a locale), so a bad one there is a bad request.
  */
-export function namesNoItem(errors: readonly ErrorObject[], part: string | undefined, method: string, url: string | undefined): boolean {
-  const names = errors.flatMap((error) => (error.keyword === 'required' ? [] : [error.instancePath.split('/').filter(Boolean)[0] ?? '']));
+export function namesNoItem(
+  errors: readonly ErrorObject[],
+  part: string | undefined,
+  method: string,
+  url: string | undefined,
+): boolean {
+  const names = errors.flatMap((error) =>
+    error.keyword === 'required' ? [] : [error.instancePath.split('/').filter(Boolean)[0] ?? ''],
+  );
   if (part === 'params') {
     const named = method === 'PUT' ? /\/:([A-Za-z0-9_]+)$/.exec(url ?? '')?.[1] : undefined;
     return names.some((name) => name !== named);

@@ -10,7 +10,13 @@ export class HttpError extends Error {
   readonly headers: Record<string, string>;
   readonly details: FieldProblem[] | undefined;
 
-  constructor(statusCode: number, code: string, message: string, headers: Record<string, string> = {}, details?: FieldProblem[]) {
+  constructor(
+    statusCode: number,
+    code: string,
+    message: string,
+    headers: Record<string, string> = {},
+    details?: FieldProblem[],
+  ) {
     super(message);
     this.statusCode = statusCode;
     this.code = code;

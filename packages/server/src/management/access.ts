@@ -32,7 +32,9 @@ export function requireAccount(request: FastifyRequest): AccountContext {
 
 function requireRole(role: Role, minimum: Role): void {
   if (!roleAtLeast(role, minimum)) {
-    throw new ForbiddenError(`This needs the ${minimum} role on the team; you are ${role === 'admin' ? 'an' : 'a'} ${role}`);
+    throw new ForbiddenError(
+      `This needs the ${minimum} role on the team; you are ${role === 'admin' ? 'an' : 'a'} ${role}`,
+    );
   }
 }
 
@@ -42,7 +44,11 @@ function requireRole(role: Role, minimum: Role): void {
  *
  *   const project = await requireProjectAccess(request, request.params.projectId, 'admin');
  */
-export async function requireProjectAccess(request: FastifyRequest, projectId: string, minimumRole: Role): Promise<ProjectAccess> {
+export async function requireProjectAccess(
+  request: FastifyRequest,
+  projectId: string,
+  minimumRole: Role,
+): Promise<ProjectAccess> {
   const account = requireAccount(request);
   const row = await findProjectMembership<ProjectAccess>(request.server.management.db, account.id, projectId);
   if (!row) throw new NotFoundError();
@@ -51,12 +57,22 @@ export async function requireProjectAccess(request: FastifyRequest, projectId: s
 }
 
 /** The team `teamId` if the caller is a member with at least `minimumRole`; else 404 (not a member) or 403. */
-export async function requireTeamAccess(request: FastifyRequest, teamId: string, minimumRole: Role): Promise<TeamAccess> {
+export async function requireTeamAccess(
+  request: FastifyRequest,
+  teamId: string,
+  minimumRole: Role,
+): Promise<TeamAccess> {
   const account = requireAccount(request);
   const row = await findTeamMembership(request.server.management.db, account.id, teamId);
   if (!row) throw new NotFoundError();
   requireRole(row.role, minimumRole);
-  return { id: row.id, name: row.name, ownerAccountId: row.owner_account_id, createdAt: row.created_at, role: row.role };
+  return {
+    id: row.id,
+    name: row.name,
+    ownerAccountId: row.owner_account_id,
+    createdAt: row.created_at,
+    role: row.role,
+  };
 }
 
 /** Instance administration (seat limits): only the instance administrator. */

@@ -68,7 +68,8 @@ export function checkCsrf(request: FastifyRequest): void {
   if (!request.headers[CSRF_HEADER]) {
     throw new ForbiddenError('Cookie-authenticated writes need the X-Requested-With header (CSRF protection)');
   }
-  if (!fromOwnOrigin(request, request.server.management.config.publicUrl)) throw new ForbiddenError('Cross-origin request refused');
+  if (!fromOwnOrigin(request, request.server.management.config.publicUrl))
+    throw new ForbiddenError('Cross-origin request refused');
 }
 
 export function accountFromRow(row: AccountRow, via: AccountContext['via'], credentialId: string): AccountContext {

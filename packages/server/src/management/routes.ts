@@ -4,7 +4,12 @@
  * one import and one entry here. See packages/server/README.md, "Management API".
  */
 import type { ManagementRoutes } from './context.ts';
-import { accountManagementRoutes, adminManagementRoutes, emailManagementRoutes, oidcManagementRoutes } from '../resources/accounts/mount.ts';
+import {
+  accountManagementRoutes,
+  adminManagementRoutes,
+  emailManagementRoutes,
+  oidcManagementRoutes,
+} from '../resources/accounts/mount.ts';
 import { inviteManagementRoutes, teamManagementRoutes } from '../resources/teams/mount.ts';
 import { tokenManagementRoutes } from '../resources/tokens/mount.ts';
 import { keyRoutes, projectRoutes } from '../resources/projects/mount.ts';

@@ -55,7 +55,14 @@ export async function authenticateMcp(
   if (parseApiKey(credential)) {
     try {
       const key = await authenticateApiKey(db, credential, findKeyByLookup);
-      return { kind: 'api-key', projectId: key.project.id, environment: key.environment, scopes: key.scopes, publishable: key.publishable, callerId: key.keyId };
+      return {
+        kind: 'api-key',
+        projectId: key.project.id,
+        environment: key.environment,
+        scopes: key.scopes,
+        publishable: key.publishable,
+        callerId: key.keyId,
+      };
     } catch (error) {
       if (error instanceof HttpError && error.statusCode === 401) {
         throw new McpUnauthorizedError(error.message, resourceMetadataUrl, true);
@@ -65,7 +72,11 @@ export async function authenticateMcp(
   }
   const principal = await tokens?.verify(credential);
   if (!principal) {
-    throw new McpUnauthorizedError('Invalid access token: it is unknown, expired or revoked, or was issued for another resource', resourceMetadataUrl, true);
+    throw new McpUnauthorizedError(
+      'Invalid access token: it is unknown, expired or revoked, or was issued for another resource',
+      resourceMetadataUrl,
+      true,
+    );
   }
   return principal;
 }

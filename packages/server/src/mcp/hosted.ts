@@ -15,7 +15,12 @@ export interface HostedMcpDeps {
 }
 
 /** The hosted MCP surface: /mcp, its protected resource metadata, and the OAuth server that signs clients in. */
-export async function hostedMcp(app: FastifyInstance, { db, config, accounts = managementAccounts(db, config) }: HostedMcpDeps): Promise<void> {
+export async function hostedMcp(
+  app: FastifyInstance,
+  { db, config, accounts = managementAccounts(db, config) }: HostedMcpDeps,
+): Promise<void> {
   await app.register(async (scoped) => oauthServer(scoped, { db, config, accounts }));
-  await app.register(async (scoped) => mcpRoutes(scoped, { db, config, tokens: oauthTokenVerifier(db, config, accounts) }));
+  await app.register(async (scoped) =>
+    mcpRoutes(scoped, { db, config, tokens: oauthTokenVerifier(db, config, accounts) }),
+  );
 }

@@ -4,7 +4,8 @@ import { MCP_SCOPES } from './scopes.ts';
 /** The resource identifier of the MCP server: the audience of its access tokens. */
 export const mcpResourceUrl = (config: Config): string => `${config.publicUrl}/mcp`;
 
-export const resourceMetadataUrl = (config: Config): string => `${config.publicUrl}/.well-known/oauth-protected-resource/mcp`;
+export const resourceMetadataUrl = (config: Config): string =>
+  `${config.publicUrl}/.well-known/oauth-protected-resource/mcp`;
 
 /** OAuth 2.0 Protected Resource Metadata (RFC 9728) of /mcp. Signpost is its own authorization server. */
 export function protectedResourceMetadata(config: Config) {

@@ -17,7 +17,9 @@ export const MCP_PATH = '/mcp';
 /** Upserts of 200 keys with several locales exceed the API's 1 MiB body limit. */
 const MCP_BODY_LIMIT = 8 * 1024 * 1024;
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 export interface McpDeps {
   db: Database;
@@ -57,39 +59,48 @@ export async function mcpRoutes(app: FastifyInstance, { db, config, tokens }: Mc
     reply
       .code(405)
       .header('Allow', 'POST, OPTIONS')
-      .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send requests with POST' }, id: null });
+      .send({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send requests with POST' },
+        id: null,
+      });
   app.get(MCP_PATH, { schema: { hide: true } }, notAllowed);
   app.delete(MCP_PATH, { schema: { hide: true } }, notAllowed);
 
-  app.post(MCP_PATH, { schema: { hide: true }, bodyLimit: MCP_BODY_LIMIT, config: { guardsOwnBody: true } }, async (request, reply) => {
-    const metadataUrl = resourceMetadataUrl(config);
-    const principal = await authenticateMcp(request, db, tokens, metadataUrl);
-    checkToolScopes(request.body, principal, metadataUrl);
-    const refusal = refuseBadMcpInput(request.body);
-    if (refusal) return reply.code(refusal.status).header('content-type', 'application/json').send(JSON.stringify(refusal.body));
+  app.post(
+    MCP_PATH,
+    { schema: { hide: true }, bodyLimit: MCP_BODY_LIMIT, config: { guardsOwnBody: true } },
+    async (request, reply) => {
+      const metadataUrl = resourceMetadataUrl(config);
+      const principal = await authenticateMcp(request, db, tokens, metadataUrl);
+      checkToolScopes(request.body, principal, metadataUrl);
+      const refusal = refuseBadMcpInput(request.body);
+      if (refusal)
+        return reply.code(refusal.status).header('content-type', 'application/json').send(JSON.stringify(refusal.body));
 
-    // From here the SDK transport writes the response to the raw socket.
-    reply.hijack();
-    const raw = reply.raw;
-    for (const [name, value] of Object.entries(reply.getHeaders())) {
-      if (value !== undefined) raw.setHeader(name, value);
-    }
-    raw.setHeader('x-request-id', request.id);
-    const server = buildMcpServer({ db, config, principal, log: request.log }, VERSION);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, raw, request.body);
-    } catch (error) {
-      request.log.error({ err: error }, 'MCP request failed');
-      if (!raw.headersSent) {
-        raw.writeHead(500, { 'content-type': 'application/json' });
-        raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+      // From here the SDK transport writes the response to the raw socket.
+      reply.hijack();
+      const raw = reply.raw;
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) raw.setHeader(name, value);
       }
-    }
-  });
+      raw.setHeader('x-request-id', request.id);
+      const server = buildMcpServer({ db, config, principal, log: request.log }, VERSION);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(request.raw, raw, request.body);
+      } catch (error) {
+        request.log.error({ err: error }, 'MCP request failed');
+        if (!raw.headersSent) {
+          raw.writeHead(500, { 'content-type': 'application/json' });
+          raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+        }
+      }
+    },
+  );
 }

@@ -17,4 +17,3 @@ export function parseScopes(raw: string | undefined | null): McpScope[] {
 }
 
 export const formatScopes = (scopes: readonly string[]): string => scopes.join(' ');
-

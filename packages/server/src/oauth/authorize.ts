@@ -15,7 +15,13 @@ import { issuerOf, OAUTH_PATHS } from './metadata.ts';
 import { consentPage, errorPage, noProjectsPage, signInPage } from './pages.ts';
 import { redirectWith, sameResource } from './resource.ts';
 import { newSecret } from './secrets.ts';
-import { decideConsentRequest, findClient, findOpenConsentRequest, insertConsentRequest, insertGrantWithCode } from './store.ts';
+import {
+  decideConsentRequest,
+  findClient,
+  findOpenConsentRequest,
+  insertConsentRequest,
+  insertGrantWithCode,
+} from './store.ts';
 
 export interface OAuthDeps {
   db: Database;
@@ -47,7 +53,8 @@ const text = (source: unknown, name: string): string | undefined => {
 };
 
 /** A path on this server to come back to after signing in; anything else goes to the start. */
-const safeReturnTo = (raw: string | undefined) => (raw && raw.startsWith(`${OAUTH_PATHS.authorize}?`) ? raw : OAUTH_PATHS.authorize);
+const safeReturnTo = (raw: string | undefined) =>
+  raw && raw.startsWith(`${OAUTH_PATHS.authorize}?`) ? raw : OAUTH_PATHS.authorize;
 
 export async function authorizeRoutes(app: FastifyInstance, { db, config, accounts }: OAuthDeps): Promise<void> {
   const resource = mcpResourceUrl(config);
@@ -57,24 +64,40 @@ export async function authorizeRoutes(app: FastifyInstance, { db, config, accoun
     const clientId = text(query, 'client_id');
     const clientRow = clientId ? await findClient(db, clientId) : undefined;
     if (!clientRow) {
-      return html(reply, 400, errorPage('Unknown client', 'This MCP client is not registered with Signpost. Start connecting again from the client.'));
+      return html(
+        reply,
+        400,
+        errorPage(
+          'Unknown client',
+          'This MCP client is not registered with Signpost. Start connecting again from the client.',
+        ),
+      );
     }
     const client = clientInfo(clientRow);
-    const redirectUri = text(query, 'redirect_uri') ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
+    const redirectUri =
+      text(query, 'redirect_uri') ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
     if (!redirectUri || !redirectUriRegistered(client, redirectUri)) {
       // Never redirect to an address the client did not register.
-      return html(reply, 400, errorPage('Invalid redirect URI', 'The redirect_uri is missing or not one this client registered.'));
+      return html(
+        reply,
+        400,
+        errorPage('Invalid redirect URI', 'The redirect_uri is missing or not one this client registered.'),
+      );
     }
     const state = text(query, 'state');
     const fail = (error: string, description: string) =>
-      reply.redirect(redirectWith(redirectUri, { error, error_description: description, state, iss: issuerOf(config) }), 302);
+      reply.redirect(
+        redirectWith(redirectUri, { error, error_description: description, state, iss: issuerOf(config) }),
+        302,
+      );
 
     if (text(query, 'response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be code');
     const challenge = text(query, 'code_challenge');
     if (!challenge || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) {
       return fail('invalid_request', 'code_challenge is required: PKCE with S256 (43 base64url characters)');
     }
-    if (text(query, 'code_challenge_method') !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
+    if (text(query, 'code_challenge_method') !== 'S256')
+      return fail('invalid_request', 'code_challenge_method must be S256');
     const requestedResource = text(query, 'resource') ?? resource;
     if (!sameResource(requestedResource, resource)) return fail('invalid_target', `resource must be ${resource}`);
 
@@ -114,29 +137,57 @@ export async function authorizeRoutes(app: FastifyInstance, { db, config, accoun
   app.post(OAUTH_PATHS.authorize, { schema: { hide: true } }, async (request, reply) => {
     const body = request.body;
     const expired = () =>
-      html(reply, 400, errorPage('Request expired', 'This authorization request expired or was already answered. Start connecting again from your MCP client.'));
-    if (!fromOwnOrigin(request, config.publicUrl)) return html(reply, 403, errorPage('Not allowed', 'The form was sent from another site.'));
+      html(
+        reply,
+        400,
+        errorPage(
+          'Request expired',
+          'This authorization request expired or was already answered. Start connecting again from your MCP client.',
+        ),
+      );
+    if (!fromOwnOrigin(request, config.publicUrl))
+      return html(reply, 403, errorPage('Not allowed', 'The form was sent from another site.'));
     const handle = text(body, 'request');
     const pending = handle ? await findOpenConsentRequest(db, handle) : undefined;
     if (!pending) return expired();
     const account = await accounts.signedInAccount(request);
     if (!account || account.id !== pending.account_id) {
-      return html(reply, 403, errorPage('Not allowed', 'Sign in with the account that started this request, then connect again.'));
+      return html(
+        reply,
+        403,
+        errorPage('Not allowed', 'Sign in with the account that started this request, then connect again.'),
+      );
     }
     const back = (params: Record<string, string>) =>
-      reply.redirect(redirectWith(pending.redirect_uri, { ...params, state: pending.state, iss: issuerOf(config) }), 303);
+      reply.redirect(
+        redirectWith(pending.redirect_uri, { ...params, state: pending.state, iss: issuerOf(config) }),
+        303,
+      );
 
     if (text(body, 'decision') !== 'allow') {
       if (!(await decideConsentRequest(db, pending.id))) return expired();
       return back({ error: 'access_denied', error_description: 'The user denied access' });
     }
     const access = text(body, 'access');
-    const project = (await accounts.accessibleProjects(account.id)).find((candidate) => candidate.id === text(body, 'project'));
+    const project = (await accounts.accessibleProjects(account.id)).find(
+      (candidate) => candidate.id === text(body, 'project'),
+    );
     if (!isAccessLevel(access) || !project) {
-      return html(reply, 400, errorPage('Choose a project and access', 'Pick one of your projects and read or write access, then try again.'));
+      return html(
+        reply,
+        400,
+        errorPage('Choose a project and access', 'Pick one of your projects and read or write access, then try again.'),
+      );
     }
     if (access === 'write' && !project.canWrite) {
-      return html(reply, 403, errorPage('Read only', `Your role on ${project.name} allows read access only. Go back and choose read access, or ask a team admin.`));
+      return html(
+        reply,
+        403,
+        errorPage(
+          'Read only',
+          `Your role on ${project.name} allows read access only. Go back and choose read access, or ask a team admin.`,
+        ),
+      );
     }
     if (!(await decideConsentRequest(db, pending.id))) return expired();
     const code = newSecret('code');
@@ -166,13 +217,17 @@ export async function authorizeRoutes(app: FastifyInstance, { db, config, accoun
   app.post(OAUTH_PATHS.signIn, { schema: { hide: true } }, async (request, reply) => {
     const returnTo = safeReturnTo(text(request.body, 'return_to'));
     const email = text(request.body, 'email') ?? '';
-    if (!fromOwnOrigin(request, config.publicUrl)) return html(reply, 403, errorPage('Not allowed', 'The form was sent from another site.'));
+    if (!fromOwnOrigin(request, config.publicUrl))
+      return html(reply, 403, errorPage('Not allowed', 'The form was sent from another site.'));
     const result = await accounts.signIn(email, text(request.body, 'password') ?? '', reply);
     if (!result.ok) {
       if (result.retryAfterSeconds !== undefined) reply.header('retry-after', String(result.retryAfterSeconds));
-      return html(reply, result.retryAfterSeconds !== undefined ? 429 : 401, signInPageFor(returnTo, email, result.message));
+      return html(
+        reply,
+        result.retryAfterSeconds !== undefined ? 429 : 401,
+        signInPageFor(returnTo, email, result.message),
+      );
     }
     return reply.redirect(returnTo, 303);
   });
 }
-

@@ -10,7 +10,17 @@ import { findClient, insertClient, type ClientRow } from './store.ts';
 export const TOKEN_ENDPOINT_AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic'] as const;
 const GRANT_TYPES = ['authorization_code', 'refresh_token'];
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'about:', 'blob:', 'ftp:', 'ws:', 'wss:']);
+const FORBIDDEN_SCHEMES = new Set([
+  'javascript:',
+  'data:',
+  'vbscript:',
+  'file:',
+  'about:',
+  'blob:',
+  'ftp:',
+  'ws:',
+  'wss:',
+]);
 
 /** Redirect URIs a client may register: https, http on a loopback address, or a private-use scheme of a native app. */
 function redirectUriProblem(raw: string): string | undefined {
@@ -35,17 +45,22 @@ export async function registerClient(db: Queryable, body: unknown): Promise<OAut
   const parsed = OAuthClientMetadataSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new InvalidClientMetadataError(issue ? `${issue.path.join('.') || 'metadata'}: ${issue.message}` : 'Invalid client metadata');
+    throw new InvalidClientMetadataError(
+      issue ? `${issue.path.join('.') || 'metadata'}: ${issue.message}` : 'Invalid client metadata',
+    );
   }
   const metadata = parsed.data;
-  if (metadata.redirect_uris.length === 0) throw new InvalidRedirectUriError('redirect_uris must hold at least one URI');
+  if (metadata.redirect_uris.length === 0)
+    throw new InvalidRedirectUriError('redirect_uris must hold at least one URI');
   for (const uri of metadata.redirect_uris) {
     const problem = redirectUriProblem(uri);
     if (problem) throw new InvalidRedirectUriError(problem);
   }
   const method = metadata.token_endpoint_auth_method ?? 'client_secret_basic';
   if (!(TOKEN_ENDPOINT_AUTH_METHODS as readonly string[]).includes(method)) {
-    throw new InvalidClientMetadataError(`token_endpoint_auth_method must be one of: ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}`);
+    throw new InvalidClientMetadataError(
+      `token_endpoint_auth_method must be one of: ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}`,
+    );
   }
   const grantTypes = metadata.grant_types ?? GRANT_TYPES;
   if (!grantTypes.includes('authorization_code') || grantTypes.some((type) => !GRANT_TYPES.includes(type))) {
@@ -67,7 +82,12 @@ export async function registerClient(db: Queryable, body: unknown): Promise<OAut
     ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
   };
   const { client_secret: _secret, ...stored } = info;
-  await insertClient(db, { id, secret_hash: secret ? hashSecret(secret) : null, metadata: JSON.stringify(stored), created_at: nowIso() });
+  await insertClient(db, {
+    id,
+    secret_hash: secret ? hashSecret(secret) : null,
+    metadata: JSON.stringify(stored),
+    created_at: nowIso(),
+  });
   return info;
 }
 
@@ -88,8 +108,12 @@ export function redirectUriRegistered(client: OAuthClientInformationFull, candid
       const a = new URL(registered);
       const b = new URL(candidate);
       return (
-        a.protocol === 'http:' && b.protocol === 'http:' && LOOPBACK.has(a.hostname) && a.hostname === b.hostname &&
-        a.pathname === b.pathname && a.search === b.search
+        a.protocol === 'http:' &&
+        b.protocol === 'http:' &&
+        LOOPBACK.has(a.hostname) &&
+        a.hostname === b.hostname &&
+        a.pathname === b.pathname &&
+        a.search === b.search
       );
     } catch {
       return false;
@@ -101,7 +125,11 @@ export function redirectUriRegistered(client: OAuthClientInformationFull, candid
  * The client of a token or revocation request: client_secret_basic, client_secret_post, or a
  * public client naming itself. A confidential client must present its secret.
  */
-export async function authenticateClient(db: Queryable, request: FastifyRequest, body: Record<string, string>): Promise<{ row: ClientRow; info: OAuthClientInformationFull }> {
+export async function authenticateClient(
+  db: Queryable,
+  request: FastifyRequest,
+  body: Record<string, string>,
+): Promise<{ row: ClientRow; info: OAuthClientInformationFull }> {
   let clientId = body['client_id'];
   let secret = body['client_secret'];
   const authorization = request.headers.authorization;

@@ -12,7 +12,6 @@ import { listProjectMemberships } from '../resources/teams/index.ts';
 import { MANAGEMENT_API_PREFIX, roleAtLeast } from '../management/context.ts';
 import type { AccountGateway } from './accounts.ts';
 
-
 function cookieValue(request: FastifyRequest, name: string): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
@@ -49,9 +48,14 @@ export function managementAccounts(db: Database, config: Config): AccountGateway
 
     async signIn(email, password, reply) {
       const result = await signInWithPassword({ db, config }, reply, email, password);
-      if (result.ok) return { ok: true, account: { id: result.account.id, email: result.account.email, name: result.account.name } };
+      if (result.ok)
+        return { ok: true, account: { id: result.account.id, email: result.account.email, name: result.account.name } };
       if (result.reason === 'throttled') {
-        return { ok: false, message: `Too many sign-in attempts; try again in ${result.retryAfterSeconds} s.`, retryAfterSeconds: result.retryAfterSeconds };
+        return {
+          ok: false,
+          message: `Too many sign-in attempts; try again in ${result.retryAfterSeconds} s.`,
+          retryAfterSeconds: result.retryAfterSeconds,
+        };
       }
       return { ok: false, message: 'Wrong e-mail address or password.' };
     },
@@ -60,7 +64,10 @@ export function managementAccounts(db: Database, config: Config): AccountGateway
       const oidc = config.accounts.oidc;
       // The management API takes return paths of up to 500 characters.
       if (!oidc || returnTo.length > 500) return undefined;
-      return { label: oidc.label, url: `${MANAGEMENT_API_PREFIX}/auth/oidc/start?${new URLSearchParams({ returnTo })}` };
+      return {
+        label: oidc.label,
+        url: `${MANAGEMENT_API_PREFIX}/auth/oidc/start?${new URLSearchParams({ returnTo })}`,
+      };
     },
   };
 }

@@ -4,7 +4,13 @@ import { randomToken } from '../kernel/ids.ts';
 export { hashSecret, secretMatches } from '../kernel/secrets.ts';
 
 /** Prefixes make leaked secrets recognisable (and tell access tokens from API keys at a glance). */
-export const PREFIX = { accessToken: 'sp_at_', refreshToken: 'sp_rt_', code: 'sp_ac_', clientSecret: 'sp_cs_', consent: '' } as const;
+export const PREFIX = {
+  accessToken: 'sp_at_',
+  refreshToken: 'sp_rt_',
+  code: 'sp_ac_',
+  clientSecret: 'sp_cs_',
+  consent: '',
+} as const;
 
 export function newSecret(kind: keyof typeof PREFIX): string {
   return PREFIX[kind] + randomToken(43);

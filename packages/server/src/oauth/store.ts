@@ -53,8 +53,17 @@ export async function insertConsentRequest(db: Queryable, handle: string, input:
     `INSERT INTO oauth_consent_requests (id, handle_hash, client_id, account_id, redirect_uri, state, code_challenge, resource,
        requested_scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
-      newId('ocr'), hashSecret(handle), input.client_id, input.account_id, input.redirect_uri, input.state,
-      input.code_challenge, input.resource, input.requested_scopes, now, later(LIFETIME.consentMs),
+      newId('ocr'),
+      hashSecret(handle),
+      input.client_id,
+      input.account_id,
+      input.redirect_uri,
+      input.state,
+      input.code_challenge,
+      input.resource,
+      input.requested_scopes,
+      now,
+      later(LIFETIME.consentMs),
     ],
   );
   // Requests nobody decided on are of no use once expired.
@@ -71,7 +80,10 @@ export async function findOpenConsentRequest(db: Queryable, handle: string): Pro
 
 /** Marks the request decided; false when another submission got there first. */
 export async function decideConsentRequest(db: Queryable, id: string): Promise<boolean> {
-  const result = await db.run('UPDATE oauth_consent_requests SET decided_at = ? WHERE id = ? AND decided_at IS NULL', [nowIso(), id]);
+  const result = await db.run('UPDATE oauth_consent_requests SET decided_at = ? WHERE id = ? AND decided_at IS NULL', [
+    nowIso(),
+    id,
+  ]);
   return result.changes === 1;
 }
 
@@ -99,13 +111,10 @@ export async function insertGrantWithCode(
       'INSERT INTO oauth_grants (id, client_id, account_id, project_id, scopes, resource, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       [id, grant.client_id, grant.account_id, grant.project_id, grant.scopes, grant.resource, nowIso()],
     );
-    await tx.run('INSERT INTO oauth_codes (code_hash, grant_id, redirect_uri, code_challenge, expires_at) VALUES (?, ?, ?, ?, ?)', [
-      hashSecret(code),
-      id,
-      redirectUri,
-      codeChallenge,
-      later(LIFETIME.codeMs),
-    ]);
+    await tx.run(
+      'INSERT INTO oauth_codes (code_hash, grant_id, redirect_uri, code_challenge, expires_at) VALUES (?, ?, ?, ?, ?)',
+      [hashSecret(code), id, redirectUri, codeChallenge, later(LIFETIME.codeMs)],
+    );
     // Codes are useless once expired; used ones stay until then, to catch a replay.
     await tx.run('DELETE FROM oauth_codes WHERE expires_at < ?', [nowIso()]);
   });
@@ -142,7 +151,10 @@ export async function findCode(db: Queryable, code: string): Promise<(CodeRow & 
 
 /** Uses the code once; false when it was used before (a replay). */
 export async function useCode(db: Queryable, codeHash: string): Promise<boolean> {
-  const result = await db.run('UPDATE oauth_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL', [nowIso(), codeHash]);
+  const result = await db.run('UPDATE oauth_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL', [
+    nowIso(),
+    codeHash,
+  ]);
   return result.changes === 1;
 }
 
@@ -164,20 +176,37 @@ export interface IssuedTokens {
 }
 
 /** Stores a new access and refresh token pair of a grant. */
-export async function insertTokenPair(db: Queryable, grantId: string, scopes: string, accessToken: string, refreshToken: string): Promise<void> {
+export async function insertTokenPair(
+  db: Queryable,
+  grantId: string,
+  scopes: string,
+  accessToken: string,
+  refreshToken: string,
+): Promise<void> {
   const now = nowIso();
-  await db.run('INSERT INTO oauth_tokens (token_hash, kind, grant_id, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)', [
-    hashSecret(accessToken), 'access', grantId, scopes, now, later(LIFETIME.accessTokenSeconds * 1000),
-  ]);
-  await db.run('INSERT INTO oauth_tokens (token_hash, kind, grant_id, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)', [
-    hashSecret(refreshToken), 'refresh', grantId, scopes, now, later(LIFETIME.refreshTokenMs),
-  ]);
+  await db.run(
+    'INSERT INTO oauth_tokens (token_hash, kind, grant_id, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [hashSecret(accessToken), 'access', grantId, scopes, now, later(LIFETIME.accessTokenSeconds * 1000)],
+  );
+  await db.run(
+    'INSERT INTO oauth_tokens (token_hash, kind, grant_id, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [hashSecret(refreshToken), 'refresh', grantId, scopes, now, later(LIFETIME.refreshTokenMs)],
+  );
   // Expired tokens of the grant are of no use to anyone.
   await db.run('DELETE FROM oauth_tokens WHERE grant_id = ? AND expires_at < ?', [grantId, now]);
 }
 
 export async function findToken(db: Queryable, token: string): Promise<(TokenRow & { grant: GrantRow }) | undefined> {
-  const row = await db.get<TokenRow & { client_id: string; account_id: string; project_id: string; resource: string; grant_scopes: string; grant_revoked_at: string | null }>(
+  const row = await db.get<
+    TokenRow & {
+      client_id: string;
+      account_id: string;
+      project_id: string;
+      resource: string;
+      grant_scopes: string;
+      grant_revoked_at: string | null;
+    }
+  >(
     `SELECT t.*, g.client_id, g.account_id, g.project_id, g.resource, g.scopes AS grant_scopes, g.revoked_at AS grant_revoked_at
        FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.token_hash = ?`,
     [hashSecret(token)],
@@ -207,7 +236,10 @@ export async function rotateRefreshToken(db: Queryable, tokenHash: string): Prom
 }
 
 export async function revokeToken(db: Queryable, tokenHash: string): Promise<void> {
-  await db.run('UPDATE oauth_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL', [nowIso(), tokenHash]);
+  await db.run('UPDATE oauth_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL', [
+    nowIso(),
+    tokenHash,
+  ]);
 }
 
 /** Ends a grant: every token issued under it stops working. */

@@ -36,7 +36,9 @@ type Form = Record<string, string>;
 export async function tokenRoutes(app: FastifyInstance, { db, accounts }: OAuthDeps): Promise<void> {
   /** The scopes the account may still hold on the grant's project (a demoted admin loses write). */
   async function allowedScopes(grant: GrantRow): Promise<Set<string> | undefined> {
-    const project = (await accounts.accessibleProjects(grant.account_id)).find((candidate) => candidate.id === grant.project_id);
+    const project = (await accounts.accessibleProjects(grant.account_id)).find(
+      (candidate) => candidate.id === grant.project_id,
+    );
     if (!project) return undefined;
     return new Set<string>(project.canWrite ? ACCESS_LEVELS.write : ACCESS_LEVELS.read);
   }
@@ -63,11 +65,13 @@ export async function tokenRoutes(app: FastifyInstance, { db, accounts }: OAuthD
     if (!verifier) throw new InvalidRequestError('code_verifier is required (PKCE)');
     const found = await findCode(db, code);
     if (!found || found.grant.client_id !== client.client_id) throw new InvalidGrantError('Invalid authorization code');
-    if (found.expires_at <= nowIso() || found.grant.revoked_at) throw new InvalidGrantError('The authorization code expired');
+    if (found.expires_at <= nowIso() || found.grant.revoked_at)
+      throw new InvalidGrantError('The authorization code expired');
     if (form['redirect_uri'] !== undefined && form['redirect_uri'] !== found.redirect_uri) {
       throw new InvalidGrantError('redirect_uri differs from the one of the authorization request');
     }
-    if (!pkceMatches(verifier, found.code_challenge)) throw new InvalidGrantError('code_verifier does not match the code_challenge');
+    if (!pkceMatches(verifier, found.code_challenge))
+      throw new InvalidGrantError('code_verifier does not match the code_challenge');
     if (form['resource'] !== undefined && !sameResource(form['resource'], found.grant.resource)) {
       throw new InvalidTargetError(`resource must be ${found.grant.resource}`);
     }
@@ -78,7 +82,11 @@ export async function tokenRoutes(app: FastifyInstance, { db, accounts }: OAuthD
     }
     const allowed = await allowedScopes(found.grant);
     if (!allowed) throw new InvalidGrantError('The account no longer has access to the project');
-    return issue(found.grant, found.grant.scopes.split(' ').filter((scope) => allowed.has(scope)), client);
+    return issue(
+      found.grant,
+      found.grant.scopes.split(' ').filter((scope) => allowed.has(scope)),
+      client,
+    );
   }
 
   async function refresh(form: Form, client: OAuthClientInformationFull): Promise<OAuthTokens> {
@@ -88,7 +96,8 @@ export async function tokenRoutes(app: FastifyInstance, { db, accounts }: OAuthD
     const token = form['refresh_token'];
     if (!token) throw new InvalidRequestError('refresh_token is required');
     const found = await findToken(db, token);
-    if (!found || found.kind !== 'refresh' || found.grant.client_id !== client.client_id) throw new InvalidGrantError('Invalid refresh token');
+    if (!found || found.kind !== 'refresh' || found.grant.client_id !== client.client_id)
+      throw new InvalidGrantError('Invalid refresh token');
     if (found.revoked_at || found.grant.revoked_at) throw new InvalidGrantError('The refresh token was revoked');
     if (found.expires_at <= nowIso()) throw new InvalidGrantError('The refresh token expired');
     if (form['resource'] !== undefined && !sameResource(form['resource'], found.grant.resource)) {
@@ -100,7 +109,9 @@ export async function tokenRoutes(app: FastifyInstance, { db, accounts }: OAuthD
       const asked = form['scope'].split(' ').filter(Boolean);
       const beyond = asked.filter((scope) => !granted.includes(scope));
       if (beyond.length > 0) {
-        throw new InvalidScopeError(`${beyond.join(' ')} was not granted; connect again and choose write access to get it`);
+        throw new InvalidScopeError(
+          `${beyond.join(' ')} was not granted; connect again and choose write access to get it`,
+        );
       }
       scopes = asked;
     }
@@ -114,7 +125,11 @@ export async function tokenRoutes(app: FastifyInstance, { db, accounts }: OAuthD
       await revokeGrant(db, found.grant.id);
       throw new InvalidGrantError('The refresh token was already used; connect again');
     }
-    return issue(found.grant, scopes.filter((scope) => allowed.has(scope)), client);
+    return issue(
+      found.grant,
+      scopes.filter((scope) => allowed.has(scope)),
+      client,
+    );
   }
 
   app.post(OAUTH_PATHS.token, { schema: { hide: true } }, async (request, reply) => {

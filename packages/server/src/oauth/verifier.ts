@@ -20,9 +20,18 @@ export function oauthTokenVerifier(db: Database, config: Config, accounts: Accou
     async verify(token) {
       if (!token.startsWith(PREFIX.accessToken)) return undefined;
       const found = await findToken(db, token);
-      if (!found || found.kind !== 'access' || found.revoked_at || found.grant.revoked_at || found.expires_at <= nowIso()) return undefined;
+      if (
+        !found ||
+        found.kind !== 'access' ||
+        found.revoked_at ||
+        found.grant.revoked_at ||
+        found.expires_at <= nowIso()
+      )
+        return undefined;
       if (!sameResource(found.grant.resource, mcpResourceUrl(config))) return undefined;
-      const project = (await accounts.accessibleProjects(found.grant.account_id)).find((candidate) => candidate.id === found.grant.project_id);
+      const project = (await accounts.accessibleProjects(found.grant.account_id)).find(
+        (candidate) => candidate.id === found.grant.project_id,
+      );
       if (!project) return undefined;
       const allowed = new Set<string>(project.canWrite ? ACCESS_LEVELS.write : ACCESS_LEVELS.read);
       return {

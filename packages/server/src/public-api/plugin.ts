@@ -29,7 +29,8 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
       info: {
         title: 'Signpost public API',
         version: '1.0.0',
-        description: 'Submit feedback, bugs, errors and logs; read features, roadmap, changelog, site configuration, translations and versions.',
+        description:
+          'Submit feedback, bugs, errors and logs; read features, roadmap, changelog, site configuration, translations and versions.',
       },
       servers: [{ url: deps.config.publicUrl + PUBLIC_API_PREFIX }],
       components: {
@@ -53,7 +54,10 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
         // No permission is what makes a route keyless (the onRequest hook below): say so.
         transformed['security'] = [];
       }
-      return { schema: transformed as never, url: url.startsWith(PUBLIC_API_PREFIX) ? url.slice(PUBLIC_API_PREFIX.length) || '/' : url };
+      return {
+        schema: transformed as never,
+        url: url.startsWith(PUBLIC_API_PREFIX) ? url.slice(PUBLIC_API_PREFIX.length) || '/' : url,
+      };
     },
   });
   app.addSchema(ErrorBody);
@@ -62,7 +66,14 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
   allowAnyOrigin(app, {
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'If-None-Match', 'X-Request-Id'],
-    exposedHeaders: ['ETag', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id'],
+    exposedHeaders: [
+      'ETag',
+      'Retry-After',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'X-Request-Id',
+    ],
     maxAgeSeconds: 86400,
   });
 
@@ -88,7 +99,12 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
       if (!rateLimit) reply.headers(rateLimitHeaders(quota));
     }
     if (rateLimit) {
-      const state = await hitSlidingWindow(deps.db, `${rateLimit.name}:${key.keyId}`, rateLimit.max, rateLimit.windowMs);
+      const state = await hitSlidingWindow(
+        deps.db,
+        `${rateLimit.name}:${key.keyId}`,
+        rateLimit.max,
+        rateLimit.windowMs,
+      );
       reply.headers(rateLimitHeaders(state));
       if (!state.allowed) throw new TooManyRequestsError('Rate limit exceeded', rateLimitHeaders(state));
     }
@@ -134,7 +150,8 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
 function rememberResponse(memo: ResponseMemo, request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
   const status = reply.statusCode;
   if (!((status === 200 && typeof payload === 'string') || (status === 304 && payload === null))) return;
-  if (request.routeOptions.config.rateLimit || (request.apiKey && request.apiKey.project.monthly_quota !== null)) return;
+  if (request.routeOptions.config.rateLimit || (request.apiKey && request.apiKey.project.monthly_quota !== null))
+    return;
   // The front door checks only the key's scope, not whether it is publishable.
   if (request.routeOptions.config.secretOnly) return;
   const headers: Record<string, string> = {};

@@ -12,12 +12,42 @@ const ago = (days: number): string => new Date(Date.now() - days * 86_400_000).t
 export async function seedDemoProject(db: Queryable, projectId: string): Promise<void> {
   const scope = { projectId, environment: 'live' as const };
   const features = [
-    { title: 'Dark mode', description: 'Offer a dark theme that follows the system setting.', status: 'planned', votes: 42 },
-    { title: 'Export to CSV', description: 'Download any report as a CSV file for spreadsheets.', status: 'in-progress', votes: 17 },
-    { title: 'Keyboard shortcuts', description: 'Navigate the whole app without touching the mouse.', status: 'open', votes: 9 },
-    { title: 'Two-factor sign-in', description: 'Protect accounts with an authenticator app code.', status: 'done', votes: 55 },
-    { title: 'Offline mode', description: 'Keep working while the network is down and sync later.', status: 'declined', votes: 3 },
-    { title: 'Slack notifications', description: 'Post a message to a channel when a status changes.', status: 'in-review', votes: 12 },
+    {
+      title: 'Dark mode',
+      description: 'Offer a dark theme that follows the system setting.',
+      status: 'planned',
+      votes: 42,
+    },
+    {
+      title: 'Export to CSV',
+      description: 'Download any report as a CSV file for spreadsheets.',
+      status: 'in-progress',
+      votes: 17,
+    },
+    {
+      title: 'Keyboard shortcuts',
+      description: 'Navigate the whole app without touching the mouse.',
+      status: 'open',
+      votes: 9,
+    },
+    {
+      title: 'Two-factor sign-in',
+      description: 'Protect accounts with an authenticator app code.',
+      status: 'done',
+      votes: 55,
+    },
+    {
+      title: 'Offline mode',
+      description: 'Keep working while the network is down and sync later.',
+      status: 'declined',
+      votes: 3,
+    },
+    {
+      title: 'Slack notifications',
+      description: 'Post a message to a channel when a status changes.',
+      status: 'in-review',
+      votes: 12,
+    },
   ] as const;
   const ids: string[] = [];
   for (const [index, item] of features.entries()) {
@@ -48,9 +78,27 @@ export async function seedDemoProject(db: Queryable, projectId: string): Promise
   void bug;
 
   const changelog = [
-    { featureId: ids[3]!, summary: 'Two-factor sign-in is here', description: '<p>Turn it on under <strong>Settings → Security</strong>.</p>', key: 'new', days: 5 },
-    { featureId: null, summary: 'Faster dashboard', description: '<p>Pages load twice as fast.</p>', key: 'improved', days: 10 },
-    { featureId: null, summary: 'Fixed time zones in reports', description: '<p>Reports now use your time zone.</p>', key: 'fixed', days: 15 },
+    {
+      featureId: ids[3]!,
+      summary: 'Two-factor sign-in is here',
+      description: '<p>Turn it on under <strong>Settings → Security</strong>.</p>',
+      key: 'new',
+      days: 5,
+    },
+    {
+      featureId: null,
+      summary: 'Faster dashboard',
+      description: '<p>Pages load twice as fast.</p>',
+      key: 'improved',
+      days: 10,
+    },
+    {
+      featureId: null,
+      summary: 'Fixed time zones in reports',
+      description: '<p>Reports now use your time zone.</p>',
+      key: 'fixed',
+      days: 15,
+    },
   ] as const;
   for (const entry of changelog) {
     await insertEntry(db, projectId, {
@@ -63,10 +111,25 @@ export async function seedDemoProject(db: Queryable, projectId: string): Promise
       publishedAt: ago(entry.days),
     });
   }
-  await insertEntry(db, projectId, { featureId: null, summary: 'Draft: CSV export', description: '<p>Coming soon.</p>', statusKey: 'new', published: false });
+  await insertEntry(db, projectId, {
+    featureId: null,
+    summary: 'Draft: CSV export',
+    description: '<p>Coming soon.</p>',
+    statusKey: 'new',
+    published: false,
+  });
 
-  await insertMessage(db, projectId, { type: 'info', text: 'Welcome to the Signpost demo project.', isActive: true, priority: 10 });
-  for (const [key, enabled] of [['new-dashboard', true], ['beta-export', false]] as const) await putFlag(db, projectId, key, enabled);
+  await insertMessage(db, projectId, {
+    type: 'info',
+    text: 'Welcome to the Signpost demo project.',
+    isActive: true,
+    priority: 10,
+  });
+  for (const [key, enabled] of [
+    ['new-dashboard', true],
+    ['beta-export', false],
+  ] as const)
+    await putFlag(db, projectId, key, enabled);
   const environments = [
     { name: 'Production', slug: 'production', url: 'https://app.example.com', color: '#16a34a' },
     { name: 'Staging', slug: 'staging', url: 'https://staging.example.com', color: '#f59e0b', debugEnabled: true },
@@ -87,8 +150,22 @@ export async function seedDemoProject(db: Queryable, projectId: string): Promise
 
   const releases = [
     { version: '1.0.0', title: 'First release', notes: 'Hello, world.', days: 60, beta: false, required: true },
-    { version: '1.1.0', title: 'Dark mode', notes: 'Adds dark mode and faster start-up.', days: 10, beta: false, required: false },
-    { version: '1.2.0-beta.1', title: 'CSV export beta', notes: 'Try the CSV export.', days: 2, beta: true, required: false },
+    {
+      version: '1.1.0',
+      title: 'Dark mode',
+      notes: 'Adds dark mode and faster start-up.',
+      days: 10,
+      beta: false,
+      required: false,
+    },
+    {
+      version: '1.2.0-beta.1',
+      title: 'CSV export beta',
+      notes: 'Try the CSV export.',
+      days: 2,
+      beta: true,
+      required: false,
+    },
   ];
   for (const release of releases) {
     await insertRelease(db, projectId, {

@@ -45,7 +45,11 @@ export async function seedOnFirstStart(db: Database, config: Config): Promise<Se
         // The demo key is public, so its project has a plan quota.
         monthlyQuota: 100_000,
       });
-      await createApiKey(tx, DEMO_PROJECT_ID, 'live', DEMO_SCOPES, { name: 'Public demo key', key: config.demoApiKey, publishable: true });
+      await createApiKey(tx, DEMO_PROJECT_ID, 'live', DEMO_SCOPES, {
+        name: 'Public demo key',
+        key: config.demoApiKey,
+        publishable: true,
+      });
       await seedDemoProject(tx, DEMO_PROJECT_ID);
     }
     // A key from an earlier run with DEMO_ENABLED=false comes back to life. It is printed and

@@ -146,11 +146,17 @@ export class Api {
     }
     const response = await fetch(url, { method, headers, body: payload ?? null });
     const text = await response.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     if (text && response.headers.get('content-type')?.includes('application/json')) parsed = JSON.parse(text);
     if (!options.unchecked) {
       const checker = await checkerFor(this.baseUrl);
-      checker.check(method, url.pathname.slice(new URL(this.baseUrl).pathname.length), response.status, response.headers.get('content-type'), parsed);
+      checker.check(
+        method,
+        url.pathname.slice(new URL(this.baseUrl).pathname.length),
+        response.status,
+        response.headers.get('content-type'),
+        parsed,
+      );
     }
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }

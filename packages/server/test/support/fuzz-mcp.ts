@@ -3,7 +3,17 @@
  * each argument broken in turn (NUL, deep nesting, odd numbers, wrong types), and broken
  * envelopes around otherwise fine calls.
  */
-import { badValuesFor, deepObject, fieldsOf, NUL_TEXT, Raw, sample, toJson, withValue, type Schema } from './fuzz-values.ts';
+import {
+  badValuesFor,
+  deepObject,
+  fieldsOf,
+  NUL_TEXT,
+  Raw,
+  sample,
+  toJson,
+  withValue,
+  type Schema,
+} from './fuzz-values.ts';
 
 export interface McpTool {
   name: string;
@@ -28,7 +38,8 @@ export function sampleArguments(tool: McpTool, projectId: string): Record<string
 
 export function mcpRequests(tools: McpTool[], projectId: string, next?: () => number, count = 0): McpFuzzRequest[] {
   const requests: McpFuzzRequest[] = [];
-  const add = (label: string, body: unknown) => requests.push({ label, body: typeof body === 'string' ? body : toJson(body) });
+  const add = (label: string, body: unknown) =>
+    requests.push({ label, body: typeof body === 'string' ? body : toJson(body) });
   for (const tool of tools) {
     const args = sampleArguments(tool, projectId);
     add(`${tool.name} valid`, call(tool.name, args));
@@ -63,7 +74,15 @@ export function mcpRequests(tools: McpTool[], projectId: string, next?: () => nu
       }
     }
   }
-  for (const text of ['', 'null', '[]', '"x"', '1e400', deepObject(5000).text, '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":' + deepObject(5000).text + '}']) {
+  for (const text of [
+    '',
+    'null',
+    '[]',
+    '"x"',
+    '1e400',
+    deepObject(5000).text,
+    '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":' + deepObject(5000).text + '}',
+  ]) {
     add(`raw ${text.slice(0, 16)}`, text);
   }
   add('method NUL', { jsonrpc: '2.0', id: 1, method: 'tools/\u0000list' });

@@ -3,7 +3,24 @@
  * variants that each break one thing (a path id, a query parameter, a body field, the whole
  * body); later rounds combine random breakages.
  */
-import { badValuesFor, deepArray, deepObject, fieldsOf, NUL_TEXT, ODD_DATES, ODD_IDS, ODD_TEXT, ODD_NUMBER_TEXT, Raw, resolve, sample, toJson, typeOf, withValue, type Schema } from './fuzz-values.ts';
+import {
+  badValuesFor,
+  deepArray,
+  deepObject,
+  fieldsOf,
+  NUL_TEXT,
+  ODD_DATES,
+  ODD_IDS,
+  ODD_TEXT,
+  ODD_NUMBER_TEXT,
+  Raw,
+  resolve,
+  sample,
+  toJson,
+  typeOf,
+  withValue,
+  type Schema,
+} from './fuzz-values.ts';
 
 export interface Operation {
   /** `/api/public/v1` or `/api/v1`. */
@@ -35,7 +52,9 @@ export function operationsOf(doc: Schema, base: string): Operation[] {
         base,
         method: method.toUpperCase(),
         path,
-        pathParams: parameters.filter((p) => p['in'] === 'path').map((p) => ({ name: p['name'], schema: resolve(p['schema'], doc) ?? {} })),
+        pathParams: parameters
+          .filter((p) => p['in'] === 'path')
+          .map((p) => ({ name: p['name'], schema: resolve(p['schema'], doc) ?? {} })),
         queryParams: parameters
           .filter((p) => p['in'] === 'query')
           .map((p) => ({ name: p['name'], schema: resolve(p['schema'], doc) ?? {}, required: Boolean(p['required']) })),
@@ -69,12 +88,15 @@ function build(op: Operation, ids: Record<string, string>, mutations: Mutation[]
   let rawBody: string | undefined;
   for (const mutation of mutations) {
     Object.assign(pathValues, mutation.path);
-    for (const [name, value] of Object.entries(mutation.query ?? {})) query.set(name, Array.isArray(value) ? value : [value]);
+    for (const [name, value] of Object.entries(mutation.query ?? {}))
+      query.set(name, Array.isArray(value) ? value : [value]);
     if (mutation.field) body = withValue(body, mutation.field.at, mutation.field.value);
     if (mutation.rawBody !== undefined) rawBody = mutation.rawBody;
   }
   const path = op.path.replace(/\{([^}]+)\}/g, (_match, name: string) => pathValues[name] ?? 'x');
-  const search = [...query].flatMap(([name, values]) => values.map((value) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)).join('&');
+  const search = [...query]
+    .flatMap(([name, values]) => values.map((value) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`))
+    .join('&');
   const text = rawBody ?? (body === undefined ? undefined : toJson(body));
   return {
     label: `${op.method} ${op.base}${op.path} ${mutations.map((m) => m.label).join(' + ') || 'valid'}`,
@@ -88,7 +110,11 @@ function build(op: Operation, ids: Record<string, string>, mutations: Mutation[]
 function mutationsOf(op: Operation, extended = false): Mutation[] {
   const mutations: Mutation[] = [];
   for (const { name } of op.pathParams) {
-    for (const id of ODD_IDS) mutations.push({ label: `path ${name}=${JSON.stringify(id.slice(0, 12))}…`, path: { [name]: encodeURIComponent(id) } });
+    for (const id of ODD_IDS)
+      mutations.push({
+        label: `path ${name}=${JSON.stringify(id.slice(0, 12))}…`,
+        path: { [name]: encodeURIComponent(id) },
+      });
     mutations.push({ label: `path ${name} raw %zz`, path: { [name]: 'a%zz' } });
   }
   for (const { name, schema } of op.queryParams) {
@@ -97,11 +123,23 @@ function mutationsOf(op: Operation, extended = false): Mutation[] {
     if (type === 'integer' || type === 'number') texts.push(...ODD_NUMBER_TEXT);
     if (type === 'boolean') texts.push('yes', '1', 'TRUE');
     if (type === 'string') texts.push(...ODD_DATES.slice(0, 6), '2026-06-30T23:59:60Z', ...(extended ? ODD_TEXT : []));
-    for (const text of texts) mutations.push({ label: `query ${name}=${JSON.stringify(text.slice(0, 12))}`, query: { [name]: text } });
+    for (const text of texts)
+      mutations.push({ label: `query ${name}=${JSON.stringify(text.slice(0, 12))}`, query: { [name]: text } });
     mutations.push({ label: `query ${name} twice`, query: { [name]: ['1', '2'] } });
   }
   if (['POST', 'PUT', 'PATCH'].includes(op.method)) {
-    for (const text of ['', 'null', '[]', '"text"', '1e400', '{"a":"\\u0000"}', '{"\\u0000":1}', deepObject(40).text, deepObject(5000).text, deepArray(5000).text]) {
+    for (const text of [
+      '',
+      'null',
+      '[]',
+      '"text"',
+      '1e400',
+      '{"a":"\\u0000"}',
+      '{"\\u0000":1}',
+      deepObject(40).text,
+      deepObject(5000).text,
+      deepArray(5000).text,
+    ]) {
       mutations.push({ label: `body ${text.slice(0, 16)}`, rawBody: text });
     }
     mutations.push({ label: 'body extra deep field', field: { at: ['metadata'], value: deepObject(5000) } });
@@ -122,7 +160,12 @@ export function systematicRequests(op: Operation, ids: Record<string, string>): 
 }
 
 /** `count` requests that each combine one to three random breakages. */
-export function randomRequests(op: Operation, ids: Record<string, string>, next: () => number, count: number): FuzzRequest[] {
+export function randomRequests(
+  op: Operation,
+  ids: Record<string, string>,
+  next: () => number,
+  count: number,
+): FuzzRequest[] {
   const all = mutationsOf(op, true);
   if (all.length === 0) return [];
   return Array.from({ length: count }, () => {

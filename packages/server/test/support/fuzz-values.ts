@@ -40,23 +40,84 @@ export const ODD_NUMBERS: readonly (Raw | string | number | null)[] = [
 ];
 
 /** The same, as query or path text. */
-export const ODD_NUMBER_TEXT = ['1e400', '-1', 'Infinity', '-Infinity', 'NaN', '9223372036854775808', '0.5', '2147483648', '9007199254740991', '1e308', '', '0', ' 1', '0x10', '1'.repeat(400)];
+export const ODD_NUMBER_TEXT = [
+  '1e400',
+  '-1',
+  'Infinity',
+  '-Infinity',
+  'NaN',
+  '9223372036854775808',
+  '0.5',
+  '2147483648',
+  '9007199254740991',
+  '1e308',
+  '',
+  '0',
+  ' 1',
+  '0x10',
+  '1'.repeat(400),
+];
 
 /** Ids no item can have. */
-export const ODD_IDS = ['a\u0000b', 'x'.repeat(4000), '../../etc/passwd', "' OR '1'='1", '\u202e\u{1F600}', ' ', '%', '-1', 'null', '__proto__'];
+export const ODD_IDS = [
+  'a\u0000b',
+  'x'.repeat(4000),
+  '../../etc/passwd',
+  "' OR '1'='1",
+  '\u202e\u{1F600}',
+  ' ',
+  '%',
+  '-1',
+  'null',
+  '__proto__',
+];
 
 export const NUL_TEXT = 'fuzz\u0000text';
 
 /** Text that is odd for a locale, a slug, a search, a key or a sort: used by the random rounds. */
 export const ODD_TEXT = [
-  '-', 'en-', 'i-klingon', 'en_US', 'de-DE-u-co-phonebk', 'x-private', 'a'.repeat(300), '%', '_', '\\', '..', '*', '  ', '\t',
-  '\u2028', '{}', '[]', 'null', 'true', '0', '-1', '1e400', 'ü', '\u{1F600}', '<script>', "'", '"', 'a'.repeat(64) + '@' + 'b'.repeat(250) + '.com',
+  '-',
+  'en-',
+  'i-klingon',
+  'en_US',
+  'de-DE-u-co-phonebk',
+  'x-private',
+  'a'.repeat(300),
+  '%',
+  '_',
+  '\\',
+  '..',
+  '*',
+  '  ',
+  '\t',
+  '\u2028',
+  '{}',
+  '[]',
+  'null',
+  'true',
+  '0',
+  '-1',
+  '1e400',
+  'ü',
+  '\u{1F600}',
+  '<script>',
+  "'",
+  '"',
+  'a'.repeat(64) + '@' + 'b'.repeat(250) + '.com',
 ];
 
 /** Dates a format check may pass but a date library or column may not hold. */
 export const ODD_DATES = [
-  '0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '+275760-09-13T00:00:00.000Z', '275761-01-01T00:00:00Z', '2026-02-30T00:00:00Z',
-  '2026-13-01T00:00:00Z', '2026-01-01T24:00:00Z', '2026-06-30T23:59:60Z', '1970-01-01T00:00:00+99:99', '-000001-01-01T00:00:00Z',
+  '0000-01-01T00:00:00Z',
+  '9999-12-31T23:59:59Z',
+  '+275760-09-13T00:00:00.000Z',
+  '275761-01-01T00:00:00Z',
+  '2026-02-30T00:00:00Z',
+  '2026-13-01T00:00:00Z',
+  '2026-01-01T24:00:00Z',
+  '2026-06-30T23:59:60Z',
+  '1970-01-01T00:00:00+99:99',
+  '-000001-01-01T00:00:00Z',
 ];
 
 /** JSON text with the `Raw` parts spliced in. */
@@ -141,11 +202,14 @@ export function sample(schema: Schema | undefined, doc: Schema, name = '', depth
       return false;
     case 'array': {
       const count = Number(resolved['minItems'] ?? 0);
-      return Array.from({ length: Math.max(count, 1) }, (_, i) => sample(resolved['items'], doc, `${name}${i}`, depth + 1));
+      return Array.from({ length: Math.max(count, 1) }, (_, i) =>
+        sample(resolved['items'], doc, `${name}${i}`, depth + 1),
+      );
     }
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const key of resolved['required'] ?? []) out[key] = sample(resolved['properties']?.[key], doc, key, depth + 1);
+      for (const key of resolved['required'] ?? [])
+        out[key] = sample(resolved['properties']?.[key], doc, key, depth + 1);
       return out;
     }
     default:
@@ -154,7 +218,12 @@ export function sample(schema: Schema | undefined, doc: Schema, name = '', depth
 }
 
 /** Every property path of a body schema (objects and array items), with its schema; a few levels deep. */
-export function fieldsOf(schema: Schema | undefined, doc: Schema, prefix: (string | number)[] = [], depth = 0): { path: (string | number)[]; schema: Schema }[] {
+export function fieldsOf(
+  schema: Schema | undefined,
+  doc: Schema,
+  prefix: (string | number)[] = [],
+  depth = 0,
+): { path: (string | number)[]; schema: Schema }[] {
   const resolved = resolve(schema, doc);
   if (!resolved || depth > 3) return [];
   const out: { path: (string | number)[]; schema: Schema }[] = [];
@@ -177,7 +246,16 @@ export function badValuesFor(schema: Schema, extended = false): unknown[] {
   const common: unknown[] = [deepObject(40), deepObject(5000), deepArray(5000)];
   switch (type) {
     case 'string':
-      return [NUL_TEXT, '\u0000', 'x'.repeat(5001), '\ud800 lone surrogate', 12345, { a: NUL_TEXT }, ...(schema['format'] === 'date-time' || /date|at$/i.test(String(schema['description'] ?? '')) ? ODD_DATES : []), ...common];
+      return [
+        NUL_TEXT,
+        '\u0000',
+        'x'.repeat(5001),
+        '\ud800 lone surrogate',
+        12345,
+        { a: NUL_TEXT },
+        ...(schema['format'] === 'date-time' || /date|at$/i.test(String(schema['description'] ?? '')) ? ODD_DATES : []),
+        ...common,
+      ];
     case 'integer':
     case 'number':
       return [...ODD_NUMBERS, '5', true, ...common];
@@ -195,7 +273,13 @@ export function badValuesFor(schema: Schema, extended = false): unknown[] {
 export function withValue(base: unknown, path: (string | number)[], value: unknown): unknown {
   if (path.length === 0) return value;
   const [head, ...rest] = path;
-  const container: any = Array.isArray(base) ? [...base] : base && typeof base === 'object' ? { ...base } : typeof head === 'number' ? [] : {};
+  const container: any = Array.isArray(base)
+    ? [...base]
+    : base && typeof base === 'object'
+      ? { ...base }
+      : typeof head === 'number'
+        ? []
+        : {};
   container[head!] = withValue(container[head!], rest, value);
   return container;
 }

@@ -66,7 +66,11 @@ export async function startMailbox(): Promise<Mailbox> {
       };
       const timer = setTimeout(() => {
         waiters.delete(check);
-        reject(new Error(`no matching e-mail within ${timeoutMs} ms; received: ${messages.map((m) => `${m.to} ${m.subject}`).join('; ')}`));
+        reject(
+          new Error(
+            `no matching e-mail within ${timeoutMs} ms; received: ${messages.map((m) => `${m.to} ${m.subject}`).join('; ')}`,
+          ),
+        );
       }, timeoutMs);
       if (!check()) waiters.add(check);
     });

@@ -33,7 +33,9 @@ export function managementBaseUrl(server: TestServer): string {
 
 async function account(server: TestServer, name: string): Promise<{ id: string; token: string }> {
   const email = `${name.toLowerCase()}-${randomBytes(4).toString('hex')}@example.com`;
-  const row = await server.db.transaction((tx) => createAccount(tx, { email, name, passwordHash: null, verified: true }));
+  const row = await server.db.transaction((tx) =>
+    createAccount(tx, { email, name, passwordHash: null, verified: true }),
+  );
   const { token } = await createToken(server.db, row.id, `${name} test token`, undefined);
   return { id: row.id, token };
 }
@@ -50,7 +52,12 @@ export async function managedProject(server: TestServer): Promise<ManagedProject
   await server.db.run('UPDATE projects SET team_id = ? WHERE id = ?', [team.id, project.projectId]);
   const join = async (name: string, role: TeamRole) => {
     const member = await account(server, name);
-    await server.db.run('INSERT INTO team_members (team_id, account_id, role, created_at) VALUES (?, ?, ?, ?)', [team.id, member.id, role, nowIso()]);
+    await server.db.run('INSERT INTO team_members (team_id, account_id, role, created_at) VALUES (?, ?, ?, ?)', [
+      team.id,
+      member.id,
+      role,
+      nowIso(),
+    ]);
     return member;
   };
   const admin = await join('Admin', 'admin');

@@ -38,10 +38,17 @@ export function asSession(origin: string, cookie: string): Api {
   return managementApi(origin).withHeaders({ cookie, 'x-requested-with': 'signpost-tests' });
 }
 
-export async function signUp(origin: string, options: { email?: string; password?: string; name?: string } = {}): Promise<SignedIn> {
+export async function signUp(
+  origin: string,
+  options: { email?: string; password?: string; name?: string } = {},
+): Promise<SignedIn> {
   const email = options.email ?? uniqueEmail();
   const password = options.password ?? 'correct horse battery staple';
-  const response = await managementApi(origin).post('/auth/sign-up', { email, password, name: options.name ?? 'Test User' });
+  const response = await managementApi(origin).post('/auth/sign-up', {
+    email,
+    password,
+    name: options.name ?? 'Test User',
+  });
   assert.equal(response.status, 202, response.text);
   assert.deepEqual(response.body, { message: SIGN_UP_ANSWER });
   // Sign-up answers the same for a new and a taken address; signing in is what proves the account.
@@ -64,7 +71,11 @@ export async function verifyEmail(origin: string, mailbox: Mailbox, user: Signed
   user.account.verified = true;
 }
 
-export async function signUpVerified(origin: string, mailbox: Mailbox, options: { email?: string; name?: string } = {}): Promise<SignedIn> {
+export async function signUpVerified(
+  origin: string,
+  mailbox: Mailbox,
+  options: { email?: string; name?: string } = {},
+): Promise<SignedIn> {
   const user = await signUp(origin, options);
   await verifyEmail(origin, mailbox, user);
   return user;

@@ -11,7 +11,12 @@ export interface SignedUp {
   teamId: string;
 }
 
-export async function signUp(origin: string, db: Database, email: string, password = 'correct horse battery'): Promise<SignedUp> {
+export async function signUp(
+  origin: string,
+  db: Database,
+  email: string,
+  password = 'correct horse battery',
+): Promise<SignedUp> {
   const response = await fetch(`${origin}/api/v1/auth/sign-up`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -19,7 +24,10 @@ export async function signUp(origin: string, db: Database, email: string, passwo
   });
   if (response.status !== 202) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
   const account = (await db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [email.toLowerCase()]))!;
-  const team = await db.get<{ team_id: string }>("SELECT team_id FROM team_members WHERE account_id = ? AND role = 'owner'", [account.id]);
+  const team = await db.get<{ team_id: string }>(
+    "SELECT team_id FROM team_members WHERE account_id = ? AND role = 'owner'",
+    [account.id],
+  );
   return { accountId: account.id, email, password, teamId: team!.team_id };
 }
 
@@ -31,6 +39,16 @@ export async function teamProject(db: Database, teamId: string, name: string): P
   return id;
 }
 
-export async function addMember(db: Database, teamId: string, accountId: string, role: 'member' | 'admin'): Promise<void> {
-  await db.run('INSERT INTO team_members (team_id, account_id, role, created_at) VALUES (?, ?, ?, ?)', [teamId, accountId, role, nowIso()]);
+export async function addMember(
+  db: Database,
+  teamId: string,
+  accountId: string,
+  role: 'member' | 'admin',
+): Promise<void> {
+  await db.run('INSERT INTO team_members (team_id, account_id, role, created_at) VALUES (?, ?, ?, ?)', [
+    teamId,
+    accountId,
+    role,
+    nowIso(),
+  ]);
 }

@@ -67,7 +67,12 @@ export function textOf(result: CallToolResult): string {
 }
 
 /** A raw JSON-RPC POST to /mcp, for status codes and headers the SDK client hides. */
-export async function postMcp(origin: string, body: unknown, headers: Record<string, string> = {}, rawBody?: string): Promise<Response> {
+export async function postMcp(
+  origin: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  rawBody?: string,
+): Promise<Response> {
   return fetch(`${origin}/mcp`, {
     method: 'POST',
     headers: {

@@ -3,7 +3,11 @@
  * a person would, and an OAuthClientProvider for the SDK client that uses it.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 
 export const CALLBACK = 'http://127.0.0.1:1/callback';
 
@@ -74,7 +78,10 @@ export class Browser {
 }
 
 const unescape = (text: string) =>
-  text.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]!);
+  text.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]!,
+  );
 
 /** The person at the browser: how they sign in and what they choose on the consent page. */
 export interface Person {
@@ -150,9 +157,13 @@ export class TestOAuthProvider implements OAuthClientProvider {
     }
     if (!page.redirectedTo) {
       const choice = this.person.choose();
-      page = await this.browser.submit(page, choice === 'deny' ? { decision: 'deny' } : { ...choice, decision: 'allow' });
+      page = await this.browser.submit(
+        page,
+        choice === 'deny' ? { decision: 'deny' } : { ...choice, decision: 'allow' },
+      );
     }
-    if (!page.redirectedTo) throw new Error(`the flow did not return to the client (${page.status}):\n${page.html.slice(0, 1500)}`);
+    if (!page.redirectedTo)
+      throw new Error(`the flow did not return to the client (${page.status}):\n${page.html.slice(0, 1500)}`);
     this.callback = page.redirectedTo;
   }
 

@@ -33,7 +33,14 @@ export async function startOidcProvider(redirectUri: string): Promise<TestOidcPr
   const clientSecret = 'signpost-test-secret-0123456789abcdef';
 
   const provider = new Provider(issuer, {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], token_endpoint_auth_method: 'client_secret_post' }],
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     cookies: { keys: ['signpost-test-cookie-key'] },
     jwks: { keys: [generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }) as never] },
@@ -59,7 +66,12 @@ export async function startOidcProvider(redirectUri: string): Promise<TestOidcPr
       users.set(current.sub, current);
       const grant = new provider.Grant({ accountId: current.sub, clientId: String(details.params['client_id']) });
       grant.addOIDCScope(String(details.params['scope']));
-      await provider.interactionFinished(req, res, { login: { accountId: current.sub }, consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: current.sub }, consent: { grantId: await grant.save() } },
+        { mergeWithLastSubmission: false },
+      );
     })().catch((error: unknown) => {
       res.statusCode = 500;
       res.end(String(error));
@@ -84,7 +96,10 @@ export class Browser {
   }
 
   /** Follows redirects from `url`; `rewrite` maps public addresses onto test servers. */
-  async open(url: string, options: { rewrite?: (url: string) => string; stop?: (url: URL) => boolean } = {}): Promise<{ response: Response; url: string }> {
+  async open(
+    url: string,
+    options: { rewrite?: (url: string) => string; stop?: (url: URL) => boolean } = {},
+  ): Promise<{ response: Response; url: string }> {
     const rewrite = options.rewrite ?? ((u: string) => u);
     let target = rewrite(url);
     for (let hops = 0; hops < 15; hops++) {

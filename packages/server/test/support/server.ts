@@ -35,7 +35,11 @@ export interface TestServer {
   /** The in-process app, for what HTTP cannot tell (how many answers came from the response memo). */
   app: FastifyInstance;
   /** A new project with a live and a test key holding the given scopes (default: all public ones). */
-  createProject(options?: { scopes?: readonly string[]; monthlyQuota?: number | null; id?: string }): Promise<TestProject>;
+  createProject(options?: {
+    scopes?: readonly string[];
+    monthlyQuota?: number | null;
+    id?: string;
+  }): Promise<TestProject>;
   close(): Promise<void>;
 }
 
@@ -62,7 +66,10 @@ function testConfig(database: TestDatabase, env: Record<string, string> = {}) {
   });
 }
 
-async function addProject(db: Database, options: Parameters<TestServer['createProject']>[0] = {}): Promise<TestProject> {
+async function addProject(
+  db: Database,
+  options: Parameters<TestServer['createProject']>[0] = {},
+): Promise<TestProject> {
   const scopes = options.scopes ?? ALL_PUBLIC_SCOPES;
   const projectId = options.id ?? newId('proj');
   await createProject(db, {
@@ -118,7 +125,10 @@ export interface ServerProcess {
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
 /** Runs `src/main.ts` as its own process on the given database and waits until it listens. */
-export async function startServerProcess(database: TestDatabase, env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  database: TestDatabase,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, [MAIN], {
     env: {
       ...process.env,

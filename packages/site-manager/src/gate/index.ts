@@ -81,12 +81,15 @@ export function mountMaintenanceGate(manager: SiteManager, options: GateOptions 
     if (key === shown) return;
     shown = key;
     const style = `<style${options.nonce ? ` nonce="${esc(options.nonce)}"` : ''}>${CSS}</style>`;
-    const link = state.statusPageUrl && /^https?:/i.test(state.statusPageUrl)
-      ? ` <a href="${esc(state.statusPageUrl)}" rel="noopener">${esc(t.statusLink)}</a>` : '';
+    const link =
+      state.statusPageUrl && /^https?:/i.test(state.statusPageUrl)
+        ? ` <a href="${esc(state.statusPageUrl)}" rel="noopener">${esc(t.statusLink)}</a>`
+        : '';
     if (state.blocked) {
-      const content = state.type === 'custom' && state.customHtml
-        ? `<iframe title="${esc(t.heading)}" sandbox="allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation" srcdoc="${esc(state.customHtml)}"></iframe>`
-        : `<div class="page"><div><h1 id="signpost-gate-heading">${esc(t.heading)}</h1><p>${esc(t.body)}</p><p>${when(state)}${link}</p></div></div>`;
+      const content =
+        state.type === 'custom' && state.customHtml
+          ? `<iframe title="${esc(t.heading)}" sandbox="allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation" srcdoc="${esc(state.customHtml)}"></iframe>`
+          : `<div class="page"><div><h1 id="signpost-gate-heading">${esc(t.heading)}</h1><p>${esc(t.body)}</p><p>${when(state)}${link}</p></div></div>`;
       root.innerHTML = `${style}<dialog part="gate" aria-labelledby="signpost-gate-heading" aria-label="${esc(t.heading)}">${content}</dialog>`;
       const dialog = root.querySelector('dialog')!;
       // The gate cannot be dismissed: Escape is refused, and a forced close re-opens it. Browsers

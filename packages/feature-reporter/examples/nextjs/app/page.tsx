@@ -9,7 +9,10 @@ const reporter = createFeatureReporter({
 });
 
 export default async function Page() {
-  const [roadmap, changelog] = await Promise.all([reporter.getRoadmap({ status: 'planned' }), reporter.getChangelog({ limit: 5 })]);
+  const [roadmap, changelog] = await Promise.all([
+    reporter.getRoadmap({ status: 'planned' }),
+    reporter.getChangelog({ limit: 5 }),
+  ]);
   return (
     <main>
       <h1>Planned</h1>

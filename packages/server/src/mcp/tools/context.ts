@@ -27,7 +27,10 @@ export class ToolError extends Error {
 }
 
 /** A successful result: structured content plus the same data as text for older clients. */
-export function toolResult<T extends Record<string, unknown>>(summary: string, structured: T): CallToolResult & { structuredContent: T } {
+export function toolResult<T extends Record<string, unknown>>(
+  summary: string,
+  structured: T,
+): CallToolResult & { structuredContent: T } {
   return {
     content: [{ type: 'text', text: `${summary}\n\n${JSON.stringify(structured, null, 2)}` }],
     structuredContent: structured,
@@ -63,7 +66,9 @@ export async function reachProject(ctx: ToolContext, projectId: string): Promise
   }
   const quota = await consumeQuota(ctx.db, project.id, project.monthly_quota);
   if (quota && !quota.allowed) {
-    throw new ToolError(`Quota exceeded: project "${project.id}" used its monthly request quota. Try again in ${quota.resetSeconds} seconds.`);
+    throw new ToolError(
+      `Quota exceeded: project "${project.id}" used its monthly request quota. Try again in ${quota.resetSeconds} seconds.`,
+    );
   }
   return project;
 }

@@ -22,7 +22,12 @@ export async function adminManagementRoutes(app: ManagementApp, { db, config }: 
   const load = async (accountId: string) => {
     const row = await findAccount(db, accountId);
     if (!row) throw new NotFoundError();
-    return { accountId: row.id, email: row.email, seatLimit: row.seat_limit, seats: await seatsOf(db, row.id, config.accounts.defaultTeamSeats) };
+    return {
+      accountId: row.id,
+      email: row.email,
+      seatLimit: row.seat_limit,
+      seats: await seatsOf(db, row.id, config.accounts.defaultTeamSeats),
+    };
   };
 
   app.get(

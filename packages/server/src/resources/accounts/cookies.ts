@@ -17,5 +17,10 @@ export function setSessionCookie(reply: FastifyReply, config: Config, session: N
 }
 
 export function clearSessionCookie(reply: FastifyReply, config: Config): void {
-  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, secure: config.accounts.secureCookies, sameSite: 'lax', path: '/' });
+  reply.clearCookie(SESSION_COOKIE, {
+    httpOnly: true,
+    secure: config.accounts.secureCookies,
+    sameSite: 'lax',
+    path: '/',
+  });
 }

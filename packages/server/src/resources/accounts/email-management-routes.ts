@@ -31,7 +31,8 @@ function sendHtml(reply: FastifyReply, html: string, status = 200): FastifyReply
   return reply.code(status).type('text/html').send(html);
 }
 
-const wantsHtml = (accept: string | undefined) => !!accept && accept.includes('text/html') && !accept.startsWith('application/json');
+const wantsHtml = (accept: string | undefined) =>
+  !!accept && accept.includes('text/html') && !accept.startsWith('application/json');
 
 export async function emailManagementRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
   const { db, config, mailer } = deps;
@@ -48,9 +49,11 @@ export async function emailManagementRoutes(app: ManagementApp, deps: Management
     },
     async (request, reply) => {
       const account = (await findAccount(db, requireAccount(request).id))!;
-      if (isTrue(account.email_verified)) throw new HttpError(409, 'Conflict', 'This e-mail address is already verified');
+      if (isTrue(account.email_verified))
+        throw new HttpError(409, 'Conflict', 'This e-mail address is already verified');
       const limit = await hitSlidingWindow(db, `verify-resend:${account.id}`, RESEND_LIMIT.max, RESEND_LIMIT.windowMs);
-      if (!limit.allowed) throw new TooManyRequestsError('Too many verification e-mails; try again later', rateLimitHeaders(limit));
+      if (!limit.allowed)
+        throw new TooManyRequestsError('Too many verification e-mails; try again later', rateLimitHeaders(limit));
       try {
         await sendVerification(deps, account);
       } catch (error) {
@@ -82,7 +85,8 @@ export async function emailManagementRoutes(app: ManagementApp, deps: Management
       }
       await useLink(db, check.linkId);
       await markEmailVerified(db, check.accountId, check.email);
-      if (html) return sendHtml(reply, resultPage('E-mail verified', `${check.email} is verified. You can close this page.`));
+      if (html)
+        return sendHtml(reply, resultPage('E-mail verified', `${check.email} is verified. You can close this page.`));
       return { verified: true as const, email: check.email };
     },
   );
@@ -102,26 +106,33 @@ export async function emailManagementRoutes(app: ManagementApp, deps: Management
     async (request, reply) => {
       const email = normaliseEmail(request.body.email);
       const limit = await hitSlidingWindow(db, `password-reset:${email}`, RESET_LIMIT.max, RESET_LIMIT.windowMs);
-      if (!limit.allowed) throw new TooManyRequestsError('Too many reset requests; try again later', rateLimitHeaders(limit));
+      if (!limit.allowed)
+        throw new TooManyRequestsError('Too many reset requests; try again later', rateLimitHeaders(limit));
       const account = await findAccountByEmail(db, email);
       if (account) {
         await expireLinks(db, account.id, 'reset-password');
         const token = await createLink(db, account.id, 'reset-password', account.email);
         const link = `${config.publicUrl}${MANAGEMENT_API_PREFIX}/auth/reset-password?token=${token}`;
         // Not awaited into the answer: a failure must not reveal that the account exists.
-        await mailer.send(passwordResetMessage(account.email, link)).catch((error: unknown) => request.log.error({ err: error }, 'reset e-mail not sent'));
+        await mailer
+          .send(passwordResetMessage(account.email, link))
+          .catch((error: unknown) => request.log.error({ err: error }, 'reset e-mail not sent'));
       }
       return reply.code(202).send({ message: 'If an account uses this address, a reset link is on its way' });
     },
   );
 
   // The page the reset e-mail links to: a form that posts the new password. Opening it uses nothing up.
-  app.get('/auth/reset-password', { config: { anonymous: true }, schema: { hide: true, querystring: TokenQuery } }, async (request, reply) => {
-    const check = await checkLink(db, 'reset-password', request.query.token);
-    reply.type('text/html').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-    if (!check.ok) return reply.code(400).send(resultPage('Link not valid', LINK_PROBLEMS[check.reason]));
-    return resetPasswordPage(`${MANAGEMENT_API_PREFIX}/auth/reset-password`, request.query.token, check.email);
-  });
+  app.get(
+    '/auth/reset-password',
+    { config: { anonymous: true }, schema: { hide: true, querystring: TokenQuery } },
+    async (request, reply) => {
+      const check = await checkLink(db, 'reset-password', request.query.token);
+      reply.type('text/html').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      if (!check.ok) return reply.code(400).send(resultPage('Link not valid', LINK_PROBLEMS[check.reason]));
+      return resetPasswordPage(`${MANAGEMENT_API_PREFIX}/auth/reset-password`, request.query.token, check.email);
+    },
+  );
 
   app.post(
     '/auth/reset-password',

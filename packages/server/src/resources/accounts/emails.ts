@@ -21,7 +21,12 @@ export async function sendVerification({ db, config, mailer }: ManagementDeps, a
  */
 export async function sendSignUpAttemptNotice({ db, config, mailer }: ManagementDeps, email: string): Promise<void> {
   const address = normaliseEmail(email);
-  const limit = await hitSlidingWindow(db, `sign-up-notice:${address}`, SIGN_UP_NOTICE_LIMIT.max, SIGN_UP_NOTICE_LIMIT.windowMs);
+  const limit = await hitSlidingWindow(
+    db,
+    `sign-up-notice:${address}`,
+    SIGN_UP_NOTICE_LIMIT.max,
+    SIGN_UP_NOTICE_LIMIT.windowMs,
+  );
   if (!limit.allowed) return;
   await mailer.send(signUpAttemptMessage(address, `${config.publicUrl}/`));
 }

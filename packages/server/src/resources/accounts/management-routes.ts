@@ -27,7 +27,8 @@ export async function accountManagementRoutes(app: ManagementApp, deps: Manageme
       config: { anonymous: true },
       schema: {
         operationId: 'signUp',
-        summary: 'Create an account with e-mail and password; the same answer whether or not the address has an account',
+        summary:
+          'Create an account with e-mail and password; the same answer whether or not the address has an account',
         description:
           'A new address gets an account and a verification e-mail; an address that has an account gets an e-mail ' +
           'telling its owner that someone tried to sign up with it. Both answer 202 with the same body, so the answer ' +
@@ -43,7 +44,13 @@ export async function accountManagementRoutes(app: ManagementApp, deps: Manageme
       requireStrongPassword(password, 'password', [email, name]);
       // Hashed either way, so both answers take about as long.
       const passwordHash = await hashPassword(password);
-      const created = await createAccountUnlessTaken(db, { email, name, passwordHash, verified: false, claimProjects: seededProjects(config) });
+      const created = await createAccountUnlessTaken(db, {
+        email,
+        name,
+        passwordHash,
+        verified: false,
+        claimProjects: seededProjects(config),
+      });
       const mail = created ? sendVerification(deps, created) : sendSignUpAttemptNotice(deps, email);
       await mail.catch((error: unknown) => request.log.error({ err: error }, 'sign-up e-mail not sent'));
       return reply.code(202).send({ message: SIGN_UP_ANSWER });
@@ -57,7 +64,8 @@ export async function accountManagementRoutes(app: ManagementApp, deps: Manageme
       schema: {
         operationId: 'signIn',
         summary: 'Sign in with e-mail and password; sets the session cookie',
-        description: 'Repeated failures from one client are slowed (429 with Retry-After), per address tried and across addresses; another client is not affected.',
+        description:
+          'Repeated failures from one client are slowed (429 with Retry-After), per address tried and across addresses; another client is not affected.',
         tags: ['accounts'],
         body: SignInBody,
         response: { 200: AccountEnvelope, ...errorResponses(400, 401, 403, 413, 415, 429) },
@@ -67,7 +75,10 @@ export async function accountManagementRoutes(app: ManagementApp, deps: Manageme
       const result = await signInWithPassword(deps, reply, request.body.email, request.body.password);
       if (result.ok) return { account: presentAccount(result.account) };
       if (result.reason === 'throttled') {
-        throw new TooManyRequestsError(`Too many sign-in attempts; try again in ${result.retryAfterSeconds} s`, throttledHeaders(result.retryAfterSeconds));
+        throw new TooManyRequestsError(
+          `Too many sign-in attempts; try again in ${result.retryAfterSeconds} s`,
+          throttledHeaders(result.retryAfterSeconds),
+        );
       }
       throw new UnauthorizedError('Wrong e-mail address or password');
     },

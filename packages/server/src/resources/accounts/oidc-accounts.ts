@@ -6,7 +6,14 @@ import type { ProviderIdentity } from './oidc-provider.ts';
 import { createAccount } from './service.ts';
 import { findIdentityAccountId, linkIdentity } from './store-identities.ts';
 import { deleteAccountSessions } from './store-sessions.ts';
-import { dropPasswordAndVerify, findAccount, findAccountByEmail, markVerified, normaliseEmail, type AccountRow } from './store.ts';
+import {
+  dropPasswordAndVerify,
+  findAccount,
+  findAccountByEmail,
+  markVerified,
+  normaliseEmail,
+  type AccountRow,
+} from './store.ts';
 
 export interface ResolvedAccount {
   account: AccountRow;
@@ -16,7 +23,11 @@ export interface ResolvedAccount {
 const link = (tx: Queryable, identity: ProviderIdentity, accountId: string, email: string | undefined) =>
   linkIdentity(tx, identity.issuer, identity.subject, accountId, email);
 
-export async function resolveAccount(tx: Queryable, identity: ProviderIdentity, claimProjects: readonly string[]): Promise<ResolvedAccount> {
+export async function resolveAccount(
+  tx: Queryable,
+  identity: ProviderIdentity,
+  claimProjects: readonly string[],
+): Promise<ResolvedAccount> {
   const email = identity.email ? normaliseEmail(identity.email) : undefined;
   const linkedId = await findIdentityAccountId(tx, identity.issuer, identity.subject);
   if (linkedId) {
@@ -44,7 +55,13 @@ export async function resolveAccount(tx: Queryable, identity: ProviderIdentity, 
     await link(tx, identity, existing.id, email);
     return { account: (await findAccount(tx, existing.id))!, created: false };
   }
-  const account = await createAccount(tx, { email, name: identity.name, passwordHash: null, verified: identity.emailVerified, claimProjects });
+  const account = await createAccount(tx, {
+    email,
+    name: identity.name,
+    passwordHash: null,
+    verified: identity.emailVerified,
+    claimProjects,
+  });
   await link(tx, identity, account.id, email);
   return { account, created: true };
 }

@@ -80,7 +80,12 @@ export async function oidcManagementRoutes(app: ManagementApp, deps: ManagementD
       });
       await saveOidcRequest(
         db,
-        { state: authorization.state, codeVerifier: authorization.codeVerifier, nonce: authorization.nonce, returnTo: request.query.returnTo ?? '/' },
+        {
+          state: authorization.state,
+          codeVerifier: authorization.codeVerifier,
+          nonce: authorization.nonce,
+          returnTo: request.query.returnTo ?? '/',
+        },
         REQUEST_TTL_MS,
       );
       reply.setCookie(STATE_COOKIE, authorization.state, {
@@ -115,7 +120,8 @@ export async function oidcManagementRoutes(app: ManagementApp, deps: ManagementD
         throw new BadRequestError('This sign-in attempt is not valid or has expired; start again');
       }
       const query = request.query as Record<string, string>;
-      if (query['error']) throw new BadRequestError(`The identity provider refused: ${query['error_description'] ?? query['error']}`);
+      if (query['error'])
+        throw new BadRequestError(`The identity provider refused: ${query['error_description'] ?? query['error']}`);
       const callbackUrl = new URL(request.url, config.publicUrl);
       const identity = await provider
         .identify(callbackUrl, { state, nonce: pending.nonce, codeVerifier: pending.code_verifier })
@@ -125,7 +131,9 @@ export async function oidcManagementRoutes(app: ManagementApp, deps: ManagementD
         });
       const { account, created } = await db.transaction((tx) => resolveAccount(tx, identity, seededProjects(config)));
       if (created && !isTrue(account.email_verified)) {
-        await sendVerification(deps, account).catch((error: unknown) => request.log.error({ err: error }, 'verification e-mail not sent'));
+        await sendVerification(deps, account).catch((error: unknown) =>
+          request.log.error({ err: error }, 'verification e-mail not sent'),
+        );
       }
       setSessionCookie(reply, config, await createSession(db, account.id, config.accounts.sessionTtlDays));
       return reply.redirect(pending.return_to, 302);

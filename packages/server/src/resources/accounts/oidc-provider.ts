@@ -32,7 +32,11 @@ export interface IdentityProvider {
 function githubEndpoints(issuer: string) {
   const base = issuer.replace(/\/+$/, '');
   return {
-    metadata: { issuer: base, authorization_endpoint: `${base}/login/oauth/authorize`, token_endpoint: `${base}/login/oauth/access_token` },
+    metadata: {
+      issuer: base,
+      authorization_endpoint: `${base}/login/oauth/authorize`,
+      token_endpoint: `${base}/login/oauth/access_token`,
+    },
     api: base === 'https://github.com' ? 'https://api.github.com' : `${base}/api/v3`,
   };
 }
@@ -54,7 +58,13 @@ export function createIdentityProvider(settings: OidcConfig): IdentityProvider {
     configuration ??= (
       settings.preset === 'github'
         ? Promise.resolve(github.configuration())
-        : client.discovery(new URL(settings.issuer), settings.clientId, undefined, auth, insecure ? { execute: [client.allowInsecureRequests] } : {})
+        : client.discovery(
+            new URL(settings.issuer),
+            settings.clientId,
+            undefined,
+            auth,
+            insecure ? { execute: [client.allowInsecureRequests] } : {},
+          )
     ).catch((error: unknown) => {
       configuration = undefined; // try discovery again on the next sign-in
       throw error;
@@ -99,7 +109,8 @@ export function createIdentityProvider(settings: OidcConfig): IdentityProvider {
         issuer: claims.iss,
         subject: claims.sub,
         email,
-        emailVerified: email !== undefined && (profile['email_verified'] === true || profile['email_verified'] === 'true'),
+        emailVerified:
+          email !== undefined && (profile['email_verified'] === true || profile['email_verified'] === 'true'),
         name: typeof profile['name'] === 'string' ? profile['name'] : '',
       };
     },
@@ -112,9 +123,19 @@ async function githubIdentity(
   callbackUrl: URL,
   checks: { state: string; codeVerifier: string },
 ): Promise<ProviderIdentity> {
-  const tokens = await client.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: checks.codeVerifier, expectedState: checks.state });
+  const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
+    pkceCodeVerifier: checks.codeVerifier,
+    expectedState: checks.state,
+  });
   const read = async <T>(path: string): Promise<T> => {
-    const response = await client.fetchProtectedResource(config, tokens.access_token, new URL(api + path), 'GET', undefined, new Headers({ accept: 'application/vnd.github+json' }));
+    const response = await client.fetchProtectedResource(
+      config,
+      tokens.access_token,
+      new URL(api + path),
+      'GET',
+      undefined,
+      new Headers({ accept: 'application/vnd.github+json' }),
+    );
     if (!response.ok) throw new Error(`GitHub ${path} answered ${response.status}`);
     return (await response.json()) as T;
   };

@@ -6,7 +6,8 @@ export { Email };
 export const Password = Type.String({
   minLength: 10,
   maxLength: 200,
-  description: 'At least 10 characters and hard to guess: common, leaked-pattern and dictionary-based passwords are refused (400 naming the field).',
+  description:
+    'At least 10 characters and hard to guess: common, leaked-pattern and dictionary-based passwords are refused (400 naming the field).',
 });
 
 export const Account = Type.Object(
@@ -14,7 +15,9 @@ export const Account = Type.Object(
     id: Type.String(),
     email: Type.String(),
     name: Type.String(),
-    verified: Type.Boolean({ description: 'The e-mail address is verified (by its link, or by the identity provider).' }),
+    verified: Type.Boolean({
+      description: 'The e-mail address is verified (by its link, or by the identity provider).',
+    }),
     admin: Type.Boolean({ description: 'Instance administrator (the first account): sets seat limits.' }),
     hasPassword: Type.Boolean({ description: 'False for accounts that only sign in through the identity provider.' }),
     createdAt: Timestamp,
@@ -44,4 +47,7 @@ export const TokenQuery = Type.Object({ token: Type.String({ minLength: 1, maxLe
 export const ResetRequestBody = Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }) });
 export const ResetBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), password: Password });
 
-export const Verified = Type.Object({ verified: Type.Literal(true), email: Type.String() }, { additionalProperties: false });
+export const Verified = Type.Object(
+  { verified: Type.Literal(true), email: Type.String() },
+  { additionalProperties: false },
+);

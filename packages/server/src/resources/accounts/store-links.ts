@@ -27,10 +27,16 @@ export type LinkCheck =
 
 /** Checks a link without using it up. */
 export async function checkLink(db: Queryable, kind: LinkKind, token: string): Promise<LinkCheck> {
-  const row = await db.get<{ id: string; account_id: string; email: string; expires_at: string; used_at: string | null }>(
-    'SELECT id, account_id, email, expires_at, used_at FROM account_links WHERE token_hash = ? AND kind = ?',
-    [hashSecret(token), kind],
-  );
+  const row = await db.get<{
+    id: string;
+    account_id: string;
+    email: string;
+    expires_at: string;
+    used_at: string | null;
+  }>('SELECT id, account_id, email, expires_at, used_at FROM account_links WHERE token_hash = ? AND kind = ?', [
+    hashSecret(token),
+    kind,
+  ]);
   if (!row) return { ok: false, reason: 'invalid' };
   if (row.used_at) return { ok: false, reason: 'used' };
   if (row.expires_at <= nowIso()) return { ok: false, reason: 'expired' };
@@ -39,13 +45,20 @@ export async function checkLink(db: Queryable, kind: LinkKind, token: string): P
 
 /** Uses the link up; false when another request used it first. */
 export async function useLink(db: Queryable, linkId: string): Promise<boolean> {
-  const { changes } = await db.run('UPDATE account_links SET used_at = ? WHERE id = ? AND used_at IS NULL', [nowIso(), linkId]);
+  const { changes } = await db.run('UPDATE account_links SET used_at = ? WHERE id = ? AND used_at IS NULL', [
+    nowIso(),
+    linkId,
+  ]);
   return changes === 1;
 }
 
 /** Earlier unused links of the kind stop working when a newer one is sent or one is used. */
 export async function expireLinks(db: Queryable, accountId: string, kind: LinkKind): Promise<void> {
-  await db.run('UPDATE account_links SET used_at = ? WHERE account_id = ? AND kind = ? AND used_at IS NULL', [nowIso(), accountId, kind]);
+  await db.run('UPDATE account_links SET used_at = ? WHERE account_id = ? AND kind = ? AND used_at IS NULL', [
+    nowIso(),
+    accountId,
+    kind,
+  ]);
 }
 
 export const LINK_PROBLEMS: Record<'invalid' | 'expired' | 'used', string> = {

@@ -17,12 +17,16 @@ export async function saveOidcRequest(
   ttlMs: number,
 ): Promise<void> {
   await db.run('DELETE FROM oidc_requests WHERE expires_at < ?', [nowIso()]);
-  await db.run('INSERT INTO oidc_requests (state, code_verifier, nonce, return_to, expires_at) VALUES (?, ?, ?, ?, ?)', [
-    request.state, request.codeVerifier, request.nonce, request.returnTo, isoIn(ttlMs),
-  ]);
+  await db.run(
+    'INSERT INTO oidc_requests (state, code_verifier, nonce, return_to, expires_at) VALUES (?, ?, ?, ?, ?)',
+    [request.state, request.codeVerifier, request.nonce, request.returnTo, isoIn(ttlMs)],
+  );
 }
 
 /** Takes the request of `state` out (it works once), expired or not: the caller checks `expires_at`. */
 export async function takeOidcRequest(db: Queryable, state: string): Promise<PendingSignIn | undefined> {
-  return db.get<PendingSignIn>('DELETE FROM oidc_requests WHERE state = ? RETURNING code_verifier, nonce, return_to, expires_at', [state]);
+  return db.get<PendingSignIn>(
+    'DELETE FROM oidc_requests WHERE state = ? RETURNING code_verifier, nonce, return_to, expires_at',
+    [state],
+  );
 }

@@ -16,13 +16,20 @@ export async function createSession(db: Queryable, accountId: string, ttlDays: n
   const id = newId('sess');
   const expiresAt = isoIn(ttlDays * DAY);
   await db.run('INSERT INTO sessions (id, account_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', [
-    id, accountId, hashSecret(token), nowIso(), expiresAt,
+    id,
+    accountId,
+    hashSecret(token),
+    nowIso(),
+    expiresAt,
   ]);
   return { id, token, expiresAt };
 }
 
 /** The account of a live session. The token is looked up by its hash (a 256-bit secret's hash reveals nothing). */
-export async function findSessionAccount(db: Queryable, token: string): Promise<(AccountRow & { session_id: string }) | undefined> {
+export async function findSessionAccount(
+  db: Queryable,
+  token: string,
+): Promise<(AccountRow & { session_id: string }) | undefined> {
   if (token.length < 20 || token.length > 200) return undefined;
   return db.get<AccountRow & { session_id: string }>(
     `SELECT a.*, s.id AS session_id FROM sessions s JOIN accounts a ON a.id = s.account_id

@@ -7,7 +7,10 @@ interface Row {
 }
 
 /** The bucket's row, created if missing and locked for the rest of the transaction. */
-export async function lockBucketRow(tx: Queryable, bucket: string): Promise<{ failures: number; lastFailureAt: number }> {
+export async function lockBucketRow(
+  tx: Queryable,
+  bucket: string,
+): Promise<{ failures: number; lastFailureAt: number }> {
   await tx.run(
     `INSERT INTO sign_in_throttle (bucket, failures, last_failure_at) VALUES (?, 0, 0)
      ON CONFLICT (bucket) DO UPDATE SET failures = sign_in_throttle.failures`,
@@ -18,7 +21,11 @@ export async function lockBucketRow(tx: Queryable, bucket: string): Promise<{ fa
 }
 
 export async function setBucketFailures(tx: Queryable, bucket: string, failures: number, at: number): Promise<void> {
-  await tx.run('UPDATE sign_in_throttle SET failures = ?, last_failure_at = ? WHERE bucket = ?', [failures, at, bucket]);
+  await tx.run('UPDATE sign_in_throttle SET failures = ?, last_failure_at = ? WHERE bucket = ?', [
+    failures,
+    at,
+    bucket,
+  ]);
 }
 
 export async function forgetBucketsQuietSince(db: Queryable, before: number): Promise<void> {

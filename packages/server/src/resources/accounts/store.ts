@@ -51,8 +51,17 @@ export async function markEmailVerified(db: Queryable, accountId: string, email:
 }
 
 /** A new password from a reset link, which also proves the address (if it is still the account's). */
-export async function resetPasswordHash(db: Queryable, accountId: string, email: string, passwordHash: string): Promise<void> {
-  await db.run('UPDATE accounts SET password_hash = ?, email_verified = 1 WHERE id = ? AND email = ?', [passwordHash, accountId, email]);
+export async function resetPasswordHash(
+  db: Queryable,
+  accountId: string,
+  email: string,
+  passwordHash: string,
+): Promise<void> {
+  await db.run('UPDATE accounts SET password_hash = ?, email_verified = 1 WHERE id = ? AND email = ?', [
+    passwordHash,
+    accountId,
+    email,
+  ]);
 }
 
 export async function setPasswordHash(db: Queryable, accountId: string, passwordHash: string): Promise<void> {

@@ -8,14 +8,24 @@ import type { ManagementApp, ManagementDeps } from '../../management/context.ts'
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { presentManagedEntry } from './presenter.ts';
 import { sanitizeDescription } from './sanitize.ts';
-import { CreateEntryBody, EntryPage, EntryParams, ListEntriesQuery, ManagedEntry, UPDATE_FIELDS, UpdateEntryBody } from './schemas.ts';
+import {
+  CreateEntryBody,
+  EntryPage,
+  EntryParams,
+  ListEntriesQuery,
+  ManagedEntry,
+  UPDATE_FIELDS,
+  UpdateEntryBody,
+} from './schemas.ts';
 import { getEntry, listEntries, projectHasFeature } from './read-model.ts';
 import { deleteEntry, insertEntry, setPublished, updateEntry } from './store.ts';
 
 const tags = ['changelog'];
 
 const noSuchFeature = () =>
-  new BadRequestError('Invalid field featureId: no such feature in this project', [{ field: 'featureId', message: 'no such feature in this project' }]);
+  new BadRequestError('Invalid field featureId: no such feature in this project', [
+    { field: 'featureId', message: 'no such feature in this project' },
+  ]);
 
 async function checkFeature(db: Queryable, projectId: string, featureId: string | null | undefined): Promise<void> {
   if (featureId && !(await projectHasFeature(db, projectId, featureId))) throw noSuchFeature();
@@ -137,7 +147,10 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
     },
   );
 
-  for (const [action, published] of [['publish', true], ['unpublish', false]] as const) {
+  for (const [action, published] of [
+    ['publish', true],
+    ['unpublish', false],
+  ] as const) {
     app.post(
       `/projects/:projectId/changelog/:entryId/${action}`,
       {

@@ -19,7 +19,12 @@ export async function changelogRoutes(app: App, { db }: Deps): Promise<void> {
         querystring: ChangelogQuery,
         response: {
           200: Type.Object(
-            { entries: Type.Array(ChangelogEntry), count: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
+            {
+              entries: Type.Array(ChangelogEntry),
+              count: Type.Integer(),
+              limit: Type.Integer(),
+              offset: Type.Integer(),
+            },
             { additionalProperties: false },
           ),
           ...errorResponses(400, 401, 403, 429),

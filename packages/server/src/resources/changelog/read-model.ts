@@ -25,7 +25,13 @@ export interface ChangelogRow {
  * Entries of the project, with their linked feature read live. Entries linked to an internal
  * feature are dropped in SQL, before LIMIT and OFFSET; standalone entries stay.
  */
-export async function listChangelog(db: Queryable, projectId: string, published: boolean, limit: number, offset: number): Promise<ChangelogRow[]> {
+export async function listChangelog(
+  db: Queryable,
+  projectId: string,
+  published: boolean,
+  limit: number,
+  offset: number,
+): Promise<ChangelogRow[]> {
   return db.all<ChangelogRow>(
     `SELECT e.*, f.title AS f_title, f.type AS f_type, f.status AS f_status
        FROM changelog_entries e LEFT JOIN features f ON f.id = e.feature_id
@@ -78,5 +84,7 @@ export async function getEntry(db: Queryable, projectId: string, id: string): Pr
 
 /** Whether the project has this feature (a changelog entry may only link to its own project's). */
 export async function projectHasFeature(db: Queryable, projectId: string, featureId: string): Promise<boolean> {
-  return (await db.get('SELECT id FROM features WHERE id = ? AND project_id = ?', [featureId, projectId])) !== undefined;
+  return (
+    (await db.get('SELECT id FROM features WHERE id = ? AND project_id = ?', [featureId, projectId])) !== undefined
+  );
 }

@@ -5,10 +5,14 @@ import { STANDALONE_STATUSES } from './store.ts';
 
 export const STATUS_KEYS = Object.keys(STANDALONE_STATUSES) as Array<keyof typeof STANDALONE_STATUSES>;
 const StatusKey = StringEnum(STATUS_KEYS as unknown as readonly ['new', 'improved', 'fixed'], {
-  description: 'Standalone entries: new ("New"), improved ("Improved") or fixed ("Fixed"). Linked entries show their feature\'s status instead.',
+  description:
+    'Standalone entries: new ("New"), improved ("Improved") or fixed ("Fixed"). Linked entries show their feature\'s status instead.',
 });
 
-export const EntryParams = Type.Object({ ...ProjectParams.properties, entryId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const EntryParams = Type.Object({
+  ...ProjectParams.properties,
+  entryId: Type.String({ minLength: 1, maxLength: 100 }),
+});
 
 export const ManagedEntry = Type.Object(
   {
@@ -17,7 +21,9 @@ export const ManagedEntry = Type.Object(
     featureId: NullableString(),
     featureTitle: Type.String(),
     featureType: Type.String(),
-    featureInternal: Type.Boolean({ description: 'The linked feature is internal: the public changelog leaves this entry out' }),
+    featureInternal: Type.Boolean({
+      description: 'The linked feature is internal: the public changelog leaves this entry out',
+    }),
     statusKey: Type.String(),
     statusLabel: Type.String(),
     summary: Type.String(),
@@ -36,15 +42,27 @@ export const ListEntriesQuery = Type.Object({
   ...Paging(50),
 });
 
-export const EntryPage = Type.Object({ entries: Type.Array(ManagedEntry), ...pageFields }, { additionalProperties: false });
+export const EntryPage = Type.Object(
+  { entries: Type.Array(ManagedEntry), ...pageFields },
+  { additionalProperties: false },
+);
 
 const Summary = Type.String({ minLength: 1, maxLength: 200 });
-const Description = Type.String({ maxLength: 50_000, description: 'HTML; sanitised on write (scripts, event handlers and unsafe URLs removed)' });
+const Description = Type.String({
+  maxLength: 50_000,
+  description: 'HTML; sanitised on write (scripts, event handlers and unsafe URLs removed)',
+});
 
 export const CreateEntryBody = Type.Object({
   summary: Summary,
   description: Type.Optional(Description),
-  featureId: Type.Optional(NullableString({ minLength: 1, maxLength: 100, description: 'Link to a feature of this project; omitted or null: standalone' })),
+  featureId: Type.Optional(
+    NullableString({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Link to a feature of this project; omitted or null: standalone',
+    }),
+  ),
   statusKey: Type.Optional(StatusKey),
   published: Type.Optional(Type.Boolean({ description: 'Publish at once (default false: a draft)' })),
 });

@@ -30,8 +30,16 @@ export async function insertEntry(db: Queryable, projectId: string, input: NewEn
     `INSERT INTO changelog_entries (id, project_id, feature_id, summary, description, status_key, status_label, published, created_at, published_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
-      id, projectId, input.featureId, input.summary, input.description, input.statusKey, STANDALONE_STATUSES[input.statusKey],
-      bool(input.published), input.createdAt ?? now, input.published ? (input.publishedAt ?? now) : null,
+      id,
+      projectId,
+      input.featureId,
+      input.summary,
+      input.description,
+      input.statusKey,
+      STANDALONE_STATUSES[input.statusKey],
+      bool(input.published),
+      input.createdAt ?? now,
+      input.published ? (input.publishedAt ?? now) : null,
     ],
   );
   return id;
@@ -45,14 +53,22 @@ export interface EntryChanges {
   statusKey?: StandaloneStatus | undefined;
 }
 
-export async function updateEntry(db: Queryable, projectId: string, id: string, changes: EntryChanges): Promise<boolean> {
+export async function updateEntry(
+  db: Queryable,
+  projectId: string,
+  id: string,
+  changes: EntryChanges,
+): Promise<boolean> {
   const columns = new Assignments();
   columns.set('summary', changes.summary);
   columns.set('description', changes.description);
   columns.set('feature_id', changes.featureId);
   columns.set('status_key', changes.statusKey);
   columns.set('status_label', changes.statusKey === undefined ? undefined : STANDALONE_STATUSES[changes.statusKey]);
-  if (columns.empty) return (await db.get('SELECT id FROM changelog_entries WHERE id = ? AND project_id = ?', [id, projectId])) !== undefined;
+  if (columns.empty)
+    return (
+      (await db.get('SELECT id FROM changelog_entries WHERE id = ? AND project_id = ?', [id, projectId])) !== undefined
+    );
   const { changes: changed } = await db.run(
     `UPDATE changelog_entries SET ${columns.sql} WHERE id = ? AND project_id = ?`,
     [...columns.params, id, projectId],
@@ -70,7 +86,10 @@ export async function setPublished(db: Queryable, projectId: string, id: string,
         'UPDATE changelog_entries SET published = 1, published_at = COALESCE(published_at, ?) WHERE id = ? AND project_id = ?',
         [nowIso(), id, projectId],
       )
-    : await db.run('UPDATE changelog_entries SET published = 0, published_at = NULL WHERE id = ? AND project_id = ?', [id, projectId]);
+    : await db.run('UPDATE changelog_entries SET published = 0, published_at = NULL WHERE id = ? AND project_id = ?', [
+        id,
+        projectId,
+      ]);
   return changes === 1;
 }
 

@@ -25,7 +25,13 @@ const NewComment = Type.Object({
 });
 
 function present(row: CommentRow) {
-  return { id: row.id, featureId: row.feature_id, body: row.body, authorName: row.author_name, createdAt: row.created_at };
+  return {
+    id: row.id,
+    featureId: row.feature_id,
+    body: row.body,
+    authorName: row.author_name,
+    createdAt: row.created_at,
+  };
 }
 
 export async function commentRoutes(app: App, { db }: Deps): Promise<void> {

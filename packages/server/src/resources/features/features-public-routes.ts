@@ -47,7 +47,11 @@ export async function featureRoutes(app: App, { db, config }: Deps): Promise<voi
     },
     async (request, reply) => {
       // The public API's hook has counted FEATURE_SUBMISSION_LIMIT already (route config above).
-      const row = await createFeature(db, { scope: scopeOf(request), platformProjectId: config.platformProjectId }, request.body);
+      const row = await createFeature(
+        db,
+        { scope: scopeOf(request), platformProjectId: config.platformProjectId },
+        request.body,
+      );
       return reply.code(201).send({ ...presentPublicFeature(row), message: FEATURE_CREATED_MESSAGE });
     },
   );
@@ -69,11 +73,17 @@ export async function featureRoutes(app: App, { db, config }: Deps): Promise<voi
       const offset = request.query.offset ?? 0;
       const scope = scopeOf(request);
       const { status, type } = request.query;
-      const page = await listPages.get(`${scope.projectId}|${scope.environment}|${status ?? ''}|${type ?? ''}|${limit}|${offset}`, async () => {
-        const rows = await listPublicFeatures(db, scope, { status, type, limit, offset });
-        return serializeList({ features: rows.map(presentListItem), count: rows.length, limit, offset });
-      });
-      return reply.type('application/json; charset=utf-8').serializer((payload: unknown) => payload as string).send(page as never);
+      const page = await listPages.get(
+        `${scope.projectId}|${scope.environment}|${status ?? ''}|${type ?? ''}|${limit}|${offset}`,
+        async () => {
+          const rows = await listPublicFeatures(db, scope, { status, type, limit, offset });
+          return serializeList({ features: rows.map(presentListItem), count: rows.length, limit, offset });
+        },
+      );
+      return reply
+        .type('application/json; charset=utf-8')
+        .serializer((payload: unknown) => payload as string)
+        .send(page as never);
     },
   );
 
@@ -123,5 +133,4 @@ export async function featureRoutes(app: App, { db, config }: Deps): Promise<voi
       return presentFullFeature(updated);
     },
   );
-
 }

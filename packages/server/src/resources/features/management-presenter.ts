@@ -24,5 +24,11 @@ export function presentManagedFeature(row: FeatureRow) {
 }
 
 export function presentComment(row: CommentRow) {
-  return { id: row.id, featureId: row.feature_id, body: row.body, authorName: row.author_name, createdAt: row.created_at };
+  return {
+    id: row.id,
+    featureId: row.feature_id,
+    body: row.body,
+    authorName: row.author_name,
+    createdAt: row.created_at,
+  };
 }

@@ -56,7 +56,12 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       await requireProjectAccess(request, projectId, 'member');
       const limit = clampLimit(request.query.limit, 50, 200);
       const offset = request.query.offset ?? 0;
-      const { rows, total } = await listFeatures(db, projectId, { ...request.query, sort: request.query.sort ?? 'newest', limit, offset });
+      const { rows, total } = await listFeatures(db, projectId, {
+        ...request.query,
+        sort: request.query.sort ?? 'newest',
+        limit,
+        offset,
+      });
       return { features: rows.map(presentManagedFeature), total, limit, offset };
     },
   );
@@ -106,7 +111,8 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
     {
       schema: {
         operationId: 'manageDeleteFeature',
-        summary: 'Delete a feature with its votes and comments; linked changelog entries keep its last status (role: admin)',
+        summary:
+          'Delete a feature with its votes and comments; linked changelog entries keep its last status (role: admin)',
         tags,
         params: FeatureParams,
         response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
@@ -125,7 +131,8 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
     {
       schema: {
         operationId: 'manageMergeFeature',
-        summary: 'Merge this duplicate into targetId: votes (each voter once) and comments move over, the duplicate is deleted (role: admin)',
+        summary:
+          'Merge this duplicate into targetId: votes (each voter once) and comments move over, the duplicate is deleted (role: admin)',
         tags,
         params: FeatureParams,
         body: MergeBody,

@@ -1,11 +1,26 @@
 import { Type } from 'typebox';
 import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { FEATURE_STATUSES, FEATURE_TYPES } from './schemas.ts';
-import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams, Sort } from '../../http/management-schemas.ts';
+import {
+  KeyEnvironmentSchema,
+  NullableString,
+  pageFields,
+  ProjectParams,
+  Sort,
+} from '../../http/management-schemas.ts';
 
-export const FeatureParams = Type.Object({ ...ProjectParams.properties, featureId: Type.String({ minLength: 1, maxLength: 100 }) });
-export const VoteParams = Type.Object({ ...FeatureParams.properties, voterId: Type.String({ minLength: 1, maxLength: 200 }) });
-export const CommentParams = Type.Object({ ...FeatureParams.properties, commentId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const FeatureParams = Type.Object({
+  ...ProjectParams.properties,
+  featureId: Type.String({ minLength: 1, maxLength: 100 }),
+});
+export const VoteParams = Type.Object({
+  ...FeatureParams.properties,
+  voterId: Type.String({ minLength: 1, maxLength: 200 }),
+});
+export const CommentParams = Type.Object({
+  ...FeatureParams.properties,
+  commentId: Type.String({ minLength: 1, maxLength: 100 }),
+});
 
 export const ManagedFeature = Type.Object(
   {
@@ -35,8 +50,16 @@ export const ListFeaturesQuery = Type.Object({
   environment: Type.Optional(KeyEnvironmentSchema),
   status: Type.Optional(StringEnum(FEATURE_STATUSES)),
   type: Type.Optional(StringEnum(FEATURE_TYPES)),
-  internal: Type.Optional(Type.Boolean({ description: 'true: internal items only; false: public items only; omitted: both' })),
-  q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text searched in title, description and developer notes' })),
+  internal: Type.Optional(
+    Type.Boolean({ description: 'true: internal items only; false: public items only; omitted: both' }),
+  ),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Text searched in title, description and developer notes',
+    }),
+  ),
   sort: Sort(FEATURE_SORTS, 'newest'),
   ...Paging(50),
 });
@@ -60,7 +83,11 @@ export const UpdateFeatureBody = Type.Object(
 export const UPDATE_FIELDS = ['title', 'description', 'type', 'status', 'internal', 'developerNotes'] as const;
 
 export const MergeBody = Type.Object({
-  targetId: Type.String({ minLength: 1, maxLength: 100, description: 'The feature that is kept and receives votes and comments' }),
+  targetId: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'The feature that is kept and receives votes and comments',
+  }),
 });
 
 export const MergeResult = Type.Object(
@@ -76,15 +103,27 @@ export const MergeResult = Type.Object(
 );
 
 export const VotePage = Type.Object(
-  { votes: Type.Array(Type.Object({ voterId: Type.String(), createdAt: Timestamp }, { additionalProperties: false })), ...pageFields },
+  {
+    votes: Type.Array(Type.Object({ voterId: Type.String(), createdAt: Timestamp }, { additionalProperties: false })),
+    ...pageFields,
+  },
   { additionalProperties: false },
 );
 
 export const Comment = Type.Object(
-  { id: Type.String(), featureId: Type.String(), body: Type.String(), authorName: NullableString(), createdAt: Timestamp },
+  {
+    id: Type.String(),
+    featureId: Type.String(),
+    body: Type.String(),
+    authorName: NullableString(),
+    createdAt: Timestamp,
+  },
   { additionalProperties: false },
 );
-export const CommentPage = Type.Object({ comments: Type.Array(Comment), ...pageFields }, { additionalProperties: false });
+export const CommentPage = Type.Object(
+  { comments: Type.Array(Comment), ...pageFields },
+  { additionalProperties: false },
+);
 
 export const Counts = Type.Object(
   { featureId: Type.String(), removed: Type.Boolean(), voteCount: Type.Integer(), commentCount: Type.Integer() },

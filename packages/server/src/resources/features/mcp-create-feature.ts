@@ -15,7 +15,9 @@ const input = z.object({
     .max(TITLE_LENGTH.max, `title must be at most ${TITLE_LENGTH.max} characters`)
     .describe(`Short summary, ${TITLE_LENGTH.min} to ${TITLE_LENGTH.max} characters`),
   description: z
-    .string({ error: `description is required: a string of ${DESCRIPTION_LENGTH.min} to ${DESCRIPTION_LENGTH.max} characters` })
+    .string({
+      error: `description is required: a string of ${DESCRIPTION_LENGTH.min} to ${DESCRIPTION_LENGTH.max} characters`,
+    })
     .min(DESCRIPTION_LENGTH.min, `description must be at least ${DESCRIPTION_LENGTH.min} characters`)
     .max(DESCRIPTION_LENGTH.max, `description must be at most ${DESCRIPTION_LENGTH.max} characters`)
     .describe(`What is wanted or what goes wrong, ${DESCRIPTION_LENGTH.min} to ${DESCRIPTION_LENGTH.max} characters`),
@@ -56,7 +58,10 @@ export function registerCreateFeature(server: McpServer, ctx: ToolContext): void
         });
         const feature = presentFullFeature(row);
         const visibility = feature.internal ? 'internal (hidden from the public board)' : 'public';
-        return toolResult(`Created ${feature.type} ${feature.id} with status ${feature.status}, ${visibility}.`, feature);
+        return toolResult(
+          `Created ${feature.type} ${feature.id} with status ${feature.status}, ${visibility}.`,
+          feature,
+        );
       }),
   );
 }

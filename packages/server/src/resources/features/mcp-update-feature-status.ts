@@ -40,7 +40,9 @@ export function registerUpdateFeatureStatus(server: McpServer, ctx: ToolContext)
         if (ctx.principal.publishable) throw new ToolError(PUBLISHABLE_PATCH_REFUSAL);
         const scope = { projectId: ctx.principal.projectId, environment: ctx.principal.environment };
         const notFound = () =>
-          new ToolError(`Feature "${args.featureId}" not found in project "${scope.projectId}". Use an id that create_feature returned for this project.`);
+          new ToolError(
+            `Feature "${args.featureId}" not found in project "${scope.projectId}". Use an id that create_feature returned for this project.`,
+          );
         const existing = await findFeature(ctx.db, scope, args.featureId);
         if (!existing) throw notFound();
         await reachProject(ctx, existing.project_id);

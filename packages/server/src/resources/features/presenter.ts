@@ -3,7 +3,12 @@ import type { FeatureRow } from './store.ts';
 
 export const FEATURE_CREATED_MESSAGE = 'Thank you! Your submission has been received.';
 
-export function presentListItem(row: Pick<FeatureRow, 'id' | 'project_id' | 'title' | 'status' | 'type' | 'vote_count' | 'comment_count' | 'created_at'>) {
+export function presentListItem(
+  row: Pick<
+    FeatureRow,
+    'id' | 'project_id' | 'title' | 'status' | 'type' | 'vote_count' | 'comment_count' | 'created_at'
+  >,
+) {
   return {
     id: row.id,
     projectId: row.project_id,

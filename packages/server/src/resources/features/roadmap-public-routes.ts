@@ -21,7 +21,10 @@ const RoadmapItem = Type.Object(
 const Roadmap = Type.Object(
   {
     columns: Type.Array(
-      Type.Object({ status: StringEnum(FILTER_STATUSES), items: Type.Array(RoadmapItem) }, { additionalProperties: false }),
+      Type.Object(
+        { status: StringEnum(FILTER_STATUSES), items: Type.Array(RoadmapItem) },
+        { additionalProperties: false },
+      ),
     ),
     total: Type.Integer(),
   },
@@ -41,7 +44,10 @@ const RoadmapQuery = Type.Object({
 /** Parses `status=planned,done` into canonical column order; unknown names are a 400. */
 export function parseStatusList(raw: string | undefined): (typeof FILTER_STATUSES)[number][] {
   if (raw === undefined) return [...FILTER_STATUSES];
-  const wanted = raw.split(',').map((part) => part.trim()).filter(Boolean);
+  const wanted = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const unknown = wanted.filter((name) => !FILTER_STATUSES.includes(name as never));
   if (wanted.length === 0 || unknown.length > 0) {
     const message = `must be a comma-separated list of: ${FILTER_STATUSES.join(', ')}`;

@@ -1,7 +1,16 @@
 import { Type, type Static } from 'typebox';
 import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 
-export const FEATURE_STATUSES = ['new', 'open', 'planned', 'in-progress', 'in-review', 'accepted', 'done', 'declined'] as const;
+export const FEATURE_STATUSES = [
+  'new',
+  'open',
+  'planned',
+  'in-progress',
+  'in-review',
+  'accepted',
+  'done',
+  'declined',
+] as const;
 /** The statuses a public filter accepts: everything but `new`, which is still being triaged. */
 export const FILTER_STATUSES = ['open', 'planned', 'in-progress', 'in-review', 'accepted', 'done', 'declined'] as const;
 export const FEATURE_TYPES = ['feature', 'bug'] as const;

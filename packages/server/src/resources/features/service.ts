@@ -14,7 +14,10 @@ import { initialInternal, storedKind } from './visibility.ts';
 /** 50 submissions per 5 minutes per API key (or OAuth grant), whichever surface they come through. */
 export const FEATURE_SUBMISSION_LIMIT = { name: 'features:create', max: 50, windowMs: 5 * 60 * 1000 };
 
-export type FeatureSubmission = Pick<CreateFeatureBody, 'title' | 'description' | 'type' | 'internal' | 'channel' | 'contactEmail' | 'metadata'>;
+export type FeatureSubmission = Pick<
+  CreateFeatureBody,
+  'title' | 'description' | 'type' | 'internal' | 'channel' | 'contactEmail' | 'metadata'
+>;
 
 export interface Submitter {
   /** The project and key environment the item belongs to. */
@@ -36,11 +39,20 @@ export interface Submitter {
  * may be longer than a feature's); the surfaces' schemas refuse what is too short.
  * Throws TooManyRequestsError when the caller's limit is used up.
  */
-export async function createFeature(db: Queryable, submitter: Submitter, input: FeatureSubmission): Promise<FeatureRow> {
+export async function createFeature(
+  db: Queryable,
+  submitter: Submitter,
+  input: FeatureSubmission,
+): Promise<FeatureRow> {
   const { scope, platformProjectId, limitedCaller } = submitter;
   if (limitedCaller) {
     const { max, windowMs } = FEATURE_SUBMISSION_LIMIT;
-    const state = await hitSlidingWindow(limitedCaller.db, `${FEATURE_SUBMISSION_LIMIT.name}:${limitedCaller.callerId}`, max, windowMs);
+    const state = await hitSlidingWindow(
+      limitedCaller.db,
+      `${FEATURE_SUBMISSION_LIMIT.name}:${limitedCaller.callerId}`,
+      max,
+      windowMs,
+    );
     if (!state.allowed) {
       throw new TooManyRequestsError(
         `Rate limit exceeded: at most ${max} features per 5 minutes. Try again in ${Math.max(1, state.resetSeconds)} seconds.`,

@@ -15,7 +15,12 @@ export interface CommentRow {
   created_at: string;
 }
 
-export async function listComments(db: Queryable, featureId: string, limit: number, offset: number): Promise<CommentRow[]> {
+export async function listComments(
+  db: Queryable,
+  featureId: string,
+  limit: number,
+  offset: number,
+): Promise<CommentRow[]> {
   return db.all<CommentRow>(
     'SELECT * FROM comments WHERE feature_id = ? ORDER BY created_at ASC, id ASC LIMIT ? OFFSET ?',
     [featureId, limit, offset],
@@ -39,7 +44,11 @@ export async function insertComment(
       created_at: nowIso(),
     };
     await tx.run('INSERT INTO comments (id, feature_id, body, author_name, created_at) VALUES (?, ?, ?, ?, ?)', [
-      row.id, row.feature_id, row.body, row.author_name, row.created_at,
+      row.id,
+      row.feature_id,
+      row.body,
+      row.author_name,
+      row.created_at,
     ]);
     return row;
   });
@@ -48,7 +57,15 @@ export async function insertComment(
 // Moderation: any feature of the project, internal ones included.
 
 export async function listCommentPage(db: Queryable, featureId: string, limit: number, offset: number) {
-  return page<CommentRow>(db, 'comments', new Where('feature_id = ?', featureId), '*', 'created_at ASC, id ASC', limit, offset);
+  return page<CommentRow>(
+    db,
+    'comments',
+    new Where('feature_id = ?', featureId),
+    '*',
+    'created_at ASC, id ASC',
+    limit,
+    offset,
+  );
 }
 
 /** undefined: no such feature; `removed` false: the feature has no such comment. */

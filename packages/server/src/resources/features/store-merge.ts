@@ -28,16 +28,26 @@ export interface MergeOutcome {
 async function lock(tx: Queryable, projectId: string, ids: readonly string[]): Promise<Map<string, FeatureRow>> {
   const rows = new Map<string, FeatureRow>();
   for (const id of [...ids].sort()) {
-    const { changes } = await tx.run('UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ?', [id, projectId]);
+    const { changes } = await tx.run('UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ?', [
+      id,
+      projectId,
+    ]);
     if (changes !== 1) continue;
     rows.set(id, (await tx.get<FeatureRow>('SELECT * FROM features WHERE id = ?', [id]))!);
   }
   return rows;
 }
 
-export async function mergeFeature(db: Database, projectId: string, duplicateId: string, targetId: string): Promise<MergeOutcome> {
+export async function mergeFeature(
+  db: Database,
+  projectId: string,
+  duplicateId: string,
+  targetId: string,
+): Promise<MergeOutcome> {
   if (duplicateId === targetId) {
-    throw new BadRequestError('A feature cannot be merged into itself', [{ field: 'targetId', message: 'must differ from the duplicate' }]);
+    throw new BadRequestError('A feature cannot be merged into itself', [
+      { field: 'targetId', message: 'must differ from the duplicate' },
+    ]);
   }
   return db.transaction(async (tx) => {
     const rows = await lock(tx, projectId, [duplicateId, targetId]);
@@ -61,11 +71,14 @@ export async function mergeFeature(db: Database, projectId: string, duplicateId:
        ON CONFLICT (feature_id, voter_id) DO NOTHING`,
       [targetId, duplicateId],
     );
-    const { changes: commentsMoved } = await tx.run('UPDATE comments SET feature_id = ? WHERE feature_id = ?', [targetId, duplicateId]);
-    const { changes: changelogEntriesMoved } = await tx.run('UPDATE changelog_entries SET feature_id = ? WHERE feature_id = ?', [
+    const { changes: commentsMoved } = await tx.run('UPDATE comments SET feature_id = ? WHERE feature_id = ?', [
       targetId,
       duplicateId,
     ]);
+    const { changes: changelogEntriesMoved } = await tx.run(
+      'UPDATE changelog_entries SET feature_id = ? WHERE feature_id = ?',
+      [targetId, duplicateId],
+    );
     await moveBugsToFeature(tx, duplicateId, targetId);
     await tx.run('DELETE FROM features WHERE id = ?', [duplicateId]);
     await tx.run(

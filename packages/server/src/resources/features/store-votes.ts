@@ -14,7 +14,12 @@ export interface VoteRow {
 }
 
 /** Adds the vote once; returns the new count, or undefined when the feature is not public. */
-export async function addVote(db: Database, scope: Scope, featureId: string, voterId: string): Promise<number | undefined> {
+export async function addVote(
+  db: Database,
+  scope: Scope,
+  featureId: string,
+  voterId: string,
+): Promise<number | undefined> {
   return db.transaction(async (tx) => {
     if (!(await lockPublicFeature(tx, scope, featureId))) return undefined;
     const { changes } = await tx.run(
@@ -27,7 +32,12 @@ export async function addVote(db: Database, scope: Scope, featureId: string, vot
 }
 
 /** Takes the voter's vote back; returns the new count, or undefined when the feature is not public. */
-export async function removeVote(db: Database, scope: Scope, featureId: string, voterId: string): Promise<number | undefined> {
+export async function removeVote(
+  db: Database,
+  scope: Scope,
+  featureId: string,
+  voterId: string,
+): Promise<number | undefined> {
   return db.transaction(async (tx) => {
     if (!(await lockPublicFeature(tx, scope, featureId))) return undefined;
     if (await deleteVote(tx, featureId, voterId)) await bumpCounter(tx, featureId, 'vote_count', -1);
@@ -38,7 +48,15 @@ export async function removeVote(db: Database, scope: Scope, featureId: string, 
 // Moderation: any feature of the project, internal ones included.
 
 export async function listVotePage(db: Queryable, featureId: string, limit: number, offset: number) {
-  return page<VoteRow>(db, 'votes', new Where('feature_id = ?', featureId), 'voter_id, created_at', 'created_at ASC, voter_id ASC', limit, offset);
+  return page<VoteRow>(
+    db,
+    'votes',
+    new Where('feature_id = ?', featureId),
+    'voter_id, created_at',
+    'created_at ASC, voter_id ASC',
+    limit,
+    offset,
+  );
 }
 
 /** undefined: no such feature; `removed` false: that voter had not voted. */

@@ -71,9 +71,22 @@ export async function insertFeature(db: Queryable, scope: Scope, input: NewFeatu
        contact_email, metadata, developer_notes, vote_count, comment_count, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
-      row.id, row.project_id, row.environment, row.title, row.description, row.type, row.status, row.internal,
-      row.channel, row.contact_email, row.metadata, row.developer_notes, row.vote_count, row.comment_count,
-      row.created_at, row.updated_at,
+      row.id,
+      row.project_id,
+      row.environment,
+      row.title,
+      row.description,
+      row.type,
+      row.status,
+      row.internal,
+      row.channel,
+      row.contact_email,
+      row.metadata,
+      row.developer_notes,
+      row.vote_count,
+      row.comment_count,
+      row.created_at,
+      row.updated_at,
     ],
   );
   return row;
@@ -156,7 +169,9 @@ export async function updateFeature(
   const inEnvironment = 'environment' in where;
   const [row] = await db.all<FeatureRow>(
     `UPDATE features SET ${columns.sql} WHERE id = ? AND project_id = ?${inEnvironment ? ' AND environment = ?' : ''} RETURNING *`,
-    inEnvironment ? [...columns.params, id, where.projectId, where.environment] : [...columns.params, id, where.projectId],
+    inEnvironment
+      ? [...columns.params, id, where.projectId, where.environment]
+      : [...columns.params, id, where.projectId],
   );
   return row;
 }
@@ -228,7 +243,12 @@ export async function deleteFeature(db: Database, projectId: string, id: string)
 type RoadmapRow = Pick<FeatureRow, 'id' | 'title' | 'status' | 'vote_count' | 'comment_count' | 'created_at'>;
 
 /** Public items of the given statuses, most voted then newest, capped at `limit` over all columns. */
-export async function listRoadmapItems(db: Queryable, scope: Scope, statuses: readonly string[], limit: number): Promise<RoadmapRow[]> {
+export async function listRoadmapItems(
+  db: Queryable,
+  scope: Scope,
+  statuses: readonly string[],
+  limit: number,
+): Promise<RoadmapRow[]> {
   return db.all<RoadmapRow>(
     `SELECT id, title, status, vote_count, comment_count, created_at FROM features
       WHERE project_id = ? AND environment = ? AND internal = 0 AND status IN (${placeholders(statuses.length)})
@@ -243,7 +263,10 @@ export async function listRoadmapItems(db: Queryable, scope: Scope, statuses: re
  * writer of a feature's votes or comments takes this lock first, so the counters stay exact.
  */
 export async function lockFeature(tx: Queryable, projectId: string, featureId: string): Promise<boolean> {
-  const { changes } = await tx.run('UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ?', [featureId, projectId]);
+  const { changes } = await tx.run('UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ?', [
+    featureId,
+    projectId,
+  ]);
   return changes === 1;
 }
 
@@ -269,11 +292,19 @@ export async function countPublicComment(tx: Queryable, scope: Scope, featureId:
 }
 
 /** Moves a feature's vote or comment counter by `delta` (after its row was locked). */
-export async function bumpCounter(tx: Queryable, featureId: string, counter: 'vote_count' | 'comment_count', delta: 1 | -1): Promise<void> {
+export async function bumpCounter(
+  tx: Queryable,
+  featureId: string,
+  counter: 'vote_count' | 'comment_count',
+  delta: 1 | -1,
+): Promise<void> {
   await tx.run(`UPDATE features SET ${counter} = ${counter} ${delta > 0 ? '+' : '-'} 1 WHERE id = ?`, [featureId]);
 }
 
-export async function featureCounts(tx: Queryable, featureId: string): Promise<{ voteCount: number; commentCount: number }> {
+export async function featureCounts(
+  tx: Queryable,
+  featureId: string,
+): Promise<{ voteCount: number; commentCount: number }> {
   const row = await tx.get<{ vote_count: number; comment_count: number }>(
     'SELECT vote_count, comment_count FROM features WHERE id = ?',
     [featureId],
@@ -282,6 +313,14 @@ export async function featureCounts(tx: Queryable, featureId: string): Promise<{
 }
 
 /** Seed only: gives a demo item a vote count and an age without creating votes or waiting. */
-export async function backdateFeature(db: Queryable, id: string, stats: { voteCount: number; createdAt: string }): Promise<void> {
-  await db.run('UPDATE features SET vote_count = ?, created_at = ? WHERE id = ?', [stats.voteCount, stats.createdAt, id]);
+export async function backdateFeature(
+  db: Queryable,
+  id: string,
+  stats: { voteCount: number; createdAt: string },
+): Promise<void> {
+  await db.run('UPDATE features SET vote_count = ?, created_at = ? WHERE id = ?', [
+    stats.voteCount,
+    stats.createdAt,
+    id,
+  ]);
 }

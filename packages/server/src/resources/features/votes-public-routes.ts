@@ -26,7 +26,10 @@ export async function voteRoutes(app: App, { db }: Deps): Promise<void> {
 
   app.put(
     '/features/:featureId/votes/:voterId',
-    { config: { permission: 'features:write' }, schema: schema('addVote', "Add a voter's vote (once; a repeat changes nothing)") },
+    {
+      config: { permission: 'features:write' },
+      schema: schema('addVote', "Add a voter's vote (once; a repeat changes nothing)"),
+    },
     async (request) => {
       const { featureId, voterId } = request.params;
       const voteCount = await addVote(db, scopeOf(request), featureId, voterId);

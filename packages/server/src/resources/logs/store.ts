@@ -50,7 +50,9 @@ function foldBatch(groups: Map<string, Group>, entries: readonly LogEntry[], rec
 
 /** The groups in a fixed lock order: two writers touching the same fingerprints never deadlock. */
 function inLockOrder(groups: Map<string, Group>): Group[] {
-  return [...groups.values()].sort((a, b) => (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
+  return [...groups.values()].sort((a, b) =>
+    a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0,
+  );
 }
 
 const COLUMNS = 14;
@@ -94,18 +96,30 @@ async function writeGroups(db: Database, scope: Scope, groups: Group[]): Promise
     for (const group of chunk) {
       const entry = group.last;
       params.push(
-        newId('log'), scope.projectId, scope.environment, group.fingerprint, entry.level, entry.category ?? null,
-        entry.source ?? null, entry.message, entry.data === undefined ? null : JSON.stringify(entry.data),
-        entry.userId ?? null, entry.appVersion ?? null, group.count, group.firstSeen, group.lastSeen,
+        newId('log'),
+        scope.projectId,
+        scope.environment,
+        group.fingerprint,
+        entry.level,
+        entry.category ?? null,
+        entry.source ?? null,
+        entry.message,
+        entry.data === undefined ? null : JSON.stringify(entry.data),
+        entry.userId ?? null,
+        entry.appVersion ?? null,
+        group.count,
+        group.firstSeen,
+        group.lastSeen,
       );
     }
     statements.push([upsertFor(chunk.length), params]);
   }
   // A single statement is atomic on its own.
   if (statements.length === 1) await db.run(...statements[0]!);
-  else await db.transaction(async (tx) => {
-    for (const [sql, params] of statements) await tx.run(sql, params);
-  });
+  else
+    await db.transaction(async (tx) => {
+      for (const [sql, params] of statements) await tx.run(sql, params);
+    });
 }
 
 /** One request's entries, kept so that it can be written alone if the folded write fails. */
@@ -211,7 +225,12 @@ class LogWriter {
 const writers = new WeakMap<Database, LogWriter>();
 
 /** Stores a validated batch: all of it or none, acknowledged once committed. */
-export async function storeLogBatch(db: Database, scope: Scope, entries: readonly LogEntry[], receivedAt: Date): Promise<void> {
+export async function storeLogBatch(
+  db: Database,
+  scope: Scope,
+  entries: readonly LogEntry[],
+  receivedAt: Date,
+): Promise<void> {
   if (entries.length === 0) return;
   let writer = writers.get(db);
   if (!writer) {
@@ -222,13 +241,20 @@ export async function storeLogBatch(db: Database, scope: Scope, entries: readonl
     await writer.add(scope, entries, receivedAt.toISOString());
   } catch (error) {
     // Validation lets through what the database alone can refuse; that is still the batch's fault.
-    if (isInputFault(error)) throw new BadRequestError('Invalid field logs: the database refused a value of this batch', [{ field: 'logs', message: 'holds a value the database cannot store' }]);
+    if (isInputFault(error))
+      throw new BadRequestError('Invalid field logs: the database refused a value of this batch', [
+        { field: 'logs', message: 'holds a value the database cannot store' },
+      ]);
     throw error;
   }
 }
 
 /** log_groups as triage reads it (the query shapes are the reports' triage ones). */
-const LOG_GROUPS: TriageTable = { table: 'log_groups', search: ['message', 'category', 'source', 'fingerprint'], grade: 'level' };
+const LOG_GROUPS: TriageTable = {
+  table: 'log_groups',
+  search: ['message', 'category', 'source', 'fingerprint'],
+  grade: 'level',
+};
 
 export async function listLogGroups<T>(db: Queryable, projectId: string, filter: ReportFilter) {
   return listTriage<T>(db, LOG_GROUPS, projectId, filter);
@@ -238,7 +264,12 @@ export async function getLogGroup<T>(db: Queryable, projectId: string, id: strin
   return getTriage<T>(db, LOG_GROUPS, projectId, id);
 }
 
-export async function setLogGroupStatus(db: Queryable, projectId: string, id: string, status: ReportStatus): Promise<boolean> {
+export async function setLogGroupStatus(
+  db: Queryable,
+  projectId: string,
+  id: string,
+  status: ReportStatus,
+): Promise<boolean> {
   return setTriageStatus(db, LOG_GROUPS, projectId, id, status);
 }
 

@@ -23,7 +23,10 @@ export async function keyRoutes(app: ManagementApp, { db }: ManagementDeps): Pro
         summary: 'Keys of a project by prefix, newest first, revoked ones included',
         tags,
         params: ProjectIdParams,
-        response: { 200: Type.Object({ keys: Type.Array(ApiKeySummary) }, { additionalProperties: false }), ...errorResponses(401, 404) },
+        response: {
+          200: Type.Object({ keys: Type.Array(ApiKeySummary) }, { additionalProperties: false }),
+          ...errorResponses(401, 404),
+        },
       },
     },
     async (request) => {

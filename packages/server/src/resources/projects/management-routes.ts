@@ -1,7 +1,14 @@
 /** Projects of the caller's teams: create and update (admin; plan and quota: owner), list and read (member). */
 import { Type } from 'typebox';
 import type { SqlValue } from '../../db/database.ts';
-import { createProject, placeProjectInTeam, slugTaken, touchProjectConfig, touchProjectTranslations, updateProjectColumns } from './store.ts';
+import {
+  createProject,
+  placeProjectInTeam,
+  slugTaken,
+  touchProjectConfig,
+  touchProjectTranslations,
+  updateProjectColumns,
+} from './store.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, ForbiddenError, HttpError } from '../../kernel/errors.ts';
 import { requireAccount, requireProjectAccess, requireTeamAccess } from '../../management/access.ts';
@@ -63,7 +70,8 @@ export async function projectRoutes(app: ManagementApp, { db }: ManagementDeps):
       const account = requireAccount(request);
       const body = request.body;
       const teamId = body.teamId ?? (await firstOwnedTeamId(db, account.id));
-      if (!teamId) throw new BadRequestError('Invalid field teamId: is required', [{ field: 'teamId', message: 'is required' }]);
+      if (!teamId)
+        throw new BadRequestError('Invalid field teamId: is required', [{ field: 'teamId', message: 'is required' }]);
       const team = await requireTeamAccess(request, teamId, 'admin');
       checkBilling(team.role, body);
       const defaultLocale = body.defaultLocale ?? body.supportedLocales?.[0] ?? 'en';
@@ -145,17 +153,19 @@ export async function projectRoutes(app: ManagementApp, { db }: ManagementDeps):
       if (body.plan !== undefined) set('plan', body.plan);
       if (body.monthlyQuota !== undefined) set('monthly_quota', body.monthlyQuota);
       if (columns.empty) throw new BadRequestError('Send at least one field to change');
-      await db.transaction(async (tx) => {
-        await updateProjectColumns(tx, project.id, columns);
-        if (localesChange) {
-          // Translations fall back to the default locale: cached answers must be rebuilt.
-          await touchProjectTranslations(tx, project.id);
-          await touchProjectConfig(tx, project.id);
-        }
-      }).catch(async (error: unknown) => {
-        if (body.slug !== undefined && (await slugTaken(db, body.slug, project.id))) throw slugConflict();
-        throw error;
-      });
+      await db
+        .transaction(async (tx) => {
+          await updateProjectColumns(tx, project.id, columns);
+          if (localesChange) {
+            // Translations fall back to the default locale: cached answers must be rebuilt.
+            await touchProjectTranslations(tx, project.id);
+            await touchProjectConfig(tx, project.id);
+          }
+        })
+        .catch(async (error: unknown) => {
+          if (body.slug !== undefined && (await slugTaken(db, body.slug, project.id))) throw slugConflict();
+          throw error;
+        });
       return presentProject(await requireProjectAccess(request, project.id, 'member'));
     },
   );

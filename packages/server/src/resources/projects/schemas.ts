@@ -3,9 +3,18 @@ import { StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { ALL_KEY_SCOPES } from './store.ts';
 import { RoleSchema } from '../teams/index.ts';
 
-export const Locale = Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$', maxLength: 35, description: 'BCP 47, e.g. en, de-AT' });
-export const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$', description: 'lower-case letters, digits and -' });
-const Quota = Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'Requests a month on protected public endpoints; null: unlimited' });
+export const Locale = Type.String({
+  pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
+  maxLength: 35,
+  description: 'BCP 47, e.g. en, de-AT',
+});
+export const Slug = Type.String({
+  pattern: '^[a-z0-9][a-z0-9-]{0,62}$',
+  description: 'lower-case letters, digits and -',
+});
+const Quota = Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+  description: 'Requests a month on protected public endpoints; null: unlimited',
+});
 const Plan = Type.String({ minLength: 1, maxLength: 50 });
 
 export const Project = Type.Object(
@@ -56,9 +65,14 @@ export const ApiKeySummary = Type.Object(
     id: Type.String(),
     name: Type.String(),
     environment: StringEnum(['live', 'test'] as const),
-    prefix: Type.String({ description: 'svc_live_ or svc_test_ and the public part of the key; the rest is never shown again' }),
+    prefix: Type.String({
+      description: 'svc_live_ or svc_test_ and the public part of the key; the rest is never shown again',
+    }),
     scopes: Type.Array(Type.String()),
-    publishable: Type.Boolean({ description: 'Made to be embedded in a web page or app: it may not change existing items (PATCH /features/{id} is 403).' }),
+    publishable: Type.Boolean({
+      description:
+        'Made to be embedded in a web page or app: it may not change existing items (PATCH /features/{id} is 403).',
+    }),
     createdAt: Timestamp,
     revokedAt: Type.Union([Timestamp, Type.Null()]),
   },
@@ -70,7 +84,11 @@ export const CreateKeyBody = Type.Object({
   environment: StringEnum(['live', 'test'] as const),
   scopes: Type.Array(StringEnum(KEY_SCOPES), { minItems: 1, maxItems: KEY_SCOPES.length, uniqueItems: true }),
   publishable: Type.Optional(
-    Type.Boolean({ default: false, description: 'true for a key to embed in a web page or app (widget, browser SDKs): it may submit, vote and comment but not change existing items. Default false: a secret key.' }),
+    Type.Boolean({
+      default: false,
+      description:
+        'true for a key to embed in a web page or app (widget, browser SDKs): it may submit, vote and comment but not change existing items. Default false: a secret key.',
+    }),
   ),
 });
 

@@ -57,12 +57,18 @@ export async function findApiKey(db: Queryable, projectId: string, keyId: string
 
 /** A project's keys, newest first, revoked ones included. */
 export async function listApiKeys(db: Queryable, projectId: string): Promise<KeyRow[]> {
-  return db.all<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE project_id = ? ORDER BY created_at DESC, id DESC`, [projectId]);
+  return db.all<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE project_id = ? ORDER BY created_at DESC, id DESC`, [
+    projectId,
+  ]);
 }
 
 /** Revokes a key of the project; one already revoked keeps its time. */
 export async function revokeApiKey(db: Queryable, projectId: string, keyId: string): Promise<void> {
-  await db.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND project_id = ? AND revoked_at IS NULL', [nowIso(), keyId, projectId]);
+  await db.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND project_id = ? AND revoked_at IS NULL', [
+    nowIso(),
+    keyId,
+    projectId,
+  ]);
 }
 
 /** Revokes the key with this lookup part, if it is not already (the demo key when the demo is off). */

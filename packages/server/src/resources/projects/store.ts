@@ -49,10 +49,10 @@ export async function findProject(db: Queryable, id: string): Promise<ProjectRow
 
 /** Marks the project's configuration as changed: bumps `lastUpdated` and the cache version. */
 export async function touchProjectConfig(db: Queryable, projectId: string): Promise<void> {
-  await db.run(
-    'UPDATE projects SET config_version = config_version + 1, config_updated_at = ? WHERE id = ?',
-    [nowIso(), projectId],
-  );
+  await db.run('UPDATE projects SET config_version = config_version + 1, config_updated_at = ? WHERE id = ?', [
+    nowIso(),
+    projectId,
+  ]);
 }
 
 export async function touchProjectTranslations(db: Queryable, projectId: string): Promise<void> {
@@ -65,12 +65,21 @@ export async function slugTaken(db: Queryable, slug: string, exceptId = ''): Pro
 }
 
 /** Places a new project in its team, with the plan the owner chose (else the default). */
-export async function placeProjectInTeam(db: Queryable, projectId: string, teamId: string, plan: string | null): Promise<void> {
+export async function placeProjectInTeam(
+  db: Queryable,
+  projectId: string,
+  teamId: string,
+  plan: string | null,
+): Promise<void> {
   await db.run('UPDATE projects SET team_id = ?, plan = COALESCE(?, plan) WHERE id = ?', [teamId, plan, projectId]);
 }
 
 /** Changes the given columns of a project (`sql` is an Assignments' SET clause of project columns). */
-export async function updateProjectColumns(db: Queryable, projectId: string, columns: { sql: string; params: SqlValue[] }): Promise<void> {
+export async function updateProjectColumns(
+  db: Queryable,
+  projectId: string,
+  columns: { sql: string; params: SqlValue[] },
+): Promise<void> {
   await db.run(`UPDATE projects SET ${columns.sql} WHERE id = ?`, [...columns.params, projectId]);
 }
 
@@ -87,7 +96,9 @@ export async function readProjectLocales(db: Queryable, projectId: string): Prom
     'SELECT default_locale, supported_locales FROM projects WHERE id = ?',
     [projectId],
   );
-  return row ? { defaultLocale: row.default_locale, supportedLocales: JSON.parse(row.supported_locales) as string[] } : undefined;
+  return row
+    ? { defaultLocale: row.default_locale, supportedLocales: JSON.parse(row.supported_locales) as string[] }
+    : undefined;
 }
 
 export async function writeProjectLocales(db: Queryable, projectId: string, locales: ProjectLocales): Promise<void> {

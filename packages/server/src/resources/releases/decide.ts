@@ -75,11 +75,19 @@ export function decideVersion(current: string | undefined, releases: readonly Re
       }
     : null;
   if (!client || !latest) {
-    return { updateAvailable: false, updateRequired: false, updateRecommended: false, updateType: 'none', latestVersion };
+    return {
+      updateAvailable: false,
+      updateRequired: false,
+      updateRecommended: false,
+      updateType: 'none',
+      latestVersion,
+    };
   }
   const updateAvailable = semver.gt(latest.version, client);
   const updateType = updateAvailable ? updateTypeOf(client, latest.version) : 'none';
-  const updateRequired = releases.some((release) => release.required && semver.valid(release.version) && semver.gt(release.version, client));
+  const updateRequired = releases.some(
+    (release) => release.required && semver.valid(release.version) && semver.gt(release.version, client),
+  );
   return {
     updateAvailable,
     updateRequired,

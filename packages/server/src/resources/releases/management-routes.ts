@@ -46,7 +46,10 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
         summary: 'Releases, highest version first (role: member)',
         tags,
         params: ProjectParams,
-        response: { 200: Type.Object({ releases: Type.Array(Release) }, { additionalProperties: false }), ...errorResponses(401, 403, 404) },
+        response: {
+          200: Type.Object({ releases: Type.Array(Release) }, { additionalProperties: false }),
+          ...errorResponses(401, 403, 404),
+        },
       },
     },
     async (request) => {

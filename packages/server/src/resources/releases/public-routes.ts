@@ -15,7 +15,7 @@ export async function versionCheckRoutes(app: App, { db }: Deps): Promise<void> 
     {
       schema: {
         operationId: 'checkVersion',
-        summary: "Whether a newer version of the client app exists (no API key)",
+        summary: 'Whether a newer version of the client app exists (no API key)',
         tags: ['site'],
         querystring: Type.Object({
           projectId: Type.String({ minLength: 1, maxLength: 100 }),

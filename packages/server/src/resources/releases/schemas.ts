@@ -39,7 +39,9 @@ export const CreateReleaseBody = Type.Object({
   releaseNotes: Type.Optional(fields.releaseNotes),
   downloadUrl: Type.Optional(fields.downloadUrl),
   releaseDate: Type.Optional(Type.String({ format: 'date-time', description: 'Default: now' })),
-  isBeta: Type.Optional(Type.Boolean({ description: 'Default: true for a prerelease version (1.2.0-beta.1), else false' })),
+  isBeta: Type.Optional(
+    Type.Boolean({ description: 'Default: true for a prerelease version (1.2.0-beta.1), else false' }),
+  ),
   gitCommit: Type.Optional(NullableString({ pattern: '^[0-9a-fA-F]{7,40}$' })),
   required: Type.Optional(Type.Boolean({ description: 'Default false' })),
 });
@@ -57,7 +59,16 @@ export const UpdateReleaseBody = Type.Object(
   },
   { description: 'At least one field.' },
 );
-export const RELEASE_FIELDS = ['version', 'title', 'releaseNotes', 'downloadUrl', 'releaseDate', 'isBeta', 'gitCommit', 'required'] as const;
+export const RELEASE_FIELDS = [
+  'version',
+  'title',
+  'releaseNotes',
+  'downloadUrl',
+  'releaseDate',
+  'isBeta',
+  'gitCommit',
+  'required',
+] as const;
 
 /** The answer of the public GET /version-check. */
 export const VersionInfo = Type.Object(

@@ -44,21 +44,38 @@ export async function getRelease(db: Queryable, projectId: string, version: stri
 }
 
 /** false when the project already has this version. */
-export async function insertRelease(db: Queryable, projectId: string, input: ReleaseFields & { version: string }): Promise<boolean> {
+export async function insertRelease(
+  db: Queryable,
+  projectId: string,
+  input: ReleaseFields & { version: string },
+): Promise<boolean> {
   const now = nowIso();
   const rows = await db.all<{ id: string }>(
     `INSERT INTO releases (id, project_id, version, title, release_notes, download_url, release_date, is_beta, git_commit, required, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, version) DO NOTHING RETURNING id`,
     [
-      newId('rel'), projectId, input.version, input.title ?? '', input.releaseNotes ?? '', input.downloadUrl ?? '',
-      input.releaseDate ?? now, bool(input.isBeta ?? semver.prerelease(input.version) !== null), input.gitCommit ?? null,
-      bool(input.required ?? false), now,
+      newId('rel'),
+      projectId,
+      input.version,
+      input.title ?? '',
+      input.releaseNotes ?? '',
+      input.downloadUrl ?? '',
+      input.releaseDate ?? now,
+      bool(input.isBeta ?? semver.prerelease(input.version) !== null),
+      input.gitCommit ?? null,
+      bool(input.required ?? false),
+      now,
     ],
   );
   return rows.length === 1;
 }
 
-export async function updateRelease(db: Queryable, projectId: string, version: string, changes: ReleaseFields): Promise<boolean> {
+export async function updateRelease(
+  db: Queryable,
+  projectId: string,
+  version: string,
+  changes: ReleaseFields,
+): Promise<boolean> {
   const columns = new Assignments();
   columns.set('version', changes.version);
   columns.set('title', changes.title);
@@ -69,7 +86,11 @@ export async function updateRelease(db: Queryable, projectId: string, version: s
   columns.set('git_commit', changes.gitCommit);
   columns.set('required', changes.required === undefined ? undefined : bool(changes.required));
   if (columns.empty) return (await getRelease(db, projectId, version)) !== undefined;
-  const { changes: n } = await db.run(`UPDATE releases SET ${columns.sql} WHERE project_id = ? AND version = ?`, [...columns.params, projectId, version]);
+  const { changes: n } = await db.run(`UPDATE releases SET ${columns.sql} WHERE project_id = ? AND version = ?`, [
+    ...columns.params,
+    projectId,
+    version,
+  ]);
   return n === 1;
 }
 

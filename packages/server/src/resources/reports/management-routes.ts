@@ -3,7 +3,7 @@
  * last seen, the full record (breadcrumbs, device, context), and the status of a group. Every
  * grouped-report kind shares one route shape, `triageRoutes`; resources/logs declares its own.
  */
-import { type TSchema } from 'typebox';
+import type { TSchema } from 'typebox';
 import type { Queryable } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
@@ -14,7 +14,16 @@ import type { ManagementApp, ManagementDeps } from '../../management/context.ts'
 import { isoOrNull } from '../../db/query.ts';
 import { ProjectParams } from '../../http/management-schemas.ts';
 import { presentBug, presentBugSummary, presentError, presentErrorSummary } from './presenter.ts';
-import { Bug, BugSummary, ErrorRecord, ErrorSummary, ReportPage, ReportParams, ReportQuery, StatusBody } from './management-schemas.ts';
+import {
+  Bug,
+  BugSummary,
+  ErrorRecord,
+  ErrorSummary,
+  ReportPage,
+  ReportParams,
+  ReportQuery,
+  StatusBody,
+} from './management-schemas.ts';
 import { getReport, listReports, setReportStatus, statusCounts, type ReportKind } from './store.ts';
 import type { ReportFilter, ReportStatus } from './store-triage.ts';
 
@@ -25,7 +34,11 @@ export interface TriageStore {
   list(db: Queryable, projectId: string, filter: ReportFilter): Promise<{ rows: Row[]; total: number }>;
   get(db: Queryable, projectId: string, id: string): Promise<Row | undefined>;
   setStatus(db: Queryable, projectId: string, id: string, status: ReportStatus): Promise<boolean>;
-  counts(db: Queryable, projectId: string, environment: KeyEnvironment | undefined): Promise<Record<ReportStatus, number>>;
+  counts(
+    db: Queryable,
+    projectId: string,
+    environment: KeyEnvironment | undefined,
+  ): Promise<Record<ReportStatus, number>>;
 }
 
 /** One kind's routes: its plural is the path segment, `store` reads and changes its table. */
@@ -52,18 +65,37 @@ const reportStore = (kind: ReportKind): TriageStore => ({
 
 const KIND_ROUTES: KindRoutes[] = [
   {
-    kind: 'bugs', store: reportStore('bugs'), singular: 'bug report', operation: 'Bug', gradeName: 'severity', grades: SEVERITIES,
-    summary: BugSummary, full: Bug, presentSummary: presentBugSummary, present: presentBug,
+    kind: 'bugs',
+    store: reportStore('bugs'),
+    singular: 'bug report',
+    operation: 'Bug',
+    gradeName: 'severity',
+    grades: SEVERITIES,
+    summary: BugSummary,
+    full: Bug,
+    presentSummary: presentBugSummary,
+    present: presentBug,
   },
   {
-    kind: 'errors', store: reportStore('errors'), singular: 'error report', operation: 'Error', gradeName: 'severity', grades: SEVERITIES,
-    summary: ErrorSummary, full: ErrorRecord, presentSummary: presentErrorSummary, present: presentError,
+    kind: 'errors',
+    store: reportStore('errors'),
+    singular: 'error report',
+    operation: 'Error',
+    gradeName: 'severity',
+    grades: SEVERITIES,
+    summary: ErrorSummary,
+    full: ErrorRecord,
+    presentSummary: presentErrorSummary,
+    present: presentError,
   },
 ];
 
 function parseGrades(raw: string | undefined, name: string, allowed: readonly string[]): string[] | undefined {
   if (raw === undefined) return undefined;
-  const wanted = raw.split(',').map((part) => part.trim()).filter(Boolean);
+  const wanted = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   if (wanted.length === 0 || wanted.some((value) => !allowed.includes(value))) {
     const message = `must be a comma-separated list of: ${allowed.join(', ')}`;
     throw new BadRequestError(`Invalid query parameter ${name}: ${message}`, [{ field: name, message }]);

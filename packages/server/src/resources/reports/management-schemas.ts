@@ -3,7 +3,10 @@ import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams } from '../../http/management-schemas.ts';
 import { REPORT_STATUSES } from './store-triage.ts';
 
-export const ReportParams = Type.Object({ ...ProjectParams.properties, reportId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const ReportParams = Type.Object({
+  ...ProjectParams.properties,
+  reportId: Type.String({ minLength: 1, maxLength: 100 }),
+});
 export const ReportStatus = StringEnum(REPORT_STATUSES, { description: 'open, resolved or ignored' });
 export const Json = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
 
@@ -28,7 +31,10 @@ const bug = {
   featureId: NullableString({ description: 'The feature created with createFeature, if any' }),
 };
 export const BugSummary = Type.Object(bug, { additionalProperties: false });
-export const Bug = Type.Object({ ...bug, stackTrace: NullableString(), metadata: Json }, { additionalProperties: false });
+export const Bug = Type.Object(
+  { ...bug, stackTrace: NullableString(), metadata: Json },
+  { additionalProperties: false },
+);
 
 const error = {
   ...groupFields,
@@ -59,7 +65,11 @@ export const StatusCounts = Type.Object(
   { additionalProperties: false, description: 'Records per status in the environment filter (other filters ignored)' },
 );
 
-export function ReportQuery(gradeName: 'severity' | 'level', grades: readonly string[], extra: Record<string, TSchema> = {}) {
+export function ReportQuery(
+  gradeName: 'severity' | 'level',
+  grades: readonly string[],
+  extra: Record<string, TSchema> = {},
+) {
   return Type.Object({
     environment: Type.Optional(KeyEnvironmentSchema),
     status: Type.Optional(ReportStatus),
@@ -68,7 +78,13 @@ export function ReportQuery(gradeName: 'severity' | 'level', grades: readonly st
     ),
     since: Type.Optional(Type.String({ format: 'date-time', description: 'Seen at or after this time (last seen)' })),
     until: Type.Optional(Type.String({ format: 'date-time', description: 'First seen before this time' })),
-    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text searched in titles, messages, stack traces and types' })),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Text searched in titles, messages, stack traces and types',
+      }),
+    ),
     sort: Type.Optional(StringEnum(['lastSeen', 'firstSeen', 'occurrences'] as const, { default: 'lastSeen' })),
     ...extra,
     ...Paging(50),
@@ -76,7 +92,10 @@ export function ReportQuery(gradeName: 'severity' | 'level', grades: readonly st
 }
 
 export function ReportPage(name: string, item: TSchema) {
-  return Type.Object({ [name]: Type.Array(item), ...pageFields, counts: StatusCounts }, { additionalProperties: false });
+  return Type.Object(
+    { [name]: Type.Array(item), ...pageFields, counts: StatusCounts },
+    { additionalProperties: false },
+  );
 }
 
 export const StatusBody = Type.Object({ status: ReportStatus });

@@ -29,7 +29,14 @@ export function presentBug(row: Row) {
 }
 
 export function presentErrorSummary(row: Row) {
-  return { ...presentGroup(row), title: row.title, message: row.message, errorType: row.error_type, severity: row.severity, url: row.url };
+  return {
+    ...presentGroup(row),
+    title: row.title,
+    message: row.message,
+    errorType: row.error_type,
+    severity: row.severity,
+    url: row.url,
+  };
 }
 export function presentError(row: Row) {
   return {

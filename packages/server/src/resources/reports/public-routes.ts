@@ -37,20 +37,25 @@ export async function reportRoutes(app: App, { db, config }: Deps): Promise<void
         body.createFeature
           ? async (tx, id) => {
               // The same use case as POST /features (kind, visibility, bounds), without its rate limit.
-              const feature = await createFeature(tx, { scope, platformProjectId: config.platformProjectId }, {
-                title: body.title,
-                description: body.message,
-                type: 'bug',
-                internal: body.internal,
-                channel: body.channel,
-              });
+              const feature = await createFeature(
+                tx,
+                { scope, platformProjectId: config.platformProjectId },
+                {
+                  title: body.title,
+                  description: body.message,
+                  type: 'bug',
+                  internal: body.internal,
+                  channel: body.channel,
+                },
+              );
               await linkBugToFeature(tx, id, feature.id);
             }
           : undefined,
       );
-      return reply
-        .code(result.duplicate ? 200 : 201)
-        .send({ id: result.id, message: result.duplicate ? 'Bug report already received; occurrence counted' : 'Bug report received' });
+      return reply.code(result.duplicate ? 200 : 201).send({
+        id: result.id,
+        message: result.duplicate ? 'Bug report already received; occurrence counted' : 'Bug report received',
+      });
     },
   );
 

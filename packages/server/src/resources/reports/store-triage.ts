@@ -62,17 +62,37 @@ export async function listTriage<T>(db: Queryable, info: TriageTable, projectId:
   return page<T>(db, info.table, where, '*', ORDER[filter.sort], filter.limit, filter.offset);
 }
 
-export async function getTriage<T>(db: Queryable, info: TriageTable, projectId: string, id: string): Promise<T | undefined> {
+export async function getTriage<T>(
+  db: Queryable,
+  info: TriageTable,
+  projectId: string,
+  id: string,
+): Promise<T | undefined> {
   return db.get<T>(`SELECT * FROM ${info.table} WHERE id = ? AND project_id = ?`, [id, projectId]);
 }
 
-export async function setTriageStatus(db: Queryable, info: TriageTable, projectId: string, id: string, status: ReportStatus): Promise<boolean> {
-  const { changes } = await db.run(`UPDATE ${info.table} SET status = ? WHERE id = ? AND project_id = ?`, [status, id, projectId]);
+export async function setTriageStatus(
+  db: Queryable,
+  info: TriageTable,
+  projectId: string,
+  id: string,
+  status: ReportStatus,
+): Promise<boolean> {
+  const { changes } = await db.run(`UPDATE ${info.table} SET status = ? WHERE id = ? AND project_id = ?`, [
+    status,
+    id,
+    projectId,
+  ]);
   return changes === 1;
 }
 
 /** Counts per status, for the headers of a triage view. */
-export async function triageStatusCounts(db: Queryable, info: TriageTable, projectId: string, environment: KeyEnvironment | undefined) {
+export async function triageStatusCounts(
+  db: Queryable,
+  info: TriageTable,
+  projectId: string,
+  environment: KeyEnvironment | undefined,
+) {
   const where = new Where('project_id = ?', projectId).when(environment, 'environment = ?', environment ?? null);
   const rows = await db.all<{ status: ReportStatus; n: number }>(
     `SELECT status, COUNT(*) AS n FROM ${info.table} WHERE ${where.sql} GROUP BY status`,

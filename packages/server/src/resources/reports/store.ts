@@ -24,23 +24,43 @@ export type ReportKind = 'bugs' | 'errors';
 
 const TRIAGE: Record<ReportKind, TriageTable> = {
   bugs: { table: 'bug_reports', search: ['title', 'message', 'stack_trace', 'bug_type'], grade: 'severity' },
-  errors: { table: 'error_reports', search: ['title', 'message', 'stack_trace', 'error_type', 'url'], grade: 'severity' },
+  errors: {
+    table: 'error_reports',
+    search: ['title', 'message', 'stack_trace', 'error_type', 'url'],
+    grade: 'severity',
+  },
 };
 
 export async function listReports<T>(db: Queryable, kind: ReportKind, projectId: string, filter: ReportFilter) {
   return listTriage<T>(db, TRIAGE[kind], projectId, filter);
 }
 
-export async function getReport<T>(db: Queryable, kind: ReportKind, projectId: string, id: string): Promise<T | undefined> {
+export async function getReport<T>(
+  db: Queryable,
+  kind: ReportKind,
+  projectId: string,
+  id: string,
+): Promise<T | undefined> {
   return getTriage<T>(db, TRIAGE[kind], projectId, id);
 }
 
-export async function setReportStatus(db: Queryable, kind: ReportKind, projectId: string, id: string, status: ReportStatus): Promise<boolean> {
+export async function setReportStatus(
+  db: Queryable,
+  kind: ReportKind,
+  projectId: string,
+  id: string,
+  status: ReportStatus,
+): Promise<boolean> {
   return setTriageStatus(db, TRIAGE[kind], projectId, id, status);
 }
 
 /** Counts per status, for the headers of a triage view. */
-export async function statusCounts(db: Queryable, kind: ReportKind, projectId: string, environment: KeyEnvironment | undefined) {
+export async function statusCounts(
+  db: Queryable,
+  kind: ReportKind,
+  projectId: string,
+  environment: KeyEnvironment | undefined,
+) {
   return triageStatusCounts(db, TRIAGE[kind], projectId, environment);
 }
 
@@ -76,19 +96,39 @@ export async function recordBug(
     now,
     BUGS,
     [
-      body.title, body.message, body.stackTrace ?? null, body.bugType ?? null, body.severity ?? 'medium',
-      body.channel ?? null, json(body.metadata),
+      body.title,
+      body.message,
+      body.stackTrace ?? null,
+      body.bugType ?? null,
+      body.severity ?? 'medium',
+      body.channel ?? null,
+      json(body.metadata),
     ],
     onNew,
   );
 }
 
 /** An error; repeats of the same title and errorType within the window are counted on one record. */
-export async function recordError(db: Database, scope: Scope, body: Static<typeof ErrorBody>, now: Date): Promise<Occurrence> {
+export async function recordError(
+  db: Database,
+  scope: Scope,
+  body: Static<typeof ErrorBody>,
+  now: Date,
+): Promise<Occurrence> {
   return recordOccurrence(db, scope, fingerprintOf(body.title, body.errorType), now, ERRORS, [
-    body.title, body.message, body.stackTrace ?? null, body.errorType ?? null, body.severity ?? 'medium',
-    json(body.breadcrumbs), json(body.device), json(body.network), json(body.app), body.url ?? null,
-    body.referrer ?? null, body.timestamp ?? null, json(body.metadata),
+    body.title,
+    body.message,
+    body.stackTrace ?? null,
+    body.errorType ?? null,
+    body.severity ?? 'medium',
+    json(body.breadcrumbs),
+    json(body.device),
+    json(body.network),
+    json(body.app),
+    body.url ?? null,
+    body.referrer ?? null,
+    body.timestamp ?? null,
+    json(body.metadata),
   ]);
 }
 
@@ -166,8 +206,27 @@ async function recordOccurrence(
   });
 }
 
-const BUGS = reportTable('bug_reports', 'bug', ['title', 'message', 'stack_trace', 'bug_type', 'severity', 'channel', 'metadata']);
+const BUGS = reportTable('bug_reports', 'bug', [
+  'title',
+  'message',
+  'stack_trace',
+  'bug_type',
+  'severity',
+  'channel',
+  'metadata',
+]);
 const ERRORS = reportTable('error_reports', 'error', [
-  'title', 'message', 'stack_trace', 'error_type', 'severity', 'breadcrumbs', 'device', 'network', 'app', 'url', 'referrer',
-  'occurred_at', 'metadata',
+  'title',
+  'message',
+  'stack_trace',
+  'error_type',
+  'severity',
+  'breadcrumbs',
+  'device',
+  'network',
+  'app',
+  'url',
+  'referrer',
+  'occurred_at',
+  'metadata',
 ]);

@@ -7,8 +7,22 @@ import type { ManagementApp, ManagementDeps } from '../../management/context.ts'
 import { ConflictError } from '../../kernel/errors.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { presentEnvironment } from './presenter.ts';
-import { CreateEnvironmentBody, Environment, ENVIRONMENT_FIELDS, EnvironmentParams, UpdateEnvironmentBody } from './schemas.ts';
-import { configWrite, deleteEnvironment, getEnvironment, insertEnvironment, listEnvironments, slugTaken, updateEnvironment } from './store.ts';
+import {
+  CreateEnvironmentBody,
+  Environment,
+  ENVIRONMENT_FIELDS,
+  EnvironmentParams,
+  UpdateEnvironmentBody,
+} from './schemas.ts';
+import {
+  configWrite,
+  deleteEnvironment,
+  getEnvironment,
+  insertEnvironment,
+  listEnvironments,
+  slugTaken,
+  updateEnvironment,
+} from './store.ts';
 
 const tags = ['site configuration'];
 const slugConflict = (slug: string) => new ConflictError(`An environment with slug "${slug}" already exists`);
@@ -22,7 +36,10 @@ export async function environmentRoutes(app: ManagementApp, { db }: ManagementDe
         summary: 'Environments, in their order (role: member)',
         tags,
         params: ProjectParams,
-        response: { 200: Type.Object({ environments: Type.Array(Environment) }, { additionalProperties: false }), ...errorResponses(401, 403, 404) },
+        response: {
+          200: Type.Object({ environments: Type.Array(Environment) }, { additionalProperties: false }),
+          ...errorResponses(401, 403, 404),
+        },
       },
     },
     async (request) => {

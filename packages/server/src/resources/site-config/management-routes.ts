@@ -16,7 +16,16 @@ import { readProjectConfigState } from './read-model.ts';
 import { environmentRoutes } from './environment-management-routes.ts';
 import { messageRoutes } from './message-management-routes.ts';
 import { presentEnvironment, presentFlag, presentMaintenance, presentMessage } from './presenter.ts';
-import { Flag, FlagParams, Maintenance, MAINTENANCE_FIELDS, MaintenanceBody, ManagedSiteConfig, PutFlagBody, SettingsBody } from './schemas.ts';
+import {
+  Flag,
+  FlagParams,
+  Maintenance,
+  MAINTENANCE_FIELDS,
+  MaintenanceBody,
+  ManagedSiteConfig,
+  PutFlagBody,
+  SettingsBody,
+} from './schemas.ts';
 import {
   configWrite,
   deleteFlag,
@@ -122,7 +131,8 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     {
       schema: {
         operationId: 'manageUpdateMaintenance',
-        summary: 'Change maintenance settings: any of enabled, type, customHtml, expectedRestoration, showStatusLink, statusPageUrl, whitelist (role: admin)',
+        summary:
+          'Change maintenance settings: any of enabled, type, customHtml, expectedRestoration, showStatusLink, statusPageUrl, whitelist (role: admin)',
         tags,
         params: ProjectParams,
         body: MaintenanceBody,
@@ -136,7 +146,10 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
       requireSomeField(body, MAINTENANCE_FIELDS);
       const badIps = (body.whitelist?.ips ?? []).flatMap((ip, index) => (validIpRule(ip) ? [] : [index]));
       if (badIps.length > 0) {
-        const details = badIps.map((index) => ({ field: `whitelist.ips.${index}`, message: 'must be an IPv4 or IPv6 address, optionally with a /prefix' }));
+        const details = badIps.map((index) => ({
+          field: `whitelist.ips.${index}`,
+          message: 'must be an IPv4 or IPv6 address, optionally with a /prefix',
+        }));
         throw new BadRequestError(`Invalid field ${details[0]!.field}: ${details[0]!.message}`, details);
       }
       await configWrite(db, projectId, async (tx) => {
@@ -159,7 +172,10 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
         summary: 'Feature flags, by key (role: member)',
         tags,
         params: ProjectParams,
-        response: { 200: Type.Object({ featureFlags: Type.Array(Flag) }, { additionalProperties: false }), ...errorResponses(401, 403, 404) },
+        response: {
+          200: Type.Object({ featureFlags: Type.Array(Flag) }, { additionalProperties: false }),
+          ...errorResponses(401, 403, 404),
+        },
       },
     },
     async (request) => {

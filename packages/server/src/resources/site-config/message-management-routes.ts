@@ -14,7 +14,9 @@ const tags = ['site configuration'];
 
 function checkSchedule(startsAt: string | null, expiresAt: string | null): void {
   if (startsAt !== null && expiresAt !== null && expiresAt <= startsAt) {
-    throw new BadRequestError('Invalid field expiresAt: must be later than startsAt', [{ field: 'expiresAt', message: 'must be later than startsAt' }]);
+    throw new BadRequestError('Invalid field expiresAt: must be later than startsAt', [
+      { field: 'expiresAt', message: 'must be later than startsAt' },
+    ]);
   }
 }
 
@@ -29,7 +31,10 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
         summary: 'Every status message, by priority; `live` tells which ones GET /site-config shows now (role: member)',
         tags,
         params: ProjectParams,
-        response: { 200: Type.Object({ messages: Type.Array(Message) }, { additionalProperties: false }), ...errorResponses(401, 403, 404) },
+        response: {
+          200: Type.Object({ messages: Type.Array(Message) }, { additionalProperties: false }),
+          ...errorResponses(401, 403, 404),
+        },
       },
     },
     async (request) => {
@@ -54,10 +59,16 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
     async (request, reply) => {
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const body = { ...request.body, startsAt: stamp(request.body.startsAt), expiresAt: stamp(request.body.expiresAt) };
+      const body = {
+        ...request.body,
+        startsAt: stamp(request.body.startsAt),
+        expiresAt: stamp(request.body.expiresAt),
+      };
       checkSchedule(body.startsAt ?? null, body.expiresAt ?? null);
       // Read back inside the transaction: a DELETE right after the commit must not leave us nothing to show.
-      const created = await configWrite(db, projectId, async (tx) => getMessage(tx, projectId, await insertMessage(tx, projectId, body)));
+      const created = await configWrite(db, projectId, async (tx) =>
+        getMessage(tx, projectId, await insertMessage(tx, projectId, body)),
+      );
       return reply.code(201).send(presentMessage(created!));
     },
   );
@@ -78,12 +89,19 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
       const { projectId, messageId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, MESSAGE_FIELDS);
-      const changes = { ...request.body, startsAt: stamp(request.body.startsAt), expiresAt: stamp(request.body.expiresAt) };
+      const changes = {
+        ...request.body,
+        startsAt: stamp(request.body.startsAt),
+        expiresAt: stamp(request.body.expiresAt),
+      };
       // Read back in the same transaction as the update, so a racing DELETE cannot leave it nothing (404 instead).
       const updated = await configWrite(db, projectId, async (tx) => {
         const current = await getMessage(tx, projectId, messageId);
         if (!current) return undefined;
-        checkSchedule(changes.startsAt === undefined ? current.starts_at : changes.startsAt, changes.expiresAt === undefined ? current.expires_at : changes.expiresAt);
+        checkSchedule(
+          changes.startsAt === undefined ? current.starts_at : changes.startsAt,
+          changes.expiresAt === undefined ? current.expires_at : changes.expiresAt,
+        );
         if (!(await updateMessage(tx, projectId, messageId, changes))) return undefined;
         return getMessage(tx, projectId, messageId);
       });
@@ -106,7 +124,8 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
     async (request, reply) => {
       const { projectId, messageId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      if (!(await configWrite(db, projectId, (tx) => deleteMessage(tx, projectId, messageId)))) throw new NotFoundError();
+      if (!(await configWrite(db, projectId, (tx) => deleteMessage(tx, projectId, messageId))))
+        throw new NotFoundError();
       return reply.code(204).send(null);
     },
   );

@@ -29,13 +29,20 @@ export function presentMessage(row: MessageRow, now = new Date().toISOString()) 
     priority: Number(row.priority),
     startsAt: row.starts_at,
     expiresAt: row.expires_at,
-    live: isActive && (row.starts_at === null || row.starts_at <= now) && (row.expires_at === null || row.expires_at > now),
+    live:
+      isActive && (row.starts_at === null || row.starts_at <= now) && (row.expires_at === null || row.expires_at > now),
     createdAt: row.created_at,
   };
 }
 
 export function presentFlag(row: FlagRow) {
-  return { id: row.id, projectId: row.project_id, key: row.key, enabled: isTrue(row.enabled), createdAt: row.created_at };
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    key: row.key,
+    enabled: isTrue(row.enabled),
+    createdAt: row.created_at,
+  };
 }
 
 export function presentEnvironment(row: EnvironmentRow) {

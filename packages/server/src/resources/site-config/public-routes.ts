@@ -30,7 +30,8 @@ export async function siteConfigRoutes(app: App, { db }: Deps): Promise<void> {
       schema: {
         operationId: 'getSiteConfig',
         summary: 'Site configuration of a project (no API key): maintenance, messages, flags, environments',
-        description: 'Answers with an ETag; send it back as If-None-Match (bare, quoted, weak, a list or *) for a 304 with no body.',
+        description:
+          'Answers with an ETag; send it back as If-None-Match (bare, quoted, weak, a list or *) for a 304 with no body.',
         tags: ['site'],
         querystring: Type.Object({ projectId: Type.String({ minLength: 1, maxLength: 100 }) }),
         response: { 200: SiteConfig, 304: Type.Null({ description: 'Not modified' }), ...errorResponses(400, 404) },
@@ -51,7 +52,10 @@ export async function siteConfigRoutes(app: App, { db }: Deps): Promise<void> {
       if (entry.snapshot.staleAt !== undefined) request.memoStaleAt = entry.snapshot.staleAt;
       reply.header('etag', etagOf(entry.hash)).header('cache-control', 'no-cache');
       if (ifNoneMatchHits(request.headers['if-none-match'], entry.hash)) return reply.code(304).send(null);
-      return reply.type('application/json; charset=utf-8').serializer((payload: unknown) => payload as string).send(entry.json as never);
+      return reply
+        .type('application/json; charset=utf-8')
+        .serializer((payload: unknown) => payload as string)
+        .send(entry.json as never);
     },
   );
 }

@@ -1,6 +1,12 @@
 /** The public GET /site-config body: what is live at a moment, and until when it stays so. */
 import { isTrue, type Queryable } from '../../db/database.ts';
-import { readPublicConfigRows, type EnvironmentRow, type FlagRow, type MaintenanceRow, type MessageRow } from './store.ts';
+import {
+  readPublicConfigRows,
+  type EnvironmentRow,
+  type FlagRow,
+  type MaintenanceRow,
+  type MessageRow,
+} from './store.ts';
 
 export interface SiteConfigSnapshot {
   body: ReturnType<typeof shape>;
@@ -62,7 +68,9 @@ export async function readSiteConfig(
 ): Promise<SiteConfigSnapshot> {
   const at = now.toISOString();
   const { maintenance, messages, flags, environments } = await readPublicConfigRows(db, project.id);
-  const active = messages.filter((m) => (m.starts_at === null || m.starts_at <= at) && (m.expires_at === null || m.expires_at > at));
+  const active = messages.filter(
+    (m) => (m.starts_at === null || m.starts_at <= at) && (m.expires_at === null || m.expires_at > at),
+  );
   const changes = messages
     .flatMap((m) => [m.starts_at, m.expires_at])
     .filter((t): t is string => t !== null && t > at)

@@ -12,6 +12,12 @@ export interface ProjectConfigState {
 }
 
 /** undefined: no such project. */
-export async function readProjectConfigState(db: Queryable, projectId: string): Promise<ProjectConfigState | undefined> {
-  return db.get<ProjectConfigState>('SELECT id, debug_mode, config_updated_at, config_version FROM projects WHERE id = ?', [projectId]);
+export async function readProjectConfigState(
+  db: Queryable,
+  projectId: string,
+): Promise<ProjectConfigState | undefined> {
+  return db.get<ProjectConfigState>(
+    'SELECT id, debug_mode, config_updated_at, config_version FROM projects WHERE id = ?',
+    [projectId],
+  );
 }

@@ -3,7 +3,10 @@ import { StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { MAINTENANCE_TYPES, MESSAGE_TYPES } from './public-schemas.ts';
 import { NullableString, ProjectParams } from '../../http/management-schemas.ts';
 
-export const MessageParams = Type.Object({ ...ProjectParams.properties, messageId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const MessageParams = Type.Object({
+  ...ProjectParams.properties,
+  messageId: Type.String({ minLength: 1, maxLength: 100 }),
+});
 export const FLAG_KEY = '^[A-Za-z0-9._:-]{1,100}$';
 export const FlagParams = Type.Object({ ...ProjectParams.properties, flagKey: Type.String({ pattern: FLAG_KEY }) });
 export const EnvironmentParams = Type.Object({
@@ -16,7 +19,10 @@ const Whitelist = Type.Object(
   {
     localStorageKeys: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 500 }),
     emails: Type.Array(Type.String({ format: 'email', maxLength: 320 }), { maxItems: 500 }),
-    ips: Type.Array(Type.String({ minLength: 2, maxLength: 50, description: 'IPv4 or IPv6 address, optionally with a /prefix' }), { maxItems: 500 }),
+    ips: Type.Array(
+      Type.String({ minLength: 2, maxLength: 50, description: 'IPv4 or IPv6 address, optionally with a /prefix' }),
+      { maxItems: 500 },
+    ),
   },
   { additionalProperties: false },
 );
@@ -24,7 +30,9 @@ const Whitelist = Type.Object(
 export const Maintenance = Type.Object(
   {
     enabled: Type.Boolean(),
-    type: StringEnum(MAINTENANCE_TYPES, { description: 'full: the app is blocked; banner: a notice shows; custom: blocked, customHtml shown' }),
+    type: StringEnum(MAINTENANCE_TYPES, {
+      description: 'full: the app is blocked; banner: a notice shows; custom: blocked, customHtml shown',
+    }),
     customHtml: NullableString(),
     expectedRestoration: NullableTimestamp,
     showStatusLink: Type.Boolean(),
@@ -38,21 +46,34 @@ export const MaintenanceBody = Type.Object(
   {
     enabled: Type.Optional(Type.Boolean()),
     type: Type.Optional(StringEnum(MAINTENANCE_TYPES)),
-    customHtml: Type.Optional(NullableString({ maxLength: 100_000, description: "Your own HTML, shown as is by the app in 'custom' mode" })),
+    customHtml: Type.Optional(
+      NullableString({ maxLength: 100_000, description: "Your own HTML, shown as is by the app in 'custom' mode" }),
+    ),
     expectedRestoration: Type.Optional(NullableTimestamp),
     showStatusLink: Type.Optional(Type.Boolean()),
     statusPageUrl: Type.Optional(NullableString({ format: 'uri', maxLength: 2000, pattern: '^https?://' })),
     whitelist: Type.Optional(
-      Type.Object({
-        localStorageKeys: Type.Optional(Whitelist.properties.localStorageKeys),
-        emails: Type.Optional(Whitelist.properties.emails),
-        ips: Type.Optional(Whitelist.properties.ips),
-      }, { description: 'Each list given replaces the stored one; lists left out are kept' }),
+      Type.Object(
+        {
+          localStorageKeys: Type.Optional(Whitelist.properties.localStorageKeys),
+          emails: Type.Optional(Whitelist.properties.emails),
+          ips: Type.Optional(Whitelist.properties.ips),
+        },
+        { description: 'Each list given replaces the stored one; lists left out are kept' },
+      ),
     ),
   },
   { description: 'At least one field; fields left out keep their value.' },
 );
-export const MAINTENANCE_FIELDS = ['enabled', 'type', 'customHtml', 'expectedRestoration', 'showStatusLink', 'statusPageUrl', 'whitelist'] as const;
+export const MAINTENANCE_FIELDS = [
+  'enabled',
+  'type',
+  'customHtml',
+  'expectedRestoration',
+  'showStatusLink',
+  'statusPageUrl',
+  'whitelist',
+] as const;
 
 export const Message = Type.Object(
   {

@@ -13,7 +13,11 @@ import { newId, nowIso } from '../../kernel/ids.ts';
 import { Assignments } from '../../db/assignments.ts';
 
 /** Runs `fn` and marks the configuration as changed when it reports a change. */
-export async function configWrite<T>(db: Database, projectId: string, fn: (tx: Queryable) => Promise<T | undefined>): Promise<T | undefined> {
+export async function configWrite<T>(
+  db: Database,
+  projectId: string,
+  fn: (tx: Queryable) => Promise<T | undefined>,
+): Promise<T | undefined> {
   return db.transaction(async (tx) => {
     const result = await fn(tx);
     if (result !== undefined && result !== false) await touchProjectConfig(tx, projectId);
@@ -51,7 +55,10 @@ export async function createMaintenanceDefaults(db: Queryable, projectId: string
 export async function readPublicConfigRows(db: Queryable, projectId: string) {
   const [maintenance, messages, flags, environments] = await Promise.all([
     db.get<MaintenanceRow>('SELECT * FROM maintenance_settings WHERE project_id = ?', [projectId]),
-    db.all<MessageRow>('SELECT * FROM status_messages WHERE project_id = ? AND is_active = 1 ORDER BY priority DESC, created_at DESC, id', [projectId]),
+    db.all<MessageRow>(
+      'SELECT * FROM status_messages WHERE project_id = ? AND is_active = 1 ORDER BY priority DESC, created_at DESC, id',
+      [projectId],
+    ),
     db.all<FlagRow>('SELECT * FROM feature_flags WHERE project_id = ? ORDER BY key', [projectId]),
     db.all<EnvironmentRow>('SELECT * FROM environments WHERE project_id = ? ORDER BY position, name', [projectId]),
   ]);
@@ -76,7 +83,9 @@ export async function readMaintenance(db: Queryable, projectId: string): Promise
 
 export async function updateMaintenance(tx: Queryable, projectId: string, changes: MaintenanceChanges): Promise<true> {
   // Projects made before maintenance rows existed for every project get theirs here.
-  await tx.run('INSERT INTO maintenance_settings (project_id) VALUES (?) ON CONFLICT (project_id) DO NOTHING', [projectId]);
+  await tx.run('INSERT INTO maintenance_settings (project_id) VALUES (?) ON CONFLICT (project_id) DO NOTHING', [
+    projectId,
+  ]);
   const columns = new Assignments();
   columns.set('enabled', changes.enabled === undefined ? undefined : bool(changes.enabled));
   columns.set('type', changes.type);
@@ -85,7 +94,8 @@ export async function updateMaintenance(tx: Queryable, projectId: string, change
   columns.set('show_status_link', changes.showStatusLink === undefined ? undefined : bool(changes.showStatusLink));
   columns.set('status_page_url', changes.statusPageUrl);
   columns.set('whitelist', changes.whitelist === undefined ? undefined : JSON.stringify(changes.whitelist));
-  if (!columns.empty) await tx.run(`UPDATE maintenance_settings SET ${columns.sql} WHERE project_id = ?`, [...columns.params, projectId]);
+  if (!columns.empty)
+    await tx.run(`UPDATE maintenance_settings SET ${columns.sql} WHERE project_id = ?`, [...columns.params, projectId]);
   return true;
 }
 
@@ -118,7 +128,10 @@ export interface MessageFields {
 }
 
 export async function listMessages(db: Queryable, projectId: string): Promise<MessageRow[]> {
-  return db.all<MessageRow>('SELECT * FROM status_messages WHERE project_id = ? ORDER BY priority DESC, created_at DESC, id', [projectId]);
+  return db.all<MessageRow>(
+    'SELECT * FROM status_messages WHERE project_id = ? ORDER BY priority DESC, created_at DESC, id',
+    [projectId],
+  );
 }
 
 export async function getMessage(db: Queryable, projectId: string, id: string): Promise<MessageRow | undefined> {
@@ -134,12 +147,27 @@ export async function insertMessage(
   await tx.run(
     `INSERT INTO status_messages (id, project_id, type, text, is_active, priority, starts_at, expires_at, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [id, projectId, input.type, input.text, bool(input.isActive ?? true), input.priority ?? 0, input.startsAt ?? null, input.expiresAt ?? null, nowIso()],
+    [
+      id,
+      projectId,
+      input.type,
+      input.text,
+      bool(input.isActive ?? true),
+      input.priority ?? 0,
+      input.startsAt ?? null,
+      input.expiresAt ?? null,
+      nowIso(),
+    ],
   );
   return id;
 }
 
-export async function updateMessage(tx: Queryable, projectId: string, id: string, changes: MessageFields): Promise<boolean | undefined> {
+export async function updateMessage(
+  tx: Queryable,
+  projectId: string,
+  id: string,
+  changes: MessageFields,
+): Promise<boolean | undefined> {
   const columns = new Assignments();
   columns.set('type', changes.type);
   columns.set('text', changes.text);
@@ -148,7 +176,11 @@ export async function updateMessage(tx: Queryable, projectId: string, id: string
   columns.set('starts_at', changes.startsAt);
   columns.set('expires_at', changes.expiresAt);
   if (columns.empty) return (await getMessage(tx, projectId, id)) ? true : undefined;
-  const { changes: n } = await tx.run(`UPDATE status_messages SET ${columns.sql} WHERE id = ? AND project_id = ?`, [...columns.params, id, projectId]);
+  const { changes: n } = await tx.run(`UPDATE status_messages SET ${columns.sql} WHERE id = ? AND project_id = ?`, [
+    ...columns.params,
+    id,
+    projectId,
+  ]);
   return n === 1 ? true : undefined;
 }
 
@@ -180,7 +212,12 @@ export async function getFlag(db: Queryable, projectId: string, key: string): Pr
  * which a racing DELETE leaves nothing to answer with. `created` tells which (the row keeps the
  * id offered only when it was inserted).
  */
-export async function putFlag(tx: Queryable, projectId: string, key: string, enabled: boolean): Promise<{ created: boolean; row: FlagRow }> {
+export async function putFlag(
+  tx: Queryable,
+  projectId: string,
+  key: string,
+  enabled: boolean,
+): Promise<{ created: boolean; row: FlagRow }> {
   const id = newId('flag');
   const [row] = await tx.all<FlagRow>(
     `INSERT INTO feature_flags (id, project_id, key, enabled, created_at) VALUES (?, ?, ?, ?, ?)
@@ -223,16 +260,23 @@ export async function listEnvironments(db: Queryable, projectId: string): Promis
 }
 
 /** By id or by slug. */
-export async function getEnvironment(db: Queryable, projectId: string, idOrSlug: string): Promise<EnvironmentRow | undefined> {
-  return db.get<EnvironmentRow>('SELECT * FROM environments WHERE project_id = ? AND (id = ? OR slug = ?) ORDER BY id LIMIT 1', [
-    projectId,
-    idOrSlug,
-    idOrSlug,
-  ]);
+export async function getEnvironment(
+  db: Queryable,
+  projectId: string,
+  idOrSlug: string,
+): Promise<EnvironmentRow | undefined> {
+  return db.get<EnvironmentRow>(
+    'SELECT * FROM environments WHERE project_id = ? AND (id = ? OR slug = ?) ORDER BY id LIMIT 1',
+    [projectId, idOrSlug, idOrSlug],
+  );
 }
 
 export async function slugTaken(db: Queryable, projectId: string, slug: string, exceptId?: string): Promise<boolean> {
-  const row = await db.get('SELECT id FROM environments WHERE project_id = ? AND slug = ? AND id <> ?', [projectId, slug, exceptId ?? '']);
+  const row = await db.get('SELECT id FROM environments WHERE project_id = ? AND slug = ? AND id <> ?', [
+    projectId,
+    slug,
+    exceptId ?? '',
+  ]);
   return row !== undefined;
 }
 
@@ -242,19 +286,34 @@ export async function insertEnvironment(
   input: Required<Pick<EnvironmentFields, 'name' | 'slug'>> & EnvironmentFields,
 ): Promise<string> {
   const id = newId('env');
-  const last = await tx.get<{ position: number | null }>('SELECT MAX(position) AS position FROM environments WHERE project_id = ?', [projectId]);
+  const last = await tx.get<{ position: number | null }>(
+    'SELECT MAX(position) AS position FROM environments WHERE project_id = ?',
+    [projectId],
+  );
   await tx.run(
     `INSERT INTO environments (id, project_id, name, slug, url, color, debug_enabled, position, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
-      id, projectId, input.name, input.slug, input.url ?? '', (input.color ?? '#6b7280').toLowerCase(), bool(input.debugEnabled ?? false),
-      input.position ?? Number(last?.position ?? -1) + 1, nowIso(),
+      id,
+      projectId,
+      input.name,
+      input.slug,
+      input.url ?? '',
+      (input.color ?? '#6b7280').toLowerCase(),
+      bool(input.debugEnabled ?? false),
+      input.position ?? Number(last?.position ?? -1) + 1,
+      nowIso(),
     ],
   );
   return id;
 }
 
-export async function updateEnvironment(tx: Queryable, projectId: string, id: string, changes: EnvironmentFields): Promise<true | undefined> {
+export async function updateEnvironment(
+  tx: Queryable,
+  projectId: string,
+  id: string,
+  changes: EnvironmentFields,
+): Promise<true | undefined> {
   const columns = new Assignments();
   columns.set('name', changes.name);
   columns.set('slug', changes.slug);
@@ -262,8 +321,15 @@ export async function updateEnvironment(tx: Queryable, projectId: string, id: st
   columns.set('color', changes.color?.toLowerCase());
   columns.set('debug_enabled', changes.debugEnabled === undefined ? undefined : bool(changes.debugEnabled));
   columns.set('position', changes.position);
-  if (columns.empty) return (await tx.get('SELECT id FROM environments WHERE id = ? AND project_id = ?', [id, projectId])) ? true : undefined;
-  const { changes: n } = await tx.run(`UPDATE environments SET ${columns.sql} WHERE id = ? AND project_id = ?`, [...columns.params, id, projectId]);
+  if (columns.empty)
+    return (await tx.get('SELECT id FROM environments WHERE id = ? AND project_id = ?', [id, projectId]))
+      ? true
+      : undefined;
+  const { changes: n } = await tx.run(`UPDATE environments SET ${columns.sql} WHERE id = ? AND project_id = ?`, [
+    ...columns.params,
+    id,
+    projectId,
+  ]);
   return n === 1 ? true : undefined;
 }
 

@@ -8,13 +8,29 @@ import { BadRequestError, HttpError, NotFoundError } from '../../kernel/errors.t
 import { normaliseEmail } from '../../kernel/email.ts';
 import { requireAccount, requireTeamAccess } from '../../management/access.ts';
 import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../../management/context.ts';
-import { AssignableRole, Invite, InviteParams, InvitePreview, InviteTokenParams, Member, TeamParams } from './schemas.ts';
+import {
+  AssignableRole,
+  Invite,
+  InviteParams,
+  InvitePreview,
+  InviteTokenParams,
+  Member,
+  TeamParams,
+} from './schemas.ts';
 import { findMember, isMemberAddress } from './members-read-model.ts';
 import { inviteMessage } from './messages.ts';
 import { inviteStatus, presentInvite, presentMember } from './presenter.ts';
 import { addressCounts, seatsOf } from './seats-read-model.ts';
 import { lockOwnerSeats } from './seats.ts';
-import { addMember, createInvite, findInvite, findInviteByToken, listInvites, markInviteAccepted, revokeInvite } from './store.ts';
+import {
+  addMember,
+  createInvite,
+  findInvite,
+  findInviteByToken,
+  listInvites,
+  markInviteAccepted,
+  revokeInvite,
+} from './store.ts';
 
 class SeatLimitError extends HttpError {
   constructor(message: string) {
@@ -28,7 +44,10 @@ const INVITE_PROBLEMS = {
   expired: 'This invitation has expired; ask for a new one',
 } as const;
 
-export async function inviteManagementRoutes(app: ManagementApp, { db, config, mailer }: ManagementDeps): Promise<void> {
+export async function inviteManagementRoutes(
+  app: ManagementApp,
+  { db, config, mailer }: ManagementDeps,
+): Promise<void> {
   const tags = ['teams'];
   const seatsDefault = config.accounts.defaultTeamSeats;
 
@@ -40,7 +59,10 @@ export async function inviteManagementRoutes(app: ManagementApp, { db, config, m
         summary: 'Invites of a team, newest first, in every status (admin)',
         tags,
         params: TeamParams,
-        response: { 200: Type.Object({ invites: Type.Array(Invite) }, { additionalProperties: false }), ...errorResponses(401, 403, 404) },
+        response: {
+          200: Type.Object({ invites: Type.Array(Invite) }, { additionalProperties: false }),
+          ...errorResponses(401, 403, 404),
+        },
       },
     },
     async (request) => {
@@ -67,10 +89,12 @@ export async function inviteManagementRoutes(app: ManagementApp, { db, config, m
       const email = normaliseEmail(request.body.email);
       const { token, row } = await db.transaction(async (tx) => {
         await lockOwnerSeats(tx, team.ownerAccountId);
-        if (await isMemberAddress(tx, team.id, email)) throw new HttpError(409, 'Conflict', 'This address is already a member of the team');
+        if (await isMemberAddress(tx, team.id, email))
+          throw new HttpError(409, 'Conflict', 'This address is already a member of the team');
         if (!(await addressCounts(tx, team.ownerAccountId, email))) {
           const seats = await seatsOf(tx, team.ownerAccountId, seatsDefault);
-          if (seats.used >= seats.limit) throw new SeatLimitError(`Seat limit reached (${seats.used} of ${seats.limit})`);
+          if (seats.used >= seats.limit)
+            throw new SeatLimitError(`Seat limit reached (${seats.used} of ${seats.limit})`);
         }
         return createInvite(tx, { teamId: team.id, email, role: request.body.role ?? 'member', invitedBy: account.id });
       });
@@ -79,7 +103,11 @@ export async function inviteManagementRoutes(app: ManagementApp, { db, config, m
         await mailer.send(inviteMessage(email, link, team.name, account.name || account.email, row.role));
       } catch (error) {
         request.log.error({ err: error }, 'invite e-mail not sent');
-        throw new HttpError(503, 'MailFailed', 'The invite was saved but its e-mail could not be sent; invite again later');
+        throw new HttpError(
+          503,
+          'MailFailed',
+          'The invite was saved but its e-mail could not be sent; invite again later',
+        );
       }
       return reply.code(201).send(presentInvite(row));
     },
@@ -111,7 +139,8 @@ export async function inviteManagementRoutes(app: ManagementApp, { db, config, m
       config: { anonymous: true },
       schema: {
         operationId: 'getInvite',
-        summary: 'The invite behind an e-mail link: team, address, role, status. Accept it with POST …/accept once signed in',
+        summary:
+          'The invite behind an e-mail link: team, address, role, status. Accept it with POST …/accept once signed in',
         tags,
         params: InviteTokenParams,
         response: { 200: InvitePreview, ...errorResponses(404) },
@@ -120,7 +149,14 @@ export async function inviteManagementRoutes(app: ManagementApp, { db, config, m
     async (request) => {
       const invite = await findInviteByToken(db, request.params.token);
       if (!invite) throw new NotFoundError();
-      return { teamId: invite.team_id, teamName: invite.team_name, email: invite.email, role: invite.role, status: inviteStatus(invite), expiresAt: invite.expires_at };
+      return {
+        teamId: invite.team_id,
+        teamName: invite.team_name,
+        email: invite.email,
+        role: invite.role,
+        status: inviteStatus(invite),
+        expiresAt: invite.expires_at,
+      };
     },
   );
 

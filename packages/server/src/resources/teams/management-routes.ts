@@ -38,7 +38,10 @@ export async function teamManagementRoutes(app: ManagementApp, { db, config }: M
         operationId: 'listTeams',
         summary: 'Teams the signed-in account belongs to, with its role in each',
         tags,
-        response: { 200: Type.Object({ teams: Type.Array(Team) }, { additionalProperties: false }), ...errorResponses(401) },
+        response: {
+          200: Type.Object({ teams: Type.Array(Team) }, { additionalProperties: false }),
+          ...errorResponses(401),
+        },
       },
     },
     async (request) => {
@@ -106,7 +109,10 @@ export async function teamManagementRoutes(app: ManagementApp, { db, config }: M
         summary: 'Members of a team with their roles',
         tags,
         params: TeamParams,
-        response: { 200: Type.Object({ members: Type.Array(Member) }, { additionalProperties: false }), ...errorResponses(401, 404) },
+        response: {
+          200: Type.Object({ members: Type.Array(Member) }, { additionalProperties: false }),
+          ...errorResponses(401, 404),
+        },
       },
     },
     async (request) => {

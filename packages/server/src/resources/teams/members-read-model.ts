@@ -31,6 +31,9 @@ export async function findMember(db: Queryable, teamId: string, accountId: strin
 
 /** Whether an account with the address `email` is a member of the team. */
 export async function isMemberAddress(db: Queryable, teamId: string, email: string): Promise<boolean> {
-  const row = await db.get('SELECT 1 AS found FROM team_members m JOIN accounts a ON a.id = m.account_id WHERE m.team_id = ? AND a.email = ?', [teamId, email]);
+  const row = await db.get(
+    'SELECT 1 AS found FROM team_members m JOIN accounts a ON a.id = m.account_id WHERE m.team_id = ? AND a.email = ?',
+    [teamId, email],
+  );
   return row !== undefined;
 }

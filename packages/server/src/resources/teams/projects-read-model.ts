@@ -20,7 +20,10 @@ export async function findProjectMembership<Project extends object>(
 }
 
 /** Every project of the account's teams with its role there, by name (one row per membership). */
-export async function listProjectMemberships(db: Queryable, accountId: string): Promise<Array<{ id: string; name: string; role: Role }>> {
+export async function listProjectMemberships(
+  db: Queryable,
+  accountId: string,
+): Promise<Array<{ id: string; name: string; role: Role }>> {
   return db.all<{ id: string; name: string; role: Role }>(
     `SELECT p.id, p.name, m.role FROM projects p JOIN team_members m ON m.team_id = p.team_id AND m.account_id = ?
       ORDER BY p.name, p.id`,

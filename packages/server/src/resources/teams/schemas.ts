@@ -8,7 +8,9 @@ export const AssignableRole = StringEnum(['admin', 'member'] as const);
 
 export const SeatsSchema = Type.Object(
   {
-    used: Type.Integer({ description: 'Addresses that count for the owner: members and pending invites over all their teams' }),
+    used: Type.Integer({
+      description: 'Addresses that count for the owner: members and pending invites over all their teams',
+    }),
     limit: Type.Integer(),
   },
   { additionalProperties: false },

@@ -20,6 +20,11 @@ export async function seatsOf(db: Queryable, ownerId: string, defaultSeats: numb
 }
 
 export async function addressCounts(db: Queryable, ownerId: string, email: string): Promise<boolean> {
-  const row = await db.get(`SELECT 1 AS found FROM (${COUNTED}) counted WHERE email = ?`, [ownerId, ownerId, nowIso(), email]);
+  const row = await db.get(`SELECT 1 AS found FROM (${COUNTED}) counted WHERE email = ?`, [
+    ownerId,
+    ownerId,
+    nowIso(),
+    email,
+  ]);
   return row !== undefined;
 }

@@ -33,13 +33,26 @@ export const INVITE_TTL_MS = 7 * DAY;
 export async function createTeam(tx: Queryable, ownerId: string, name: string): Promise<string> {
   const teamId = newId('team');
   const now = nowIso();
-  await tx.run('INSERT INTO teams (id, name, owner_account_id, created_at) VALUES (?, ?, ?, ?)', [teamId, name, ownerId, now]);
-  await tx.run("INSERT INTO team_members (team_id, account_id, role, created_at) VALUES (?, ?, 'owner', ?)", [teamId, ownerId, now]);
+  await tx.run('INSERT INTO teams (id, name, owner_account_id, created_at) VALUES (?, ?, ?, ?)', [
+    teamId,
+    name,
+    ownerId,
+    now,
+  ]);
+  await tx.run("INSERT INTO team_members (team_id, account_id, role, created_at) VALUES (?, ?, 'owner', ?)", [
+    teamId,
+    ownerId,
+    now,
+  ]);
   return teamId;
 }
 
 /** The team `teamId` with the account's role on it, if the account is a member. */
-export async function findTeamMembership(db: Queryable, accountId: string, teamId: string): Promise<TeamRow | undefined> {
+export async function findTeamMembership(
+  db: Queryable,
+  accountId: string,
+  teamId: string,
+): Promise<TeamRow | undefined> {
   return db.get<TeamRow>(
     `SELECT t.id, t.name, t.owner_account_id, t.created_at, m.role
        FROM teams t JOIN team_members m ON m.team_id = t.id AND m.account_id = ?
@@ -50,7 +63,11 @@ export async function findTeamMembership(db: Queryable, accountId: string, teamI
 
 /** The oldest team the account owns (its own team from sign-up), if any. */
 export async function firstOwnedTeamId(db: Queryable, accountId: string): Promise<string | undefined> {
-  return (await db.get<{ id: string }>('SELECT id FROM teams WHERE owner_account_id = ? ORDER BY created_at, id LIMIT 1', [accountId]))?.id;
+  return (
+    await db.get<{ id: string }>('SELECT id FROM teams WHERE owner_account_id = ? ORDER BY created_at, id LIMIT 1', [
+      accountId,
+    ])
+  )?.id;
 }
 
 export async function renameTeam(db: Queryable, teamId: string, name: string): Promise<void> {
@@ -76,7 +93,11 @@ export async function addMember(db: Queryable, teamId: string, accountId: string
 
 /** Changes a member's role; false when the member is gone meanwhile. */
 export async function setMemberRole(db: Queryable, teamId: string, accountId: string, role: Role): Promise<boolean> {
-  const { changes } = await db.run('UPDATE team_members SET role = ? WHERE team_id = ? AND account_id = ?', [role, teamId, accountId]);
+  const { changes } = await db.run('UPDATE team_members SET role = ? WHERE team_id = ? AND account_id = ?', [
+    role,
+    teamId,
+    accountId,
+  ]);
   return changes === 1;
 }
 
@@ -108,7 +129,10 @@ export async function findInvite(db: Queryable, teamId: string, inviteId: string
   return db.get<InviteRow>('SELECT * FROM team_invites WHERE id = ? AND team_id = ?', [inviteId, teamId]);
 }
 
-export async function findInviteByToken(db: Queryable, token: string): Promise<(InviteRow & { team_name: string; owner_account_id: string }) | undefined> {
+export async function findInviteByToken(
+  db: Queryable,
+  token: string,
+): Promise<(InviteRow & { team_name: string; owner_account_id: string }) | undefined> {
   if (token.length > 200) return undefined;
   return db.get(
     `SELECT i.*, t.name AS team_name, t.owner_account_id FROM team_invites i JOIN teams t ON t.id = i.team_id
@@ -123,11 +147,16 @@ export async function listInvites(db: Queryable, teamId: string): Promise<Invite
 
 /** Withdraws a pending invite (accepted and withdrawn ones stay as they are). */
 export async function revokeInvite(db: Queryable, teamId: string, inviteId: string): Promise<void> {
-  await db.run('UPDATE team_invites SET revoked_at = ? WHERE id = ? AND team_id = ? AND accepted_at IS NULL AND revoked_at IS NULL', [
-    nowIso(), inviteId, teamId,
-  ]);
+  await db.run(
+    'UPDATE team_invites SET revoked_at = ? WHERE id = ? AND team_id = ? AND accepted_at IS NULL AND revoked_at IS NULL',
+    [nowIso(), inviteId, teamId],
+  );
 }
 
 export async function markInviteAccepted(db: Queryable, inviteId: string, accountId: string): Promise<void> {
-  await db.run('UPDATE team_invites SET accepted_at = ?, accepted_by = ? WHERE id = ?', [nowIso(), accountId, inviteId]);
+  await db.run('UPDATE team_invites SET accepted_at = ?, accepted_by = ? WHERE id = ?', [
+    nowIso(),
+    accountId,
+    inviteId,
+  ]);
 }

@@ -51,7 +51,8 @@ export async function tokenManagementRoutes(app: ManagementApp, { db }: Manageme
     async (request, reply) => {
       const account = requireAccount(request);
       // A leaked token must not be able to mint fresh ones that outlive its revocation.
-      if (account.via !== 'session') throw new ForbiddenError('Sign in with a session to create personal access tokens');
+      if (account.via !== 'session')
+        throw new ForbiddenError('Sign in with a session to create personal access tokens');
       const { token, row } = await createToken(db, account.id, request.body.name.trim(), request.body.expiresInDays);
       return reply.code(201).send({ token, tokenInfo: presentToken(row) });
     },
@@ -64,7 +65,10 @@ export async function tokenManagementRoutes(app: ManagementApp, { db }: Manageme
         operationId: 'listPersonalAccessTokens',
         summary: 'The personal access tokens of the signed-in account, newest first, by prefix',
         tags,
-        response: { 200: Type.Object({ tokens: Type.Array(TokenSummary) }, { additionalProperties: false }), ...errorResponses(401) },
+        response: {
+          200: Type.Object({ tokens: Type.Array(TokenSummary) }, { additionalProperties: false }),
+          ...errorResponses(401),
+        },
       },
     },
     async (request) => ({ tokens: (await listTokens(db, requireAccount(request).id)).map(presentToken) }),

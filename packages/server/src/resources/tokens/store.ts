@@ -49,19 +49,26 @@ export async function touchToken(db: Queryable, tokenId: string): Promise<void> 
 }
 
 export async function listTokens(db: Queryable, accountId: string): Promise<TokenRow[]> {
-  return db.all<TokenRow>('SELECT * FROM personal_access_tokens WHERE account_id = ? ORDER BY created_at DESC, id DESC', [accountId]);
+  return db.all<TokenRow>(
+    'SELECT * FROM personal_access_tokens WHERE account_id = ? ORDER BY created_at DESC, id DESC',
+    [accountId],
+  );
 }
 
 export async function revokeToken(db: Queryable, accountId: string, tokenId: string): Promise<TokenRow | undefined> {
-  await db.run('UPDATE personal_access_tokens SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL', [
-    nowIso(), tokenId, accountId,
-  ]);
+  await db.run(
+    'UPDATE personal_access_tokens SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL',
+    [nowIso(), tokenId, accountId],
+  );
   return db.get<TokenRow>('SELECT * FROM personal_access_tokens WHERE id = ? AND account_id = ?', [tokenId, accountId]);
 }
 
 /** Every live token of the account stops working (its address was taken over by an identity provider's). */
 export async function revokeAccountTokens(db: Queryable, accountId: string): Promise<void> {
-  await db.run('UPDATE personal_access_tokens SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL', [nowIso(), accountId]);
+  await db.run('UPDATE personal_access_tokens SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL', [
+    nowIso(),
+    accountId,
+  ]);
 }
 
 export function presentToken(row: TokenRow) {

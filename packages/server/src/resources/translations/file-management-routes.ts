@@ -33,7 +33,14 @@ export async function fileRoutes(app: ManagementApp, { db }: ManagementDeps): Pr
       if (!locales) throw new NotFoundError();
       const locale = requireLocale(request.query.locale, 'locale');
       const { namespace } = request.query;
-      const flat = await exportLocale(db, projectId, locales.defaultLocale, locale, namespace, request.query.fallback ?? false);
+      const flat = await exportLocale(
+        db,
+        projectId,
+        locales.defaultLocale,
+        locale,
+        namespace,
+        request.query.fallback ?? false,
+      );
       let body: Record<string, unknown> = flat;
       if (request.query.format === 'nested') {
         const nested = nestEntries(flat);
@@ -54,12 +61,11 @@ export async function fileRoutes(app: ManagementApp, { db }: ManagementDeps): Pr
     {
       schema: {
         operationId: 'manageImportTranslations',
-        summary:
-          'Import a JSON translation file for one locale (role: admin)',
+        summary: 'Import a JSON translation file for one locale (role: admin)',
         description:
           'Flat ({"a.b": "text"}) or nested ({"a": {"b": "text"}}) objects. The file fills its own locale\'s values only. Keys that ' +
-          'do not exist yet are created; when the file is the project\'s default locale, its text also becomes the default text of ' +
-          'new keys and of keys that have none. Another locale\'s file gives new keys no default text: until the default locale ' +
+          "do not exist yet are created; when the file is the project's default locale, its text also becomes the default text of " +
+          "new keys and of keys that have none. Another locale's file gives new keys no default text: until the default locale " +
           'has a text for them, GET /translations leaves them out of every locale without its own value (never serving, say, ' +
           'German to English readers). Existing texts are replaced unless overwrite=false.',
         tags,
@@ -76,10 +82,27 @@ export async function fileRoutes(app: ManagementApp, { db }: ManagementDeps): Pr
       if (!locales) throw new NotFoundError();
       const locale = requireLocale(request.query.locale, 'locale');
       const { entries, problems } = flattenFile(request.body);
-      if (problems.length > 0) throw new BadRequestError(`Invalid translation file: ${problems[0]!.field} ${problems[0]!.message}`, problems.slice(0, 100));
+      if (problems.length > 0)
+        throw new BadRequestError(
+          `Invalid translation file: ${problems[0]!.field} ${problems[0]!.message}`,
+          problems.slice(0, 100),
+        );
       const namespace = request.query.namespace;
-      const outcome = await importLocale(db, projectId, locale, locales.defaultLocale, namespace, entries, request.query.overwrite ?? true);
-      return { locale, namespace: namespace ?? null, ...outcome, unsupportedLocale: !locales.supportedLocales.includes(locale) };
+      const outcome = await importLocale(
+        db,
+        projectId,
+        locale,
+        locales.defaultLocale,
+        namespace,
+        entries,
+        request.query.overwrite ?? true,
+      );
+      return {
+        locale,
+        namespace: namespace ?? null,
+        ...outcome,
+        unsupportedLocale: !locales.supportedLocales.includes(locale),
+      };
     },
   );
 }

@@ -7,7 +7,7 @@
  * writes are store-files.ts.
  */
 import type { Queryable } from '../../db/database.ts';
-import { type FieldProblem } from '../../kernel/errors.ts';
+import type { FieldProblem } from '../../kernel/errors.ts';
 import { fallbackChain, resolveTranslations } from './resolve.ts';
 import { readKeyValues } from './store.ts';
 
@@ -22,8 +22,10 @@ export function flattenFile(file: Record<string, unknown>): { entries: Map<strin
     for (const [name, value] of Object.entries(node)) {
       const key = prefix ? `${prefix}.${name}` : name;
       if (typeof value === 'string') {
-        if (!KEY_PATTERN.test(key)) problems.push({ field: key, message: 'key must be 1 to 200 letters, digits, dots, underscores or hyphens' });
-        else if (value.length > MAX_TEXT) problems.push({ field: key, message: `must be at most ${MAX_TEXT} characters` });
+        if (!KEY_PATTERN.test(key))
+          problems.push({ field: key, message: 'key must be 1 to 200 letters, digits, dots, underscores or hyphens' });
+        else if (value.length > MAX_TEXT)
+          problems.push({ field: key, message: `must be at most ${MAX_TEXT} characters` });
         else if (entries.has(key)) problems.push({ field: key, message: 'appears twice (flat and nested)' });
         else entries.set(key, value);
       } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
@@ -50,7 +52,9 @@ export function nestEntries(flat: Record<string, string>): { nested: Record<stri
       } else {
         const next = node[part];
         if (typeof next === 'string') return { conflict: key };
-        node = (next as Record<string, unknown> | undefined) ?? (node[part] = Object.create(null) as Record<string, unknown>);
+        node =
+          (next as Record<string, unknown> | undefined) ??
+          (node[part] = Object.create(null) as Record<string, unknown>);
       }
     }
   }

@@ -96,12 +96,20 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, ['defaultLocale', 'supportedLocales']);
-      const defaultLocale = request.body.defaultLocale === undefined ? undefined : requireLocale(request.body.defaultLocale, 'defaultLocale');
-      const supported = request.body.supportedLocales?.map((locale, index) => requireLocale(locale, `supportedLocales.${index}`));
+      const defaultLocale =
+        request.body.defaultLocale === undefined
+          ? undefined
+          : requireLocale(request.body.defaultLocale, 'defaultLocale');
+      const supported = request.body.supportedLocales?.map((locale, index) =>
+        requireLocale(locale, `supportedLocales.${index}`),
+      );
       return translationWrite(db, projectId, async (tx) => {
         const current = await readProjectLocales(tx, projectId);
         if (!current) throw new NotFoundError();
-        const next = { defaultLocale: defaultLocale ?? current.defaultLocale, supportedLocales: [...new Set(supported ?? current.supportedLocales)] };
+        const next = {
+          defaultLocale: defaultLocale ?? current.defaultLocale,
+          supportedLocales: [...new Set(supported ?? current.supportedLocales)],
+        };
         if (!next.supportedLocales.includes(next.defaultLocale)) next.supportedLocales.unshift(next.defaultLocale);
         await writeProjectLocales(tx, projectId, next);
         return next;
@@ -114,7 +122,8 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
     {
       schema: {
         operationId: 'manageListTranslationKeys',
-        summary: 'Translation keys with their text per locale, by key; filter by namespace, category, text or a missing locale (role: member)',
+        summary:
+          'Translation keys with their text per locale, by key; filter by namespace, category, text or a missing locale (role: member)',
         tags,
         params: ProjectParams,
         querystring: ListKeysQuery,
@@ -126,7 +135,10 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
       await requireProjectAccess(request, projectId, 'member');
       const limit = clampLimit(request.query.limit, 100, 500);
       const offset = request.query.offset ?? 0;
-      const missingLocale = request.query.missingLocale === undefined ? undefined : requireLocale(request.query.missingLocale, 'missingLocale');
+      const missingLocale =
+        request.query.missingLocale === undefined
+          ? undefined
+          : requireLocale(request.query.missingLocale, 'missingLocale');
       const { rows, total } = await listKeys(db, projectId, { ...request.query, missingLocale, limit, offset });
       return { keys: rows.map(presentKey), total, limit, offset };
     },
@@ -137,7 +149,8 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
     {
       schema: {
         operationId: 'manageCreateTranslationKey',
-        summary: 'Create a key with its default text and, optionally, texts per locale; 409 when it exists (role: admin)',
+        summary:
+          'Create a key with its default text and, optionally, texts per locale; 409 when it exists (role: admin)',
         tags,
         params: ProjectParams,
         body: CreateKeyBody,
@@ -152,7 +165,8 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
       const created = await translationWrite(
         db,
         projectId,
-        async (tx) => ((await insertKey(tx, projectId, { ...body, values })) ? getKey(tx, projectId, body.key) : undefined),
+        async (tx) =>
+          (await insertKey(tx, projectId, { ...body, values })) ? getKey(tx, projectId, body.key) : undefined,
         (row) => row !== undefined,
       );
       if (!created) throw new ConflictError(`Translation key "${body.key}" already exists`);
@@ -193,7 +207,9 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
       const { projectId, key } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, KEY_FIELDS);
-      return writeKey(projectId, key, async (tx) => ((await updateKey(tx, projectId, key, request.body)) ? true : undefined));
+      return writeKey(projectId, key, async (tx) =>
+        (await updateKey(tx, projectId, key, request.body)) ? true : undefined,
+      );
     },
   );
 
@@ -211,7 +227,15 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
     async (request, reply) => {
       const { projectId, key } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      if (!(await translationWrite(db, projectId, (tx) => deleteKey(tx, projectId, key), (ok) => ok))) throw new NotFoundError();
+      if (
+        !(await translationWrite(
+          db,
+          projectId,
+          (tx) => deleteKey(tx, projectId, key),
+          (ok) => ok,
+        ))
+      )
+        throw new NotFoundError();
       return reply.code(204).send(null);
     },
   );

@@ -4,11 +4,23 @@ import { canonicalLocale } from '../../http/locale.ts';
 import { presentMcpKey } from './presenter.ts';
 import { listKeys } from './store.ts';
 import { LocaleList, MAX_PAGE, projectLocales, TranslationKeyOutput } from './mcp-schemas.ts';
-import { guarded, ProjectIdInput, reachProject, ToolError, toolResult, type ToolContext } from '../../mcp/tools/context.ts';
+import {
+  guarded,
+  ProjectIdInput,
+  reachProject,
+  ToolError,
+  toolResult,
+  type ToolContext,
+} from '../../mcp/tools/context.ts';
 
 const input = z.object({
   projectId: ProjectIdInput,
-  namespace: z.string().min(1).max(100, 'namespace must be at most 100 characters').optional().describe('Only keys of this namespace'),
+  namespace: z
+    .string()
+    .min(1)
+    .max(100, 'namespace must be at most 100 characters')
+    .optional()
+    .describe('Only keys of this namespace'),
   query: z
     .string()
     .min(1)
@@ -63,12 +75,20 @@ export function registerListTranslationKeys(server: McpServer, ctx: ToolContext)
         if (args.missingLocale !== undefined) {
           missingLocale = canonicalLocale(args.missingLocale);
           if (!missingLocale) {
-            throw new ToolError(`missingLocale "${args.missingLocale}" is not a BCP 47 locale code; use a code such as de, fr or pt-BR.`);
+            throw new ToolError(
+              `missingLocale "${args.missingLocale}" is not a BCP 47 locale code; use a code such as de, fr or pt-BR.`,
+            );
           }
         }
         const limit = Math.min(args.limit ?? 50, MAX_PAGE);
         const offset = args.offset ?? 0;
-        const { rows, total } = await listKeys(ctx.db, project.id, { namespace: args.namespace, q: args.query, missingLocale, limit, offset });
+        const { rows, total } = await listKeys(ctx.db, project.id, {
+          namespace: args.namespace,
+          q: args.query,
+          missingLocale,
+          limit,
+          offset,
+        });
         const keys = rows.map(presentMcpKey);
         const result = { projectId: project.id, ...projectLocales(project), keys, total, limit, offset };
         const more = offset + keys.length < total ? ` Call again with offset ${offset + keys.length} for more.` : '';

@@ -3,7 +3,14 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { canonicalLocale } from '../../http/locale.ts';
 import { upsertKeys, type KeyInput } from './store-upsert.ts';
 import { LocaleList, MAX_KEYS_PER_CALL, projectLocales } from './mcp-schemas.ts';
-import { guarded, ProjectIdInput, reachProject, ToolError, toolResult, type ToolContext } from '../../mcp/tools/context.ts';
+import {
+  guarded,
+  ProjectIdInput,
+  reachProject,
+  ToolError,
+  toolResult,
+  type ToolContext,
+} from '../../mcp/tools/context.ts';
 
 const KEY_RULE = 'letters, digits, dots, underscores and hyphens, 1 to 200 characters';
 
@@ -18,7 +25,11 @@ const keyItem = z.object({
     .string({ error: 'defaultText is required: the source text, at most 5000 characters' })
     .max(5000, 'defaultText must be at most 5000 characters')
     .describe('Source text shown when no locale has a value, at most 5000 characters'),
-  namespace: z.string().max(100, 'namespace must be at most 100 characters').optional().describe('Namespace for lazy-loaded bundles'),
+  namespace: z
+    .string()
+    .max(100, 'namespace must be at most 100 characters')
+    .optional()
+    .describe('Namespace for lazy-loaded bundles'),
   category: z.string().max(100, 'category must be at most 100 characters').optional().describe('Free-form category'),
   translations: z
     .record(z.string(), z.string().max(5000, 'a translation must be at most 5000 characters'))
@@ -31,11 +42,16 @@ const input = z.object({
   keys: z
     .array(keyItem, { error: 'keys is required: a list of translation keys' })
     .min(1, 'keys must hold at least one key')
-    .max(MAX_KEYS_PER_CALL, `keys may hold at most ${MAX_KEYS_PER_CALL} keys per call; split the list into several calls`),
+    .max(
+      MAX_KEYS_PER_CALL,
+      `keys may hold at most ${MAX_KEYS_PER_CALL} keys per call; split the list into several calls`,
+    ),
   overwrite: z
     .boolean({ error: 'overwrite must be true or false' })
     .optional()
-    .describe('false (default): existing keys are only filled in. true: given default text, namespace, category and locale values replace stored ones'),
+    .describe(
+      'false (default): existing keys are only filled in. true: given default text, namespace, category and locale values replace stored ones',
+    ),
 });
 
 const output = z.object({
@@ -43,7 +59,9 @@ const output = z.object({
   created: z.array(z.string()).describe('Keys that did not exist and were created'),
   updated: z.array(z.string()).describe('Existing keys that changed'),
   unchanged: z.array(z.string()).describe('Existing keys left as they were'),
-  unsupportedLocales: LocaleList.describe('Locales given that the project does not enable; their values were stored anyway'),
+  unsupportedLocales: LocaleList.describe(
+    'Locales given that the project does not enable; their values were stored anyway',
+  ),
   defaultLocale: z.string(),
   supportedLocales: LocaleList,
 });
@@ -81,17 +99,29 @@ export function registerUpsertTranslationKeys(server: McpServer, ctx: ToolContex
 function normalise(keys: readonly z.infer<typeof keyItem>[]): KeyInput[] {
   const seen = new Set<string>();
   return keys.map((item, index) => {
-    if (seen.has(item.key)) throw new ToolError(`keys.${index}.key: "${item.key}" appears more than once; send each key once.`);
+    if (seen.has(item.key))
+      throw new ToolError(`keys.${index}.key: "${item.key}" appears more than once; send each key once.`);
     seen.add(item.key);
     const translations: Record<string, string> = {};
     for (const [raw, text] of Object.entries(item.translations ?? {})) {
       const locale = canonicalLocale(raw);
-      if (!locale) throw new ToolError(`keys.${index}.translations: "${raw}" is not a BCP 47 locale code; use codes such as de, fr or pt-BR.`);
+      if (!locale)
+        throw new ToolError(
+          `keys.${index}.translations: "${raw}" is not a BCP 47 locale code; use codes such as de, fr or pt-BR.`,
+        );
       if (Object.hasOwn(translations, locale)) {
-        throw new ToolError(`keys.${index}.translations: "${raw}" names the same locale as another entry (${locale}); send it once.`);
+        throw new ToolError(
+          `keys.${index}.translations: "${raw}" names the same locale as another entry (${locale}); send it once.`,
+        );
       }
       translations[locale] = text;
     }
-    return { key: item.key, defaultText: item.defaultText, namespace: item.namespace, category: item.category, translations };
+    return {
+      key: item.key,
+      defaultText: item.defaultText,
+      namespace: item.namespace,
+      category: item.category,
+      translations,
+    };
   });
 }

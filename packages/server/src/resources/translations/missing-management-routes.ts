@@ -16,7 +16,8 @@ export async function missingRoutes(app: ManagementApp, { db }: ManagementDeps):
     {
       schema: {
         operationId: 'manageListMissingTranslations',
-        summary: 'Keys reported missing at runtime (POST /i18n-telemetry) per locale, most reported first (role: member)',
+        summary:
+          'Keys reported missing at runtime (POST /i18n-telemetry) per locale, most reported first (role: member)',
         tags,
         params: ProjectParams,
         querystring: MissingQuery,

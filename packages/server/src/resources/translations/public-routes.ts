@@ -44,7 +44,11 @@ export async function translationRoutes(app: App, { db }: Deps): Promise<void> {
           locale: Type.Optional(Type.String({ minLength: 1, maxLength: 35, default: 'en' })),
           namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
         }),
-        response: { 200: TranslationSet, 304: Type.Null({ description: 'Not modified' }), ...errorResponses(400, 401, 403, 429) },
+        response: {
+          200: TranslationSet,
+          304: Type.Null({ description: 'Not modified' }),
+          ...errorResponses(400, 401, 403, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -68,7 +72,10 @@ export async function translationRoutes(app: App, { db }: Deps): Promise<void> {
       }
       reply.header('etag', etagOf(entry.hash)).header('cache-control', 'no-cache');
       if (ifNoneMatchHits(request.headers['if-none-match'], entry.hash)) return reply.code(304).send(null);
-      return reply.type('application/json; charset=utf-8').serializer((payload: unknown) => payload as string).send(entry.json as never);
+      return reply
+        .type('application/json; charset=utf-8')
+        .serializer((payload: unknown) => payload as string)
+        .send(entry.json as never);
     },
   );
 }

@@ -8,7 +8,10 @@ const Namespace = Type.String({ minLength: 1, maxLength: 100 });
 const Category = Type.String({ minLength: 1, maxLength: 100 });
 const Text = Type.String({ maxLength: 5000 });
 
-export const KeyParams = Type.Object({ ...ProjectParams.properties, key: Type.String({ pattern: KEY, description: 'letters, digits, dots, underscores, hyphens' }) });
+export const KeyParams = Type.Object({
+  ...ProjectParams.properties,
+  key: Type.String({ pattern: KEY, description: 'letters, digits, dots, underscores, hyphens' }),
+});
 export const ValueParams = Type.Object({ ...KeyParams.properties, locale: Locale });
 
 export const Locales = Type.Object(
@@ -20,7 +23,9 @@ export const UpdateLocalesBody = Type.Object(
     defaultLocale: Type.Optional(Locale),
     supportedLocales: Type.Optional(Type.Array(Locale, { minItems: 1, maxItems: 200 })),
   },
-  { description: 'At least one field. The default locale is always one of the supported locales (added when missing).' },
+  {
+    description: 'At least one field. The default locale is always one of the supported locales (added when missing).',
+  },
 );
 
 export const TranslationKey = Type.Object(
@@ -39,11 +44,18 @@ export const TranslationKey = Type.Object(
 export const ListKeysQuery = Type.Object({
   namespace: Type.Optional(Namespace),
   category: Type.Optional(Category),
-  q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text searched in keys and default texts' })),
-  missingLocale: Type.Optional(Type.String({ minLength: 1, maxLength: 35, description: 'Only keys with no text in this locale' })),
+  q: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Text searched in keys and default texts' }),
+  ),
+  missingLocale: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 35, description: 'Only keys with no text in this locale' }),
+  ),
   ...Paging(100),
 });
-export const KeyPage = Type.Object({ keys: Type.Array(TranslationKey), ...pageFields }, { additionalProperties: false });
+export const KeyPage = Type.Object(
+  { keys: Type.Array(TranslationKey), ...pageFields },
+  { additionalProperties: false },
+);
 
 export const CreateKeyBody = Type.Object({
   key: Type.String({ pattern: KEY }),
@@ -66,9 +78,17 @@ export const PutValueBody = Type.Object({ text: Text });
 export const ExportQuery = Type.Object({
   locale: Locale,
   namespace: Type.Optional(Namespace),
-  format: Type.Optional(StringEnum(['flat', 'nested'] as const, { default: 'flat', description: 'flat: {"a.b": "text"}; nested: {"a": {"b": "text"}}' })),
+  format: Type.Optional(
+    StringEnum(['flat', 'nested'] as const, {
+      default: 'flat',
+      description: 'flat: {"a.b": "text"}; nested: {"a": {"b": "text"}}',
+    }),
+  ),
   fallback: Type.Optional(
-    Type.Boolean({ default: false, description: 'true: every key, resolved like GET /translations; false: only texts stored for this locale' }),
+    Type.Boolean({
+      default: false,
+      description: 'true: every key, resolved like GET /translations; false: only texts stored for this locale',
+    }),
   ),
 });
 export const TranslationFile = Type.Record(Type.String(), Type.Unknown(), {
@@ -77,8 +97,12 @@ export const TranslationFile = Type.Record(Type.String(), Type.Unknown(), {
 
 export const ImportQuery = Type.Object({
   locale: Locale,
-  namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Namespace of keys the import creates' })),
-  overwrite: Type.Optional(Type.Boolean({ default: true, description: 'false: texts already stored for this locale are kept' })),
+  namespace: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: 'Namespace of keys the import creates' }),
+  ),
+  overwrite: Type.Optional(
+    Type.Boolean({ default: true, description: 'false: texts already stored for this locale are kept' }),
+  ),
 });
 export const ImportResult = Type.Object(
   {
@@ -87,7 +111,9 @@ export const ImportResult = Type.Object(
     created: Type.Array(Type.String()),
     updated: Type.Array(Type.String()),
     unchanged: Type.Array(Type.String()),
-    unsupportedLocale: Type.Boolean({ description: 'The locale is not among the project\'s supported locales (texts are stored anyway)' }),
+    unsupportedLocale: Type.Boolean({
+      description: "The locale is not among the project's supported locales (texts are stored anyway)",
+    }),
   },
   { additionalProperties: false },
 );
@@ -95,7 +121,9 @@ export const ImportResult = Type.Object(
 export const MissingQuery = Type.Object({
   environment: Type.Optional(KeyEnvironmentSchema),
   locale: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
-  includeResolved: Type.Optional(Type.Boolean({ default: false, description: 'Also list keys that have a text in that locale by now' })),
+  includeResolved: Type.Optional(
+    Type.Boolean({ default: false, description: 'Also list keys that have a text in that locale by now' }),
+  ),
   ...Paging(100),
 });
 export const MissingPage = Type.Object(
@@ -120,7 +148,13 @@ export const MissingPage = Type.Object(
 );
 export const AddMissingBody = Type.Object({
   environment: Type.Optional(KeyEnvironmentSchema),
-  keys: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 1000, description: 'Omitted: every reported key that is not a key yet' })),
+  keys: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+      minItems: 1,
+      maxItems: 1000,
+      description: 'Omitted: every reported key that is not a key yet',
+    }),
+  ),
   namespace: Type.Optional(Namespace),
   category: Type.Optional(Category),
 });

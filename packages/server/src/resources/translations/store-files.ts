@@ -13,7 +13,8 @@ export interface ImportOutcome {
 }
 
 const CHUNK = 500;
-const rowsOf = (count: number, width: number) => Array.from({ length: count }, () => `(${placeholders(width)})`).join(', ');
+const rowsOf = (count: number, width: number) =>
+  Array.from({ length: count }, () => `(${placeholders(width)})`).join(', ');
 
 /**
  * Writes one locale's texts in one transaction, a few statements per 500 keys. A file fills its own
@@ -40,7 +41,15 @@ export async function importLocale(
     async (tx) => {
       const outcome: ImportOutcome = { created: [], updated: [], unchanged: [] };
       for (let i = 0; i < sorted.length; i += CHUNK) {
-        const part = await importChunk(tx, projectId, locale, locale === defaultLocale, namespace ?? null, sorted.slice(i, i + CHUNK), overwrite);
+        const part = await importChunk(
+          tx,
+          projectId,
+          locale,
+          locale === defaultLocale,
+          namespace ?? null,
+          sorted.slice(i, i + CHUNK),
+          overwrite,
+        );
         outcome.created.push(...part.created);
         outcome.updated.push(...part.updated);
         outcome.unchanged.push(...part.unchanged);
@@ -64,7 +73,10 @@ async function importChunk(
   const text = new Map(chunk);
   const keys = chunk.map(([key]) => key);
   // Create the keys that are missing; a key another call created meanwhile counts as existing.
-  const candidates = chunk.map(([key, value]) => [newId('tkey'), projectId, key, namespace, null, isDefaultLocale ? value : '', now, now] as SqlValue[]);
+  const candidates = chunk.map(
+    ([key, value]) =>
+      [newId('tkey'), projectId, key, namespace, null, isDefaultLocale ? value : '', now, now] as SqlValue[],
+  );
   const created = await tx.all<{ id: string; key: string }>(
     `INSERT INTO translation_keys (id, project_id, key, namespace, category, default_text, created_at, updated_at)
      VALUES ${rowsOf(candidates.length, 8)} ON CONFLICT (project_id, key) DO NOTHING RETURNING id, key`,
@@ -90,7 +102,10 @@ async function importChunk(
   const changed = new Set(written.map((row) => row.key_id));
   const unnamed = old.filter((row) => row.namespace === null).map((row) => row.id);
   if (namespace !== null && unnamed.length > 0) {
-    await tx.run(`UPDATE translation_keys SET namespace = ? WHERE id IN (${placeholders(unnamed.length)})`, [namespace, ...unnamed]);
+    await tx.run(`UPDATE translation_keys SET namespace = ? WHERE id IN (${placeholders(unnamed.length)})`, [
+      namespace,
+      ...unnamed,
+    ]);
     for (const id of unnamed) changed.add(id);
   }
   // Keys an import of another locale created have no default text; the default locale's file gives it.
@@ -105,7 +120,10 @@ async function importChunk(
   }
   const updated = old.filter((row) => changed.has(row.id));
   if (updated.length > 0) {
-    await tx.run(`UPDATE translation_keys SET updated_at = ? WHERE id IN (${placeholders(updated.length)})`, [now, ...updated.map((row) => row.id)]);
+    await tx.run(`UPDATE translation_keys SET updated_at = ? WHERE id IN (${placeholders(updated.length)})`, [
+      now,
+      ...updated.map((row) => row.id),
+    ]);
   }
   return {
     created: keys.filter((key) => createdKeys.has(key)),

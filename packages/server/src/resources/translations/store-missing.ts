@@ -14,7 +14,12 @@ import { insertKey, translationWrite } from './store.ts';
  * Counts one report of keys missing in a locale: a new row per key, or one more occurrence and a
  * later last-seen time. Keys are written in sorted order so that two reports never deadlock.
  */
-export async function recordMissing(db: Database, scope: Scope, locale: string, keys: readonly string[]): Promise<void> {
+export async function recordMissing(
+  db: Database,
+  scope: Scope,
+  locale: string,
+  keys: readonly string[],
+): Promise<void> {
   const sorted = [...new Set(keys)].sort();
   const at = nowIso();
   await db.transaction(async (tx) => {
@@ -90,7 +95,11 @@ export interface AddMissingOutcome {
  * Creates a key for each name, with the name itself as placeholder default text (a team fills in
  * the real text afterwards); names that are keys already are left alone.
  */
-export async function addMissingKeys(db: Database, projectId: string, input: AddMissingInput): Promise<AddMissingOutcome> {
+export async function addMissingKeys(
+  db: Database,
+  projectId: string,
+  input: AddMissingInput,
+): Promise<AddMissingOutcome> {
   return translationWrite(
     db,
     projectId,
@@ -109,7 +118,15 @@ export async function addMissingKeys(db: Database, projectId: string, input: Add
       const outcome: AddMissingOutcome = { created: [], existing: [], invalid: [] };
       for (const key of [...new Set(names)].sort()) {
         if (!KEY_PATTERN.test(key)) outcome.invalid.push(key);
-        else if (await insertKey(tx, projectId, { key, defaultText: key, namespace: input.namespace, category: input.category })) outcome.created.push(key);
+        else if (
+          await insertKey(tx, projectId, {
+            key,
+            defaultText: key,
+            namespace: input.namespace,
+            category: input.category,
+          })
+        )
+          outcome.created.push(key);
         else outcome.existing.push(key);
       }
       return outcome;

@@ -30,7 +30,12 @@ export interface UpsertOutcome {
  * Creates missing keys and fills in existing ones; with `overwrite`, given values replace
  * stored ones. Locale values merge per locale. One transaction for the whole call.
  */
-export async function upsertKeys(db: Database, projectId: string, inputs: readonly KeyInput[], overwrite: boolean): Promise<UpsertOutcome> {
+export async function upsertKeys(
+  db: Database,
+  projectId: string,
+  inputs: readonly KeyInput[],
+  overwrite: boolean,
+): Promise<UpsertOutcome> {
   return db.transaction(async (tx) => {
     const outcome: UpsertOutcome = { created: [], updated: [], unchanged: [] };
     const existing = new Map<string, StoredKey>();
@@ -48,7 +53,15 @@ export async function upsertKeys(db: Database, projectId: string, inputs: readon
       let row = existing.get(input.key);
       if (!row) {
         const values = input.translations ?? {};
-        if (await insertKey(tx, projectId, { key: input.key, defaultText: input.defaultText, namespace: input.namespace, category: input.category, values })) {
+        if (
+          await insertKey(tx, projectId, {
+            key: input.key,
+            defaultText: input.defaultText,
+            namespace: input.namespace,
+            category: input.category,
+            values,
+          })
+        ) {
           outcome.created.push(input.key);
           continue;
         }
@@ -59,7 +72,9 @@ export async function upsertKeys(db: Database, projectId: string, inputs: readon
         );
         if (!row) throw new Error('translation key vanished during upsert');
       }
-      const changed = (await mergeKey(tx, row, input, overwrite)) | (await mergeValues(tx, row.id, input.translations ?? {}, overwrite, now));
+      const changed =
+        (await mergeKey(tx, row, input, overwrite)) |
+        (await mergeValues(tx, row.id, input.translations ?? {}, overwrite, now));
       if (changed) {
         await tx.run('UPDATE translation_keys SET updated_at = ? WHERE id = ?', [now, row.id]);
         outcome.updated.push(input.key);
@@ -75,7 +90,11 @@ export async function upsertKeys(db: Database, projectId: string, inputs: readon
 /** Default text, namespace and category: filled in when empty, replaced only with `overwrite`. */
 async function mergeKey(tx: Queryable, row: StoredKey, input: KeyInput, overwrite: boolean): Promise<number> {
   const columns = new Assignments();
-  const take = (column: 'default_text' | 'namespace' | 'category', current: string | null, next: string | undefined) => {
+  const take = (
+    column: 'default_text' | 'namespace' | 'category',
+    current: string | null,
+    next: string | undefined,
+  ) => {
     if (next === undefined || next === current) return;
     if (overwrite || current === null || current === '') columns.set(column, next);
   };
@@ -88,7 +107,13 @@ async function mergeKey(tx: Queryable, row: StoredKey, input: KeyInput, overwrit
 }
 
 /** Locale values merge per locale; a value already set is replaced only with `overwrite`. */
-async function mergeValues(tx: Queryable, keyId: string, translations: Record<string, string>, overwrite: boolean, now: string): Promise<number> {
+async function mergeValues(
+  tx: Queryable,
+  keyId: string,
+  translations: Record<string, string>,
+  overwrite: boolean,
+  now: string,
+): Promise<number> {
   let changed = 0;
   for (const [locale, text] of Object.entries(translations)) {
     const conflict = overwrite

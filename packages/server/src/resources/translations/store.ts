@@ -14,7 +14,12 @@ import { Assignments } from '../../db/assignments.ts';
 import type { KeyValues } from './resolve.ts';
 
 /** Runs `fn` in a transaction and marks the project's translations as changed when it reports a change. */
-export async function translationWrite<T>(db: Database, projectId: string, fn: (tx: Queryable) => Promise<T>, changed: (result: T) => boolean = () => true): Promise<T> {
+export async function translationWrite<T>(
+  db: Database,
+  projectId: string,
+  fn: (tx: Queryable) => Promise<T>,
+  changed: (result: T) => boolean = () => true,
+): Promise<T> {
   const attempt = () =>
     db.transaction(async (tx) => {
       const result = await fn(tx);
@@ -59,16 +64,32 @@ export interface KeyFilter {
 }
 
 /** One page of keys, by key, with every locale's value, and the number of keys over all pages. */
-export async function listKeys(db: Queryable, projectId: string, filter: KeyFilter): Promise<{ rows: KeyWithValues[]; total: number }> {
+export async function listKeys(
+  db: Queryable,
+  projectId: string,
+  filter: KeyFilter,
+): Promise<{ rows: KeyWithValues[]; total: number }> {
   const where = new Where('k.project_id = ?', projectId)
     .when(filter.namespace, 'k.namespace = ?', filter.namespace ?? null)
     .when(filter.category, 'k.category = ?', filter.category ?? null)
-    .when(filter.missingLocale, 'NOT EXISTS (SELECT 1 FROM translation_values v WHERE v.key_id = k.id AND v.locale = ?)', filter.missingLocale ?? null);
+    .when(
+      filter.missingLocale,
+      'NOT EXISTS (SELECT 1 FROM translation_values v WHERE v.key_id = k.id AND v.locale = ?)',
+      filter.missingLocale ?? null,
+    );
   if (filter.q) {
     const search = searchClause(['k.key', 'k.default_text'], filter.q);
     where.add(search.sql, ...search.params);
   }
-  const { rows, total } = await page<KeyRow>(db, 'translation_keys k', where, 'k.*', 'k.key', filter.limit, filter.offset);
+  const { rows, total } = await page<KeyRow>(
+    db,
+    'translation_keys k',
+    where,
+    'k.*',
+    'k.key',
+    filter.limit,
+    filter.offset,
+  );
   return { rows: await withValues(db, rows), total };
 }
 
@@ -113,7 +134,12 @@ export async function insertKey(tx: Queryable, projectId: string, input: NewKey)
   );
   if (inserted.length === 0) return false;
   for (const [locale, text] of Object.entries(input.values ?? {})) {
-    await tx.run('INSERT INTO translation_values (key_id, locale, text, updated_at) VALUES (?, ?, ?, ?)', [id, locale, text, now]);
+    await tx.run('INSERT INTO translation_values (key_id, locale, text, updated_at) VALUES (?, ?, ?, ?)', [
+      id,
+      locale,
+      text,
+      now,
+    ]);
   }
   return true;
 }
@@ -130,7 +156,11 @@ export async function updateKey(tx: Queryable, projectId: string, key: string, c
     .set('default_text', changes.defaultText)
     .set('namespace', changes.namespace)
     .set('category', changes.category);
-  const { changes: n } = await tx.run(`UPDATE translation_keys SET ${columns.sql} WHERE project_id = ? AND key = ?`, [...columns.params, projectId, key]);
+  const { changes: n } = await tx.run(`UPDATE translation_keys SET ${columns.sql} WHERE project_id = ? AND key = ?`, [
+    ...columns.params,
+    projectId,
+    key,
+  ]);
   return n === 1;
 }
 
@@ -140,7 +170,9 @@ export async function deleteKey(tx: Queryable, projectId: string, key: string): 
 }
 
 async function keyId(tx: Queryable, projectId: string, key: string): Promise<string | undefined> {
-  return (await tx.get<{ id: string }>('SELECT id FROM translation_keys WHERE project_id = ? AND key = ?', [projectId, key]))?.id;
+  return (
+    await tx.get<{ id: string }>('SELECT id FROM translation_keys WHERE project_id = ? AND key = ?', [projectId, key])
+  )?.id;
 }
 
 /**
@@ -151,13 +183,18 @@ async function keyId(tx: Queryable, projectId: string, key: string): Promise<str
  * transaction. Writing the value first instead took only a shared lock on the key for the
  * foreign-key check, which let the DELETE cross it: a foreign-key violation or a deadlock.
  */
-export async function putValue(tx: Queryable, projectId: string, key: string, locale: string, text: string): Promise<boolean | undefined> {
+export async function putValue(
+  tx: Queryable,
+  projectId: string,
+  key: string,
+  locale: string,
+  text: string,
+): Promise<boolean | undefined> {
   const now = nowIso();
-  const [locked] = await tx.all<{ id: string }>('UPDATE translation_keys SET updated_at = ? WHERE project_id = ? AND key = ? RETURNING id', [
-    now,
-    projectId,
-    key,
-  ]);
+  const [locked] = await tx.all<{ id: string }>(
+    'UPDATE translation_keys SET updated_at = ? WHERE project_id = ? AND key = ? RETURNING id',
+    [now, projectId, key],
+  );
   if (!locked) return undefined;
   await tx.run(
     `INSERT INTO translation_values (key_id, locale, text, updated_at) VALUES (?, ?, ?, ?)
@@ -168,7 +205,12 @@ export async function putValue(tx: Queryable, projectId: string, key: string, lo
 }
 
 /** undefined: no such key; false: the key had no value in that locale. */
-export async function deleteValue(tx: Queryable, projectId: string, key: string, locale: string): Promise<boolean | undefined> {
+export async function deleteValue(
+  tx: Queryable,
+  projectId: string,
+  key: string,
+  locale: string,
+): Promise<boolean | undefined> {
   const id = await keyId(tx, projectId, key);
   if (!id) return undefined;
   const { changes } = await tx.run('DELETE FROM translation_values WHERE key_id = ? AND locale = ?', [id, locale]);

@@ -2,7 +2,13 @@
 import type { SiteConfig } from '@signpost/site-manager';
 import { SiteManagerProvider, useFeatureFlag, useMaintenance } from '@signpost/site-manager/react';
 
-export function Providers({ initialConfig, children }: { initialConfig: SiteConfig | undefined; children: React.ReactNode }) {
+export function Providers({
+  initialConfig,
+  children,
+}: {
+  initialConfig: SiteConfig | undefined;
+  children: React.ReactNode;
+}) {
   return (
     <SiteManagerProvider
       options={{
@@ -19,6 +25,11 @@ export function Providers({ initialConfig, children }: { initialConfig: SiteConf
 function MaintenanceGate({ children }: { children: React.ReactNode }) {
   const maintenance = useMaintenance();
   const newDashboard = useFeatureFlag('new-dashboard');
-  if (maintenance.blocked) return <main><h1>We’ll be right back</h1></main>;
+  if (maintenance.blocked)
+    return (
+      <main>
+        <h1>We’ll be right back</h1>
+      </main>
+    );
   return <div data-new-dashboard={newDashboard}>{children}</div>;
 }

@@ -18,16 +18,15 @@ const packages = readdirSync(join(root, 'packages'))
 const prerequisites = spawnSync('bash', [join(root, 'scripts/test-prerequisites.sh')], { stdio: 'inherit' });
 if (prerequisites.status !== 0) process.exit(1);
 
-// The structure rules (import boundaries, SQL only in stores) hold before any test runs.
-console.log('\n##### structure checks #####');
-const structure = spawnSync(npm, ['run', 'check:structure', '--silent'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: process.env,
-});
-if (structure.status !== 0) {
-  console.log('0 passed, 1 failed');
-  process.exit(1);
+// The structure rules (import boundaries, SQL only in stores) and the formatting hold before any
+// test runs. (Biome's lint rules join once the remaining findings are fixed: see CONTRIBUTING.md.)
+for (const check of ['check:structure', 'format:check']) {
+  console.log(`\n##### ${check} #####`);
+  const result = spawnSync(npm, ['run', check, '--silent'], { cwd: root, stdio: 'inherit', env: process.env });
+  if (result.status !== 0) {
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
 }
 
 const results = [];

@@ -11,7 +11,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createProject } from '../src/resources/projects/index.ts';
 import { newId } from '../src/kernel/ids.ts';
-import { hashSecret } from '../src/oauth/secrets.ts';
+import { hashSecret } from '../src/kernel/secrets.ts';
 import { callTool, postMcp, textOf } from './support/mcp.ts';
 import { Browser, TestOAuthProvider, type Person } from './support/oauth.ts';
 import { FakeAccounts, startOAuthTestServer, type OAuthTestServer } from './support/fake-accounts.ts';

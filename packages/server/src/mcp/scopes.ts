@@ -12,8 +12,6 @@ export type McpScope = (typeof MCP_TOOL_SCOPES)[McpToolName];
 /** The scopes the MCP server knows, in the order metadata lists them. */
 export const MCP_SCOPES: readonly McpScope[] = ['features:write', 'translations:read', 'translations:write'];
 
-export { TRANSLATION_SCOPES } from '../kernel/key-scopes.ts';
-
 export function scopeForTool(name: string): McpScope | undefined {
   return Object.hasOwn(MCP_TOOL_SCOPES, name) ? MCP_TOOL_SCOPES[name as McpToolName] : undefined;
 }

@@ -4,7 +4,8 @@ import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from '@mod
 import { InvalidClientError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { Queryable } from '../db/database.ts';
 import { newId, nowIso } from '../kernel/ids.ts';
-import { hashSecret, newSecret, secretMatches } from './secrets.ts';
+import { hashSecret, secretMatches } from '../kernel/secrets.ts';
+import { newSecret } from './secrets.ts';
 import { findClient, insertClient, type ClientRow } from './store.ts';
 
 export const TOKEN_ENDPOINT_AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic'] as const;

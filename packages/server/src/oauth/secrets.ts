@@ -1,8 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { randomToken } from '../kernel/ids.ts';
 
-export { hashSecret, secretMatches } from '../kernel/secrets.ts';
-
 /** Prefixes make leaked secrets recognisable (and tell access tokens from API keys at a glance). */
 export const PREFIX = {
   accessToken: 'sp_at_',

@@ -1,7 +1,7 @@
 /** The authorization server's tables. Secrets arrive in plain text and are stored as hashes. */
 import type { Database, Queryable } from '../db/database.ts';
 import { newId, nowIso } from '../kernel/ids.ts';
-import { hashSecret } from './secrets.ts';
+import { hashSecret } from '../kernel/secrets.ts';
 
 export const LIFETIME = {
   consentMs: 15 * 60 * 1000,

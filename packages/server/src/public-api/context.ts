@@ -16,8 +16,6 @@ import type { Scope } from '../kernel/scope.ts';
 
 import type { Permission } from '../kernel/key-scopes.ts';
 
-export type { Permission };
-
 /** A public API key with its whole project row (as the projects resource's key lookup reads it). */
 export type ApiKeyContext = KeyContext<ProjectRow>;
 

@@ -16,8 +16,9 @@ import { i18nTelemetryRoutes, translationRoutes } from '../resources/translation
 import { versionCheckRoutes } from '../resources/releases/mount.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResponseMemo } from '../http/response-memo.ts';
-import type { ApiKeyContext, App, Deps, Permission } from './context.ts';
-import { PERMISSIONS } from './permissions.ts';
+import type { Permission } from '../kernel/key-scopes.ts';
+import type { ApiKeyContext, App, Deps } from './context.ts';
+import { PUBLIC_PERMISSIONS } from '../kernel/key-scopes.ts';
 
 export const PUBLIC_API_PREFIX = '/api/public/v1';
 
@@ -49,7 +50,8 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
         // The route's own description, if any, follows the permission rather than being lost.
         const own = typeof schema.description === 'string' ? `\n\n${schema.description}` : '';
         const secretOnly = route.config?.secretOnly ? ' Secret keys only: a publishable key gets 403.' : '';
-        transformed['description'] = `Permission: \`${permission}\`. ${PERMISSIONS[permission]}${secretOnly}${own}`;
+        transformed['description'] =
+          `Permission: \`${permission}\`. ${PUBLIC_PERMISSIONS[permission]}${secretOnly}${own}`;
       } else {
         // No permission is what makes a route keyless (the onRequest hook below): say so.
         transformed['security'] = [];

@@ -5,7 +5,8 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { page, Where } from '../../db/query.ts';
-import { bumpCounter, countPublicComment, featureCounts, lockFeature, type Scope } from './store.ts';
+import { bumpCounter, countPublicComment, featureCounts, lockFeature } from './store.ts';
+import type { Scope } from '../../kernel/scope.ts';
 
 export interface CommentRow {
   id: string;

@@ -6,7 +6,8 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { nowIso } from '../../kernel/ids.ts';
 import { page, Where } from '../../db/query.ts';
-import { bumpCounter, featureCounts, lockFeature, lockPublicFeature, type Scope } from './store.ts';
+import { bumpCounter, featureCounts, lockFeature, lockPublicFeature } from './store.ts';
+import type { Scope } from '../../kernel/scope.ts';
 
 export interface VoteRow {
   voter_id: string;

@@ -14,8 +14,6 @@ import { STATUS_LABELS } from './status-labels.ts';
 import { Assignments } from '../../db/assignments.ts';
 import { unlinkBugsFromFeature } from '../reports/index.ts';
 
-export type { Scope };
-
 export interface FeatureRow {
   id: string;
   project_id: string;

@@ -1,1 +1,0 @@
-export { PUBLIC_PERMISSIONS as PERMISSIONS } from '../kernel/key-scopes.ts';

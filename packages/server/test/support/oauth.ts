@@ -162,8 +162,11 @@ export class TestOAuthProvider implements OAuthClientProvider {
         choice === 'deny' ? { decision: 'deny' } : { ...choice, decision: 'allow' },
       );
     }
-    if (!page.redirectedTo)
-      throw new Error(`the flow did not return to the client (${page.status}):\n${page.html.slice(0, 1500)}`);
+    if (!page.redirectedTo) {
+      // The page's body, not its head (styles): that is where the page says what went wrong.
+      const body = page.html.slice(Math.max(0, page.html.indexOf('<body')));
+      throw new Error(`the flow did not return to the client (${page.status}):\n${body.slice(0, 1500)}`);
+    }
     this.callback = page.redirectedTo;
   }
 

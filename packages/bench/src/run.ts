@@ -285,7 +285,7 @@ async function main(): Promise<void> {
     // A subset run (BENCH_ONLY) goes to results/subset.*; the full run is the one recorded.
     const name = ONLY ? 'subset' : 'latest';
     mkdirSync(RESULTS_DIR, { recursive: true });
-    writeFileSync(join(RESULTS_DIR, `${name}.json`), JSON.stringify(report, null, 2) + '\n');
+    writeFileSync(join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(RESULTS_DIR, `${name}.md`), `# ${ONLY ? 'Subset' : 'Latest'} benchmark results\n\n${markdown}`);
     if (env['BENCH_NO_README'] !== '1' && !ONLY && !env['BENCH_RESULTS_DIR']) {
       const readmePath = join(PACKAGE_DIR, 'README.md');
@@ -295,7 +295,7 @@ async function main(): Promise<void> {
       const from = readme.indexOf(start);
       const to = readme.indexOf(end);
       if (from >= 0 && to > from) {
-        writeFileSync(readmePath, readme.slice(0, from + start.length) + '\n' + markdown + readme.slice(to));
+        writeFileSync(readmePath, `${readme.slice(0, from + start.length)}\n${markdown}${readme.slice(to)}`);
       }
     }
     process.stdout.write(

@@ -57,7 +57,7 @@ function script(request: WrkRequest, tag: string): string {
       `local parts = { ${request.uniqueBody.parts.map(luaString).join(', ')} }`,
       'request = function()',
       '  counter = counter + 1',
-      `  return wrk.format(nil, nil, nil, table.concat(parts, ${luaString(tag + '-')} .. counter))`,
+      `  return wrk.format(nil, nil, nil, table.concat(parts, ${luaString(`${tag}-`)} .. counter))`,
       'end',
     );
   }
@@ -69,7 +69,7 @@ function script(request: WrkRequest, tag: string): string {
     '    latency.mean, latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max))',
     'end',
   );
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 export function wrkVersion(): string | undefined {

@@ -28,7 +28,7 @@ function section(title: string): string {
 
 /** The fenced blocks of one language in a section, in order. */
 function blocks(text: string, language: string): string[] {
-  return [...text.matchAll(new RegExp('^```' + language + '\\n([\\s\\S]*?)^```', 'gm'))].map((m) => m[1]!);
+  return [...text.matchAll(new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\``, 'gm'))].map((m) => m[1]!);
 }
 
 /** One command per entry: lines joined where they end in a backslash, blank and comment-only lines dropped. */

@@ -125,7 +125,7 @@ describe('classifyService', () => {
 
 describe('unifiedDiff', () => {
   it('shows changed lines with context and hunk headers', () => {
-    const a = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'].join('\n') + '\n';
+    const a = `${['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'].join('\n')}\n`;
     const b = a.replace('2\n', 'two\n').replace('9\n', '9\nnine\n');
     assert.equal(
       unifiedDiff(a, b, 'a', 'b', 1),

@@ -20,7 +20,7 @@ export function App() {
   const [items, setItems] = useState<{ price: number }[] | undefined>([{ price: 5 }]);
   return (
     <main>
-      <button id="break" onClick={() => setItems(undefined)}>
+      <button type="button" id="break" onClick={() => setItems(undefined)}>
         Break the cart
       </button>
       <ErrorBoundary
@@ -28,6 +28,7 @@ export function App() {
           <div role="alert">
             <p>The cart could not be shown: {(error as Error).message}</p>
             <button
+              type="button"
               id="retry"
               onClick={() => {
                 setItems([]);

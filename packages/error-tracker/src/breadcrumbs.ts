@@ -51,7 +51,7 @@ interface ElementLike {
  * and `aria-label`, `name`, `type`, `role` attributes. Never the element's value or text.
  */
 export function describeElement(el: ElementLike | null | undefined, max = 80): string {
-  if (!el || !el.tagName) return '(unknown)';
+  if (!el?.tagName) return '(unknown)';
   let out = el.tagName.toLowerCase();
   if (el.id) out += `#${el.id}`;
   const classes = el.classList ? Array.from(el.classList).slice(0, 2) : [];
@@ -60,5 +60,5 @@ export function describeElement(el: ElementLike | null | undefined, max = 80): s
     const value = el.getAttribute?.(attr);
     if (value) out += `[${attr}="${clip(value, 30)}"]`;
   }
-  return out.length <= max ? out : out.slice(0, max - 1) + '…';
+  return out.length <= max ? out : `${out.slice(0, max - 1)}…`;
 }

@@ -52,6 +52,7 @@ export interface ErrorBoundaryProps {
   /** Called when `resetError` clears the error. */
   onReset?: (error: unknown) => void;
   /** Adds severity, metadata or an errorType to the report. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only inspects the error returns nothing
   beforeCapture?: (error: unknown, componentStack: string) => CaptureContext | void;
   /** Default `high`. */
   severity?: Severity;
@@ -81,9 +82,9 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, State> {
     const componentStack = info.componentStack ?? '';
     this.setState({ componentStack });
     const tracker = this.props.tracker ?? this.context ?? getCurrentTracker();
-    let extra: CaptureContext | void = undefined;
+    let extra: CaptureContext | undefined;
     try {
-      extra = this.props.beforeCapture?.(error, componentStack);
+      extra = this.props.beforeCapture?.(error, componentStack) || undefined;
     } catch (hookError) {
       tracker?.internal.report(hookError);
     }

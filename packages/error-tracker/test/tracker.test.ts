@@ -117,7 +117,10 @@ describe('createErrorTracker (Node)', () => {
       apiKey: p.liveKey,
       baseUrl: server.baseUrl,
       sampleRate: 0,
-      beforeSend: (e) => (called++, e),
+      beforeSend: (e) => {
+        called++;
+        return e;
+      },
     });
     await tracker.captureException(new Error('sampled out, not sent'));
     assert.equal(tracker.stats.sampledOut, 1);
@@ -131,7 +134,10 @@ describe('createErrorTracker (Node)', () => {
     const tracker = createErrorTracker({
       apiKey: p.liveKey,
       baseUrl: server.baseUrl,
-      fetch: (u, i) => (requests++, fetch(u, i)),
+      fetch: (u, i) => {
+        requests++;
+        return fetch(u, i);
+      },
     });
     const burst = () => {
       throw new Error('render loop exploded');

@@ -34,7 +34,7 @@ function Roadmap() {
             {column.items.map((item) => (
               <li key={item.id}>
                 {item.title} <span className="votes">{item.voteCount}</span>{' '}
-                <button onClick={() => vote(item.id)} disabled={voted.includes(item.id)}>
+                <button type="button" onClick={() => vote(item.id)} disabled={voted.includes(item.id)}>
                   Vote
                 </button>
               </li>

@@ -29,6 +29,7 @@ export interface FeatureReporterProviderProps {
 
 /** Makes a feature-reporter client available to `useFeatureReporter` and the board hooks. */
 export function FeatureReporterProvider({ client, options, children }: FeatureReporterProviderProps) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: options are read once, on the first render (documented); a new object each render must not make a new client
   const value = useMemo(() => client ?? (options ? createFeatureReporter(options) : null), [client]);
   if (!value) throw new Error('FeatureReporterProvider needs `client` or `options`');
   return createElement(Context.Provider, { value }, children);
@@ -59,6 +60,7 @@ function useRead<T>(read: (client: FeatureReporter) => Promise<T>, key: unknown)
   });
   const [round, setRound] = useState(0);
   const keyText = JSON.stringify(key);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `read` is a new closure each render; `keyText` (what it reads) and `round` (reload) are what should refetch
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true }));

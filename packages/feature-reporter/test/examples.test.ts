@@ -48,7 +48,7 @@ describe('README and examples', () => {
   });
 
   test('examples/node.mjs', async () => {
-    const out = await runNode(examples + 'node.mjs', {
+    const out = await runNode(`${examples}node.mjs`, {
       cwd: pkgDir,
       env: { SIGNPOST_URL: server.baseUrl, SIGNPOST_API_KEY: project.liveKey },
     });
@@ -60,7 +60,7 @@ describe('README and examples', () => {
   });
 
   test('examples/browser.html in Chromium: roadmap list and the themed widget', async () => {
-    const html = readFileSync(examples + 'browser.html', 'utf8')
+    const html = readFileSync(`${examples}browser.html`, 'utf8')
       .replaceAll('https://esm.sh/@signpost/feature-reporter/widget', '/esm/widget.js')
       .replaceAll('https://esm.sh/@signpost/feature-reporter', '/esm/index.js')
       .replaceAll(EXAMPLE_BASE_URL, server.baseUrl);
@@ -68,9 +68,9 @@ describe('README and examples', () => {
     site.set('/esm/widget.js', await bundle("export * from '@signpost/feature-reporter/widget';", pkgDir));
     site.set('/esm/index.js', await bundle("export * from '@signpost/feature-reporter';", pkgDir));
     const page = await browser.newPage();
-    await page.goto(site.origin + '/browser.html');
+    await page.goto(`${site.origin}/browser.html`);
     await page.locator('#planned li').first().waitFor();
-    assert.match(await page.locator('#planned').innerText(), /Dark mode \(42 votes\)/);
+    assert.match(await page.locator('#planned').textContent(), /Dark mode \(42 votes\)/);
     const accent = await page
       .locator('signpost-feedback .trigger')
       .evaluate((el) => getComputedStyle(el).backgroundColor);
@@ -97,7 +97,7 @@ describe('README and examples', () => {
     const planned = await client.submitFeature({ title: 'Planned thing', description: 'Will be on the roadmap.' });
     await server.db.run("UPDATE features SET status = 'planned' WHERE id = ?", [planned.id]);
     const page = await browser.newPage();
-    await page.goto(site.origin + '/react.html');
+    await page.goto(`${site.origin}/react.html`);
     const item = page.locator('li', { hasText: 'Planned thing' });
     await item.waitFor();
     await item.getByRole('button', { name: 'Vote' }).click();
@@ -118,7 +118,7 @@ describe('README and examples', () => {
       pkgDir,
       { platform: 'node', external: ['react', 'react-dom', '@signpost/*'] },
     );
-    const file = pkgDir + `.next-example-${process.pid}.mjs`;
+    const file = `${pkgDir}.next-example-${process.pid}.mjs`;
     writeFileSync(file, code);
     process.env.SIGNPOST_URL = server.baseUrl;
     process.env.SIGNPOST_API_KEY = server.demoKey;

@@ -56,7 +56,7 @@ async function openPage(options: { colorScheme?: 'light' | 'dark' } = {}): Promi
   const problems: string[] = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(String(e)));
-  await page.goto(site.origin + '/');
+  await page.goto(`${site.origin}/`);
   await page.waitForFunction(() => customElements.get('signpost-feedback') !== undefined);
   (page as Page & { problems: string[] }).problems = problems;
   return page;
@@ -149,7 +149,7 @@ describe('feedback widget in Chromium', () => {
     assert.equal(stored.channel, 'widget');
     assert.equal(stored.internal, 0, "public even with the platform project's key");
     assert.equal(stored.contact_email, 'ada@example.com');
-    assert.equal(JSON.parse(stored.metadata).url, site.origin + '/');
+    assert.equal(JSON.parse(stored.metadata).url, `${site.origin}/`);
     const events = await page.evaluate(
       () => (window as unknown as { events: Array<{ type: string; id?: string }> }).events,
     );

@@ -8,7 +8,7 @@ function Header() {
   return (
     <header>
       <h1>{t('app.welcome', { name: 'Ada' })}</h1>
-      <button onClick={() => setLocale(locale === 'de' ? 'en' : 'de')}>
+      <button type="button" onClick={() => setLocale(locale === 'de' ? 'en' : 'de')}>
         {locale === 'de' ? 'English' : 'Deutsch'}
       </button>
       <nav>{t('nav.roadmap')}</nav>

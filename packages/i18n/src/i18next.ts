@@ -82,6 +82,7 @@ export class SignpostBackend {
    */
   read(language: string, namespace: string, callback: ReadCallback): void;
   read(language: string, namespace: string): Promise<Record<string, string>>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: i18next's backend contract: a promise, or nothing when the callback is used
   read(language: string, namespace: string, callback?: ReadCallback): Promise<Record<string, string>> | void {
     const promise = this.fetch(language, namespace, !callback);
     if (!callback) return promise;

@@ -16,6 +16,7 @@ export interface I18nProviderProps {
 }
 
 export function I18nProvider({ i18n, options, children }: I18nProviderProps) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: options are read once, on the first render (documented); a new object each render must not make a new client
   const value = useMemo(() => i18n ?? (options ? createI18n(options) : null), [i18n]);
   if (!value) throw new Error('I18nProvider needs `i18n` or `options`');
   return createElement(Context.Provider, { value }, children);

@@ -55,7 +55,7 @@ describe('README and examples', () => {
     await server.db.run(
       "INSERT INTO translation_values (key_id, locale, text, updated_at) VALUES ('tk_ex', 'de', 'Willkommen, {name}!', '2026-01-01')",
     );
-    const out = await runNode(examples + 'node.mjs', {
+    const out = await runNode(`${examples}node.mjs`, {
       cwd: pkgDir,
       env: { SIGNPOST_URL: server.baseUrl, SIGNPOST_API_KEY: p.liveKey },
     });
@@ -64,20 +64,20 @@ describe('README and examples', () => {
   });
 
   test('examples/node.i18next.mjs', async () => {
-    const out = await runNode(examples + 'node.i18next.mjs', { cwd: pkgDir, env: { SIGNPOST_URL: server.baseUrl } });
+    const out = await runNode(`${examples}node.i18next.mjs`, { cwd: pkgDir, env: { SIGNPOST_URL: server.baseUrl } });
     assert.equal(out, 'Willkommen, Ada!\nFeedback senden\n');
   });
 
   test('examples/browser.html in Chromium: renders, switches language', async () => {
     site.set(
       '/browser.html',
-      readFileSync(examples + 'browser.html', 'utf8')
+      readFileSync(`${examples}browser.html`, 'utf8')
         .replaceAll('https://esm.sh/@signpost/i18n', '/esm/i18n.js')
         .replaceAll(EXAMPLE_BASE_URL, server.baseUrl),
     );
     site.set('/esm/i18n.js', await bundle("export * from '@signpost/i18n';", pkgDir));
     const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
-    await page.goto(site.origin + '/browser.html');
+    await page.goto(`${site.origin}/browser.html`);
     await page.locator('#welcome', { hasText: 'Welcome, Ada!' }).waitFor();
     await page.selectOption('#locale', 'de');
     await page.locator('#welcome', { hasText: 'Willkommen, Ada!' }).waitFor();
@@ -124,7 +124,7 @@ describe('README and examples', () => {
     );
     site.set('/react.html', html('/react.js'));
     const page = await browser.newPage();
-    await page.goto(site.origin + '/react.html');
+    await page.goto(`${site.origin}/react.html`);
     await page.getByRole('heading', { name: 'Welcome, Ada!' }).waitFor();
     await page.getByRole('button', { name: 'Deutsch' }).click();
     await page.getByRole('heading', { name: 'Willkommen, Ada!' }).waitFor();
@@ -139,7 +139,7 @@ describe('README and examples', () => {
       pkgDir,
       { platform: 'node', external: ['react', 'react-dom', '@signpost/*'] },
     );
-    const file = pkgDir + `.next-example-${process.pid}.mjs`;
+    const file = `${pkgDir}.next-example-${process.pid}.mjs`;
     writeFileSync(file, code);
     process.env.SIGNPOST_URL = server.baseUrl;
     process.env.SIGNPOST_API_KEY = server.demoKey;

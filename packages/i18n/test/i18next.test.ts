@@ -3,10 +3,10 @@ import { after, before, test } from 'node:test';
 import { startTestServer, type TestServer } from '@signpost/server/testing';
 import i18next from 'i18next';
 import { SignpostBackend } from '@signpost/i18n/i18next';
-import { startProxy, type Proxy } from '../../sdk-core/test/support/proxy.ts';
+import { startProxy, type TestProxy } from '../../sdk-core/test/support/proxy.ts';
 
 let server: TestServer;
-let proxy: Proxy;
+let proxy: TestProxy;
 before(async () => {
   server = await startTestServer();
   proxy = await startProxy(server.origin);

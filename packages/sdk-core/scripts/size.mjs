@@ -17,7 +17,7 @@ const external = [
 const results = [];
 for (const [subpath, target] of Object.entries(pkg.exports ?? { '.': pkg.main })) {
   const file = typeof target === 'string' ? target : target.default;
-  if (!file || !file.endsWith('.js')) continue;
+  if (!file?.endsWith('.js')) continue;
   const nodeOnly = /\/(node|pino)$/.test(subpath);
   const out = await build({
     entryPoints: [resolve(dir, file)],

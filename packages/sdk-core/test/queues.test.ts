@@ -11,11 +11,11 @@ import {
   guard,
   type StorageLike,
 } from '@signpost/sdk-core';
-import { startProxy, type Proxy } from './support/proxy.ts';
+import { startProxy, type TestProxy } from './support/proxy.ts';
 
 let server: TestServer;
 let project: TestProject;
-let proxy: Proxy;
+let proxy: TestProxy;
 
 before(async () => {
   server = await startTestServer();
@@ -90,7 +90,12 @@ describe('batcher', () => {
       send: () => {
         inFlight++;
         most = Math.max(most, inFlight);
-        return new Promise<void>((resolve) => release.push(() => (inFlight--, resolve())));
+        return new Promise<void>((resolve) =>
+          release.push(() => {
+            inFlight--;
+            resolve();
+          }),
+        );
       },
     });
     for (let i = 0; i < 1000; i++) batcher.add(i);
@@ -100,7 +105,7 @@ describe('batcher', () => {
     assert.equal(batcher.dropped, 880);
     const flushed = batcher.flush();
     while (release.length || batcher.size) {
-      release.splice(0).forEach((r) => r());
+      for (const r of release.splice(0)) r();
       await new Promise((r) => setTimeout(r, 1));
     }
     await flushed;

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestProject, type TestServer } from '@signpost/server/testing';
 import { ApiError, SdkError, backoffDelay, createTransport, parseRetryAfter, type FetchLike } from '@signpost/sdk-core';
-import { startProxy, type Proxy } from './support/proxy.ts';
+import { startProxy, type TestProxy } from './support/proxy.ts';
 
 let server: TestServer;
 let project: TestProject;
-let proxy: Proxy;
+let proxy: TestProxy;
 
 before(async () => {
   server = await startTestServer();

@@ -5,7 +5,7 @@ import { migrate } from './db/migrate.ts';
 import { seedOnFirstStart } from './seed/first-start.ts';
 
 async function main(): Promise<void> {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (error) {
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     lines.push(`  Try:             curl -H "X-API-Key: ${seeded.demo.apiKey}" ${origin}/api/public/v1/roadmap`);
   }
   lines.push(`  Platform project: ${config.platformProjectId}`, '');
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 main().catch((error: unknown) => {

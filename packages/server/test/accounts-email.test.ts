@@ -226,7 +226,7 @@ describe('accounts: sign-up, verification and password reset over real SMTP', ()
     const email = uniqueEmail('brute');
     const api = managementApi(server.origin);
     for (let i = 0; i < 6; i++)
-      assert.equal((await api.post('/auth/sign-in', { email, password: 'guess' + i })).status, 401);
+      assert.equal((await api.post('/auth/sign-in', { email, password: `guess${i}` })).status, 401);
     // Refused at once, or after one more failure if the 1 s delay ran out on a slow machine.
     let limited = await api.post('/auth/sign-in', { email, password: 'guess' });
     if (limited.status === 401) limited = await api.post('/auth/sign-in', { email, password: 'guess' });

@@ -81,11 +81,15 @@ describe('accounts: throttling, sign-up privacy and password strength', () => {
     // Guess until refused: five free failures, then 1 s after the sixth (a seventh only if a
     // slow machine let that second pass before the next guess).
     let failures = 0;
-    let refused;
+    let refused: Awaited<ReturnType<typeof signInFrom>> | undefined;
     while (!refused && failures < 8) {
       const response = await signInFrom(attacker, owner.email, `guess ${failures}`);
-      if (response.status === 429) refused = response;
-      else assert.equal(response.status, 401), failures++;
+      if (response.status === 429) {
+        refused = response;
+      } else {
+        assert.equal(response.status, 401);
+        failures++;
+      }
     }
     assert.ok(refused && (failures === 6 || failures === 7), `refused after ${failures} failures`);
     const first = Number(refused.headers.get('retry-after'));

@@ -70,7 +70,7 @@ describe('personal access tokens', () => {
 
   it('refuses malformed tokens and API keys with a 401', async () => {
     const api = managementApi(server.origin);
-    const wrong = await api.get('/me', { headers: { authorization: 'Bearer sp_pat_' + 'x'.repeat(44) } });
+    const wrong = await api.get('/me', { headers: { authorization: `Bearer sp_pat_${'x'.repeat(44)}` } });
     assert.equal(wrong.status, 401);
     const key = await api.get('/me', { headers: { authorization: `Bearer ${server.demoKey}` } });
     assert.equal(key.status, 401);

@@ -119,7 +119,7 @@ describe('bad input', () => {
       api.get('/site-config', { key: null, query: { projectId: "' OR 1=1 --" } }),
       api.get('/version-check', { key: null, query: { projectId: 'demo', currentVersion: 'v'.repeat(300) } }),
       api.get('/version-check', { key: null, query: { projectId: 'demo', currentVersion: '1.0.0-' } }),
-      api.get('/features', { key: 'svc_live_' + 'a'.repeat(10_000) }),
+      api.get('/features', { key: `svc_live_${'a'.repeat(10_000)}` }),
       api.get('/features', { key: "svc_live_' OR '1'='1" }),
       api.put(`/features/${featureId}/votes/${encodeURIComponent('../../x')}`),
       api.patch(`/features/${featureId}`, { status: 'done', internal: null }),
@@ -206,7 +206,7 @@ describe('bad input', () => {
 
 /** `{"a":{"a":…{}}}`: `levels` objects, one inside the other, as JSON text (JSON.stringify would overflow). */
 function nestedText(levels: number): string {
-  return '{"a":'.repeat(levels - 1) + '{}' + '}'.repeat(levels - 1);
+  return `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
 }
 
 /** `body` as JSON text with `value` nested `levels` deep where it says DEEP. */
@@ -267,7 +267,7 @@ describe('bad input: deep nesting, U+0000 and huge numbers reach no database (de
         );
       }
     }
-    for (const raw of ['['.repeat(5000) + ']'.repeat(5000), '{"a":'.repeat(5000) + '1' + '}'.repeat(5000)]) {
+    for (const raw of ['['.repeat(5000) + ']'.repeat(5000), `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`]) {
       const res = await project.live.post('/logs', undefined, {
         rawBody: raw,
         headers: { 'content-type': 'application/json' },

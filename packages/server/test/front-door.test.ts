@@ -159,7 +159,7 @@ describe('front door: repeated reads answered from the response memo', () => {
     assert.equal(wrong.response.body.error, 'Invalid API key');
     // After a good request the key is compared with the one that matched; a longer or shorter
     // key with the same lookup part is still no key.
-    for (const variant of [project.liveKey + 'a', project.liveKey.slice(0, -1)]) {
+    for (const variant of [`${project.liveKey}a`, project.liveKey.slice(0, -1)]) {
       const other = await api.get('/features', { key: variant });
       assert.equal(other.status, 401, variant.length.toString());
       assert.equal(other.body.error, 'Invalid API key');

@@ -193,9 +193,9 @@ describe(`fuzz (rounds ${ROUNDS}, seed ${SEED})`, () => {
       });
     }
     for (const deep of [
-      '{"a":'.repeat(5000) + '1' + '}'.repeat(5000),
+      `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`,
       '['.repeat(5000) + ']'.repeat(5000),
-      '{"redirect_uris":' + '['.repeat(5000) + ']'.repeat(5000) + '}',
+      `{"redirect_uris":${'['.repeat(5000)}${']'.repeat(5000)}}`,
     ]) {
       requests.push({
         label: 'POST /oauth/register deep',

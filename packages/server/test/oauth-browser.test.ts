@@ -56,10 +56,16 @@ class EditorOAuthProvider implements OAuthClientProvider {
     };
   }
   clientInformation = () => this.client;
-  saveClientInformation = (info: OAuthClientInformationMixed) => void (this.client = info);
+  saveClientInformation = (info: OAuthClientInformationMixed): void => {
+    this.client = info;
+  };
   tokens = () => this.saved;
-  saveTokens = (tokens: OAuthTokens) => void (this.saved = tokens);
-  saveCodeVerifier = (verifier: string) => void (this.verifier = verifier);
+  saveTokens = (tokens: OAuthTokens): void => {
+    this.saved = tokens;
+  };
+  saveCodeVerifier = (verifier: string): void => {
+    this.verifier = verifier;
+  };
   codeVerifier = () => this.verifier;
   redirectToAuthorization(url: URL) {
     this.authorizationUrl = url;

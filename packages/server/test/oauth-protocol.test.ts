@@ -32,7 +32,7 @@ describe('OAuth protocol checks', () => {
   let clientId: string;
   let browser: Browser;
   const challenge = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
-  const verifier = 'v'.repeat(43) + 'abcdefghij';
+  const verifier = `${'v'.repeat(43)}abcdefghij`;
 
   const authorizeUrl = (params: Record<string, string | undefined>) => {
     const url = new URL(`${server.origin}/oauth/authorize`);

@@ -52,7 +52,7 @@ describe('cookie-authenticated writes: same-origin rule', () => {
   let server: TestServer;
   let user: SignedIn;
   let clientId: string;
-  const verifier = 'v'.repeat(43) + 'abcdefghij';
+  const verifier = `${'v'.repeat(43)}abcdefghij`;
 
   const postForm = (path: string, fields: Record<string, string>, sent: Sent, cookie?: string) =>
     fetch(server.origin + path, {

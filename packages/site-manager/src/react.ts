@@ -29,6 +29,7 @@ export interface SiteManagerProviderProps {
 /** Makes a site manager available to the hooks below. */
 export function SiteManagerProvider({ manager, options, children }: SiteManagerProviderProps) {
   // On the server (rendering) nothing is fetched or polled: pass `initialConfig` from your loader.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: options are read once, on the first render (documented); a new object each render must not make a new client
   const value = useMemo(
     () =>
       manager ??

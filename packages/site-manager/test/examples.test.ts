@@ -40,7 +40,7 @@ describe('README and examples', () => {
   });
 
   test('examples/node.mjs', async () => {
-    const out = await runNode(examples + 'node.mjs', {
+    const out = await runNode(`${examples}node.mjs`, {
       cwd: pkgDir,
       env: { SIGNPOST_URL: server.baseUrl, SIGNPOST_PROJECT: 'demo' },
     });
@@ -53,7 +53,7 @@ describe('README and examples', () => {
   });
 
   test('examples/browser.html in Chromium: flag and message render; the cache makes the reload a 304', async () => {
-    const html = readFileSync(examples + 'browser.html', 'utf8')
+    const html = readFileSync(`${examples}browser.html`, 'utf8')
       .replaceAll('https://esm.sh/@signpost/site-manager/gate', '/esm/gate.js')
       .replaceAll('https://esm.sh/@signpost/site-manager', '/esm/index.js')
       .replaceAll(EXAMPLE_BASE_URL, server.baseUrl);
@@ -70,7 +70,7 @@ describe('README and examples', () => {
     const tab = await browser.newPage();
     const statuses: number[] = [];
     tab.on('response', (r) => r.url().includes('/site-config') && statuses.push(r.status()));
-    await tab.goto(site.origin + '/browser.html');
+    await tab.goto(`${site.origin}/browser.html`);
     await tab.locator('#new-dashboard').waitFor({ state: 'visible' });
     assert.equal(await tab.locator('#messages p.info').textContent(), 'Welcome to the Signpost demo project.');
     await tab.reload();
@@ -84,13 +84,13 @@ describe('README and examples', () => {
     site.set(
       '/of.js',
       await bundle(
-        readFileSync(examples + 'browser.openfeature.js', 'utf8').replaceAll(EXAMPLE_BASE_URL, server.baseUrl),
+        readFileSync(`${examples}browser.openfeature.js`, 'utf8').replaceAll(EXAMPLE_BASE_URL, server.baseUrl),
         pkgDir,
       ),
     );
     site.set('/of.html', page('/of.js'));
     const tab = await browser.newPage();
-    await tab.goto(site.origin + '/of.html');
+    await tab.goto(`${site.origin}/of.html`);
     await tab.waitForFunction(() => document.body.dataset.newDashboard === 'true');
     await tab.close();
   });
@@ -107,7 +107,7 @@ describe('README and examples', () => {
     );
     site.set('/react.html', page('/react.js'));
     const tab = await browser.newPage();
-    await tab.goto(site.origin + '/react.html');
+    await tab.goto(`${site.origin}/react.html`);
     await tab.getByRole('heading', { name: 'New dashboard' }).waitFor();
     assert.equal(await tab.locator('.message.info').textContent(), 'Welcome to the Signpost demo project.');
     await tab.close();
@@ -121,7 +121,7 @@ describe('README and examples', () => {
       pkgDir,
       { platform: 'node', external: ['react', 'react-dom', '@signpost/*'] },
     );
-    const file = pkgDir + `.next-example-${process.pid}.mjs`;
+    const file = `${pkgDir}.next-example-${process.pid}.mjs`;
     writeFileSync(file, code);
     process.env.SIGNPOST_URL = server.baseUrl;
     try {

@@ -79,7 +79,10 @@ export function registerFeatureCommands(program: Command): void {
         offset: flags['offset'],
       });
       if (flags.json) return printJson(result);
-      if (flags['quiet']) return result.features.forEach((f) => say(f.id));
+      if (flags['quiet']) {
+        for (const feature of result.features) say(feature.id);
+        return;
+      }
       printTable(
         ['id', 'status', 'type', 'votes', 'internal', 'title'],
         result.features.map((f) => [f.id, f.status, f.type, f.voteCount, f.internal, f.title]),

@@ -78,7 +78,7 @@ export function registerLoginCommands(program: Command): void {
         // The server gives one answer whether or not the address was free (and e-mails it either
         // way); signing in with the password tells: it works for the new account, and for an
         // existing one whose owner typed its password.
-        let signedIn;
+        let signedIn: Awaited<ReturnType<typeof tokenFromPassword>>;
         try {
           signedIn = await tokenFromPassword(url, { email: flags.email, password });
         } catch (error) {

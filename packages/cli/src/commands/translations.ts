@@ -322,7 +322,7 @@ export function registerTranslationCommands(program: Command): void {
             const content = await fetchFile(locale);
             const file = exportPath(flags.out, locale, flags.namespace);
             mkdirSync(dirname(file), { recursive: true });
-            writeFileSync(file, JSON.stringify(content, null, 2) + '\n');
+            writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`);
             written.push({ locale, file, keys: countLeaves(content) });
           }
           if (flags.json) return printJson({ files: written });

@@ -49,7 +49,7 @@ export function writeConfig(config: CliConfig): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = configPath();
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
+  writeFileSync(temp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   // The mode above is filtered by the umask; set it exactly.
   chmodSync(temp, 0o600);
   renameSync(temp, path);

@@ -1,7 +1,7 @@
 /** Human-readable output: aligned tables and `label: value` blocks; `--json` prints the API's JSON as is. */
 
 export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 export type Cell = string | number | boolean | null | undefined;
@@ -27,13 +27,13 @@ export function printTable(columns: string[], rows: Cell[][], empty = 'Nothing t
   const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((row) => row[i]!.length)));
   const line = (row: string[]) =>
     row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
-  process.stdout.write([line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n') + '\n');
+  process.stdout.write(`${[line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n')}\n`);
 }
 
 export function printFields(fields: Array<[string, Cell]>): void {
   const width = Math.max(...fields.map(([label]) => label.length));
   process.stdout.write(
-    fields.map(([label, value]) => `${`${label}:`.padEnd(width + 2)}${text(value)}`).join('\n') + '\n',
+    `${fields.map(([label, value]) => `${`${label}:`.padEnd(width + 2)}${text(value)}`).join('\n')}\n`,
   );
 }
 

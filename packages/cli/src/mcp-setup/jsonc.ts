@@ -52,7 +52,10 @@ export class JsoncDocument {
 
   /** Sets the value at `path`, creating missing parent objects; `undefined` removes the property. */
   set(path: JsonPath, value: unknown): void {
-    if (value === undefined) return this.remove(path);
+    if (value === undefined) {
+      this.remove(path);
+      return;
+    }
     const tree = this.tree();
     const existing = jsonc.findNodeAtLocation(tree, path);
     if (existing) {
@@ -83,7 +86,7 @@ export class JsoncDocument {
 
   private remove(path: JsonPath): void {
     const prop = jsonc.findNodeAtLocation(this.tree(), path)?.parent;
-    if (!prop || prop.type !== 'property' || !prop.parent) return;
+    if (prop?.type !== 'property' || !prop.parent) return;
     const siblings = prop.parent.children ?? [];
     const index = siblings.indexOf(prop);
     let start = prop.offset;

@@ -26,7 +26,7 @@ export function hostPlatform(): Platform {
 }
 
 export function resolveEnvironment(platform: Platform, env: NodeJS.ProcessEnv): SetupEnvironment {
-  const nonEmpty = (v: string | undefined) => (v && v.trim() ? v : undefined);
+  const nonEmpty = (v: string | undefined) => (v?.trim() ? v : undefined);
   if (platform === 'win32') {
     const home = nonEmpty(env['USERPROFILE']) ?? nonEmpty(env['HOME']) ?? homedir();
     return {

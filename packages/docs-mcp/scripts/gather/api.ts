@@ -160,7 +160,10 @@ function sortFiles(files: DeclarationFile[], entryPoints: ApiReference['entryPoi
 
 function capTotal(files: DeclarationFile[]): DeclarationFile[] {
   let total = 0;
-  return files.filter((f) => (total += f.text.length) <= MAX_TOTAL_CHARS);
+  return files.filter((f) => {
+    total += f.text.length;
+    return total <= MAX_TOTAL_CHARS;
+  });
 }
 
 function listFiles(dir: string, keep: (file: string) => boolean): string[] {

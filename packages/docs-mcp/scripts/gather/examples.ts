@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { EXAMPLE_PLATFORMS, type ExampleFile, type ExamplePlatform } from '../../src/content.ts';
 
@@ -51,7 +51,7 @@ export function gatherExamples(packageDir: string): ExampleFile[] {
 }
 
 function* walk(dir: string): Generator<string> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {

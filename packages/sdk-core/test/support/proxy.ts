@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 
 export type ProxyMode = 'ok' | 'down' | '503' | 'hang';
 
-export interface Proxy {
+export interface TestProxy {
   /** `http://127.0.0.1:<port>/api/public/v1` */
   baseUrl: string;
   mode: ProxyMode;
@@ -19,13 +19,13 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
-export async function startProxy(targetOrigin: string): Promise<Proxy> {
+export async function startProxy(targetOrigin: string): Promise<TestProxy> {
   const target = new URL(targetOrigin);
   let failures = 0;
   let failRetryAfter: string | undefined;
   let failStatus = 503;
   const hanging = new Set<import('node:http').ServerResponse>();
-  const state: Proxy = {
+  const state: TestProxy = {
     baseUrl: '',
     mode: 'ok',
     hits: 0,

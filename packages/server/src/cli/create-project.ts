@@ -64,7 +64,7 @@ try {
     process.stderr.write(`A project with slug "${slug}" already exists.\n`);
     process.exitCode = 1;
   } else if (values.json) {
-    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
     process.stdout.write(
       [

@@ -12,6 +12,6 @@ export function openDatabase(options: {
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) return new PostgresDatabase(url);
   const sqlite = { checkpointPages: options.sqliteCheckpointPages };
-  if (url && url.startsWith('sqlite:')) return new SqliteDatabase(url.slice('sqlite:'.length), sqlite);
+  if (url?.startsWith('sqlite:')) return new SqliteDatabase(url.slice('sqlite:'.length), sqlite);
   return new SqliteDatabase(join(options.dataDir, 'signpost.db'), sqlite);
 }

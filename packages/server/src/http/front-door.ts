@@ -35,14 +35,14 @@ export function frontDoor({ db, memo, requestId, log, closing }: FrontDoorOption
 
     let keyId = '';
     if (known.permission !== undefined) {
-      let key;
+      let key: ReturnType<typeof authenticateApiKeyCached>;
       try {
         key = authenticateApiKeyCached(db, presentedKey(headers));
       } catch {
         return false; // Fastify gives the 401 with its body and logs.
       }
       // A plan quota counts every request, which is a write: those requests take the full path.
-      if (!key || !key.scopes.has(known.permission) || key.project.monthly_quota !== null) return false;
+      if (!key?.scopes.has(known.permission) || key.project.monthly_quota !== null) return false;
       keyId = key.keyId;
     }
     const kept = memo.answer(known, keyId);

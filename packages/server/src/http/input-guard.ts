@@ -336,18 +336,23 @@ declare module 'fastify' {
  * query text, and NUL or deep nesting in a body, are 400 naming the field. Runs before Ajv.
  */
 export function guardRequestInput(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
-  if (hasImpossibleParam(request.params)) return done(new NotFoundError());
+  done(findRequestInputError(request));
+}
+
+function findRequestInputError(request: FastifyRequest): Error | undefined {
+  if (hasImpossibleParam(request.params)) return new NotFoundError();
   const query = findQueryProblem(request.query);
-  if (query?.kind === 'missing-item') return done(new NotFoundError());
-  if (query)
-    return done(
-      new BadRequestError(`Invalid query parameter ${query.problem.field}: ${query.problem.message}`, [query.problem]),
-    );
-  if (request.body === undefined) return done();
+  if (query?.kind === 'missing-item') return new NotFoundError();
+  if (query) {
+    return new BadRequestError(`Invalid query parameter ${query.problem.field}: ${query.problem.message}`, [
+      query.problem,
+    ]);
+  }
+  if (request.body === undefined) return undefined;
   // Fastify builds a new routeOptions object on every read: read it once.
   const { config, schema } = request.routeOptions;
-  if (config.guardsOwnBody) return done();
+  if (config.guardsOwnBody) return undefined;
   const problem = findInputProblem(request.body, schema?.body);
-  if (problem) return done(new BadRequestError(`Invalid field ${problem.field}: ${problem.message}`, [problem]));
-  done();
+  if (problem) return new BadRequestError(`Invalid field ${problem.field}: ${problem.message}`, [problem]);
+  return undefined;
 }

@@ -54,7 +54,7 @@ const text = (source: unknown, name: string): string | undefined => {
 
 /** A path on this server to come back to after signing in; anything else goes to the start. */
 const safeReturnTo = (raw: string | undefined) =>
-  raw && raw.startsWith(`${OAUTH_PATHS.authorize}?`) ? raw : OAUTH_PATHS.authorize;
+  raw?.startsWith(`${OAUTH_PATHS.authorize}?`) ? raw : OAUTH_PATHS.authorize;
 
 export async function authorizeRoutes(app: FastifyInstance, { db, config, accounts }: OAuthDeps): Promise<void> {
   const resource = mcpResourceUrl(config);

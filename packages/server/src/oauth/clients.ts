@@ -67,7 +67,7 @@ export async function registerClient(db: Queryable, body: unknown): Promise<OAut
   if (!grantTypes.includes('authorization_code') || grantTypes.some((type) => !GRANT_TYPES.includes(type))) {
     throw new InvalidClientMetadataError('grant_types must include authorization_code and may add refresh_token');
   }
-  if (metadata.response_types && metadata.response_types.some((type) => type !== 'code')) {
+  if (metadata.response_types?.some((type) => type !== 'code')) {
     throw new InvalidClientMetadataError('response_types may only hold code');
   }
   const id = newId('client');

@@ -96,7 +96,7 @@ export async function tokenRoutes(app: FastifyInstance, { db, accounts }: OAuthD
     const token = form['refresh_token'];
     if (!token) throw new InvalidRequestError('refresh_token is required');
     const found = await findToken(db, token);
-    if (!found || found.kind !== 'refresh' || found.grant.client_id !== client.client_id)
+    if (found?.kind !== 'refresh' || found.grant.client_id !== client.client_id)
       throw new InvalidGrantError('Invalid refresh token');
     if (found.revoked_at || found.grant.revoked_at) throw new InvalidGrantError('The refresh token was revoked');
     if (found.expires_at <= nowIso()) throw new InvalidGrantError('The refresh token expired');

@@ -20,13 +20,7 @@ export function oauthTokenVerifier(db: Database, config: Config, accounts: Accou
     async verify(token) {
       if (!token.startsWith(PREFIX.accessToken)) return undefined;
       const found = await findToken(db, token);
-      if (
-        !found ||
-        found.kind !== 'access' ||
-        found.revoked_at ||
-        found.grant.revoked_at ||
-        found.expires_at <= nowIso()
-      )
+      if (found?.kind !== 'access' || found.revoked_at || found.grant.revoked_at || found.expires_at <= nowIso())
         return undefined;
       if (!sameResource(found.grant.resource, mcpResourceUrl(config))) return undefined;
       const project = (await accounts.accessibleProjects(found.grant.account_id)).find(

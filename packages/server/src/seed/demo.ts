@@ -3,7 +3,6 @@ import { backdateFeature, insertFeature } from '../resources/features/index.ts';
 import { insertEntry } from '../resources/changelog/index.ts';
 import { insertRelease } from '../resources/releases/index.ts';
 import { insertEnvironment, insertMessage, putFlag } from '../resources/site-config/index.ts';
-import { newId, nowIso } from '../kernel/ids.ts';
 import { insertKey } from '../resources/translations/index.ts';
 
 const ago = (days: number): string => new Date(Date.now() - days * 86_400_000).toISOString();

@@ -44,9 +44,7 @@ class OpenApiChecker {
     addFormats(this.ajv);
     this.ajv.addSchema({ ...document, $id: 'openapi' }, 'openapi');
     for (const [path, item] of Object.entries<any>(document.paths ?? {})) {
-      const pattern = new RegExp(
-        '^' + path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+') + '/?$',
-      );
+      const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`);
       for (const [method, operation] of Object.entries<any>(item)) {
         const pointer = `#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}`;
         this.operations.push({ method: method.toUpperCase(), pattern, pointer, responses: operation.responses ?? {} });

@@ -11,9 +11,18 @@ export interface StatementCount {
 export function countStatements(db: Database): { db: Database; count: StatementCount } {
   const count: StatementCount = { statements: 0 };
   const counted = (queryable: Queryable): Queryable => ({
-    all: (sql, params) => (count.statements++, queryable.all(sql, params)),
-    get: (sql, params) => (count.statements++, queryable.get(sql, params)),
-    run: (sql, params) => (count.statements++, queryable.run(sql, params)),
+    all: (sql, params) => {
+      count.statements++;
+      return queryable.all(sql, params);
+    },
+    get: (sql, params) => {
+      count.statements++;
+      return queryable.get(sql, params);
+    },
+    run: (sql, params) => {
+      count.statements++;
+      return queryable.run(sql, params);
+    },
   });
   const wrapped: Database = {
     dialect: db.dialect,

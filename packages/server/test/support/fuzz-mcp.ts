@@ -81,7 +81,7 @@ export function mcpRequests(tools: McpTool[], projectId: string, next?: () => nu
     '"x"',
     '1e400',
     deepObject(5000).text,
-    '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":' + deepObject(5000).text + '}',
+    `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":${deepObject(5000).text}}`,
   ]) {
     add(`raw ${text.slice(0, 16)}`, text);
   }

@@ -15,7 +15,7 @@ export class Raw {
 }
 
 export function deepObject(levels: number): Raw {
-  return new Raw('{"a":'.repeat(levels) + '1' + '}'.repeat(levels));
+  return new Raw(`${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`);
 }
 
 export function deepArray(levels: number): Raw {
@@ -103,7 +103,7 @@ export const ODD_TEXT = [
   '<script>',
   "'",
   '"',
-  'a'.repeat(64) + '@' + 'b'.repeat(250) + '.com',
+  `${'a'.repeat(64)}@${'b'.repeat(250)}.com`,
 ];
 
 /** Dates a format check may pass but a date library or column may not hold. */
@@ -179,7 +179,7 @@ function sampleText(name: string, schema: Schema): string {
   const pattern = schema['pattern'] ? new RegExp(schema['pattern']) : undefined;
   for (const candidate of candidates) {
     let text = candidate;
-    while (text.length < min) text += ' ' + candidate;
+    while (text.length < min) text += ` ${candidate}`;
     text = text.slice(0, max);
     if (!pattern || pattern.test(text)) return text;
   }

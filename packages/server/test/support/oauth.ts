@@ -71,13 +71,13 @@ export class Browser {
     if (!action) throw new Error(`no form on the page:\n${page.html.slice(0, 2000)}`);
     const form: Record<string, string> = {};
     for (const match of page.html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-      form[match[1]!] = unescape(match[2]!);
+      form[match[1]!] = unescapeHtml(match[2]!);
     }
-    return this.open(unescape(action), { method: 'POST', form: { ...form, ...values } });
+    return this.open(unescapeHtml(action), { method: 'POST', form: { ...form, ...values } });
   }
 }
 
-const unescape = (text: string) =>
+const unescapeHtml = (text: string) =>
   text.replace(
     /&(amp|lt|gt|quot|#39);/g,
     (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]!,

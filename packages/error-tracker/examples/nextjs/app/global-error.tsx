@@ -11,7 +11,9 @@ export default function GlobalError({ error, reset }: { error: Error & { digest?
     <html lang="en">
       <body>
         <h2>Something went wrong.</h2>
-        <button onClick={() => reset()}>Try again</button>
+        <button type="button" onClick={() => reset()}>
+          Try again
+        </button>
       </body>
     </html>
   );

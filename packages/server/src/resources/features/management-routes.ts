@@ -228,7 +228,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       const { projectId, featureId, commentId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       const result = await moderateDeleteComment(db, projectId, featureId, commentId);
-      if (!result || !result.removed) throw new NotFoundError();
+      if (!result?.removed) throw new NotFoundError();
       return { featureId, ...result };
     },
   );

@@ -30,7 +30,7 @@ export function resolveClientVersion(current: string | undefined, releases: read
   if (clean) return clean;
   if (!GIT_HASH.test(current)) return undefined;
   const hash = current.toLowerCase();
-  const match = releases.find((release) => release.gitCommit && release.gitCommit.toLowerCase().startsWith(hash));
+  const match = releases.find((release) => release.gitCommit?.toLowerCase().startsWith(hash));
   return match ? match.version : undefined;
 }
 

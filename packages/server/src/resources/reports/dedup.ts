@@ -13,6 +13,6 @@ const FINGERPRINT_LENGTH = 32;
 export function fingerprintOf(...parts: Array<string | null | undefined>): string {
   // An absent part differs from an empty one, so an absent errorType matches only an absent one.
   let text = '';
-  for (const part of parts) text += (part === undefined || part === null ? '\u0000absent' : `\u0001${part}`) + '\u0002';
+  for (const part of parts) text += `${part === undefined || part === null ? '\u0000absent' : `\u0001${part}`}\u0002`;
   return hash('sha256', text).slice(0, FINGERPRINT_LENGTH);
 }

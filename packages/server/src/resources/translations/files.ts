@@ -52,9 +52,8 @@ export function nestEntries(flat: Record<string, string>): { nested: Record<stri
       } else {
         const next = node[part];
         if (typeof next === 'string') return { conflict: key };
-        node =
-          (next as Record<string, unknown> | undefined) ??
-          (node[part] = Object.create(null) as Record<string, unknown>);
+        if (next === undefined) node[part] = Object.create(null) as Record<string, unknown>;
+        node = node[part] as Record<string, unknown>;
       }
     }
   }

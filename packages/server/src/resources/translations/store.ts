@@ -103,7 +103,10 @@ async function withValues(db: Queryable, rows: KeyRow[]): Promise<KeyWithValues[
     );
     for (const value of found) {
       let map = values.get(value.key_id);
-      if (!map) values.set(value.key_id, (map = Object.create(null) as Record<string, string>));
+      if (!map) {
+        map = Object.create(null) as Record<string, string>;
+        values.set(value.key_id, map);
+      }
       map[value.locale] = value.text;
     }
   }

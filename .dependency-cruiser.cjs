@@ -65,6 +65,15 @@ module.exports = {
       to: { path: `${SERVER}resources/[^/]+${STORE_FILE}` },
     },
     {
+      name: 'statement-builders-only-from-stores',
+      severity: 'error',
+      comment:
+        'db/page.ts runs statements on the table its caller names: only stores and read models, ' +
+        'which own or read those tables, may call it.',
+      from: { path: '^packages/server/src/', pathNot: ['/store[^/]*\\.ts$', '-store\\.ts$', 'read-model\\.ts$'] },
+      to: { path: `${SERVER}db/page\\.ts$` },
+    },
+    {
       name: 'resource-imports-only-surface-contexts',
       severity: 'error',
       comment:

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { newId } from '../src/kernel/ids.ts';
 import { touchProjectConfig, touchProjectTranslations } from '../src/resources/projects/index.ts';
+import { updateMaintenance } from '../src/resources/site-config/store.ts';
 import { startTestServer, type TestProject, type TestServer } from './support/server.ts';
 import { Api } from './support/api.ts';
 
@@ -91,9 +92,7 @@ describe('site configuration', () => {
     assert.equal(cached.text, '');
     assert.equal(cached.headers.get('content-length'), null, 'a 304 announces no body');
     assert.equal(cached.headers.get('content-type'), null);
-    await server.db.run("UPDATE maintenance_settings SET enabled = 1, type = 'banner' WHERE project_id = ?", [
-      project.projectId,
-    ]);
+    await updateMaintenance(server.db, project.projectId, { enabled: true, type: 'banner' });
     await touchProjectConfig(server.db, project.projectId);
     const changed = await api.get('/site-config', {
       query: { projectId: project.projectId },

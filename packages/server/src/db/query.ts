@@ -1,8 +1,8 @@
 /**
- * Small helpers the management stores share: text search, time ranges and the one-page-plus-total
- * answer of every management list.
+ * Small helpers the management stores share: text search conditions, time ranges, JSON columns.
+ * (The page-plus-total statement is db/page.ts.)
  */
-import type { Queryable, SqlValue } from './database.ts';
+import type { SqlValue } from './database.ts';
 
 /** A case-insensitive LIKE pattern for `text` anywhere, with `%`, `_` and `\` taken literally. */
 export function containsPattern(text: string): string {
@@ -41,27 +41,6 @@ export class Where {
   get sql(): string {
     return this.conditions.length > 0 ? this.conditions.join(' AND ') : '1 = 1';
   }
-}
-
-/** Rows of one page and the number of rows over all pages, with the same conditions. */
-export async function page<T>(
-  db: Queryable,
-  from: string,
-  where: Where,
-  columns: string,
-  orderBy: string,
-  limit: number,
-  offset: number,
-): Promise<{ rows: T[]; total: number }> {
-  const [count, rows] = await Promise.all([
-    db.get<{ total: number }>(`SELECT COUNT(*) AS total FROM ${from} WHERE ${where.sql}`, where.params),
-    db.all<T>(`SELECT ${columns} FROM ${from} WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
-      ...where.params,
-      limit,
-      offset,
-    ]),
-  ]);
-  return { rows, total: Number(count?.total ?? 0) };
 }
 
 /** Normalises an ISO timestamp to the stored form (UTC, milliseconds, `Z`), so text comparison works. */

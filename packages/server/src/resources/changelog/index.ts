@@ -1,3 +1,5 @@
 /** The changelog: entries standalone or linked to a feature, drafts and published ones. */
 // The seed writes a project's sample entries.
 export { insertEntry } from './store.ts';
+// Deleting and merging features carry their entries along (in the feature's transaction).
+export { detachEntriesFromFeature, moveEntriesToFeature } from './store.ts';

@@ -3,7 +3,8 @@
  * JOIN on features, a table of resources/features, in one place.
  */
 import { bool, type Queryable } from '../../db/database.ts';
-import { page, searchClause, Where } from '../../db/query.ts';
+import { page } from '../../db/page.ts';
+import { searchClause, Where } from '../../db/query.ts';
 
 export interface ChangelogRow {
   id: string;

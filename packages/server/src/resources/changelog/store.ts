@@ -23,6 +23,33 @@ export interface NewEntry {
   publishedAt?: string | undefined;
 }
 
+/**
+ * A feature merged into another: its entries now tell about the feature it was merged into.
+ * Runs in the merge's transaction; returns how many entries moved.
+ */
+export async function moveEntriesToFeature(tx: Queryable, fromFeatureId: string, toFeatureId: string): Promise<number> {
+  const { changes } = await tx.run('UPDATE changelog_entries SET feature_id = ? WHERE feature_id = ?', [
+    toFeatureId,
+    fromFeatureId,
+  ]);
+  return changes;
+}
+
+/**
+ * A feature being deleted: its entries keep the status it had, frozen into their own status
+ * fields, and become standalone, so a published entry does not lose its label.
+ */
+export async function detachEntriesFromFeature(
+  tx: Queryable,
+  featureId: string,
+  status: { key: string; label: string },
+): Promise<void> {
+  await tx.run(
+    'UPDATE changelog_entries SET status_key = ?, status_label = ?, feature_id = NULL WHERE feature_id = ?',
+    [status.key, status.label, featureId],
+  );
+}
+
 export async function insertEntry(db: Queryable, projectId: string, input: NewEntry): Promise<string> {
   const id = newId('chg');
   const now = nowIso();

@@ -4,7 +4,8 @@
  */
 import type { Database, Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
-import { page, Where } from '../../db/query.ts';
+import { page } from '../../db/page.ts';
+import { Where } from '../../db/query.ts';
 import { bumpCounter, countPublicComment, featureCounts, lockFeature } from './store.ts';
 import type { Scope } from '../../kernel/scope.ts';
 

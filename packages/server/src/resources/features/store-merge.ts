@@ -9,6 +9,7 @@ import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
 import { nowIso } from '../../kernel/ids.ts';
 import type { FeatureRow } from './store.ts';
 import { moveBugsToFeature } from '../reports/index.ts';
+import { moveEntriesToFeature } from '../changelog/index.ts';
 
 export interface MergeOutcome {
   feature: FeatureRow;
@@ -75,10 +76,7 @@ export async function mergeFeature(
       targetId,
       duplicateId,
     ]);
-    const { changes: changelogEntriesMoved } = await tx.run(
-      'UPDATE changelog_entries SET feature_id = ? WHERE feature_id = ?',
-      [targetId, duplicateId],
-    );
+    const changelogEntriesMoved = await moveEntriesToFeature(tx, duplicateId, targetId);
     await moveBugsToFeature(tx, duplicateId, targetId);
     await tx.run('DELETE FROM features WHERE id = ?', [duplicateId]);
     await tx.run(

@@ -5,7 +5,8 @@
  */
 import type { Database, Queryable } from '../../db/database.ts';
 import { nowIso } from '../../kernel/ids.ts';
-import { page, Where } from '../../db/query.ts';
+import { page } from '../../db/page.ts';
+import { Where } from '../../db/query.ts';
 import { bumpCounter, featureCounts, lockFeature, lockPublicFeature } from './store.ts';
 import type { Scope } from '../../kernel/scope.ts';
 

@@ -8,11 +8,13 @@ import { bool, placeholders, type Database, type Queryable, type SqlValue } from
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
-import { page, searchClause, Where } from '../../db/query.ts';
+import { page } from '../../db/page.ts';
+import { searchClause, Where } from '../../db/query.ts';
 import type { FeatureStatus } from './schemas.ts';
 import { STATUS_LABELS } from './status-labels.ts';
 import { Assignments } from '../../db/assignments.ts';
 import { unlinkBugsFromFeature } from '../reports/index.ts';
+import { detachEntriesFromFeature } from '../changelog/index.ts';
 
 export interface FeatureRow {
   id: string;
@@ -228,10 +230,7 @@ export async function deleteFeature(db: Database, projectId: string, id: string)
       [id, projectId],
     );
     if (!feature) return false;
-    await tx.run(
-      'UPDATE changelog_entries SET status_key = ?, status_label = ?, feature_id = NULL WHERE feature_id = ?',
-      [feature.status, STATUS_LABELS[feature.status], id],
-    );
+    await detachEntriesFromFeature(tx, id, { key: feature.status, label: STATUS_LABELS[feature.status] });
     await unlinkBugsFromFeature(tx, id);
     const { changes } = await tx.run('DELETE FROM features WHERE id = ? AND project_id = ?', [id, projectId]);
     return changes === 1;

@@ -39,7 +39,6 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     [id, input.name, input.slug, defaultLocale, JSON.stringify(supported), input.monthlyQuota ?? null, now, now],
   );
-  await db.run('INSERT INTO maintenance_settings (project_id) VALUES (?)', [id]);
   return (await findProject(db, id))!;
 }
 

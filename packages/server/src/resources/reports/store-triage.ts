@@ -6,7 +6,8 @@
  */
 import type { Queryable } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
-import { page, searchClause, Where } from '../../db/query.ts';
+import { page } from '../../db/page.ts';
+import { searchClause, Where } from '../../db/query.ts';
 
 export const REPORT_STATUSES = ['open', 'resolved', 'ignored'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];

@@ -16,20 +16,20 @@ export interface SiteConfigSnapshot {
 
 function shape(
   project: { id: string; debug_mode: number; config_updated_at: string },
-  maintenance: MaintenanceRow | undefined,
+  maintenance: MaintenanceRow,
   messages: MessageRow[],
   flags: FlagRow[],
   environments: EnvironmentRow[],
 ) {
-  const whitelist = JSON.parse(maintenance?.whitelist ?? '{}') as Record<string, string[] | undefined>;
+  const whitelist = JSON.parse(maintenance.whitelist ?? '{}') as Record<string, string[] | undefined>;
   return {
     maintenance: {
-      enabled: isTrue(maintenance?.enabled),
-      type: maintenance?.type ?? 'full',
-      customHtml: maintenance?.custom_html ?? null,
-      expectedRestoration: maintenance?.expected_restoration ?? null,
-      showStatusLink: isTrue(maintenance?.show_status_link),
-      statusPageUrl: maintenance?.status_page_url ?? null,
+      enabled: isTrue(maintenance.enabled),
+      type: maintenance.type ?? 'full',
+      customHtml: maintenance.custom_html ?? null,
+      expectedRestoration: maintenance.expected_restoration ?? null,
+      showStatusLink: isTrue(maintenance.show_status_link),
+      statusPageUrl: maintenance.status_page_url ?? null,
       whitelist: {
         localStorageKeys: whitelist['localStorageKeys'] ?? [],
         emails: whitelist['emails'] ?? [],

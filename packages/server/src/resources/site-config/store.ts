@@ -46,15 +46,10 @@ export interface MaintenanceChanges {
   whitelist?: { localStorageKeys: string[]; emails: string[]; ips: string[] } | undefined;
 }
 
-/** The row every new project starts with (project creation calls this in its transaction). */
-export async function createMaintenanceDefaults(db: Queryable, projectId: string): Promise<void> {
-  await db.run('INSERT INTO maintenance_settings (project_id) VALUES (?)', [projectId]);
-}
-
 /** What the public GET /site-config reads: maintenance, active messages, flags, environments. */
 export async function readPublicConfigRows(db: Queryable, projectId: string) {
   const [maintenance, messages, flags, environments] = await Promise.all([
-    db.get<MaintenanceRow>('SELECT * FROM maintenance_settings WHERE project_id = ?', [projectId]),
+    readMaintenance(db, projectId),
     db.all<MessageRow>(
       'SELECT * FROM status_messages WHERE project_id = ? AND is_active = 1 ORDER BY priority DESC, created_at DESC, id',
       [projectId],
@@ -65,6 +60,11 @@ export async function readPublicConfigRows(db: Queryable, projectId: string) {
   return { maintenance, messages, flags, environments };
 }
 
+/**
+ * A project's maintenance settings. A project has no row until its settings first change
+ * (updateMaintenance writes it): until then the column defaults below are its settings, so
+ * creating a project writes nothing here.
+ */
 export async function readMaintenance(db: Queryable, projectId: string): Promise<MaintenanceRow> {
   const row = await db.get<MaintenanceRow>('SELECT * FROM maintenance_settings WHERE project_id = ?', [projectId]);
   return (
@@ -82,7 +82,7 @@ export async function readMaintenance(db: Queryable, projectId: string): Promise
 }
 
 export async function updateMaintenance(tx: Queryable, projectId: string, changes: MaintenanceChanges): Promise<true> {
-  // Projects made before maintenance rows existed for every project get theirs here.
+  // A project gets its row on its first change (see readMaintenance).
   await tx.run('INSERT INTO maintenance_settings (project_id) VALUES (?) ON CONFLICT (project_id) DO NOTHING', [
     projectId,
   ]);

@@ -6,7 +6,8 @@ import type { Database, Queryable } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { nowIso } from '../../kernel/ids.ts';
 import type { Scope } from '../../kernel/scope.ts';
-import { page, Where } from '../../db/query.ts';
+import { page } from '../../db/page.ts';
+import { Where } from '../../db/query.ts';
 import { KEY_PATTERN } from './files.ts';
 import { insertKey, translationWrite } from './store.ts';
 

@@ -9,7 +9,8 @@ import { placeholders, type Database, type Queryable } from '../../db/database.t
 import { isForeignKeyViolation } from '../../db/failures.ts';
 import { touchProjectTranslations } from '../../resources/projects/index.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
-import { page, searchClause, Where } from '../../db/query.ts';
+import { page } from '../../db/page.ts';
+import { searchClause, Where } from '../../db/query.ts';
 import { Assignments } from '../../db/assignments.ts';
 import type { KeyValues } from './resolve.ts';
 

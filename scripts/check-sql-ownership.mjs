@@ -47,6 +47,16 @@ const OWNERS = {
   team_members: 'resources/teams',
   team_invites: 'resources/teams',
   personal_access_tokens: 'resources/tokens',
+  features_fts: 'resources/features',
+  boards: 'resources/board',
+  board_users: 'resources/board',
+  board_sessions: 'resources/board',
+  board_sign_in_links: 'resources/board',
+  tags: 'resources/tags',
+  feature_tags: 'resources/tags',
+  follows: 'resources/notifications',
+  notification_outbox: 'resources/notifications',
+  instance_keys: 'db',
   named_locks: 'db',
   quota_usage: 'http',
   dedup_heads: null,
@@ -57,7 +67,13 @@ const OWNER_PREFIXES = [
 ];
 
 /** Modules outside resources/ that are the store of their tables (db/ and http/ infrastructure; migrate.ts keeps schema_migrations). */
-const INFRASTRUCTURE_STORES = new Set(['db/migrate.ts', 'db/named-lock.ts', 'http/quota.ts', 'http/rate-limit.ts']);
+const INFRASTRUCTURE_STORES = new Set([
+  'db/migrate.ts',
+  'db/named-lock.ts',
+  'db/instance-keys.ts',
+  'http/quota.ts',
+  'http/rate-limit.ts',
+]);
 
 /**
  * Statement builders: their statements name no table (the calling store passes its own), so a
@@ -79,7 +95,9 @@ function tablesFromMigrations() {
   const tables = new Set();
   for (const file of readdirSync(MIGRATIONS).filter((name) => name.endsWith('.sql'))) {
     const sql = readFileSync(join(MIGRATIONS, file), 'utf8');
-    for (const match of sql.matchAll(/CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?"?([a-z_][a-z0-9_]*)/gi)) {
+    for (const match of sql.matchAll(
+      /CREATE\s+(?:VIRTUAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?"?([a-z_][a-z0-9_]*)/gi,
+    )) {
       tables.add(match[1].toLowerCase());
     }
   }

@@ -23,6 +23,12 @@ export interface Config {
   sqliteCheckpointPages: number;
   /** Management API accounts: mail, sessions, seats and sign-in through OpenID Connect. */
   accounts: AccountsConfig;
+  /**
+   * The key per-project secrets are derived from (a board's SSO secret): `SECRET_KEY`, at least
+   * 32 characters. Unset: a key made on first start and kept in the database. Changing it changes
+   * every derived secret.
+   */
+  secretKey: string | undefined;
 }
 
 export interface OidcConfig {
@@ -126,6 +132,12 @@ export function loadConfig(env: Env = process.env): Config {
       'an integer from 100 to 1000000',
     ),
     accounts: readAccountsConfig(read, integer, boolean, url, env['PUBLIC_URL'] ?? ''),
+    secretKey: read<string | undefined>(
+      'SECRET_KEY',
+      undefined,
+      (raw) => (raw.length >= 32 ? raw : undefined),
+      'at least 32 characters',
+    ),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);

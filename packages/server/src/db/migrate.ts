@@ -9,6 +9,8 @@ const PG_MIGRATION_LOCK = 5_318_008;
 export interface Migration {
   id: string;
   sql: string;
+  /** Set for `<id>.sqlite.sql` / `<id>.postgres.sql`: DDL only one engine speaks (full-text search). */
+  dialect?: 'sqlite' | 'postgres';
 }
 
 /**
@@ -23,12 +25,21 @@ export async function withStartupLock<T>(db: Database, fn: (tx: Queryable) => Pr
   });
 }
 
-/** Migrations are `YYYYMMDDHHMM_name.sql` files, applied in name order, never edited once merged. */
+/**
+ * Migrations are `YYYYMMDDHHMM_name.sql` files, applied in name order, never edited once merged.
+ * A migration that differs by engine is a pair, `<id>.sqlite.sql` and `<id>.postgres.sql`: each
+ * database applies its own under the one id.
+ */
 export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
   return readdirSync(dir)
     .filter((name) => name.endsWith('.sql'))
     .sort()
-    .map((name) => ({ id: name.replace(/\.sql$/, ''), sql: readFileSync(dir + name, 'utf8') }));
+    .map((name) => {
+      const engine = /\.(sqlite|postgres)\.sql$/.exec(name)?.[1] as Migration['dialect'];
+      const id = name.replace(/(\.(sqlite|postgres))?\.sql$/, '');
+      const sql = readFileSync(dir + name, 'utf8');
+      return engine ? { id, sql, dialect: engine } : { id, sql };
+    });
 }
 
 /** Applies every pending migration; safe to call from several processes at once. */
@@ -53,6 +64,7 @@ async function applyPending(
   const applied: string[] = [];
   for (const migration of migrations) {
     if (done.has(migration.id)) continue;
+    if (migration.dialect !== undefined && migration.dialect !== db.dialect) continue;
     if (db.dialect === 'postgres') {
       // Already inside the lock transaction: statements run in it, so a failure rolls back all.
       for (const statement of splitStatements(migration.sql)) await q.run(statement);

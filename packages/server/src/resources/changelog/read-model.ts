@@ -36,7 +36,7 @@ export async function listChangelog(
   return db.all<ChangelogRow>(
     `SELECT e.*, f.title AS f_title, f.type AS f_type, f.status AS f_status
        FROM changelog_entries e LEFT JOIN features f ON f.id = e.feature_id
-      WHERE e.project_id = ? AND e.published = ? AND (e.feature_id IS NULL OR f.internal = 0)
+      WHERE e.project_id = ? AND e.published = ? AND (e.feature_id IS NULL OR (f.internal = 0 AND f.held = 0))
       ORDER BY e.published_at DESC, e.created_at DESC, e.id DESC LIMIT ? OFFSET ?`,
     [projectId, bool(published), limit, offset],
   );

@@ -24,7 +24,7 @@ export async function listComments(
   offset: number,
 ): Promise<CommentRow[]> {
   return db.all<CommentRow>(
-    'SELECT * FROM comments WHERE feature_id = ? ORDER BY created_at ASC, id ASC LIMIT ? OFFSET ?',
+    'SELECT * FROM comments WHERE feature_id = ? AND held = 0 ORDER BY created_at ASC, id ASC LIMIT ? OFFSET ?',
     [featureId, limit, offset],
   );
 }

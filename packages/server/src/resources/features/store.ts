@@ -104,7 +104,7 @@ export async function findFeature(db: Queryable, scope: Scope, id: string): Prom
 /** An item a public read may show: in the scope and not internal. */
 export async function findPublicFeature(db: Queryable, scope: Scope, id: string): Promise<FeatureRow | undefined> {
   return db.get<FeatureRow>(
-    'SELECT * FROM features WHERE id = ? AND project_id = ? AND environment = ? AND internal = 0',
+    'SELECT * FROM features WHERE id = ? AND project_id = ? AND environment = ? AND internal = 0 AND held = 0',
     [id, scope.projectId, scope.environment],
   );
 }
@@ -118,7 +118,7 @@ export interface FeatureFilter {
 
 /** Public items only; the internal filter runs in SQL, before LIMIT and OFFSET. */
 export async function listPublicFeatures(db: Queryable, scope: Scope, filter: FeatureFilter): Promise<FeatureRow[]> {
-  const where = ['project_id = ?', 'environment = ?', 'internal = 0'];
+  const where = ['project_id = ?', 'environment = ?', 'internal = 0', 'held = 0'];
   const params: SqlValue[] = [scope.projectId, scope.environment];
   if (filter.status) {
     where.push('status = ?');
@@ -248,7 +248,7 @@ export async function listRoadmapItems(
 ): Promise<RoadmapRow[]> {
   return db.all<RoadmapRow>(
     `SELECT id, title, status, vote_count, comment_count, created_at FROM features
-      WHERE project_id = ? AND environment = ? AND internal = 0 AND status IN (${placeholders(statuses.length)})
+      WHERE project_id = ? AND environment = ? AND internal = 0 AND held = 0 AND status IN (${placeholders(statuses.length)})
       ORDER BY vote_count DESC, created_at DESC, id DESC LIMIT ?`,
     [scope.projectId, scope.environment, ...statuses, limit],
   );
@@ -270,7 +270,7 @@ export async function lockFeature(tx: Queryable, projectId: string, featureId: s
 /** The same lock on a public feature of the scope. */
 export async function lockPublicFeature(tx: Queryable, scope: Scope, featureId: string): Promise<boolean> {
   const { changes } = await tx.run(
-    'UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ? AND environment = ? AND internal = 0',
+    'UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ? AND environment = ? AND internal = 0 AND held = 0',
     [featureId, scope.projectId, scope.environment],
   );
   return changes === 1;
@@ -282,7 +282,7 @@ export async function lockPublicFeature(tx: Queryable, scope: Scope, featureId: 
  */
 export async function countPublicComment(tx: Queryable, scope: Scope, featureId: string): Promise<boolean> {
   const { changes } = await tx.run(
-    'UPDATE features SET comment_count = comment_count + 1 WHERE id = ? AND project_id = ? AND environment = ? AND internal = 0',
+    'UPDATE features SET comment_count = comment_count + 1 WHERE id = ? AND project_id = ? AND environment = ? AND internal = 0 AND held = 0',
     [featureId, scope.projectId, scope.environment],
   );
   return changes === 1;

@@ -1,0 +1,51 @@
+/**
+ * Things that happened, told inside the transaction that made them happen, so what reacts to them
+ * (the follower e-mail outbox, later webhooks) commits or rolls back with the change itself. The
+ * writer (a resource's store) emits; other resources subscribe once at start-up, without the
+ * writer importing them.
+ */
+import type { Queryable } from './database.ts';
+
+export interface DomainEvents {
+  /** An idea's status moved (any surface: management API, public PATCH, MCP, dashboard). */
+  'feature.status-changed': {
+    projectId: string;
+    featureId: string;
+    environment: string;
+    title: string;
+    from: string;
+    to: string;
+  };
+  /** A changelog entry became published (created published, or a draft published). */
+  'changelog.published': {
+    projectId: string;
+    entryId: string;
+    featureId: string | null;
+    summary: string;
+  };
+}
+
+export type DomainEventName = keyof DomainEvents;
+export type DomainEventHandler<K extends DomainEventName> = (tx: Queryable, event: DomainEvents[K]) => Promise<void>;
+
+const handlers: { [K in DomainEventName]?: Map<string, DomainEventHandler<K>> } = {};
+
+/**
+ * Subscribes `handler` under `name` (one handler per name and event: subscribing again, as every
+ * app built in one process does, replaces it).
+ */
+export function onDomainEvent<K extends DomainEventName>(event: K, name: string, handler: DomainEventHandler<K>): void {
+  if (!handlers[event]) handlers[event] = new Map() as (typeof handlers)[K];
+  (handlers[event] as Map<string, DomainEventHandler<K>>).set(name, handler);
+}
+
+/** Runs every subscriber in the caller's transaction; a subscriber's failure fails the change. */
+export async function emitDomainEvent<K extends DomainEventName>(
+  tx: Queryable,
+  event: K,
+  payload: DomainEvents[K],
+): Promise<void> {
+  const map = handlers[event] as Map<string, DomainEventHandler<K>> | undefined;
+  if (!map) return;
+  for (const handler of map.values()) await handler(tx, payload);
+}

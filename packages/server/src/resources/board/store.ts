@@ -1,0 +1,124 @@
+/**
+ * The store of `boards`: a project's public board settings. No row means the team never touched
+ * them: the board is off (the demo project's is turned on by the seed).
+ */
+import { bool, type Queryable } from '../../db/database.ts';
+import { Assignments } from '../../db/assignments.ts';
+import { nowIso } from '../../kernel/ids.ts';
+
+export interface BoardRow {
+  project_id: string;
+  enabled: number;
+  private: number;
+  title: string | null;
+  logo_url: string | null;
+  accent_color: string | null;
+  custom_domain: string | null;
+  anonymous_votes: number;
+  moderation: number;
+  sso_secret_id: string | null;
+  sso_secret_hint: string | null;
+  updated_at: string;
+}
+
+/** A board as the pages and the management API use it. */
+export interface BoardSettings {
+  projectId: string;
+  enabled: boolean;
+  private: boolean;
+  title: string | null;
+  logoUrl: string | null;
+  accentColor: string | null;
+  customDomain: string | null;
+  anonymousVotes: boolean;
+  moderation: boolean;
+  ssoSecretId: string | null;
+  ssoSecretHint: string | null;
+}
+
+export type BoardChanges = Partial<
+  Pick<
+    BoardSettings,
+    'enabled' | 'private' | 'title' | 'logoUrl' | 'accentColor' | 'customDomain' | 'anonymousVotes' | 'moderation'
+  >
+>;
+
+function settingsOf(projectId: string, row: BoardRow | undefined): BoardSettings {
+  return {
+    projectId,
+    enabled: row?.enabled === 1,
+    private: row?.private === 1,
+    title: row?.title ?? null,
+    logoUrl: row?.logo_url ?? null,
+    accentColor: row?.accent_color ?? null,
+    customDomain: row?.custom_domain ?? null,
+    anonymousVotes: row?.anonymous_votes === 1,
+    moderation: row?.moderation === 1,
+    ssoSecretId: row?.sso_secret_id ?? null,
+    ssoSecretHint: row?.sso_secret_hint ?? null,
+  };
+}
+
+export async function readBoard(db: Queryable, projectId: string): Promise<BoardSettings> {
+  return settingsOf(projectId, await db.get<BoardRow>('SELECT * FROM boards WHERE project_id = ?', [projectId]));
+}
+
+/** The project whose board answers at `/` of this host (lower case), if any. */
+export async function findBoardByDomain(db: Queryable, host: string): Promise<string | undefined> {
+  const row = await db.get<{ project_id: string }>('SELECT project_id FROM boards WHERE custom_domain = ?', [host]);
+  return row?.project_id;
+}
+
+/** Every custom domain with its project: the host lookup keeps them in memory. */
+export async function listCustomDomains(db: Queryable): Promise<{ domain: string; projectId: string }[]> {
+  const rows = await db.all<{ custom_domain: string; project_id: string }>(
+    'SELECT custom_domain, project_id FROM boards WHERE custom_domain IS NOT NULL',
+  );
+  return rows.map((row) => ({ domain: row.custom_domain, projectId: row.project_id }));
+}
+
+/** Whether another project's board already answers at this host. */
+export async function domainTaken(db: Queryable, host: string, projectId: string): Promise<boolean> {
+  const row = await db.get('SELECT 1 AS found FROM boards WHERE custom_domain = ? AND project_id <> ?', [
+    host,
+    projectId,
+  ]);
+  return row !== undefined;
+}
+
+export async function updateBoard(tx: Queryable, projectId: string, changes: BoardChanges): Promise<BoardSettings> {
+  const now = nowIso();
+  await tx.run('INSERT INTO boards (project_id, updated_at) VALUES (?, ?) ON CONFLICT (project_id) DO NOTHING', [
+    projectId,
+    now,
+  ]);
+  const columns = new Assignments();
+  columns.set('enabled', changes.enabled === undefined ? undefined : bool(changes.enabled));
+  columns.set('private', changes.private === undefined ? undefined : bool(changes.private));
+  columns.set('title', changes.title);
+  columns.set('logo_url', changes.logoUrl);
+  columns.set('accent_color', changes.accentColor);
+  columns.set(
+    'custom_domain',
+    changes.customDomain === undefined ? undefined : (changes.customDomain?.toLowerCase() ?? null),
+  );
+  columns.set('anonymous_votes', changes.anonymousVotes === undefined ? undefined : bool(changes.anonymousVotes));
+  columns.set('moderation', changes.moderation === undefined ? undefined : bool(changes.moderation));
+  columns.set('updated_at', now);
+  await tx.run(`UPDATE boards SET ${columns.sql} WHERE project_id = ?`, [...columns.params, projectId]);
+  return readBoard(tx, projectId);
+}
+
+/** Records a new SSO secret generation (its id and hint); the secret itself is derived, never stored. */
+export async function setSsoSecret(tx: Queryable, projectId: string, secretId: string, hint: string): Promise<void> {
+  await tx.run('INSERT INTO boards (project_id, updated_at) VALUES (?, ?) ON CONFLICT (project_id) DO NOTHING', [
+    projectId,
+    nowIso(),
+  ]);
+  await tx.run('UPDATE boards SET sso_secret_id = ?, sso_secret_hint = ?, updated_at = ? WHERE project_id = ?', [
+    secretId,
+    hint,
+    nowIso(),
+    projectId,
+  ]);
+}

@@ -14,6 +14,11 @@ import { hostedMcp } from './mcp/hosted.ts';
 import type { App } from './public-api/context.ts';
 import { managementApi, MANAGEMENT_API_PREFIX } from './management/plugin.ts';
 import type { ManagementApp } from './management/context.ts';
+import { boardSurface, BOARD_PREFIX } from './board/plugin.ts';
+import { homePage } from './board/home-page.ts';
+import { createHostRouter } from './board/host-routing.ts';
+import { createMailer } from './mail/mailer.ts';
+import { DEMO_PROJECT_ID } from './seed/first-start.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -104,6 +109,14 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     prefix: MANAGEMENT_API_PREFIX,
   });
   await app.register(async (scoped) => hostedMcp(scoped, { db, config }));
+  const boardMailer = createMailer(config, app.log);
+  app.addHook('onClose', async () => boardMailer.close());
+  await app.register(async (scoped) => boardSurface(scoped, { db, config, mailer: boardMailer }), {
+    prefix: BOARD_PREFIX,
+  });
+  await app.register(async (scoped) =>
+    homePage(scoped, { demoBoard: config.demoEnabled ? `/b/${DEMO_PROJECT_ID}` : undefined }),
+  );
 
   // Repeats of the hot reads are answered before Fastify's own request handler (see front-door.ts).
   const answerFromMemo = frontDoor({ db, memo, requestId: requestIdFrom, log: app.log, closing: () => closing });
@@ -113,8 +126,15 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   ) => void)[];
   if (fastifyHandler) {
     app.server.removeListener('request', fastifyHandler);
-    app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    // A board's custom domain is looked up first (usually answered from memory, see host-routing.ts).
+    const hosts = createHostRouter(db, config.publicUrl);
+    const handle = (request: IncomingMessage, response: ServerResponse) => {
       if (!answerFromMemo(request, response)) fastifyHandler(request, response);
+    };
+    app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      const routed = hosts.route(request);
+      if (routed === false || routed === true) handle(request, response);
+      else void routed.then(() => handle(request, response));
     });
   }
   app.decorate('responseMemo', memo);

@@ -54,6 +54,7 @@ async function main(): Promise<void> {
   ];
   if (seeded.demo) {
     lines.push(`  Demo project:    ${seeded.demo.projectId}`);
+    lines.push(`  Demo board:      ${origin}/b/${seeded.demo.projectId}`);
     lines.push(`  Demo API key:    ${seeded.demo.apiKey}`);
     lines.push(`  Try:             curl -H "X-API-Key: ${seeded.demo.apiKey}" ${origin}/api/public/v1/roadmap`);
   }

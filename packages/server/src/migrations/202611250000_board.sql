@@ -51,6 +51,8 @@ CREATE TABLE board_sign_in_links (
   project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
   email TEXT NOT NULL,
   locale TEXT NOT NULL,
+  -- The name typed with the address: stored on the user only once the link proves the address.
+  name TEXT,
   -- Where to return after signing in (a path on the board).
   return_to TEXT,
   created_at TEXT NOT NULL,

@@ -11,6 +11,7 @@ import {
   revokeKeyByLookup,
 } from '../resources/projects/index.ts';
 import { seedDemoProject } from './demo.ts';
+import { enableBoardUnlessSet } from '../resources/board/index.ts';
 
 export const DEMO_PROJECT_ID = 'demo';
 export const DEMO_SCOPES = ['public:read', 'features:read', 'features:write'] as const;
@@ -55,6 +56,8 @@ export async function seedOnFirstStart(db: Database, config: Config): Promise<Se
     // A key from an earlier run with DEMO_ENABLED=false comes back to life. It is printed and
     // published, so it is publishable whatever an older version made it.
     await restorePublishableKey(tx, demoKeyLookup);
+    // The demo's board is on and public (a new project's board is off until its team turns it on).
+    await enableBoardUnlessSet(tx, DEMO_PROJECT_ID);
     return { demo: { projectId: DEMO_PROJECT_ID, apiKey: config.demoApiKey } };
   });
 }

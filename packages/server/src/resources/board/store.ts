@@ -43,7 +43,8 @@ export type BoardChanges = Partial<
   >
 >;
 
-function settingsOf(projectId: string, row: BoardRow | undefined): BoardSettings {
+/** Settings from a boards row (or the columns of one joined to its project); no row: all off. */
+export function settingsOfRow(projectId: string, row: Partial<BoardRow> | undefined): BoardSettings {
   return {
     projectId,
     enabled: row?.enabled === 1,
@@ -60,7 +61,7 @@ function settingsOf(projectId: string, row: BoardRow | undefined): BoardSettings
 }
 
 export async function readBoard(db: Queryable, projectId: string): Promise<BoardSettings> {
-  return settingsOf(projectId, await db.get<BoardRow>('SELECT * FROM boards WHERE project_id = ?', [projectId]));
+  return settingsOfRow(projectId, await db.get<BoardRow>('SELECT * FROM boards WHERE project_id = ?', [projectId]));
 }
 
 /** The project whose board answers at `/` of this host (lower case), if any. */
@@ -121,4 +122,12 @@ export async function setSsoSecret(tx: Queryable, projectId: string, secretId: s
     nowIso(),
     projectId,
   ]);
+}
+
+/** Turns the board on unless its settings already exist (the demo's board, on every start). */
+export async function enableBoardUnlessSet(tx: Queryable, projectId: string): Promise<void> {
+  await tx.run(
+    'INSERT INTO boards (project_id, enabled, updated_at) VALUES (?, 1, ?) ON CONFLICT (project_id) DO NOTHING',
+    [projectId, nowIso()],
+  );
 }

@@ -3,3 +3,5 @@
 export { insertEntry } from './store.ts';
 // Deleting and merging features carry their entries along (in the feature's transaction).
 export { detachEntriesFromFeature, moveEntriesToFeature } from './store.ts';
+// The board: an idea's page lists the published entries that tell about it.
+export { listPublishedEntriesOfFeature } from './read-model.ts';

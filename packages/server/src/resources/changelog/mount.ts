@@ -1,3 +1,4 @@
 /** What the surfaces mount: the changelog resource's routes and tools (imported by surfaces only). */
 export { changelogRoutes } from './public-routes.ts';
 export { changelogManagementRoutes } from './management-routes.ts';
+export { boardChangelogPage } from './board-page.ts';

@@ -89,3 +89,16 @@ export async function projectHasFeature(db: Queryable, projectId: string, featur
     (await db.get('SELECT id FROM features WHERE id = ? AND project_id = ?', [featureId, projectId])) !== undefined
   );
 }
+
+/** The published entries that tell about one feature, newest first (the board's idea page). */
+export async function listPublishedEntriesOfFeature(
+  db: Queryable,
+  projectId: string,
+  featureId: string,
+): Promise<{ id: string; summary: string; published_at: string }[]> {
+  return db.all(
+    `SELECT id, summary, published_at FROM changelog_entries
+      WHERE project_id = ? AND feature_id = ? AND published = 1 ORDER BY published_at DESC, id DESC LIMIT 20`,
+    [projectId, featureId],
+  );
+}

@@ -2,3 +2,7 @@
 export { featurePublicRoutes } from './public-routes.ts';
 export { featureManagementRoutes } from './management-routes.ts';
 export { registerFeatureTools } from './mcp-tools.ts';
+export { boardIdeasPage } from './board-ideas-page.ts';
+export { boardIdeaPage } from './board-idea-page.ts';
+export { boardSubmitPage } from './board-submit-page.ts';
+export { boardRoadmapPage } from './board-roadmap-page.ts';

@@ -17,7 +17,11 @@ export const FEATURE_SUBMISSION_LIMIT = { name: 'features:create', max: 50, wind
 export type FeatureSubmission = Pick<
   CreateFeatureBody,
   'title' | 'description' | 'type' | 'internal' | 'channel' | 'contactEmail' | 'metadata'
->;
+> & {
+  /** From the board: who submitted it, and whether moderation holds it. */
+  boardUserId?: string | undefined;
+  held?: boolean | undefined;
+};
 
 export interface Submitter {
   /** The project and key environment the item belongs to. */
@@ -68,5 +72,7 @@ export async function createFeature(
     channel: input.channel,
     contactEmail: input.contactEmail,
     metadata: input.metadata,
+    held: input.held,
+    boardUserId: input.boardUserId,
   });
 }

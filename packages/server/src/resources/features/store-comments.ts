@@ -6,7 +6,7 @@ import type { Database, Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { page } from '../../db/page.ts';
 import { Where } from '../../db/query.ts';
-import { bumpCounter, countPublicComment, featureCounts, lockFeature } from './store.ts';
+import { bumpCounter, countPublicComment, featureCounts, lockFeature, lockPublicFeature } from './store.ts';
 import type { Scope } from '../../kernel/scope.ts';
 
 export interface CommentRow {
@@ -15,6 +15,9 @@ export interface CommentRow {
   body: string;
   author_name: string | null;
   created_at: string;
+  /** Waiting for moderation: not public, not counted. */
+  held?: number;
+  board_user_id?: string | null;
 }
 
 export async function listComments(
@@ -34,10 +37,19 @@ export async function insertComment(
   db: Database,
   scope: Scope,
   featureId: string,
-  input: { body: string; authorName?: string | undefined },
+  input: {
+    body: string;
+    authorName?: string | undefined;
+    /** Moderation holds it: written, but not public and not counted until approved. */
+    held?: boolean | undefined;
+    boardUserId?: string | undefined;
+  },
 ): Promise<CommentRow | undefined> {
   return db.transaction(async (tx) => {
-    if (!(await countPublicComment(tx, scope, featureId))) return undefined;
+    const visible = input.held
+      ? await lockPublicFeature(tx, scope, featureId)
+      : await countPublicComment(tx, scope, featureId);
+    if (!visible) return undefined;
     const row: CommentRow = {
       id: newId('cmt'),
       feature_id: featureId,
@@ -45,13 +57,18 @@ export async function insertComment(
       author_name: input.authorName ?? null,
       created_at: nowIso(),
     };
-    await tx.run('INSERT INTO comments (id, feature_id, body, author_name, created_at) VALUES (?, ?, ?, ?, ?)', [
-      row.id,
-      row.feature_id,
-      row.body,
-      row.author_name,
-      row.created_at,
-    ]);
+    await tx.run(
+      'INSERT INTO comments (id, feature_id, body, author_name, held, board_user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [
+        row.id,
+        row.feature_id,
+        row.body,
+        row.author_name,
+        input.held ? 1 : 0,
+        input.boardUserId ?? null,
+        row.created_at,
+      ],
+    );
     return row;
   });
 }

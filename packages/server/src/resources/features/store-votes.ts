@@ -47,6 +47,14 @@ export async function removeVote(
   });
 }
 
+/** Whether this voter's vote is on the feature (the board shows its button pressed). */
+export async function hasVoted(db: Queryable, featureId: string, voterId: string): Promise<boolean> {
+  return (
+    (await db.get('SELECT 1 AS found FROM votes WHERE feature_id = ? AND voter_id = ?', [featureId, voterId])) !==
+    undefined
+  );
+}
+
 // Moderation: any feature of the project, internal ones included.
 
 export async function listVotePage(db: Queryable, featureId: string, limit: number, offset: number) {

@@ -44,6 +44,10 @@ export interface NewFeature {
   channel?: string | undefined;
   contactEmail?: string | undefined;
   metadata?: Record<string, unknown> | undefined;
+  /** Moderation holds it until the team approves (the board, with moderation on). */
+  held?: boolean | undefined;
+  /** The board user who submitted it. */
+  boardUserId?: string | undefined;
 }
 
 export async function insertFeature(db: Queryable, scope: Scope, input: NewFeature): Promise<FeatureRow> {
@@ -68,8 +72,8 @@ export async function insertFeature(db: Queryable, scope: Scope, input: NewFeatu
   };
   await db.run(
     `INSERT INTO features (id, project_id, environment, title, description, type, status, internal, channel,
-       contact_email, metadata, developer_notes, vote_count, comment_count, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       contact_email, metadata, developer_notes, vote_count, comment_count, created_at, updated_at, held, board_user_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       row.id,
       row.project_id,
@@ -87,6 +91,8 @@ export async function insertFeature(db: Queryable, scope: Scope, input: NewFeatu
       row.comment_count,
       row.created_at,
       row.updated_at,
+      input.held ? 1 : 0,
+      input.boardUserId ?? null,
     ],
   );
   return row;

@@ -1,0 +1,15 @@
+/** The board's pages, one line a resource page module: adding a page is a line here. */
+import type { FastifyInstance } from 'fastify';
+import { boardSignInPages } from '../resources/board/mount.ts';
+import { boardChangelogPage } from '../resources/changelog/mount.ts';
+import { boardIdeaPage, boardIdeasPage, boardRoadmapPage, boardSubmitPage } from '../resources/features/mount.ts';
+import type { BoardDeps } from './context.ts';
+
+export const BOARD_ROUTES: ((app: FastifyInstance, deps: BoardDeps) => Promise<void>)[] = [
+  boardIdeasPage,
+  boardIdeaPage,
+  boardSubmitPage,
+  boardRoadmapPage,
+  boardChangelogPage,
+  boardSignInPages,
+];

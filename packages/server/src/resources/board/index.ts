@@ -1,0 +1,15 @@
+/**
+ * The board resource: a project's board settings, the people who sign in to it and their
+ * sessions. What the board surface, other resources, seed and tests may use.
+ */
+export { findProjectForBoard, slugForDomain, type BoardProjectRow } from './read-model.ts';
+export {
+  enableBoardUnlessSet,
+  readBoard,
+  settingsOfRow,
+  updateBoard,
+  type BoardChanges,
+  type BoardSettings,
+} from './store.ts';
+export { findSessionUser, type BoardUserRow } from './store-users.ts';
+export { BOARD_SESSION_COOKIE, boardSsoSecret } from './sso-secret.ts';

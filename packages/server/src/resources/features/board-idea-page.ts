@@ -1,0 +1,287 @@
+/**
+ * An idea's page on the board (`/ideas/:id`): the idea, its votes, comments and the changelog
+ * entries that shipped it; and its forms: vote (or take the vote back), comment. Internal and
+ * missing ideas are the same 404 page; a held idea shows only to the person who submitted it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  type BoardContext,
+  type BoardDeps,
+  formText,
+  redirectTo,
+  safeReturn,
+  sendPage,
+  wantsJson,
+} from '../../board/context.ts';
+import { Csrf, DateText, Errors, Honeypot, html, Notice, Page, StatusBadge } from '../../board/ui.ts';
+import { hitSlidingWindow, rateLimitHeaders } from '../../http/rate-limit.ts';
+import { NotFoundError, TooManyRequestsError } from '../../kernel/errors.ts';
+import type { Scope } from '../../kernel/scope.ts';
+import { listPublishedEntriesOfFeature } from '../changelog/index.ts';
+import { ideaPath } from './board-ideas-page.ts';
+import { type FeatureRow, findPublicFeature, getFeature } from './store.ts';
+import { type CommentRow, insertComment, listComments } from './store-comments.ts';
+import { addVote, hasVoted, removeVote } from './store-votes.ts';
+
+const COMMENT_LENGTH = { min: 1, max: 5000 };
+const VISITOR_COOKIE = 'signpost_board_visitor';
+/** Per client address: a board is read by people, not scripts. */
+export const BOARD_LIMITS = {
+  vote: { max: 60, windowMs: 10 * 60_000 },
+  comment: { max: 20, windowMs: 10 * 60_000 },
+  submit: { max: 10, windowMs: 60 * 60_000 },
+  signIn: { max: 10, windowMs: 60 * 60_000 },
+};
+
+export function boardScope(ctx: BoardContext): Scope {
+  // The board shows and takes live data, as the keyless public endpoints do.
+  return { projectId: ctx.project.id, environment: 'live' };
+}
+
+/** Counts one action of this client against its limit; a refused one is a 429 page. */
+export async function limitClient(
+  deps: BoardDeps,
+  request: FastifyRequest,
+  action: keyof typeof BOARD_LIMITS,
+): Promise<void> {
+  const { max, windowMs } = BOARD_LIMITS[action];
+  const state = await hitSlidingWindow(
+    deps.db,
+    `board:${action}:${request.board.project.id}:${request.ip}`,
+    max,
+    windowMs,
+  );
+  if (!state.allowed) throw new TooManyRequestsError('Too many requests', rateLimitHeaders(state));
+}
+
+/** Who votes: the signed-in user, or (when the board allows it) an anonymous visitor's cookie. */
+function voterOf(request: FastifyRequest, reply: FastifyReply, create: boolean): string | undefined {
+  const ctx = request.board;
+  if (ctx.user) return `board:${ctx.user.id}`;
+  if (!ctx.board.anonymousVotes) return undefined;
+  let visitor = request.cookies[VISITOR_COOKIE];
+  if (!visitor || !/^[A-Za-z0-9_-]{22}$/.test(visitor)) {
+    if (!create) return undefined;
+    visitor = randomBytes(16).toString('base64url');
+    reply.setCookie(VISITOR_COOKIE, visitor, {
+      path: ctx.base || '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      maxAge: 365 * 86_400,
+    });
+  }
+  return `anon:${visitor}`;
+}
+
+async function visibleIdea(deps: BoardDeps, ctx: BoardContext, id: string): Promise<FeatureRow | undefined> {
+  const idea = await findPublicFeature(deps.db, boardScope(ctx), id);
+  if (idea) return idea;
+  // Held for moderation: its author may see it (with a notice); everyone else gets the 404.
+  const own = ctx.user ? await getFeature(deps.db, ctx.project.id, id) : undefined;
+  const row = own as (FeatureRow & { held?: number; board_user_id?: string | null; internal: number }) | undefined;
+  return row && row.held === 1 && row.internal === 0 && row.environment === 'live' && row.board_user_id === ctx.user?.id
+    ? row
+    : undefined;
+}
+
+function authorOf(ctx: BoardContext, comment: CommentRow): string {
+  return comment.author_name?.trim() || ctx.t('idea.anonymous');
+}
+
+function IdeaView({
+  ctx,
+  idea,
+  comments,
+  voted,
+  entries,
+  errors,
+  commentText,
+  notice,
+}: {
+  ctx: BoardContext;
+  idea: FeatureRow & { held?: number };
+  comments: CommentRow[];
+  voted: boolean;
+  entries: { id: string; summary: string; published_at: string }[];
+  errors: string[];
+  commentText: string;
+  notice: string | undefined;
+}) {
+  const path = ideaPath(idea.id);
+  const canVote = Boolean(ctx.user) || ctx.board.anonymousVotes;
+  const held = idea.held === 1;
+  return html`<${Page} ctx=${ctx} title=${idea.title} section="ideas" description=${idea.description.slice(0, 160)}>
+    <p><a href=${`${ctx.base}/`}>← ${ctx.t('idea.back')}</a></p>
+    ${held ? html`<${Notice} kind="info">${ctx.t('idea.held')}<//>` : null}
+    ${notice ? html`<${Notice} kind="info">${notice}<//>` : null}
+    <article class="detail">
+      <div class="votes">
+        <strong data-vote-count=${idea.id}>${idea.vote_count}</strong>
+        <span>${ctx.t('idea.voteCount')}</span>
+      </div>
+      <div class="body">
+        <h1>${idea.title}</h1>
+        <div class="meta">
+          <${StatusBadge} ctx=${ctx} status=${idea.status} />
+          <span>${ctx.t(idea.type === 'bug' ? 'type.bug' : 'type.feature')}</span>
+          <span>${ctx.t('idea.posted')} <${DateText} ctx=${ctx} iso=${idea.created_at} /></span>
+        </div>
+        <p class="description">${idea.description}</p>
+        ${
+          held
+            ? null
+            : html`<div class="actions">
+              ${
+                canVote
+                  ? html`<form method="post" action=${`${ctx.base}${path}/vote`} data-vote=${idea.id}>
+                    <${Csrf} ctx=${ctx} />
+                    <input type="hidden" name="intent" value=${voted ? 'remove' : 'add'} />
+                    <button type="submit" aria-pressed=${voted ? 'true' : 'false'}>
+                      ${voted ? ctx.t('idea.unvote') : ctx.t('idea.vote')}
+                    </button>
+                  </form>`
+                  : html`<p>
+                    <a href=${`${ctx.base}/sign-in?return=${encodeURIComponent(path)}`}>${ctx.t('idea.signInToVote')}</a>
+                  </p>`
+              }
+            </div>`
+        }
+        ${
+          entries.length > 0
+            ? html`<section aria-labelledby="shipped">
+              <h2 id="shipped">${ctx.t('idea.shipped')}</h2>
+              <ul>
+                ${entries.map(
+                  (entry) =>
+                    html`<li>
+                      <a href=${`${ctx.base}/changelog#${entry.id}`}>${entry.summary}</a>
+                      ${' '}<${DateText} ctx=${ctx} iso=${entry.published_at} />
+                    </li>`,
+                )}
+              </ul>
+            </section>`
+            : null
+        }
+      </div>
+    </article>
+    <section aria-labelledby="comments">
+      <h2 id="comments">${ctx.t('idea.comments')} (${comments.length})</h2>
+      ${
+        comments.length === 0
+          ? html`<p class="muted">${ctx.t('idea.noComments')}</p>`
+          : html`<ol class="comments">
+            ${comments.map(
+              (comment) =>
+                html`<li class="comment" id=${comment.id}>
+                  <div class="meta"><strong>${authorOf(ctx, comment)}</strong> <${DateText} ctx=${ctx} iso=${comment.created_at} /></div>
+                  <p>${comment.body}</p>
+                </li>`,
+            )}
+          </ol>`
+      }
+      ${
+        held
+          ? null
+          : ctx.user
+            ? html`<form method="post" action=${`${ctx.base}${path}/comments`}>
+              <${Errors} errors=${errors} />
+              <${Csrf} ctx=${ctx} />
+              <${Honeypot} />
+              <div class="field">
+                <label for="body">${ctx.t('idea.comment')}</label>
+                <textarea id="body" name="body" required maxlength=${COMMENT_LENGTH.max}>${commentText}</textarea>
+              </div>
+              <button type="submit">${ctx.t('idea.commentButton')}</button>
+            </form>`
+            : html`<p>
+              <a href=${`${ctx.base}/sign-in?return=${encodeURIComponent(path)}`}>${ctx.t('idea.signInToVote')}</a>
+            </p>`
+      }
+    </section>
+  <//>`;
+}
+
+export async function boardIdeaPage(app: FastifyInstance, deps: BoardDeps): Promise<void> {
+  const { db } = deps;
+
+  async function show(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    options: { errors?: string[]; commentText?: string; notice?: string; status?: number } = {},
+  ) {
+    const ctx = request.board;
+    const { id } = request.params as { id: string };
+    const idea = await visibleIdea(deps, ctx, id);
+    if (!idea) throw new NotFoundError();
+    const voter = voterOf(request, reply, false);
+    const [comments, voted, entries] = await Promise.all([
+      listComments(db, idea.id, 200, 0),
+      voter ? hasVoted(db, idea.id, voter) : false,
+      listPublishedEntriesOfFeature(db, ctx.project.id, idea.id),
+    ]);
+    return sendPage(
+      request,
+      reply,
+      html`<${IdeaView}
+        ctx=${ctx}
+        idea=${idea}
+        comments=${comments}
+        voted=${voted}
+        entries=${entries}
+        errors=${options.errors ?? []}
+        commentText=${options.commentText ?? ''}
+        notice=${options.notice}
+      />`,
+      options.status,
+    );
+  }
+
+  app.get('/ideas/:id', (request, reply) => show(request, reply));
+
+  app.post('/ideas/:id/vote', async (request, reply) => {
+    const ctx = request.board;
+    const { id } = request.params as { id: string };
+    const voter = voterOf(request, reply, true);
+    if (!voter) return reply.redirect(`${ctx.base}/sign-in?return=${encodeURIComponent(ideaPath(id))}`, 303);
+    await limitClient(deps, request, 'vote');
+    const adding = formText(request, 'intent') !== 'remove';
+    const scope = boardScope(ctx);
+    const count = adding ? await addVote(db, scope, id, voter) : await removeVote(db, scope, id, voter);
+    if (count === undefined) throw new NotFoundError();
+    if (wantsJson(request)) {
+      return {
+        voted: adding,
+        voteCount: count,
+        label: adding ? ctx.t('idea.unvote') : ctx.t('idea.vote'),
+        countText: String(count),
+      };
+    }
+    return redirectTo(reply, ctx, safeReturn(formText(request, 'return'), ideaPath(id)));
+  });
+
+  app.post('/ideas/:id/comments', async (request, reply) => {
+    const ctx = request.board;
+    const { id } = request.params as { id: string };
+    if (!ctx.user) return reply.redirect(`${ctx.base}/sign-in?return=${encodeURIComponent(ideaPath(id))}`, 303);
+    const body = formText(request, 'body').trim();
+    const errors: string[] = [];
+    if (formText(request, 'website') !== '') errors.push(ctx.t('error.badRequest'));
+    if (body.length < COMMENT_LENGTH.min)
+      errors.push(ctx.t('field.tooShort', { field: ctx.t('idea.comment'), min: COMMENT_LENGTH.min }));
+    if (body.length > COMMENT_LENGTH.max)
+      errors.push(ctx.t('field.tooLong', { field: ctx.t('idea.comment'), max: COMMENT_LENGTH.max }));
+    if (errors.length > 0) return show(request, reply, { errors, commentText: body, status: 400 });
+    await limitClient(deps, request, 'comment');
+    const held = ctx.board.moderation;
+    const comment = await insertComment(db, boardScope(ctx), id, {
+      body,
+      authorName: ctx.user.name ?? undefined,
+      held,
+      boardUserId: ctx.user.id,
+    });
+    if (!comment) throw new NotFoundError();
+    if (held) return show(request, reply, { notice: ctx.t('idea.commentHeld') });
+    return redirectTo(reply, ctx, `${ideaPath(id)}#${comment.id}`);
+  });
+}

@@ -1,0 +1,175 @@
+/**
+ * The board's ideas page (`/`): public ideas sorted top, new or trending, filtered by status,
+ * type and tag, searched with the database's full-text engine, paged. Also `/suggest`, the
+ * similar ideas the submit form shows as a title is typed.
+ */
+import type { FastifyInstance } from 'fastify';
+import { type BoardContext, type BoardDeps, queryText, sendPage } from '../../board/context.ts';
+import { DateText, html, Page, StatusBadge } from '../../board/ui.ts';
+import { FILTER_STATUSES } from './schemas.ts';
+import { type BoardIdeaRow, listBoardIdeas, suggestSimilarIdeas } from './store-search.ts';
+
+const PAGE_SIZE = 20;
+const SORTS = ['top', 'new', 'trending'] as const;
+type Sort = (typeof SORTS)[number];
+/** The list shows `new` ideas too (decisions.md), so its status filter has every status. */
+const LIST_STATUSES = ['new', ...FILTER_STATUSES] as const;
+const TYPES = ['feature', 'bug'] as const;
+const MAX_QUERY = 200;
+
+export function ideaPath(id: string): string {
+  return `/ideas/${encodeURIComponent(id)}`;
+}
+
+function IdeaRow({ ctx, idea }: { ctx: BoardContext; idea: BoardIdeaRow }) {
+  const excerpt = idea.description.length > 220 ? `${idea.description.slice(0, 220)}…` : idea.description;
+  return html`<li class="idea">
+    <div class="votes">
+      <strong>${idea.vote_count}</strong>
+      <span>${ctx.t('idea.voteCount')}</span>
+    </div>
+    <div>
+      <h2><a href=${`${ctx.base}${ideaPath(idea.id)}`}>${idea.title}</a></h2>
+      <p>${excerpt}</p>
+      <div class="meta">
+        <${StatusBadge} ctx=${ctx} status=${idea.status} />
+        <span>${ctx.t(idea.type === 'bug' ? 'type.bug' : 'type.feature')}</span>
+        <span>${ctx.t('ideas.comments', { count: idea.comment_count })}</span>
+        <${DateText} ctx=${ctx} iso=${idea.created_at} />
+      </div>
+    </div>
+  </li>`;
+}
+
+interface ListState {
+  q: string;
+  sort: Sort;
+  status: string;
+  type: string;
+  page: number;
+}
+
+function listUrl(ctx: BoardContext, state: ListState, change: Partial<ListState>): string {
+  const next = { ...state, ...change };
+  const query = new URLSearchParams();
+  if (next.q) query.set('q', next.q);
+  if (next.sort !== 'top') query.set('sort', next.sort);
+  if (next.status) query.set('status', next.status);
+  if (next.type) query.set('type', next.type);
+  if (next.page > 1) query.set('page', String(next.page));
+  const text = query.toString();
+  return `${ctx.base}/${text ? `?${text}` : ''}`;
+}
+
+export async function boardIdeasPage(app: FastifyInstance, { db }: BoardDeps): Promise<void> {
+  app.get('/', async (request, reply) => {
+    const ctx = request.board;
+    const sortText = queryText(request, 'sort');
+    const statusText = queryText(request, 'status');
+    const typeText = queryText(request, 'type');
+    const pageNumber = Number.parseInt(queryText(request, 'page'), 10);
+    const state: ListState = {
+      q: queryText(request, 'q').trim().slice(0, MAX_QUERY),
+      sort: (SORTS as readonly string[]).includes(sortText) ? (sortText as Sort) : 'top',
+      status: (LIST_STATUSES as readonly string[]).includes(statusText) ? statusText : '',
+      type: (TYPES as readonly string[]).includes(typeText) ? typeText : '',
+      page: Number.isSafeInteger(pageNumber) && pageNumber > 0 && pageNumber <= 10_000 ? pageNumber : 1,
+    };
+    const { rows, total } = await listBoardIdeas(db, ctx.project.id, {
+      q: state.q || undefined,
+      status: state.status || undefined,
+      type: state.type || undefined,
+      sort: state.sort,
+      limit: PAGE_SIZE,
+      offset: (state.page - 1) * PAGE_SIZE,
+    });
+    const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+    const title = ctx.board.title ?? ctx.project.name;
+    return sendPage(
+      request,
+      reply,
+      html`<${Page} ctx=${ctx} title=${title} section="ideas">
+        <h1>${ctx.t('ideas.title')}</h1>
+        <form class="toolbar" method="get" action=${`${ctx.base}/`} role="search">
+          <div class="field">
+            <label for="q">${ctx.t('ideas.search')}</label>
+            <input id="q" name="q" type="search" value=${state.q} maxlength=${MAX_QUERY} />
+          </div>
+          <div class="field">
+            <label for="status">${ctx.t('ideas.filter.status')}</label>
+            <select id="status" name="status">
+              <option value="">${ctx.t('ideas.filter.any')}</option>
+              ${LIST_STATUSES.map(
+                (status) =>
+                  html`<option value=${status} selected=${status === state.status}>
+                    ${ctx.t(`status.${status}`)}
+                  </option>`,
+              )}
+            </select>
+          </div>
+          <div class="field">
+            <label for="type">${ctx.t('ideas.filter.type')}</label>
+            <select id="type" name="type">
+              <option value="">${ctx.t('ideas.filter.any')}</option>
+              ${TYPES.map(
+                (type) => html`<option value=${type} selected=${type === state.type}>${ctx.t(`type.${type}`)}</option>`,
+              )}
+            </select>
+          </div>
+          ${state.sort !== 'top' ? html`<input type="hidden" name="sort" value=${state.sort} />` : null}
+          <button type="submit">${ctx.t('ideas.searchButton')}</button>
+        </form>
+        <nav aria-label=${ctx.t('ideas.sort')}>
+          <ul class="sorts">
+            ${SORTS.map(
+              (sort) =>
+                html`<li>
+                  <a href=${listUrl(ctx, state, { sort, page: 1 })} aria-current=${sort === state.sort ? 'true' : undefined}
+                    >${ctx.t(`ideas.sort.${sort}`)}</a
+                  >
+                </li>`,
+            )}
+          </ul>
+        </nav>
+        <p class="muted" role="status">${ctx.t('ideas.count', { count: total })}</p>
+        ${
+          rows.length === 0
+            ? html`<p>${ctx.t('ideas.empty')}</p>`
+            : html`<ul class="ideas">
+              ${rows.map((idea) => html`<${IdeaRow} ctx=${ctx} idea=${idea} />`)}
+            </ul>`
+        }
+        ${
+          pages > 1
+            ? html`<nav class="pager" aria-label=${ctx.t('ideas.page', { page: state.page, pages })}>
+              ${
+                state.page > 1
+                  ? html`<a rel="prev" href=${listUrl(ctx, state, { page: state.page - 1 })}>${ctx.t('ideas.previous')}</a>`
+                  : html`<span></span>`
+              }
+              <span>${ctx.t('ideas.page', { page: state.page, pages })}</span>
+              ${
+                state.page < pages
+                  ? html`<a rel="next" href=${listUrl(ctx, state, { page: state.page + 1 })}>${ctx.t('ideas.next')}</a>`
+                  : html`<span></span>`
+              }
+            </nav>`
+            : null
+        }
+      <//>`,
+    );
+  });
+
+  // The submit form's script asks this as a title is typed.
+  app.get('/suggest', async (request, reply) => {
+    const ctx = request.board;
+    const text = queryText(request, 'q').trim().slice(0, MAX_QUERY);
+    const rows = text.length < 3 ? [] : await suggestSimilarIdeas(db, ctx.project.id, text, 5);
+    reply.header('cache-control', 'private, max-age=30');
+    return rows.map((row) => ({
+      title: row.title,
+      url: `${ctx.base}${ideaPath(row.id)}`,
+      votes: ctx.t('ideas.votes', { count: row.vote_count }),
+    }));
+  });
+}

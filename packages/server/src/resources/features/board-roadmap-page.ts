@@ -1,0 +1,45 @@
+/** The board's roadmap (`/roadmap`): the spec's columns in their order, public ideas only. */
+import type { FastifyInstance } from 'fastify';
+import { type BoardDeps, sendPage } from '../../board/context.ts';
+import { html, Page } from '../../board/ui.ts';
+import { boardScope } from './board-idea-page.ts';
+import { ideaPath } from './board-ideas-page.ts';
+import { FILTER_STATUSES } from './schemas.ts';
+import { listRoadmapItems } from './store.ts';
+
+const ROADMAP_LIMIT = 600;
+
+export async function boardRoadmapPage(app: FastifyInstance, { db }: BoardDeps): Promise<void> {
+  app.get('/roadmap', async (request, reply) => {
+    const ctx = request.board;
+    const items = await listRoadmapItems(db, boardScope(ctx), FILTER_STATUSES, ROADMAP_LIMIT);
+    return sendPage(
+      request,
+      reply,
+      html`<${Page} ctx=${ctx} title=${ctx.t('roadmap.title')} section="roadmap">
+        <h1>${ctx.t('roadmap.title')}</h1>
+        <div class="columns">
+          ${FILTER_STATUSES.map((status) => {
+            const column = items.filter((item) => item.status === status);
+            return html`<section class="column" aria-labelledby=${`col-${status}`}>
+              <h2 id=${`col-${status}`}>${ctx.t(`status.${status}`)} <span class="muted">(${column.length})</span></h2>
+              ${
+                column.length === 0
+                  ? html`<p class="muted">${ctx.t('roadmap.empty')}</p>`
+                  : html`<ul>
+                    ${column.map(
+                      (item) =>
+                        html`<li>
+                          <a href=${`${ctx.base}${ideaPath(item.id)}`}>${item.title}</a>
+                          <div class="meta">${ctx.t('ideas.votes', { count: item.vote_count })}</div>
+                        </li>`,
+                    )}
+                  </ul>`
+              }
+            </section>`;
+          })}
+        </div>
+      <//>`,
+    );
+  });
+}

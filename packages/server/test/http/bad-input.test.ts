@@ -1,11 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestProject, type TestServer } from '../support/server.ts';
-import { Api } from '../support/api.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import type { Api } from '../support/api.ts';
 import { ALL_KEY_SCOPES, createApiKey } from '../../src/resources/projects/index.ts';
 import { managedProject, type ManagedProject } from '../support/manage-fixtures.ts';
 import { managementApi } from '../support/management.ts';
 import { callTool, connectMcp, postMcp, textOf } from '../support/mcp.ts';
+import { startPublicProject } from '../support/public-project.ts';
 
 const WRITE_PATHS = ['/features', '/bugs', '/errors', '/logs', '/i18n-telemetry'];
 
@@ -27,14 +28,11 @@ async function rowCounts(server: TestServer): Promise<Record<string, number>> {
 
 describe('bad input', () => {
   let server: TestServer;
-  let project: TestProject;
   let api: Api;
   let featureId: string;
 
   before(async () => {
-    server = await startTestServer();
-    project = await server.createProject();
-    api = new Api(server.baseUrl, project.liveKey);
+    ({ server, api } = await startPublicProject());
     featureId = (await api.post('/features', { title: 'Target item', description: 'A target for bad input.' })).body.id;
   });
   after(() => server.close());

@@ -1,17 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../../support/server.ts';
-import { managedProject, type ManagedProject } from '../../support/manage-fixtures.ts';
+import { managedProjectSuite, managedProject } from '../../support/manage-fixtures.ts';
 
 describe('management: changelog', () => {
-  let server: TestServer;
-  let p: ManagedProject;
-
-  before(async () => {
-    server = await startTestServer();
-    p = await managedProject(server);
-  });
-  after(() => server.close());
+  const p = managedProjectSuite();
 
   const path = (rest = '') => `/projects/${p.projectId}/changelog${rest}`;
 
@@ -100,7 +92,7 @@ describe('management: changelog', () => {
     assert.equal(unlinked.body.statusLabel, 'New');
     assert.ok((await p.live.get('/changelog')).body.entries.some((e: any) => e.id === created.body.id));
 
-    const other = await managedProject(server);
+    const other = await managedProject(p.server);
     const foreign = (
       await other.live.post('/features', { title: 'Not yours', description: 'Belongs to another project.' })
     ).body;

@@ -1,7 +1,6 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../../support/server.ts';
-import { managedProject, type ManagedProject } from '../../support/manage-fixtures.ts';
+import { managedProjectSuite } from '../../support/manage-fixtures.ts';
 
 const submission = (title: string, extra: Record<string, unknown> = {}) => ({
   title,
@@ -10,14 +9,7 @@ const submission = (title: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('management: features', () => {
-  let server: TestServer;
-  let p: ManagedProject;
-
-  before(async () => {
-    server = await startTestServer();
-    p = await managedProject(server);
-  });
-  after(() => server.close());
+  const p = managedProjectSuite();
 
   const path = (rest = '') => `/projects/${p.projectId}/features${rest}`;
 
@@ -153,7 +145,9 @@ describe('management: features', () => {
     ]);
     const lost = results.filter((r) => r.status === 404).length;
     const final = (await p.member.get(path(`/${keep.id}`))).body;
-    const rows = await server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM votes WHERE feature_id = ?', [keep.id]);
+    const rows = await p.server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM votes WHERE feature_id = ?', [
+      keep.id,
+    ]);
     assert.equal(final.voteCount, Number(rows!.n));
     assert.equal(final.voteCount, 40 - lost);
   });

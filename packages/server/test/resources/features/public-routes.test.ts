@@ -1,8 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ALL_PUBLIC_SCOPES, createApiKey } from '../../../src/resources/projects/index.ts';
-import { startTestServer, type TestProject, type TestServer } from '../../support/server.ts';
-import { Api } from '../../support/api.ts';
+import type { TestProject, TestServer } from '../../support/server.ts';
+import type { Api } from '../../support/api.ts';
+import { startPublicProject } from '../../support/public-project.ts';
 
 const feature = (extra: Record<string, unknown> = {}) => ({
   title: 'Export to PDF',
@@ -17,9 +18,7 @@ describe('features', () => {
   let platformApi: Api;
 
   before(async () => {
-    server = await startTestServer();
-    project = await server.createProject();
-    api = new Api(server.baseUrl, project.liveKey);
+    ({ server, project, api } = await startPublicProject());
     const platformKey = await createApiKey(server.db, server.platformProjectId, 'live', ALL_PUBLIC_SCOPES);
     platformApi = api.withKey(platformKey.key);
   });

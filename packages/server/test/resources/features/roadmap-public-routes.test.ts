@@ -1,7 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../../support/server.ts';
-import { Api } from '../../support/api.ts';
+import type { TestServer } from '../../support/server.ts';
+import type { Api } from '../../support/api.ts';
+import { startPublicProject } from '../../support/public-project.ts';
 
 const ORDER = ['open', 'planned', 'in-progress', 'in-review', 'accepted', 'done', 'declined'];
 
@@ -11,9 +12,7 @@ describe('roadmap', () => {
   const ids: Record<string, string> = {};
 
   before(async () => {
-    server = await startTestServer();
-    const project = await server.createProject();
-    api = new Api(server.baseUrl, project.liveKey);
+    ({ server, api } = await startPublicProject());
     const make = async (name: string, status: string | null, extra: Record<string, unknown> = {}, votes = 0) => {
       const res = await api.post('/features', { title: `Item ${name}`, description: 'A roadmap item here.', ...extra });
       if (status) await api.patch(`/features/${res.body.id}`, { status });

@@ -1,7 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../../support/server.ts';
-import { Api } from '../../support/api.ts';
+import type { TestServer } from '../../support/server.ts';
+import type { Api } from '../../support/api.ts';
+import { startPublicProject } from '../../support/public-project.ts';
 
 const feature = { title: 'Calendar sync', description: 'Sync events with my calendar.' };
 
@@ -12,9 +13,7 @@ describe('votes and comments', () => {
   let hiddenId: string;
 
   before(async () => {
-    server = await startTestServer();
-    const project = await server.createProject();
-    api = new Api(server.baseUrl, project.liveKey);
+    ({ server, api } = await startPublicProject());
     featureId = (await api.post('/features', feature)).body.id;
     hiddenId = (await api.post('/features', { ...feature, internal: true })).body.id;
   });

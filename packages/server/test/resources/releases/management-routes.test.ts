@@ -1,17 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../../support/server.ts';
-import { managedProject, type ManagedProject } from '../../support/manage-fixtures.ts';
+import { managedProjectSuite } from '../../support/manage-fixtures.ts';
 
 describe('management: releases', () => {
-  let server: TestServer;
-  let p: ManagedProject;
-
-  before(async () => {
-    server = await startTestServer();
-    p = await managedProject(server);
-  });
-  after(() => server.close());
+  const p = managedProjectSuite();
 
   const path = (rest = '') => `/projects/${p.projectId}/releases${rest}`;
   const check = (currentVersion?: string) =>

@@ -1,8 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { newId } from '../../../src/kernel/ids.ts';
-import { startTestServer, type TestProject, type TestServer } from '../../support/server.ts';
-import { Api } from '../../support/api.ts';
+import type { TestProject, TestServer } from '../../support/server.ts';
+import type { Api } from '../../support/api.ts';
+import { startPublicProject } from '../../support/public-project.ts';
 
 describe('version check', () => {
   let server: TestServer;
@@ -29,9 +30,7 @@ describe('version check', () => {
     (await api.get('/version-check', { query: { projectId: project.projectId, currentVersion } })).body;
 
   before(async () => {
-    server = await startTestServer();
-    project = await server.createProject();
-    api = new Api(server.baseUrl, null);
+    ({ server, project, api } = await startPublicProject({ key: null }));
   });
   after(() => server.close());
 

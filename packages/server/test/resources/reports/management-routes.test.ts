@@ -1,17 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../../support/server.ts';
-import { managedProject, type ManagedProject } from '../../support/manage-fixtures.ts';
+import { managedProjectSuite, managedProject } from '../../support/manage-fixtures.ts';
 
 describe('management: bugs, errors and logs', () => {
-  let server: TestServer;
-  let p: ManagedProject;
-
-  before(async () => {
-    server = await startTestServer();
-    p = await managedProject(server);
-  });
-  after(() => server.close());
+  const p = managedProjectSuite();
 
   const path = (rest: string) => `/projects/${p.projectId}${rest}`;
 
@@ -173,7 +165,7 @@ describe('management: bugs, errors and logs', () => {
     const any = (await p.member.get(path('/bugs'))).body.bugs[0];
     assert.equal((await p.outsider.get(path(`/bugs/${any.id}`))).status, 404);
     assert.equal((await p.outsider.patch(path(`/bugs/${any.id}`), { status: 'resolved' })).status, 404);
-    const other = await managedProject(server);
+    const other = await managedProject(p.server);
     assert.equal((await other.owner.get(`/projects/${other.projectId}/bugs/${any.id}`)).status, 404);
   });
 });

@@ -1,8 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ALL_PUBLIC_SCOPES, createApiKey } from '../../../src/resources/projects/index.ts';
-import { startTestServer, type TestProject, type TestServer } from '../../support/server.ts';
-import { Api } from '../../support/api.ts';
+import type { TestProject, TestServer } from '../../support/server.ts';
+import type { Api } from '../../support/api.ts';
+import { startPublicProject } from '../../support/public-project.ts';
 
 const bug = (extra: Record<string, unknown> = {}) => ({
   title: 'Save fails',
@@ -22,9 +23,7 @@ describe('bugs, errors and logs', () => {
   let api: Api;
 
   before(async () => {
-    server = await startTestServer();
-    project = await server.createProject();
-    api = new Api(server.baseUrl, project.liveKey);
+    ({ server, project, api } = await startPublicProject());
   });
   after(() => server.close());
 
@@ -386,10 +385,9 @@ describe('resolved and ignored report groups', () => {
   let projectId: string;
 
   before(async () => {
-    server = await startTestServer();
-    const project = await server.createProject();
+    let project: TestProject;
+    ({ server, project, api } = await startPublicProject());
     projectId = project.projectId;
-    api = new Api(server.baseUrl, project.liveKey);
   });
   after(() => server.close());
 

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { newId } from '../../../src/kernel/ids.ts';
 import { touchProjectConfig } from '../../../src/resources/projects/index.ts';
 import { updateMaintenance } from '../../../src/resources/site-config/store.ts';
-import { startTestServer, type TestProject, type TestServer } from '../../support/server.ts';
-import { Api } from '../../support/api.ts';
+import type { TestProject, TestServer } from '../../support/server.ts';
+import type { Api } from '../../support/api.ts';
+import { startPublicProject } from '../../support/public-project.ts';
 
 describe('site configuration', () => {
   let server: TestServer;
@@ -12,9 +13,7 @@ describe('site configuration', () => {
   let api: Api;
 
   before(async () => {
-    server = await startTestServer();
-    project = await server.createProject();
-    api = new Api(server.baseUrl, null);
+    ({ server, project, api } = await startPublicProject({ key: null }));
   });
   after(() => server.close());
 

@@ -2,8 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { newId } from '../../../src/kernel/ids.ts';
 import { touchProjectTranslations } from '../../../src/resources/projects/index.ts';
-import { startTestServer, type TestProject, type TestServer } from '../../support/server.ts';
-import { Api } from '../../support/api.ts';
+import type { TestProject, TestServer } from '../../support/server.ts';
+import type { Api } from '../../support/api.ts';
+import { startPublicProject } from '../../support/public-project.ts';
 
 describe('translations', () => {
   let server: TestServer;
@@ -34,9 +35,7 @@ describe('translations', () => {
   };
 
   before(async () => {
-    server = await startTestServer();
-    project = await server.createProject(); // default locale en, supported en + de
-    api = new Api(server.baseUrl, project.liveKey);
+    ({ server, project, api } = await startPublicProject()); // default locale en, supported en + de
     await key('greeting', 'Hello (default)', { en: 'Hello', de: 'Hallo', 'de-AT': 'Servus' }, 'common');
     await key('farewell', 'Bye (default)', { en: 'Goodbye', de: 'Tschüss' }, 'common');
     await key('only.en', 'Only default', { en: 'English only' }, 'extra');

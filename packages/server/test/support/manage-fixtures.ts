@@ -4,11 +4,12 @@
  * token and a management API client; and public API clients with the project's live and test keys.
  */
 import { randomBytes } from 'node:crypto';
+import { after, before } from 'node:test';
 import { createAccount } from '../../src/resources/accounts/index.ts';
 import { createToken } from '../../src/resources/tokens/index.ts';
 import { nowIso } from '../../src/kernel/ids.ts';
 import { Api } from './api.ts';
-import type { TestProject, TestServer } from './server.ts';
+import { startTestServer, type TestProject, type TestServer } from './server.ts';
 
 export type TeamRole = 'owner' | 'admin' | 'member';
 
@@ -75,4 +76,24 @@ export async function managedProject(server: TestServer): Promise<ManagedProject
     test: publicApi.withKey(project.testKey),
     anonymous: publicApi,
   };
+}
+
+/** A managed project together with the test server it lives on. */
+export interface ManagedSuite extends ManagedProject {
+  server: TestServer;
+}
+
+/**
+ * For the describe block it is called in: starts a test server with a managed project before the
+ * block's tests and closes the server after them. The returned object is empty until its `before`
+ * hook has run, so read it only inside tests and hooks.
+ */
+export function managedProjectSuite(): ManagedSuite {
+  const suite = {} as ManagedSuite;
+  before(async () => {
+    const server = await startTestServer();
+    Object.assign(suite, await managedProject(server), { server });
+  });
+  after(() => suite.server.close());
+  return suite;
 }

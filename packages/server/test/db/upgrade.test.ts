@@ -1,0 +1,166 @@
+/**
+ * Upgrading a database that already holds data. Each test stops the migrations before one of
+ * them, writes what a server of that time wrote, applies the rest and checks through HTTP that
+ * the data still behaves.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import type { Database } from '../../src/db/database.ts';
+import { loadMigrations, migrate } from '../../src/db/migrate.ts';
+import { openDatabase } from '../../src/db/open.ts';
+import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/resources/projects/index.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { Api } from '../support/api.ts';
+
+/** The test database with every migration before `migrationId` applied, open. */
+async function migratedUpTo(database: TestDatabase, migrationId: string): Promise<Database> {
+  const db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
+  const all = loadMigrations();
+  const cut = all.findIndex((migration) => migration.id === migrationId);
+  assert.ok(cut > 0, `migration ${migrationId} exists`);
+  await migrate(db, all.slice(0, cut));
+  return db;
+}
+
+describe('upgrade: report fingerprints cut to 128 bits (202611230000)', () => {
+  let database: TestDatabase;
+  let server: TestServer;
+  let key: string;
+  const title = 'TypeError in checkout';
+  const errorType = 'TypeError';
+
+  before(async () => {
+    database = await createTestDatabase();
+    const db = await migratedUpTo(database, '202611230000_short_dedup_fingerprints');
+
+    await createProject(db, { id: 'upgraded', name: 'Upgraded', slug: 'upgraded', monthlyQuota: null });
+    key = (await createApiKey(db, 'upgraded', 'live', ALL_PUBLIC_SCOPES)).key;
+    // What the earlier server stored for one error report: the record and its dedup head, whose
+    // fingerprint was the whole SHA-256 of the same fields.
+    const at = new Date(Date.now() - 10 * 60 * 1000).toISOString();
+    const fullFingerprint = createHash('sha256').update(`\u0001${title}\u0002\u0001${errorType}\u0002`).digest('hex');
+    await db.run(
+      `INSERT INTO error_reports (id, project_id, environment, title, message, error_type, severity, occurrences, first_seen_at, last_seen_at)
+       VALUES ('error_before_upgrade', 'upgraded', 'live', ?, 'before', ?, 'high', 3, ?, ?)`,
+      [title, errorType, at, at],
+    );
+    await db.run(
+      `INSERT INTO dedup_heads (project_id, environment, kind, fingerprint, record_id, first_seen_at)
+       VALUES ('upgraded', 'live', 'error', ?, 'error_before_upgrade', ?)`,
+      [fullFingerprint, at],
+    );
+    await db.close();
+    server = await startTestServer({ database });
+  });
+  after(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  it('a repeat after the upgrade is counted on the record from before it', async () => {
+    const api = new Api(server.baseUrl, key);
+    const repeat = await api.post('/errors', { title, message: 'Seen again after the upgrade', errorType });
+    assert.equal(repeat.status, 200);
+    assert.deepEqual(repeat.body, {
+      id: 'error_before_upgrade',
+      message: 'Error already reported; occurrence counted',
+      duplicate: true,
+    });
+    const row = await server.db.get<{ occurrences: number }>('SELECT occurrences FROM error_reports WHERE id = ?', [
+      'error_before_upgrade',
+    ]);
+    assert.equal(Number(row!.occurrences), 4);
+    const other = await api.post('/errors', {
+      title: 'Another error',
+      message: 'A different error altogether',
+      errorType,
+    });
+    assert.equal(other.status, 201);
+  });
+});
+
+describe('upgrade: dedup heads folded into the report records (202611231300)', () => {
+  let database: TestDatabase;
+  let server: TestServer;
+  let key: string;
+  const fingerprint = (...parts: string[]) =>
+    createHash('sha256')
+      .update(parts.map((part) => `\u0001${part}\u0002`).join(''))
+      .digest('hex')
+      .slice(0, 32);
+
+  before(async () => {
+    database = await createTestDatabase();
+    const db = await migratedUpTo(database, '202611231300_dedup_on_records');
+
+    await createProject(db, { id: 'folded', name: 'Folded', slug: 'folded', monthlyQuota: null });
+    key = (await createApiKey(db, 'folded', 'live', ALL_PUBLIC_SCOPES)).key;
+    const recent = new Date(Date.now() - 10 * 60 * 1000).toISOString();
+    const stale = new Date(Date.now() - 2 * 60 * 60 * 1000).toISOString();
+    // A bug inside its window, an error past it, and an older error record no head names any more.
+    await db.run(
+      `INSERT INTO bug_reports (id, project_id, environment, title, message, severity, occurrences, first_seen_at, last_seen_at)
+       VALUES ('bug_before', 'folded', 'live', 'Checkout button', 'The checkout button does nothing.', 'high', 2, ?, ?)`,
+      [recent, recent],
+    );
+    for (const [id, at] of [
+      ['error_older', stale],
+      ['error_before', stale],
+    ] as const) {
+      await db.run(
+        `INSERT INTO error_reports (id, project_id, environment, title, message, error_type, severity, occurrences, first_seen_at, last_seen_at)
+         VALUES (?, 'folded', 'live', 'TypeError in cart', 'before the upgrade', 'TypeError', 'high', 5, ?, ?)`,
+        [id, at, at],
+      );
+    }
+    const head = `INSERT INTO dedup_heads (project_id, environment, kind, fingerprint, record_id, first_seen_at) VALUES ('folded', 'live', ?, ?, ?, ?)`;
+    await db.run(head, [
+      'bug',
+      fingerprint('Checkout button', 'The checkout button does nothing.'),
+      'bug_before',
+      recent,
+    ]);
+    await db.run(head, ['error', fingerprint('TypeError in cart', 'TypeError'), 'error_before', stale]);
+    await db.close();
+    server = await startTestServer({ database });
+  });
+  after(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  it('a repeat inside the window is counted on the record from before the upgrade', async () => {
+    const api = new Api(server.baseUrl, key);
+    const repeat = await api.post('/bugs', { title: 'Checkout button', message: 'The checkout button does nothing.' });
+    assert.equal(repeat.status, 200);
+    assert.equal(repeat.body.id, 'bug_before');
+    const row = await server.db.get<{ occurrences: number }>('SELECT occurrences FROM bug_reports WHERE id = ?', [
+      'bug_before',
+    ]);
+    assert.equal(Number(row!.occurrences), 3);
+  });
+
+  it('a repeat past the window opens a new record, which then collects the repeats', async () => {
+    const api = new Api(server.baseUrl, key);
+    const error = { title: 'TypeError in cart', message: 'Seen again after the upgrade', errorType: 'TypeError' };
+    const first = await api.post('/errors', error);
+    assert.equal(first.status, 201);
+    assert.ok(!['error_before', 'error_older'].includes(first.body.id));
+    const again = await api.post('/errors', error);
+    assert.equal(again.status, 200);
+    assert.equal(again.body.id, first.body.id);
+    const rows = await server.db.all<{ id: string; occurrences: number }>(
+      "SELECT id, occurrences FROM error_reports WHERE project_id = 'folded' ORDER BY id",
+    );
+    assert.deepEqual(
+      rows.map((row) => [row.id, Number(row.occurrences)]).sort(),
+      [
+        [first.body.id, 2],
+        ['error_before', 5],
+        ['error_older', 5],
+      ].sort(),
+    );
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * A sweep over every project route of the management API, read from its own OpenAPI document:
+ * an account of another team gets the same 404 as for a missing project on every one of them, a
+ * member may read but not write, and neither changes anything the owner sees. A route added
+ * later without an access check fails here without anyone listing it.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { managedProject, type ManagedProject } from '../support/manage-fixtures.ts';
+
+/** A valid body (and query) per operation, so that access, not validation, decides the answer. */
+const REQUESTS: Record<string, { body?: unknown; query?: Record<string, string> }> = {
+  manageUpdateFeature: { body: { status: 'planned' } },
+  manageMergeFeature: { body: { targetId: 'TARGET' } },
+  manageCreateChangelogEntry: { body: { summary: 'Sneaky entry' } },
+  manageUpdateChangelogEntry: { body: { summary: 'Changed' } },
+  managePublishChangelogEntry: { body: {} },
+  manageUnpublishChangelogEntry: { body: {} },
+  manageUpdateSiteSettings: { body: { debugMode: true } },
+  manageUpdateMaintenance: { body: { enabled: true } },
+  manageSetFlag: { body: { enabled: false } },
+  manageCreateMessage: { body: { type: 'error', text: 'Hacked' } },
+  manageUpdateMessage: { body: { text: 'Hacked' } },
+  manageCreateEnvironment: { body: { name: 'Evil', slug: 'evil' } },
+  manageUpdateEnvironment: { body: { name: 'Evil' } },
+  manageUpdateLocales: { body: { defaultLocale: 'fr' } },
+  manageCreateTranslationKey: { body: { key: 'evil.key', defaultText: 'x' } },
+  manageUpdateTranslationKey: { body: { defaultText: 'Hacked' } },
+  manageSetTranslation: { body: { text: 'Hacked' } },
+  manageImportTranslations: { body: { 'evil.key': 'x' }, query: { locale: 'de' } },
+  manageExportTranslations: { query: { locale: 'de' } },
+  manageAddMissingTranslationKeys: { body: {} },
+  manageCreateRelease: { body: { version: '9.9.9' } },
+  manageUpdateRelease: { body: { title: 'Hacked' } },
+  manageSetBugStatus: { body: { status: 'ignored' } },
+  manageSetErrorStatus: { body: { status: 'ignored' } },
+  manageSetLogGroupStatus: { body: { status: 'ignored' } },
+  updateProject: { body: { name: 'Hacked' } },
+  createApiKey: { body: { environment: 'live', scopes: ['public:read'] } },
+};
+
+interface Route {
+  method: string;
+  template: string;
+  operationId: string;
+}
+
+describe('management: every project route is scoped to the team and the role', () => {
+  let server: TestServer;
+  let p: ManagedProject;
+  let routes: Route[];
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    server = await startTestServer();
+    p = await managedProject(server);
+    const base = `/projects/${p.projectId}`;
+    ids['projectId'] = p.projectId;
+    const feature = (
+      await p.live.post('/features', { title: 'Dark mode', description: 'A dark theme for everything.' })
+    ).body;
+    const target = (
+      await p.live.post('/features', { title: 'Night mode', description: 'The same idea, another name.' })
+    ).body;
+    ids['featureId'] = feature.id;
+    ids['TARGET'] = target.id;
+    await p.live.put(`/features/${feature.id}/votes/voter-1`);
+    ids['voterId'] = 'voter-1';
+    ids['commentId'] = (await p.live.post(`/features/${feature.id}/comments`, { body: 'Yes please' })).body.id;
+    ids['entryId'] = (await p.admin.post(`${base}/changelog`, { summary: 'Entry', published: true })).body.id;
+    ids['messageId'] = (await p.admin.post(`${base}/site-config/messages`, { type: 'info', text: 'Hello' })).body.id;
+    await p.admin.put(`${base}/site-config/flags/flag-a`, { enabled: true });
+    ids['flagKey'] = 'flag-a';
+    ids['environmentId'] = (
+      await p.admin.post(`${base}/site-config/environments`, { name: 'Staging', slug: 'staging' })
+    ).body.id;
+    await p.admin.post(`${base}/translations/keys`, { key: 'a.b', defaultText: 'A', translations: { de: 'Ä' } });
+    ids['key'] = 'a.b';
+    ids['locale'] = 'de';
+    await p.admin.post(`${base}/releases`, { version: '1.0.0' });
+    ids['version'] = '1.0.0';
+    ids['bugs'] = (await p.live.post('/bugs', { title: 'Broken button', message: 'The button does nothing.' })).body.id;
+    ids['errors'] = (
+      await p.live.post('/errors', { title: 'TypeError', message: 'x is undefined in checkout' })
+    ).body.id;
+    await p.live.post('/logs', { logs: [{ level: 'error', message: 'Timeout' }] });
+    ids['logs'] = (await p.owner.get(`${base}/logs`)).body.logs[0].id;
+    await p.live.post('/i18n-telemetry', { locale: 'de', missingKeys: ['missing.key'] });
+    ids['keyId'] = (await p.owner.get(`${base}/keys`)).body.keys[0].id;
+
+    const doc = (await p.owner.get('/openapi.json', { unchecked: true })).body;
+    routes = [];
+    for (const [template, item] of Object.entries<any>(doc.paths)) {
+      if (!template.startsWith('/projects/{projectId}')) continue;
+      for (const [method, operation] of Object.entries<any>(item))
+        routes.push({ method: method.toUpperCase(), template, operationId: operation.operationId });
+    }
+  });
+  after(() => server.close());
+
+  const pathOf = (template: string) =>
+    template.replace(/\{(\w+)\}/g, (_, name: string) => {
+      if (name === 'reportId') return ids[template.split('/')[3]!]!;
+      const value = ids[name];
+      assert.ok(value, `no test value for {${name}} in ${template}`);
+      return encodeURIComponent(value);
+    });
+
+  const call = (who: 'outsider' | 'member' | 'owner', route: Route) => {
+    const request = REQUESTS[route.operationId] ?? {};
+    const body =
+      request.body === undefined ? (['POST', 'PUT', 'PATCH'].includes(route.method) ? {} : undefined) : request.body;
+    const resolved = JSON.parse(JSON.stringify(body ?? null).replace(/"TARGET"/g, JSON.stringify(ids['TARGET'])));
+    return p[who].request<any>(route.method, pathOf(route.template), body === undefined ? undefined : resolved, {
+      query: request.query ?? {},
+    });
+  };
+
+  /** Everything the owner can read, to prove nothing changed. */
+  async function snapshot(): Promise<Record<string, unknown>> {
+    const reads: Record<string, unknown> = {};
+    for (const route of routes.filter((r) => r.method === 'GET')) {
+      const res = await call('owner', route);
+      assert.equal(res.status, 200, `${route.operationId} as owner`);
+      reads[route.operationId] = res.body;
+    }
+    return reads;
+  }
+
+  it('finds the project routes in the OpenAPI document', () => {
+    const names = routes.map((r) => r.operationId);
+    for (const expected of [
+      'manageListFeatures',
+      'manageMergeFeature',
+      'manageCreateChangelogEntry',
+      'manageUpdateMaintenance',
+      'manageImportTranslations',
+      'manageCreateRelease',
+      'manageSetLogGroupStatus',
+    ]) {
+      assert.ok(names.includes(expected), expected);
+    }
+    assert.ok(routes.length >= 50, `${routes.length} routes`);
+  });
+
+  it("answers another team's account with 404 everywhere, and changes nothing", async () => {
+    const before = await snapshot();
+    for (const route of routes) {
+      const res = await call('outsider', route);
+      const known = REQUESTS[route.operationId] !== undefined || !['POST', 'PUT', 'PATCH'].includes(route.method);
+      if (known) {
+        assert.equal(res.status, 404, `${route.method} ${route.template} as outsider: ${res.status} ${res.text}`);
+        assert.deepEqual(res.body, { error: 'Not found' });
+      } else {
+        assert.ok([400, 404].includes(res.status), `${route.method} ${route.template} as outsider: ${res.status}`);
+      }
+    }
+    assert.deepEqual(await snapshot(), before);
+  });
+
+  it('lets a member read everything and write nothing', async () => {
+    const before = await snapshot();
+    for (const route of routes) {
+      const res = await call('member', route);
+      if (route.method === 'GET') {
+        assert.equal(res.status, 200, `${route.template} as member`);
+      } else if (REQUESTS[route.operationId] !== undefined || route.method === 'DELETE') {
+        assert.equal(res.status, 403, `${route.method} ${route.template} as member: ${res.status} ${res.text}`);
+      }
+    }
+    assert.deepEqual(await snapshot(), before);
+  });
+});

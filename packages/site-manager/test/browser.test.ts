@@ -1,21 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { startTestServer, type TestServer } from '@signpost/server/testing';
-import type { Browser, Page } from 'playwright-core';
-import { bundle, launchBrowser, startStatic, type StaticServer } from '../../feature-reporter/test/support/browser.ts';
+import type { Page } from 'playwright-core';
+import { bundle } from '@signpost/test-support/bundle';
+import { sdkTestEnv } from '@signpost/test-support/env';
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
-let server: TestServer;
-let browser: Browser;
-let site: StaticServer;
-
-before(async () => {
-  [server, browser, site] = await Promise.all([startTestServer(), launchBrowser(), startStatic()]);
-  site.set(
-    '/gate.js',
-    await bundle(
-      `import { createSiteManager } from '@signpost/site-manager';
+const { server, browser, site } = await sdkTestEnv({ browser: true, site: true });
+site.serve(
+  '/gate.js',
+  await bundle(
+    `import { createSiteManager } from '@signpost/site-manager';
      import { mountMaintenanceGate } from '@signpost/site-manager/gate';
      const params = new URLSearchParams(location.search);
      const site = createSiteManager({ baseUrl: params.get('api'), projectId: params.get('project'), refreshIntervalMs: 100 });
@@ -24,20 +19,14 @@ before(async () => {
      const render = () => { document.querySelector('#flag').textContent = String(site.isEnabled('shiny', false)); };
      render();
      site.on('change', render);`,
-      pkgDir,
-    ),
-  );
-  site.set(
-    '/gate.html',
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>App</title></head>
+    pkgDir,
+  ),
+);
+site.serve(
+  '/gate.html',
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>App</title></head>
     <body><h1>App</h1><button id="app-button">Buy</button><p>shiny: <span id="flag"></span></p><script type="module" src="/gate.js"></script></body></html>`,
-  );
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-  await server?.close();
-});
+);
 
 const bump = (projectId: string) =>
   server.db.run('UPDATE projects SET config_version = config_version + 1 WHERE id = ?', [projectId]);

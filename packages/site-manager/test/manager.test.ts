@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from '@signpost/server/testing';
+import { describe, test } from 'node:test';
+import { sdkTestEnv } from '@signpost/test-support/env';
 import {
   ApiError,
   createSiteManager,
@@ -9,11 +9,7 @@ import {
   type SiteConfigChange,
 } from '@signpost/site-manager';
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(() => server.close());
+const { server } = await sdkTestEnv();
 
 /** Real fetch, recording the status of every answer. */
 function recordingFetch(statuses: number[]) {

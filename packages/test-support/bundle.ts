@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { scriptPage, type StaticServer } from './browser.ts';
 
 export interface BundleOptions {
   loader?: 'js' | 'ts' | 'tsx';
@@ -86,4 +87,27 @@ export async function loadExample(packageDir: string, example: string): Promise<
     logLevel: 'error',
   });
   return import(pathToFileURL(outfile).href);
+}
+
+/**
+ * Serves the `App` of `packageDir/examples/react.tsx`, rendered into `#root` and bundled with
+ * `replace` applied to the example files, as `/react.html` of `site`; returns the page's URL.
+ */
+export async function serveReactExample(
+  site: StaticServer,
+  packageDir: string,
+  replace: Record<string, string>,
+): Promise<string> {
+  site.serve(
+    '/react.js',
+    await bundle(
+      `import { createElement } from 'react';
+       import { createRoot } from 'react-dom/client';
+       import { App } from './examples/react.tsx';
+       createRoot(document.getElementById('root')).render(createElement(App));`,
+      packageDir,
+      { replace },
+    ),
+  );
+  return site.serve('/react.html', scriptPage('/react.js'));
 }

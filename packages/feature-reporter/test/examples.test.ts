@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { EXAMPLE_BASE_URL, scriptPage } from '@signpost/test-support/browser';
-import { bundle, importServerBundle } from '@signpost/test-support/bundle';
+import { EXAMPLE_BASE_URL } from '@signpost/test-support/browser';
+import { bundle, importServerBundle, serveReactExample } from '@signpost/test-support/bundle';
 import { sdkTestEnv } from '@signpost/test-support/env';
 import { quickStart, runNode, runSnippet } from '@signpost/test-support/run';
 
@@ -66,22 +66,16 @@ describe('README and examples', () => {
   });
 
   test('examples/react.tsx in Chromium: roadmap renders and a vote reaches the server', async () => {
-    const code = await bundle(
-      `import { createElement } from 'react';
-       import { createRoot } from 'react-dom/client';
-       import { App } from './examples/react.tsx';
-       createRoot(document.getElementById('root')).render(createElement(App));`,
-      pkgDir,
-      { replace: { [EXAMPLE_BASE_URL]: server.baseUrl, [DEMO_KEY]: project.liveKey } },
-    );
-    site.serve('/react.js', code);
-    site.serve('/react.html', scriptPage('/react.js'));
+    const url = await serveReactExample(site, pkgDir, {
+      [EXAMPLE_BASE_URL]: server.baseUrl,
+      [DEMO_KEY]: project.liveKey,
+    });
     const reporter = await import('@signpost/feature-reporter');
     const client = reporter.createFeatureReporter({ apiKey: project.liveKey, baseUrl: server.baseUrl });
     const planned = await client.submitFeature({ title: 'Planned thing', description: 'Will be on the roadmap.' });
     await server.db.run("UPDATE features SET status = 'planned' WHERE id = ?", [planned.id]);
     const page = await browser.newPage();
-    await page.goto(`${site.origin}/react.html`);
+    await page.goto(url);
     const item = page.locator('li', { hasText: 'Planned thing' });
     await item.waitFor();
     await item.getByRole('button', { name: 'Vote' }).click();

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { EXAMPLE_BASE_URL, scriptPage } from '@signpost/test-support/browser';
-import { bundle, importServerBundle } from '@signpost/test-support/bundle';
+import { bundle, importServerBundle, serveReactExample } from '@signpost/test-support/bundle';
 import { sdkTestEnv } from '@signpost/test-support/env';
 import { quickStart, runNode, runSnippet } from '@signpost/test-support/run';
 
@@ -76,18 +76,9 @@ describe('README and examples', () => {
   });
 
   test('examples/react.tsx in Chromium', async () => {
-    site.serve(
-      '/react.js',
-      await bundle(
-        `import { createElement } from 'react'; import { createRoot } from 'react-dom/client'; import { App } from './examples/react.tsx';
-       createRoot(document.getElementById('root')).render(createElement(App));`,
-        pkgDir,
-        { replace: { [EXAMPLE_BASE_URL]: server.baseUrl } },
-      ),
-    );
-    site.serve('/react.html', scriptPage('/react.js'));
+    const url = await serveReactExample(site, pkgDir, { [EXAMPLE_BASE_URL]: server.baseUrl });
     const tab = await browser.newPage();
-    await tab.goto(`${site.origin}/react.html`);
+    await tab.goto(url);
     await tab.getByRole('heading', { name: 'New dashboard' }).waitFor();
     assert.equal(await tab.locator('.message.info').textContent(), 'Welcome to the Signpost demo project.');
     await tab.close();

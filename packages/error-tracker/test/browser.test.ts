@@ -1,30 +1,13 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { build } from 'esbuild';
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '@signpost/server/testing';
-import {
-  importMap,
-  launchChromium,
-  startStaticServer,
-  waitFor,
-  withLocalImportMap,
-  type StaticServer,
-} from '../../sdk-core/test/support/browser.ts';
+import type { Page } from 'playwright-core';
+import { importMapPage, openReady, waitFor, withLocalImportMap } from '@signpost/test-support/browser';
+import { sdkTestEnv } from '@signpost/test-support/env';
 
-let server: TestServer;
-let web: StaticServer;
-let browser: Browser;
-before(async () => {
-  [server, web, browser] = await Promise.all([startTestServer(), startStaticServer(), launchChromium()]);
-});
-after(async () => {
-  await browser?.close();
-  await web?.close();
-  await server?.close();
-});
+const { server, browser, site } = await sdkTestEnv({ browser: true, site: true });
 
 interface Row {
   title: string;
@@ -43,30 +26,26 @@ const rows = (projectId: string) =>
 const PACKAGES = ['sdk-core', 'error-tracker'];
 
 function testPage(name: string, apiKey: string): string {
-  return web.page(
+  return site.serve(
     `/${name}.html`,
-    `<!doctype html><html><head>${importMap(PACKAGES)}</head><body>
-<form onsubmit="return false"><input id="email" name="email" type="email" class="field"><textarea name="notes"></textarea></form>
-<button id="save" class="primary" aria-label="Save profile">Save</button>
-<button id="boom">Boom</button>
-<button id="reject">Reject</button>
-<script type="module">
-import { init, captureException } from '@signpost/error-tracker';
+    importMapPage(
+      PACKAGES,
+      `import { init, captureException } from '@signpost/error-tracker';
 window.tracker = init({ apiKey: ${JSON.stringify(apiKey)}, baseUrl: ${JSON.stringify(server.baseUrl)}, environment: 'production', release: '9.9.9' });
 window.captureException = captureException;
 document.getElementById('save').addEventListener('click', () => fetch('/missing?token=abc'));
 document.getElementById('boom').addEventListener('click', () => { throw new TypeError('boom from a click handler'); });
-document.getElementById('reject').addEventListener('click', () => { Promise.reject(new Error('rejected and never handled')); });
-window.ready = true;
-</script></body></html>`,
+document.getElementById('reject').addEventListener('click', () => { Promise.reject(new Error('rejected and never handled')); });`,
+      `<form onsubmit="return false"><input id="email" name="email" type="email" class="field"><textarea name="notes"></textarea></form>
+<button id="save" class="primary" aria-label="Save profile">Save</button>
+<button id="boom">Boom</button>
+<button id="reject">Reject</button>`,
+    ),
   );
 }
 
 async function open(name: string, apiKey: string): Promise<{ tab: Page; close: () => Promise<void> }> {
-  const context = await browser.newContext();
-  const tab = await context.newPage();
-  await tab.goto(testPage(name, apiKey));
-  await tab.waitForFunction('window.ready === true');
+  const { context, tab } = await openReady(browser, testPage(name, apiKey));
   return { tab, close: () => context.close() };
 }
 
@@ -148,10 +127,7 @@ describe('error-tracker in Chromium', () => {
 
   test('offline: the report is kept in localStorage and sent when the browser is back online', async () => {
     const p = await server.createProject();
-    const context = await browser.newContext();
-    const tab = await context.newPage();
-    await tab.goto(testPage('offline', p.liveKey));
-    await tab.waitForFunction('window.ready === true');
+    const { context, tab } = await openReady(browser, testPage('offline', p.liveKey));
     await context.setOffline(true);
     const result = await tab.evaluate(() =>
       (window as unknown as { captureException(e: unknown): Promise<unknown> }).captureException(
@@ -210,7 +186,7 @@ describe('error-tracker in Chromium', () => {
       .replace('http://localhost:3000/api/public/v1', server.baseUrl);
     const context = await browser.newContext();
     const tab = await context.newPage();
-    await tab.goto(web.page('/example.html', html));
+    await tab.goto(site.serve('/example.html', html));
     await tab.waitForLoadState('networkidle');
     await tab.click('#crash');
     await tab.click('#reject');
@@ -247,7 +223,7 @@ describe('error-tracker in Chromium', () => {
     const logs: string[] = [];
     tab.on('console', (m) => logs.push(m.text()));
     await tab.goto(
-      web.page(
+      site.serve(
         '/react.html',
         `<!doctype html><div id="root"></div><script type="module" src="/packages/error-tracker/.tmp/react-app.js"></script>`,
       ),

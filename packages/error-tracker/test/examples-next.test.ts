@@ -1,41 +1,22 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { after, before, test } from 'node:test';
-import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { after, test } from 'node:test';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { startTestServer, type TestServer } from '@signpost/server/testing';
+import { loadExample } from '@signpost/test-support/bundle';
+import { sdkTestEnv } from '@signpost/test-support/env';
 
 // The Next.js examples are type-checked by `npm test` (tsc -p examples); here they are compiled
 // with esbuild (dependencies left as imports) and run: server parts against a real server, client
 // components rendered with react-dom/server.
-const tmp = fileURLToPath(new URL('../.tmp/', import.meta.url));
-async function load(example: string): Promise<Record<string, unknown>> {
-  mkdirSync(tmp, { recursive: true });
-  const outfile = `${tmp}${example.replace(/\W+/g, '-')}-${process.pid}.mjs`;
-  await build({
-    entryPoints: [fileURLToPath(new URL(`../examples/${example}`, import.meta.url))],
-    outfile,
-    bundle: true,
-    packages: 'external',
-    format: 'esm',
-    platform: 'node',
-    jsx: 'automatic',
-    logLevel: 'error',
-  });
-  return import(pathToFileURL(outfile).href);
-}
+const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
+// Registered first, so the tracker the example started is closed before the server.
 after(async () => {
   const { getCurrentTracker } = await import('@signpost/error-tracker');
   await getCurrentTracker()?.close();
-  await server.close();
 });
+const { server } = await sdkTestEnv();
 
 test('nextjs/instrumentation.ts: register starts the Node tracker, onRequestError reports', async () => {
   const p = await server.createProject();
@@ -45,7 +26,7 @@ test('nextjs/instrumentation.ts: register starts the Node tracker, onRequestErro
     SIGNPOST_URL: server.baseUrl,
     NEXT_PUBLIC_APP_VERSION: '5.0.0',
   });
-  const mod = await load('nextjs/instrumentation.ts');
+  const mod = await loadExample(pkgDir, 'nextjs/instrumentation.ts');
   await (mod['register'] as () => Promise<void>)();
   const onRequestError = mod['onRequestError'] as (e: unknown, r: object, c: object) => Promise<void>;
   await onRequestError(
@@ -69,14 +50,14 @@ test('nextjs/instrumentation.ts: register starts the Node tracker, onRequestErro
 });
 
 test('nextjs/app client components render on the server', async () => {
-  const { SignpostErrorTracking } = (await load('nextjs/app/signpost.tsx')) as {
+  const { SignpostErrorTracking } = (await loadExample(pkgDir, 'nextjs/app/signpost.tsx')) as {
     SignpostErrorTracking: (p: { children: unknown }) => unknown;
   };
   assert.equal(
     renderToString(createElement(SignpostErrorTracking as never, null, createElement('p', null, 'page'))),
     '<p>page</p>',
   );
-  const GlobalError = (await load('nextjs/app/global-error.tsx'))['default'] as (p: object) => unknown;
+  const GlobalError = (await loadExample(pkgDir, 'nextjs/app/global-error.tsx'))['default'] as (p: object) => unknown;
   assert.match(
     renderToString(createElement(GlobalError as never, { error: new Error('x'), reset: () => {} })),
     /Something went wrong/,

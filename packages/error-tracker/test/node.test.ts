@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { after, before, test } from 'node:test';
-import { startTestServer, type TestServer } from '@signpost/server/testing';
-import { node18 } from '../../sdk-core/test/support/node18.ts';
+import { test } from 'node:test';
+import { sdkTestEnv } from '@signpost/test-support/env';
+import { node18 } from '@signpost/test-support/node18';
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server.close();
-});
+const { server } = await sdkTestEnv();
 
 const rows = (projectId: string) =>
   server.db.all<{
@@ -105,7 +99,7 @@ test('unhandled rejections: reported, then exit (default) or warn and go on', as
 });
 
 test('the README quick start works as written', async () => {
-  const { quickStartModule } = await import('../../sdk-core/test/support/readme.ts');
+  const { quickStartModule } = await import('@signpost/test-support/readme');
   const p = await server.createProject();
   const { code, file } = quickStartModule(
     fileURLToPath(new URL('..', import.meta.url)),

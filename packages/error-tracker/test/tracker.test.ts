@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from '@signpost/server/testing';
+import { describe, test } from 'node:test';
+import { sdkTestEnv } from '@signpost/test-support/env';
 import { ApiError, createErrorTracker, describeElement, parseUserAgent } from '@signpost/error-tracker';
 import { nodeDevice } from '@signpost/error-tracker/node';
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server.close();
-});
+const { server } = await sdkTestEnv();
 
 interface Row {
   id: string;

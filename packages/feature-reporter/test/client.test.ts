@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestProject, type TestServer } from '@signpost/server/testing';
+import { describe, test } from 'node:test';
+import { sdkTestEnv } from '@signpost/test-support/env';
 import {
   ApiError,
   SdkError,
@@ -10,14 +10,7 @@ import {
 } from '@signpost/feature-reporter';
 import { platformKey } from './support/platform.ts';
 
-let server: TestServer;
-let project: TestProject;
-
-before(async () => {
-  server = await startTestServer();
-  project = await server.createProject();
-});
-after(() => server.close());
+const { server, project } = await sdkTestEnv({ project: true });
 
 const row = async (id: string) =>
   (

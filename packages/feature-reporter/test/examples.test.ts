@@ -1,30 +1,17 @@
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { startTestServer, type TestProject, type TestServer } from '@signpost/server/testing';
-import type { Browser } from 'playwright-core';
-import { bundle, EXAMPLE_BASE_URL, launchBrowser, startStatic, type StaticServer } from './support/browser.ts';
-import { quickStart, runNode, runSnippet } from './support/run.ts';
+import { EXAMPLE_BASE_URL } from '@signpost/test-support/browser';
+import { bundle, importServerBundle, serveReactExample } from '@signpost/test-support/bundle';
+import { sdkTestEnv } from '@signpost/test-support/env';
+import { quickStart, runNode, runSnippet } from '@signpost/test-support/run';
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 const examples = fileURLToPath(new URL('../examples/', import.meta.url));
 const DEMO_KEY = 'svc_live_demo_signpostpublicdemokey0001';
 
-let server: TestServer;
-let project: TestProject;
-let browser: Browser;
-let site: StaticServer;
-
-before(async () => {
-  [server, browser, site] = await Promise.all([startTestServer(), launchBrowser(), startStatic()]);
-  project = await server.createProject();
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-  await server?.close();
-});
+const { server, project, browser, site } = await sdkTestEnv({ project: true, browser: true, site: true });
 
 const titles = async (projectId: string) =>
   (
@@ -64,9 +51,9 @@ describe('README and examples', () => {
       .replaceAll('https://esm.sh/@signpost/feature-reporter/widget', '/esm/widget.js')
       .replaceAll('https://esm.sh/@signpost/feature-reporter', '/esm/index.js')
       .replaceAll(EXAMPLE_BASE_URL, server.baseUrl);
-    site.set('/browser.html', html);
-    site.set('/esm/widget.js', await bundle("export * from '@signpost/feature-reporter/widget';", pkgDir));
-    site.set('/esm/index.js', await bundle("export * from '@signpost/feature-reporter';", pkgDir));
+    site.serve('/browser.html', html);
+    site.serve('/esm/widget.js', await bundle("export * from '@signpost/feature-reporter/widget';", pkgDir));
+    site.serve('/esm/index.js', await bundle("export * from '@signpost/feature-reporter';", pkgDir));
     const page = await browser.newPage();
     await page.goto(`${site.origin}/browser.html`);
     await page.locator('#planned li').first().waitFor();
@@ -79,25 +66,16 @@ describe('README and examples', () => {
   });
 
   test('examples/react.tsx in Chromium: roadmap renders and a vote reaches the server', async () => {
-    const code = await bundle(
-      `import { createElement } from 'react';
-       import { createRoot } from 'react-dom/client';
-       import { App } from './examples/react.tsx';
-       createRoot(document.getElementById('root')).render(createElement(App));`,
-      pkgDir,
-      { replace: { [EXAMPLE_BASE_URL]: server.baseUrl, [DEMO_KEY]: project.liveKey } },
-    );
-    site.set('/react.js', code);
-    site.set(
-      '/react.html',
-      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>react</title></head><body><div id="root"></div><script type="module" src="/react.js"></script></body></html>',
-    );
+    const url = await serveReactExample(site, pkgDir, {
+      [EXAMPLE_BASE_URL]: server.baseUrl,
+      [DEMO_KEY]: project.liveKey,
+    });
     const reporter = await import('@signpost/feature-reporter');
     const client = reporter.createFeatureReporter({ apiKey: project.liveKey, baseUrl: server.baseUrl });
     const planned = await client.submitFeature({ title: 'Planned thing', description: 'Will be on the roadmap.' });
     await server.db.run("UPDATE features SET status = 'planned' WHERE id = ?", [planned.id]);
     const page = await browser.newPage();
-    await page.goto(`${site.origin}/react.html`);
+    await page.goto(url);
     const item = page.locator('li', { hasText: 'Planned thing' });
     await item.waitFor();
     await item.getByRole('button', { name: 'Vote' }).click();
@@ -111,25 +89,17 @@ describe('README and examples', () => {
   });
 
   test('examples/nextjs: the server component renders the board; the client component renders the widget tag', async () => {
-    const code = await bundle(
+    process.env.SIGNPOST_URL = server.baseUrl;
+    process.env.SIGNPOST_API_KEY = server.demoKey;
+    const { render } = await importServerBundle(
       `import { renderToString } from 'react-dom/server';
        import Page from './examples/nextjs/app/page.tsx';
        export async function render() { return renderToString(await Page()); }`,
       pkgDir,
-      { platform: 'node', external: ['react', 'react-dom', '@signpost/*'] },
     );
-    const file = `${pkgDir}.next-example-${process.pid}.mjs`;
-    writeFileSync(file, code);
-    process.env.SIGNPOST_URL = server.baseUrl;
-    process.env.SIGNPOST_API_KEY = server.demoKey;
-    try {
-      const { render } = await import(file);
-      const html: string = await render();
-      assert.match(html, /<h1>Planned<\/h1><ul><li>Dark mode<\/li>/);
-      assert.match(html, /Two-factor sign-in is here/);
-      assert.match(html, /<signpost-feedback><\/signpost-feedback>/);
-    } finally {
-      rmSync(file, { force: true });
-    }
+    const html: string = await render();
+    assert.match(html, /<h1>Planned<\/h1><ul><li>Dark mode<\/li>/);
+    assert.match(html, /Two-factor sign-in is here/);
+    assert.match(html, /<signpost-feedback><\/signpost-feedback>/);
   });
 });

@@ -2,50 +2,39 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from '@signpost/server/testing';
-import type { Browser, Page } from 'playwright-core';
-import { bundle, launchBrowser, startStatic, type StaticServer } from './support/browser.ts';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { bundle } from '@signpost/test-support/bundle';
+import { sdkTestEnv } from '@signpost/test-support/env';
 import { platformKey } from './support/platform.ts';
 
-let server: TestServer;
-let browser: Browser;
-let site: StaticServer;
-let apiKey: string;
 const NONCE = 'r4nd0mN0nce';
 export const SCREENSHOTS = join(tmpdir(), 'signpost-widget-screenshots');
 
-before(async () => {
-  [server, browser, site] = await Promise.all([startTestServer(), launchBrowser(), startStatic()]);
-  apiKey = await platformKey(server);
-  site.set(
-    '/widget.js',
-    await bundle(
-      `import { defineFeedbackWidget } from '@signpost/feature-reporter/widget';
+const { server, browser, site } = await sdkTestEnv({ browser: true, site: true });
+const apiKey = await platformKey(server);
+site.serve(
+  '/widget.js',
+  await bundle(
+    `import { defineFeedbackWidget } from '@signpost/feature-reporter/widget';
      window.events = [];
      for (const type of ['signpost-feedback-submit', 'signpost-feedback-error', 'signpost-feedback-open', 'signpost-feedback-close'])
        document.addEventListener(type, (e) => window.events.push({ type, id: e.detail.feature?.id }));
      defineFeedbackWidget();`,
-      import.meta.dirname,
-    ),
-  );
-  site.set('/', {
-    headers: {
-      'content-security-policy': `default-src 'self'; style-src 'nonce-${NONCE}'; connect-src ${server.origin}`,
-    },
-    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Widget test</title>
+    import.meta.dirname,
+  ),
+);
+site.serve('/', {
+  headers: {
+    'content-security-policy': `default-src 'self'; style-src 'nonce-${NONCE}'; connect-src ${server.origin}`,
+  },
+  body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Widget test</title>
       <style nonce="${NONCE}">body { font-family: system-ui; margin: 40px; } .themed { --signpost-accent: rgb(200, 0, 0); }</style></head>
       <body><main><h1>An app</h1><button id="before">Before</button></main>
       <signpost-feedback api-key="${apiKey}" base-url="${server.baseUrl}" nonce="${NONCE}"></signpost-feedback>
       <script type="module" src="/widget.js"></script></body></html>`,
-  });
-  mkdirSync(SCREENSHOTS, { recursive: true });
 });
-after(async () => {
-  await browser?.close();
-  await site?.close();
-  await server?.close();
-});
+mkdirSync(SCREENSHOTS, { recursive: true });
 
 async function openPage(options: { colorScheme?: 'light' | 'dark' } = {}): Promise<Page> {
   const context = await browser.newContext({

@@ -1,35 +1,16 @@
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { startTestServer, type TestServer } from '@signpost/server/testing';
-import type { Browser } from 'playwright-core';
-import {
-  bundle,
-  EXAMPLE_BASE_URL,
-  launchBrowser,
-  startStatic,
-  type StaticServer,
-} from '../../feature-reporter/test/support/browser.ts';
-import { quickStart, runNode, runSnippet } from '../../feature-reporter/test/support/run.ts';
+import { EXAMPLE_BASE_URL, scriptPage } from '@signpost/test-support/browser';
+import { bundle, importServerBundle, serveReactExample } from '@signpost/test-support/bundle';
+import { sdkTestEnv } from '@signpost/test-support/env';
+import { quickStart, runNode, runSnippet } from '@signpost/test-support/run';
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 const examples = fileURLToPath(new URL('../examples/', import.meta.url));
-let server: TestServer;
-let browser: Browser;
-let site: StaticServer;
+const { server, browser, site } = await sdkTestEnv({ browser: true, site: true });
 
-before(async () => {
-  [server, browser, site] = await Promise.all([startTestServer(), launchBrowser(), startStatic()]);
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-  await server?.close();
-});
-
-const html = (script: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x</title></head><body><div id="root"></div><script type="module" src="${script}"></script></body></html>`;
 const missing = async (projectId: string) =>
   (
     await server.db.all<{ key: string; locale: string }>(
@@ -69,13 +50,13 @@ describe('README and examples', () => {
   });
 
   test('examples/browser.html in Chromium: renders, switches language', async () => {
-    site.set(
+    site.serve(
       '/browser.html',
       readFileSync(`${examples}browser.html`, 'utf8')
         .replaceAll('https://esm.sh/@signpost/i18n', '/esm/i18n.js')
         .replaceAll(EXAMPLE_BASE_URL, server.baseUrl),
     );
-    site.set('/esm/i18n.js', await bundle("export * from '@signpost/i18n';", pkgDir));
+    site.serve('/esm/i18n.js', await bundle("export * from '@signpost/i18n';", pkgDir));
     const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
     await page.goto(`${site.origin}/browser.html`);
     await page.locator('#welcome', { hasText: 'Welcome, Ada!' }).waitFor();
@@ -88,7 +69,7 @@ describe('README and examples', () => {
 
   test('in Chromium, missing keys still queued when the page is hidden are sent with keepalive', async () => {
     const p = await server.createProject();
-    site.set(
+    site.serve(
       '/hide.js',
       await bundle(
         `import { createI18n } from '@signpost/i18n';
@@ -100,7 +81,7 @@ describe('README and examples', () => {
         pkgDir,
       ),
     );
-    site.set('/hide.html', html('/hide.js'));
+    site.serve('/hide.html', scriptPage('/hide.js'));
     const page = await browser.newPage();
     await page.goto(`${site.origin}/hide.html?key=${p.liveKey}&api=${encodeURIComponent(server.baseUrl)}`);
     await page.waitForFunction(() => (window as unknown as { done?: boolean }).done === true);
@@ -113,18 +94,9 @@ describe('README and examples', () => {
   });
 
   test('examples/react.tsx in Chromium', async () => {
-    site.set(
-      '/react.js',
-      await bundle(
-        `import { createElement } from 'react'; import { createRoot } from 'react-dom/client'; import { App } from './examples/react.tsx';
-       createRoot(document.getElementById('root')).render(createElement(App));`,
-        pkgDir,
-        { replace: { [EXAMPLE_BASE_URL]: server.baseUrl } },
-      ),
-    );
-    site.set('/react.html', html('/react.js'));
+    const url = await serveReactExample(site, pkgDir, { [EXAMPLE_BASE_URL]: server.baseUrl });
     const page = await browser.newPage();
-    await page.goto(`${site.origin}/react.html`);
+    await page.goto(url);
     await page.getByRole('heading', { name: 'Welcome, Ada!' }).waitFor();
     await page.getByRole('button', { name: 'Deutsch' }).click();
     await page.getByRole('heading', { name: 'Willkommen, Ada!' }).waitFor();
@@ -132,23 +104,15 @@ describe('README and examples', () => {
   });
 
   test('examples/nextjs: the server component translates', async () => {
-    const code = await bundle(
+    process.env.SIGNPOST_URL = server.baseUrl;
+    process.env.SIGNPOST_API_KEY = server.demoKey;
+    const { render } = await importServerBundle(
       `import { renderToString } from 'react-dom/server';
        import Page from './examples/nextjs/app/page.tsx';
        export async function render(lang) { return renderToString(await Page({ searchParams: Promise.resolve({ lang }) })); }`,
       pkgDir,
-      { platform: 'node', external: ['react', 'react-dom', '@signpost/*'] },
     );
-    const file = `${pkgDir}.next-example-${process.pid}.mjs`;
-    writeFileSync(file, code);
-    process.env.SIGNPOST_URL = server.baseUrl;
-    process.env.SIGNPOST_API_KEY = server.demoKey;
-    try {
-      const { render } = await import(file);
-      assert.equal(await render('de'), '<main lang="de"><h1>Demo-App</h1><p>Willkommen, Ada!</p></main>');
-      assert.equal(await render('en'), '<main lang="en"><h1>Demo App</h1><p>Welcome, Ada!</p></main>');
-    } finally {
-      rmSync(file, { force: true });
-    }
+    assert.equal(await render('de'), '<main lang="de"><h1>Demo-App</h1><p>Willkommen, Ada!</p></main>');
+    assert.equal(await render('en'), '<main lang="en"><h1>Demo App</h1><p>Welcome, Ada!</p></main>');
   });
 });

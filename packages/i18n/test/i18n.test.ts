@@ -1,22 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestProject, type TestServer } from '@signpost/server/testing';
+import { describe, test } from 'node:test';
+import { sdkTestEnv } from '@signpost/test-support/env';
 import { ApiError, createI18n, interpolate, pluralKeys } from '@signpost/i18n';
 
-let server: TestServer;
-let project: TestProject;
-before(async () => {
-  server = await startTestServer();
-  project = await server.createProject();
-  for (const [key, en, de] of [
-    ['cart.items_one', '{count} item', '{count} Artikel'],
-    ['cart.items_other', '{count} items', '{count} Artikel'],
-    ['cart.items_zero', 'Your cart is empty', 'Dein Warenkorb ist leer'],
-    ['greeting', 'Hello, {name}!', 'Hallo, {name}!'],
-  ] as const)
-    await addKey(project.projectId, key, en, { de });
-});
-after(() => server.close());
+const { server, project } = await sdkTestEnv({ project: true });
 
 let n = 0;
 async function addKey(projectId: string, key: string, defaultText: string, values: Record<string, string> = {}) {
@@ -34,6 +21,14 @@ async function addKey(projectId: string, key: string, defaultText: string, value
     ]);
   await server.db.run('UPDATE projects SET translations_version = translations_version + 1 WHERE id = ?', [projectId]);
 }
+
+for (const [key, en, de] of [
+  ['cart.items_one', '{count} item', '{count} Artikel'],
+  ['cart.items_other', '{count} items', '{count} Artikel'],
+  ['cart.items_zero', 'Your cart is empty', 'Dein Warenkorb ist leer'],
+  ['greeting', 'Hello, {name}!', 'Hallo, {name}!'],
+] as const)
+  await addKey(project.projectId, key, en, { de });
 
 function recordingFetch(log: Array<{ url: string; status: number; body?: string }>) {
   return async (url: string, init?: RequestInit) => {

@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startTestServer, type TestServer } from '@signpost/server/testing';
+import { test } from 'node:test';
+import { sdkTestEnv } from '@signpost/test-support/env';
 import i18next from 'i18next';
 import { SignpostBackend } from '@signpost/i18n/i18next';
-import { startProxy, type TestProxy } from '../../sdk-core/test/support/proxy.ts';
 
-let server: TestServer;
-let proxy: TestProxy;
-before(async () => {
-  server = await startTestServer();
-  proxy = await startProxy(server.origin);
-});
-after(async () => {
-  await proxy.close();
-  await server.close();
-});
+const { server, proxy } = await sdkTestEnv({ proxy: true });
 
 test('i18next loads Signpost translations through the backend, with {name} interpolation and namespaces', async () => {
   const instance = i18next.createInstance();

@@ -1,29 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { startTestServer, type TestServer } from '@signpost/server/testing';
-import {
-  closeContext,
-  importMap,
-  launchChromium,
-  startStaticServer,
-  waitFor,
-  withLocalImportMap,
-  type StaticServer,
-} from '../../sdk-core/test/support/browser.ts';
+import { describe, test } from 'node:test';
+import { closeContext, importMapPage, openReady, waitFor, withLocalImportMap } from '@signpost/test-support/browser';
+import { sdkTestEnv } from '@signpost/test-support/env';
 
-let server: TestServer;
-let web: StaticServer;
-let browser: Browser;
-before(async () => {
-  [server, web, browser] = await Promise.all([startTestServer(), startStaticServer(), launchChromium()]);
-});
-after(async () => {
-  await browser?.close();
-  await web?.close();
-  await server?.close();
-});
+const { server, browser, site } = await sdkTestEnv({ browser: true, site: true });
 
 const messages = async (projectId: string) =>
   (
@@ -33,25 +14,24 @@ const messages = async (projectId: string) =>
   ).map((r) => r.message);
 
 function page(name: string, apiKey: string, script: string): string {
-  return web.page(
+  return site.serve(
     `/${name}.html`,
-    `<!doctype html><html><head>${importMap(['sdk-core', 'logger'])}</head><body>
-<script type="module">
-import { createLogger } from '@signpost/logger';
+    importMapPage(
+      ['sdk-core', 'logger'],
+      `import { createLogger } from '@signpost/logger';
 window.log = createLogger({ apiKey: ${JSON.stringify(apiKey)}, baseUrl: ${JSON.stringify(server.baseUrl)}, flushIntervalMs: 600000 });
-${script}
-window.ready = true;
-</script></body></html>`,
+${script}`,
+    ),
   );
 }
 
 describe('logger in Chromium', () => {
   test('entries are flushed when the page is hidden (visibilitychange)', async () => {
     const p = await server.createProject();
-    const context = await browser.newContext();
-    const tab = await context.newPage();
-    await tab.goto(page('hide', p.liveKey, `log.info('queued before hide', { n: 1 }); log.warn('second entry');`));
-    await tab.waitForFunction('window.ready === true');
+    const { context, tab } = await openReady(
+      browser,
+      page('hide', p.liveKey, `log.info('queued before hide', { n: 1 }); log.warn('second entry');`),
+    );
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(await messages(p.projectId), [], 'nothing sent before the page is hidden');
     await tab.evaluate(() => {
@@ -65,12 +45,10 @@ describe('logger in Chromium', () => {
 
   test('entries logged right before leaving the page still arrive (pagehide + keepalive)', async () => {
     const p = await server.createProject();
-    const context = await browser.newContext();
-    const tab = await context.newPage();
-    await tab.goto(
+    const { context, tab } = await openReady(
+      browser,
       page('leave', p.liveKey, `document.addEventListener('click', () => log.error('clicked, then left'));`),
     );
-    await tab.waitForFunction('window.ready === true');
     await tab.mouse.click(10, 10);
     await tab.goto('about:blank', { waitUntil: 'commit' });
     await waitFor(async () => (await messages(p.projectId)).length === 1, 10_000, 'entry after leaving');
@@ -89,7 +67,7 @@ describe('logger in Chromium', () => {
     const tab = await context.newPage();
     const consoleLines: string[] = [];
     tab.on('console', (m) => consoleLines.push(m.text()));
-    await tab.goto(web.page('/example.html', html));
+    await tab.goto(site.serve('/example.html', html));
     await tab.waitForFunction('!!window.signpostLog');
     await tab.click('#buy');
     await tab.goto('about:blank', { waitUntil: 'commit' });
@@ -104,10 +82,7 @@ describe('logger in Chromium', () => {
 
   test('a batch logged while offline is kept and sent when the browser is back online', async () => {
     const p = await server.createProject();
-    const context = await browser.newContext();
-    const tab = await context.newPage();
-    await tab.goto(page('offline', p.liveKey, ''));
-    await tab.waitForFunction('window.ready === true');
+    const { context, tab } = await openReady(browser, page('offline', p.liveKey, ''));
     await context.setOffline(true);
     await tab.evaluate(async () => {
       const log = (window as unknown as { log: { info(m: string): void; flush(): Promise<void> } }).log;

@@ -2,19 +2,13 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { after, before, test } from 'node:test';
-import { startTestServer, type TestServer } from '@signpost/server/testing';
-import { node18 } from '../../sdk-core/test/support/node18.ts';
+import { test } from 'node:test';
+import { sdkTestEnv } from '@signpost/test-support/env';
+import { node18 } from '@signpost/test-support/node18';
 
 const run = promisify(execFile);
 const examples = fileURLToPath(new URL('../examples/', import.meta.url));
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server.close();
-});
+const { server } = await sdkTestEnv();
 
 const rows = (projectId: string) =>
   server.db.all<{
@@ -109,7 +103,7 @@ test('pino transport: levels, data, timestamps, and flush on end', async () => {
 });
 
 test('the README quick start works as written', async () => {
-  const { quickStartModule } = await import('../../sdk-core/test/support/readme.ts');
+  const { quickStartModule } = await import('@signpost/test-support/readme');
   const p = await server.createProject();
   const { code, file } = quickStartModule(fileURLToPath(new URL('..', import.meta.url)), p.liveKey, server.baseUrl);
   assert.equal(code.split('\n').length, 1);

@@ -1,41 +1,19 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { after, before, test } from 'node:test';
-import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { startTestServer, type TestServer } from '@signpost/server/testing';
+import { loadExample } from '@signpost/test-support/bundle';
+import { sdkTestEnv } from '@signpost/test-support/env';
 
 // The React and Next.js examples are type-checked by `npm test` (tsc -p examples); here they are
 // compiled with esbuild (dependencies left as imports) and run.
-const tmp = fileURLToPath(new URL('../.tmp/', import.meta.url));
-async function load(example: string, name: string): Promise<Record<string, unknown>> {
-  mkdirSync(tmp, { recursive: true });
-  const outfile = `${tmp}${name}-${process.pid}-${Date.now()}.mjs`;
-  await build({
-    entryPoints: [fileURLToPath(new URL(`../examples/${example}`, import.meta.url))],
-    outfile,
-    bundle: true,
-    packages: 'external',
-    format: 'esm',
-    platform: 'node',
-    jsx: 'automatic',
-    logLevel: 'error',
-  });
-  return import(pathToFileURL(outfile).href);
-}
+const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server.close();
-});
+const { server } = await sdkTestEnv();
 
 test('examples/react.tsx renders on the server', async () => {
-  const mod = await load('react.tsx', 'react');
+  const mod = await loadExample(pkgDir, 'react.tsx');
   const App = mod['App'] as () => unknown;
   assert.match(renderToString(createElement(App as never)), /<button type="button">Pay<\/button>/);
 });
@@ -69,7 +47,7 @@ test('examples/nextjs route handler logs and flushes before answering', async ()
   const p = await server.createProject();
   process.env['SIGNPOST_API_KEY'] = p.liveKey;
   process.env['SIGNPOST_URL'] = server.baseUrl;
-  const route = await load('nextjs/app/api/orders/route.ts', 'next-route');
+  const route = await loadExample(pkgDir, 'nextjs/app/api/orders/route.ts');
   const POST = route['POST'] as (request: Request) => Promise<Response>;
   const ok = await POST(
     new Request('http://app.test/api/orders', { method: 'POST', body: JSON.stringify({ sku: 'sku_1', quantity: 2 }) }),

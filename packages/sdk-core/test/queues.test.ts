@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestProject, type TestServer } from '@signpost/server/testing';
+import { describe, test } from 'node:test';
 import {
   ApiError,
   createBatcher,
@@ -11,21 +10,9 @@ import {
   guard,
   type StorageLike,
 } from '@signpost/sdk-core';
-import { startProxy, type TestProxy } from './support/proxy.ts';
+import { sdkTestEnv } from '@signpost/test-support/env';
 
-let server: TestServer;
-let project: TestProject;
-let proxy: TestProxy;
-
-before(async () => {
-  server = await startTestServer();
-  project = await server.createProject();
-  proxy = await startProxy(server.origin);
-});
-after(async () => {
-  await proxy.close();
-  await server.close();
-});
+const { server, project, proxy } = await sdkTestEnv({ project: true, proxy: true });
 
 async function logMessages(projectId: string): Promise<string[]> {
   const rows = await server.db.all<{ message: string }>(

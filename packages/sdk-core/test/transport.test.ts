@@ -1,22 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestProject, type TestServer } from '@signpost/server/testing';
+import { describe, test } from 'node:test';
 import { ApiError, SdkError, backoffDelay, createTransport, parseRetryAfter, type FetchLike } from '@signpost/sdk-core';
-import { startProxy, type TestProxy } from './support/proxy.ts';
+import { sdkTestEnv } from '@signpost/test-support/env';
 
-let server: TestServer;
-let project: TestProject;
-let proxy: TestProxy;
-
-before(async () => {
-  server = await startTestServer();
-  project = await server.createProject();
-  proxy = await startProxy(server.origin);
-});
-after(async () => {
-  await proxy.close();
-  await server.close();
-});
+const { server, project, proxy } = await sdkTestEnv({ project: true, proxy: true });
 
 /** Real fetch, counted. */
 function countingFetch(): FetchLike & { calls: number } {

@@ -1,21 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { startTestServer, type TestServer } from '@signpost/server/testing';
-import type { Browser, Page } from 'playwright-core';
-import { bundle, launchBrowser, startStatic, type StaticServer } from '../../feature-reporter/test/support/browser.ts';
+import type { Page } from 'playwright-core';
+import { bundle } from '@signpost/test-support/bundle';
+import { sdkTestEnv } from '@signpost/test-support/env';
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
-let server: TestServer;
-let browser: Browser;
-let site: StaticServer;
-
-before(async () => {
-  [server, browser, site] = await Promise.all([startTestServer(), launchBrowser(), startStatic()]);
-  site.set(
-    '/gate.js',
-    await bundle(
-      `import { createSiteManager } from '@signpost/site-manager';
+const { server, browser, site } = await sdkTestEnv({ browser: true, site: true });
+site.serve(
+  '/gate.js',
+  await bundle(
+    `import { createSiteManager } from '@signpost/site-manager';
      import { mountMaintenanceGate } from '@signpost/site-manager/gate';
      const params = new URLSearchParams(location.search);
      const site = createSiteManager({ baseUrl: params.get('api'), projectId: params.get('project'), refreshIntervalMs: 100 });
@@ -24,20 +19,14 @@ before(async () => {
      const render = () => { document.querySelector('#flag').textContent = String(site.isEnabled('shiny', false)); };
      render();
      site.on('change', render);`,
-      pkgDir,
-    ),
-  );
-  site.set(
-    '/gate.html',
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>App</title></head>
+    pkgDir,
+  ),
+);
+site.serve(
+  '/gate.html',
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>App</title></head>
     <body><h1>App</h1><button id="app-button">Buy</button><p>shiny: <span id="flag"></span></p><script type="module" src="/gate.js"></script></body></html>`,
-  );
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-  await server?.close();
-});
+);
 
 const bump = (projectId: string) =>
   server.db.run('UPDATE projects SET config_version = config_version + 1 WHERE id = ?', [projectId]);
@@ -57,6 +46,8 @@ test('maintenance gate and flags in Chromium: blocks the page, refuses Escape, w
     "INSERT INTO feature_flags (id, project_id, key, enabled, created_at) VALUES ('g1', ?, 'shiny', 0, '2026-01-01T00:00:00Z')",
     [p.projectId],
   );
+  // A project has no maintenance row until its settings first change: the test writes one.
+  await server.db.run('INSERT INTO maintenance_settings (project_id) VALUES (?)', [p.projectId]);
   await server.db.run(
     `UPDATE maintenance_settings SET enabled = 1, type = 'full', show_status_link = 1, status_page_url = 'https://status.example.com',
      whitelist = '{"localStorageKeys":["signpost-team"],"emails":[],"ips":[]}' WHERE project_id = ?`,

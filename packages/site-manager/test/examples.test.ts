@@ -1,35 +1,15 @@
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { startTestServer, type TestServer } from '@signpost/server/testing';
-import type { Browser } from 'playwright-core';
-import {
-  bundle,
-  EXAMPLE_BASE_URL,
-  launchBrowser,
-  startStatic,
-  type StaticServer,
-} from '../../feature-reporter/test/support/browser.ts';
-import { quickStart, runNode, runSnippet } from '../../feature-reporter/test/support/run.ts';
+import { EXAMPLE_BASE_URL, scriptPage } from '@signpost/test-support/browser';
+import { bundle, importServerBundle, serveReactExample } from '@signpost/test-support/bundle';
+import { sdkTestEnv } from '@signpost/test-support/env';
+import { quickStart, runNode, runSnippet } from '@signpost/test-support/run';
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 const examples = fileURLToPath(new URL('../examples/', import.meta.url));
-let server: TestServer;
-let browser: Browser;
-let site: StaticServer;
-
-before(async () => {
-  [server, browser, site] = await Promise.all([startTestServer(), launchBrowser(), startStatic()]);
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-  await server?.close();
-});
-
-const page = (script: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x</title></head><body><div id="root"></div><script type="module" src="${script}"></script></body></html>`;
+const { server, browser, site } = await sdkTestEnv({ browser: true, site: true });
 
 describe('README and examples', () => {
   test('the README quick start works as written', async () => {
@@ -57,16 +37,16 @@ describe('README and examples', () => {
       .replaceAll('https://esm.sh/@signpost/site-manager/gate', '/esm/gate.js')
       .replaceAll('https://esm.sh/@signpost/site-manager', '/esm/index.js')
       .replaceAll(EXAMPLE_BASE_URL, server.baseUrl);
-    site.set('/browser.html', html);
+    site.serve('/browser.html', html);
     // One module graph for both imports, as a CDN would serve it.
-    site.set(
+    site.serve(
       '/esm/index.js',
       await bundle(
         "export * from '@signpost/site-manager'; export { mountMaintenanceGate } from '@signpost/site-manager/gate';",
         pkgDir,
       ),
     );
-    site.set('/esm/gate.js', "export { mountMaintenanceGate } from './index.js';");
+    site.serve('/esm/gate.js', "export { mountMaintenanceGate } from './index.js';");
     const tab = await browser.newPage();
     const statuses: number[] = [];
     tab.on('response', (r) => r.url().includes('/site-config') && statuses.push(r.status()));
@@ -81,14 +61,14 @@ describe('README and examples', () => {
   });
 
   test('examples/browser.openfeature.js in Chromium', async () => {
-    site.set(
+    site.serve(
       '/of.js',
       await bundle(
         readFileSync(`${examples}browser.openfeature.js`, 'utf8').replaceAll(EXAMPLE_BASE_URL, server.baseUrl),
         pkgDir,
       ),
     );
-    site.set('/of.html', page('/of.js'));
+    site.serve('/of.html', scriptPage('/of.js'));
     const tab = await browser.newPage();
     await tab.goto(`${site.origin}/of.html`);
     await tab.waitForFunction(() => document.body.dataset.newDashboard === 'true');
@@ -96,39 +76,22 @@ describe('README and examples', () => {
   });
 
   test('examples/react.tsx in Chromium', async () => {
-    site.set(
-      '/react.js',
-      await bundle(
-        `import { createElement } from 'react'; import { createRoot } from 'react-dom/client'; import { App } from './examples/react.tsx';
-       createRoot(document.getElementById('root')).render(createElement(App));`,
-        pkgDir,
-        { replace: { [EXAMPLE_BASE_URL]: server.baseUrl } },
-      ),
-    );
-    site.set('/react.html', page('/react.js'));
+    const url = await serveReactExample(site, pkgDir, { [EXAMPLE_BASE_URL]: server.baseUrl });
     const tab = await browser.newPage();
-    await tab.goto(`${site.origin}/react.html`);
+    await tab.goto(url);
     await tab.getByRole('heading', { name: 'New dashboard' }).waitFor();
     assert.equal(await tab.locator('.message.info').textContent(), 'Welcome to the Signpost demo project.');
     await tab.close();
   });
 
   test('examples/nextjs: the layout loads the configuration on the server and renders with it', async () => {
-    const code = await bundle(
+    process.env.SIGNPOST_URL = server.baseUrl;
+    const { render } = await importServerBundle(
       `import { renderToString } from 'react-dom/server';
        import RootLayout from './examples/nextjs/app/layout.tsx';
        export async function render() { return renderToString(await RootLayout({ children: 'page' })); }`,
       pkgDir,
-      { platform: 'node', external: ['react', 'react-dom', '@signpost/*'] },
     );
-    const file = `${pkgDir}.next-example-${process.pid}.mjs`;
-    writeFileSync(file, code);
-    process.env.SIGNPOST_URL = server.baseUrl;
-    try {
-      const { render } = await import(file);
-      assert.match(await render(), /<div data-new-dashboard="true">page<\/div>/);
-    } finally {
-      rmSync(file, { force: true });
-    }
+    assert.match(await render(), /<div data-new-dashboard="true">page<\/div>/);
   });
 });

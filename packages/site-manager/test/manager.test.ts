@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from '@signpost/server/testing';
+import { describe, test } from 'node:test';
+import { sdkTestEnv } from '@signpost/test-support/env';
 import {
   ApiError,
   createSiteManager,
@@ -9,11 +9,7 @@ import {
   type SiteConfigChange,
 } from '@signpost/site-manager';
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(() => server.close());
+const { server } = await sdkTestEnv();
 
 /** Real fetch, recording the status of every answer. */
 function recordingFetch(statuses: number[]) {
@@ -169,6 +165,8 @@ describe('site configuration', () => {
 describe('maintenance gate', () => {
   async function maintenanceProject(type: 'full' | 'banner' | 'custom', whitelist: object) {
     const p = await server.createProject();
+    // A project has no maintenance row until its settings first change: the test writes one.
+    await server.db.run('INSERT INTO maintenance_settings (project_id) VALUES (?)', [p.projectId]);
     await server.db.run(
       `UPDATE maintenance_settings SET enabled = 1, type = ?, custom_html = ?, expected_restoration = '2030-01-01T10:00:00.000Z',
        show_status_link = 1, status_page_url = 'https://status.example.com', whitelist = ? WHERE project_id = ?`,

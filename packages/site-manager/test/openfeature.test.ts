@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startTestServer, type TestServer } from '@signpost/server/testing';
+import { after, test } from 'node:test';
+import { sdkTestEnv } from '@signpost/test-support/env';
 import { OpenFeature, ProviderEvents, ProviderStatus } from '@openfeature/web-sdk';
 import { SignpostProvider } from '@signpost/site-manager/openfeature';
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await OpenFeature.close();
-  await server.close();
-});
+// Registered first, so OpenFeature stops polling before the server closes.
+after(() => OpenFeature.close());
+const { server } = await sdkTestEnv();
 
 test('the OpenFeature web SDK answers Signpost flags from the cache and hears about changes', async () => {
   const p = await server.createProject();

@@ -33,12 +33,7 @@ const read = (file: string) => readFileSync(new URL(`./assets/${file}`, import.m
 
 export const BOARD_ASSETS = {
   css: asset('board', 'css', 'text/css; charset=utf-8', read('board.css')),
-  js: asset(
-    'board',
-    'js',
-    'text/javascript; charset=utf-8',
-    read('board-client.js'),
-  ),
+  js: asset('board', 'js', 'text/javascript; charset=utf-8', read('board-client.js')),
 };
 
 /** Answers an asset: immutable caching (the path changes with the content), gzip when accepted. */

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SIZE_SCRIPT = fileURLToPath(new URL('../../scripts/size.mjs', import.meta.url));
+const SIZE_SCRIPT = fileURLToPath(new URL('../sdk-core/scripts/size.mjs', import.meta.url));
 
 export function checkReadmeSizes(
   packageDir: string,

@@ -1,7 +1,7 @@
 /**
  * A tiny HTTP proxy in front of a real Signpost test server, to play the network: `ok` passes
  * requests through, `down` drops connections (a network error), `503` answers a server fault, and
- * `hang` never answers (a timeout). Used by the SDK tests of every package.
+ * `hang` never answers (a timeout). Used by the SDK tests of every package (`sdkTestEnv({ proxy: true })` in env.ts starts one).
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

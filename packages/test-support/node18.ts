@@ -1,6 +1,6 @@
 /**
  * A Node.js 18 binary for the "SDK cores run on Node 18" tests, installed from npm once into
- * packages/sdk-core/.tmp/node18 (git-ignored) and reused. Returns null when it cannot be installed
+ * packages/test-support/.tmp/node18 (git-ignored) and reused. Returns null when it cannot be installed
  * (no registry access), so callers can skip.
  */
 import { execFileSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const DIR = resolve(fileURLToPath(new URL('../../.tmp/node18', import.meta.url)));
+const DIR = resolve(fileURLToPath(new URL('./.tmp/node18', import.meta.url)));
 const BIN = join(DIR, 'node_modules', 'node', 'bin', 'node');
 
 export function node18(): string | null {

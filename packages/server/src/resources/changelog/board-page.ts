@@ -34,7 +34,7 @@ export async function boardChangelogPage(app: FastifyInstance, { db }: BoardDeps
               ${
                 entry.feature_id && entry.f_title
                   ? html`<p>
-                    ${ctx.t('changelog.ideas')}:
+                    ${ctx.t('changelog.ideas')}:${' '}
                     <a href=${`${ctx.base}/ideas/${encodeURIComponent(entry.feature_id)}`}>${entry.f_title}</a>
                   </p>`
                   : null

@@ -10,6 +10,7 @@ import {
   restorePublishableKey,
   revokeKeyByLookup,
 } from '../resources/projects/index.ts';
+import { boardExists, updateBoard } from '../resources/board/index.ts';
 import { seedDemoProject } from './demo.ts';
 
 export const DEMO_PROJECT_ID = 'demo';
@@ -51,6 +52,11 @@ export async function seedOnFirstStart(db: Database, config: Config): Promise<Se
         publishable: true,
       });
       await seedDemoProject(tx, DEMO_PROJECT_ID);
+    }
+    // The demo board is on and public (decisions.md, "Web surfaces"), also for a demo project made
+    // before boards existed; once its settings are written, they are the team's to change.
+    if (!(await boardExists(tx, DEMO_PROJECT_ID))) {
+      await updateBoard(tx, DEMO_PROJECT_ID, { enabled: true, private: false });
     }
     // A key from an earlier run with DEMO_ENABLED=false comes back to life. It is printed and
     // published, so it is publishable whatever an older version made it.

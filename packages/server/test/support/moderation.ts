@@ -1,7 +1,8 @@
 /**
  * Held ideas and comments for moderation tests, until the board's pages make them: an idea or a
  * comment made through the public API is held through the features store, exactly as if the
- * board had stored it held (a held comment is not counted on its idea).
+ * board had stored it held (a held comment is not counted on its idea). Other packages' tests use
+ * it through `@signpost/server/testing/moderation`.
  */
 import assert from 'node:assert/strict';
 import { holdComment, holdFeature } from '../../src/resources/features/index.ts';
@@ -28,3 +29,6 @@ export async function heldComment(
   assert.ok(await holdComment(server.db, p.projectId, created.body.id));
   return created.body.id;
 }
+
+/** Hold an existing idea or comment of a project (what `heldIdea` and `heldComment` do). */
+export { holdComment, holdFeature };

@@ -82,7 +82,11 @@ export async function approveHeldFeature(
 }
 
 /** Deletes a held idea with its votes and comments, through the one delete of features. */
-export async function rejectHeldFeature(db: Database, projectId: string, featureId: string): Promise<ModerationOutcome> {
+export async function rejectHeldFeature(
+  db: Database,
+  projectId: string,
+  featureId: string,
+): Promise<ModerationOutcome> {
   if (await deleteFeature(db, projectId, featureId, { onlyHeld: true })) return 'done';
   return (await getFeature(db, projectId, featureId)) ? 'not-held' : 'missing';
 }
@@ -109,7 +113,10 @@ async function decideComment(
     if (!found || !(await lockFeature(tx, projectId, found.feature_id))) return { outcome: 'missing' };
     const featureId = found.feature_id;
     const { changes } = approve
-      ? await tx.run('UPDATE comments SET held = 0 WHERE id = ? AND feature_id = ? AND held = 1', [commentId, featureId])
+      ? await tx.run('UPDATE comments SET held = 0 WHERE id = ? AND feature_id = ? AND held = 1', [
+          commentId,
+          featureId,
+        ])
       : await tx.run('DELETE FROM comments WHERE id = ? AND feature_id = ? AND held = 1', [commentId, featureId]);
     if (changes !== 1) return { outcome: (await commentOf(tx, projectId, commentId)) ? 'not-held' : 'missing' };
     if (approve) await bumpCounter(tx, featureId, 'comment_count', 1);

@@ -104,7 +104,8 @@ describe('moderation: held ideas and comments', () => {
   });
 
   it('a held comment is not listed nor counted until approved; approval counts it once', async () => {
-    const feature = (await p.live.post('/features', { title: 'Dark mode', description: 'A description long enough.' })).body;
+    const feature = (await p.live.post('/features', { title: 'Dark mode', description: 'A description long enough.' }))
+      .body;
     assert.equal((await p.live.post(`/features/${feature.id}/comments`, { body: 'first' })).status, 201);
     const held = await heldComment(server, p, feature.id, 'second, held');
     const publicComments = async () =>
@@ -131,7 +132,9 @@ describe('moderation: held ideas and comments', () => {
   });
 
   it('rejecting a comment deletes it; deleting or merging held comments leaves the counts exact', async () => {
-    const feature = (await p.live.post('/features', { title: 'Keyboard shortcuts', description: 'A description long enough.' })).body;
+    const feature = (
+      await p.live.post('/features', { title: 'Keyboard shortcuts', description: 'A description long enough.' })
+    ).body;
     assert.equal((await p.live.post(`/features/${feature.id}/comments`, { body: 'public' })).status, 201);
     const rejectMe = await heldComment(server, p, feature.id, 'rude');
     const deleteMe = await heldComment(server, p, feature.id, 'also rude');
@@ -150,7 +153,9 @@ describe('moderation: held ideas and comments', () => {
     assert.equal(removed.body.commentCount, 1);
 
     // Merging: the kept idea counts only public comments.
-    const duplicate = (await p.live.post('/features', { title: 'Shortcut keys', description: 'A description long enough.' })).body;
+    const duplicate = (
+      await p.live.post('/features', { title: 'Shortcut keys', description: 'A description long enough.' })
+    ).body;
     await heldComment(server, p, duplicate.id, 'held on the duplicate');
     assert.equal((await p.live.post(`/features/${duplicate.id}/comments`, { body: 'public too' })).status, 201);
     const merged = await p.admin.post(`/projects/${p.projectId}/features/${duplicate.id}/merge`, {
@@ -165,7 +170,9 @@ describe('moderation: held ideas and comments', () => {
   it('lists the queue oldest first, paged, ideas and comments together or by kind', async () => {
     const fresh = await managedProject(server);
     const first = await heldIdea(server, fresh, 'First idea');
-    const publicIdea = (await fresh.live.post('/features', { title: 'Public idea', description: 'A description long enough.' })).body.id;
+    const publicIdea = (
+      await fresh.live.post('/features', { title: 'Public idea', description: 'A description long enough.' })
+    ).body.id;
     const second = await heldComment(server, fresh, publicIdea, 'a comment');
     const third = await heldIdea(server, fresh, 'Third idea');
     const all = await queue({}, fresh);
@@ -191,7 +198,9 @@ describe('moderation: held ideas and comments', () => {
     );
     assert.equal(ideas.total, 2);
     // Test-key items are moderated too.
-    const testIdea = (await fresh.test.post('/features', { title: 'From staging', description: 'A description long enough.' })).body.id;
+    const testIdea = (
+      await fresh.test.post('/features', { title: 'From staging', description: 'A description long enough.' })
+    ).body.id;
     await holdFeature(server.db, fresh.projectId, testIdea);
     const withTest = await queue({ kind: 'idea' }, fresh);
     assert.equal(withTest.items.find((i: any) => i.id === testIdea).environment, 'test');
@@ -199,7 +208,9 @@ describe('moderation: held ideas and comments', () => {
 
   it("another project's items are 404; moderating needs the admin role", async () => {
     const idea = await heldIdea(server, p, 'Not yours');
-    const publicIdea = (await p.live.post('/features', { title: 'Commented', description: 'A description long enough.' })).body.id;
+    const publicIdea = (
+      await p.live.post('/features', { title: 'Commented', description: 'A description long enough.' })
+    ).body.id;
     const comment = await heldComment(server, p, publicIdea, 'not yours either');
     for (const action of ['approve', 'reject'] as const) {
       // An admin of another project, through their own project: no such item there.

@@ -1,10 +1,12 @@
 /**
  * The commands that run and manage a Signpost server: `server`, `login`/`logout`/`whoami`,
- * `projects`, `keys`, `features`, `changelog`, `releases`, `site`, `translations`, and `bugs`/`errors`/`logs`. Each talks to the
- * management API (`<url>/api/v1`) with a personal access token; see src/manage/ for the
- * shared client, config file, options and output.
+ * `projects`, `keys`, `features`, `changelog`, `releases`, `site`, `translations`,
+ * `bugs`/`errors`/`logs`, and `board`/`moderation`. Each talks to the management API
+ * (`<url>/api/v1`) with a personal access token; see src/manage/ for the shared client, config
+ * file, options and output.
  */
 import type { Command } from 'commander';
+import { registerBoardCommands } from './board.ts';
 import { registerChangelogCommands } from './changelog.ts';
 import { registerFeatureCommands } from './features.ts';
 import { registerKeyCommands } from './keys.ts';
@@ -27,4 +29,5 @@ export function registerManagementCommands(program: Command): void {
   registerSiteCommands(program);
   registerTranslationCommands(program);
   registerReportCommands(program);
+  registerBoardCommands(program);
 }

@@ -83,6 +83,7 @@ export function fieldProblems(errors: readonly ErrorObject[]): FieldProblem[] {
   for (const error of errors) {
     const path = error.instancePath.split('/').filter(Boolean);
     if (error.keyword === 'required') path.push(String(error.params['missingProperty']));
+    if (error.keyword === 'additionalProperties') path.push(String(error.params['additionalProperty']));
     const field = path.join('.') || '(body)';
     const message = describe(error);
     const id = `${field}\u0000${message}`;
@@ -98,6 +99,8 @@ function describe(error: ErrorObject): string {
   switch (error.keyword) {
     case 'required':
       return 'is required';
+    case 'additionalProperties':
+      return 'is not a known field';
     case 'type':
       return `must be ${p['type'] === 'integer' ? 'an integer' : `of type ${String(p['type'])}`}`;
     case 'minLength':

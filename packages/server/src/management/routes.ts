@@ -20,6 +20,7 @@ import { logManagementRoutes } from '../resources/logs/mount.ts';
 import { reportManagementRoutes } from '../resources/reports/mount.ts';
 import { siteConfigManagementRoutes } from '../resources/site-config/mount.ts';
 import { translationManagementRoutes } from '../resources/translations/mount.ts';
+import { boardManagementRoutes } from '../resources/board/mount.ts';
 
 export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   accountManagementRoutes,
@@ -38,4 +39,5 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   releaseManagementRoutes,
   reportManagementRoutes,
   logManagementRoutes,
+  boardManagementRoutes,
 ];

@@ -10,8 +10,8 @@ import {
   restorePublishableKey,
   revokeKeyByLookup,
 } from '../resources/projects/index.ts';
+import { boardExists, updateBoard } from '../resources/board/index.ts';
 import { seedDemoProject } from './demo.ts';
-import { enableBoardUnlessSet } from '../resources/board/index.ts';
 
 export const DEMO_PROJECT_ID = 'demo';
 export const DEMO_SCOPES = ['public:read', 'features:read', 'features:write'] as const;
@@ -53,11 +53,14 @@ export async function seedOnFirstStart(db: Database, config: Config): Promise<Se
       });
       await seedDemoProject(tx, DEMO_PROJECT_ID);
     }
+    // The demo board is on and public (decisions.md, "Web surfaces"), also for a demo project made
+    // before boards existed; once its settings are written, they are the team's to change.
+    if (!(await boardExists(tx, DEMO_PROJECT_ID))) {
+      await updateBoard(tx, DEMO_PROJECT_ID, { enabled: true, private: false });
+    }
     // A key from an earlier run with DEMO_ENABLED=false comes back to life. It is printed and
     // published, so it is publishable whatever an older version made it.
     await restorePublishableKey(tx, demoKeyLookup);
-    // The demo's board is on and public (a new project's board is off until its team turns it on).
-    await enableBoardUnlessSet(tx, DEMO_PROJECT_ID);
     return { demo: { projectId: DEMO_PROJECT_ID, apiKey: config.demoApiKey } };
   });
 }

@@ -6,8 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { SignJWT } from 'jose';
-import { boardSsoSecret } from '../../src/resources/board/index.ts';
-import { setSsoSecret } from '../../src/resources/board/store.ts';
+import { rotateSsoSecret } from '../../src/resources/board/sso-secret.ts';
 import { Api } from '../support/api.ts';
 import {
   addIdea,
@@ -144,8 +143,7 @@ describe('the public board, with people', () => {
 
   it('signs in through the host app with a signed token, and refuses a forged or an expired one', async () => {
     const project = await boardProject(env);
-    await setSsoSecret(env.server.db, project.projectId, 'sso1', '…test');
-    const secret = (await boardSsoSecret(env.server.db, { secretKey: undefined }, project.projectId, 'sso1'))!;
+    const { secret } = await rotateSsoSecret(env.server.db, { secretKey: undefined }, project.projectId);
     const claims = { sub: 'user-42', email: 'lin@example.com', name: 'Lin' };
     const context = await env.browser.newContext();
     const page = await context.newPage();
@@ -170,8 +168,7 @@ describe('the public board, with people', () => {
 
   it('shows a private board only to people the host app signs in', async () => {
     const project = await boardProject(env, { private: true });
-    await setSsoSecret(env.server.db, project.projectId, 'sso2', '…test');
-    const secret = (await boardSsoSecret(env.server.db, { secretKey: undefined }, project.projectId, 'sso2'))!;
+    const { secret } = await rotateSsoSecret(env.server.db, { secretKey: undefined }, project.projectId);
     const idea = await addIdea(env, project.projectId, { title: 'Private roadmap item' });
     const context = await env.browser.newContext();
     const page = await context.newPage();

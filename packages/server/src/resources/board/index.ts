@@ -1,10 +1,12 @@
 /**
  * The board resource: a project's board settings, the people who sign in to it and their
- * sessions. What the board surface, other resources, seed and tests may use.
+ * sessions. What the board surface, other resources, seed, cli and tests may use.
  */
 export { findProjectForBoard, slugForDomain, type BoardProjectRow } from './read-model.ts';
 export {
-  enableBoardUnlessSet,
+  boardExists,
+  findBoardByDomain,
+  listCustomDomains,
   readBoard,
   settingsOfRow,
   updateBoard,
@@ -12,4 +14,6 @@ export {
   type BoardSettings,
 } from './store.ts';
 export { findSessionUser, type BoardUserRow } from './store-users.ts';
+// The board's SSO page verifies the host app's tokens with this secret.
 export { BOARD_SESSION_COOKIE, boardSsoSecret } from './sso-secret.ts';
+export { boardUrl } from './settings.ts';

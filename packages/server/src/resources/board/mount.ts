@@ -1,2 +1,3 @@
-/** What the surfaces mount: the board resource's pages (sign-in, SSO, sign-out). */
+/** What the surfaces mount: the board resource's pages and routes (imported by surfaces only). */
 export { boardSignInPages } from './sign-in-pages.ts';
+export { boardManagementRoutes } from './management-routes.ts';

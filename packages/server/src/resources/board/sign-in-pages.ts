@@ -209,7 +209,7 @@ export async function boardSignInPages(app: FastifyInstance, deps: BoardDeps): P
         html`<${MessagePage} ctx=${ctx} title=${ctx.t('signIn.title')} text=${ctx.t('sso.refused')} />`,
         401,
       );
-    const secret = await boardSsoSecret(deps.db, deps.config, ctx.project.id, ctx.board.ssoSecretId);
+    const secret = await boardSsoSecret(deps.db, deps.config, ctx.project.id);
     const token = queryText(request, 'token');
     if (!secret || !token || token.length > 4096) return refuse();
     let claims: { sub?: unknown; email?: unknown; name?: unknown };

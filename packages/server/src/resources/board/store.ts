@@ -64,6 +64,11 @@ export async function readBoard(db: Queryable, projectId: string): Promise<Board
   return settingsOfRow(projectId, await db.get<BoardRow>('SELECT * FROM boards WHERE project_id = ?', [projectId]));
 }
 
+/** Whether the team (or the seed) ever wrote the project's board settings. */
+export async function boardExists(db: Queryable, projectId: string): Promise<boolean> {
+  return (await db.get('SELECT 1 AS found FROM boards WHERE project_id = ?', [projectId])) !== undefined;
+}
+
 /** The project whose board answers at `/` of this host (lower case), if any. */
 export async function findBoardByDomain(db: Queryable, host: string): Promise<string | undefined> {
   const row = await db.get<{ project_id: string }>('SELECT project_id FROM boards WHERE custom_domain = ?', [host]);
@@ -122,12 +127,4 @@ export async function setSsoSecret(tx: Queryable, projectId: string, secretId: s
     nowIso(),
     projectId,
   ]);
-}
-
-/** Turns the board on unless its settings already exist (the demo's board, on every start). */
-export async function enableBoardUnlessSet(tx: Queryable, projectId: string): Promise<void> {
-  await tx.run(
-    'INSERT INTO boards (project_id, enabled, updated_at) VALUES (?, 1, ?) ON CONFLICT (project_id) DO NOTHING',
-    [projectId, nowIso()],
-  );
 }

@@ -7,3 +7,15 @@ export { FEATURE_STATUSES, type FeatureStatus } from './schemas.ts';
 export { STATUS_LABELS } from './status-labels.ts';
 export { backdateFeature, getFeature, insertFeature, type FeatureRow, type NewFeature } from './store.ts';
 // POST /bugs still builds its linked feature itself; it moves to createFeature with the reports resource.
+export {
+  approveHeldComment,
+  approveHeldFeature,
+  holdComment,
+  holdFeature,
+  listModerationQueue,
+  rejectHeldComment,
+  rejectHeldFeature,
+  type ModerationKind,
+  type ModerationOutcome,
+  type ModerationRow,
+} from './store-moderation.ts';

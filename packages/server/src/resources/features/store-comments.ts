@@ -91,8 +91,12 @@ export async function listCommentPage(db: Queryable, featureId: string, limit: n
 export async function moderateDeleteComment(db: Database, projectId: string, featureId: string, commentId: string) {
   return db.transaction(async (tx) => {
     if (!(await lockFeature(tx, projectId, featureId))) return undefined;
-    const { changes } = await tx.run('DELETE FROM comments WHERE id = ? AND feature_id = ?', [commentId, featureId]);
-    if (changes === 1) await bumpCounter(tx, featureId, 'comment_count', -1);
-    return { removed: changes === 1, ...(await featureCounts(tx, featureId)) };
+    const [removed] = await tx.all<{ held: number }>(
+      'DELETE FROM comments WHERE id = ? AND feature_id = ? RETURNING held',
+      [commentId, featureId],
+    );
+    // A held comment was never counted (store-moderation.ts).
+    if (removed && Number(removed.held) === 0) await bumpCounter(tx, featureId, 'comment_count', -1);
+    return { removed: removed !== undefined, ...(await featureCounts(tx, featureId)) };
   });
 }

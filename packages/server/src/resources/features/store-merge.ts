@@ -2,7 +2,7 @@
  * Merging a duplicate feature into another. One transaction: votes move over without counting a
  * voter twice, comments move, changelog entries and bug reports that pointed at the duplicate
  * point at the kept feature, the duplicate is deleted, and the kept feature's counters are
- * recounted from its rows, so they stay exact whatever happened before.
+ * recounted from its rows (held comments are not counted), so they stay exact whatever happened before.
  */
 import type { Database, Queryable } from '../../db/database.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
@@ -82,7 +82,7 @@ export async function mergeFeature(
     await tx.run(
       `UPDATE features SET
          vote_count = (SELECT COUNT(*) FROM votes WHERE feature_id = ?),
-         comment_count = (SELECT COUNT(*) FROM comments WHERE feature_id = ?),
+         comment_count = (SELECT COUNT(*) FROM comments WHERE feature_id = ? AND held = 0),
          updated_at = ?
        WHERE id = ?`,
       [targetId, targetId, nowIso(), targetId],

@@ -222,17 +222,24 @@ export async function getFeature(db: Queryable, projectId: string, id: string): 
 }
 
 /**
- * Deletes a feature with its votes and comments. Changelog entries linked to it keep the status
+ * Deletes a feature with its votes and comments (and, through their foreign keys, its tags and
+ * follows). Changelog entries linked to it keep the status
  * it had (frozen into their own status fields) and become standalone, so a published entry
  * does not lose its label.
  */
-export async function deleteFeature(db: Database, projectId: string, id: string): Promise<boolean> {
+export async function deleteFeature(
+  db: Database,
+  projectId: string,
+  id: string,
+  options: { onlyHeld?: boolean } = {},
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     // Lock the feature's row first (a no-op UPDATE), as every other writer of it does before
     // touching its children: a merge or a PATCH racing this delete then waits for it or goes
     // first, never crosses it, and the status frozen into changelog entries is the last one.
+    // `onlyHeld` (rejecting from the moderation queue): an idea approved meanwhile stays.
     const [feature] = await tx.all<Pick<FeatureRow, 'status'>>(
-      'UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ? RETURNING status',
+      `UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ?${options.onlyHeld ? ' AND held = 1' : ''} RETURNING status`,
       [id, projectId],
     );
     if (!feature) return false;

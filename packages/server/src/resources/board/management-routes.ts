@@ -1,0 +1,192 @@
+/**
+ * Management of a project's public board: its settings (read: member; change: admin), its SSO
+ * secret (rotate: admin, shown once) and the moderation queue of held ideas and comments (read:
+ * member; approve and reject: admin).
+ */
+import { isUniqueViolation } from '../../db/failures.ts';
+import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
+import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
+import { ConflictError, NotFoundError } from '../../kernel/errors.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import {
+  approveHeldComment,
+  approveHeldFeature,
+  listModerationQueue,
+  rejectHeldComment,
+  rejectHeldFeature,
+  type ModerationOutcome,
+} from '../features/index.ts';
+import { presentBoard, presentModerationItem } from './presenter.ts';
+import {
+  BoardSettings,
+  ModerationCommentParams,
+  ModerationDecision,
+  ModerationIdeaParams,
+  ModerationPage,
+  ModerationQuery,
+  SsoSecret,
+  UPDATE_FIELDS,
+  UpdateBoardBody,
+} from './schemas.ts';
+import { boardChanges } from './settings.ts';
+import { rotateSsoSecret } from './sso-secret.ts';
+import { domainTaken, readBoard, updateBoard } from './store.ts';
+
+const domainClash = () => new ConflictError("Another project's board already uses this custom domain");
+
+class NotHeldError extends ConflictError {
+  constructor(kind: 'idea' | 'comment') {
+    super(`This ${kind} is not waiting for approval`);
+  }
+}
+
+function decided(outcome: ModerationOutcome, kind: 'idea' | 'comment'): void {
+  if (outcome === 'missing') throw new NotFoundError();
+  if (outcome === 'not-held') throw new NotHeldError(kind);
+}
+
+export async function boardManagementRoutes(app: ManagementApp, { db, config }: ManagementDeps): Promise<void> {
+  const tags = ['board'];
+
+  app.get(
+    '/projects/:projectId/board',
+    {
+      schema: {
+        operationId: 'getBoardSettings',
+        summary: 'The public board’s settings and address (role: member)',
+        tags,
+        params: ProjectParams,
+        response: { 200: BoardSettings, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const project = await requireProjectAccess(request, request.params.projectId, 'member');
+      return presentBoard(await readBoard(db, project.id), config.publicUrl, project.slug);
+    },
+  );
+
+  app.patch(
+    '/projects/:projectId/board',
+    {
+      schema: {
+        operationId: 'updateBoardSettings',
+        summary:
+          'Turn the board on or off, make it private, set its title, logo, accent colour, custom domain, anonymous votes or moderation (role: admin)',
+        tags,
+        params: ProjectParams,
+        body: UpdateBoardBody,
+        response: { 200: BoardSettings, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+      },
+    },
+    async (request) => {
+      const project = await requireProjectAccess(request, request.params.projectId, 'admin');
+      requireSomeField(request.body, UPDATE_FIELDS);
+      const changes = boardChanges(request.body, config.publicUrl);
+      if (changes.customDomain && (await domainTaken(db, changes.customDomain, project.id))) throw domainClash();
+      const settings = await db
+        .transaction((tx) => updateBoard(tx, project.id, changes))
+        .catch((error: unknown) => {
+          // Two projects claiming the same domain at once: the unique index decides.
+          if (changes.customDomain && isUniqueViolation(error)) throw domainClash();
+          throw error;
+        });
+      return presentBoard(settings, config.publicUrl, project.slug);
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/board/sso-secret',
+    {
+      schema: {
+        operationId: 'rotateBoardSsoSecret',
+        summary:
+          'Make a new secret for signed identify (SSO) from your app; shown only in this answer. The previous secret stops working (role: admin)',
+        tags,
+        params: ProjectParams,
+        response: { 200: SsoSecret, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const project = await requireProjectAccess(request, request.params.projectId, 'admin');
+      return rotateSsoSecret(db, config, project.id);
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/moderation',
+    {
+      schema: {
+        operationId: 'listModerationQueue',
+        summary: 'Held ideas and comments waiting for approval, oldest first (role: member)',
+        tags,
+        params: ProjectParams,
+        querystring: ModerationQuery,
+        response: { 200: ModerationPage, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      const limit = clampLimit(request.query.limit, 50, 200);
+      const offset = request.query.offset ?? 0;
+      const { rows, total } = await listModerationQueue(db, projectId, { kind: request.query.kind, limit, offset });
+      return { items: rows.map(presentModerationItem), total, limit, offset };
+    },
+  );
+
+  for (const [action, approve] of [
+    ['approve', true],
+    ['reject', false],
+  ] as const) {
+    const decision = approve ? ('approved' as const) : ('rejected' as const);
+
+    app.post(
+      `/projects/:projectId/moderation/ideas/:featureId/${action}`,
+      {
+        schema: {
+          operationId: approve ? 'approveHeldIdea' : 'rejectHeldIdea',
+          summary: approve
+            ? 'Approve a held idea: it becomes public (role: admin)'
+            : 'Reject a held idea: it is deleted with its votes and comments (role: admin)',
+          tags,
+          params: ModerationIdeaParams,
+          response: { 200: ModerationDecision, ...errorResponses(401, 403, 404, 409) },
+        },
+      },
+      async (request) => {
+        const { projectId, featureId } = request.params;
+        await requireProjectAccess(request, projectId, 'admin');
+        const outcome = approve
+          ? await approveHeldFeature(db, projectId, featureId)
+          : await rejectHeldFeature(db, projectId, featureId);
+        decided(outcome, 'idea');
+        return { kind: 'idea' as const, id: featureId, featureId, decision };
+      },
+    );
+
+    app.post(
+      `/projects/:projectId/moderation/comments/:commentId/${action}`,
+      {
+        schema: {
+          operationId: approve ? 'approveHeldComment' : 'rejectHeldComment',
+          summary: approve
+            ? 'Approve a held comment: it becomes public and counts on its idea (role: admin)'
+            : 'Reject a held comment: it is deleted (role: admin)',
+          tags,
+          params: ModerationCommentParams,
+          response: { 200: ModerationDecision, ...errorResponses(401, 403, 404, 409) },
+        },
+      },
+      async (request) => {
+        const { projectId, commentId } = request.params;
+        await requireProjectAccess(request, projectId, 'admin');
+        const { outcome, featureId } = approve
+          ? await approveHeldComment(db, projectId, commentId)
+          : await rejectHeldComment(db, projectId, commentId);
+        decided(outcome, 'comment');
+        return { kind: 'comment' as const, id: commentId, featureId: featureId!, decision };
+      },
+    );
+  }
+}

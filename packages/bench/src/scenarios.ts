@@ -2,6 +2,7 @@
  * What the benchmark sends: one scenario per measured request, each with the figure the server
  * issue asks of it and a check, run by hand before measuring, that the server answers it rightly.
  */
+import { BENCH_BOARD_IDEAS, BENCH_BOARD_PROJECT_ID } from './seed.ts';
 import type { WrkRequest } from './wrk.ts';
 
 export const API = '/api/public/v1';
@@ -159,6 +160,71 @@ export function scenarios(key: string, projectId: string, runId: string, transla
       entriesPerRequest: 100,
       target: { entriesPerSecond: 150_000 },
       check: (origin) => checkLogs(origin, distinctLogParts.join('check'), 'POST /logs (all new)'),
+    },
+    ...boardScenarios(),
+  ];
+}
+
+const BOARD = `/b/${BENCH_BOARD_PROJECT_ID}`;
+
+/**
+ * The public board's pages, server-rendered HTML over 1,000 ideas. A scenario's check fills in
+ * what only the running server knows (the page's entity tag, an idea's id) before wrk runs.
+ */
+function boardScenarios(): Scenario[] {
+  const notModified: WrkRequest = { path: `${BOARD}/`, headers: {} };
+  const idea: WrkRequest = { path: `${BOARD}/ideas/` };
+  const page = async (origin: string, path: string, what: string) => {
+    const response = await fetch(`${origin}${path}`);
+    const html = await response.text();
+    if (response.status !== 200 || !html.startsWith('<!doctype html>')) fail(`${what}: ${response.status}`);
+    return { response, html };
+  };
+  return [
+    {
+      id: 'board-ideas',
+      label: `Board: ideas page (top 20 of ${BENCH_BOARD_IDEAS})`,
+      request: { path: `${BOARD}/` },
+      target: { ratio: 0.15 },
+      check: async (origin) => {
+        const { html } = await page(origin, `${BOARD}/`, 'board ideas page');
+        if (!html.includes(`${BENCH_BOARD_IDEAS} ideas`)) fail('board ideas page does not count 1000 ideas');
+      },
+    },
+    {
+      id: 'board-ideas-304',
+      label: 'Board: ideas page, unchanged → 304',
+      request: notModified,
+      target: { ratio: 0.15 },
+      check: async (origin) => {
+        const { response } = await page(origin, `${BOARD}/`, 'board ideas page');
+        const etag = response.headers.get('etag');
+        if (!etag) fail('board ideas page has no ETag');
+        notModified.headers = { 'If-None-Match': etag };
+        const again = await fetch(`${origin}${BOARD}/`, { headers: { 'if-none-match': etag } });
+        if (again.status !== 304) fail(`board ideas page with If-None-Match: ${again.status}, expected 304`);
+      },
+    },
+    {
+      id: 'board-search',
+      label: 'Board: full-text search (ideas page, q=calendar)',
+      request: { path: `${BOARD}/?q=calendar` },
+      check: async (origin) => {
+        const { html } = await page(origin, `${BOARD}/?q=calendar`, 'board search');
+        if (!html.includes('calendar sync')) fail('board search found no "calendar sync" idea');
+      },
+    },
+    {
+      id: 'board-idea',
+      label: 'Board: an idea page',
+      request: idea,
+      check: async (origin) => {
+        const { html } = await page(origin, `${BOARD}/`, 'board ideas page');
+        const id = /\/ideas\/(feat_[a-z0-9]+)/.exec(html)?.[1];
+        if (!id) fail('no idea link on the board');
+        idea.path = `${BOARD}/ideas/${id}`;
+        await page(origin, idea.path, 'board idea page');
+      },
     },
   ];
 }

@@ -124,6 +124,20 @@ describe('the public board, read', () => {
     assert.notEqual(voted.status, 200);
   });
 
+  it('sends at most 30 KB of JavaScript (gzip) with a page', async () => {
+    for (const path of ['/', '/submit', '/roadmap', '/changelog', '/sign-in']) {
+      const html = await (await fetch(`${boardUrl}${path}`)).text();
+      let total = 0;
+      for (const [, src] of html.matchAll(/<script[^>]*src="([^"]+)"/g)) {
+        const response = await fetch(`${env.origin}${src}`, { headers: { 'accept-encoding': 'gzip' } });
+        assert.equal(response.headers.get('content-encoding'), 'gzip');
+        // fetch decodes the body: measure what crossed the wire.
+        total += Number(response.headers.get('content-length'));
+      }
+      assert.ok(total > 0 && total <= 30 * 1024, `${path}: ${total} bytes of gzipped script`);
+    }
+  });
+
   it('is a 404 for an unknown project and for a board that is off', async () => {
     assert.equal((await fetch(`${env.origin}/b/no-such-project`)).status, 404);
     const off = await env.server.createProject();

@@ -121,6 +121,33 @@ describe('the public board, with people', () => {
     assert.equal((await api.get(`/features/${idea}`)).body.voteCount, 0);
   });
 
+  it('turns away a bot that fills the honeypot, and limits sign-in e-mails per client', async () => {
+    const project = await boardProject(env);
+    const form = await fetch(`${project.boardUrl}/sign-in`);
+    const cookie = form.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    const post = (fields: Record<string, string>) =>
+      fetch(`${project.boardUrl}/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: env.origin },
+        body: new URLSearchParams({ _csrf: token, ...fields }).toString(),
+      });
+    const sentBefore = env.mailbox.messages.length;
+    assert.equal((await post({ email: 'bot@example.com', website: 'http://spam.example' })).status, 400);
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await post({ email: `person${i}@example.com` })).status);
+    assert.deepEqual(statuses, [...Array(10).fill(200), 429]);
+    await env.mailbox.waitFor(() => env.mailbox.messages.length - sentBefore >= 10);
+    assert.equal(
+      env.mailbox.messages.filter((mail) => mail.to.includes('bot@example.com')).length,
+      0,
+      'the honeypot sends nothing',
+    );
+  });
+
   it('takes anonymous votes only where the board allows them', async () => {
     const open = await boardProject(env, { anonymousVotes: true });
     const closed = await boardProject(env);

@@ -14,6 +14,7 @@ export const de: Catalog = {
   'language.label': 'Sprache',
   'language.apply': 'Wechseln',
   'ideas.title': 'Ideen',
+  'ideas.description': 'Ideen und Feedback für {board}: abstimmen, kommentieren und verfolgen, was erscheint.',
   'ideas.search': 'Ideen durchsuchen',
   'ideas.searchButton': 'Suchen',
   'ideas.sort': 'Sortierung',

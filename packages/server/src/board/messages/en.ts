@@ -12,6 +12,7 @@ export const en = {
   'language.label': 'Language',
   'language.apply': 'Change',
   'ideas.title': 'Ideas',
+  'ideas.description': 'Ideas and feedback for {board}: vote, comment, and follow what ships.',
   'ideas.search': 'Search ideas',
   'ideas.searchButton': 'Search',
   'ideas.sort': 'Sort',

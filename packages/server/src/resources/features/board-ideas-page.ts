@@ -88,7 +88,7 @@ export async function boardIdeasPage(app: FastifyInstance, { db }: BoardDeps): P
     return sendPage(
       request,
       reply,
-      html`<${Page} ctx=${ctx} title=${title} section="ideas">
+      html`<${Page} ctx=${ctx} title=${title} section="ideas" description=${ctx.t('ideas.description', { board: title })}>
         <h1>${ctx.t('ideas.title')}</h1>
         <form class="toolbar" method="get" action=${`${ctx.base}/`} role="search">
           <div class="field">

@@ -14,6 +14,13 @@ import { hostedMcp } from './mcp/hosted.ts';
 import type { App } from './public-api/context.ts';
 import { managementApi, MANAGEMENT_API_PREFIX } from './management/plugin.ts';
 import type { ManagementApp } from './management/context.ts';
+import { createMailer } from './mail/mailer.ts';
+import {
+  domainOfSender,
+  OutboxWorker,
+  registerNotificationHandlers,
+  unsubscribeRoutes,
+} from './resources/notifications/mount.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -104,6 +111,19 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     prefix: MANAGEMENT_API_PREFIX,
   });
   await app.register(async (scoped) => hostedMcp(scoped, { db, config }));
+
+  // Follower e-mails: queued by domain events in the change's transaction, sent by the worker
+  // while the app runs. The unsubscribe routes belong to the board (`/b/:slug`); they sit in
+  // their own scope here, with the form-body parsers they need, until the board plugin mounts them.
+  registerNotificationHandlers({ messageIdDomain: domainOfSender(config.accounts.mailFrom) });
+  await app.register(async (scoped) => unsubscribeRoutes(scoped, { db, config }), { prefix: '/b/:slug' });
+  const outboxMailer = createMailer(config, app.log, { timeoutMs: Math.max(10_000, (config.outbox.leaseSeconds * 1000) / 4) });
+  const outbox = new OutboxWorker({ db, config, mailer: outboxMailer, log: app.log });
+  app.addHook('onReady', async () => outbox.start());
+  app.addHook('preClose', async () => {
+    await outbox.stop();
+    outboxMailer.close();
+  });
 
   // Repeats of the hot reads are answered before Fastify's own request handler (see front-door.ts).
   const answerFromMemo = frontDoor({ db, memo, requestId: requestIdFrom, log: app.log, closing: () => closing });

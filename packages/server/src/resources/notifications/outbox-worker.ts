@@ -92,6 +92,7 @@ export class OutboxWorker {
       const lease = new Date(now.getTime() + leaseMs).toISOString();
       const claimed = await claimDue(db, { now: now.toISOString(), leaseUntil: lease, limit: BATCH });
       if (claimed.length === 0) return;
+      this.options.log.debug({ claimed: claimed.map((message) => message.id) }, 'outbox: claimed');
       for (const message of claimed) {
         // Begin a send only with half the lease left, so it ends before anyone may take over.
         if (this.stopping || Date.now() > Date.parse(lease) - leaseMs / 2) {

@@ -117,7 +117,9 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   // their own scope here, with the form-body parsers they need, until the board plugin mounts them.
   registerNotificationHandlers({ messageIdDomain: domainOfSender(config.accounts.mailFrom) });
   await app.register(async (scoped) => unsubscribeRoutes(scoped, { db, config }), { prefix: '/b/:slug' });
-  const outboxMailer = createMailer(config, app.log, { timeoutMs: Math.max(10_000, (config.outbox.leaseSeconds * 1000) / 4) });
+  const outboxMailer = createMailer(config, app.log, {
+    timeoutMs: Math.max(10_000, (config.outbox.leaseSeconds * 1000) / 4),
+  });
   const outbox = new OutboxWorker({ db, config, mailer: outboxMailer, log: app.log });
   app.addHook('onReady', async () => outbox.start());
   app.addHook('preClose', async () => {

@@ -48,7 +48,13 @@ export async function startMailbox(): Promise<Mailbox> {
             html: typeof parsed.html === 'string' ? parsed.html : '',
             links: [...text.matchAll(/https?:\/\/\S+/g)].map((match) => match[0]),
             headers: Object.fromEntries(
-              parsed.headerLines.map(({ key, line }) => [key, line.slice(line.indexOf(':') + 1).replace(/\r?\n(?=[ \t])/g, '').trim()]),
+              parsed.headerLines.map(({ key, line }) => [
+                key,
+                line
+                  .slice(line.indexOf(':') + 1)
+                  .replace(/\r?\n(?=[ \t])/g, '')
+                  .trim(),
+              ]),
             ),
             messageId: parsed.messageId ?? '',
           });

@@ -131,7 +131,9 @@ export class OutboxWorker {
       const retryAt =
         attempts >= config.outbox.maxAttempts
           ? null
-          : new Date(Date.now() + Math.min(MAX_BACKOFF_MS, config.outbox.retryBaseMs * 2 ** (attempts - 1))).toISOString();
+          : new Date(
+              Date.now() + Math.min(MAX_BACKOFF_MS, config.outbox.retryBaseMs * 2 ** (attempts - 1)),
+            ).toISOString();
       log.warn({ outboxId: message.id, attempts, retryAt, err: error }, 'outbox: sending failed');
       await markFailed(db, message.id, lease, reason, retryAt);
       return;

@@ -131,8 +131,7 @@ export async function claimDue(
   const pick = `SELECT id FROM notification_outbox WHERE ${DUE} ORDER BY next_attempt_at, id LIMIT ?`;
   // PostgreSQL: ARRAY(…) runs the locking SELECT once, as an init plan (an IN subquery may be
   // planned as a join that runs it again, and then claims more or other rows than it locked).
-  const which =
-    db.dialect === 'postgres' ? `id = ANY(ARRAY(${pick} FOR UPDATE SKIP LOCKED))` : `id IN (${pick})`;
+  const which = db.dialect === 'postgres' ? `id = ANY(ARRAY(${pick} FOR UPDATE SKIP LOCKED))` : `id IN (${pick})`;
   return db.all<OutboxRow>(
     `UPDATE notification_outbox SET state = 'sending', lease_until = ?, attempts = attempts + 1
       WHERE ${which} AND ${DUE}

@@ -96,7 +96,10 @@ describe('follower e-mails through the outbox', () => {
   it('setting the status it already has queues nothing, through every surface', async () => {
     const featureId = await newIdea('Already planned');
     const follower = await createFollower(server.db, p.projectId, [featureId]);
-    assert.equal((await p.admin.patch(`/projects/${p.projectId}/features/${featureId}`, { status: 'open' })).status, 200);
+    assert.equal(
+      (await p.admin.patch(`/projects/${p.projectId}/features/${featureId}`, { status: 'open' })).status,
+      200,
+    );
     assert.equal((await p.live.patch(`/features/${featureId}`, { status: 'open' })).status, 200);
     // Changes other than the status queue nothing either.
     const notes = await p.admin.patch(`/projects/${p.projectId}/features/${featureId}`, { developerNotes: 'later' });

@@ -111,7 +111,9 @@ describe('outbox: retries with backoff, then gives up', () => {
 
   it('a refused message is sent on a later attempt; one refused every time ends failed', async () => {
     const { projectId, key, featureId } = await ideaWithFollowers(server.db, 0);
-    const flaky = await createFollower(server.db, projectId, [featureId], { email: `flaky-${newId('u')}@example.test` });
+    const flaky = await createFollower(server.db, projectId, [featureId], {
+      email: `flaky-${newId('u')}@example.test`,
+    });
     const doomed = await createFollower(server.db, projectId, [featureId], {
       email: `doomed-${newId('u')}@example.test`,
     });

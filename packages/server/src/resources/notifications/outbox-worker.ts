@@ -16,7 +16,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { serverKey } from '../../db/instance-keys.ts';
-import type { Mailer } from '../../mail/mailer.ts';
+import type { Mailer, MailMessage } from '../../mail/mailer.ts';
 import { renderNotice } from './messages.ts';
 import { recipientOf } from './read-model.ts';
 import {
@@ -104,49 +104,69 @@ export class OutboxWorker {
     }
   }
 
+  /**
+   * Sends one claimed message and records the outcome. Anything that fails before the mail server
+   * has accepted it (reading the recipient, rendering, the send) is a failed attempt; a failure to
+   * record the acceptance is not (counting it would send the message again).
+   */
   private async deliver(message: OutboxRow, lease: string): Promise<void> {
-    const { db, config, mailer, log } = this.options;
-    const payload = JSON.parse(message.payload) as NotificationPayload;
-    const recipient = await recipientOf(db, message);
-    if (!recipient) return markSkipped(db, message.id, 'the recipient or the project is gone');
-    if (message.feature_id === null || !recipient.featurePublic)
-      return markSkipped(db, message.id, 'the idea is gone or no longer public');
-    if (!(await isFollowing(db, message.feature_id, message.user_id)))
-      return markSkipped(db, message.id, 'unfollowed before sending');
-    this.key ??= await serverKey(db, config.secretKey);
-    const board = `${config.publicUrl}/b/${encodeURIComponent(recipient.slug)}`;
-    const token = unsubscribeToken(this.key, message.project_id, message.user_id, message.feature_id);
-    const mail = {
-      ...renderNotice(recipient.email, recipient.locale, recipient.boardName, payload, {
-        idea: `${board}/ideas/${encodeURIComponent(message.feature_id)}`,
-        unsubscribe: `${board}/unsubscribe?token=${encodeURIComponent(token)}`,
-      }),
-      messageId: message.message_id,
-    };
     try {
-      await mailer.send(mail);
+      const mail = await this.compose(message);
+      if (!mail) return;
+      await this.options.mailer.send(mail);
     } catch (error) {
-      const attempts = Number(message.attempts);
-      const reason = error instanceof Error ? error.message : String(error);
-      const retryAt =
-        attempts >= config.outbox.maxAttempts
-          ? null
-          : new Date(
-              Date.now() + Math.min(MAX_BACKOFF_MS, config.outbox.retryBaseMs * 2 ** (attempts - 1)),
-            ).toISOString();
-      log.warn({ outboxId: message.id, attempts, retryAt, err: error }, 'outbox: sending failed');
-      await markFailed(db, message.id, lease, reason, retryAt);
+      await this.retryLater(message, lease, error);
       return;
     }
     // Accepted by the mail server: record it at once, trying a few times if the database hiccups.
     for (let attempt = 1; ; attempt++) {
       try {
-        await markSent(db, message.id);
+        await markSent(this.options.db, message.id);
         return;
       } catch (error) {
         if (attempt >= 5) throw error;
         await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
       }
     }
+  }
+
+  /** The e-mail as it goes out now; undefined (and the row `skipped`) when it should not go out. */
+  private async compose(message: OutboxRow): Promise<MailMessage | undefined> {
+    const { db, config } = this.options;
+    const payload = JSON.parse(message.payload) as NotificationPayload;
+    const recipient = await recipientOf(db, message);
+    if (!recipient) {
+      await markSkipped(db, message.id, 'the recipient or the project is gone');
+      return undefined;
+    }
+    if (message.feature_id === null || !recipient.featurePublic) {
+      await markSkipped(db, message.id, 'the idea is gone or no longer public');
+      return undefined;
+    }
+    if (!(await isFollowing(db, message.feature_id, message.user_id))) {
+      await markSkipped(db, message.id, 'unfollowed before sending');
+      return undefined;
+    }
+    this.key ??= await serverKey(db, config.secretKey);
+    const board = `${config.publicUrl}/b/${encodeURIComponent(recipient.slug)}`;
+    const token = unsubscribeToken(this.key, message.project_id, message.user_id, message.feature_id);
+    return {
+      ...renderNotice(recipient.email, recipient.locale, recipient.boardName, payload, {
+        idea: `${board}/ideas/${encodeURIComponent(message.feature_id)}`,
+        unsubscribe: `${board}/unsubscribe?token=${encodeURIComponent(token)}`,
+      }),
+      messageId: message.message_id,
+    };
+  }
+
+  /** A failed attempt: again after a pause that doubles each time, or given up after the last one. */
+  private async retryLater(message: OutboxRow, lease: string, error: unknown): Promise<void> {
+    const { db, config, log } = this.options;
+    const attempts = Number(message.attempts);
+    const reason = error instanceof Error ? error.message : String(error);
+    const pause = Math.min(MAX_BACKOFF_MS, config.outbox.retryBaseMs * 2 ** (attempts - 1));
+    const retryAt = attempts >= config.outbox.maxAttempts ? null : new Date(Date.now() + pause).toISOString();
+    log.warn({ outboxId: message.id, attempts, retryAt, err: error }, 'outbox: sending failed');
+    await markFailed(db, message.id, lease, reason, retryAt);
   }
 }

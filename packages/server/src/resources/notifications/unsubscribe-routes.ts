@@ -99,7 +99,9 @@ async function ideaName(db: Database, projectId: string, featureId: string, t: T
 export async function unsubscribeRoutes(app: FastifyInstance, deps: UnsubscribeDeps): Promise<void> {
   // Mail clients post `List-Unsubscribe=One-Click` form-encoded (or as multipart); the token in
   // the URL is all that counts, so the body is read as text and otherwise ignored.
+  // (A board plugin that already parses forms keeps its own parser.)
   for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data']) {
+    if (app.hasContentTypeParser(type)) continue;
     app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => done(null, body));
   }
 

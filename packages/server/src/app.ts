@@ -19,6 +19,7 @@ import { homePage } from './board/home-page.ts';
 import { createHostRouter } from './board/host-routing.ts';
 import { createMailer } from './mail/mailer.ts';
 import { DEMO_PROJECT_ID } from './seed/first-start.ts';
+import { domainOfSender, OutboxWorker, registerNotificationHandlers } from './resources/notifications/mount.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -117,6 +118,19 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   await app.register(async (scoped) =>
     homePage(scoped, { demoBoard: config.demoEnabled ? `/b/${DEMO_PROJECT_ID}` : undefined }),
   );
+
+  // Follower e-mails: queued by domain events in the change's transaction, sent by the worker
+  // while the app runs (the one-click unsubscribe routes are the board's, board/routes.ts).
+  registerNotificationHandlers({ messageIdDomain: domainOfSender(config.accounts.mailFrom) });
+  const outboxMailer = createMailer(config, app.log, {
+    timeoutMs: Math.max(10_000, (config.outbox.leaseSeconds * 1000) / 4),
+  });
+  const outbox = new OutboxWorker({ db, config, mailer: outboxMailer, log: app.log });
+  app.addHook('onReady', async () => outbox.start());
+  app.addHook('preClose', async () => {
+    await outbox.stop();
+    outboxMailer.close();
+  });
 
   // Repeats of the hot reads are answered before Fastify's own request handler (see front-door.ts).
   const answerFromMemo = frontDoor({ db, memo, requestId: requestIdFrom, log: app.log, closing: () => closing });

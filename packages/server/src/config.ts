@@ -29,6 +29,19 @@ export interface Config {
    * every derived secret.
    */
   secretKey: string | undefined;
+  /** The follower e-mail outbox worker (resources/notifications/outbox-worker.ts). */
+  outbox: OutboxConfig;
+}
+
+export interface OutboxConfig {
+  /** `OUTBOX_POLL_MS`: how often the worker looks for due messages; 0 runs no worker in this process. */
+  pollMs: number;
+  /** `OUTBOX_LEASE_SECONDS`: how long a claimed message is this process's before another may take it. */
+  leaseSeconds: number;
+  /** `OUTBOX_RETRY_BASE_MS`: the pause after the first failed attempt; it doubles with each further one. */
+  retryBaseMs: number;
+  /** `OUTBOX_MAX_ATTEMPTS`: attempts before a message is given up as `failed`. */
+  maxAttempts: number;
 }
 
 export interface OidcConfig {
@@ -138,6 +151,12 @@ export function loadConfig(env: Env = process.env): Config {
       (raw) => (raw.length >= 32 ? raw : undefined),
       'at least 32 characters',
     ),
+    outbox: {
+      pollMs: read('OUTBOX_POLL_MS', 1000, integer(0, 3_600_000), 'an integer from 0 (no worker) to 3600000'),
+      leaseSeconds: read('OUTBOX_LEASE_SECONDS', 120, integer(1, 86_400), 'an integer from 1 to 86400'),
+      retryBaseMs: read('OUTBOX_RETRY_BASE_MS', 30_000, integer(1, 86_400_000), 'an integer from 1 to 86400000'),
+      maxAttempts: read('OUTBOX_MAX_ATTEMPTS', 8, integer(1, 100), 'an integer from 1 to 100'),
+    },
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { boardSignInPages } from '../resources/board/mount.ts';
 import { boardChangelogPage } from '../resources/changelog/mount.ts';
 import { boardIdeaPage, boardIdeasPage, boardRoadmapPage, boardSubmitPage } from '../resources/features/mount.ts';
+import { unsubscribeRoutes } from '../resources/notifications/mount.ts';
 import type { BoardDeps } from './context.ts';
 
 export const BOARD_ROUTES: ((app: FastifyInstance, deps: BoardDeps) => Promise<void>)[] = [
@@ -12,4 +13,5 @@ export const BOARD_ROUTES: ((app: FastifyInstance, deps: BoardDeps) => Promise<v
   boardRoadmapPage,
   boardChangelogPage,
   boardSignInPages,
+  unsubscribeRoutes,
 ];

@@ -5,7 +5,8 @@
  */
 import { createHmac } from 'node:crypto';
 
-export type SecretPurpose = 'board-sso';
+/** `board-sso`: a board's SSO signing secret; `unsubscribe`: the MAC of a follower e-mail's unsubscribe link. */
+export type SecretPurpose = 'board-sso' | 'unsubscribe';
 
 /** 43 characters of base64url (256 bits). */
 export function deriveSecret(serverKey: string, purpose: SecretPurpose, projectId: string, secretId: string): string {

@@ -15,6 +15,10 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Extra headers, e.g. `List-Unsubscribe` (RFC 2369, RFC 8058). */
+  headers?: Record<string, string>;
+  /** The Message-ID (`<id@domain>`); a message sent again keeps the same one. */
+  messageId?: string;
 }
 
 export interface Mailer {
@@ -23,10 +27,26 @@ export interface Mailer {
   close(): void;
 }
 
-export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
+export interface MailerOptions {
+  /**
+   * Caps nodemailer's SMTP timeouts (connect, greeting, socket inactivity; by default two
+   * minutes, 30 seconds and ten minutes), e.g. to end a send well within a lease.
+   */
+  timeoutMs?: number;
+}
+
+export function createMailer(config: Config, log: FastifyBaseLogger, options: MailerOptions = {}): Mailer {
   const from = config.accounts.mailFrom;
   if (config.accounts.smtpUrl) {
-    const transport = nodemailer.createTransport(config.accounts.smtpUrl);
+    const timeout = options.timeoutMs;
+    const transport = timeout
+      ? nodemailer.createTransport({
+          url: config.accounts.smtpUrl,
+          connectionTimeout: timeout,
+          greetingTimeout: timeout,
+          socketTimeout: timeout,
+        })
+      : nodemailer.createTransport(config.accounts.smtpUrl);
     return {
       async send(message) {
         await transport.sendMail({ from, ...message });

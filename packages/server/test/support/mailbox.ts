@@ -14,6 +14,9 @@ export interface ReceivedMail {
   html: string;
   /** Every http(s) link in the text part, in order. */
   links: string[];
+  /** The raw header lines by lower-case name (unfolded, the value after `Name: `; the last one wins). */
+  headers: Record<string, string>;
+  messageId: string;
 }
 
 export interface Mailbox {
@@ -44,6 +47,16 @@ export async function startMailbox(): Promise<Mailbox> {
             text,
             html: typeof parsed.html === 'string' ? parsed.html : '',
             links: [...text.matchAll(/https?:\/\/\S+/g)].map((match) => match[0]),
+            headers: Object.fromEntries(
+              parsed.headerLines.map(({ key, line }) => [
+                key,
+                line
+                  .slice(line.indexOf(':') + 1)
+                  .replace(/\r?\n(?=[ \t])/g, '')
+                  .trim(),
+              ]),
+            ),
+            messageId: parsed.messageId ?? '',
           });
           for (const wake of waiters) wake();
           callback();

@@ -87,14 +87,18 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
       await requireProjectAccess(request, projectId, 'admin');
       const body = request.body;
       await checkFeature(db, projectId, body.featureId);
+      const description = sanitizeDescription(body.description ?? '');
+      // One transaction: a published entry's followers' e-mails are queued with it.
       const id = await linking(() =>
-        insertEntry(db, projectId, {
-          summary: body.summary,
-          description: sanitizeDescription(body.description ?? ''),
-          featureId: body.featureId ?? null,
-          statusKey: body.statusKey ?? 'new',
-          published: body.published ?? false,
-        }),
+        db.transaction((tx) =>
+          insertEntry(tx, projectId, {
+            summary: body.summary,
+            description,
+            featureId: body.featureId ?? null,
+            statusKey: body.statusKey ?? 'new',
+            published: body.published ?? false,
+          }),
+        ),
       );
       return reply.code(201).send(await present(projectId, id));
     },
@@ -167,7 +171,7 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
       async (request) => {
         const { projectId, entryId } = request.params;
         await requireProjectAccess(request, projectId, 'admin');
-        if (!(await setPublished(db, projectId, entryId, published))) throw new NotFoundError();
+        if (!(await db.transaction((tx) => setPublished(tx, projectId, entryId, published)))) throw new NotFoundError();
         return present(projectId, entryId);
       },
     );

@@ -5,6 +5,7 @@
 import { bool, type Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { Assignments } from '../../db/assignments.ts';
+import { emitDomainEvent } from '../../db/domain-events.ts';
 
 /** The status an author picks for a standalone entry, with its display label. */
 export const STANDALONE_STATUSES = { new: 'New', improved: 'Improved', fixed: 'Fixed' } as const;
@@ -50,6 +51,10 @@ export async function detachEntriesFromFeature(
   );
 }
 
+/**
+ * Writes a new entry. One created published emits `changelog.published` through `db`: pass a
+ * transaction (as the management route does), so what reacts to it commits with the entry.
+ */
 export async function insertEntry(db: Queryable, projectId: string, input: NewEntry): Promise<string> {
   const id = newId('chg');
   const now = nowIso();
@@ -69,6 +74,14 @@ export async function insertEntry(db: Queryable, projectId: string, input: NewEn
       input.published ? (input.publishedAt ?? now) : null,
     ],
   );
+  if (input.published) {
+    await emitDomainEvent(db, 'changelog.published', {
+      projectId,
+      entryId: id,
+      featureId: input.featureId,
+      summary: input.summary,
+    });
+  }
   return id;
 }
 
@@ -105,19 +118,34 @@ export async function updateEntry(
 
 /**
  * Publishing stamps `publishedAt` with the current time (a repeat keeps the first stamp);
- * unpublishing turns the entry back into a draft with `publishedAt` null.
+ * unpublishing turns the entry back into a draft with `publishedAt` null. A draft that becomes
+ * published emits `changelog.published` through `tx` (pass a transaction); publishing an entry
+ * already published emits nothing.
  */
-export async function setPublished(db: Queryable, projectId: string, id: string, published: boolean): Promise<boolean> {
-  const { changes } = published
-    ? await db.run(
-        'UPDATE changelog_entries SET published = 1, published_at = COALESCE(published_at, ?) WHERE id = ? AND project_id = ?',
-        [nowIso(), id, projectId],
-      )
-    : await db.run('UPDATE changelog_entries SET published = 0, published_at = NULL WHERE id = ? AND project_id = ?', [
-        id,
-        projectId,
-      ]);
-  return changes === 1;
+export async function setPublished(tx: Queryable, projectId: string, id: string, published: boolean): Promise<boolean> {
+  if (!published) {
+    const { changes } = await tx.run(
+      'UPDATE changelog_entries SET published = 0, published_at = NULL WHERE id = ? AND project_id = ?',
+      [id, projectId],
+    );
+    return changes === 1;
+  }
+  const [draft] = await tx.all<{ feature_id: string | null; summary: string }>(
+    `UPDATE changelog_entries SET published = 1, published_at = COALESCE(published_at, ?)
+      WHERE id = ? AND project_id = ? AND published = 0 RETURNING feature_id, summary`,
+    [nowIso(), id, projectId],
+  );
+  if (!draft) {
+    const rows = await tx.all('SELECT id FROM changelog_entries WHERE id = ? AND project_id = ?', [id, projectId]);
+    return rows.length === 1;
+  }
+  await emitDomainEvent(tx, 'changelog.published', {
+    projectId,
+    entryId: id,
+    featureId: draft.feature_id,
+    summary: draft.summary,
+  });
+  return true;
 }
 
 export async function deleteEntry(db: Queryable, projectId: string, id: string): Promise<boolean> {

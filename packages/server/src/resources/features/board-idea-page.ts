@@ -19,6 +19,7 @@ import { hitSlidingWindow, rateLimitHeaders } from '../../http/rate-limit.ts';
 import { NotFoundError, TooManyRequestsError } from '../../kernel/errors.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { listPublishedEntriesOfFeature } from '../changelog/index.ts';
+import { countFollowers, follow, isFollowing, unfollow } from '../notifications/index.ts';
 import { ideaPath } from './board-ideas-page.ts';
 import { type FeatureRow, findPublicFeature, getFeature } from './store.ts';
 import { type CommentRow, insertComment, listComments } from './store-comments.ts';
@@ -98,11 +99,15 @@ function IdeaView({
   errors,
   commentText,
   notice,
+  following,
+  followers,
 }: {
   ctx: BoardContext;
   idea: FeatureRow & { held?: number };
   comments: CommentRow[];
   voted: boolean;
+  following: boolean;
+  followers: number;
   entries: { id: string; summary: string; published_at: string }[];
   errors: string[];
   commentText: string;
@@ -145,7 +150,21 @@ function IdeaView({
                     <a href=${`${ctx.base}/sign-in?return=${encodeURIComponent(path)}`}>${ctx.t('idea.signInToVote')}</a>
                   </p>`
               }
-            </div>`
+              ${
+                ctx.user
+                  ? html`<form method="post" action=${`${ctx.base}${path}/follow`}>
+                      <${Csrf} ctx=${ctx} />
+                      <input type="hidden" name="intent" value=${following ? 'unfollow' : 'follow'} />
+                      <button type="submit" class="quiet" aria-pressed=${following ? 'true' : 'false'}>
+                        ${following ? ctx.t('idea.unfollow') : ctx.t('idea.follow')}
+                      </button>
+                    </form>`
+                  : null
+              }
+            </div>
+            <p class="muted">
+              ${following ? `${ctx.t('idea.following')} ` : ''}${ctx.t('idea.followers', { count: followers })}
+            </p>`
         }
         ${
           entries.length > 0
@@ -215,10 +234,12 @@ export async function boardIdeaPage(app: FastifyInstance, deps: BoardDeps): Prom
     const idea = await visibleIdea(deps, ctx, id);
     if (!idea) throw new NotFoundError();
     const voter = voterOf(request, reply, false);
-    const [comments, voted, entries] = await Promise.all([
+    const [comments, voted, entries, following, followers] = await Promise.all([
       listComments(db, idea.id, 200, 0),
       voter ? hasVoted(db, idea.id, voter) : false,
       listPublishedEntriesOfFeature(db, ctx.project.id, idea.id),
+      ctx.user ? isFollowing(db, idea.id, ctx.user.id) : false,
+      countFollowers(db, idea.id),
     ]);
     return sendPage(
       request,
@@ -232,6 +253,8 @@ export async function boardIdeaPage(app: FastifyInstance, deps: BoardDeps): Prom
         errors=${options.errors ?? []}
         commentText=${options.commentText ?? ''}
         notice=${options.notice}
+        following=${following}
+        followers=${followers}
       />`,
       options.status,
     );
@@ -249,6 +272,8 @@ export async function boardIdeaPage(app: FastifyInstance, deps: BoardDeps): Prom
     const scope = boardScope(ctx);
     const count = adding ? await addVote(db, scope, id, voter) : await removeVote(db, scope, id, voter);
     if (count === undefined) throw new NotFoundError();
+    // A voter follows the idea (and stays following after taking the vote back, until they unfollow).
+    if (adding && ctx.user) await follow(db, id, ctx.user.id);
     if (wantsJson(request)) {
       return {
         voted: adding,
@@ -258,6 +283,17 @@ export async function boardIdeaPage(app: FastifyInstance, deps: BoardDeps): Prom
       };
     }
     return redirectTo(reply, ctx, safeReturn(formText(request, 'return'), ideaPath(id)));
+  });
+
+  app.post('/ideas/:id/follow', async (request, reply) => {
+    const ctx = request.board;
+    const { id } = request.params as { id: string };
+    if (!ctx.user) return reply.redirect(`${ctx.base}/sign-in?return=${encodeURIComponent(ideaPath(id))}`, 303);
+    const idea = await findPublicFeature(db, boardScope(ctx), id);
+    if (!idea) throw new NotFoundError();
+    if (formText(request, 'intent') === 'unfollow') await unfollow(db, id, ctx.user.id);
+    else await follow(db, id, ctx.user.id);
+    return redirectTo(reply, ctx, ideaPath(id));
   });
 
   app.post('/ideas/:id/comments', async (request, reply) => {
@@ -281,6 +317,7 @@ export async function boardIdeaPage(app: FastifyInstance, deps: BoardDeps): Prom
       boardUserId: ctx.user.id,
     });
     if (!comment) throw new NotFoundError();
+    await follow(db, id, ctx.user.id);
     if (held) return show(request, reply, { notice: ctx.t('idea.commentHeld') });
     return redirectTo(reply, ctx, `${ideaPath(id)}#${comment.id}`);
   });

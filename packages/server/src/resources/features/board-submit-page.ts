@@ -10,6 +10,7 @@ import { boardScope, limitClient } from './board-idea-page.ts';
 import { ideaPath } from './board-ideas-page.ts';
 import { DESCRIPTION_LENGTH, TITLE_LENGTH } from './schemas.ts';
 import { createFeature } from './service.ts';
+import { follow } from '../notifications/index.ts';
 import { type BoardIdeaRow, suggestSimilarIdeas } from './store-search.ts';
 
 interface Draft {
@@ -148,6 +149,7 @@ export async function boardSubmitPage(app: FastifyInstance, deps: BoardDeps): Pr
       },
       { ...draft, internal: false, held, boardUserId: user.id },
     );
+    await follow(db, idea.id, user.id);
     return redirectTo(reply, ctx, ideaPath(idea.id));
   });
 }

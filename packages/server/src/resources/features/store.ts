@@ -9,6 +9,7 @@ import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { page } from '../../db/page.ts';
+import { emitDomainEvent } from '../../db/domain-events.ts';
 import { searchClause, Where } from '../../db/query.ts';
 import type { FeatureStatus } from './schemas.ts';
 import { STATUS_LABELS } from './status-labels.ts';
@@ -153,13 +154,16 @@ export interface FeatureChanges {
 }
 
 /**
- * Changes an item and returns it as changed, in one statement; undefined when it is not there
- * (never was, or a DELETE got there first): no re-read that a racing DELETE could empty.
- * A Scope confines the change to one key environment (public API, MCP); a bare project id
- * reaches both (management).
+ * Changes an item and returns it as changed; undefined when it is not there (never was, or a
+ * DELETE got there first): no re-read that a racing DELETE could empty. A Scope confines the
+ * change to one key environment (public API, MCP); a bare project id reaches both (management).
+ *
+ * The one writer of a feature's status (management PATCH, public PATCH, the MCP tool): a change
+ * of status locks the row first, reads the status it had, and emits `feature.status-changed` in
+ * the same transaction when the status really moved (followers' e-mails are queued by it).
  */
 export async function updateFeature(
-  db: Queryable,
+  db: Database,
   where: Scope | { projectId: string },
   id: string,
   changes: FeatureChanges,
@@ -173,13 +177,36 @@ export async function updateFeature(
     .set('internal', changes.internal === undefined ? undefined : bool(changes.internal))
     .set('developer_notes', changes.developerNotes);
   const inEnvironment = 'environment' in where;
-  const [row] = await db.all<FeatureRow>(
-    `UPDATE features SET ${columns.sql} WHERE id = ? AND project_id = ?${inEnvironment ? ' AND environment = ?' : ''} RETURNING *`,
-    inEnvironment
-      ? [...columns.params, id, where.projectId, where.environment]
-      : [...columns.params, id, where.projectId],
-  );
-  return row;
+  const match = `id = ? AND project_id = ?${inEnvironment ? ' AND environment = ?' : ''}`;
+  const matchParams = inEnvironment ? [id, where.projectId, where.environment] : [id, where.projectId];
+  const update = async (tx: Queryable) => {
+    const [row] = await tx.all<FeatureRow>(`UPDATE features SET ${columns.sql} WHERE ${match} RETURNING *`, [
+      ...columns.params,
+      ...matchParams,
+    ]);
+    return row;
+  };
+  if (changes.status === undefined) return update(db);
+  return db.transaction(async (tx) => {
+    // The row lock first (a no-op UPDATE), so a concurrent change of status waits and reads ours.
+    const [before] = await tx.all<Pick<FeatureRow, 'status'>>(
+      `UPDATE features SET vote_count = vote_count WHERE ${match} RETURNING status`,
+      matchParams,
+    );
+    if (!before) return undefined;
+    const row = await update(tx);
+    if (row && row.status !== before.status) {
+      await emitDomainEvent(tx, 'feature.status-changed', {
+        projectId: row.project_id,
+        featureId: row.id,
+        environment: row.environment,
+        title: row.title,
+        from: before.status,
+        to: row.status,
+      });
+    }
+    return row;
+  });
 }
 
 // Management: every item of a project, internal ones included, in both key environments.

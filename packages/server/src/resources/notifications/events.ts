@@ -1,0 +1,54 @@
+/**
+ * Follower e-mails queued by domain events (db/domain-events.ts), in the transaction of the
+ * change: a status change of an idea, and a changelog entry linked to an idea being published.
+ * Ideas that are internal or held for moderation notify no one.
+ */
+import { onDomainEvent } from '../../db/domain-events.ts';
+import { newId } from '../../kernel/ids.ts';
+import { featureForNotice } from './read-model.ts';
+import { enqueueForFollowers } from './store.ts';
+
+export interface NotificationHandlerOptions {
+  /** The right-hand side of the Message-IDs given at queueing (the sender's domain). */
+  messageIdDomain: string;
+}
+
+/**
+ * Subscribes the outbox to the domain events; app.ts calls it once per app it builds (a second
+ * call replaces the first: the handlers are per process).
+ */
+export function registerNotificationHandlers(options: NotificationHandlerOptions): void {
+  const { messageIdDomain } = options;
+  onDomainEvent('feature.status-changed', 'notifications', async (tx, event) => {
+    if (event.from === event.to) return;
+    const feature = await featureForNotice(tx, event.featureId);
+    if (!feature?.public) return;
+    await enqueueForFollowers(tx, {
+      projectId: event.projectId,
+      featureId: event.featureId,
+      // Each status change is its own event: moving back and forth notifies each time.
+      eventKey: `feature.status-changed:${event.featureId}:${newId('evt')}`,
+      payload: { kind: 'status-changed', title: feature.title, from: event.from, to: event.to },
+      messageIdDomain,
+    });
+  });
+  onDomainEvent('changelog.published', 'notifications', async (tx, event) => {
+    if (event.featureId === null) return;
+    const feature = await featureForNotice(tx, event.featureId);
+    if (!feature?.public) return;
+    await enqueueForFollowers(tx, {
+      projectId: event.projectId,
+      featureId: event.featureId,
+      // One entry ships an idea once: unpublishing and publishing it again notifies no one again.
+      eventKey: `changelog.published:${event.entryId}:${event.featureId}`,
+      payload: { kind: 'shipped', title: feature.title, summary: event.summary, entryId: event.entryId },
+      messageIdDomain,
+    });
+  });
+}
+
+/** The domain of a `Name <address@domain>` sender, for Message-IDs. */
+export function domainOfSender(mailFrom: string): string {
+  const match = /@([A-Za-z0-9.-]+)>?\s*$/.exec(mailFrom);
+  return match?.[1] ?? 'signpost.localhost';
+}

@@ -1,0 +1,6 @@
+/**
+ * Notifications: who follows an idea, and the e-mails its followers get when its status changes
+ * or it ships (queued in the change's transaction, sent by the outbox worker). What other
+ * resources (the board pages: following and unfollowing) may import.
+ */
+export { countFollowers, follow, unfollow, isFollowing, listFollowers } from './store.ts';

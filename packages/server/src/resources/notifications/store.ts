@@ -1,0 +1,197 @@
+/**
+ * The store of `follows` (who follows an idea) and `notification_outbox` (follower e-mails queued
+ * in the transaction of the change that causes them, sent by outbox-worker.ts): the only code
+ * that runs SQL on these two tables.
+ */
+import type { Database, Queryable } from '../../db/database.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
+
+// Follows
+
+/** Makes the user a follower of the idea; following again changes nothing. */
+export async function follow(tx: Queryable, featureId: string, userId: string): Promise<void> {
+  await tx.run(
+    'INSERT INTO follows (feature_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT (feature_id, user_id) DO NOTHING',
+    [featureId, userId, nowIso()],
+  );
+}
+
+/** Ends the follow; true when there was one. */
+export async function unfollow(tx: Queryable, featureId: string, userId: string): Promise<boolean> {
+  const { changes } = await tx.run('DELETE FROM follows WHERE feature_id = ? AND user_id = ?', [featureId, userId]);
+  return changes > 0;
+}
+
+export async function isFollowing(db: Queryable, featureId: string, userId: string): Promise<boolean> {
+  const rows = await db.all('SELECT 1 AS found FROM follows WHERE feature_id = ? AND user_id = ?', [featureId, userId]);
+  return rows.length > 0;
+}
+
+/** The ids of the idea's followers, oldest follow first. */
+export async function listFollowers(db: Queryable, featureId: string): Promise<string[]> {
+  const rows = await db.all<{ user_id: string }>(
+    'SELECT user_id FROM follows WHERE feature_id = ? ORDER BY created_at, user_id',
+    [featureId],
+  );
+  return rows.map((row) => row.user_id);
+}
+
+// The outbox
+
+export type NotificationKind = 'status-changed' | 'shipped';
+
+/** What a message says, captured at the change (the e-mail is rendered from it at sending). */
+export type NotificationPayload =
+  | { kind: 'status-changed'; title: string; from: string; to: string }
+  | { kind: 'shipped'; title: string; summary: string; entryId: string };
+
+export interface OutboxRow {
+  id: string;
+  project_id: string;
+  user_id: string;
+  feature_id: string | null;
+  kind: NotificationKind;
+  event_key: string;
+  payload: string;
+  message_id: string;
+  /** pending, sending, sent, failed, or skipped (the follow or the idea's visibility ended before sending). */
+  state: string;
+  attempts: number;
+  next_attempt_at: string;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+/**
+ * Queues one message per follower of the idea for one change, in the caller's transaction.
+ * `eventKey` names the change: with UNIQUE (event_key, user_id) a follower is never queued twice
+ * for it, whatever runs the same change again. Each message gets its Message-ID now, so every
+ * attempt sends the same message. Returns how many were queued.
+ */
+export async function enqueueForFollowers(
+  tx: Queryable,
+  input: {
+    projectId: string;
+    featureId: string;
+    eventKey: string;
+    payload: NotificationPayload;
+    messageIdDomain: string;
+  },
+): Promise<number> {
+  const followers = await listFollowers(tx, input.featureId);
+  const now = nowIso();
+  let queued = 0;
+  for (const userId of followers) {
+    const id = newId('ntf');
+    const { changes } = await tx.run(
+      `INSERT INTO notification_outbox (id, project_id, user_id, feature_id, kind, event_key, payload, message_id,
+         state, attempts, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)
+       ON CONFLICT (event_key, user_id) DO NOTHING`,
+      [
+        id,
+        input.projectId,
+        userId,
+        input.featureId,
+        input.payload.kind,
+        input.eventKey,
+        JSON.stringify(input.payload),
+        `<${id}@${input.messageIdDomain}>`,
+        now,
+        now,
+      ],
+    );
+    queued += changes;
+  }
+  return queued;
+}
+
+const DUE = `((state = 'pending' AND next_attempt_at <= ?) OR (state = 'sending' AND lease_until <= ?))`;
+
+/** Whether anything is due (a read only: polling an idle outbox writes nothing). */
+export async function anythingDue(db: Queryable, now: string): Promise<boolean> {
+  const rows = await db.all(`SELECT id FROM notification_outbox WHERE ${DUE} LIMIT 1`, [now, now]);
+  return rows.length > 0;
+}
+
+/**
+ * Claims up to `limit` due messages for this worker until `leaseUntil`, in one statement: pending
+ * ones whose time has come, and ones left `sending` by a worker whose lease ran out (it crashed,
+ * or hangs). Each claim counts as an attempt. On PostgreSQL the inner SELECT takes row locks with
+ * FOR UPDATE SKIP LOCKED, so concurrent workers of several processes claim disjoint rows (and a
+ * row claimed by another meanwhile fails the repeated condition); SQLite's single writer runs the
+ * statement alone.
+ */
+export async function claimDue(
+  db: Database,
+  input: { now: string; leaseUntil: string; limit: number },
+): Promise<OutboxRow[]> {
+  const pick = `SELECT id FROM notification_outbox WHERE ${DUE} ORDER BY next_attempt_at, id LIMIT ?`;
+  // PostgreSQL: ARRAY(…) runs the locking SELECT once, as an init plan (an IN subquery may be
+  // planned as a join that runs it again, and then claims more or other rows than it locked).
+  const which = db.dialect === 'postgres' ? `id = ANY(ARRAY(${pick} FOR UPDATE SKIP LOCKED))` : `id IN (${pick})`;
+  return db.all<OutboxRow>(
+    `UPDATE notification_outbox SET state = 'sending', lease_until = ?, attempts = attempts + 1
+      WHERE ${which} AND ${DUE}
+      RETURNING *`,
+    [input.leaseUntil, input.now, input.now, input.limit, input.now, input.now],
+  );
+}
+
+/**
+ * Marks a message sent, by id alone: the mail server accepted it, so even a worker whose lease
+ * ran out records that (no one should send it again).
+ */
+export async function markSent(db: Queryable, id: string): Promise<void> {
+  await db.run(
+    "UPDATE notification_outbox SET state = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL WHERE id = ?",
+    [nowIso(), id],
+  );
+}
+
+/**
+ * A failed attempt: back to `pending` until `retryAt`, or `failed` for good when `retryAt` is
+ * null. Only while this worker still holds the lease it claimed with (another worker may have
+ * taken the message over, or sent it).
+ */
+export async function markFailed(
+  db: Queryable,
+  id: string,
+  lease: string,
+  error: string,
+  retryAt: string | null,
+): Promise<void> {
+  await db.run(
+    `UPDATE notification_outbox SET state = ?, next_attempt_at = COALESCE(?, next_attempt_at), lease_until = NULL,
+       last_error = ? WHERE id = ? AND state = 'sending' AND lease_until = ?`,
+    [retryAt === null ? 'failed' : 'pending', retryAt, error.slice(0, 1000), id, lease],
+  );
+}
+
+/** A message not to send after all (unfollowed, or the idea is no longer public). */
+export async function markSkipped(db: Queryable, id: string, reason: string): Promise<void> {
+  await db.run(
+    "UPDATE notification_outbox SET state = 'skipped', lease_until = NULL, last_error = ? WHERE id = ? AND state = 'sending'",
+    [reason, id],
+  );
+}
+
+/**
+ * Hands a claimed message back unsent (the worker is stopping, or its lease is too short to
+ * start a send): pending again at once, its attempt not counted.
+ */
+export async function release(db: Queryable, id: string, lease: string): Promise<void> {
+  await db.run(
+    `UPDATE notification_outbox SET state = 'pending', lease_until = NULL, attempts = attempts - 1
+      WHERE id = ? AND state = 'sending' AND lease_until = ?`,
+    [id, lease],
+  );
+}
+
+/** How many people follow the idea (the board shows it). */
+export async function countFollowers(db: Queryable, featureId: string): Promise<number> {
+  const row = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM follows WHERE feature_id = ?', [featureId]);
+  return Number(row?.n ?? 0);
+}

@@ -3,3 +3,5 @@
 export { insertEntry } from './store.ts';
 // Deleting and merging features carry their entries along (in the feature's transaction).
 export { detachEntriesFromFeature, moveEntriesToFeature } from './store.ts';
+// The public board's changelog page and feed: published entries with the public idea each shipped.
+export { listBoardChangelog, type BoardChangelogEntry, type ShippedIdea } from './read-model.ts';

@@ -7,3 +7,12 @@ export { FEATURE_STATUSES, type FeatureStatus } from './schemas.ts';
 export { STATUS_LABELS } from './status-labels.ts';
 export { backdateFeature, getFeature, insertFeature, type FeatureRow, type NewFeature } from './store.ts';
 // POST /bugs still builds its linked feature itself; it moves to createFeature with the reports resource.
+// The public board: its idea list (filters, sorts, full-text search) and "similar ideas" suggestions.
+export {
+  listBoardIdeas,
+  suggestSimilarIdeas,
+  searchWords,
+  type BoardIdea,
+  type BoardIdeaQuery,
+  type BoardSort,
+} from './board-read-model.ts';

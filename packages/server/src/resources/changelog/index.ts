@@ -5,3 +5,5 @@ export { insertEntry } from './store.ts';
 export { detachEntriesFromFeature, moveEntriesToFeature } from './store.ts';
 // The public board's changelog page and feed: published entries with the public idea each shipped.
 export { listBoardChangelog, type BoardChangelogEntry, type ShippedIdea } from './read-model.ts';
+// The board's feed sanitises entry descriptions again as it writes them.
+export { sanitizeDescription } from './sanitize.ts';

@@ -61,7 +61,11 @@ interface IdeaRow {
 /** The words of a search text: runs of letters, marks and digits, lower case, bounded in number and length. */
 export function searchWords(text: string | undefined, max = SEARCH_WORDS_MAX): string[] {
   if (!text) return [];
-  const words = text.slice(0, SEARCH_TEXT_MAX).toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+  const words =
+    text
+      .slice(0, SEARCH_TEXT_MAX)
+      .toLowerCase()
+      .match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
   return [...new Set(words.map((word) => word.slice(0, WORD_MAX)))].slice(0, max);
 }
 

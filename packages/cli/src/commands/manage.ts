@@ -1,6 +1,6 @@
 /**
  * The commands that run and manage a Signpost server: `server`, `login`/`logout`/`whoami`,
- * `projects`, `keys`, `features`, `changelog`, `releases`, `site`, `translations`, and `bugs`/`errors`/`logs`. Each talks to the
+ * `projects`, `keys`, `features`, `changelog`, `tags`, `releases`, `site`, `translations`, and `bugs`/`errors`/`logs`. Each talks to the
  * management API (`<url>/api/v1`) with a personal access token; see src/manage/ for the
  * shared client, config file, options and output.
  */
@@ -14,6 +14,7 @@ import { registerReleaseCommands } from './releases.ts';
 import { registerReportCommands } from './reports.ts';
 import { registerServerCommands } from './server.ts';
 import { registerSiteCommands } from './site.ts';
+import { registerTagCommands } from './tags.ts';
 import { registerTranslationCommands } from './translations.ts';
 
 export function registerManagementCommands(program: Command): void {
@@ -23,6 +24,7 @@ export function registerManagementCommands(program: Command): void {
   registerKeyCommands(program);
   registerFeatureCommands(program);
   registerChangelogCommands(program);
+  registerTagCommands(program);
   registerReleaseCommands(program);
   registerSiteCommands(program);
   registerTranslationCommands(program);

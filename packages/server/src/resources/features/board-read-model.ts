@@ -168,35 +168,32 @@ export async function listBoardIdeas(
   const sort = query.sort ?? (match ? 'relevance' : 'top');
   const top = 'f.vote_count DESC, f.created_at DESC, f.id DESC';
   const newest = 'f.created_at DESC, f.id DESC';
-  const joins: string[] = [];
-  const joinParams: SqlValue[] = [];
-  if (match?.join) {
-    joins.push(match.join);
-    joinParams.push(...match.joinParams);
-  }
   let orderBy = top;
   const orderParams: SqlValue[] = [];
   if (sort === 'new') orderBy = newest;
   else if (sort === 'trending') {
-    joins.push(`LEFT JOIN (SELECT feature_id, COUNT(*) AS recent FROM votes WHERE created_at >= ? GROUP BY feature_id) rv
-      ON rv.feature_id = f.id`);
-    joinParams.push(new Date(Date.now() - TRENDING_DAYS * 24 * 3600 * 1000).toISOString());
-    orderBy = `COALESCE(rv.recent, 0) DESC, ${top}`;
+    // Per idea, a range of the votes primary key (feature_id, …): only this project's votes are read.
+    orderBy = `(SELECT COUNT(*) FROM votes v WHERE v.feature_id = f.id AND v.created_at >= ?) DESC, ${top}`;
+    orderParams.push(new Date(Date.now() - TRENDING_DAYS * 24 * 3600 * 1000).toISOString());
   } else if (sort === 'relevance' && match) {
     orderBy = `${match.rank}, ${top}`;
     orderParams.push(...match.rankParams);
   }
 
   const from = `features f ${match?.join ?? ''}`;
+  const fromParams = match?.joinParams ?? [];
   const [count, rows] = await Promise.all([
     db.get<{ total: number | string }>(`SELECT COUNT(*) AS total FROM ${from} WHERE ${where.sql}`, [
-      ...(match?.joinParams ?? []),
+      ...fromParams,
       ...where.params,
     ]),
-    db.all<IdeaRow>(
-      `SELECT ${COLUMNS} FROM features f ${joins.join(' ')} WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
-      [...joinParams, ...where.params, ...orderParams, query.limit, query.offset],
-    ),
+    db.all<IdeaRow>(`SELECT ${COLUMNS} FROM ${from} WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
+      ...fromParams,
+      ...where.params,
+      ...orderParams,
+      query.limit,
+      query.offset,
+    ]),
   ]);
   return { rows: await present(db, rows), total: Number(count?.total ?? 0) };
 }

@@ -80,6 +80,15 @@ describe('signpost management commands', { timeout: 120_000 }, () => {
     return run;
   };
   const json = async (args: string[]) => JSON.parse((await ok([...args, '--json'])).stdout);
+  const publicPost = async (path: string, key: string, body: unknown) => {
+    const response = await fetch(`${server.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    assert.equal(response.status, 201);
+    return (await response.json()) as any;
+  };
   const publicGet = async (path: string, key?: string) => {
     const response = await fetch(`${server.baseUrl}${path}`, { headers: key ? { 'x-api-key': key } : {} });
     return { status: response.status, body: (await response.json()) as any };
@@ -126,6 +135,11 @@ describe('signpost management commands', { timeout: 120_000 }, () => {
       ['changelog', 'publish'],
       ['changelog', 'unpublish'],
       ['changelog', 'delete'],
+      ['tags', 'list'],
+      ['tags', 'create'],
+      ['tags', 'rename'],
+      ['tags', 'delete'],
+      ['features', 'tag'],
       ['releases', 'list'],
       ['releases', 'create'],
       ['releases', 'edit'],
@@ -346,6 +360,50 @@ describe('signpost management commands', { timeout: 120_000 }, () => {
     assert.match((await ok(['features', 'show', keep])).stdout, /internal/);
     await ok(['features', 'delete', keep]);
     assert.equal((await json(['features', 'list'])).total, 0);
+  });
+
+  it('manages tags and tags ideas with them', async () => {
+    const created = await json(['tags', 'create', 'Mobile', '--color', '#3366FF']);
+    assert.equal(created.name, 'Mobile');
+    assert.equal(created.color, '#3366ff');
+    await ok(['tags', 'create', 'Dark mode']);
+    const duplicate = await signpost(['tags', 'create', 'Mobile']);
+    assert.equal(duplicate.status, 1);
+    assert.match(duplicate.stderr, /already exists/);
+    const badColor = await signpost(['tags', 'create', 'Web', '--color', 'blue']);
+    assert.equal(badColor.status, 2);
+    assert.match(badColor.stderr, /#rrggbb/);
+
+    const listed = await ok(['tags', 'list']);
+    assert.match(listed.stdout, /Dark mode[\s\S]*Mobile/);
+    assert.match(listed.stdout, /#3366ff/);
+
+    await ok(['tags', 'rename', 'mobile', 'Phones', '--color', 'none']);
+    const renamed = (await json(['tags', 'list'])).tags.find((t: any) => t.id === created.id);
+    assert.deepEqual([renamed.name, renamed.color], ['Phones', null]);
+    assert.equal((await signpost(['tags', 'rename', 'Phones'])).status, 2);
+
+    const feature = await publicPost('/features', liveKey, {
+      title: 'Tag me',
+      description: 'An idea to carry some tags.',
+    });
+    const tagged = await json(['features', 'tag', feature.id, 'Phones', 'Dark mode']);
+    assert.deepEqual(
+      tagged.tags.map((t: any) => t.name),
+      ['Dark mode', 'Phones'],
+    );
+    assert.match((await ok(['features', 'tag', feature.id, 'Phones'])).stdout, /tagged Phones/);
+    const unknown = await signpost(['features', 'tag', feature.id, 'Nope']);
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /No tag "Nope"/);
+    assert.equal((await signpost(['features', 'tag', feature.id])).status, 2);
+    assert.equal((await signpost(['features', 'tag', 'feat_missing', '--clear'])).status, 1);
+    assert.match((await ok(['features', 'tag', feature.id, '--clear'])).stdout, /no tags/);
+
+    await ok(['tags', 'delete', 'Phones']);
+    await ok(['tags', 'delete', 'Dark mode']);
+    assert.deepEqual((await json(['tags', 'list'])).tags, []);
+    await ok(['features', 'delete', feature.id]);
   });
 
   it('manages the changelog: what it publishes shows in the public changelog', async () => {

@@ -10,6 +10,7 @@ import {
   withProject,
   type CommonFlags,
 } from '../manage/common.ts';
+import { registerFeatureTagCommand } from './tags.ts';
 import { action } from '../manage/errors.ts';
 import { printFields, printJson, printPaging, printTable, say } from '../manage/output.ts';
 
@@ -172,4 +173,6 @@ export function registerFeatureCommands(program: Command): void {
       else say(`Deleted ${id}.`);
     }),
   );
+
+  registerFeatureTagCommand(features);
 }

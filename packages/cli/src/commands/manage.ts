@@ -1,6 +1,6 @@
 /**
  * The commands that run and manage a Signpost server: `server`, `login`/`logout`/`whoami`,
- * `projects`, `keys`, `features`, `changelog`, `releases`, `site`, `translations`,
+ * `projects`, `keys`, `features`, `changelog`, `tags`, `releases`, `site`, `translations`,
  * `bugs`/`errors`/`logs`, and `board`/`moderation`. Each talks to the management API
  * (`<url>/api/v1`) with a personal access token; see src/manage/ for the shared client, config
  * file, options and output.
@@ -16,6 +16,7 @@ import { registerReleaseCommands } from './releases.ts';
 import { registerReportCommands } from './reports.ts';
 import { registerServerCommands } from './server.ts';
 import { registerSiteCommands } from './site.ts';
+import { registerTagCommands } from './tags.ts';
 import { registerTranslationCommands } from './translations.ts';
 
 export function registerManagementCommands(program: Command): void {
@@ -25,6 +26,7 @@ export function registerManagementCommands(program: Command): void {
   registerKeyCommands(program);
   registerFeatureCommands(program);
   registerChangelogCommands(program);
+  registerTagCommands(program);
   registerReleaseCommands(program);
   registerSiteCommands(program);
   registerTranslationCommands(program);

@@ -1,6 +1,6 @@
 /** The board's pages, one line a resource page module: adding a page is a line here. */
 import type { FastifyInstance } from 'fastify';
-import { boardSignInPages } from '../resources/board/mount.ts';
+import { boardFeedRoutes, boardSignInPages } from '../resources/board/mount.ts';
 import { boardChangelogPage } from '../resources/changelog/mount.ts';
 import { boardIdeaPage, boardIdeasPage, boardRoadmapPage, boardSubmitPage } from '../resources/features/mount.ts';
 import { unsubscribeRoutes } from '../resources/notifications/mount.ts';
@@ -13,5 +13,6 @@ export const BOARD_ROUTES: ((app: FastifyInstance, deps: BoardDeps) => Promise<v
   boardRoadmapPage,
   boardChangelogPage,
   boardSignInPages,
+  boardFeedRoutes,
   unsubscribeRoutes,
 ];

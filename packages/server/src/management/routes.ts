@@ -17,6 +17,7 @@ import { changelogManagementRoutes } from '../resources/changelog/mount.ts';
 import { featureManagementRoutes } from '../resources/features/mount.ts';
 import { releaseManagementRoutes } from '../resources/releases/mount.ts';
 import { logManagementRoutes } from '../resources/logs/mount.ts';
+import { tagManagementRoutes } from '../resources/tags/mount.ts';
 import { reportManagementRoutes } from '../resources/reports/mount.ts';
 import { siteConfigManagementRoutes } from '../resources/site-config/mount.ts';
 import { translationManagementRoutes } from '../resources/translations/mount.ts';
@@ -40,4 +41,5 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   reportManagementRoutes,
   logManagementRoutes,
   boardManagementRoutes,
+  tagManagementRoutes,
 ];

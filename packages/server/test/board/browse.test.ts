@@ -6,7 +6,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { updateBoard } from '../../src/resources/board/index.ts';
+import { parseFeed } from '@rowanmanning/feed-parser';
 import { insertEntry } from '../../src/resources/changelog/index.ts';
+import { createTag, setFeatureTags } from '../../src/resources/tags/index.ts';
 import {
   addIdea,
   assertAccessible,
@@ -104,6 +106,47 @@ describe('the public board, read', () => {
     await assertAccessible(page, 'sign-in');
     assert.deepEqual(problems, []);
     await page.close();
+  });
+
+  it('searches with the full-text engine and filters by tag', async () => {
+    const tag = await createTag(env.server.db, projectId, { name: 'Reports', color: '#aa3300' });
+    await setFeatureTags(env.server.db, projectId, ids['dark']!, [tag.id]);
+    const { page, problems } = await watchedPage(env.browser);
+    await page.goto(boardUrl);
+    await page.getByLabel('Search ideas').fill('reports dark');
+    await page.getByRole('button', { name: 'Search' }).click();
+    assert.deepEqual(await page.locator('.ideas h2').allTextContents(), ['Dark mode for reports']);
+    await page.getByLabel('Search ideas').fill('acquisition');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('No ideas match.').waitFor();
+    await page.getByLabel('Search ideas').fill('');
+    await page.getByLabel('Tag').selectOption({ label: 'Reports' });
+    await page.getByRole('button', { name: 'Search' }).click();
+    assert.deepEqual(await page.locator('.ideas h2').allTextContents(), ['Dark mode for reports']);
+    await page.locator('.ideas .tag', { hasText: 'Reports' }).waitFor();
+    await assertAccessible(page, 'ideas filtered by tag');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('links RSS and Atom feeds of the changelog and new ideas that a feed parser reads, public items only', async () => {
+    const html = await (await fetch(boardUrl)).text();
+    const links = [...html.matchAll(/<link rel="alternate" type="([^"]+)" title="([^"]+)" href="([^"]+)"/g)];
+    assert.equal(links.length, 4);
+    for (const [, type, title, href] of links) {
+      const response = await fetch(`${env.origin}${href}`);
+      assert.equal(response.status, 200);
+      assert.match(response.headers.get('content-type')!, type === 'application/rss+xml' ? /rss\+xml/ : /atom\+xml/);
+      const feed = parseFeed(await response.text());
+      const titles = feed.items.map((item) => item.title ?? '');
+      if (/Changelog/.test(title!)) assert.deepEqual(titles, ['CSV export shipped'], title);
+      else {
+        assert.ok(titles.includes('Dark mode for reports'), title);
+        assert.ok(titles.includes('Crash on <script>alert(1)</script> save'), 'titles come back as the text written');
+      }
+      assert.ok(!titles.some((text) => /Secret|Held for/.test(text)), `${title}: nothing internal or held`);
+      for (const item of feed.items) assert.match(item.url ?? '', new RegExp(`^${env.origin}/b/`));
+    }
   });
 
   it('answers an internal, a held and a missing idea with the same 404 page', async () => {

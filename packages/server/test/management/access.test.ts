@@ -31,6 +31,9 @@ const REQUESTS: Record<string, { body?: unknown; query?: Record<string, string> 
   manageImportTranslations: { body: { 'evil.key': 'x' }, query: { locale: 'de' } },
   manageExportTranslations: { query: { locale: 'de' } },
   manageAddMissingTranslationKeys: { body: {} },
+  manageCreateTag: { body: { name: 'Sneaky' } },
+  manageUpdateTag: { body: { name: 'Hacked' } },
+  manageSetFeatureTags: { body: { tagIds: [] } },
   manageCreateRelease: { body: { version: '9.9.9' } },
   manageUpdateRelease: { body: { title: 'Hacked' } },
   manageSetBugStatus: { body: { status: 'ignored' } },
@@ -69,6 +72,8 @@ describe('management: every project route is scoped to the team and the role', (
     ids['voterId'] = 'voter-1';
     ids['commentId'] = (await p.live.post(`/features/${feature.id}/comments`, { body: 'Yes please' })).body.id;
     ids['entryId'] = (await p.admin.post(`${base}/changelog`, { summary: 'Entry', published: true })).body.id;
+    ids['tagId'] = (await p.admin.post(`${base}/tags`, { name: 'Mobile' })).body.id;
+    await p.admin.put(`${base}/features/${feature.id}/tags`, { tagIds: [ids['tagId']] });
     ids['messageId'] = (await p.admin.post(`${base}/site-config/messages`, { type: 'info', text: 'Hello' })).body.id;
     await p.admin.put(`${base}/site-config/flags/flag-a`, { enabled: true });
     ids['flagKey'] = 'flag-a';

@@ -74,6 +74,9 @@ function enhanceSuggestions() {
           }),
         );
         box.hidden = suggestions.length === 0;
+        // The reader has seen the similar ideas: the server need not show them once more.
+        const seen = /** @type {HTMLInputElement | null} */ (title.form?.querySelector('input[name="seenSimilar"]'));
+        if (seen && suggestions.length > 0) seen.value = '1';
       } catch {
         box.hidden = true;
       }

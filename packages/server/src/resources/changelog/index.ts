@@ -5,3 +5,7 @@ export { insertEntry } from './store.ts';
 export { detachEntriesFromFeature, moveEntriesToFeature } from './store.ts';
 // The board: an idea's page lists the published entries that tell about it.
 export { listPublishedEntriesOfFeature } from './read-model.ts';
+// The public board's changelog page and feed: published entries with the public idea each shipped.
+export { listBoardChangelog, type BoardChangelogEntry, type ShippedIdea } from './read-model.ts';
+// The board's feed sanitises entry descriptions again as it writes them.
+export { sanitizeDescription } from './sanitize.ts';

@@ -102,3 +102,82 @@ export async function listPublishedEntriesOfFeature(
     [projectId, featureId],
   );
 }
+
+// The public board: published entries with the public idea each one shipped.
+
+/** An idea a board changelog entry links to (public: live, not internal, not held). */
+export interface ShippedIdea {
+  id: string;
+  title: string;
+  type: string;
+  status: string;
+}
+
+export interface BoardChangelogEntry {
+  id: string;
+  summary: string;
+  /** Sanitised HTML (sanitised on every write). */
+  description: string;
+  statusKey: string;
+  /** null for a linked entry: its idea's status, labelled by the caller with STATUS_LABELS. */
+  statusLabel: string | null;
+  publishedAt: string;
+  /** The public idea it shipped; null for a standalone entry or one linked to a test-environment idea. */
+  idea: ShippedIdea | null;
+}
+
+interface BoardChangelogRow extends ChangelogRow {
+  f_environment: string | null;
+}
+
+/**
+ * One page of a project's published changelog for the board (and its feeds), newest first, and
+ * the number of such entries. Entries linked to an internal or held idea are left out in SQL
+ * before LIMIT and OFFSET, as in the public API's changelog.
+ */
+export async function listBoardChangelog(
+  db: Queryable,
+  projectId: string,
+  limit: number,
+  offset: number,
+): Promise<{ entries: BoardChangelogEntry[]; total: number }> {
+  const where = new Where(
+    'e.project_id = ? AND e.published = 1 AND (e.feature_id IS NULL OR (f.internal = 0 AND f.held = 0))',
+    projectId,
+  );
+  const { rows, total } = await page<BoardChangelogRow>(
+    db,
+    'changelog_entries e LEFT JOIN features f ON f.id = e.feature_id',
+    where,
+    'e.*, f.title AS f_title, f.type AS f_type, f.status AS f_status, f.environment AS f_environment',
+    'e.published_at DESC, e.created_at DESC, e.id DESC',
+    limit,
+    offset,
+  );
+  const entries = rows.map((row) => {
+    const shown = presentBoardStatus(row);
+    return {
+      id: row.id,
+      summary: row.summary,
+      description: row.description,
+      statusKey: shown.key,
+      statusLabel: shown.label,
+      publishedAt: row.published_at ?? row.created_at,
+      idea:
+        row.feature_id !== null && row.f_title !== null && row.f_environment === 'live'
+          ? { id: row.feature_id, title: row.f_title, type: row.f_type ?? '', status: row.f_status ?? '' }
+          : null,
+    };
+  });
+  return { entries, total };
+}
+
+/**
+ * A linked entry shows its idea's status as it is now (as the public changelog does); its label
+ * is left to the caller (STATUS_LABELS of the features index: importing it here would close an
+ * import cycle through the features store). A standalone entry has its own label.
+ */
+function presentBoardStatus(row: ChangelogRow): { key: string; label: string | null } {
+  if (row.feature_id !== null && row.f_title !== null && row.f_status) return { key: row.f_status, label: null };
+  return { key: row.status_key, label: row.status_label };
+}

@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { type BoardContext, type BoardDeps, queryText, sendPage } from '../../board/context.ts';
 import { DateText, html, Page, StatusBadge } from '../../board/ui.ts';
 import { FILTER_STATUSES } from './schemas.ts';
-import { type BoardIdeaRow, listBoardIdeas, suggestSimilarIdeas } from './store-search.ts';
+import { type BoardIdea, listBoardIdeas, suggestSimilarIdeas } from './board-read-model.ts';
+import { listTags } from '../tags/index.ts';
 
 const PAGE_SIZE = 20;
 const SORTS = ['top', 'new', 'trending'] as const;
@@ -21,11 +22,11 @@ export function ideaPath(id: string): string {
   return `/ideas/${encodeURIComponent(id)}`;
 }
 
-function IdeaRow({ ctx, idea }: { ctx: BoardContext; idea: BoardIdeaRow }) {
-  const excerpt = idea.description.length > 220 ? `${idea.description.slice(0, 220)}…` : idea.description;
+function IdeaRow({ ctx, idea }: { ctx: BoardContext; idea: BoardIdea }) {
+  const excerpt = idea.excerpt;
   return html`<li class="idea">
     <div class="votes">
-      <strong>${idea.vote_count}</strong>
+      <strong>${idea.voteCount}</strong>
       <span>${ctx.t('idea.voteCount')}</span>
     </div>
     <div>
@@ -34,8 +35,9 @@ function IdeaRow({ ctx, idea }: { ctx: BoardContext; idea: BoardIdeaRow }) {
       <div class="meta">
         <${StatusBadge} ctx=${ctx} status=${idea.status} />
         <span>${ctx.t(idea.type === 'bug' ? 'type.bug' : 'type.feature')}</span>
-        <span>${ctx.t('ideas.comments', { count: idea.comment_count })}</span>
-        <${DateText} ctx=${ctx} iso=${idea.created_at} />
+        <span>${ctx.t('ideas.comments', { count: idea.commentCount })}</span>
+        <${DateText} ctx=${ctx} iso=${idea.createdAt} />
+        ${idea.tags.map((tag) => html`<span class="tag">${tag.name}</span>`)}
       </div>
     </div>
   </li>`;
@@ -46,6 +48,7 @@ interface ListState {
   sort: Sort;
   status: string;
   type: string;
+  tag: string;
   page: number;
 }
 
@@ -56,6 +59,7 @@ function listUrl(ctx: BoardContext, state: ListState, change: Partial<ListState>
   if (next.sort !== 'top') query.set('sort', next.sort);
   if (next.status) query.set('status', next.status);
   if (next.type) query.set('type', next.type);
+  if (next.tag) query.set('tag', next.tag);
   if (next.page > 1) query.set('page', String(next.page));
   const text = query.toString();
   return `${ctx.base}/${text ? `?${text}` : ''}`;
@@ -68,18 +72,23 @@ export async function boardIdeasPage(app: FastifyInstance, { db }: BoardDeps): P
     const statusText = queryText(request, 'status');
     const typeText = queryText(request, 'type');
     const pageNumber = Number.parseInt(queryText(request, 'page'), 10);
+    const tags = await listTags(db, ctx.project.id);
+    const tagText = queryText(request, 'tag');
     const state: ListState = {
       q: queryText(request, 'q').trim().slice(0, MAX_QUERY),
       sort: (SORTS as readonly string[]).includes(sortText) ? (sortText as Sort) : 'top',
       status: (LIST_STATUSES as readonly string[]).includes(statusText) ? statusText : '',
       type: (TYPES as readonly string[]).includes(typeText) ? typeText : '',
+      tag: tags.some((tag) => tag.id === tagText) ? tagText : '',
       page: Number.isSafeInteger(pageNumber) && pageNumber > 0 && pageNumber <= 10_000 ? pageNumber : 1,
     };
     const { rows, total } = await listBoardIdeas(db, ctx.project.id, {
       q: state.q || undefined,
       status: state.status || undefined,
       type: state.type || undefined,
-      sort: state.sort,
+      tagId: state.tag || undefined,
+      // A search without a chosen sort lists the best matches first.
+      sort: state.q && !sortText ? 'relevance' : state.sort,
       limit: PAGE_SIZE,
       offset: (state.page - 1) * PAGE_SIZE,
     });
@@ -116,6 +125,17 @@ export async function boardIdeasPage(app: FastifyInstance, { db }: BoardDeps): P
               )}
             </select>
           </div>
+          ${
+            tags.length > 0
+              ? html`<div class="field">
+                  <label for="tag">${ctx.t('ideas.filter.tag')}</label>
+                  <select id="tag" name="tag">
+                    <option value="">${ctx.t('ideas.filter.any')}</option>
+                    ${tags.map((tag) => html`<option value=${tag.id} selected=${tag.id === state.tag}>${tag.name}</option>`)}
+                  </select>
+                </div>`
+              : null
+          }
           ${state.sort !== 'top' ? html`<input type="hidden" name="sort" value=${state.sort} />` : null}
           <button type="submit">${ctx.t('ideas.searchButton')}</button>
         </form>
@@ -169,7 +189,7 @@ export async function boardIdeasPage(app: FastifyInstance, { db }: BoardDeps): P
     return rows.map((row) => ({
       title: row.title,
       url: `${ctx.base}${ideaPath(row.id)}`,
-      votes: ctx.t('ideas.votes', { count: row.vote_count }),
+      votes: ctx.t('ideas.votes', { count: row.voteCount }),
     }));
   });
 }

@@ -11,7 +11,7 @@ import { ideaPath } from './board-ideas-page.ts';
 import { DESCRIPTION_LENGTH, TITLE_LENGTH } from './schemas.ts';
 import { createFeature } from './service.ts';
 import { follow } from '../notifications/index.ts';
-import { type BoardIdeaRow, suggestSimilarIdeas } from './store-search.ts';
+import { type BoardIdea, suggestSimilarIdeas } from './board-read-model.ts';
 
 interface Draft {
   title: string;
@@ -28,7 +28,7 @@ function SubmitForm({
   ctx: BoardContext;
   draft: Draft;
   errors: string[];
-  similar: BoardIdeaRow[];
+  similar: BoardIdea[];
 }) {
   return html`<${Page} ctx=${ctx} title=${ctx.t('submit.title')} section="submit">
     <h1>${ctx.t('submit.title')}</h1>
@@ -59,7 +59,7 @@ function SubmitForm({
             (idea) =>
               html`<li>
                 <a href=${`${ctx.base}${ideaPath(idea.id)}`}>${idea.title}</a>
-                <span class="muted"> (${ctx.t('ideas.votes', { count: idea.vote_count })})</span>
+                <span class="muted"> (${ctx.t('ideas.votes', { count: idea.voteCount })})</span>
               </li>`,
           )}
         </ul>
@@ -100,7 +100,7 @@ export async function boardSubmitPage(app: FastifyInstance, deps: BoardDeps): Pr
     reply: FastifyReply,
     draft: Draft,
     errors: string[],
-    similar: BoardIdeaRow[],
+    similar: BoardIdea[],
     status = 200,
   ) =>
     sendPage(

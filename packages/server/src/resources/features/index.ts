@@ -19,3 +19,12 @@ export {
   type ModerationOutcome,
   type ModerationRow,
 } from './store-moderation.ts';
+// The public board: its idea list (filters, sorts, full-text search) and "similar ideas" suggestions.
+export {
+  listBoardIdeas,
+  suggestSimilarIdeas,
+  searchWords,
+  type BoardIdea,
+  type BoardIdeaQuery,
+  type BoardSort,
+} from './board-read-model.ts';

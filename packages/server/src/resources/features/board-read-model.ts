@@ -1,0 +1,224 @@
+/**
+ * The public board's idea list and "similar ideas" suggestions: public ideas only (the live
+ * environment, not internal, not held), filtered by status, type and tag (feature_tags, a table
+ * of resources/tags: hence a read model), sorted top / new / trending, with full-text search
+ * through the database's own engine: SQLite FTS5 (features_fts, bm25) or PostgreSQL's
+ * to_tsvector('simple', …) over the GIN index of migration 202611250100_board_search.
+ *
+ * User text never reaches the search syntax: it is cut into words of letters and digits, every
+ * other character dropped, and each word is quoted (FTS5 "word"*, tsquery 'word':*), so quotes,
+ * `*`, parentheses, `NEAR`, `-`, `:` or `&` are ordinary separators, never operators.
+ */
+import type { Database, SqlValue } from '../../db/database.ts';
+import { Where } from '../../db/query.ts';
+import { tagsOfFeatures, type IdeaTag } from '../tags/index.ts';
+
+/** The longest search text looked at, and the most words taken from it. */
+export const SEARCH_TEXT_MAX = 200;
+export const SEARCH_WORDS_MAX = 8;
+const WORD_MAX = 40;
+const EXCERPT_LENGTH = 200;
+const TRENDING_DAYS = 7;
+
+export type BoardSort = 'top' | 'new' | 'trending' | 'relevance';
+
+export interface BoardIdeaQuery {
+  /** Search text; empty or without any letter or digit: no search. */
+  q?: string | undefined;
+  status?: string | undefined;
+  type?: string | undefined;
+  tagId?: string | undefined;
+  /** Default: relevance when searching, else top. Relevance without search text is top. */
+  sort?: BoardSort | undefined;
+  limit: number;
+  offset: number;
+}
+
+export interface BoardIdea {
+  id: string;
+  title: string;
+  /** The description's start, whitespace collapsed, at most 200 characters plus an ellipsis. */
+  excerpt: string;
+  status: string;
+  type: string;
+  voteCount: number;
+  commentCount: number;
+  createdAt: string;
+  tags: IdeaTag[];
+}
+
+interface IdeaRow {
+  id: string;
+  title: string;
+  excerpt: string;
+  status: string;
+  type: string;
+  vote_count: number | string;
+  comment_count: number | string;
+  created_at: string;
+}
+
+/** The words of a search text: runs of letters, marks and digits, lower case, bounded in number and length. */
+export function searchWords(text: string | undefined, max = SEARCH_WORDS_MAX): string[] {
+  if (!text) return [];
+  const words =
+    text
+      .slice(0, SEARCH_TEXT_MAX)
+      .toLowerCase()
+      .match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+  return [...new Set(words.map((word) => word.slice(0, WORD_MAX)))].slice(0, max);
+}
+
+/** A full-text condition over `f` for the given words (all of them, or any), and how to rank by it. */
+interface TextMatch {
+  /** Joined after `features f` (may be empty). */
+  join: string;
+  joinParams: SqlValue[];
+  /** A condition for WHERE (may be empty when the join filters). */
+  where: string;
+  whereParams: SqlValue[];
+  /** The ORDER BY term, best first. */
+  rank: string;
+  rankParams: SqlValue[];
+}
+
+const PG_DOCUMENT = "to_tsvector('simple', f.title || ' ' || f.description)";
+
+function textMatch(dialect: Database['dialect'], words: string[], any: boolean): TextMatch {
+  if (dialect === 'sqlite') {
+    // Words hold only letters, marks and digits, so a quoted word is always one FTS5 string.
+    const expression = words.map((word) => `"${word}"*`).join(any ? ' OR ' : ' ');
+    return {
+      join: `JOIN (SELECT rowid AS fts_rowid, bm25(features_fts, 4.0, 1.0) AS fts_rank FROM features_fts
+              WHERE features_fts MATCH ?) fts ON fts.fts_rowid = f.rowid`,
+      joinParams: [expression],
+      where: '',
+      whereParams: [],
+      rank: 'fts.fts_rank ASC',
+      rankParams: [],
+    };
+  }
+  const query = words.map((word) => `'${word}':*`).join(any ? ' | ' : ' & ');
+  return {
+    join: '',
+    joinParams: [],
+    where: `${PG_DOCUMENT} @@ to_tsquery('simple', ?)`,
+    whereParams: [query],
+    rank: `ts_rank(setweight(to_tsvector('simple', f.title), 'A') || setweight(to_tsvector('simple', f.description), 'D'), to_tsquery('simple', ?)) DESC`,
+    rankParams: [query],
+  };
+}
+
+function publicIdeas(projectId: string): Where {
+  return new Where("f.project_id = ? AND f.environment = 'live' AND f.internal = 0 AND f.held = 0", projectId);
+}
+
+const COLUMNS = `f.id, f.title, SUBSTR(f.description, 1, ${EXCERPT_LENGTH * 2}) AS excerpt, f.status, f.type,
+  f.vote_count, f.comment_count, f.created_at`;
+
+function excerpt(text: string): string {
+  const collapsed = text.replace(/\s+/g, ' ').trim();
+  return collapsed.length > EXCERPT_LENGTH ? `${collapsed.slice(0, EXCERPT_LENGTH).trimEnd()}…` : collapsed;
+}
+
+async function present(db: Database, rows: IdeaRow[]): Promise<BoardIdea[]> {
+  const tags = await tagsOfFeatures(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    excerpt: excerpt(row.excerpt),
+    status: row.status,
+    type: row.type,
+    voteCount: Number(row.vote_count),
+    commentCount: Number(row.comment_count),
+    createdAt: row.created_at,
+    tags: tags.get(row.id) ?? [],
+  }));
+}
+
+/**
+ * One page of a project's public ideas for the board, and how many match over all pages.
+ * Filters and search run in SQL before LIMIT and OFFSET.
+ *
+ *   top:       vote_count desc, then newest
+ *   new:       newest first
+ *   trending:  votes of the last 7 days desc, then vote_count, then newest
+ *   relevance: best full-text match first (bm25 / ts_rank), then top
+ */
+export async function listBoardIdeas(
+  db: Database,
+  projectId: string,
+  query: BoardIdeaQuery,
+): Promise<{ rows: BoardIdea[]; total: number }> {
+  const words = searchWords(query.q);
+  const where = publicIdeas(projectId)
+    .when(query.status, 'f.status = ?', query.status ?? null)
+    .when(query.type, 'f.type = ?', query.type ?? null)
+    .when(
+      query.tagId,
+      'EXISTS (SELECT 1 FROM feature_tags ft WHERE ft.feature_id = f.id AND ft.tag_id = ?)',
+      query.tagId ?? null,
+    );
+  const match = words.length > 0 ? textMatch(db.dialect, words, false) : undefined;
+  if (match?.where) where.add(match.where, ...match.whereParams);
+
+  const sort = query.sort ?? (match ? 'relevance' : 'top');
+  const top = 'f.vote_count DESC, f.created_at DESC, f.id DESC';
+  const newest = 'f.created_at DESC, f.id DESC';
+  let orderBy = top;
+  const orderParams: SqlValue[] = [];
+  if (sort === 'new') orderBy = newest;
+  else if (sort === 'trending') {
+    // Per idea, a range of the votes primary key (feature_id, …): only this project's votes are read.
+    orderBy = `(SELECT COUNT(*) FROM votes v WHERE v.feature_id = f.id AND v.created_at >= ?) DESC, ${top}`;
+    orderParams.push(new Date(Date.now() - TRENDING_DAYS * 24 * 3600 * 1000).toISOString());
+  } else if (sort === 'relevance' && match) {
+    orderBy = `${match.rank}, ${top}`;
+    orderParams.push(...match.rankParams);
+  }
+
+  const from = `features f ${match?.join ?? ''}`;
+  const fromParams = match?.joinParams ?? [];
+  const [count, rows] = await Promise.all([
+    db.get<{ total: number | string }>(`SELECT COUNT(*) AS total FROM ${from} WHERE ${where.sql}`, [
+      ...fromParams,
+      ...where.params,
+    ]),
+    db.all<IdeaRow>(`SELECT ${COLUMNS} FROM ${from} WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
+      ...fromParams,
+      ...where.params,
+      ...orderParams,
+      query.limit,
+      query.offset,
+    ]),
+  ]);
+  return { rows: await present(db, rows), total: Number(count?.total ?? 0) };
+}
+
+/**
+ * Public ideas like the text being typed (a new idea's title): any of its words, as a prefix,
+ * best match first. Words of one character are left out while longer ones exist. No words: [].
+ */
+export async function suggestSimilarIdeas(
+  db: Database,
+  projectId: string,
+  text: string,
+  limit: number,
+): Promise<BoardIdea[]> {
+  const all = searchWords(text, 16);
+  const long = all.filter((word) => word.length > 1);
+  const words = long.length > 0 ? long : all;
+  if (words.length === 0 || limit <= 0) return [];
+  const match = textMatch(db.dialect, words, true);
+  const where = publicIdeas(projectId);
+  if (match.where) where.add(match.where, ...match.whereParams);
+  const rows = await db.all<IdeaRow>(
+    `SELECT ${COLUMNS} FROM features f ${match.join} WHERE ${where.sql}
+      ORDER BY ${match.rank}, f.vote_count DESC, f.created_at DESC, f.id DESC LIMIT ?`,
+    [...match.joinParams, ...where.params, ...match.rankParams, limit],
+  );
+  return present(db, rows);
+}

@@ -1,0 +1,141 @@
+/**
+ * The one store of tags and feature_tags: a project's team-defined tags and which ideas carry
+ * them. Names are unique per project (the table's UNIQUE constraint decides, so two concurrent
+ * creates of one name give one tag and one conflict).
+ */
+import { placeholders, type Database, type Queryable } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/failures.ts';
+import { ConflictError } from '../../kernel/errors.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
+
+export interface TagRow {
+  id: string;
+  project_id: string;
+  name: string;
+  color: string | null;
+  created_at: string;
+}
+
+/** A tag as an idea shows it. */
+export interface IdeaTag {
+  id: string;
+  name: string;
+  color: string | null;
+}
+
+const duplicate = (name: string) => new ConflictError(`A tag named "${name}" already exists in this project`);
+
+async function uniqueName<T>(name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicate(name);
+    throw error;
+  }
+}
+
+/** A project's tags, by name. */
+export async function listTags(db: Queryable, projectId: string): Promise<TagRow[]> {
+  return db.all<TagRow>('SELECT * FROM tags WHERE project_id = ? ORDER BY name, id', [projectId]);
+}
+
+export async function getTag(db: Queryable, projectId: string, id: string): Promise<TagRow | undefined> {
+  return db.get<TagRow>('SELECT * FROM tags WHERE id = ? AND project_id = ?', [id, projectId]);
+}
+
+/** Creates a tag; a name the project already has is a 409. */
+export async function createTag(
+  db: Queryable,
+  projectId: string,
+  input: { name: string; color?: string | null | undefined },
+): Promise<TagRow> {
+  const row: TagRow = {
+    id: newId('tag'),
+    project_id: projectId,
+    name: input.name,
+    color: input.color ?? null,
+    created_at: nowIso(),
+  };
+  await uniqueName(input.name, () =>
+    db.run('INSERT INTO tags (id, project_id, name, color, created_at) VALUES (?, ?, ?, ?, ?)', [
+      row.id,
+      row.project_id,
+      row.name,
+      row.color,
+      row.created_at,
+    ]),
+  );
+  return row;
+}
+
+/** Renames and/or recolours a tag (color null removes it); the row as written, or undefined if none. */
+export async function updateTag(
+  db: Queryable,
+  projectId: string,
+  id: string,
+  changes: { name?: string | undefined; color?: string | null | undefined },
+): Promise<TagRow | undefined> {
+  const rows = await uniqueName(changes.name ?? '', () =>
+    db.all<TagRow>(
+      `UPDATE tags SET name = COALESCE(?, name), color = CASE WHEN ? = 1 THEN ? ELSE color END
+        WHERE id = ? AND project_id = ? RETURNING *`,
+      [changes.name ?? null, changes.color === undefined ? 0 : 1, changes.color ?? null, id, projectId],
+    ),
+  );
+  return rows[0];
+}
+
+/** Deletes a tag; the ideas that carried it lose it (ON DELETE CASCADE). */
+export async function deleteTag(db: Queryable, projectId: string, id: string): Promise<boolean> {
+  const { changes } = await db.run('DELETE FROM tags WHERE id = ? AND project_id = ?', [id, projectId]);
+  return changes === 1;
+}
+
+/**
+ * Replaces an idea's tags with `tagIds` (the caller has checked the idea belongs to the project).
+ * Returns the ids that are not tags of the project (nothing is written then), else [].
+ */
+export async function setFeatureTags(
+  db: Database,
+  projectId: string,
+  featureId: string,
+  tagIds: readonly string[],
+): Promise<string[]> {
+  const wanted = [...new Set(tagIds)];
+  return db.transaction(async (tx) => {
+    const known =
+      wanted.length === 0
+        ? []
+        : await tx.all<{ id: string }>(
+            `SELECT id FROM tags WHERE project_id = ? AND id IN (${placeholders(wanted.length)})`,
+            [projectId, ...wanted],
+          );
+    const knownIds = new Set(known.map((row) => row.id));
+    const unknown = wanted.filter((id) => !knownIds.has(id));
+    if (unknown.length > 0) return unknown;
+    await tx.run('DELETE FROM feature_tags WHERE feature_id = ?', [featureId]);
+    for (const tagId of wanted) {
+      await tx.run('INSERT INTO feature_tags (feature_id, tag_id) VALUES (?, ?) ON CONFLICT DO NOTHING', [
+        featureId,
+        tagId,
+      ]);
+    }
+    return [];
+  });
+}
+
+/** The tags of each of the given ideas (ideas without tags map to []), each list by name. */
+export async function tagsOfFeatures(db: Queryable, featureIds: readonly string[]): Promise<Map<string, IdeaTag[]>> {
+  const result = new Map<string, IdeaTag[]>(featureIds.map((id) => [id, []]));
+  const ids = [...new Set(featureIds)];
+  for (let start = 0; start < ids.length; start += 500) {
+    const chunk = ids.slice(start, start + 500);
+    const rows = await db.all<{ feature_id: string; id: string; name: string; color: string | null }>(
+      `SELECT ft.feature_id, t.id, t.name, t.color FROM feature_tags ft JOIN tags t ON t.id = ft.tag_id
+        WHERE ft.feature_id IN (${placeholders(chunk.length)}) ORDER BY t.name, t.id`,
+      chunk,
+    );
+    for (const row of rows) result.get(row.feature_id)?.push({ id: row.id, name: row.name, color: row.color });
+  }
+  return result;
+}

@@ -163,6 +163,10 @@ describe('the public board, read', () => {
       assert.equal(answer.status, 404);
       assert.equal(answer.body, answers[0]!.body);
     }
+    const { page } = await watchedPage(env.browser);
+    assert.equal((await page.goto(`${boardUrl}/ideas/${ids['secret']}`))?.status(), 404);
+    await assertAccessible(page, 'the 404 page');
+    await page.close();
     const voted = await fetch(`${boardUrl}/ideas/${ids['secret']}/vote`, { method: 'POST' });
     assert.notEqual(voted.status, 200);
   });

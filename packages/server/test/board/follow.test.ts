@@ -7,7 +7,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { insertEntry } from '../../src/resources/changelog/index.ts';
 import { Api } from '../support/api.ts';
-import { addIdea, boardProject, signInByEmail, startBoardEnv, type BoardTestEnv } from '../support/board.ts';
+import {
+  addIdea,
+  assertAccessible,
+  boardProject,
+  signInByEmail,
+  startBoardEnv,
+  type BoardTestEnv,
+} from '../support/board.ts';
 
 describe('following an idea from the board', () => {
   let env: BoardTestEnv;
@@ -72,6 +79,15 @@ describe('following an idea from the board', () => {
     assert.equal((await api.patch(`/features/${idea}`, { status: 'in-progress' })).status, 200);
     await env.mailbox.nextTo('bert@example.com', signInMails.bert + 2);
     assert.equal(mailsTo('ada@example.com').length, signInMails.ada + 2, 'nothing more for Ada');
+
+    // Bert unsubscribes in his browser: the link's page, then its one button.
+    const bertLatest = await env.mailbox.nextTo('bert@example.com', signInMails.bert + 2);
+    const bertLink = /<([^>]+)>/.exec(bertLatest.headers['list-unsubscribe'] ?? '')![1]!;
+    await bertPage.goto(bertLink);
+    await assertAccessible(bertPage, 'the unsubscribe page');
+    await bertPage.getByRole('button').click();
+    await bertPage.goto(`${project.boardUrl}/ideas/${idea}`);
+    await bertPage.getByRole('button', { name: 'Folgen', exact: true }).waitFor();
     await ada.close();
     await bert.close();
   });

@@ -62,6 +62,7 @@ describe('the public board, with people', () => {
     await page.goto(`${project.boardUrl}/submit`);
     await page.getByLabel('Title').pressSequentially('Calendar sync', { delay: 20 });
     await page.locator('#similar a', { hasText: 'Calendar sync with Outlook' }).waitFor();
+    await assertAccessible(page, 'submit, with suggestions');
     await page.getByLabel('Title').fill('Calendar sync with Google');
     await page.getByLabel('Description').fill('Two-way sync of due dates with Google Calendar.');
     await page.getByRole('button', { name: 'Submit' }).click();

@@ -92,3 +92,4 @@ export function safeReturn(raw: string, fallback = '/'): string {
   return raw.startsWith('/') && !raw.startsWith('//') && !raw.includes('\\') ? raw : fallback;
 }
 export type { MessageKey } from './messages/en.ts';
+export { translator } from './i18n.ts';

@@ -64,6 +64,9 @@ export async function boardSurface(app: FastifyInstance, deps: BoardDeps): Promi
       here: path.replace(/[?&]lang=[^&]*/, ''),
     };
     const ctx = request.board;
+    // Unsubscribing works whatever the board's settings: a follower keeps that right when the
+    // board is turned off or made private (the route checks its own token and project).
+    if (/^\/unsubscribe(\?|$)/.test(path)) return;
     // A missing project, a board that is off, and (below) a private one are the same 404 to strangers.
     if (!row || !ctx.board.enabled) return sendErrorPage(request, reply, ctx, 404, 'error.notFoundText');
     if (ctx.board.private && !ctx.user && !OPEN_ON_PRIVATE.test(path)) {

@@ -3,34 +3,12 @@
  * English): subject, text and HTML (every value escaped), the link to the idea and the
  * unsubscribe link, also given as List-Unsubscribe headers for one-click unsubscribing (RFC 8058).
  */
+import { type MessageKey, translator } from '../../board/context.ts';
 import { escapeHtml } from '../../kernel/html.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import type { NotificationPayload } from './store.ts';
 
 type Language = 'en' | 'de';
-
-const STATUS: Record<Language, Record<string, string>> = {
-  en: {
-    new: 'New',
-    open: 'Open',
-    planned: 'Planned',
-    'in-progress': 'In progress',
-    'in-review': 'In review',
-    accepted: 'Accepted',
-    done: 'Done',
-    declined: 'Declined',
-  },
-  de: {
-    new: 'Neu',
-    open: 'Offen',
-    planned: 'Geplant',
-    'in-progress': 'In Arbeit',
-    'in-review': 'In Prüfung',
-    accepted: 'Angenommen',
-    done: 'Erledigt',
-    declined: 'Abgelehnt',
-  },
-};
 
 const TEXT = {
   en: {
@@ -58,7 +36,12 @@ export function languageOf(locale: string): Language {
   return locale.toLowerCase().startsWith('de') ? 'de' : 'en';
 }
 
-const statusLabel = (language: Language, status: string) => STATUS[language][status] ?? status;
+/** The status as the board names it, in the board's catalogs (board/messages). */
+const statusLabel = (language: Language, status: string) => {
+  const key = `status.${status}` as MessageKey;
+  const label = translator(language)(key);
+  return label === undefined ? status : label;
+};
 
 export interface NoticeLinks {
   idea: string;

@@ -44,7 +44,19 @@ test('npm run bench measures every scenario with right answers only', { timeout:
     const report = JSON.parse(readFileSync(join(results, 'latest.json'), 'utf8')) as Report;
     assert.deepEqual(
       report.results.map((row) => row.id),
-      ['features', 'site-config', 'translations-304', 'errors-new', 'errors-duplicate', 'logs', 'logs-distinct'],
+      [
+        'features',
+        'site-config',
+        'translations-304',
+        'errors-new',
+        'errors-duplicate',
+        'logs',
+        'logs-distinct',
+        'board-ideas',
+        'board-ideas-304',
+        'board-search',
+        'board-idea',
+      ],
     );
     for (const row of report.results) {
       assert.ok(row.requests > 0, `${row.id}: no request completed`);

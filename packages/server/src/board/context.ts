@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { BoardPageCache } from './page-cache.ts';
 import type { BoardSettings } from '../resources/board/index.ts';
 import type { BoardLocale, Translate } from './i18n.ts';
 
@@ -16,7 +17,12 @@ export interface BoardDeps {
   db: Database;
   config: Config;
   mailer: Mailer;
+  /** Rendered pages for anonymous readers, until the next commit (page-cache.ts). */
+  pages: BoardPageCache;
 }
+
+/** An anonymous voter's cookie (where the board takes anonymous votes). */
+export const VISITOR_COOKIE = 'signpost_board_visitor';
 
 export interface BoardProject {
   id: string;

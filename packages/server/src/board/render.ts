@@ -39,20 +39,39 @@ function matches(request: FastifyRequest, etag: string): boolean {
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag.replace(/^W\//, ''));
 }
 
+/** A page rendered with placeholders, and its entity tag. */
+export interface RenderedPage {
+  html: string;
+  etag: string;
+}
+
+export function renderPage(tree: VNode): RenderedPage {
+  const html = `<!doctype html>${renderToString(tree)}`;
+  return { html, etag: `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"` };
+}
+
 export function sendPage(request: FastifyRequest, reply: FastifyReply, tree: VNode, status = 200): FastifyReply {
-  const rendered = `<!doctype html>${renderToString(tree)}`;
+  return sendRendered(request, reply, renderPage(tree), status);
+}
+
+/** Sends a rendered page: a 304 when the reader has it, else the page with a fresh nonce and token. */
+export function sendRendered(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: RenderedPage,
+  status = 200,
+): FastifyReply {
   securityHeaders(reply);
   reply.header('vary', 'Cookie, Accept-Language');
   reply.header('cache-control', 'private, no-cache');
-  const etag = `W/"${createHash('sha256').update(rendered).digest('base64url').slice(0, 27)}"`;
   if (status === 200) {
-    reply.header('etag', etag);
-    if ((request.method === 'GET' || request.method === 'HEAD') && matches(request, etag)) {
+    reply.header('etag', page.etag);
+    if ((request.method === 'GET' || request.method === 'HEAD') && matches(request, page.etag)) {
       return reply.code(304).send();
     }
   }
   const nonce = randomBytes(16).toString('base64');
-  let body = rendered.replaceAll(NONCE_PLACEHOLDER, nonce);
+  let body = page.html.replaceAll(NONCE_PLACEHOLDER, nonce);
   if (body.includes(CSRF_PLACEHOLDER)) body = body.replaceAll(CSRF_PLACEHOLDER, reply.generateCsrf());
   reply.header('content-security-policy', contentSecurityPolicy(nonce));
   return reply.code(status).type('text/html; charset=utf-8').send(body);

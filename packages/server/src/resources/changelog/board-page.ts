@@ -3,26 +3,24 @@
  * idea it shipped. Descriptions were sanitised when written (sanitize.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import { type BoardDeps, type MessageKey, queryText, sendPage } from '../../board/context.ts';
+import { type BoardDeps, type MessageKey, queryText } from '../../board/context.ts';
 import { DateText, html, Page } from '../../board/ui.ts';
 import { listBoardChangelog } from './read-model.ts';
 
 const PAGE_SIZE = 20;
 
-export async function boardChangelogPage(app: FastifyInstance, { db }: BoardDeps): Promise<void> {
-  app.get('/changelog', async (request, reply) => {
-    const ctx = request.board;
-    const requested = Number.parseInt(queryText(request, 'page'), 10);
-    const pageNumber = Number.isSafeInteger(requested) && requested > 0 && requested <= 10_000 ? requested : 1;
-    const { entries, total } = await listBoardChangelog(db, ctx.project.id, PAGE_SIZE, (pageNumber - 1) * PAGE_SIZE);
-    const label = (entry: (typeof entries)[number]) =>
-      entry.statusLabel === null
-        ? ctx.t(`status.${entry.statusKey}` as MessageKey)
-        : ctx.t(`changelog.status.${entry.statusKey}` as MessageKey);
-    return sendPage(
-      request,
-      reply,
-      html`<${Page} ctx=${ctx} title=${ctx.t('changelog.title')} section="changelog">
+export async function boardChangelogPage(app: FastifyInstance, { db, pages }: BoardDeps): Promise<void> {
+  app.get('/changelog', (request, reply) =>
+    pages.send(request, reply, async () => {
+      const ctx = request.board;
+      const requested = Number.parseInt(queryText(request, 'page'), 10);
+      const pageNumber = Number.isSafeInteger(requested) && requested > 0 && requested <= 10_000 ? requested : 1;
+      const { entries, total } = await listBoardChangelog(db, ctx.project.id, PAGE_SIZE, (pageNumber - 1) * PAGE_SIZE);
+      const label = (entry: (typeof entries)[number]) =>
+        entry.statusLabel === null
+          ? ctx.t(`status.${entry.statusKey}` as MessageKey)
+          : ctx.t(`changelog.status.${entry.statusKey}` as MessageKey);
+      return html`<${Page} ctx=${ctx} title=${ctx.t('changelog.title')} section="changelog">
         <h1>${ctx.t('changelog.title')}</h1>
         ${entries.length === 0 ? html`<p>${ctx.t('changelog.empty')}</p>` : null}
         ${entries.map(
@@ -58,7 +56,7 @@ export async function boardChangelogPage(app: FastifyInstance, { db }: BoardDeps
               : html`<span></span>`
           }
         </nav>
-      <//>`,
-    );
-  });
+      <//>`;
+    }),
+  );
 }

@@ -9,6 +9,7 @@ import {
   type BoardContext,
   type BoardDeps,
   formText,
+  VISITOR_COOKIE,
   redirectTo,
   safeReturn,
   sendPage,
@@ -26,7 +27,6 @@ import { type CommentRow, insertComment, listComments } from './store-comments.t
 import { addVote, hasVoted, removeVote } from './store-votes.ts';
 
 const COMMENT_LENGTH = { min: 1, max: 5000 };
-const VISITOR_COOKIE = 'signpost_board_visitor';
 /** Per client address: a board is read by people, not scripts. */
 export const BOARD_LIMITS = {
   vote: { max: 60, windowMs: 10 * 60_000 },
@@ -224,11 +224,9 @@ function IdeaView({
 export async function boardIdeaPage(app: FastifyInstance, deps: BoardDeps): Promise<void> {
   const { db } = deps;
 
-  async function show(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    options: { errors?: string[]; commentText?: string; notice?: string; status?: number } = {},
-  ) {
+  type ShowOptions = { errors?: string[]; commentText?: string; notice?: string };
+
+  async function ideaPage(request: FastifyRequest, reply: FastifyReply, options: ShowOptions) {
     const ctx = request.board;
     const { id } = request.params as { id: string };
     const idea = await visibleIdea(deps, ctx, id);
@@ -241,26 +239,26 @@ export async function boardIdeaPage(app: FastifyInstance, deps: BoardDeps): Prom
       ctx.user ? isFollowing(db, idea.id, ctx.user.id) : false,
       countFollowers(db, idea.id),
     ]);
-    return sendPage(
-      request,
-      reply,
-      html`<${IdeaView}
-        ctx=${ctx}
-        idea=${idea}
-        comments=${comments}
-        voted=${voted}
-        entries=${entries}
-        errors=${options.errors ?? []}
-        commentText=${options.commentText ?? ''}
-        notice=${options.notice}
-        following=${following}
-        followers=${followers}
-      />`,
-      options.status,
-    );
+    return html`<${IdeaView}
+      ctx=${ctx}
+      idea=${idea}
+      comments=${comments}
+      voted=${voted}
+      entries=${entries}
+      errors=${options.errors ?? []}
+      commentText=${options.commentText ?? ''}
+      notice=${options.notice}
+      following=${following}
+      followers=${followers}
+    />`;
   }
 
-  app.get('/ideas/:id', (request, reply) => show(request, reply));
+  /** The page again after a form: with its errors or notice, never from the cache. */
+  async function show(request: FastifyRequest, reply: FastifyReply, options: ShowOptions & { status?: number }) {
+    return sendPage(request, reply, await ideaPage(request, reply, options), options.status);
+  }
+
+  app.get('/ideas/:id', (request, reply) => deps.pages.send(request, reply, () => ideaPage(request, reply, {})));
 
   app.post('/ideas/:id/vote', async (request, reply) => {
     const ctx = request.board;

@@ -4,7 +4,7 @@
  * similar ideas the submit form shows as a title is typed.
  */
 import type { FastifyInstance } from 'fastify';
-import { type BoardContext, type BoardDeps, queryText, sendPage } from '../../board/context.ts';
+import { type BoardContext, type BoardDeps, queryText } from '../../board/context.ts';
 import { DateText, html, Page, StatusBadge } from '../../board/ui.ts';
 import { FILTER_STATUSES } from './schemas.ts';
 import { type BoardIdea, listBoardIdeas, suggestSimilarIdeas } from './board-read-model.ts';
@@ -65,39 +65,37 @@ function listUrl(ctx: BoardContext, state: ListState, change: Partial<ListState>
   return `${ctx.base}/${text ? `?${text}` : ''}`;
 }
 
-export async function boardIdeasPage(app: FastifyInstance, { db }: BoardDeps): Promise<void> {
-  app.get('/', async (request, reply) => {
-    const ctx = request.board;
-    const sortText = queryText(request, 'sort');
-    const statusText = queryText(request, 'status');
-    const typeText = queryText(request, 'type');
-    const pageNumber = Number.parseInt(queryText(request, 'page'), 10);
-    const tags = await listTags(db, ctx.project.id);
-    const tagText = queryText(request, 'tag');
-    const state: ListState = {
-      q: queryText(request, 'q').trim().slice(0, MAX_QUERY),
-      sort: (SORTS as readonly string[]).includes(sortText) ? (sortText as Sort) : 'top',
-      status: (LIST_STATUSES as readonly string[]).includes(statusText) ? statusText : '',
-      type: (TYPES as readonly string[]).includes(typeText) ? typeText : '',
-      tag: tags.some((tag) => tag.id === tagText) ? tagText : '',
-      page: Number.isSafeInteger(pageNumber) && pageNumber > 0 && pageNumber <= 10_000 ? pageNumber : 1,
-    };
-    const { rows, total } = await listBoardIdeas(db, ctx.project.id, {
-      q: state.q || undefined,
-      status: state.status || undefined,
-      type: state.type || undefined,
-      tagId: state.tag || undefined,
-      // A search without a chosen sort lists the best matches first.
-      sort: state.q && !sortText ? 'relevance' : state.sort,
-      limit: PAGE_SIZE,
-      offset: (state.page - 1) * PAGE_SIZE,
-    });
-    const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-    const title = ctx.board.title ?? ctx.project.name;
-    return sendPage(
-      request,
-      reply,
-      html`<${Page} ctx=${ctx} title=${title} section="ideas" description=${ctx.t('ideas.description', { board: title })}>
+export async function boardIdeasPage(app: FastifyInstance, { db, pages }: BoardDeps): Promise<void> {
+  app.get('/', (request, reply) =>
+    pages.send(request, reply, async () => {
+      const ctx = request.board;
+      const sortText = queryText(request, 'sort');
+      const statusText = queryText(request, 'status');
+      const typeText = queryText(request, 'type');
+      const pageNumber = Number.parseInt(queryText(request, 'page'), 10);
+      const tags = await listTags(db, ctx.project.id);
+      const tagText = queryText(request, 'tag');
+      const state: ListState = {
+        q: queryText(request, 'q').trim().slice(0, MAX_QUERY),
+        sort: (SORTS as readonly string[]).includes(sortText) ? (sortText as Sort) : 'top',
+        status: (LIST_STATUSES as readonly string[]).includes(statusText) ? statusText : '',
+        type: (TYPES as readonly string[]).includes(typeText) ? typeText : '',
+        tag: tags.some((tag) => tag.id === tagText) ? tagText : '',
+        page: Number.isSafeInteger(pageNumber) && pageNumber > 0 && pageNumber <= 10_000 ? pageNumber : 1,
+      };
+      const { rows, total } = await listBoardIdeas(db, ctx.project.id, {
+        q: state.q || undefined,
+        status: state.status || undefined,
+        type: state.type || undefined,
+        tagId: state.tag || undefined,
+        // A search without a chosen sort lists the best matches first.
+        sort: state.q && !sortText ? 'relevance' : state.sort,
+        limit: PAGE_SIZE,
+        offset: (state.page - 1) * PAGE_SIZE,
+      });
+      const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+      const title = ctx.board.title ?? ctx.project.name;
+      return html`<${Page} ctx=${ctx} title=${title} section="ideas" description=${ctx.t('ideas.description', { board: title })}>
         <h1>${ctx.t('ideas.title')}</h1>
         <form class="toolbar" method="get" action=${`${ctx.base}/`} role="search">
           <div class="field">
@@ -176,9 +174,9 @@ export async function boardIdeasPage(app: FastifyInstance, { db }: BoardDeps): P
             </nav>`
             : null
         }
-      <//>`,
-    );
-  });
+      <//>`;
+    }),
+  );
 
   // The submit form's script asks this as a title is typed.
   app.get('/suggest', async (request, reply) => {

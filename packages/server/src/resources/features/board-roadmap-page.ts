@@ -1,6 +1,6 @@
 /** The board's roadmap (`/roadmap`): the spec's columns in their order, public ideas only. */
 import type { FastifyInstance } from 'fastify';
-import { type BoardDeps, sendPage } from '../../board/context.ts';
+import type { BoardDeps } from '../../board/context.ts';
 import { html, Page } from '../../board/ui.ts';
 import { boardScope } from './board-idea-page.ts';
 import { ideaPath } from './board-ideas-page.ts';
@@ -9,14 +9,12 @@ import { listRoadmapItems } from './store.ts';
 
 const ROADMAP_LIMIT = 600;
 
-export async function boardRoadmapPage(app: FastifyInstance, { db }: BoardDeps): Promise<void> {
-  app.get('/roadmap', async (request, reply) => {
-    const ctx = request.board;
-    const items = await listRoadmapItems(db, boardScope(ctx), FILTER_STATUSES, ROADMAP_LIMIT);
-    return sendPage(
-      request,
-      reply,
-      html`<${Page} ctx=${ctx} title=${ctx.t('roadmap.title')} section="roadmap">
+export async function boardRoadmapPage(app: FastifyInstance, { db, pages }: BoardDeps): Promise<void> {
+  app.get('/roadmap', (request, reply) =>
+    pages.send(request, reply, async () => {
+      const ctx = request.board;
+      const items = await listRoadmapItems(db, boardScope(ctx), FILTER_STATUSES, ROADMAP_LIMIT);
+      return html`<${Page} ctx=${ctx} title=${ctx.t('roadmap.title')} section="roadmap">
         <h1>${ctx.t('roadmap.title')}</h1>
         <div class="columns">
           ${FILTER_STATUSES.map((status) => {
@@ -39,7 +37,7 @@ export async function boardRoadmapPage(app: FastifyInstance, { db }: BoardDeps):
             </section>`;
           })}
         </div>
-      <//>`,
-    );
-  });
+      <//>`;
+    }),
+  );
 }

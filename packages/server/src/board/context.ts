@@ -21,8 +21,7 @@ export interface BoardDeps {
   pages: BoardPageCache;
 }
 
-/** An anonymous voter's cookie (where the board takes anonymous votes). */
-export const VISITOR_COOKIE = 'signpost_board_visitor';
+export { VISITOR_COOKIE } from './cookies.ts';
 
 export interface BoardProject {
   id: string;

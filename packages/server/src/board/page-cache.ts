@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
 import type { Database } from '../db/database.ts';
 import { ChangeCache } from '../http/change-cache.ts';
-import { VISITOR_COOKIE } from './context.ts';
+import { VISITOR_COOKIE } from './cookies.ts';
 import { type RenderedPage, renderPage, sendRendered } from './render.ts';
 
 export class BoardPageCache {

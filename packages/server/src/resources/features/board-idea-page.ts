@@ -32,7 +32,6 @@ export const BOARD_LIMITS = {
   vote: { max: 60, windowMs: 10 * 60_000 },
   comment: { max: 20, windowMs: 10 * 60_000 },
   submit: { max: 10, windowMs: 60 * 60_000 },
-  signIn: { max: 10, windowMs: 60 * 60_000 },
 };
 
 export function boardScope(ctx: BoardContext): Scope {

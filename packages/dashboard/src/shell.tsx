@@ -1,21 +1,16 @@
 /** The frame of every screen: a skip link, the header with navigation and sign-out, and the page. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, NavLink, Outlet, useNavigate, useNavigation } from 'react-router';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Link, NavLink, Outlet, useNavigation } from 'react-router';
 import { api, fetchMe, ME_KEY, unwrap } from './api/client.ts';
 import { Button, ErrorNote } from './ui.tsx';
 
 export function Shell() {
   const me = useQuery({ queryKey: ME_KEY, queryFn: fetchMe });
   const navigation = useNavigation();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
   const signOut = useMutation({
     mutationFn: () => unwrap(api.POST('/auth/sign-out')),
-    onSuccess: async () => {
-      queryClient.setQueryData(ME_KEY, null);
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== ME_KEY[0] });
-      await navigate('/sign-in');
-    },
+    // A fresh page: nothing the signed-in account saw stays in memory.
+    onSuccess: () => window.location.assign(`${import.meta.env.BASE_URL}sign-in`),
   });
   const account = me.data;
   return (
@@ -39,7 +34,7 @@ export function Shell() {
           {account ? (
             <>
               <span className="who">{account.email}</span>
-              <Button variant="quiet" onPress={() => signOut.mutate()} isPending={signOut.isPending}>
+              <Button variant="quiet" onPress={() => signOut.mutate()} busy={signOut.isPending}>
                 Sign out
               </Button>
             </>

@@ -14,12 +14,26 @@ import { Navigate, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { type Account, ApiError, fetchMe, ME_KEY } from './api/client.ts';
 
+/**
+ * A button; `busy` while its action runs: presses are ignored and it looks busy, but it keeps its
+ * focus (React Aria's own `isPending` announces through a live region that outlives the button and
+ * leaves a dangling label behind when the screen changes, which axe reports).
+ */
 export function Button({
   variant = 'primary',
   className,
+  busy = false,
+  onPress,
   ...props
-}: ButtonProps & { variant?: 'primary' | 'secondary' | 'quiet' }) {
-  return <AriaButton {...props} className={`button button-${variant}${className ? ` ${className}` : ''}`} />;
+}: Omit<ButtonProps, 'isPending'> & { variant?: 'primary' | 'secondary' | 'quiet'; busy?: boolean }) {
+  return (
+    <AriaButton
+      {...props}
+      onPress={busy ? undefined : onPress}
+      aria-busy={busy || undefined}
+      className={`button button-${variant}${busy ? ' button-busy' : ''}${className ? ` ${className}` : ''}`}
+    />
+  );
 }
 
 export function Field({

@@ -27,7 +27,7 @@ function EmailStatus({ email, verified }: { email: string; verified: boolean }) 
         <div className="stack">
           <p>We sent a link to this address. Open it to verify the address, or have a new one sent.</p>
           <div>
-            <Button variant="secondary" onPress={() => resend.mutate()} isPending={resend.isPending}>
+            <Button variant="secondary" onPress={() => resend.mutate()} busy={resend.isPending}>
               {resend.isPending ? 'Sending…' : 'Resend'}
             </Button>
           </div>

@@ -29,7 +29,7 @@ export default function SignIn() {
   const errors = fieldErrors(signIn.error);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    signIn.mutate();
+    if (!signIn.isPending) signIn.mutate();
   };
   const oidc = provider.data;
   return (
@@ -57,7 +57,7 @@ export default function SignIn() {
           onChange={setPassword}
           serverError={errors['password']}
         />
-        <Button type="submit" isPending={signIn.isPending}>
+        <Button type="submit" busy={signIn.isPending}>
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
         </Button>
       </Form>

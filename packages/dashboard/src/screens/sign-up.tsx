@@ -28,7 +28,7 @@ export default function SignUp() {
   const errors = fieldErrors(signUp.error);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    signUp.mutate();
+    if (!signUp.isPending) signUp.mutate();
   };
   return (
     <section className="card narrow" aria-labelledby="sign-up-title">
@@ -64,7 +64,7 @@ export default function SignUp() {
           onChange={setPassword}
           serverError={errors['password']}
         />
-        <Button type="submit" isPending={signUp.isPending}>
+        <Button type="submit" busy={signUp.isPending}>
           {signUp.isPending ? 'Creating…' : 'Create account'}
         </Button>
       </Form>

@@ -33,12 +33,13 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startDashboardEnv(): Promise<DashboardEnv> {
+/** `env`: extra server settings (an identity provider, …). */
+export async function startDashboardEnv(env: Record<string, string> = {}): Promise<DashboardEnv> {
   const mailbox = await startMailbox();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const server = await startTestServer({
-    env: { PORT: String(port), PUBLIC_URL: origin, SMTP_URL: mailbox.url, SESSION_COOKIE_SECURE: 'false' },
+    env: { PORT: String(port), PUBLIC_URL: origin, SMTP_URL: mailbox.url, SESSION_COOKIE_SECURE: 'false', ...env },
   });
   const browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium' });
   return {

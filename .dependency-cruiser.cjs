@@ -11,6 +11,23 @@ const STORE_FILE = '(/|/[^/]*-)store(\\.ts|-[^/]+\\.ts)$';
 module.exports = {
   forbidden: [
     {
+      name: 'dashboard-never-imports-server',
+      severity: 'error',
+      comment:
+        'The dashboard is a browser app over the management API: it knows the server only through the ' +
+        'generated API types, never its code (the server in turn only reads the built dist folder).',
+      from: { path: '^packages/dashboard/' },
+      to: { path: '^packages/(server|node_modules/@signpost/server)/|(^|/)node_modules/@signpost/server/' },
+    },
+    {
+      name: 'server-never-imports-dashboard',
+      severity: 'error',
+      comment:
+        'The server serves the dashboard build from disk (src/dashboard/plugin.ts) and imports none of its code.',
+      from: { path: SERVER },
+      to: { path: '^packages/dashboard/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       comment: 'Import cycles make load order fragile and modules impossible to understand alone.',

@@ -16,6 +16,7 @@ import { managementApi, MANAGEMENT_API_PREFIX } from './management/plugin.ts';
 import type { ManagementApp } from './management/context.ts';
 import { boardSurface, BOARD_PREFIX } from './board/plugin.ts';
 import { homePage } from './board/home-page.ts';
+import { dashboardSurface, DASHBOARD_PREFIX } from './dashboard/plugin.ts';
 import { createHostRouter } from './board/host-routing.ts';
 import { createMailer } from './mail/mailer.ts';
 import { DEMO_PROJECT_ID } from './seed/first-start.ts';
@@ -115,6 +116,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   await app.register(async (scoped) => boardSurface(scoped, { db, config, mailer: boardMailer }), {
     prefix: BOARD_PREFIX,
   });
+  await app.register(async (scoped) => dashboardSurface(scoped), { prefix: DASHBOARD_PREFIX });
   await app.register(async (scoped) =>
     homePage(scoped, { demoBoard: config.demoEnabled ? `/b/${DEMO_PROJECT_ID}` : undefined }),
   );

@@ -1,6 +1,6 @@
 /** The e-mails of sign-up: the verification link, and the notice to an address that already has an account. */
 import { hitSlidingWindow } from '../../http/rate-limit.ts';
-import { MANAGEMENT_API_PREFIX, type ManagementDeps } from '../../management/context.ts';
+import type { ManagementDeps } from '../../management/context.ts';
 import { verificationMessage, signUpAttemptMessage } from './messages.ts';
 import { createLink, expireLinks } from './store-links.ts';
 import { normaliseEmail, type AccountRow } from './store.ts';
@@ -11,7 +11,8 @@ const SIGN_UP_NOTICE_LIMIT = { max: 3, windowMs: 60 * 60 * 1000 };
 export async function sendVerification({ db, config, mailer }: ManagementDeps, account: AccountRow): Promise<void> {
   await expireLinks(db, account.id, 'verify-email');
   const token = await createLink(db, account.id, 'verify-email', account.email);
-  const link = `${config.publicUrl}${MANAGEMENT_API_PREFIX}/auth/verify-email?token=${token}`;
+  // The dashboard's page confirms the address by calling GET /auth/verify-email with the token.
+  const link = `${config.publicUrl}/app/verify-email?token=${token}`;
   await mailer.send(verificationMessage(account.email, link));
 }
 

@@ -36,11 +36,12 @@ describe('accounts: sign-up, verification and password reset over real SMTP', ()
     const mail = await mailbox.nextTo(user.email);
     assert.match(mail.from, /noreply@signpost\.test/);
     assert.match(mail.subject, /Verify/);
-    const link = linkIn(mail, '/api/v1/auth/verify-email?token=');
-    assert.ok(link.startsWith(`${server.origin.replace('127.0.0.1', 'localhost')}`) || link.includes('/api/v1/'));
-
-    // Follow the link as a mail client would, on this server.
-    const target = server.origin + new URL(link).pathname + new URL(link).search;
+    // The link lands on the dashboard's page, which confirms the address through the API.
+    const link = new URL(linkIn(mail, '/app/verify-email?token='));
+    assert.equal(link.pathname, '/app/verify-email');
+    const page = await fetch(server.origin + link.pathname + link.search);
+    assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+    const target = `${server.origin}/api/v1/auth/verify-email?token=${link.searchParams.get('token')}`;
     const opened = await fetch(target);
     assert.equal(opened.status, 200);
     assert.deepEqual(await opened.json(), { verified: true, email: user.email });
@@ -250,7 +251,7 @@ describe('accounts: development mail transport', () => {
       assert.equal(files.length, 1);
       const parsed = await simpleParser(readFileSync(join(dir, files[0]!)));
       assert.equal(parsed.subject, 'Verify your e-mail address for Signpost');
-      assert.match(parsed.text ?? '', /\/api\/v1\/auth\/verify-email\?token=\w+/);
+      assert.match(parsed.text ?? '', /\/app\/verify-email\?token=\w+/);
       assert.match(JSON.stringify(parsed.to), /dev@example\.com/);
     } finally {
       await server.close();

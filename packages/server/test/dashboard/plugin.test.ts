@@ -1,0 +1,113 @@
+/**
+ * The dashboard surface at /app: the built app's files with their cache and security headers, the
+ * page for every client route, nothing outside the build folder, and a clear page without a build.
+ * (The real build in a real browser is tested in packages/dashboard.)
+ */
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { DASHBOARD_PREFIX, dashboardSurface } from '../../src/dashboard/plugin.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+async function appServing(distDir: string): Promise<FastifyInstance> {
+  const app = Fastify();
+  await app.register(async (scoped) => dashboardSurface(scoped, { distDir }), { prefix: DASHBOARD_PREFIX });
+  await app.ready();
+  return app;
+}
+
+describe('dashboard surface', () => {
+  let dir: string;
+  let app: FastifyInstance;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'signpost-dashboard-'));
+    await mkdir(join(dir, 'assets'));
+    await writeFile(join(dir, 'index.html'), '<!doctype html><title>App</title><div id="root"></div>');
+    await writeFile(join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    await writeFile(join(dir, 'assets', 'index-abc123.css'), 'body{}');
+    await writeFile(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    await writeFile(join(tmpdir(), 'signpost-outside.txt'), 'secret');
+    app = await appServing(dir);
+  });
+  after(async () => {
+    await app.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('serves the page at /app and every client route, revalidated, with a strict CSP', async () => {
+    for (const url of ['/app', '/app/', '/app/sign-in', '/app/verify-email?token=abc', '/app/a/b/c']) {
+      const response = await app.inject({ url });
+      assert.equal(response.statusCode, 200, url);
+      assert.match(response.headers['content-type'] as string, /^text\/html/);
+      assert.equal(response.headers['cache-control'], 'no-cache');
+      const csp = response.headers['content-security-policy'] as string;
+      assert.match(csp, /script-src 'self'(;|$)/);
+      assert.match(csp, /connect-src 'self'/);
+      assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+      assert.equal(response.headers['x-content-type-options'], 'nosniff');
+      assert.equal(response.headers['referrer-policy'], 'same-origin');
+      assert.match(response.body, /<div id="root">/);
+    }
+  });
+
+  it('serves hashed assets for a year (immutable) and other files briefly, with their types', async () => {
+    const script = await app.inject({ url: '/app/assets/index-abc123.js' });
+    assert.equal(script.statusCode, 200);
+    assert.equal(script.headers['content-type'], 'text/javascript; charset=utf-8');
+    assert.equal(script.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal(script.headers['x-content-type-options'], 'nosniff');
+    assert.equal(script.body, 'console.log(1)');
+    const style = await app.inject({ url: '/app/assets/index-abc123.css' });
+    assert.equal(style.headers['content-type'], 'text/css; charset=utf-8');
+    const icon = await app.inject({ url: '/app/favicon.svg' });
+    assert.equal(icon.statusCode, 200);
+    assert.equal(icon.headers['content-type'], 'image/svg+xml');
+    assert.equal(icon.headers['cache-control'], 'public, max-age=3600');
+  });
+
+  it('answers 404 for a missing file and never serves anything outside the build', async () => {
+    assert.equal((await app.inject({ url: '/app/assets/missing-000.js' })).statusCode, 404);
+    for (const url of [
+      '/app/../signpost-outside.txt',
+      '/app/%2e%2e/signpost-outside.txt',
+      '/app/assets/..%2f..%2fsignpost-outside.txt',
+    ]) {
+      const response = await app.inject({ url });
+      assert.notEqual(response.body, 'secret', url);
+    }
+  });
+
+  it('without a build, /app says how to build it', async () => {
+    const bare = await appServing(join(dir, 'no-such-build'));
+    try {
+      for (const url of ['/app', '/app/account']) {
+        const response = await bare.inject({ url });
+        assert.equal(response.statusCode, 503);
+        assert.match(response.headers['content-type'] as string, /^text\/html/);
+        assert.match(response.body, /npm run build -w @signpost\/dashboard/);
+      }
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('dashboard surface in the server', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => server.close());
+
+  it('is mounted at /app beside the APIs, which keep their own answers', async () => {
+    const page = await fetch(`${server.origin}/app/account`);
+    assert.ok(page.status === 200 || page.status === 503, String(page.status));
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    assert.equal(page.headers.get('cache-control'), 'no-cache');
+    const me = await fetch(`${server.origin}/api/v1/me`);
+    assert.equal(me.status, 401);
+  });
+});

@@ -32,7 +32,8 @@ export async function homePage(app: FastifyInstance, options: { demoBoard: strin
           <main id="content" class="wrap">
             <h1>${t('home.title')}</h1>
             <p>${t('home.intro')}</p>
-            ${options.demoBoard ? html`<p><a class="button" href=${options.demoBoard}>${t('home.demo')}</a></p>` : null}
+            <p><a class="button" href="/app/sign-in">${t('home.dashboard')}</a></p>
+            ${options.demoBoard ? html`<p><a href=${options.demoBoard}>${t('home.demo')}</a></p>` : null}
             <h2>${t('home.apis')}</h2>
             <ul>
               <li><a href="/api/public/v1/docs">${t('home.publicApi')}</a></li>

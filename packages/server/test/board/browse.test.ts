@@ -242,6 +242,10 @@ describe('the public board, read', () => {
     assert.match(root.headers.get('content-type')!, /text\/html/);
     const { page, problems } = await watchedPage(env.browser);
     await page.goto(`${env.origin}/`);
+    assert.equal(
+      await page.getByRole('link', { name: 'Team dashboard: sign in' }).getAttribute('href'),
+      '/app/sign-in',
+    );
     await page.getByRole('link', { name: 'Open the demo board' }).click();
     await page.waitForURL(/\/b\/demo/);
     await page.locator('.ideas').waitFor();

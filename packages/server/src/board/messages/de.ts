@@ -119,6 +119,7 @@ export const de: Catalog = {
   'home.intro':
     'Auf diesem Server läuft Signpost: Feedback-Boards, Roadmaps, Änderungsprotokolle und mehr für Softwareteams.',
   'home.demo': 'Demo-Board öffnen',
+  'home.dashboard': 'Team-Dashboard: anmelden',
   'home.apis': 'APIs',
   'home.publicApi': 'Referenz der öffentlichen API',
   'home.managementApi': 'Referenz der Verwaltungs-API',

@@ -114,6 +114,7 @@ export const en = {
   'home.title': 'Signpost',
   'home.intro': 'This server runs Signpost: feedback boards, roadmaps, changelogs and more for software teams.',
   'home.demo': 'Open the demo board',
+  'home.dashboard': 'Team dashboard: sign in',
   'home.apis': 'APIs',
   'home.publicApi': 'Public API reference',
   'home.managementApi': 'Management API reference',

@@ -1,17 +1,7 @@
-/**
- * What the dashboard's browser tests share: a real Signpost server (the server's own test harness,
- * on SQLite or PostgreSQL as SIGNPOST_TEST_DB says) that serves this package's build at /app, a
- * real SMTP capture for its e-mails, headless Chromium, and axe-core run in the page.
- */
-import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { type Mailbox, startMailbox } from '@signpost/server/testing/mailbox';
 import { startTestServer, type TestServer } from '@signpost/server/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface DashboardEnv {
   server: TestServer;
@@ -55,27 +45,8 @@ export async function startDashboardEnv(env: Record<string, string> = {}): Promi
   };
 }
 
-/**
- * Runs axe-core in the page (evaluated through the DevTools protocol: the CSP blocks injected
- * script tags); fails on any serious or critical violation.
- */
-export async function expectAccessible(page: Page, label: string): Promise<void> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const result = await (
-      window as unknown as {
-        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> };
-      }
-    ).axe.run();
-    return result.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map(
-        (violation) =>
-          `${violation.id} (${violation.impact}): ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
-      );
-  });
-  assert.deepEqual(violations, [], `axe on ${label}`);
-}
+/** axe-core in the page: the server's test helper, shared with the board's tests. */
+export { assertAccessible as expectAccessible } from '@signpost/server/testing/axe';
 
 /** A page that records script errors and Content-Security-Policy violations. */
 export async function watchedPage(browser: Browser): Promise<{ page: Page; problems: string[] }> {

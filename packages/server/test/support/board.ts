@@ -4,16 +4,13 @@
  * work with, and axe-core run in the page.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { type BoardChanges, updateBoard } from '../../src/resources/board/index.ts';
 import { insertFeature } from '../../src/resources/features/index.ts';
 import { startMailbox, type Mailbox } from './mailbox.ts';
+export { assertAccessible } from './axe.ts';
 import { startTestServer, type StartOptions, type TestProject, type TestServer } from './server.ts';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface BoardTestEnv {
   server: TestServer;
@@ -98,26 +95,6 @@ export async function addIdea(
     },
   );
   return row.id;
-}
-
-/** Runs axe-core in the page; fails on any serious or critical violation. */
-export async function assertAccessible(page: Page, label: string): Promise<void> {
-  // evaluate runs outside the page's CSP, which would refuse an injected script tag.
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const result = await (
-      window as unknown as {
-        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> };
-      }
-    ).axe.run();
-    return result.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map(
-        (violation) =>
-          `${violation.id} (${violation.impact}): ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
-      );
-  });
-  assert.deepEqual(violations, [], `axe on ${label}`);
 }
 
 /** A page that records CSP violations and failed requests, for assertions at the end. */

@@ -8,6 +8,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { hitSlidingWindow, rateLimitHeaders } from '../http/rate-limit.ts';
+import { TooManyRequestsError } from '../kernel/errors.ts';
 import type { BoardPageCache } from './page-cache.ts';
 import type { BoardSettings } from '../resources/board/index.ts';
 import type { BoardLocale, Translate } from './i18n.ts';
@@ -61,10 +63,6 @@ declare module 'fastify' {
   }
 }
 
-export function boardOf(request: FastifyRequest): BoardContext {
-  return request.board;
-}
-
 /** After a form post: back to a page (303, so a reload does not post again). */
 export function redirectTo(reply: FastifyReply, ctx: BoardContext, path: string): FastifyReply {
   return reply.redirect(`${ctx.base}${path}` || '/', 303);
@@ -98,3 +96,16 @@ export function safeReturn(raw: string, fallback = '/'): string {
 }
 export type { MessageKey } from './messages/en.ts';
 export { translator } from './i18n.ts';
+
+/**
+ * Counts one action against a board limit (a sliding window in the database, exact across
+ * processes); a refused one throws the 429 the board's error page shows.
+ */
+export async function limitBoardAction(
+  db: Database,
+  bucket: string,
+  limit: { max: number; windowMs: number },
+): Promise<void> {
+  const state = await hitSlidingWindow(db, bucket, limit.max, limit.windowMs);
+  if (!state.allowed) throw new TooManyRequestsError('Too many requests', rateLimitHeaders(state));
+}

@@ -4,61 +4,17 @@
  * work with, and axe-core run in the page.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type BoardChanges, updateBoard } from '../../src/resources/board/index.ts';
 import { insertFeature } from '../../src/resources/features/index.ts';
-import { startMailbox, type Mailbox } from './mailbox.ts';
 export { assertAccessible } from './axe.ts';
-import { startTestServer, type StartOptions, type TestProject, type TestServer } from './server.ts';
+import type { TestProject } from './server.ts';
+import { startBrowserEnv, type BrowserEnv } from './browser-env.ts';
 
-export interface BoardTestEnv {
-  server: TestServer;
-  mailbox: Mailbox;
-  browser: Browser;
-  /** `http://127.0.0.1:<port>` */
-  origin: string;
-  close(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-export async function startBoardEnv(options: StartOptions = {}): Promise<BoardTestEnv> {
-  const mailbox = await startMailbox();
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const server = await startTestServer({
-    ...options,
-    env: {
-      PORT: String(port),
-      PUBLIC_URL: origin,
-      SMTP_URL: mailbox.url,
-      SESSION_COOKIE_SECURE: 'false',
-      ...options.env,
-    },
-  });
-  const browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium' });
-  return {
-    server,
-    mailbox,
-    browser,
-    origin,
-    close: async () => {
-      await browser.close();
-      await server.close();
-      await mailbox.close();
-    },
-  };
-}
+export { freePort } from './browser-env.ts';
+export type BoardTestEnv = BrowserEnv;
+/** The board's tests run in the shared browser environment. */
+export const startBoardEnv = startBrowserEnv;
 
 /** A project with its board on (and any other settings), ready for ideas. */
 export async function boardProject(

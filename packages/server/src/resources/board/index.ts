@@ -5,8 +5,6 @@
 export { findProjectForBoard, slugForDomain, type BoardProjectRow } from './read-model.ts';
 export {
   boardExists,
-  findBoardByDomain,
-  listCustomDomains,
   readBoard,
   settingsOfRow,
   updateBoard,

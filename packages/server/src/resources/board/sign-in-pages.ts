@@ -6,11 +6,17 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors as joseErrors, jwtVerify } from 'jose';
-import { type BoardContext, type BoardDeps, formText, queryText, safeReturn, sendPage } from '../../board/context.ts';
+import {
+  type BoardContext,
+  type BoardDeps,
+  formText,
+  limitBoardAction,
+  queryText,
+  safeReturn,
+  sendPage,
+} from '../../board/context.ts';
 import { Csrf, Errors, Honeypot, html, Notice, Page } from '../../board/ui.ts';
-import { hitSlidingWindow, rateLimitHeaders } from '../../http/rate-limit.ts';
 import { BOARD_SESSION_COOKIE, boardSsoSecret } from './sso-secret.ts';
-import { TooManyRequestsError } from '../../kernel/errors.ts';
 import { linkMessage } from '../../mail/link-message.ts';
 import {
   type BoardUserRow,
@@ -130,8 +136,7 @@ export async function boardSignInPages(app: FastifyInstance, deps: BoardDeps): P
       `board:sign-in:${ctx.project.id}:${request.ip}`,
       `board:sign-in-to:${ctx.project.id}:${email.toLowerCase()}`,
     ]) {
-      const state = await hitSlidingWindow(db, bucket, SIGN_IN_LIMIT.max, SIGN_IN_LIMIT.windowMs);
-      if (!state.allowed) throw new TooManyRequestsError('Too many requests', rateLimitHeaders(state));
+      await limitBoardAction(db, bucket, SIGN_IN_LIMIT);
     }
     const returnTo = safeReturn(formText(request, 'return'));
     const token = await createSignInLink(db, ctx.project.id, {

@@ -69,20 +69,6 @@ export async function boardExists(db: Queryable, projectId: string): Promise<boo
   return (await db.get('SELECT 1 AS found FROM boards WHERE project_id = ?', [projectId])) !== undefined;
 }
 
-/** The project whose board answers at `/` of this host (lower case), if any. */
-export async function findBoardByDomain(db: Queryable, host: string): Promise<string | undefined> {
-  const row = await db.get<{ project_id: string }>('SELECT project_id FROM boards WHERE custom_domain = ?', [host]);
-  return row?.project_id;
-}
-
-/** Every custom domain with its project: the host lookup keeps them in memory. */
-export async function listCustomDomains(db: Queryable): Promise<{ domain: string; projectId: string }[]> {
-  const rows = await db.all<{ custom_domain: string; project_id: string }>(
-    'SELECT custom_domain, project_id FROM boards WHERE custom_domain IS NOT NULL',
-  );
-  return rows.map((row) => ({ domain: row.custom_domain, projectId: row.project_id }));
-}
-
 /** Whether another project's board already answers at this host. */
 export async function domainTaken(db: Queryable, host: string, projectId: string): Promise<boolean> {
   const row = await db.get('SELECT 1 AS found FROM boards WHERE custom_domain = ? AND project_id <> ?', [

@@ -9,6 +9,7 @@ import {
   type BoardContext,
   type BoardDeps,
   formText,
+  limitBoardAction,
   VISITOR_COOKIE,
   redirectTo,
   safeReturn,
@@ -16,8 +17,7 @@ import {
   wantsJson,
 } from '../../board/context.ts';
 import { Csrf, DateText, Errors, Honeypot, html, Notice, Page, StatusBadge } from '../../board/ui.ts';
-import { hitSlidingWindow, rateLimitHeaders } from '../../http/rate-limit.ts';
-import { NotFoundError, TooManyRequestsError } from '../../kernel/errors.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { listPublishedEntriesOfFeature } from '../changelog/index.ts';
 import { countFollowers, follow, isFollowing, unfollow } from '../notifications/index.ts';
@@ -45,14 +45,7 @@ export async function limitClient(
   request: FastifyRequest,
   action: keyof typeof BOARD_LIMITS,
 ): Promise<void> {
-  const { max, windowMs } = BOARD_LIMITS[action];
-  const state = await hitSlidingWindow(
-    deps.db,
-    `board:${action}:${request.board.project.id}:${request.ip}`,
-    max,
-    windowMs,
-  );
-  if (!state.allowed) throw new TooManyRequestsError('Too many requests', rateLimitHeaders(state));
+  await limitBoardAction(deps.db, `board:${action}:${request.board.project.id}:${request.ip}`, BOARD_LIMITS[action]);
 }
 
 /** Who votes: the signed-in user, or (when the board allows it) an anonymous visitor's cookie. */

@@ -109,7 +109,7 @@ CREATE TABLE notification_outbox (
   payload TEXT NOT NULL,
   -- The Message-ID header, fixed at queueing so every attempt sends the same message.
   message_id TEXT NOT NULL,
-  -- pending, sending, sent, failed
+  -- pending, sending, sent, failed, skipped (the reader unfollowed or the idea left public view before sending)
   state TEXT NOT NULL DEFAULT 'pending',
   attempts INTEGER NOT NULL DEFAULT 0,
   next_attempt_at TEXT NOT NULL,

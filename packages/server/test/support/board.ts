@@ -11,7 +11,6 @@ export { assertAccessible } from './axe.ts';
 import type { TestProject } from './server.ts';
 import { startBrowserEnv, type BrowserEnv } from './browser-env.ts';
 
-export { freePort } from './browser-env.ts';
 export type BoardTestEnv = BrowserEnv;
 /** The board's tests run in the shared browser environment. */
 export const startBoardEnv = startBrowserEnv;

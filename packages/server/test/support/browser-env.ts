@@ -3,9 +3,9 @@
  * e-mailed links and the same-origin rule see the address the browser uses), the SMTP capture and
  * one Chromium, closed together.
  */
-import { createServer } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { startMailbox, type Mailbox } from './mailbox.ts';
+import { freePort } from './mcp.ts';
 import { startTestServer, type StartOptions, type TestServer } from './server.ts';
 
 export interface BrowserEnv {
@@ -15,17 +15,6 @@ export interface BrowserEnv {
   /** `http://127.0.0.1:<port>` */
   origin: string;
   close(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startBrowserEnv(options: StartOptions = {}): Promise<BrowserEnv> {

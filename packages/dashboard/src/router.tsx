@@ -1,6 +1,7 @@
 /** The dashboard's routes under /app; every screen is its own chunk, loaded when first visited. */
 import type { ComponentType } from 'react';
 import { createBrowserRouter } from 'react-router';
+import { ProjectLayout } from './project-layout.tsx';
 import { Shell } from './shell.tsx';
 
 const screen = (load: () => Promise<{ default: ComponentType }>) => async () => ({
@@ -15,8 +16,29 @@ export const router = createBrowserRouter(
         { index: true, lazy: screen(() => import('./screens/home.tsx')) },
         { path: 'sign-in', lazy: screen(() => import('./screens/sign-in.tsx')) },
         { path: 'sign-up', lazy: screen(() => import('./screens/sign-up.tsx')) },
+        { path: 'forgot-password', lazy: screen(() => import('./screens/forgot-password.tsx')) },
+        { path: 'reset-password', lazy: screen(() => import('./screens/reset-password.tsx')) },
         { path: 'verify-email', lazy: screen(() => import('./screens/verify-email.tsx')) },
         { path: 'account', lazy: screen(() => import('./screens/account.tsx')) },
+        { path: 'invites/:token', lazy: screen(() => import('./screens/accept-invite.tsx')) },
+        { path: 'teams', lazy: screen(() => import('./screens/teams.tsx')) },
+        { path: 'teams/:teamId', lazy: screen(() => import('./screens/team.tsx')) },
+        { path: 'projects', lazy: screen(() => import('./screens/projects.tsx')) },
+        {
+          path: 'projects/:projectId',
+          Component: ProjectLayout,
+          children: [
+            { index: true, lazy: screen(() => import('./screens/inbox.tsx')) },
+            { path: 'inbox', lazy: screen(() => import('./screens/inbox.tsx')) },
+            { path: 'inbox/:featureId', lazy: screen(() => import('./screens/feature.tsx')) },
+            { path: 'roadmap', lazy: screen(() => import('./screens/roadmap.tsx')) },
+            { path: 'changelog', lazy: screen(() => import('./screens/changelog.tsx')) },
+            { path: 'changelog/new', lazy: screen(() => import('./screens/changelog-entry.tsx')) },
+            { path: 'changelog/:entryId', lazy: screen(() => import('./screens/changelog-entry.tsx')) },
+            { path: 'settings', lazy: screen(() => import('./screens/project-settings.tsx')) },
+            { path: 'keys', lazy: screen(() => import('./screens/project-keys.tsx')) },
+          ],
+        },
         { path: '*', lazy: screen(() => import('./screens/not-found.tsx')) },
       ],
     },

@@ -27,6 +27,8 @@ export function Shell() {
             <NavLink to="/" end>
               Home
             </NavLink>
+            <NavLink to="/projects">Projects</NavLink>
+            <NavLink to="/teams">Teams</NavLink>
             <NavLink to="/account">Account</NavLink>
           </nav>
         ) : null}

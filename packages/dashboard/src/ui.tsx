@@ -25,7 +25,7 @@ export function Button({
   busy = false,
   onPress,
   ...props
-}: Omit<ButtonProps, 'isPending'> & { variant?: 'primary' | 'secondary' | 'quiet'; busy?: boolean }) {
+}: Omit<ButtonProps, 'isPending'> & { variant?: 'primary' | 'secondary' | 'quiet' | 'danger'; busy?: boolean }) {
   return (
     <AriaButton
       {...props}

@@ -14,6 +14,7 @@ export const api = createClient<paths>({
 });
 
 export type Account = paths['/me']['get']['responses'][200]['content']['application/json']['account'];
+export type Project = paths['/projects/{projectId}']['get']['responses'][200]['content']['application/json'];
 export type ApiErrorBody = components['schemas']['def-0'];
 
 /** An API refusal, in words: the server's message and, per field, what is wrong with it. */

@@ -1,7 +1,224 @@
+/**
+ * The caller's projects, by team, each leading to its inbox; and a form that creates a project in a
+ * team the caller administers (plan and quota only where the caller owns the team), landing on it.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Form } from 'react-aria-components';
+import { Link, useNavigate } from 'react-router';
+import { api, type Project, unwrap } from '../api/client.ts';
+import type { paths } from '../api/schema.gen.ts';
+import { parseLocales, parseQuota, slugify, type Team } from '../api/projects.ts';
 import { useTitle } from '../use-title.ts';
+import { Button, ErrorNote, Field, fieldErrors, RequireAccount } from '../ui.tsx';
+import { SelectField } from '../widgets/fields.tsx';
+import { Empty, Loading } from '../widgets/states.tsx';
+import './projects.css';
 
-/** Placeholder until this screen is built (issue 14). */
+type NewProject = NonNullable<paths['/projects']['post']['requestBody']>['content']['application/json'];
+
+export const PROJECTS_KEY = ['projects'] as const;
+export const TEAMS_KEY = ['teams'] as const;
+
 export default function Projects() {
   useTitle('Projects');
-  return <h1>Projects</h1>;
+  return <RequireAccount>{() => <ProjectsScreen />}</RequireAccount>;
+}
+
+function ProjectsScreen() {
+  const projects = useQuery({ queryKey: PROJECTS_KEY, queryFn: () => unwrap(api.GET('/projects')) });
+  const teams = useQuery({ queryKey: TEAMS_KEY, queryFn: () => unwrap(api.GET('/teams')) });
+  const [creating, setCreating] = useState(false);
+  const adminTeams = (teams.data?.teams ?? []).filter((team) => team.role !== 'member');
+  return (
+    <section className="stack" aria-labelledby="projects-title">
+      <div className="row spread">
+        <h1 id="projects-title">Projects</h1>
+        {adminTeams.length > 0 && !creating ? (
+          <Button onPress={() => setCreating(true)}>New project</Button>
+        ) : null}
+      </div>
+      {creating ? <CreateProject teams={adminTeams} onCancel={() => setCreating(false)} /> : null}
+      {projects.isPending || teams.isPending ? (
+        <Loading what="projects" />
+      ) : projects.isError ? (
+        <ErrorNote error={projects.error} />
+      ) : teams.isError ? (
+        <ErrorNote error={teams.error} />
+      ) : (
+        <ProjectList projects={projects.data.projects} teams={teams.data.teams} canCreate={adminTeams.length > 0} />
+      )}
+    </section>
+  );
+}
+
+function ProjectList({ projects, teams, canCreate }: { projects: Project[]; teams: Team[]; canCreate: boolean }) {
+  if (teams.length === 0) {
+    return (
+      <Empty>
+        <p>You are not on a team yet, and projects belong to teams.</p>
+        <p>
+          <Link to="/teams">Create a team</Link> first, or ask a team’s owner to invite you; then create a project in it.
+        </p>
+      </Empty>
+    );
+  }
+  if (projects.length === 0) {
+    return (
+      <Empty>
+        <p>No projects yet.</p>
+        <p>
+          {canCreate
+            ? 'Create one with New project: it gets its own inbox, roadmap, changelog, board and API keys.'
+            : 'Ask an admin of your team to create one, or create a team of your own on the Teams page.'}
+        </p>
+      </Empty>
+    );
+  }
+  const teamName = new Map(teams.map((team) => [team.id, team.name]));
+  const byTeam = new Map<string, Project[]>();
+  for (const project of projects) byTeam.set(project.teamId, [...(byTeam.get(project.teamId) ?? []), project]);
+  return (
+    <div className="stack">
+      {[...byTeam.entries()].map(([teamId, list]) => (
+        <section key={teamId} className="card stack" aria-labelledby={`team-${teamId}`}>
+          <h2 id={`team-${teamId}`}>
+            <span className="muted">Team</span> {teamName.get(teamId) ?? teamId}
+          </h2>
+          <ul className="project-list">
+            {list.map((project) => (
+              <li key={project.id}>
+                <Link to={`/projects/${project.id}/inbox`} className="project-link">
+                  {project.name}
+                </Link>
+                <span className="muted">
+                  {project.slug} · {project.role}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </div>
+  );
+}
+
+function CreateProject({ teams, onCancel }: { teams: Team[]; onCancel: () => void }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [teamId, setTeamId] = useState(teams[0]?.id ?? '');
+  const [name, setName] = useState('');
+  const [slug, setSlug] = useState('');
+  const [slugEdited, setSlugEdited] = useState(false);
+  const [defaultLocale, setDefaultLocale] = useState('en');
+  const [locales, setLocales] = useState('en');
+  const [plan, setPlan] = useState('');
+  const [quota, setQuota] = useState('');
+  const [quotaError, setQuotaError] = useState<string>();
+  const team = teams.find((candidate) => candidate.id === teamId);
+  const owner = team?.role === 'owner';
+  const shownSlug = slugEdited ? slug : slugify(name);
+
+  const create = useMutation({
+    mutationFn: (body: NewProject) =>
+      unwrap(api.POST('/projects', { body })),
+    onSuccess: async (project) => {
+      await queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
+      navigate(`/projects/${project.id}/inbox`);
+    },
+  });
+  const errors = fieldErrors(create.error);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const monthlyQuota = parseQuota(quota);
+    if (monthlyQuota === 'invalid') {
+      setQuotaError('Enter a whole number of requests, or leave it empty for unlimited');
+      return;
+    }
+    setQuotaError(undefined);
+    const supportedLocales = parseLocales(locales);
+    create.mutate({
+      teamId,
+      name,
+      ...(shownSlug ? { slug: shownSlug } : {}),
+      defaultLocale: defaultLocale.trim(),
+      supportedLocales: supportedLocales.length > 0 ? supportedLocales : [defaultLocale.trim()],
+      ...(owner && plan.trim() ? { plan: plan.trim() } : {}),
+      ...(owner && monthlyQuota !== null ? { monthlyQuota } : {}),
+    });
+  };
+
+  return (
+    <Form className="card stack" onSubmit={submit} aria-labelledby="new-project-title">
+      <h2 id="new-project-title">New project</h2>
+      <SelectField
+        label="Team"
+        value={teamId}
+        options={teams.map((candidate) => ({ value: candidate.id, label: candidate.name }))}
+        onChange={setTeamId}
+        error={errors.teamId}
+      />
+      <Field label="Name" value={name} onChange={setName} isRequired serverError={errors.name} />
+      <Field
+        label="Slug"
+        description="Lower-case letters, digits and -; the public board’s address is /b/<slug>"
+        value={shownSlug}
+        onChange={(value) => {
+          setSlugEdited(true);
+          setSlug(value);
+        }}
+        serverError={errors.slug}
+      />
+      <div className="grid-2">
+        <Field
+          label="Default locale"
+          description="BCP 47, e.g. en or de-AT"
+          value={defaultLocale}
+          onChange={setDefaultLocale}
+          serverError={errors.defaultLocale}
+        />
+        <Field
+          label="Supported locales"
+          description="Separated by commas; must include the default"
+          value={locales}
+          onChange={setLocales}
+          serverError={errors.supportedLocales ?? errors['supportedLocales/0']}
+        />
+      </div>
+      {owner ? (
+        <div className="grid-2">
+          <Field
+            label="Plan"
+            description="Optional; a name for your own bookkeeping"
+            value={plan}
+            onChange={setPlan}
+            serverError={errors.plan}
+          />
+          <Field
+            label="Monthly quota"
+            description="Requests a month on the public API; empty: unlimited"
+            value={quota}
+            onChange={(value) => {
+              setQuota(value);
+              setQuotaError(undefined);
+            }}
+            inputMode="numeric"
+            serverError={quotaError ?? errors.monthlyQuota}
+          />
+        </div>
+      ) : (
+        <p className="muted">The team’s owner sets the plan and the monthly quota.</p>
+      )}
+      {create.error ? <ErrorNote error={create.error} /> : null}
+      <div className="row">
+        <Button type="submit" busy={create.isPending}>
+          {create.isPending ? 'Creating…' : 'Create project'}
+        </Button>
+        <Button variant="quiet" onPress={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </Form>
+  );
 }

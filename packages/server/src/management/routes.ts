@@ -7,6 +7,7 @@ import type { ManagementRoutes } from './context.ts';
 import {
   accountManagementRoutes,
   adminManagementRoutes,
+  attentionManagementRoutes,
   emailManagementRoutes,
   oidcManagementRoutes,
 } from '../resources/accounts/mount.ts';
@@ -27,6 +28,7 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   accountManagementRoutes,
   emailManagementRoutes,
   oidcManagementRoutes,
+  attentionManagementRoutes,
   tokenManagementRoutes,
   teamManagementRoutes,
   inviteManagementRoutes,

@@ -3,3 +3,4 @@ export { adminManagementRoutes } from './admin-management-routes.ts';
 export { emailManagementRoutes } from './email-management-routes.ts';
 export { accountManagementRoutes } from './management-routes.ts';
 export { oidcManagementRoutes } from './oidc-management-routes.ts';
+export { attentionManagementRoutes } from './attention-management-routes.ts';

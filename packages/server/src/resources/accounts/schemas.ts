@@ -51,3 +51,53 @@ export const Verified = Type.Object(
   { verified: Type.Literal(true), email: Type.String() },
   { additionalProperties: false },
 );
+
+const AttentionIdea = Type.Object(
+  {
+    id: Type.String(),
+    projectId: Type.String(),
+    projectName: Type.String(),
+    environment: Type.Union([Type.Literal('live'), Type.Literal('test')]),
+    title: Type.String(),
+    status: Type.String(),
+    voteCount: Type.Integer(),
+    commentCount: Type.Integer(),
+    createdAt: Timestamp,
+  },
+  { additionalProperties: false },
+);
+
+const AttentionInvite = Type.Object(
+  {
+    id: Type.String(),
+    teamId: Type.String(),
+    teamName: Type.String(),
+    email: Type.String(),
+    role: Type.String(),
+    createdAt: Timestamp,
+    expiresAt: Timestamp,
+  },
+  { additionalProperties: false },
+);
+
+export const ATTENTION_LIMIT = 10;
+
+export const Attention = Type.Object(
+  {
+    emailVerified: Type.Boolean({ description: 'false: the account’s e-mail address still needs its link opened' }),
+    ideasToTriage: Type.Array(AttentionIdea, {
+      maxItems: ATTENTION_LIMIT,
+      description: 'Ideas in status new of the projects of the caller’s teams, newest first (both key environments)',
+    }),
+    mostVotedOpenIdeas: Type.Array(AttentionIdea, {
+      maxItems: ATTENTION_LIMIT,
+      description:
+        'Ideas with votes still in play (open, planned, in-progress, in-review, accepted) of those projects, most votes first',
+    }),
+    pendingInvites: Type.Array(AttentionInvite, {
+      maxItems: ATTENTION_LIMIT,
+      description: 'Invites not yet accepted, revoked or expired, of the teams the caller administers (admin or owner)',
+    }),
+  },
+  { additionalProperties: false },
+);

@@ -28,3 +28,5 @@ export {
   type BoardIdeaQuery,
   type BoardSort,
 } from './board-read-model.ts';
+// The dashboard's home: ideas that need attention across an account's projects.
+export { listIdeasToTriage, listMostVotedOpenIdeas, type AttentionIdeaRow } from './attention-read-model.ts';

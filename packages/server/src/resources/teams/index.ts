@@ -4,3 +4,4 @@ export { seatsOf } from './seats-read-model.ts';
 export { lockOwnerSeats, type Seats } from './seats.ts';
 export * from './service.ts';
 export { createTeam, firstOwnedTeamId } from './store.ts';
+export { listPendingInvitesAdministeredBy, type AdministeredInviteRow } from './attention-read-model.ts';

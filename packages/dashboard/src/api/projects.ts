@@ -1,0 +1,73 @@
+/** Types of the projects, keys, board and home screens, from the generated management API types. */
+import type { paths } from './schema.gen.ts';
+
+type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+
+export type Team = Json<paths['/teams']['get']['responses'][200]>['teams'][number];
+export type ApiKey = Json<paths['/projects/{projectId}/keys']['get']['responses'][200]>['keys'][number];
+export type BoardSettings = Json<paths['/projects/{projectId}/board']['get']['responses'][200]>;
+export type BoardUpdate = NonNullable<
+  paths['/projects/{projectId}/board']['patch']['requestBody']
+>['content']['application/json'];
+export type Attention = Json<paths['/me/attention']['get']['responses'][200]>;
+export type AttentionIdea = Attention['ideasToTriage'][number];
+
+/** A key's scope, as the server's OpenAPI document lists them (the enum of createApiKey's `scopes`). */
+export type KeyScope = NonNullable<
+  paths['/projects/{projectId}/keys']['post']['requestBody']
+>['content']['application/json']['scopes'][number];
+
+/**
+ * Every scope with what it allows. The type checks that this list is exactly the server's enum:
+ * a scope added to or removed from the API breaks the dashboard's typecheck until it is listed here.
+ */
+const SCOPE_TEXT = {
+  'public:read': 'Read site configuration and translations, report missing translation keys',
+  'features:read': 'Read features, the roadmap, the changelog and comments',
+  'features:write': 'Submit features, vote and comment (and, with a secret key, update features)',
+  'bugs:write': 'Report bugs',
+  'errors:write': 'Report errors',
+  'logs:write': 'Send log entries',
+  'translations:read': 'Read translations through the hosted MCP server',
+  'translations:write': 'Write translations through the hosted MCP server',
+} as const satisfies Record<KeyScope, string>;
+
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const scopesMatch: Exactly<keyof typeof SCOPE_TEXT, KeyScope> = true;
+void scopesMatch;
+
+export const KEY_SCOPES = (Object.keys(SCOPE_TEXT) as KeyScope[]).map((scope) => ({
+  scope,
+  description: SCOPE_TEXT[scope],
+}));
+
+/** A slug from a name, as the server makes one when none is given. */
+export function slugify(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 50);
+}
+
+/** "en, de-AT" → ["en", "de-AT"]. */
+export function parseLocales(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((locale) => locale.trim())
+    .filter(Boolean);
+}
+
+/** A monthly quota field: empty means unlimited (null); anything else must be a whole number. */
+export function parseQuota(text: string): number | null | 'invalid' {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  if (!/^\d+$/.test(trimmed)) return 'invalid';
+  return Number(trimmed);
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '—';
+}

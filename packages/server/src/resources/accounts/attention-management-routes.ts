@@ -1,0 +1,65 @@
+/**
+ * What needs the signed-in account's attention (the dashboard's home): ideas to triage and the
+ * most-voted open ones across its projects, its e-mail status, and pending invites of the teams it
+ * administers. Every list is bounded and scoped to the account's own team memberships.
+ */
+import { errorResponses } from '../../http/common-schemas.ts';
+import { nowIso } from '../../kernel/ids.ts';
+import { requireAccount } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { type AttentionIdeaRow, listIdeasToTriage, listMostVotedOpenIdeas } from '../features/index.ts';
+import { listPendingInvitesAdministeredBy } from '../teams/index.ts';
+import { Attention, ATTENTION_LIMIT } from './schemas.ts';
+import { findAccount } from './store.ts';
+
+function presentIdea(row: AttentionIdeaRow) {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    projectName: row.project_name,
+    environment: row.environment,
+    title: row.title,
+    status: row.status,
+    voteCount: Number(row.vote_count),
+    commentCount: Number(row.comment_count),
+    createdAt: row.created_at,
+  };
+}
+
+export async function attentionManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
+  app.get(
+    '/me/attention',
+    {
+      schema: {
+        operationId: 'getAttention',
+        summary:
+          'What needs the caller’s attention: ideas to triage, most-voted open ideas, e-mail status, pending invites of teams it administers (at most 10 each)',
+        tags: ['accounts'],
+        response: { 200: Attention, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const caller = requireAccount(request);
+      const [account, triage, voted, invites] = await Promise.all([
+        findAccount(db, caller.id),
+        listIdeasToTriage(db, caller.id, ATTENTION_LIMIT),
+        listMostVotedOpenIdeas(db, caller.id, ATTENTION_LIMIT),
+        listPendingInvitesAdministeredBy(db, caller.id, nowIso(), ATTENTION_LIMIT),
+      ]);
+      return {
+        emailVerified: account ? Boolean(Number(account.email_verified)) : false,
+        ideasToTriage: triage.map(presentIdea),
+        mostVotedOpenIdeas: voted.map(presentIdea),
+        pendingInvites: invites.map((row) => ({
+          id: row.id,
+          teamId: row.team_id,
+          teamName: row.team_name,
+          email: row.email,
+          role: row.role,
+          createdAt: row.created_at,
+          expiresAt: row.expires_at,
+        })),
+      };
+    },
+  );
+}

@@ -1,7 +1,240 @@
+/**
+ * A project's API keys (admins and owners): the list by prefix, a form that creates a live or test
+ * key with chosen scopes, secret or publishable, shown once; and revoking, behind a confirmation.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Form } from 'react-aria-components';
+import { Link } from 'react-router';
+import { api, type Project, unwrap } from '../api/client.ts';
+import { type ApiKey, formatDate, KEY_SCOPES, type KeyScope } from '../api/projects.ts';
+import { canAdminister, useProject } from '../project-layout.tsx';
+import { Button, ErrorNote, Field, fieldErrors } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
+import { ConfirmButton } from '../widgets/confirm.tsx';
+import { CheckboxField, SelectField } from '../widgets/fields.tsx';
+import { ShownOnce } from '../widgets/secret.tsx';
+import { Empty, QueryView } from '../widgets/states.tsx';
+import './projects.css';
 
-/** Placeholder until this screen is built (issue 14). */
+const keysKey = (projectId: string) => ['project', projectId, 'keys'] as const;
+
 export default function ProjectKeys() {
-  useTitle('ProjectKeys');
-  return <h1>ProjectKeys</h1>;
+  const project = useProject();
+  useTitle(`API keys · ${project.name}`);
+  return (
+    <section className="stack" aria-labelledby="keys-title">
+      <h1 id="keys-title">API keys</h1>
+      {canAdminister(project) ? (
+        <KeysScreen project={project} />
+      ) : (
+        <p className="muted">
+          Admins and owners of this project’s team manage its API keys. Ask one of them for a key, or see the{' '}
+          <Link to={`/projects/${project.id}/inbox`}>inbox</Link>.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function KeysScreen({ project }: { project: Project }) {
+  const keys = useQuery({
+    queryKey: keysKey(project.id),
+    queryFn: () => unwrap(api.GET('/projects/{projectId}/keys', { params: { path: { projectId: project.id } } })),
+  });
+  const [created, setCreated] = useState<{ key: string; name: string } | null>(null);
+  return (
+    <>
+      <p className="muted">
+        Keys let your apps use the public API (<code>/api/public/v1</code>): test keys see test data only, live keys
+        live data. The whole key is shown once, when it is made.
+      </p>
+      {created ? (
+        <section className="card stack" aria-labelledby="new-key-title">
+          <h2 id="new-key-title">Your new key{created.name ? `: ${created.name}` : ''}</h2>
+          <ShownOnce label="The new API key" value={created.key} />
+          <div>
+            <Button variant="secondary" onPress={() => setCreated(null)}>
+              Done
+            </Button>
+          </div>
+        </section>
+      ) : null}
+      <CreateKey project={project} onCreated={setCreated} />
+      <section className="stack" aria-labelledby="key-list-title">
+        <h2 id="key-list-title">Keys</h2>
+        <QueryView query={keys} what="keys">
+          {(data) =>
+            data.keys.length === 0 ? (
+              <Empty>No keys yet. Create one above to send feedback, bugs or errors from your app.</Empty>
+            ) : (
+              <KeyTable project={project} keys={data.keys} />
+            )
+          }
+        </QueryView>
+      </section>
+    </>
+  );
+}
+
+function KeyTable({ project, keys }: { project: Project; keys: ApiKey[] }) {
+  const queryClient = useQueryClient();
+  const revoke = async (key: ApiKey) => {
+    await unwrap(
+      api.DELETE('/projects/{projectId}/keys/{keyId}', { params: { path: { projectId: project.id, keyId: key.id } } }),
+    );
+    await queryClient.invalidateQueries({ queryKey: keysKey(project.id) });
+  };
+  return (
+    <div className="table-wrap">
+      <table className="table keys-table">
+        <caption className="visually-hidden">API keys of {project.name}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Key</th>
+            <th scope="col">Scopes</th>
+            <th scope="col">Created</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((key) => (
+            <tr key={key.id}>
+              <td>
+                <div>{key.name || <span className="muted">(no name)</span>}</div>
+                <div className="row">
+                  <span className={`badge ${key.environment === 'live' ? 'badge-ok' : 'badge-warn'}`}>
+                    {key.environment}
+                  </span>
+                  <span className="badge">{key.publishable ? 'publishable' : 'secret'}</span>
+                </div>
+              </td>
+              <td className="code">{key.prefix}…</td>
+              <td>{key.scopes.join(', ')}</td>
+              <td>{formatDate(key.createdAt)}</td>
+              <td>
+                {key.revokedAt ? (
+                  <span className="muted">Revoked {formatDate(key.revokedAt)}</span>
+                ) : (
+                  <ConfirmButton
+                    label={`Revoke ${key.name || key.prefix}`}
+                    title="Revoke this key?"
+                    confirmLabel="Revoke key"
+                    variant="danger"
+                    onConfirm={() => revoke(key)}
+                  >
+                    Apps using <span className="code">{key.prefix}…</span> are refused from the next request on. This
+                    cannot be undone.
+                  </ConfirmButton>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const DEFAULT_SCOPES: KeyScope[] = ['public:read', 'features:read', 'features:write', 'bugs:write'];
+
+function CreateKey({
+  project,
+  onCreated,
+}: {
+  project: Project;
+  onCreated: (created: { key: string; name: string }) => void;
+}) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [environment, setEnvironment] = useState<'live' | 'test'>('test');
+  const [scopes, setScopes] = useState<KeyScope[]>(DEFAULT_SCOPES);
+  const [publishable, setPublishable] = useState(false);
+  const [scopeError, setScopeError] = useState<string>();
+  const create = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST('/projects/{projectId}/keys', {
+          params: { path: { projectId: project.id } },
+          body: { name: name.trim(), environment, scopes, publishable },
+        }),
+      ),
+    onSuccess: async (made) => {
+      onCreated({ key: made.key, name: made.apiKey.name });
+      setName('');
+      await queryClient.invalidateQueries({ queryKey: keysKey(project.id) });
+    },
+  });
+  const errors = fieldErrors(create.error);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (scopes.length === 0) {
+      setScopeError('Choose at least one scope');
+      return;
+    }
+    setScopeError(undefined);
+    create.mutate();
+  };
+  const toggle = (scope: KeyScope, on: boolean) =>
+    setScopes((current) =>
+      on
+        ? KEY_SCOPES.map((s) => s.scope).filter((s) => s === scope || current.includes(s))
+        : current.filter((s) => s !== scope),
+    );
+  return (
+    <Form className="card stack" onSubmit={submit} aria-labelledby="create-key-title">
+      <h2 id="create-key-title">Create a key</h2>
+      <div className="grid-2">
+        <Field
+          label="Key name"
+          description="Where it is used, e.g. iOS app"
+          value={name}
+          onChange={setName}
+          serverError={errors.name}
+        />
+        <SelectField
+          label="Environment"
+          value={environment}
+          options={[
+            { value: 'test', label: 'Test (svc_test_…): test data only' },
+            { value: 'live', label: 'Live (svc_live_…)' },
+          ]}
+          onChange={setEnvironment}
+          error={errors.environment}
+        />
+      </div>
+      <fieldset className="scope-list" aria-describedby={scopeError || errors.scopes ? 'scope-error' : undefined}>
+        <legend>Scopes</legend>
+        {KEY_SCOPES.map(({ scope, description }) => (
+          <CheckboxField
+            key={scope}
+            label={<code>{scope}</code>}
+            checked={scopes.includes(scope)}
+            onChange={(on) => toggle(scope, on)}
+            description={description}
+          />
+        ))}
+        {scopeError || errors.scopes ? (
+          <span id="scope-error" className="field-error" role="alert">
+            {scopeError ?? errors.scopes}
+          </span>
+        ) : null}
+      </fieldset>
+      <CheckboxField
+        label="Publishable"
+        checked={publishable}
+        onChange={setPublishable}
+        description="For a key embedded in a web page or app (the widget, browser SDKs), where anyone can read it: it may submit, vote and comment but never change existing items. Leave it off for a secret key kept on your servers."
+      />
+      {create.error ? <ErrorNote error={create.error} /> : null}
+      <div>
+        <Button type="submit" busy={create.isPending}>
+          {create.isPending ? 'Creating…' : 'Create key'}
+        </Button>
+      </div>
+    </Form>
+  );
 }

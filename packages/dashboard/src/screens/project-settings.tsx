@@ -1,7 +1,388 @@
+/**
+ * A project's settings: name, slug, locales (admin), plan and monthly quota (owner); its public
+ * board (on/off, private, title, logo, accent colour, custom domain, anonymous votes, moderation)
+ * and the board's SSO secret, shown once. Members see the values read-only.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Form } from 'react-aria-components';
+import { api, type Project, unwrap } from '../api/client.ts';
+import type { paths } from '../api/schema.gen.ts';
+import { type BoardSettings, type BoardUpdate, formatDate, parseLocales, parseQuota } from '../api/projects.ts';
+import { canAdminister, projectKey, useProject } from '../project-layout.tsx';
+import { Button, ErrorNote, Field, fieldErrors, Note } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
+import { ConfirmButton } from '../widgets/confirm.tsx';
+import { CheckboxField } from '../widgets/fields.tsx';
+import { ShownOnce } from '../widgets/secret.tsx';
+import { QueryView } from '../widgets/states.tsx';
+import './projects.css';
 
-/** Placeholder until this screen is built (issue 14). */
+const boardKey = (projectId: string) => ['project', projectId, 'board'] as const;
+
 export default function ProjectSettings() {
-  useTitle('ProjectSettings');
-  return <h1>ProjectSettings</h1>;
+  const project = useProject();
+  useTitle(`Settings · ${project.name}`);
+  const admin = canAdminister(project);
+  return (
+    <section className="stack" aria-labelledby="settings-title">
+      <h1 id="settings-title">Settings</h1>
+      {admin ? null : <p className="muted">You are a member of this project’s team: admins and owners change these.</p>}
+      {admin ? <ProjectForm project={project} /> : <ProjectFacts project={project} />}
+      <BoardSection project={project} admin={admin} />
+    </section>
+  );
+}
+
+function ProjectFacts({ project }: { project: Project }) {
+  return (
+    <section className="card stack" aria-labelledby="project-facts-title">
+      <h2 id="project-facts-title">Project</h2>
+      <dl className="facts">
+        <dt>Name</dt>
+        <dd>{project.name}</dd>
+        <dt>Slug</dt>
+        <dd>{project.slug}</dd>
+        <dt>Default locale</dt>
+        <dd>{project.defaultLocale}</dd>
+        <dt>Supported locales</dt>
+        <dd>{project.supportedLocales.join(', ')}</dd>
+        <dt>Plan</dt>
+        <dd>{project.plan || '—'}</dd>
+        <dt>Monthly quota</dt>
+        <dd>{project.monthlyQuota === null ? 'Unlimited' : project.monthlyQuota.toLocaleString()}</dd>
+        <dt>Created</dt>
+        <dd>{formatDate(project.createdAt)}</dd>
+      </dl>
+    </section>
+  );
+}
+
+function ProjectForm({ project }: { project: Project }) {
+  const queryClient = useQueryClient();
+  const owner = project.role === 'owner';
+  const [name, setName] = useState(project.name);
+  const [slug, setSlug] = useState(project.slug);
+  const [defaultLocale, setDefaultLocale] = useState(project.defaultLocale);
+  const [locales, setLocales] = useState(project.supportedLocales.join(', '));
+  const [plan, setPlan] = useState(project.plan);
+  const [quota, setQuota] = useState(project.monthlyQuota === null ? '' : String(project.monthlyQuota));
+  const [quotaError, setQuotaError] = useState<string>();
+  const save = useMutation({
+    mutationFn: (body: ProjectUpdate) => updateProject(project.id, body),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(projectKey(project.id), saved);
+      void queryClient.invalidateQueries({ queryKey: projectKey(project.id) });
+      void queryClient.invalidateQueries({ queryKey: ['projects'] });
+    },
+  });
+  const errors = fieldErrors(save.error);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const monthlyQuota = parseQuota(quota);
+    if (owner && monthlyQuota === 'invalid') {
+      setQuotaError('Enter a whole number of requests, or leave it empty for unlimited');
+      return;
+    }
+    setQuotaError(undefined);
+    save.mutate({
+      name,
+      slug,
+      defaultLocale: defaultLocale.trim(),
+      supportedLocales: parseLocales(locales),
+      ...(owner
+        ? { plan: plan.trim() || project.plan, monthlyQuota: monthlyQuota === 'invalid' ? null : monthlyQuota }
+        : {}),
+    });
+  };
+  return (
+    <Form className="card stack" onSubmit={submit} aria-labelledby="project-form-title">
+      <h2 id="project-form-title">Project</h2>
+      <Field label="Name" value={name} onChange={setName} isRequired serverError={errors.name} />
+      <Field
+        label="Slug"
+        description="Lower-case letters, digits and -; changing it moves the public board’s address"
+        value={slug}
+        onChange={setSlug}
+        isRequired
+        serverError={errors.slug}
+      />
+      <div className="grid-2">
+        <Field
+          label="Default locale"
+          description="BCP 47, e.g. en or de-AT"
+          value={defaultLocale}
+          onChange={setDefaultLocale}
+          serverError={errors.defaultLocale}
+        />
+        <Field
+          label="Supported locales"
+          description="Separated by commas; must include the default"
+          value={locales}
+          onChange={setLocales}
+          serverError={errors.supportedLocales ?? errors['supportedLocales/0']}
+        />
+      </div>
+      {owner ? (
+        <div className="grid-2">
+          <Field label="Plan" value={plan} onChange={setPlan} serverError={errors.plan} />
+          <Field
+            label="Monthly quota"
+            description="Requests a month on the public API; empty: unlimited"
+            value={quota}
+            onChange={(value) => {
+              setQuota(value);
+              setQuotaError(undefined);
+            }}
+            inputMode="numeric"
+            serverError={quotaError ?? errors.monthlyQuota}
+          />
+        </div>
+      ) : (
+        <dl className="facts">
+          <dt>Plan</dt>
+          <dd>{project.plan || '—'}</dd>
+          <dt>Monthly quota</dt>
+          <dd>{project.monthlyQuota === null ? 'Unlimited' : project.monthlyQuota.toLocaleString()}</dd>
+        </dl>
+      )}
+      {save.error ? <ErrorNote error={save.error} /> : null}
+      {save.isSuccess && !save.isPending ? <Note>Project saved.</Note> : null}
+      <div>
+        <Button type="submit" busy={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save project'}
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+type ProjectUpdate = NonNullable<paths['/projects/{projectId}']['patch']['requestBody']>['content']['application/json'];
+
+function updateProject(projectId: string, body: ProjectUpdate) {
+  return unwrap(api.PATCH('/projects/{projectId}', { params: { path: { projectId } }, body }));
+}
+
+function BoardSection({ project, admin }: { project: Project; admin: boolean }) {
+  const board = useQuery({
+    queryKey: boardKey(project.id),
+    queryFn: () => unwrap(api.GET('/projects/{projectId}/board', { params: { path: { projectId: project.id } } })),
+  });
+  return (
+    <section className="card stack" aria-labelledby="board-title">
+      <h2 id="board-title">Public board</h2>
+      <QueryView query={board} what="the board’s settings">
+        {(settings) =>
+          admin ? (
+            <>
+              <BoardForm project={project} settings={settings} />
+              <SsoSecret project={project} settings={settings} />
+            </>
+          ) : (
+            <BoardFacts settings={settings} />
+          )
+        }
+      </QueryView>
+    </section>
+  );
+}
+
+function BoardLink({ settings }: { settings: BoardSettings }) {
+  if (!settings.enabled) return <p className="muted">The board is off: its address answers “not found”.</p>;
+  return (
+    <p>
+      The board is on at{' '}
+      <a href={settings.url} className="code">
+        {settings.url}
+      </a>
+    </p>
+  );
+}
+
+const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+
+function BoardFacts({ settings }: { settings: BoardSettings }) {
+  return (
+    <>
+      <BoardLink settings={settings} />
+      <dl className="facts">
+        <dt>On</dt>
+        <dd>{yesNo(settings.enabled)}</dd>
+        <dt>Private</dt>
+        <dd>{yesNo(settings.private)}</dd>
+        <dt>Title</dt>
+        <dd>{settings.title ?? '(the project’s name)'}</dd>
+        <dt>Logo</dt>
+        <dd>{settings.logoUrl ?? '—'}</dd>
+        <dt>Accent colour</dt>
+        <dd>{settings.accentColor ?? '—'}</dd>
+        <dt>Custom domain</dt>
+        <dd>{settings.customDomain ?? '—'}</dd>
+        <dt>Anonymous votes</dt>
+        <dd>{yesNo(settings.anonymousVotes)}</dd>
+        <dt>Moderation</dt>
+        <dd>{yesNo(settings.moderation)}</dd>
+        <dt>Single sign-on</dt>
+        <dd>{settings.sso.configured ? `Configured (…${settings.sso.hint ?? ''})` : 'Not configured'}</dd>
+      </dl>
+    </>
+  );
+}
+
+/** An optional text: empty means null (cleared). */
+const orNull = (text: string) => (text.trim() === '' ? null : text.trim());
+
+function BoardForm({ project, settings }: { project: Project; settings: BoardSettings }) {
+  const queryClient = useQueryClient();
+  const [enabled, setEnabled] = useState(settings.enabled);
+  const [isPrivate, setPrivate] = useState(settings.private);
+  const [title, setTitle] = useState(settings.title ?? '');
+  const [logoUrl, setLogoUrl] = useState(settings.logoUrl ?? '');
+  const [accentColor, setAccentColor] = useState(settings.accentColor ?? '');
+  const [customDomain, setCustomDomain] = useState(settings.customDomain ?? '');
+  const [anonymousVotes, setAnonymousVotes] = useState(settings.anonymousVotes);
+  const [moderation, setModeration] = useState(settings.moderation);
+  const [saved, setSaved] = useState(false);
+  const save = useMutation({
+    mutationFn: (body: BoardUpdate) =>
+      unwrap(api.PATCH('/projects/{projectId}/board', { params: { path: { projectId: project.id } }, body })),
+    onSuccess: (next) => {
+      setSaved(true);
+      queryClient.setQueryData(boardKey(project.id), next);
+    },
+  });
+  const errors = fieldErrors(save.error);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSaved(false);
+    save.mutate({
+      enabled,
+      private: isPrivate,
+      title: orNull(title),
+      logoUrl: orNull(logoUrl),
+      accentColor: orNull(accentColor),
+      customDomain: orNull(customDomain),
+      anonymousVotes,
+      moderation,
+    });
+  };
+  return (
+    <Form className="stack" onSubmit={submit} aria-label="Board settings">
+      <BoardLink settings={settings} />
+      {saved ? <Note>Board settings saved.</Note> : null}
+      <CheckboxField
+        label="Board on"
+        checked={enabled}
+        onChange={setEnabled}
+        description={`People can read, submit and vote at /b/${project.slug} (or your custom domain). Off: not found there.`}
+      />
+      <CheckboxField
+        label="Private"
+        checked={isPrivate}
+        onChange={setPrivate}
+        description="Only people signed in through your app (single sign-on) see the board."
+      />
+      <CheckboxField
+        label="Anonymous votes"
+        checked={anonymousVotes}
+        onChange={setAnonymousVotes}
+        description="Visitors vote without signing in (limited per visitor)."
+      />
+      <CheckboxField
+        label="Moderation"
+        checked={moderation}
+        onChange={setModeration}
+        description="New ideas and comments wait for the team’s approval before they are public."
+      />
+      <div className="grid-2">
+        <Field
+          label="Title"
+          description="Shown in the board’s header; empty: the project’s name"
+          value={title}
+          onChange={setTitle}
+          serverError={errors.title}
+        />
+        <Field
+          label="Logo URL"
+          description="An https address of an image; empty: none"
+          value={logoUrl}
+          onChange={setLogoUrl}
+          type="url"
+          serverError={errors.logoUrl}
+        />
+        <Field
+          label="Accent colour"
+          description="#rrggbb, e.g. #2450b8; empty: the default"
+          value={accentColor}
+          onChange={setAccentColor}
+          serverError={errors.accentColor}
+        />
+        <Field
+          label="Custom domain"
+          description="A host name such as feedback.example.com pointed at this server; empty: none"
+          value={customDomain}
+          onChange={setCustomDomain}
+          serverError={errors.customDomain}
+        />
+      </div>
+      {save.error ? <ErrorNote error={save.error} /> : null}
+      <div>
+        <Button type="submit" busy={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save board settings'}
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+function SsoSecret({ project, settings }: { project: Project; settings: BoardSettings }) {
+  const queryClient = useQueryClient();
+  const [secret, setSecret] = useState<string | null>(null);
+  const rotate = async () => {
+    const made = await unwrap(
+      api.POST('/projects/{projectId}/board/sso-secret', { params: { path: { projectId: project.id } } }),
+    );
+    setSecret(made.secret);
+    await queryClient.invalidateQueries({ queryKey: boardKey(project.id) });
+  };
+  return (
+    <section className="stack" aria-labelledby="sso-title">
+      <h3 id="sso-title">Single sign-on</h3>
+      <p className="muted">
+        Your app signs a token (HS256) with this secret to sign its users in to the board, or to let them into a private
+        board.{' '}
+        {settings.sso.configured ? `A secret is set (ending …${settings.sso.hint ?? ''}).` : 'No secret is set yet.'}
+      </p>
+      {secret ? <ShownOnce label="Single sign-on secret" value={secret} /> : null}
+      <div>
+        {settings.sso.configured ? (
+          <ConfirmButton
+            label="Make a new secret"
+            title="Replace the single sign-on secret?"
+            confirmLabel="Make a new secret"
+            variant="secondary"
+            onConfirm={rotate}
+          >
+            The current secret stops working at once: your app must sign with the new one.
+          </ConfirmButton>
+        ) : (
+          <MakeSecret onMake={rotate} />
+        )}
+      </div>
+    </section>
+  );
+}
+
+function MakeSecret({ onMake }: { onMake: () => Promise<void> }) {
+  const make = useMutation({ mutationFn: onMake });
+  return (
+    <div className="stack">
+      <div>
+        <Button variant="secondary" onPress={() => make.mutate()} busy={make.isPending}>
+          {make.isPending ? 'Making…' : 'Make a secret'}
+        </Button>
+      </div>
+      {make.error ? <ErrorNote error={make.error} /> : null}
+    </div>
+  );
 }

@@ -34,9 +34,7 @@ function ProjectsScreen() {
     <section className="stack" aria-labelledby="projects-title">
       <div className="row spread">
         <h1 id="projects-title">Projects</h1>
-        {adminTeams.length > 0 && !creating ? (
-          <Button onPress={() => setCreating(true)}>New project</Button>
-        ) : null}
+        {adminTeams.length > 0 && !creating ? <Button onPress={() => setCreating(true)}>New project</Button> : null}
       </div>
       {creating ? <CreateProject teams={adminTeams} onCancel={() => setCreating(false)} /> : null}
       {projects.isPending || teams.isPending ? (
@@ -58,7 +56,8 @@ function ProjectList({ projects, teams, canCreate }: { projects: Project[]; team
       <Empty>
         <p>You are not on a team yet, and projects belong to teams.</p>
         <p>
-          <Link to="/teams">Create a team</Link> first, or ask a team’s owner to invite you; then create a project in it.
+          <Link to="/teams">Create a team</Link> first, or ask a team’s owner to invite you; then create a project in
+          it.
         </p>
       </Empty>
     );
@@ -120,8 +119,7 @@ function CreateProject({ teams, onCancel }: { teams: Team[]; onCancel: () => voi
   const shownSlug = slugEdited ? slug : slugify(name);
 
   const create = useMutation({
-    mutationFn: (body: NewProject) =>
-      unwrap(api.POST('/projects', { body })),
+    mutationFn: (body: NewProject) => unwrap(api.POST('/projects', { body })),
     onSuccess: async (project) => {
       await queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
       navigate(`/projects/${project.id}/inbox`);

@@ -98,7 +98,11 @@ describe('dashboard projects, settings, keys and home', () => {
     await page.getByLabel('Default locale').fill('fr');
     await page.getByRole('button', { name: 'Save project' }).click();
     // fr is not a supported locale: refused in place, the typed name kept.
-    await page.getByRole('alert').filter({ hasText: /supportedLocales|default/i }).first().waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /supportedLocales|default/i })
+      .first()
+      .waitFor();
     assert.equal(await page.getByLabel('Name', { exact: true }).inputValue(), 'Harbour');
     await expectAccessible(page, 'project settings with an error');
     await page.getByLabel('Default locale').fill('en');
@@ -179,6 +183,18 @@ describe('dashboard projects, settings, keys and home', () => {
     assert.equal(submitted.status, 201, await submitted.clone().text());
     const bug = (await submitted.json()) as { id: string };
     assert.equal((await publicApi('/features')).status, 200);
+    // A feature (submitted open) with votes: among the most-voted open ideas.
+    const wanted = (await (
+      await publicApi('/features', {
+        method: 'POST',
+        body: JSON.stringify({ title: 'Offline mode', description: 'Let me use the app on a plane.', type: 'feature' }),
+      })
+    ).json()) as { id: string };
+    for (const voter of ['ann', 'bo', 'cy'])
+      assert.equal(
+        (await publicApi(`/features/${wanted.id}/votes/${voter}`, { method: 'PUT', body: '{}' })).status,
+        200,
+      );
 
     // Home: the new bug waits for triage and links to its page in the inbox.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
@@ -188,6 +204,10 @@ describe('dashboard projects, settings, keys and home', () => {
     await link.waitFor();
     assert.equal(await link.getAttribute('href'), `/app/projects/${projectId}/inbox/${bug.id}`);
     assert.match((await triage.textContent()) ?? '', /Harbour \(test\)/);
+    const voted = page.getByRole('region', { name: 'Most-voted open ideas' });
+    const offline = voted.getByRole('listitem').filter({ hasText: 'Offline mode' });
+    assert.match((await offline.textContent()) ?? '', /3 votes · open/);
+    assert.equal(await offline.getByRole('link').getAttribute('href'), `/app/projects/${projectId}/inbox/${wanted.id}`);
     await page.getByRole('link', { name: 'Management API reference' }).waitFor();
     await expectAccessible(page, 'home with ideas to triage');
 
@@ -199,7 +219,10 @@ describe('dashboard projects, settings, keys and home', () => {
     await expectAccessible(page, 'keys, revoke dialog');
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await page.getByRole('row', { name: /Website widget/ }).getByText(/Revoked/).waitFor();
+    await page
+      .getByRole('row', { name: /Website widget/ })
+      .getByText(/Revoked/)
+      .waitFor();
     const refused = await publicApi('/features');
     assert.equal(refused.status, 401);
 
@@ -209,7 +232,8 @@ describe('dashboard projects, settings, keys and home', () => {
   it('shows members read-only settings and no keys, and an empty home', async () => {
     const { page, problems } = await watchedPage(env.browser);
     await signUpAndVerify(page, 'Sam Member');
-    // Home with nothing to do (a fresh account's team has no projects).
+    // Home with nothing to do: a fresh account's team has no projects, and the ideas of the first
+    // test's account (another team) never show here.
     await page.goto(`${env.origin}/app/`);
     await page.getByText('Nothing needs your attention right now.').waitFor();
     await expectAccessible(page, 'home, nothing to do');
@@ -225,11 +249,14 @@ describe('dashboard projects, settings, keys and home', () => {
     const invite = await manage(ownerPage, 'POST', `/teams/${teamId}/invites`, { email: me.body.account.email });
     assert.equal(invite.status, 201, JSON.stringify(invite.body));
     const mail = await env.mailbox.nextTo(me.body.account.email, 1);
-    const token = mail.links.find((href) => href.includes('/invites/'))!.split('/invites/')[1]!.split(/[?#]/)[0]!;
+    const token = mail.links
+      .find((href) => href.includes('/invites/'))!
+      .split('/invites/')[1]!
+      .split(/[?#]/)[0]!;
     const accepted = await manage(page, 'POST', `/invites/${token}/accept`, {});
     assert.ok(accepted.status < 300, JSON.stringify(accepted.body));
 
-    // The owner's home lists nothing of Sam's, Sam's nothing of the other account's first test.
+    // As a member: settings read-only, no key management.
     await page.goto(`${env.origin}/app/projects/${project.body.id}/settings`);
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     await page.getByText('Admins and owners change these', { exact: false }).waitFor();

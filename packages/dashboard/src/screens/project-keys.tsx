@@ -60,19 +60,19 @@ function KeysScreen({ project }: { project: Project }) {
           </div>
         </section>
       ) : null}
-      <CreateKey project={project} onCreated={setCreated} />
       <section className="stack" aria-labelledby="key-list-title">
         <h2 id="key-list-title">Keys</h2>
         <QueryView query={keys} what="keys">
           {(data) =>
             data.keys.length === 0 ? (
-              <Empty>No keys yet. Create one above to send feedback, bugs or errors from your app.</Empty>
+              <Empty>No keys yet. Create one below to send feedback, bugs or errors from your app.</Empty>
             ) : (
               <KeyTable project={project} keys={data.keys} />
             )
           }
         </QueryView>
       </section>
+      <CreateKey project={project} onCreated={setCreated} />
     </>
   );
 }

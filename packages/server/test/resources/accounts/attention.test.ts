@@ -8,7 +8,14 @@ import { describe, it } from 'node:test';
 import { Api } from '../../support/api.ts';
 import { managedProjectSuite, managementBaseUrl } from '../../support/manage-fixtures.ts';
 
-type Idea = { id: string; projectId: string; projectName: string; status: string; voteCount: number; environment: string };
+type Idea = {
+  id: string;
+  projectId: string;
+  projectName: string;
+  status: string;
+  voteCount: number;
+  environment: string;
+};
 type Attention = {
   emailVerified: boolean;
   ideasToTriage: Idea[];

@@ -125,7 +125,10 @@ describe('dashboard teams and invites', () => {
     await page.getByLabel('E-mail address to invite').fill(guestEmail);
     await page.getByLabel('Role', { exact: true }).selectOption('member');
     await page.getByRole('button', { name: 'Send invitation' }).click();
-    await page.getByRole('status').filter({ hasText: `Invitation sent to ${guestEmail}` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Invitation sent to ${guestEmail}` })
+      .waitFor();
     await page.getByRole('row').filter({ hasText: guestEmail }).waitFor();
     await page.getByText('2 of 3 seats used').waitFor();
     await expectAccessible(page, 'team with a pending invitation');

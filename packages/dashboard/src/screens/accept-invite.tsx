@@ -35,8 +35,8 @@ export default function AcceptInvite() {
         <>
           {invite.error instanceof ApiError && invite.error.status === 404 ? (
             <p className="note note-error" role="alert">
-              This invitation link is not valid: it may have been replaced by a newer e-mail. Open the newest
-              invitation e-mail, or ask the team to send it again.
+              This invitation link is not valid: it may have been replaced by a newer e-mail. Open the newest invitation
+              e-mail, or ask the team to send it again.
             </p>
           ) : (
             <ErrorNote error={invite.error} />
@@ -113,14 +113,14 @@ function Details({ token, invite, account }: { token: string; invite: InvitePrev
           {otherAddress ? (
             <p className="note note-warn">
               This invitation was sent to {invite.email}, not to the address of this account. Accepting it with this
-              account needs a free seat of the team’s owner. To accept as {invite.email}, sign out and sign in with
-              that address.
+              account needs a free seat of the team’s owner. To accept as {invite.email}, sign out and sign in with that
+              address.
             </p>
           ) : null}
           {!account.verified ? (
             <p className="note note-warn">
-              Your address is not verified. When the team is at its seat limit, only a verified address that was
-              invited is let in: <Link to="/account">verify it from your account</Link> first.
+              Your address is not verified. When the team is at its seat limit, only a verified address that was invited
+              is let in: <Link to="/account">verify it from your account</Link> first.
             </p>
           ) : null}
           {accept.error ? <Refusal error={accept.error} account={account} /> : null}

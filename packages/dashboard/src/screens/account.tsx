@@ -201,8 +201,8 @@ function Tokens() {
     <section className="card stack" aria-labelledby="tokens-title">
       <h2 id="tokens-title">Personal access tokens</h2>
       <p>
-        A token lets a script or another tool use the management API as you (
-        <code>Authorization: Bearer sp_pat_…</code>). Revoke a token you no longer use.
+        A token lets a script or another tool use the management API as you (<code>Authorization: Bearer sp_pat_…</code>
+        ). Revoke a token you no longer use.
       </p>
       <Form
         className="stack"

@@ -17,7 +17,9 @@ export default function ForgotPassword() {
   return (
     <AuthForm
       title="Forgot your password?"
-      intro={<p>Type the address you sign in with. If it has an account, we e-mail it a link to choose a new password.</p>}
+      intro={
+        <p>Type the address you sign in with. If it has an account, we e-mail it a link to choose a new password.</p>
+      }
       error={request.error}
       busy={request.isPending}
       submitLabel="Send reset link"

@@ -9,7 +9,7 @@ import { AuthForm } from '../widgets/auth-form.tsx';
 /** `?next=` carried over to the other signed-out screens, so the visitor still lands where they wanted. */
 export function withNext(path: string, search: URLSearchParams): string {
   const next = search.get('next');
-  return next ? `${path}?next=${encodeURIComponent(next)}` : path;
+  return next && next !== '/' ? `${path}?next=${encodeURIComponent(next)}` : path;
 }
 
 export default function SignIn() {
@@ -46,10 +46,7 @@ export default function SignIn() {
         <>
           {oidc?.enabled && oidc.startUrl ? (
             <p className="alt">
-              <a
-                className="button button-secondary"
-                href={`${oidc.startUrl}?returnTo=${encodeURIComponent(returnTo)}`}
-              >
+              <a className="button button-secondary" href={`${oidc.startUrl}?returnTo=${encodeURIComponent(returnTo)}`}>
                 Sign in with {oidc.label ?? 'your identity provider'}
               </a>
             </p>

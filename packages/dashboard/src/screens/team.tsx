@@ -125,18 +125,18 @@ function Seats({ team }: { team: Team }) {
       <ul className="seat-rule">
         <li>
           Seats belong to the team’s owner and are shared by all of the owner’s teams. Each e-mail address that is a
-          member of, or has a pending invitation to, any of them takes one seat, counted once however many of the
-          teams it is in. The owner’s own address counts too.
+          member of, or has a pending invitation to, any of them takes one seat, counted once however many of the teams
+          it is in. The owner’s own address counts too.
         </li>
         <li>
-          At the limit, an address that does not count yet cannot be invited. Withdrawing a pending invitation frees
-          its seat at once; an expired invitation no longer counts.
+          At the limit, an address that does not count yet cannot be invited. Withdrawing a pending invitation frees its
+          seat at once; an expired invitation no longer counts.
         </li>
         <li>
-          Accepting takes no new seat when the accepting account’s address already counts for the owner (a member of
-          one of the owner’s teams, or a pending invitation, such as this one, to that address) — but only once the
-          address is verified: an unverified address is not trusted. At the limit, anyone else accepting needs a free
-          seat and is refused.
+          Accepting takes no new seat when the accepting account’s address already counts for the owner (a member of one
+          of the owner’s teams, or a pending invitation, such as this one, to that address) — but only once the address
+          is verified: an unverified address is not trusted. At the limit, anyone else accepting needs a free seat and
+          is refused.
         </li>
       </ul>
     </section>
@@ -210,8 +210,7 @@ function MemberRow({ team, member, account }: { team: Team; member: Member; acco
         {self ? <span className="muted"> (you)</span> : null}
       </th>
       <td>
-        {member.email}{' '}
-        {member.verified ? null : <span className="badge badge-warn">Not verified</span>}
+        {member.email} {member.verified ? null : <span className="badge badge-warn">Not verified</span>}
       </td>
       <td>
         {canManage ? (
@@ -368,9 +367,7 @@ function InviteRow({ team, invite }: { team: Team; invite: Invite }) {
       <th scope="row">{invite.email}</th>
       <td>{ROLE_LABELS[invite.role]}</td>
       <td>{day(invite.createdAt)}</td>
-      <td>
-        {invite.status === 'expired' ? <span className="badge badge-warn">Expired</span> : day(invite.expiresAt)}
-      </td>
+      <td>{invite.status === 'expired' ? <span className="badge badge-warn">Expired</span> : day(invite.expiresAt)}</td>
       <td>
         <div className="row">
           <Button

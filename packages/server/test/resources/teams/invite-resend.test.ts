@@ -2,13 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { startMailbox, type Mailbox } from '../../support/mailbox.ts';
-import {
-  inviteTokenFor,
-  managementApi,
-  signUpVerified,
-  uniqueEmail,
-  type SignedIn,
-} from '../../support/management.ts';
+import { inviteTokenFor, managementApi, signUpVerified, uniqueEmail, type SignedIn } from '../../support/management.ts';
 
 describe('teams: resending an invite, and what the invite e-mail and page show', () => {
   let server: TestServer;

@@ -8,7 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { Link, useNavigate, useParams } from 'react-router';
-import { type Account, api, unwrap } from '../api/client.ts';
+import { type Account, ApiError, api, unwrap } from '../api/client.ts';
 import { day, type Invite, type Member, ROLE_LABELS, type Team, TEAMS_KEY, teamKey } from '../api/accounts.ts';
 import { Button, ErrorNote, Field, fieldErrors, Note, RequireAccount } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
@@ -46,24 +46,32 @@ function TeamScreen({ teamId, account }: { teamId: string; account: Account }) {
   });
   useTitle(team.data?.name ?? 'Team');
   return (
-    <QueryView query={team} what="the team">
-      {(data) => (
-        <section className="teams" aria-labelledby="team-title">
-          <div>
-            <p className="muted">
-              <Link to="/teams">Teams</Link>
-            </p>
-            <h1 id="team-title">{data.name}</h1>
-            <p className="muted">Your role: {ROLE_LABELS[data.role]}</p>
-          </div>
-          {data.role === 'owner' ? <Rename team={data} /> : null}
-          <Seats team={data} />
-          <Members team={data} account={account} />
-          {data.role === 'owner' ? <InviteForm team={data} /> : null}
-          {data.role === 'owner' || data.role === 'admin' ? <Invites team={data} /> : null}
-        </section>
+    <section className="teams" aria-labelledby="team-title">
+      <div>
+        <p className="muted">
+          <Link to="/teams">Teams</Link>
+        </p>
+        <h1 id="team-title">{team.data?.name ?? 'Team'}</h1>
+        {team.data ? <p className="muted">Your role: {ROLE_LABELS[team.data.role]}</p> : null}
+      </div>
+      {team.error instanceof ApiError && team.error.status === 404 ? (
+        <p className="note note-error" role="alert">
+          This team does not exist, or you are not one of its members.
+        </p>
+      ) : (
+        <QueryView query={team} what="the team">
+          {(data) => (
+            <>
+              {data.role === 'owner' ? <Rename team={data} /> : null}
+              <Seats team={data} />
+              <Members team={data} account={account} />
+              {data.role === 'owner' ? <InviteForm team={data} /> : null}
+              {data.role === 'owner' || data.role === 'admin' ? <Invites team={data} /> : null}
+            </>
+          )}
+        </QueryView>
       )}
-    </QueryView>
+    </section>
   );
 }
 
@@ -133,10 +141,11 @@ function Seats({ team }: { team: Team }) {
           seat at once; an expired invitation no longer counts.
         </li>
         <li>
-          Accepting takes no new seat when the accepting account’s address already counts for the owner (a member of one
-          of the owner’s teams, or a pending invitation, such as this one, to that address) — but only once the address
-          is verified: an unverified address is not trusted. At the limit, anyone else accepting needs a free seat and
-          is refused.
+          At the limit, an invitation is accepted only when the accepting account’s address is verified and already
+          counts for the owner: it is a member of one of the owner’s teams, or has a pending invitation to one of them
+          (such as the invitation being accepted). It then takes no new seat. An address typed at sign-up but not
+          verified is not trusted: verify it first. Any other account is refused until a seat frees. Below the limit,
+          any signed-in account may accept.
         </li>
       </ul>
     </section>
@@ -217,7 +226,7 @@ function MemberRow({ team, member, account }: { team: Team; member: Member; acco
           <div className="stack">
             <SelectField
               label={`Role of ${who}`}
-              value={(changeRole.variables ?? member.role) as Assignable}
+              value={(changeRole.isError ? member.role : (changeRole.variables ?? member.role)) as Assignable}
               options={ASSIGNABLE}
               onChange={(role) => changeRole.mutate(role)}
               error={changeRole.error instanceof Error ? changeRole.error.message : undefined}

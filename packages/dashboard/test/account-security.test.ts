@@ -99,6 +99,7 @@ describe('dashboard account security', () => {
     // A link without its token says so.
     await page.goto(`${env.origin}/app/reset-password`);
     await page.getByRole('alert').filter({ hasText: 'no token' }).waitFor();
+    await expectAccessible(page, 'reset password, no token');
     assert.deepEqual(problems, []);
   });
 

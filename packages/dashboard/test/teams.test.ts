@@ -295,6 +295,11 @@ describe('dashboard teams and invites', () => {
     await expectAccessible(other.page, 'invitation, expired');
     await other.page.goto(`${env.origin}/app/invites/not-a-real-token`);
     await other.page.getByRole('alert').filter({ hasText: 'not valid' }).waitFor();
+    await expectAccessible(other.page, 'invitation, unknown link');
+    // A team the account is not in: said in words, under the page's heading.
+    await other.page.goto(`${env.origin}/app/teams/${teamId}`);
+    await other.page.getByRole('alert').filter({ hasText: 'not one of its members' }).waitFor();
+    assert.equal(await other.page.getByRole('heading', { level: 1 }).count(), 1);
 
     // The owner sees the expired invitation and may send it again.
     await page.reload();

@@ -1,7 +1,53 @@
+/** Ask for a password reset link. The answer is the same whether or not the address has an account. */
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { api, unwrap } from '../api/client.ts';
+import { Field, fieldErrors, Note } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
+import { AuthForm } from '../widgets/auth-form.tsx';
 
-/** Placeholder until this screen is built (issue 14). */
 export default function ForgotPassword() {
-  useTitle('ForgotPassword');
-  return <h1>ForgotPassword</h1>;
+  const [email, setEmail] = useState('');
+  useTitle('Forgot your password?');
+  const request = useMutation({
+    mutationFn: () => unwrap(api.POST('/auth/password-reset', { body: { email } })),
+  });
+  const errors = fieldErrors(request.error);
+  return (
+    <AuthForm
+      title="Forgot your password?"
+      intro={
+        <p>Type the address you sign in with. If it has an account, we e-mail it a link to choose a new password.</p>
+      }
+      error={request.error}
+      busy={request.isPending}
+      submitLabel="Send reset link"
+      busyLabel="Sending…"
+      onSubmit={() => request.mutate()}
+      after={
+        <>
+          {request.isSuccess ? (
+            <Note>
+              {request.data.message}. The link works for a limited time; check your spam folder if nothing arrives.
+            </Note>
+          ) : null}
+          <p>
+            Remembered it? <Link to="/sign-in">Sign in</Link>
+          </p>
+        </>
+      }
+    >
+      <Field
+        label="E-mail address"
+        name="email"
+        type="email"
+        autoComplete="username"
+        isRequired
+        value={email}
+        onChange={setEmail}
+        serverError={errors['email']}
+      />
+    </AuthForm>
+  );
 }

@@ -1,9 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
-import { Form } from 'react-aria-components';
+import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, ME_KEY, unwrap } from '../api/client.ts';
-import { Button, ErrorNote, Field, fieldErrors, nextPath } from '../ui.tsx';
+import { Field, fieldErrors, nextPath } from '../ui.tsx';
+import { useTitle } from '../use-title.ts';
+import { AuthForm } from '../widgets/auth-form.tsx';
+
+/** `?next=` carried over to the other signed-out screens, so the visitor still lands where they wanted. */
+export function withNext(path: string, search: URLSearchParams): string {
+  const next = search.get('next');
+  return next && next !== '/' ? `${path}?next=${encodeURIComponent(next)}` : path;
+}
 
 export default function SignIn() {
   const [email, setEmail] = useState('');
@@ -11,9 +18,7 @@ export default function SignIn() {
   const [search] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  useEffect(() => {
-    document.title = 'Sign in · Signpost';
-  }, []);
+  useTitle('Sign in');
   const provider = useQuery({
     queryKey: ['identity-provider'],
     queryFn: () => unwrap(api.GET('/auth/oidc')),
@@ -27,50 +32,54 @@ export default function SignIn() {
     },
   });
   const errors = fieldErrors(signIn.error);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!signIn.isPending) signIn.mutate();
-  };
   const oidc = provider.data;
+  const returnTo = `/app${nextPath(search)}`;
   return (
-    <section className="card narrow" aria-labelledby="sign-in-title">
-      <h1 id="sign-in-title">Sign in</h1>
-      <Form onSubmit={submit} className="stack">
-        {signIn.error ? <ErrorNote error={signIn.error} /> : null}
-        <Field
-          label="E-mail address"
-          name="email"
-          type="email"
-          autoComplete="username"
-          isRequired
-          value={email}
-          onChange={setEmail}
-          serverError={errors['email']}
-        />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          isRequired
-          value={password}
-          onChange={setPassword}
-          serverError={errors['password']}
-        />
-        <Button type="submit" busy={signIn.isPending}>
-          {signIn.isPending ? 'Signing in…' : 'Sign in'}
-        </Button>
-      </Form>
-      {oidc?.enabled && oidc.startUrl ? (
-        <p className="alt">
-          <a className="button button-secondary" href={`${oidc.startUrl}?returnTo=${encodeURIComponent('/app/')}`}>
-            Sign in with {oidc.label ?? 'your identity provider'}
-          </a>
-        </p>
-      ) : null}
-      <p>
-        New here? <Link to="/sign-up">Create an account</Link>
-      </p>
-    </section>
+    <AuthForm
+      title="Sign in"
+      error={signIn.error}
+      busy={signIn.isPending}
+      submitLabel="Sign in"
+      busyLabel="Signing in…"
+      onSubmit={() => signIn.mutate()}
+      after={
+        <>
+          {oidc?.enabled && oidc.startUrl ? (
+            <p className="alt">
+              <a className="button button-secondary" href={`${oidc.startUrl}?returnTo=${encodeURIComponent(returnTo)}`}>
+                Sign in with {oidc.label ?? 'your identity provider'}
+              </a>
+            </p>
+          ) : null}
+          <p>
+            <Link to="/forgot-password">Forgot your password?</Link>
+          </p>
+          <p>
+            New here? <Link to={withNext('/sign-up', search)}>Create an account</Link>
+          </p>
+        </>
+      }
+    >
+      <Field
+        label="E-mail address"
+        name="email"
+        type="email"
+        autoComplete="username"
+        isRequired
+        value={email}
+        onChange={setEmail}
+        serverError={errors['email']}
+      />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        isRequired
+        value={password}
+        onChange={setPassword}
+        serverError={errors['password']}
+      />
+    </AuthForm>
   );
 }

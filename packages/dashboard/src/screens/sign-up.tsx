@@ -1,19 +1,20 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
-import { Form } from 'react-aria-components';
-import { Link, useNavigate } from 'react-router';
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, ME_KEY, unwrap } from '../api/client.ts';
-import { Button, ErrorNote, Field, fieldErrors } from '../ui.tsx';
+import { Field, fieldErrors } from '../ui.tsx';
+import { useTitle } from '../use-title.ts';
+import { AuthForm } from '../widgets/auth-form.tsx';
+import { withNext } from './sign-in.tsx';
 
 export default function SignUp() {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [search] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  useEffect(() => {
-    document.title = 'Create an account · Signpost';
-  }, []);
+  useTitle('Create an account');
   const signUp = useMutation({
     mutationFn: async () => {
       await unwrap(api.POST('/auth/sign-up', { body: { email, password, ...(name.trim() ? { name } : {}) } }));
@@ -22,55 +23,55 @@ export default function SignUp() {
     },
     onSuccess: async (data) => {
       queryClient.setQueryData(ME_KEY, data.account);
-      await navigate('/account');
+      // An invite (or another page) asked for an account: back there; otherwise the account page.
+      const next = search.get('next');
+      await navigate(next?.startsWith('/') && !next.startsWith('//') ? next : '/account');
     },
   });
   const errors = fieldErrors(signUp.error);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!signUp.isPending) signUp.mutate();
-  };
   return (
-    <section className="card narrow" aria-labelledby="sign-up-title">
-      <h1 id="sign-up-title">Create an account</h1>
-      <Form onSubmit={submit} className="stack">
-        {signUp.error ? <ErrorNote error={signUp.error} /> : null}
-        <Field
-          label="Name"
-          name="name"
-          autoComplete="name"
-          value={name}
-          onChange={setName}
-          serverError={errors['name']}
-        />
-        <Field
-          label="E-mail address"
-          name="email"
-          type="email"
-          autoComplete="email"
-          isRequired
-          value={email}
-          onChange={setEmail}
-          serverError={errors['email']}
-        />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          description="At least 10 characters and hard to guess."
-          isRequired
-          value={password}
-          onChange={setPassword}
-          serverError={errors['password']}
-        />
-        <Button type="submit" busy={signUp.isPending}>
-          {signUp.isPending ? 'Creating…' : 'Create account'}
-        </Button>
-      </Form>
-      <p>
-        Already have an account? <Link to="/sign-in">Sign in</Link>
-      </p>
-    </section>
+    <AuthForm
+      title="Create an account"
+      error={signUp.error}
+      busy={signUp.isPending}
+      submitLabel="Create account"
+      busyLabel="Creating…"
+      onSubmit={() => signUp.mutate()}
+      after={
+        <p>
+          Already have an account? <Link to={withNext('/sign-in', search)}>Sign in</Link>
+        </p>
+      }
+    >
+      <Field
+        label="Name"
+        name="name"
+        autoComplete="name"
+        value={name}
+        onChange={setName}
+        serverError={errors['name']}
+      />
+      <Field
+        label="E-mail address"
+        name="email"
+        type="email"
+        autoComplete="email"
+        isRequired
+        value={email}
+        onChange={setEmail}
+        serverError={errors['email']}
+      />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        description="At least 10 characters and hard to guess."
+        isRequired
+        value={password}
+        onChange={setPassword}
+        serverError={errors['password']}
+      />
+    </AuthForm>
   );
 }

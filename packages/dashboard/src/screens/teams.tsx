@@ -1,7 +1,106 @@
+/** The caller's teams (role, the owner's seats) and creating another team. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Form } from 'react-aria-components';
+import { Link, useNavigate } from 'react-router';
+import { api, unwrap } from '../api/client.ts';
+import { ROLE_LABELS, TEAMS_KEY } from '../api/accounts.ts';
+import { Button, ErrorNote, Field, fieldErrors, RequireAccount } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
+import { Empty, QueryView } from '../widgets/states.tsx';
+import './tables.css';
+import './teams.css';
 
-/** Placeholder until this screen is built (issue 14). */
+function CreateTeam() {
+  const [name, setName] = useState('');
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const create = useMutation({
+    mutationFn: () => unwrap(api.POST('/teams', { body: { name } })),
+    onSuccess: async (team) => {
+      await queryClient.invalidateQueries({ queryKey: TEAMS_KEY });
+      await navigate(`/teams/${team.id}`);
+    },
+  });
+  const errors = fieldErrors(create.error);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!create.isPending) create.mutate();
+  };
+  return (
+    <section className="card" aria-labelledby="create-team-title">
+      <h2 id="create-team-title">Create a team</h2>
+      <Form className="stack team-form" onSubmit={submit}>
+        {create.error ? <ErrorNote error={create.error} /> : null}
+        <Field
+          label="Team name"
+          name="teamName"
+          isRequired
+          description="You own it; its members count against your seats, with those of your other teams."
+          value={name}
+          onChange={setName}
+          serverError={errors['name']}
+        />
+        <div>
+          <Button type="submit" busy={create.isPending}>
+            {create.isPending ? 'Creating…' : 'Create team'}
+          </Button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
 export default function Teams() {
   useTitle('Teams');
-  return <h1>Teams</h1>;
+  return (
+    <RequireAccount>
+      {() => (
+        <section className="teams" aria-labelledby="teams-title">
+          <h1 id="teams-title">Teams</h1>
+          <TeamList />
+          <CreateTeam />
+        </section>
+      )}
+    </RequireAccount>
+  );
+}
+
+function TeamList() {
+  const teams = useQuery({ queryKey: TEAMS_KEY, queryFn: () => unwrap(api.GET('/teams')) });
+  return (
+    <QueryView query={teams} what="teams">
+      {({ teams: list }) =>
+        list.length === 0 ? (
+          <Empty>You are not in any team yet. Create one, or accept an invitation.</Empty>
+        ) : (
+          <div className="table-wrap">
+            <table className="table">
+              <caption className="muted">Teams you belong to</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Team</th>
+                  <th scope="col">Your role</th>
+                  <th scope="col">Owner’s seats used</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((team) => (
+                  <tr key={team.id}>
+                    <th scope="row">
+                      <Link to={`/teams/${team.id}`}>{team.name}</Link>
+                    </th>
+                    <td>{ROLE_LABELS[team.role]}</td>
+                    <td>
+                      {team.seats.used} of {team.seats.limit}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )
+      }
+    </QueryView>
+  );
 }

@@ -86,6 +86,6 @@ export async function signUpVerified(
 export async function inviteTokenFor(mailbox: Mailbox, email: string, count = 0): Promise<string> {
   const mails = () => mailbox.messages.filter((m) => m.to.includes(email.toLowerCase()) && /invited/.test(m.subject));
   await mailbox.waitFor(() => mails().length > count);
-  const link = mails()[count]!.links.find((url) => url.includes('/api/v1/invites/'))!;
+  const link = mails()[count]!.links.find((url) => url.includes('/app/invites/'))!;
   return new URL(link).pathname.split('/').pop()!;
 }

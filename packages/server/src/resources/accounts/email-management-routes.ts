@@ -112,7 +112,8 @@ export async function emailManagementRoutes(app: ManagementApp, deps: Management
       if (account) {
         await expireLinks(db, account.id, 'reset-password');
         const token = await createLink(db, account.id, 'reset-password', account.email);
-        const link = `${config.publicUrl}${MANAGEMENT_API_PREFIX}/auth/reset-password?token=${token}`;
+        // The dashboard's page asks for the new password and posts it to POST /auth/reset-password.
+        const link = `${config.publicUrl}/app/reset-password?token=${token}`;
         // Not awaited into the answer: a failure must not reveal that the account exists.
         await mailer
           .send(passwordResetMessage(account.email, link))
@@ -122,7 +123,7 @@ export async function emailManagementRoutes(app: ManagementApp, deps: Management
     },
   );
 
-  // The page the reset e-mail links to: a form that posts the new password. Opening it uses nothing up.
+  // The page earlier reset e-mails linked to: a form that posts the new password. Opening it uses nothing up.
   app.get(
     '/auth/reset-password',
     { config: { anonymous: true }, schema: { hide: true, querystring: TokenQuery } },

@@ -4,10 +4,11 @@
  */
 import { Type } from 'typebox';
 import { Email, errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, HttpError, NotFoundError } from '../../kernel/errors.ts';
+import { BadRequestError, HttpError, NotFoundError, TooManyRequestsError } from '../../kernel/errors.ts';
+import { hitSlidingWindow, rateLimitHeaders } from '../../http/rate-limit.ts';
 import { normaliseEmail } from '../../kernel/email.ts';
 import { requireAccount, requireTeamAccess } from '../../management/access.ts';
-import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import {
   AssignableRole,
   Invite,
@@ -17,7 +18,7 @@ import {
   Member,
   TeamParams,
 } from './schemas.ts';
-import { findMember, isMemberAddress } from './members-read-model.ts';
+import { findMember, inviterLabel, isMemberAddress } from './members-read-model.ts';
 import { inviteMessage } from './messages.ts';
 import { inviteStatus, presentInvite, presentMember } from './presenter.ts';
 import { addressCounts, seatsOf } from './seats-read-model.ts';
@@ -29,6 +30,7 @@ import {
   findInviteByToken,
   listInvites,
   markInviteAccepted,
+  renewInvite,
   revokeInvite,
 } from './store.ts';
 
@@ -44,12 +46,24 @@ const INVITE_PROBLEMS = {
   expired: 'This invitation has expired; ask for a new one',
 } as const;
 
+/** Resends of one invite's e-mail: 3 an hour, so nobody can flood an inbox through it. */
+const RESEND_LIMIT = { max: 3, windowMs: 60 * 60 * 1000 };
+
+class InviteMailFailedError extends HttpError {
+  constructor() {
+    super(503, 'MailFailed', 'The invite was saved but its e-mail could not be sent; invite again later');
+  }
+}
+
 export async function inviteManagementRoutes(
   app: ManagementApp,
   { db, config, mailer }: ManagementDeps,
 ): Promise<void> {
   const tags = ['teams'];
   const seatsDefault = config.accounts.defaultTeamSeats;
+  /** The invite e-mail; its link opens the dashboard's invite page, which accepts through the API. */
+  const sendInvite = (email: string, token: string, teamName: string, inviter: string, role: string) =>
+    mailer.send(inviteMessage(email, `${config.publicUrl}/app/invites/${token}`, teamName, inviter, role));
 
   app.get(
     '/teams/:teamId/invites',
@@ -98,18 +112,62 @@ export async function inviteManagementRoutes(
         }
         return createInvite(tx, { teamId: team.id, email, role: request.body.role ?? 'member', invitedBy: account.id });
       });
-      const link = `${config.publicUrl}${MANAGEMENT_API_PREFIX}/invites/${token}`;
       try {
-        await mailer.send(inviteMessage(email, link, team.name, account.name || account.email, row.role));
+        await sendInvite(email, token, team.name, account.name || account.email, row.role);
       } catch (error) {
         request.log.error({ err: error }, 'invite e-mail not sent');
-        throw new HttpError(
-          503,
-          'MailFailed',
-          'The invite was saved but its e-mail could not be sent; invite again later',
-        );
+        throw new InviteMailFailedError();
       }
       return reply.code(201).send(presentInvite(row));
+    },
+  );
+
+  app.post(
+    '/teams/:teamId/invites/:inviteId/resend',
+    {
+      schema: {
+        operationId: 'resendTeamInvite',
+        summary: 'Send a pending or expired invite’s e-mail again with a new link valid 7 days (admin; 3 an hour)',
+        description:
+          'The earlier link stops working. An expired invite counts for the owner’s seats again, so it is refused at the seat ' +
+          'limit unless its address already counts. Accepted and withdrawn invites cannot be resent (409).',
+        tags,
+        params: InviteParams,
+        response: { 200: Invite, ...errorResponses(401, 403, 404, 409, 429, 503) },
+      },
+    },
+    async (request) => {
+      const account = requireAccount(request);
+      const team = await requireTeamAccess(request, request.params.teamId, 'admin');
+      const { inviteId } = request.params;
+      const existing = await findInvite(db, team.id, inviteId);
+      if (!existing) throw new NotFoundError();
+      const limit = await hitSlidingWindow(db, `invite-resend:${existing.id}`, RESEND_LIMIT.max, RESEND_LIMIT.windowMs);
+      if (!limit.allowed)
+        throw new TooManyRequestsError('Too many resends of this invite; try again later', rateLimitHeaders(limit));
+      const { token, row } = await db.transaction(async (tx) => {
+        await lockOwnerSeats(tx, team.ownerAccountId);
+        const invite = await findInvite(tx, team.id, inviteId);
+        if (!invite) throw new NotFoundError();
+        const status = inviteStatus(invite);
+        if (status === 'accepted' || status === 'revoked')
+          throw new HttpError(409, 'Conflict', INVITE_PROBLEMS[status]);
+        if (status === 'expired' && !(await addressCounts(tx, team.ownerAccountId, invite.email))) {
+          const seats = await seatsOf(tx, team.ownerAccountId, seatsDefault);
+          if (seats.used >= seats.limit)
+            throw new SeatLimitError(`Seat limit reached (${seats.used} of ${seats.limit})`);
+        }
+        const renewed = await renewInvite(tx, team.id, invite.id);
+        if (!renewed) throw new NotFoundError();
+        return { token: renewed, row: (await findInvite(tx, team.id, invite.id))! };
+      });
+      try {
+        await sendInvite(row.email, token, team.name, account.name || account.email, row.role);
+      } catch (error) {
+        request.log.error({ err: error }, 'invite e-mail not sent');
+        throw new InviteMailFailedError();
+      }
+      return presentInvite(row);
     },
   );
 
@@ -156,6 +214,7 @@ export async function inviteManagementRoutes(
         role: invite.role,
         status: inviteStatus(invite),
         expiresAt: invite.expires_at,
+        invitedBy: await inviterLabel(db, invite.invited_by),
       };
     },
   );

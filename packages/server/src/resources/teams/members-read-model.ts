@@ -37,3 +37,12 @@ export async function isMemberAddress(db: Queryable, teamId: string, email: stri
   );
   return row !== undefined;
 }
+
+/** How an invite names the account that sent it: its name, else its address; null when it is gone. */
+export async function inviterLabel(db: Queryable, accountId: string | null): Promise<string | null> {
+  if (!accountId) return null;
+  const row = await db.get<{ email: string; name: string }>('SELECT email, name FROM accounts WHERE id = ?', [
+    accountId,
+  ]);
+  return row ? row.name || row.email : null;
+}

@@ -61,6 +61,9 @@ export const InvitePreview = Type.Object(
     role: RoleSchema,
     status: StringEnum(['pending', 'accepted', 'revoked', 'expired'] as const),
     expiresAt: Timestamp,
+    invitedBy: Type.Union([Type.String(), Type.Null()], {
+      description: 'The name (else the address) of the account that sent the invite; null when it no longer exists',
+    }),
   },
   { additionalProperties: false },
 );

@@ -153,6 +153,20 @@ export async function revokeInvite(db: Queryable, teamId: string, inviteId: stri
   );
 }
 
+/**
+ * A new token and a fresh expiry for an invite that is neither accepted nor withdrawn (the old link
+ * stops working); the new token, or undefined when the invite cannot be renewed.
+ */
+export async function renewInvite(db: Queryable, teamId: string, inviteId: string): Promise<string | undefined> {
+  const token = newSecret();
+  const { changes } = await db.run(
+    `UPDATE team_invites SET token_hash = ?, expires_at = ?
+      WHERE id = ? AND team_id = ? AND accepted_at IS NULL AND revoked_at IS NULL`,
+    [hashSecret(token), isoIn(INVITE_TTL_MS), inviteId, teamId],
+  );
+  return changes === 1 ? token : undefined;
+}
+
 export async function markInviteAccepted(db: Queryable, inviteId: string, accountId: string): Promise<void> {
   await db.run('UPDATE team_invites SET accepted_at = ?, accepted_by = ? WHERE id = ?', [
     nowIso(),

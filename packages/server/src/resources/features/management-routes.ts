@@ -197,7 +197,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       schema: {
         operationId: 'manageMergeFeature',
         summary:
-          'Merge this duplicate into targetId: votes (each voter once) and comments move over, the duplicate is deleted (role: admin)',
+          'Merge this duplicate into targetId: votes (each voter once), comments and followers move over, the duplicate is deleted (role: admin)',
         tags,
         params: FeatureParams,
         body: MergeBody,

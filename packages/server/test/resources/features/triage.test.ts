@@ -214,3 +214,20 @@ describe('management: triage of features', () => {
     );
   });
 });
+
+describe('management: merging moves followers', () => {
+  const p = managedProjectSuite();
+  it('the duplicate’s followers follow the kept idea, each once', async () => {
+    const keep = (await p.live.post('/features', submission('Keep this idea'))).body.id;
+    const dup = (await p.live.post('/features', submission('Duplicate of the idea'))).body.id;
+    const both = await createFollower(p.server.db, p.projectId, [keep, dup]);
+    const onlyDup = await createFollower(p.server.db, p.projectId, [dup]);
+    const merged = await p.admin.post(`/projects/${p.projectId}/features/${dup}/merge`, { targetId: keep });
+    assert.equal(merged.status, 200, merged.text);
+    const rows = await p.server.db.all<{ user_id: string }>(
+      'SELECT user_id FROM follows WHERE feature_id = ? ORDER BY user_id',
+      [keep],
+    );
+    assert.deepEqual(rows.map((row) => row.user_id).sort(), [both.id, onlyDup.id].sort());
+  });
+});

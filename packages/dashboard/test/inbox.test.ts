@@ -231,6 +231,7 @@ describe('dashboard inbox and idea page', () => {
     await page.getByRole('link', { name: '← Back to the inbox' }).click();
     await page.getByRole('table', { name: 'Ideas' }).waitFor();
     const row = page.getByRole('row').filter({ hasText: 'Dark theme for the editor' });
+    await row.filter({ hasText: 'Themes' }).waitFor();
     assert.match((await row.textContent()) ?? '', /Internal.*Planned.*3.*1.*Mobile.*Themes/s);
     assert.deepEqual(problems, []);
   });

@@ -85,7 +85,8 @@ async function seed(env: DashboardEnv): Promise<Seeded> {
       })
     ).body.id;
   }
-  for (const voter of ['ann', 'bob', 'cat', 'dan']) await publicApi(`/features/${ids['csv']}/votes/${voter}`, { method: 'PUT' });
+  for (const voter of ['ann', 'bob', 'cat', 'dan'])
+    await publicApi(`/features/${ids['csv']}/votes/${voter}`, { method: 'PUT' });
   for (const voter of ['ann', 'bob']) await publicApi(`/features/${ids['dup']}/votes/${voter}`, { method: 'PUT' });
   for (const voter of ['bob', 'cat']) await publicApi(`/features/${ids['target']}/votes/${voter}`, { method: 'PUT' });
   await publicApi(`/features/${ids['target']}/comments`, { body: { body: 'Buy cheap watches at spam.example' } });
@@ -106,8 +107,7 @@ describe('dashboard inbox and idea page', () => {
   const inboxUrl = () => `${env.origin}/app/projects/${seeded.projectId}/inbox`;
   const publicGet = (path: string) =>
     call(`${env.origin}/api/public/v1${path}`, { headers: { 'x-api-key': seeded.key } }, [200, 404]);
-  const manageGet = (path: string) =>
-    call(`${env.origin}/api/v1${path}`, { headers: { cookie: seeded.cookie } });
+  const manageGet = (path: string) => call(`${env.origin}/api/v1${path}`, { headers: { cookie: seeded.cookie } });
 
   async function signedInPage(): Promise<{ page: Page; problems: string[] }> {
     context = await env.browser.newContext();
@@ -142,7 +142,9 @@ describe('dashboard inbox and idea page', () => {
     // The duplicate first: merge it into the idea suggested as similar.
     await page.getByRole('link', { name: 'Dark theme please' }).click();
     await page.getByRole('heading', { level: 1, name: 'Dark theme please' }).waitFor();
-    const suggested = page.getByRole('group', { name: 'Similar ideas' }).getByRole('radio', { name: /Dark theme for the editor/ });
+    const suggested = page
+      .getByRole('group', { name: 'Similar ideas' })
+      .getByRole('radio', { name: /Dark theme for the editor/ });
     await suggested.waitFor();
     await expectAccessible(page, 'idea page');
     await suggested.check();
@@ -154,7 +156,10 @@ describe('dashboard inbox and idea page', () => {
     await dialog.getByRole('button', { name: 'Merge' }).click();
     await page.waitForURL(new RegExp(`/inbox/${target}$`));
     await page.getByRole('heading', { level: 1, name: 'Dark theme for the editor' }).waitFor();
-    await page.getByRole('status').filter({ hasText: '“Dark theme please” was merged into this idea: 1 vote and 0 comments moved.' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: '“Dark theme please” was merged into this idea: 1 vote and 0 comments moved.' })
+      .waitFor();
     assert.equal((await publicGet(`/features/${dup}`)).status, 404);
     assert.equal((await publicGet(`/features/${target}`)).body.voteCount, 3);
 

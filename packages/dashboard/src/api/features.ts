@@ -43,3 +43,8 @@ export const tagsKey = (projectId: string) => ['tags', projectId] as const;
 export function when(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** A date in the reader's locale, short (the time in `when`). */
+export function day(iso: string): string {
+  return new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+}

@@ -104,7 +104,7 @@ function FeatureView({ feature, note, inbox }: { feature: ManagedFeature; note?:
           </span>
         </p>
         <p className="row">
-          <span className={`status status-${feature.status}`}>{statusLabel(feature.status)}</span>
+          <span className={`badge badge-muted status status-${feature.status}`}>{statusLabel(feature.status)}</span>
           {feature.internal ? <span className="badge badge-warn">Internal</span> : null}
           {feature.environment === 'test' ? <span className="badge badge-muted">Test key</span> : null}
           {boardLink ? <a href={boardLink}>View on the public board</a> : null}
@@ -252,7 +252,6 @@ function Tags({ feature, admin }: { feature: ManagedFeature; admin: boolean }) {
   const savedKey = savedIds.join(',');
   // What the boxes show: the change at once, the saved tags again if the server refuses it.
   const [current, setCurrent] = useState<string[]>(savedIds);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the saved tags, by value
   useEffect(() => setCurrent(savedKey ? savedKey.split(',') : []), [savedKey]);
   const put = (tagIds: string[]) =>
     unwrap(
@@ -428,8 +427,8 @@ function Voters({ feature, admin }: { feature: ManagedFeature; admin: boolean })
                             onConfirm={() => remove(vote.voterId)}
                           >
                             <p>
-                              The vote of <strong>{vote.voterId}</strong> no longer counts for this idea. They can
-                              vote again.
+                              The vote of <strong>{vote.voterId}</strong> no longer counts for this idea. They can vote
+                              again.
                             </p>
                           </ConfirmButton>
                         </td>
@@ -471,7 +470,12 @@ function Comments({ feature, admin }: { feature: ManagedFeature; admin: boolean 
   });
   const visibility = useMutation({
     mutationFn: ({ comment, hidden }: { comment: Comment; hidden: boolean }) =>
-      unwrap(api.PATCH('/projects/{projectId}/features/{featureId}/comments/{commentId}', { ...path(comment.id), body: { hidden } })),
+      unwrap(
+        api.PATCH('/projects/{projectId}/features/{featureId}/comments/{commentId}', {
+          ...path(comment.id),
+          body: { hidden },
+        }),
+      ),
     onSuccess: (_data, { hidden }) => {
       setNote(hidden ? 'Comment hidden from the board and the public API.' : 'Comment shown on the board again.');
       void queryClient.invalidateQueries({ queryKey: key });
@@ -623,10 +627,10 @@ function Merge({ feature }: { feature: ManagedFeature }) {
         }),
       ),
   });
-  // Picking from one list, then searching: the pick stays only while it is still listed.
-  useEffect(() => setTarget(null), [q]);
   const search = (event: FormEvent) => {
     event.preventDefault();
+    // A new search starts without a pick, so the one confirmed is always one in view.
+    setTarget(null);
     setQ(text.trim());
   };
   const merge = async () => {
@@ -754,9 +758,17 @@ function Delete({ feature, inbox }: { feature: ManagedFeature; inbox: string }) 
   return (
     <section className="card stack" aria-labelledby="delete-title">
       <h2 id="delete-title">Delete</h2>
-      <p className="muted">Deleting removes the idea with its votes and comments. To keep it but hide it, make it internal.</p>
+      <p className="muted">
+        Deleting removes the idea with its votes and comments. To keep it but hide it, make it internal.
+      </p>
       <div>
-        <ConfirmButton label="Delete this idea" title="Delete this idea?" confirmLabel="Delete idea" variant="danger" onConfirm={remove}>
+        <ConfirmButton
+          label="Delete this idea"
+          title="Delete this idea?"
+          confirmLabel="Delete idea"
+          variant="danger"
+          onConfirm={remove}
+        >
           <p>
             “{feature.title}” is deleted with its {feature.voteCount} votes and {feature.commentCount} comments. Linked
             changelog entries keep its last status. This cannot be undone.

@@ -20,6 +20,7 @@ import {
   TYPES,
   tagsKey,
   when,
+  day,
 } from '../api/features.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Note } from '../ui.tsx';
@@ -152,8 +153,7 @@ export default function Inbox() {
         <Empty>
           {filtered ? (
             <p>
-              No ideas match these filters.{' '}
-              <Link to={view.sort ? `?sort=${view.sort}` : '?'}>Clear the filters</Link>
+              No ideas match these filters. <Link to={view.sort ? `?sort=${view.sort}` : '?'}>Clear the filters</Link>
             </p>
           ) : (
             <p>
@@ -219,7 +219,7 @@ function Filters({
     update({ q: text.trim() });
   };
   return (
-    <div role="search" aria-label="Search and filter ideas" className="inbox-filters">
+    <search aria-label="Search and filter ideas" className="inbox-filters">
       <form className="inbox-search row" onSubmit={submit}>
         <div className="field">
           <label htmlFor={searchId}>Search</label>
@@ -272,7 +272,7 @@ function Filters({
           onChange={(sort) => update({ sort: sort === 'newest' ? '' : sort })}
         />
       </div>
-    </div>
+    </search>
   );
 }
 
@@ -315,7 +315,9 @@ function FeatureTable({
                   type="checkbox"
                   aria-label="Select all on this page"
                   checked={all}
-                  onChange={(event) => setSelected(event.target.checked ? new Set(rows.map((row) => row.id)) : new Set())}
+                  onChange={(event) =>
+                    setSelected(event.target.checked ? new Set(rows.map((row) => row.id)) : new Set())
+                  }
                 />
               </th>
             ) : null}
@@ -372,7 +374,9 @@ function FeatureTable({
                 )}
               </td>
               <td>
-                <time dateTime={row.updatedAt}>{when(row.updatedAt)}</time>
+                <time dateTime={row.updatedAt} title={when(row.updatedAt)}>
+                  {day(row.updatedAt)}
+                </time>
               </td>
             </tr>
           ))}
@@ -424,12 +428,7 @@ function BulkBar({
     <section className="inbox-bulk card stack" aria-labelledby="bulk-title">
       <h2 id="bulk-title">{ideas} selected</h2>
       <div className="row inbox-bulk-row">
-        <SelectField
-          label="New status"
-          value={status}
-          options={STATUSES}
-          onChange={(value) => setStatus(value)}
-        />
+        <SelectField label="New status" value={status} options={STATUSES} onChange={(value) => setStatus(value)} />
         <Button
           variant="primary"
           busy={bulk.isPending}

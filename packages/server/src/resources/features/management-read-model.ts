@@ -87,6 +87,13 @@ export async function listManagedFeatures(
   return { rows: await withTags(db, rows), total: Number(count?.total ?? 0) };
 }
 
+/** Words too common to say two ideas are alike (English; other languages rank by their rarer words anyway). */
+const COMMON_WORDS = new Set(
+  'the and for with from that this into when what where which please add can could would should not you your our are was were have has had but all any its via able more less make new use using also some'.split(
+    ' ',
+  ),
+);
+
 /**
  * Items of the project like `feature` (any word of its title, as a prefix, best match first),
  * in its key environment (only those can be merged with it), itself excluded; internal and held
@@ -98,7 +105,7 @@ export async function similarFeatures(
   limit: number,
 ): Promise<TaggedFeatureRow[]> {
   const all = searchWords(feature.title, 16);
-  const long = all.filter((word) => word.length > 2);
+  const long = all.filter((word) => word.length > 2 && !COMMON_WORDS.has(word));
   const words = long.length > 0 ? long : all;
   if (words.length === 0 || limit <= 0) return [];
   const match = textMatch(db.dialect, words, true);

@@ -329,6 +329,18 @@ describe('dashboard inbox and idea page', () => {
     await page.goto(`${inboxUrl()}/feat_does_not_exist`);
     await page.getByRole('heading', { level: 1, name: 'Idea not found' }).waitFor();
     await expectAccessible(page, 'idea not found');
+
+    // A refused save: the server's words in place, what was typed kept.
+    await page.goto(`${inboxUrl()}/${seeded.ids['crash']}`);
+    await page.getByRole('heading', { level: 1, name: 'Crash when saving a file' }).waitFor();
+    const tooLong = 'x'.repeat(10_001);
+    await page.getByLabel('Developer notes').fill(tooLong);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('alert').first().waitFor();
+    assert.equal(await page.getByLabel('Developer notes').getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.getByLabel('Developer notes').inputValue(), tooLong);
+    await page.getByText('Unsaved changes').waitFor();
+    await expectAccessible(page, 'idea page, refused save');
     assert.deepEqual(problems, []);
   });
 });

@@ -18,7 +18,8 @@ export const SEARCH_TEXT_MAX = 200;
 export const SEARCH_WORDS_MAX = 8;
 const WORD_MAX = 40;
 const EXCERPT_LENGTH = 200;
-const TRENDING_DAYS = 7;
+/** Trending: votes cast in the last this many days (the board's sort and the management list's). */
+export const TRENDING_DAYS = 7;
 
 export type BoardSort = 'top' | 'new' | 'trending' | 'relevance';
 
@@ -70,7 +71,7 @@ export function searchWords(text: string | undefined, max = SEARCH_WORDS_MAX): s
 }
 
 /** A full-text condition over `f` for the given words (all of them, or any), and how to rank by it. */
-interface TextMatch {
+export interface TextMatch {
   /** Joined after `features f` (may be empty). */
   join: string;
   joinParams: SqlValue[];
@@ -84,7 +85,7 @@ interface TextMatch {
 
 const PG_DOCUMENT = "to_tsvector('simple', f.title || ' ' || f.description)";
 
-function textMatch(dialect: Database['dialect'], words: string[], any: boolean): TextMatch {
+export function textMatch(dialect: Database['dialect'], words: string[], any: boolean): TextMatch {
   if (dialect === 'sqlite') {
     // Words hold only letters, marks and digits, so a quoted word is always one FTS5 string.
     const expression = words.map((word) => `"${word}"*`).join(any ? ' OR ' : ' ');

@@ -1,8 +1,9 @@
 import { isTrue } from '../../db/database.ts';
 import type { CommentRow } from './store-comments.ts';
 import type { FeatureRow } from './store.ts';
+import type { IdeaTag } from '../tags/index.ts';
 
-export function presentManagedFeature(row: FeatureRow) {
+export function presentManagedFeature(row: FeatureRow, tags: IdeaTag[]) {
   return {
     id: row.id,
     projectId: row.project_id,
@@ -20,6 +21,7 @@ export function presentManagedFeature(row: FeatureRow) {
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    tags,
   };
 }
 
@@ -29,6 +31,7 @@ export function presentComment(row: CommentRow) {
     featureId: row.feature_id,
     body: row.body,
     authorName: row.author_name,
+    hidden: Number(row.held ?? 0) === 1,
     createdAt: row.created_at,
   };
 }

@@ -8,12 +8,20 @@ import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
+import { tagsOfFeatures } from '../tags/index.ts';
+import type { Database } from '../../db/database.ts';
 import { mergeFeature } from './store-merge.ts';
-import { listCommentPage, moderateDeleteComment } from './store-comments.ts';
+import { listCommentPage, moderateDeleteComment, setCommentHidden } from './store-comments.ts';
+import { bulkChangeFeatures } from './bulk.ts';
+import { listManagedFeatures, similarFeatures } from './management-read-model.ts';
 import { listVotePage, moderateRemoveVote } from './store-votes.ts';
 import { presentComment, presentManagedFeature } from './management-presenter.ts';
 import {
+  BulkBody,
+  BulkResult,
   CommentPage,
+  CommentResult,
+  CommentVisibilityBody,
   CommentParams,
   Counts,
   FeaturePage,
@@ -23,12 +31,27 @@ import {
   MergeBody,
   MergeResult,
   PageQuery,
+  SimilarList,
+  SimilarQuery,
   UPDATE_FIELDS,
   UpdateFeatureBody,
   VoteParams,
   VotePage,
 } from './management-schemas.ts';
-import { deleteFeature, getFeature, listFeatures, updateFeature } from './store.ts';
+import { deleteFeature, getFeature, updateFeature, type FeatureRow } from './store.ts';
+
+/** Items as the management API shows them, each with its tags. */
+async function presentAll(db: Database, rows: FeatureRow[]) {
+  const tags = await tagsOfFeatures(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => presentManagedFeature(row, tags.get(row.id) ?? []));
+}
+
+async function presentOne(db: Database, row: FeatureRow) {
+  return (await presentAll(db, [row]))[0]!;
+}
 
 const tags = ['features'];
 
@@ -56,13 +79,55 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       await requireProjectAccess(request, projectId, 'member');
       const limit = clampLimit(request.query.limit, 50, 200);
       const offset = request.query.offset ?? 0;
-      const { rows, total } = await listFeatures(db, projectId, {
+      const { rows, total } = await listManagedFeatures(db, projectId, {
         ...request.query,
         sort: request.query.sort ?? 'newest',
         limit,
         offset,
       });
-      return { features: rows.map(presentManagedFeature), total, limit, offset };
+      return { features: rows.map((row) => presentManagedFeature(row, row.tags)), total, limit, offset };
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/features/bulk',
+    {
+      schema: {
+        operationId: 'manageBulkUpdateFeatures',
+        summary:
+          'Change status, visibility or tags of up to 100 items at once, all or nothing; followers are told of a status change (role: admin)',
+        tags,
+        params: ProjectParams,
+        body: BulkBody,
+        response: { 200: BulkResult, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const rows = await bulkChangeFeatures(db, projectId, request.body);
+      return { features: await presentAll(db, rows), updated: rows.length };
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/features/:featureId/similar',
+    {
+      schema: {
+        operationId: 'manageSimilarFeatures',
+        summary: 'Items like this one (full-text search on its title), candidates for merging it (role: member)',
+        tags,
+        params: FeatureParams,
+        querystring: SimilarQuery,
+        response: { 200: SimilarList, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId, featureId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      const feature = await existing(projectId, featureId);
+      const rows = await similarFeatures(db, feature, request.query.limit ?? 5);
+      return { features: rows.map((row) => presentManagedFeature(row, row.tags)) };
     },
   );
 
@@ -80,7 +145,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
     async (request) => {
       const { projectId, featureId } = request.params;
       await requireProjectAccess(request, projectId, 'member');
-      return presentManagedFeature(await existing(projectId, featureId));
+      return presentOne(db, await existing(projectId, featureId));
     },
   );
 
@@ -102,7 +167,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       requireSomeField(request.body, UPDATE_FIELDS);
       const updated = await updateFeature(db, { projectId }, featureId, request.body);
       if (!updated) throw new NotFoundError();
-      return presentManagedFeature(updated);
+      return presentOne(db, updated);
     },
   );
 
@@ -132,7 +197,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       schema: {
         operationId: 'manageMergeFeature',
         summary:
-          'Merge this duplicate into targetId: votes (each voter once) and comments move over, the duplicate is deleted (role: admin)',
+          'Merge this duplicate into targetId: votes (each voter once), comments and followers move over, the duplicate is deleted (role: admin)',
         tags,
         params: FeatureParams,
         body: MergeBody,
@@ -143,7 +208,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       const { projectId, featureId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       const outcome = await mergeFeature(db, projectId, featureId, request.body.targetId);
-      return { ...outcome, feature: presentManagedFeature(outcome.feature), mergedId: featureId };
+      return { ...outcome, feature: await presentOne(db, outcome.feature), mergedId: featureId };
     },
   );
 
@@ -210,6 +275,32 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       const offset = request.query.offset ?? 0;
       const { rows, total } = await listCommentPage(db, featureId, limit, offset);
       return { comments: rows.map(presentComment), total, limit, offset };
+    },
+  );
+
+  app.patch(
+    '/projects/:projectId/features/:featureId/comments/:commentId',
+    {
+      schema: {
+        operationId: 'manageSetCommentHidden',
+        summary:
+          'Hide a comment from the board and the public API, or show it again; commentCount follows (role: admin)',
+        tags,
+        params: CommentParams,
+        body: CommentVisibilityBody,
+        response: { 200: CommentResult, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { projectId, featureId, commentId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const result = await setCommentHidden(db, projectId, featureId, commentId, request.body.hidden);
+      if (!result?.comment) throw new NotFoundError();
+      return {
+        comment: presentComment(result.comment),
+        voteCount: result.voteCount,
+        commentCount: result.commentCount,
+      };
     },
   );
 

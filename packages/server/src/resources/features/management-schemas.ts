@@ -1,13 +1,7 @@
 import { Type } from 'typebox';
 import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { FEATURE_STATUSES, FEATURE_TYPES } from './schemas.ts';
-import {
-  KeyEnvironmentSchema,
-  NullableString,
-  pageFields,
-  ProjectParams,
-  Sort,
-} from '../../http/management-schemas.ts';
+import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams } from '../../http/management-schemas.ts';
 
 export const FeatureParams = Type.Object({
   ...ProjectParams.properties,
@@ -21,6 +15,11 @@ export const CommentParams = Type.Object({
   ...FeatureParams.properties,
   commentId: Type.String({ minLength: 1, maxLength: 100 }),
 });
+
+export const IdeaTagSchema = Type.Object(
+  { id: Type.String(), name: Type.String(), color: NullableString({ description: '#rrggbb, or null' }) },
+  { additionalProperties: false },
+);
 
 export const ManagedFeature = Type.Object(
   {
@@ -40,11 +39,12 @@ export const ManagedFeature = Type.Object(
     metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    tags: Type.Array(IdeaTagSchema, { description: "The idea's tags, by name" }),
   },
   { additionalProperties: false },
 );
 
-export const FEATURE_SORTS = ['newest', 'oldest', 'votes', 'comments', 'updated'] as const;
+export const FEATURE_SORTS = ['newest', 'oldest', 'votes', 'comments', 'updated', 'trending'] as const;
 
 export const ListFeaturesQuery = Type.Object({
   environment: Type.Optional(KeyEnvironmentSchema),
@@ -60,7 +60,20 @@ export const ListFeaturesQuery = Type.Object({
       description: 'Text searched in title, description and developer notes',
     }),
   ),
-  sort: Sort(FEATURE_SORTS, 'newest'),
+  tag: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Only items carrying this tag (a tag id of the project)',
+    }),
+  ),
+  sort: Type.Optional(
+    StringEnum(FEATURE_SORTS, {
+      default: 'newest',
+      description:
+        'newest / oldest: by creation; votes: most votes, then newest; comments: most comments, then newest; updated: last changed first; trending: most votes cast in the last 7 days, ties by votes overall, then newest',
+    }),
+  ),
   ...Paging(50),
 });
 
@@ -116,6 +129,9 @@ export const Comment = Type.Object(
     featureId: Type.String(),
     body: Type.String(),
     authorName: NullableString(),
+    hidden: Type.Boolean({
+      description: 'Not shown on the board or by the public API (hidden by the team, or held for moderation)',
+    }),
     createdAt: Timestamp,
   },
   { additionalProperties: false },
@@ -131,3 +147,51 @@ export const Counts = Type.Object(
 );
 
 export const PageQuery = (defaultLimit: number) => Type.Object({ ...Paging(defaultLimit) });
+
+export const BULK_MAX = 100;
+
+export const BulkBody = Type.Object(
+  {
+    featureIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+      minItems: 1,
+      maxItems: BULK_MAX,
+      description: `The items to change (1 to ${BULK_MAX}), all of this project`,
+    }),
+    status: Type.Optional(StringEnum(FEATURE_STATUSES)),
+    internal: Type.Optional(Type.Boolean()),
+    addTagIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 20 })),
+    removeTagIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 20 })),
+  },
+  {
+    description:
+      'At least one change. Applied to every item in one transaction, all or nothing: an id or tag id the project does not have refuses the whole change (400). A status change tells followers as a single change does.',
+  },
+);
+
+export const BulkResult = Type.Object(
+  { features: Type.Array(ManagedFeature), updated: Type.Integer() },
+  { additionalProperties: false },
+);
+
+export const SimilarQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 5 })),
+});
+
+export const SimilarList = Type.Object(
+  {
+    features: Type.Array(ManagedFeature, {
+      description:
+        'Items of the same project and key environment whose title or description shares words with this one’s title, best match first; itself excluded',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const CommentVisibilityBody = Type.Object({
+  hidden: Type.Boolean({ description: 'true hides the comment from the board and the public API; false shows it' }),
+});
+
+export const CommentResult = Type.Object(
+  { comment: Comment, voteCount: Type.Integer(), commentCount: Type.Integer() },
+  { additionalProperties: false },
+);

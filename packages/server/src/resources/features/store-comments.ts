@@ -100,3 +100,33 @@ export async function moderateDeleteComment(db: Database, projectId: string, fea
     return { removed: removed !== undefined, ...(await featureCounts(tx, featureId)) };
   });
 }
+
+/**
+ * Hides a comment of the feature from every public read, or shows it again: `held` is the flag
+ * (hidden and held for moderation are one state: not public, not counted), so showing a comment
+ * that waited for moderation approves it. Under the feature's row lock, the counter follows.
+ * undefined: no such feature in the project; `comment` undefined: the feature has no such comment.
+ */
+export async function setCommentHidden(
+  db: Database,
+  projectId: string,
+  featureId: string,
+  commentId: string,
+  hidden: boolean,
+) {
+  return db.transaction(async (tx) => {
+    if (!(await lockFeature(tx, projectId, featureId))) return undefined;
+    const { changes } = await tx.run('UPDATE comments SET held = ? WHERE id = ? AND feature_id = ? AND held = ?', [
+      hidden ? 1 : 0,
+      commentId,
+      featureId,
+      hidden ? 0 : 1,
+    ]);
+    if (changes === 1) await bumpCounter(tx, featureId, 'comment_count', hidden ? -1 : 1);
+    const comment = await tx.get<CommentRow>('SELECT * FROM comments WHERE id = ? AND feature_id = ?', [
+      commentId,
+      featureId,
+    ]);
+    return { comment, ...(await featureCounts(tx, featureId)) };
+  });
+}

@@ -10,6 +10,7 @@ import { nowIso } from '../../kernel/ids.ts';
 import type { FeatureRow } from './store.ts';
 import { moveBugsToFeature } from '../reports/index.ts';
 import { moveEntriesToFeature } from '../changelog/index.ts';
+import { moveFollowers } from '../notifications/index.ts';
 
 export interface MergeOutcome {
   feature: FeatureRow;
@@ -78,6 +79,7 @@ export async function mergeFeature(
     ]);
     const changelogEntriesMoved = await moveEntriesToFeature(tx, duplicateId, targetId);
     await moveBugsToFeature(tx, duplicateId, targetId);
+    await moveFollowers(tx, duplicateId, targetId);
     await tx.run('DELETE FROM features WHERE id = ?', [duplicateId]);
     await tx.run(
       `UPDATE features SET

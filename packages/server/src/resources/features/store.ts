@@ -8,9 +8,7 @@ import { bool, placeholders, type Database, type Queryable, type SqlValue } from
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
-import { page } from '../../db/page.ts';
 import { emitDomainEvent } from '../../db/domain-events.ts';
-import { searchClause, Where } from '../../db/query.ts';
 import type { FeatureStatus } from './schemas.ts';
 import { STATUS_LABELS } from './status-labels.ts';
 import { Assignments } from '../../db/assignments.ts';
@@ -168,6 +166,21 @@ export async function updateFeature(
   id: string,
   changes: FeatureChanges,
 ): Promise<FeatureRow | undefined> {
+  if (changes.status === undefined) return changeFeature(db, where, id, changes);
+  return db.transaction((tx) => changeFeature(tx, where, id, changes));
+}
+
+/**
+ * The body of updateFeature, inside the caller's transaction when the status changes (a bulk
+ * change runs it once per item in one transaction): the row lock, the change, and
+ * `feature.status-changed` when the status really moved.
+ */
+export async function changeFeature(
+  tx: Queryable,
+  where: Scope | { projectId: string },
+  id: string,
+  changes: FeatureChanges,
+): Promise<FeatureRow | undefined> {
   const columns = new Assignments()
     .set('updated_at', nowIso())
     .set('title', changes.title)
@@ -179,70 +192,48 @@ export async function updateFeature(
   const inEnvironment = 'environment' in where;
   const match = `id = ? AND project_id = ?${inEnvironment ? ' AND environment = ?' : ''}`;
   const matchParams = inEnvironment ? [id, where.projectId, where.environment] : [id, where.projectId];
-  const update = async (tx: Queryable) => {
+  const update = async () => {
     const [row] = await tx.all<FeatureRow>(`UPDATE features SET ${columns.sql} WHERE ${match} RETURNING *`, [
       ...columns.params,
       ...matchParams,
     ]);
     return row;
   };
-  if (changes.status === undefined) return update(db);
-  return db.transaction(async (tx) => {
-    // The row lock first (a no-op UPDATE), so a concurrent change of status waits and reads ours.
-    const [before] = await tx.all<Pick<FeatureRow, 'status'>>(
-      `UPDATE features SET vote_count = vote_count WHERE ${match} RETURNING status`,
-      matchParams,
-    );
-    if (!before) return undefined;
-    const row = await update(tx);
-    if (row && row.status !== before.status) {
-      await emitDomainEvent(tx, 'feature.status-changed', {
-        projectId: row.project_id,
-        featureId: row.id,
-        environment: row.environment,
-        title: row.title,
-        from: before.status,
-        to: row.status,
-      });
-    }
-    return row;
-  });
-}
-
-// Management: every item of a project, internal ones included, in both key environments.
-
-export interface FeatureListFilter {
-  environment?: KeyEnvironment | undefined;
-  status?: string | undefined;
-  type?: string | undefined;
-  internal?: boolean | undefined;
-  /** Text searched in title, description and developer notes. */
-  q?: string | undefined;
-  sort: 'newest' | 'oldest' | 'votes' | 'comments' | 'updated';
-  limit: number;
-  offset: number;
-}
-
-const ORDER: Record<FeatureListFilter['sort'], string> = {
-  newest: 'created_at DESC, id DESC',
-  oldest: 'created_at ASC, id ASC',
-  votes: 'vote_count DESC, created_at DESC, id DESC',
-  comments: 'comment_count DESC, created_at DESC, id DESC',
-  updated: 'updated_at DESC, id DESC',
-};
-
-export async function listFeatures(db: Queryable, projectId: string, filter: FeatureListFilter) {
-  const where = new Where('project_id = ?', projectId)
-    .when(filter.environment, 'environment = ?', filter.environment ?? null)
-    .when(filter.status, 'status = ?', filter.status ?? null)
-    .when(filter.type, 'type = ?', filter.type ?? null)
-    .when(filter.internal, 'internal = ?', bool(filter.internal ?? false));
-  if (filter.q) {
-    const search = searchClause(['title', 'description', 'developer_notes'], filter.q);
-    where.add(search.sql, ...search.params);
+  if (changes.status === undefined) return update();
+  // The row lock first (a no-op UPDATE), so a concurrent change of status waits and reads ours.
+  const [before] = await tx.all<Pick<FeatureRow, 'status'>>(
+    `UPDATE features SET vote_count = vote_count WHERE ${match} RETURNING status`,
+    matchParams,
+  );
+  if (!before) return undefined;
+  const row = await update();
+  if (row && row.status !== before.status) {
+    await emitDomainEvent(tx, 'feature.status-changed', {
+      projectId: row.project_id,
+      featureId: row.id,
+      environment: row.environment,
+      title: row.title,
+      from: before.status,
+      to: row.status,
+    });
   }
-  return page<FeatureRow>(db, 'features', where, '*', ORDER[filter.sort], filter.limit, filter.offset);
+  return row;
 }
+
+/**
+ * Locks the given items of the project (in id order, so two bulk changes cannot deadlock) and
+ * returns the ids the project has; an id of another project is simply not among them.
+ */
+export async function lockFeatures(tx: Queryable, projectId: string, ids: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const id of [...new Set(ids)].sort()) {
+    if (await lockFeature(tx, projectId, id)) found.add(id);
+  }
+  return found;
+}
+
+// Management: every item of a project, internal ones included, in both key environments. The
+// filtered list (tags, trending) is management-read-model.ts.
 
 export async function getFeature(db: Queryable, projectId: string, id: string): Promise<FeatureRow | undefined> {
   return db.get<FeatureRow>('SELECT * FROM features WHERE id = ? AND project_id = ?', [id, projectId]);

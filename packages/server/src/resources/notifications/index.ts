@@ -3,4 +3,4 @@
  * or it ships (queued in the change's transaction, sent by the outbox worker). What other
  * resources (the board pages: following and unfollowing) may import.
  */
-export { countFollowers, follow, unfollow, isFollowing, listFollowers } from './store.ts';
+export { countFollowers, follow, unfollow, isFollowing, listFollowers, moveFollowers } from './store.ts';

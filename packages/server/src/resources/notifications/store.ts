@@ -27,6 +27,20 @@ export async function isFollowing(db: Queryable, featureId: string, userId: stri
   return rows.length > 0;
 }
 
+/**
+ * A merge: the followers of `fromFeatureId` follow `toFeatureId` (once each, keeping the earlier
+ * follow); the duplicate's own follows go with it when it is deleted.
+ */
+export async function moveFollowers(tx: Queryable, fromFeatureId: string, toFeatureId: string): Promise<number> {
+  const { changes } = await tx.run(
+    `INSERT INTO follows (feature_id, user_id, created_at)
+     SELECT ?, user_id, created_at FROM follows WHERE feature_id = ?
+     ON CONFLICT (feature_id, user_id) DO NOTHING`,
+    [toFeatureId, fromFeatureId],
+  );
+  return changes;
+}
+
 /** The ids of the idea's followers, oldest follow first. */
 export async function listFollowers(db: Queryable, featureId: string): Promise<string[]> {
   const rows = await db.all<{ user_id: string }>(

@@ -3,7 +3,7 @@
  * last seen, the full record (breadcrumbs, device, context), and the status of a group. Every
  * grouped-report kind shares one route shape, `triageRoutes`; resources/logs declares its own.
  */
-import type { TSchema } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import type { Queryable } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
@@ -75,6 +75,16 @@ const KIND_ROUTES: KindRoutes[] = [
     full: Bug,
     presentSummary: presentBugSummary,
     present: presentBug,
+    extraQuery: {
+      featureId: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 100,
+          description:
+            'Only the reports linked to this feature (created with createFeature, or moved there by a merge)',
+        }),
+      ),
+    },
   },
   {
     kind: 'errors',
@@ -139,6 +149,7 @@ export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: K
           q: query['q'] as string | undefined,
           category: query['category'] as string | undefined,
           source: query['source'] as string | undefined,
+          featureId: query['featureId'] as string | undefined,
           sort: (query['sort'] as 'lastSeen' | 'firstSeen' | 'occurrences' | undefined) ?? 'lastSeen',
           limit,
           offset,

@@ -34,6 +34,8 @@ export interface ReportFilter {
   /** Logs only. */
   category?: string | undefined;
   source?: string | undefined;
+  /** Bugs only: the reports linked to this feature (created with createFeature, or moved by a merge). */
+  featureId?: string | undefined;
   sort: 'lastSeen' | 'firstSeen' | 'occurrences';
   limit: number;
   offset: number;
@@ -52,7 +54,8 @@ export async function listTriage<T>(db: Queryable, info: TriageTable, projectId:
     .when(filter.since, 'last_seen_at >= ?', filter.since ?? null)
     .when(filter.until, 'first_seen_at < ?', filter.until ?? null)
     .when(filter.category, 'category = ?', filter.category ?? null)
-    .when(filter.source, 'source = ?', filter.source ?? null);
+    .when(filter.source, 'source = ?', filter.source ?? null)
+    .when(filter.featureId, 'feature_id = ?', filter.featureId ?? null);
   if (filter.grades && filter.grades.length > 0) {
     where.add(`${info.grade} IN (${filter.grades.map(() => '?').join(', ')})`, ...filter.grades);
   }

@@ -3,4 +3,14 @@
  * board pages, seed and tests may import. The board's idea list filters by tag in
  * resources/features/board-read-model.ts.
  */
-export { createTag, listTags, setFeatureTags, tagsOfFeatures, type IdeaTag, type TagRow } from './store.ts';
+export {
+  changeFeaturesTags,
+  createTag,
+  listTags,
+  setFeatureTags,
+  tagsOfFeatures,
+  unknownTagIds,
+  type IdeaTag,
+  type TagRow,
+} from './store.ts';
+export { TAGS_PER_FEATURE_MAX } from './schemas.ts';

@@ -139,3 +139,51 @@ export async function tagsOfFeatures(db: Queryable, featureIds: readonly string[
   }
   return result;
 }
+
+/** The ids among `tagIds` that are not tags of the project (for a change that must refuse them). */
+export async function unknownTagIds(tx: Queryable, projectId: string, tagIds: readonly string[]): Promise<string[]> {
+  const wanted = [...new Set(tagIds)];
+  if (wanted.length === 0) return [];
+  const known = await tx.all<{ id: string }>(
+    `SELECT id FROM tags WHERE project_id = ? AND id IN (${placeholders(wanted.length)})`,
+    [projectId, ...wanted],
+  );
+  const knownIds = new Set(known.map((row) => row.id));
+  return wanted.filter((id) => !knownIds.has(id));
+}
+
+/**
+ * Adds and removes tags on several ideas, in the caller's transaction (the caller has checked that
+ * the ideas and tags belong to the project). Returns the ideas that now carry more than `max` tags.
+ */
+export async function changeFeaturesTags(
+  tx: Queryable,
+  featureIds: readonly string[],
+  change: { add: readonly string[]; remove: readonly string[] },
+  max: number,
+): Promise<string[]> {
+  const ids = [...new Set(featureIds)];
+  if (ids.length === 0) return [];
+  for (const featureId of ids) {
+    for (const tagId of new Set(change.add)) {
+      await tx.run('INSERT INTO feature_tags (feature_id, tag_id) VALUES (?, ?) ON CONFLICT DO NOTHING', [
+        featureId,
+        tagId,
+      ]);
+    }
+  }
+  const remove = [...new Set(change.remove)];
+  if (remove.length > 0) {
+    await tx.run(
+      `DELETE FROM feature_tags WHERE feature_id IN (${placeholders(ids.length)}) AND tag_id IN (${placeholders(remove.length)})`,
+      [...ids, ...remove],
+    );
+  }
+  if (change.add.length === 0) return [];
+  const over = await tx.all<{ feature_id: string }>(
+    `SELECT feature_id FROM feature_tags WHERE feature_id IN (${placeholders(ids.length)})
+      GROUP BY feature_id HAVING COUNT(*) > ?`,
+    [...ids, max],
+  );
+  return over.map((row) => row.feature_id);
+}

@@ -1,0 +1,122 @@
+/**
+ * The team's views of a project's ideas: the inbox list (every item, internal, held and `new`
+ * ones included, both key environments) with search, filters (tag: feature_tags, a table of
+ * resources/tags, hence a read model), sorts including trending, and each item's tags; and the
+ * ideas similar to one, the candidates for merging it (full-text search, board-read-model.ts).
+ */
+import { bool, type Database, type SqlValue } from '../../db/database.ts';
+import type { KeyEnvironment } from '../../kernel/api-keys.ts';
+import { searchClause, Where } from '../../db/query.ts';
+import { tagsOfFeatures, type IdeaTag } from '../tags/index.ts';
+import { searchWords, textMatch, TRENDING_DAYS } from './board-read-model.ts';
+import type { FeatureRow } from './store.ts';
+
+export type ManagedSort = 'newest' | 'oldest' | 'votes' | 'comments' | 'updated' | 'trending';
+
+export interface FeatureListFilter {
+  environment?: KeyEnvironment | undefined;
+  status?: string | undefined;
+  type?: string | undefined;
+  internal?: boolean | undefined;
+  /** Only items carrying this tag (a tag id of the project). */
+  tag?: string | undefined;
+  /** Text searched in title, description and developer notes. */
+  q?: string | undefined;
+  sort: ManagedSort;
+  limit: number;
+  offset: number;
+}
+
+export type TaggedFeatureRow = FeatureRow & { tags: IdeaTag[] };
+
+const TOP = 'f.vote_count DESC, f.created_at DESC, f.id DESC';
+const ORDER: Record<Exclude<ManagedSort, 'trending'>, string> = {
+  newest: 'f.created_at DESC, f.id DESC',
+  oldest: 'f.created_at ASC, f.id ASC',
+  votes: TOP,
+  comments: 'f.comment_count DESC, f.created_at DESC, f.id DESC',
+  updated: 'f.updated_at DESC, f.id DESC',
+};
+
+async function withTags(db: Database, rows: FeatureRow[]): Promise<TaggedFeatureRow[]> {
+  const tags = await tagsOfFeatures(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...row, tags: tags.get(row.id) ?? [] }));
+}
+
+/**
+ * One page of the project's items and the total over all pages; filters run in SQL before LIMIT.
+ * trending: votes cast in the last 7 days, most first; ties by votes overall, then newest.
+ */
+export async function listManagedFeatures(
+  db: Database,
+  projectId: string,
+  filter: FeatureListFilter,
+): Promise<{ rows: TaggedFeatureRow[]; total: number }> {
+  const where = new Where('f.project_id = ?', projectId)
+    .when(filter.environment, 'f.environment = ?', filter.environment ?? null)
+    .when(filter.status, 'f.status = ?', filter.status ?? null)
+    .when(filter.type, 'f.type = ?', filter.type ?? null)
+    .when(filter.internal, 'f.internal = ?', bool(filter.internal ?? false))
+    .when(
+      filter.tag,
+      'EXISTS (SELECT 1 FROM feature_tags ft WHERE ft.feature_id = f.id AND ft.tag_id = ?)',
+      filter.tag ?? null,
+    );
+  if (filter.q) {
+    const search = searchClause(['f.title', 'f.description', 'f.developer_notes'], filter.q);
+    where.add(search.sql, ...search.params);
+  }
+  let orderBy: string;
+  const orderParams: SqlValue[] = [];
+  if (filter.sort === 'trending') {
+    orderBy = `(SELECT COUNT(*) FROM votes v WHERE v.feature_id = f.id AND v.created_at >= ?) DESC, ${TOP}`;
+    orderParams.push(new Date(Date.now() - TRENDING_DAYS * 24 * 3600 * 1000).toISOString());
+  } else orderBy = ORDER[filter.sort];
+  const [count, rows] = await Promise.all([
+    db.get<{ total: number | string }>(`SELECT COUNT(*) AS total FROM features f WHERE ${where.sql}`, where.params),
+    db.all<FeatureRow>(`SELECT f.* FROM features f WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
+      ...where.params,
+      ...orderParams,
+      filter.limit,
+      filter.offset,
+    ]),
+  ]);
+  return { rows: await withTags(db, rows), total: Number(count?.total ?? 0) };
+}
+
+/** Words too common to say two ideas are alike (English; other languages rank by their rarer words anyway). */
+const COMMON_WORDS = new Set(
+  'the and for with from that this into when what where which please add can could would should not you your our are was were have has had but all any its via able more less make new use using also some'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Items of the project like `feature` (any word of its title, as a prefix, best match first),
+ * in its key environment (only those can be merged with it), itself excluded; internal and held
+ * items included, as the team sees them.
+ */
+export async function similarFeatures(
+  db: Database,
+  feature: Pick<FeatureRow, 'id' | 'project_id' | 'environment' | 'title'>,
+  limit: number,
+): Promise<TaggedFeatureRow[]> {
+  const all = searchWords(feature.title, 16);
+  const long = all.filter((word) => word.length > 2 && !COMMON_WORDS.has(word));
+  const words = long.length > 0 ? long : all;
+  if (words.length === 0 || limit <= 0) return [];
+  const match = textMatch(db.dialect, words, true);
+  const where = new Where('f.project_id = ?', feature.project_id)
+    .add('f.environment = ?', feature.environment)
+    .add('f.id <> ?', feature.id);
+  if (match.where) where.add(match.where, ...match.whereParams);
+  const rows = await db.all<FeatureRow>(
+    `SELECT f.* FROM features f ${match.join} WHERE ${where.sql}
+      ORDER BY ${match.rank}, ${TOP} LIMIT ?`,
+    [...match.joinParams, ...where.params, ...match.rankParams, limit],
+  );
+  return withTags(db, rows);
+}

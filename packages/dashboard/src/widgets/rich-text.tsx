@@ -34,7 +34,8 @@ export function RichTextEditor({
       StarterKit.configure({
         heading: { levels: [2, 3] },
         underline: false,
-        link: { openOnClick: false, autolink: true, defaultProtocol: 'https', protocols: ['mailto'] },
+        // Without autolink the link mark ends where the link does (it is not inclusive).
+        link: { openOnClick: false, autolink: false, defaultProtocol: 'https', protocols: ['mailto'] },
       }),
     ],
     content: initialHtml,
@@ -145,7 +146,6 @@ function Tool({
     <button
       type="button"
       className="toolbar-button"
-      aria-label={label}
       title={label}
       aria-pressed={active}
       // Keep the editor's selection: the button acts without taking focus from it on a click.
@@ -153,6 +153,7 @@ function Tool({
       onClick={onPress}
     >
       <span aria-hidden="true">{children}</span>
+      <span className="visually-hidden">{label}</span>
     </button>
   );
 }

@@ -46,7 +46,8 @@ describe('dashboard changelog', () => {
   it('writes, previews, schedules, unpublishes, publishes and deletes an entry', async (t) => {
     const { page, problems } = await watchedPage(env.browser);
     t.after(async () => {
-      if (process.env['SHOTS']) await page.screenshot({ path: `${process.env['SHOTS']}/changelog-end.png`, fullPage: true });
+      if (process.env['SHOTS'])
+        await page.screenshot({ path: `${process.env['SHOTS']}/changelog-end.png`, fullPage: true });
     });
     await p.signIn(page.context());
     const summary = 'Dark mode has shipped';
@@ -124,7 +125,10 @@ describe('dashboard changelog', () => {
     assert.equal(stored.body.state, 'draft');
     assert.equal(stored.body.featureId, ideaId);
     assert.match(stored.body.description, /<strong>a dark theme<\/strong>/);
-    assert.match(stored.body.description, /<a [^>]*href="https:\/\/example.com\/dark-mode"[^>]*>https:\/\/example.com\/dark-mode<\/a>/);
+    assert.match(
+      stored.body.description,
+      /<a [^>]*href="https:\/\/example.com\/dark-mode"[^>]*>https:\/\/example.com\/dark-mode<\/a>/,
+    );
     assert.doesNotMatch(stored.body.description, /script|onerror|__pwned/);
     assert.equal(await publicEntry(summary), undefined);
     assert.ok(!(await boardPage()).includes(summary));

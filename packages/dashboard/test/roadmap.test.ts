@@ -68,7 +68,8 @@ describe('dashboard roadmap', () => {
   it('shows ideas by status and moves cards by keyboard and by mouse', async (t) => {
     const { page, problems } = await watchedPage(env.browser);
     t.after(async () => {
-      if (process.env['SHOTS']) await page.screenshot({ path: `${process.env['SHOTS']}/roadmap-end.png`, fullPage: true });
+      if (process.env['SHOTS'])
+        await page.screenshot({ path: `${process.env['SHOTS']}/roadmap-end.png`, fullPage: true });
     });
     await p.signIn(page.context());
     await page.goto(`${env.origin}/app/projects/${p.projectId}/roadmap`);
@@ -110,12 +111,14 @@ describe('dashboard roadmap', () => {
     assert.match(await focusedName(page), /^Drop on In review/);
     await page.keyboard.press('Enter');
     await card(page, 'In review', 'Drag key card').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Moved “Drag key card” to In review.' }).waitFor();
     assert.equal(await publicColumn(ids['dnd']!), 'in-review');
     assert.equal(await boardColumn('Drag key card'), 'in-review');
 
     // Mouse: drag the card onto another column.
     await card(page, 'Open', 'Mouse card').getByText('votes').dragTo(column(page, 'In progress'));
     await card(page, 'In progress', 'Mouse card').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Moved “Mouse card” to In progress.' }).waitFor();
     assert.equal(await publicColumn(ids['mouse']!), 'in-progress');
     assert.equal(await boardColumn('Mouse card'), 'in-progress');
 

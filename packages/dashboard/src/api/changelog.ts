@@ -5,7 +5,8 @@ export type Feature =
   paths['/projects/{projectId}/features']['get']['responses'][200]['content']['application/json']['features'][number];
 export type FeatureStatus = Feature['status'];
 
-export type Entry = paths['/projects/{projectId}/changelog/{entryId}']['get']['responses'][200]['content']['application/json'];
+export type Entry =
+  paths['/projects/{projectId}/changelog/{entryId}']['get']['responses'][200]['content']['application/json'];
 export type EntryState = Entry['state'];
 export type StandaloneStatus = 'new' | 'improved' | 'fixed';
 

@@ -133,7 +133,9 @@ function EntryForm({ project, entry }: { project: Project; entry: Entry | null }
       if (kind === 'cancel-schedule' || kind === 'unpublish') {
         const updated =
           kind === 'unpublish'
-            ? await unwrap(api.POST('/projects/{projectId}/changelog/{entryId}/unpublish', { params: { path: entryPath } }))
+            ? await unwrap(
+                api.POST('/projects/{projectId}/changelog/{entryId}/unpublish', { params: { path: entryPath } }),
+              )
             : await unwrap(
                 api.PATCH('/projects/{projectId}/changelog/{entryId}', {
                   params: { path: entryPath },
@@ -228,11 +230,19 @@ function EntryForm({ project, entry }: { project: Project; entry: Entry | null }
             {state === 'published' ? 'Save changes' : 'Save draft'}
           </Button>
           {state !== 'published' ? (
-            <Button variant="secondary" onPress={() => action.mutate('publish')} busy={busy && action.variables === 'publish'}>
+            <Button
+              variant="secondary"
+              onPress={() => action.mutate('publish')}
+              busy={busy && action.variables === 'publish'}
+            >
               Publish now
             </Button>
           ) : (
-            <Button variant="secondary" onPress={() => action.mutate('unpublish')} busy={busy && action.variables === 'unpublish'}>
+            <Button
+              variant="secondary"
+              onPress={() => action.mutate('unpublish')}
+              busy={busy && action.variables === 'unpublish'}
+            >
               Unpublish
             </Button>
           )}
@@ -262,8 +272,8 @@ function EntryForm({ project, entry }: { project: Project; entry: Entry | null }
             onConfirm={remove}
           >
             <p>
-              “{entry.summary}” is removed from the dashboard{entry.published ? ' and from the public changelog' : ''}. This
-              cannot be undone.
+              “{entry.summary}” is removed from the dashboard{entry.published ? ' and from the public changelog' : ''}.
+              This cannot be undone.
             </p>
           </ConfirmButton>
         </div>
@@ -333,9 +343,6 @@ function ScheduleControls({
             aria-invalid={error ? true : undefined}
             aria-describedby={`${id}-help`}
           />
-          <span id={`${id}-help`} className={error ? 'field-error' : 'field-help'}>
-            {error ?? `Your time zone: ${timeZone()}. The server publishes the entry at this time.`}
-          </span>
         </div>
         <Button variant="secondary" onPress={onSchedule} busy={busy}>
           {scheduled ? 'Reschedule' : 'Schedule'}
@@ -346,6 +353,9 @@ function ScheduleControls({
           </Button>
         ) : null}
       </div>
+      <span id={`${id}-help`} className={error ? 'field-error' : 'field-help'}>
+        {error ?? `Your time zone: ${timeZone()}. The server publishes the entry at this time.`}
+      </span>
     </fieldset>
   );
 }

@@ -78,13 +78,13 @@ export default function Changelog() {
           </Link>
         ) : null}
       </div>
-      <div role="search" className="row filters" aria-label="Filter entries">
+      <search className="row filters" aria-label="Filter entries">
         <SelectField label="State" value={state} options={STATE_OPTIONS} onChange={setState} />
         <SearchField className="field search-field" value={search} onChange={setSearch}>
           <Label>Search</Label>
           <Input placeholder="Summary or description" />
         </SearchField>
-      </div>
+      </search>
       <QueryView query={entries} what="the changelog">
         {(page) =>
           page.entries.length === 0 ? (

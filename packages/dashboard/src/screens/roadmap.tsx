@@ -105,7 +105,7 @@ export default function Roadmap() {
   };
 
   return (
-    <div className="stack">
+    <div className="stack roadmap-screen">
       <h1>Roadmap</h1>
       <p className="muted">
         Live ideas by status, most voted first. The public roadmap shows the columns from Open on, without internal

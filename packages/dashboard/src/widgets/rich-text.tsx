@@ -85,13 +85,7 @@ function Toolbar({ editor, label }: { editor: Editor; label: string }) {
   const chain = () => editor.chain().focus();
   return (
     <>
-      <div
-        ref={toolbar}
-        role="toolbar"
-        aria-label={`${label} formatting`}
-        className="toolbar"
-        onKeyDown={onKeyDown}
-      >
+      <div ref={toolbar} role="toolbar" aria-label={`${label} formatting`} className="toolbar" onKeyDown={onKeyDown}>
         <Tool label="Bold" active={editor.isActive('bold')} onPress={() => chain().toggleBold().run()}>
           <strong>B</strong>
         </Tool>

@@ -127,8 +127,7 @@ describe('changelog scheduling', () => {
   });
 
   it('publishes a due entry at its time like a manual publish: public API, board, one follower e-mail', async () => {
-    const idea = (await p.live.post('/features', { title: 'Scheduled idea', description: 'Ships on a timer.' }))
-      .body;
+    const idea = (await p.live.post('/features', { title: 'Scheduled idea', description: 'Ships on a timer.' })).body;
     await createFollower(server.db, p.projectId, [idea.id]);
     const created = await p.admin.post(path(), {
       summary: 'Timer shipped',
@@ -163,8 +162,7 @@ describe('changelog scheduling', () => {
     });
     try {
       const q = await managedProject(a);
-      const idea = (await q.live.post('/features', { title: 'Raced idea', description: 'Raced by two workers.' }))
-        .body;
+      const idea = (await q.live.post('/features', { title: 'Raced idea', description: 'Raced by two workers.' })).body;
       await createFollower(a.db, q.projectId, [idea.id]);
       const ids: string[] = [];
       for (let i = 0; i < 12; i++) {

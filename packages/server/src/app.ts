@@ -21,6 +21,7 @@ import { createHostRouter } from './board/host-routing.ts';
 import { createMailer } from './mail/mailer.ts';
 import { DEMO_PROJECT_ID } from './seed/first-start.ts';
 import { domainOfSender, OutboxWorker, registerNotificationHandlers } from './resources/notifications/mount.ts';
+import { ScheduleWorker } from './resources/changelog/mount.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -133,6 +134,10 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     await outbox.stop();
     outboxMailer.close();
   });
+  // Scheduled changelog entries: published by the worker when due, as a manual publish would.
+  const changelogSchedule = new ScheduleWorker({ db, intervalMs: config.changelogScheduleIntervalMs, log: app.log });
+  app.addHook('onReady', async () => changelogSchedule.start());
+  app.addHook('preClose', async () => changelogSchedule.stop());
 
   // Repeats of the hot reads are answered before Fastify's own request handler (see front-door.ts).
   const answerFromMemo = frontDoor({ db, memo, requestId: requestIdFrom, log: app.log, closing: () => closing });

@@ -31,6 +31,12 @@ export interface Config {
   secretKey: string | undefined;
   /** The follower e-mail outbox worker (resources/notifications/outbox-worker.ts). */
   outbox: OutboxConfig;
+  /**
+   * `CHANGELOG_SCHEDULE_INTERVAL_MS`: how often the changelog's schedule worker
+   * (resources/changelog/schedule-worker.ts) publishes scheduled entries that are due; 0 runs no
+   * worker in this process.
+   */
+  changelogScheduleIntervalMs: number;
 }
 
 export interface OutboxConfig {
@@ -157,6 +163,12 @@ export function loadConfig(env: Env = process.env): Config {
       retryBaseMs: read('OUTBOX_RETRY_BASE_MS', 30_000, integer(1, 86_400_000), 'an integer from 1 to 86400000'),
       maxAttempts: read('OUTBOX_MAX_ATTEMPTS', 8, integer(1, 100), 'an integer from 1 to 100'),
     },
+    changelogScheduleIntervalMs: read(
+      'CHANGELOG_SCHEDULE_INTERVAL_MS',
+      5000,
+      integer(0, 3_600_000),
+      'an integer from 0 (no worker) to 3600000',
+    ),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);

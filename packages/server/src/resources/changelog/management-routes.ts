@@ -2,7 +2,7 @@
 import type { Queryable } from '../../db/database.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { isForeignKeyViolation } from '../../db/failures.ts';
-import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
@@ -14,6 +14,8 @@ import {
   EntryParams,
   ListEntriesQuery,
   ManagedEntry,
+  PreviewAnswer,
+  PreviewBody,
   UPDATE_FIELDS,
   UpdateEntryBody,
 } from './schemas.ts';
@@ -29,6 +31,20 @@ const noSuchFeature = () =>
 
 async function checkFeature(db: Queryable, projectId: string, featureId: string | null | undefined): Promise<void> {
   if (featureId && !(await projectHasFeature(db, projectId, featureId))) throw noSuchFeature();
+}
+
+/**
+ * A schedule as stored: normalised to ISO UTC (the worker compares text), and in the future. A
+ * past time is refused rather than published at once, so a slow form never publishes by surprise.
+ */
+function scheduleTime(publishAt: string | null | undefined): string | null | undefined {
+  if (publishAt === undefined || publishAt === null) return publishAt;
+  const time = Date.parse(publishAt);
+  if (Number.isNaN(time) || time <= Date.now()) {
+    const message = 'must be a time in the future (to publish now, publish the entry)';
+    throw new BadRequestError(`Invalid field publishAt: ${message}`, [{ field: 'publishAt', message }]);
+  }
+  return new Date(time).toISOString();
 }
 
 /** A write that links a feature checked just before: deleted in between, it is as if it never was. */
@@ -86,6 +102,11 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       const body = request.body;
+      if (body.published && body.publishAt) {
+        const message = 'a published entry cannot be scheduled; send one of published and publishAt';
+        throw new BadRequestError(`Invalid field publishAt: ${message}`, [{ field: 'publishAt', message }]);
+      }
+      const publishAt = scheduleTime(body.publishAt);
       await checkFeature(db, projectId, body.featureId);
       const description = sanitizeDescription(body.description ?? '');
       // One transaction: a published entry's followers' e-mails are queued with it.
@@ -97,10 +118,30 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
             featureId: body.featureId ?? null,
             statusKey: body.statusKey ?? 'new',
             published: body.published ?? false,
+            publishAt,
           }),
         ),
       );
       return reply.code(201).send(await present(projectId, id));
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/changelog/preview',
+    {
+      schema: {
+        operationId: 'managePreviewChangelogDescription',
+        summary:
+          'Sanitise a description as a create or edit would, storing nothing: what the board will show (role: admin)',
+        tags,
+        params: ProjectParams,
+        body: PreviewBody,
+        response: { 200: PreviewAnswer, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      await requireProjectAccess(request, request.params.projectId, 'admin');
+      return { description: sanitizeDescription(request.body.description) };
     },
   );
 
@@ -127,11 +168,12 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
     {
       schema: {
         operationId: 'manageUpdateChangelogEntry',
-        summary: 'Edit summary, description, linked feature or status of an entry (role: admin)',
+        summary:
+          'Edit summary, description, linked feature or status of an entry, or schedule a draft (publishAt) (role: admin)',
         tags,
         params: EntryParams,
         body: UpdateEntryBody,
-        response: { 200: ManagedEntry, ...errorResponses(400, 401, 403, 404, 413, 415) },
+        response: { 200: ManagedEntry, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
       },
     },
     async (request) => {
@@ -139,14 +181,17 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
       await requireProjectAccess(request, projectId, 'admin');
       const body = request.body;
       requireSomeField(body, UPDATE_FIELDS);
+      const publishAt = scheduleTime(body.publishAt);
       await checkFeature(db, projectId, body.featureId);
       const changed = await linking(() =>
         updateEntry(db, projectId, entryId, {
           ...body,
           description: body.description === undefined ? undefined : sanitizeDescription(body.description),
+          publishAt,
         }),
       );
       if (!changed) throw new NotFoundError();
+      if (changed === 'published') throw new ConflictError('The entry is published; unpublish it before scheduling');
       return present(projectId, entryId);
     },
   );
@@ -161,8 +206,8 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
         schema: {
           operationId: published ? 'managePublishChangelogEntry' : 'manageUnpublishChangelogEntry',
           summary: published
-            ? 'Publish an entry: it shows in the public changelog, publishedAt set to now (role: admin)'
-            : 'Turn an entry back into a draft: publishedAt becomes null (role: admin)',
+            ? 'Publish an entry now: it shows in the public changelog, publishedAt set to now, any schedule cleared (role: admin)'
+            : 'Turn an entry back into a draft: publishedAt and any schedule (publishAt) become null (role: admin)',
           tags,
           params: EntryParams,
           response: { 200: ManagedEntry, ...errorResponses(401, 403, 404) },

@@ -26,5 +26,12 @@ export function presentEntry(row: ChangelogRow) {
 /** The public shape (live feature fields for linked entries), plus what only the team sees. */
 export function presentManagedEntry(row: ManagedChangelogRow) {
   const { featureId, ...entry } = presentEntry(row);
-  return { ...entry, featureId: featureId ?? null, featureInternal: isTrue(row.f_internal) };
+  const published = isTrue(row.published);
+  return {
+    ...entry,
+    featureId: featureId ?? null,
+    featureInternal: isTrue(row.f_internal),
+    publishAt: published ? null : row.publish_at,
+    state: published ? ('published' as const) : row.publish_at ? ('scheduled' as const) : ('draft' as const),
+  };
 }

@@ -17,6 +17,8 @@ export interface ChangelogRow {
   published: number;
   created_at: string;
   published_at: string | null;
+  /** A draft's scheduled publication time, or null. */
+  publish_at: string | null;
   f_title: string | null;
   f_type: string | null;
   f_status: string | null;
@@ -51,8 +53,12 @@ export interface ManagedChangelogRow extends ChangelogRow {
 const SELECT = `SELECT e.*, f.title AS f_title, f.type AS f_type, f.status AS f_status, f.internal AS f_internal
   FROM changelog_entries e LEFT JOIN features f ON f.id = e.feature_id`;
 
+export type EntryState = 'draft' | 'scheduled' | 'published';
+
 export interface ChangelogFilter {
   published?: boolean | undefined;
+  /** draft: unpublished and unscheduled; scheduled: unpublished with a publish time; published. */
+  state?: EntryState | undefined;
   featureId?: string | undefined;
   q?: string | undefined;
   limit: number;
@@ -64,6 +70,9 @@ export async function listEntries(db: Queryable, projectId: string, filter: Chan
   const where = new Where('e.project_id = ?', projectId)
     .when(filter.published, 'e.published = ?', bool(filter.published ?? false))
     .when(filter.featureId, 'e.feature_id = ?', filter.featureId ?? null);
+  if (filter.state === 'published') where.add('e.published = 1');
+  if (filter.state === 'scheduled') where.add('e.published = 0 AND e.publish_at IS NOT NULL');
+  if (filter.state === 'draft') where.add('e.published = 0 AND e.publish_at IS NULL');
   if (filter.q) {
     const search = searchClause(['e.summary', 'e.description'], filter.q);
     where.add(search.sql, ...search.params);

@@ -9,6 +9,16 @@ const StatusKey = StringEnum(STATUS_KEYS as unknown as readonly ['new', 'improve
     'Standalone entries: new ("New"), improved ("Improved") or fixed ("Fixed"). Linked entries show their feature\'s status instead.',
 });
 
+const EntryStateSchema = StringEnum(['draft', 'scheduled', 'published'] as const, {
+  description: 'draft; scheduled (a draft with publishAt: published by the server at that time); published',
+});
+
+/** A future time; in the past (or now) it is refused with 400: use publish to publish now. */
+const PublishAt = Type.Union([Timestamp, Type.Null()], {
+  description:
+    'Schedule a draft: the server publishes it at this time (ISO 8601 date-time, in the future; a past time is a 400, publish instead). null clears the schedule.',
+});
+
 export const EntryParams = Type.Object({
   ...ProjectParams.properties,
   entryId: Type.String({ minLength: 1, maxLength: 100 }),
@@ -31,12 +41,19 @@ export const ManagedEntry = Type.Object(
     published: Type.Boolean(),
     createdAt: Timestamp,
     publishedAt: Type.Union([Timestamp, Type.Null()]),
+    publishAt: Type.Union([Timestamp, Type.Null()], {
+      description: 'A scheduled draft: when the server publishes it; null otherwise',
+    }),
+    state: EntryStateSchema,
   },
   { additionalProperties: false },
 );
 
 export const ListEntriesQuery = Type.Object({
-  published: Type.Optional(Type.Boolean({ description: 'true: published only; false: drafts only; omitted: both' })),
+  published: Type.Optional(
+    Type.Boolean({ description: 'true: published only; false: drafts (scheduled ones too) only; omitted: both' }),
+  ),
+  state: Type.Optional(EntryStateSchema),
   featureId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   ...Paging(50),
@@ -65,6 +82,7 @@ export const CreateEntryBody = Type.Object({
   ),
   statusKey: Type.Optional(StatusKey),
   published: Type.Optional(Type.Boolean({ description: 'Publish at once (default false: a draft)' })),
+  publishAt: Type.Optional(PublishAt),
 });
 
 export const UpdateEntryBody = Type.Object(
@@ -73,10 +91,14 @@ export const UpdateEntryBody = Type.Object(
     description: Type.Optional(Description),
     featureId: Type.Optional(NullableString({ minLength: 1, maxLength: 100, description: 'null unlinks' })),
     statusKey: Type.Optional(StatusKey),
+    publishAt: Type.Optional(PublishAt),
   },
-  { description: 'At least one field. Publishing has its own routes.' },
+  {
+    description:
+      'At least one field. Publishing has its own routes; publishAt schedules a draft (409 for a published entry: unpublish it first).',
+  },
 );
-export const UPDATE_FIELDS = ['summary', 'description', 'featureId', 'statusKey'] as const;
+export const UPDATE_FIELDS = ['summary', 'description', 'featureId', 'statusKey', 'publishAt'] as const;
 
 // The public GET /changelog.
 
@@ -103,3 +125,9 @@ export const ChangelogQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, default: 50 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 })),
 });
+
+export const PreviewBody = Type.Object({ description: Description });
+export const PreviewAnswer = Type.Object(
+  { description: Type.String({ description: 'The HTML as the server would store it (sanitised)' }) },
+  { additionalProperties: false },
+);

@@ -22,6 +22,8 @@ export interface NewEntry {
   createdAt?: string | undefined;
   /** A published entry's publication time; default now. */
   publishedAt?: string | undefined;
+  /** A draft's scheduled publication time (ISO, UTC, in the future); null or omitted: none. */
+  publishAt?: string | null | undefined;
 }
 
 /**
@@ -59,8 +61,8 @@ export async function insertEntry(db: Queryable, projectId: string, input: NewEn
   const id = newId('chg');
   const now = nowIso();
   await db.run(
-    `INSERT INTO changelog_entries (id, project_id, feature_id, summary, description, status_key, status_label, published, created_at, published_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO changelog_entries (id, project_id, feature_id, summary, description, status_key, status_label, published, created_at, published_at, publish_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       id,
       projectId,
@@ -72,6 +74,7 @@ export async function insertEntry(db: Queryable, projectId: string, input: NewEn
       bool(input.published),
       input.createdAt ?? now,
       input.published ? (input.publishedAt ?? now) : null,
+      input.published ? null : (input.publishAt ?? null),
     ],
   );
   if (input.published) {
@@ -91,47 +94,59 @@ export interface EntryChanges {
   /** null unlinks the entry from its feature. */
   featureId?: string | null | undefined;
   statusKey?: StandaloneStatus | undefined;
+  /** A draft's scheduled publication time; null clears the schedule. */
+  publishAt?: string | null | undefined;
 }
 
+/**
+ * Edits an entry; false when the project has no such entry. Scheduling (`publishAt` a time)
+ * applies to drafts only: for a published entry nothing changes and the answer is 'published'.
+ */
 export async function updateEntry(
   db: Queryable,
   projectId: string,
   id: string,
   changes: EntryChanges,
-): Promise<boolean> {
+): Promise<boolean | 'published'> {
   const columns = new Assignments();
   columns.set('summary', changes.summary);
   columns.set('description', changes.description);
   columns.set('feature_id', changes.featureId);
   columns.set('status_key', changes.statusKey);
   columns.set('status_label', changes.statusKey === undefined ? undefined : STANDALONE_STATUSES[changes.statusKey]);
+  columns.set('publish_at', changes.publishAt);
   if (columns.empty)
     return (
       (await db.get('SELECT id FROM changelog_entries WHERE id = ? AND project_id = ?', [id, projectId])) !== undefined
     );
+  const scheduling = typeof changes.publishAt === 'string';
   const { changes: changed } = await db.run(
-    `UPDATE changelog_entries SET ${columns.sql} WHERE id = ? AND project_id = ?`,
+    `UPDATE changelog_entries SET ${columns.sql} WHERE id = ? AND project_id = ?${scheduling ? ' AND published = 0' : ''}`,
     [...columns.params, id, projectId],
   );
-  return changed === 1;
+  if (changed === 1) return true;
+  if (!scheduling) return false;
+  const row = await db.get('SELECT id FROM changelog_entries WHERE id = ? AND project_id = ?', [id, projectId]);
+  return row === undefined ? false : 'published';
 }
 
 /**
  * Publishing stamps `publishedAt` with the current time (a repeat keeps the first stamp);
- * unpublishing turns the entry back into a draft with `publishedAt` null. A draft that becomes
+ * unpublishing turns the entry back into a draft with `publishedAt` null. Both clear a schedule
+ * (`publish_at`). A draft that becomes
  * published emits `changelog.published` through `tx` (pass a transaction); publishing an entry
  * already published emits nothing.
  */
 export async function setPublished(tx: Queryable, projectId: string, id: string, published: boolean): Promise<boolean> {
   if (!published) {
     const { changes } = await tx.run(
-      'UPDATE changelog_entries SET published = 0, published_at = NULL WHERE id = ? AND project_id = ?',
+      'UPDATE changelog_entries SET published = 0, published_at = NULL, publish_at = NULL WHERE id = ? AND project_id = ?',
       [id, projectId],
     );
     return changes === 1;
   }
   const [draft] = await tx.all<{ feature_id: string | null; summary: string }>(
-    `UPDATE changelog_entries SET published = 1, published_at = COALESCE(published_at, ?)
+    `UPDATE changelog_entries SET published = 1, published_at = COALESCE(published_at, ?), publish_at = NULL
       WHERE id = ? AND project_id = ? AND published = 0 RETURNING feature_id, summary`,
     [nowIso(), id, projectId],
   );
@@ -144,6 +159,51 @@ export async function setPublished(tx: Queryable, projectId: string, id: string,
     entryId: id,
     featureId: draft.feature_id,
     summary: draft.summary,
+  });
+  return true;
+}
+
+/** Whether any scheduled draft is due at `now` (one read: an idle poll writes nothing). */
+export async function anyScheduleDue(db: Queryable, now: string): Promise<boolean> {
+  const row = await db.get(
+    'SELECT id FROM changelog_entries WHERE publish_at IS NOT NULL AND publish_at <= ? AND published = 0 LIMIT 1',
+    [now],
+  );
+  return row !== undefined;
+}
+
+/** Up to `limit` scheduled drafts due at `now`, any project, the longest due first. */
+export async function listScheduleDue(
+  db: Queryable,
+  now: string,
+  limit: number,
+): Promise<{ id: string; project_id: string }[]> {
+  return db.all(
+    `SELECT id, project_id FROM changelog_entries
+      WHERE publish_at IS NOT NULL AND publish_at <= ? AND published = 0 ORDER BY publish_at, id LIMIT ?`,
+    [now, limit],
+  );
+}
+
+/**
+ * Publishes one scheduled draft whose time has come, exactly as a manual publish does (publishedAt
+ * now, `changelog.published` through `tx`: pass a transaction). The UPDATE is conditional (still a
+ * draft, still scheduled, still due), so of several workers racing for it only one publishes and
+ * notifies; one unpublished or rescheduled in between is left alone. True when this call published it.
+ */
+export async function publishIfDue(tx: Queryable, projectId: string, id: string, now: string): Promise<boolean> {
+  const [entry] = await tx.all<{ feature_id: string | null; summary: string }>(
+    `UPDATE changelog_entries SET published = 1, published_at = ?, publish_at = NULL
+      WHERE id = ? AND project_id = ? AND published = 0 AND publish_at IS NOT NULL AND publish_at <= ?
+      RETURNING feature_id, summary`,
+    [nowIso(), id, projectId, now],
+  );
+  if (!entry) return false;
+  await emitDomainEvent(tx, 'changelog.published', {
+    projectId,
+    entryId: id,
+    featureId: entry.feature_id,
+    summary: entry.summary,
   });
   return true;
 }

@@ -1,0 +1,83 @@
+/**
+ * Publishes scheduled changelog entries once their time has come. Every
+ * `CHANGELOG_SCHEDULE_INTERVAL_MS` it asks (one read, which writes nothing when nothing is due, so
+ * an idle poll does not move SQLite's change marker) whether a scheduled draft is due; if so it
+ * publishes each due entry in its own transaction through the store's conditional UPDATE
+ * (`publishIfDue`: still a draft, still scheduled, still due). That is the same write a manual
+ * publish makes, so the change marker, board caches, feeds and the `changelog.published` domain
+ * event (follower e-mails queued in the same transaction) all see a scheduled publish exactly as
+ * a manual one. Several processes may run the worker: the conditional UPDATE lets only one of
+ * them publish an entry (and so notify once); the others find it already published.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/database.ts';
+import { anyScheduleDue, listScheduleDue, publishIfDue } from './store.ts';
+
+/** Entries looked at per read; a pass reads again until nothing is due. */
+const BATCH = 50;
+
+export interface ScheduleWorkerOptions {
+  db: Database;
+  /** Milliseconds between polls; 0 runs no worker in this process. */
+  intervalMs: number;
+  log: FastifyBaseLogger;
+}
+
+export class ScheduleWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private pass: Promise<unknown> | undefined;
+  private stopping = false;
+  private readonly options: ScheduleWorkerOptions;
+
+  constructor(options: ScheduleWorkerOptions) {
+    this.options = options;
+  }
+
+  start(): void {
+    if (this.options.intervalMs === 0) return;
+    this.stopping = false;
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for the pass under way. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.pass;
+  }
+
+  private schedule(delay: number): void {
+    if (this.stopping) return;
+    this.timer = setTimeout(() => {
+      this.pass = this.runPass()
+        .catch((error: unknown) => this.options.log.error({ err: error }, 'changelog schedule: pass failed'))
+        .finally(() => {
+          this.pass = undefined;
+          this.schedule(this.options.intervalMs);
+        });
+    }, delay);
+    this.timer.unref();
+  }
+
+  /** Publishes every entry due now; returns the ids this worker published. */
+  async runPass(): Promise<string[]> {
+    const { db, log } = this.options;
+    const published: string[] = [];
+    const seen = new Set<string>();
+    while (!this.stopping) {
+      const now = new Date().toISOString();
+      if (!(await anyScheduleDue(db, now))) break;
+      const due = (await listScheduleDue(db, now, BATCH)).filter((entry) => !seen.has(entry.id));
+      if (due.length === 0) break;
+      for (const entry of due) {
+        seen.add(entry.id);
+        if (await db.transaction((tx) => publishIfDue(tx, entry.project_id, entry.id, now))) {
+          published.push(entry.id);
+          log.info({ entryId: entry.id, projectId: entry.project_id }, 'changelog schedule: published');
+        }
+      }
+    }
+    return published;
+  }
+}

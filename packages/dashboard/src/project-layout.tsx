@@ -1,6 +1,6 @@
 /**
  * The frame of a project's screens: the project's name, its sections (inbox, roadmap, changelog,
- * settings, keys) and the screen. The project comes from GET /projects/{id}, which also says the
+ * errors, bug reports, logs, site config, translations, releases, settings, keys) and the screen. The project comes from GET /projects/{id}, which also says the
  * caller's role, so screens can hide what the role cannot do (the server enforces it either way).
  */
 import { useQuery } from '@tanstack/react-query';
@@ -31,6 +31,12 @@ function ProjectFrame({ projectId }: { projectId: string }) {
           <NavLink to={`${base}/inbox`}>Inbox</NavLink>
           <NavLink to={`${base}/roadmap`}>Roadmap</NavLink>
           <NavLink to={`${base}/changelog`}>Changelog</NavLink>
+          <NavLink to={`${base}/errors`}>Errors</NavLink>
+          <NavLink to={`${base}/bugs`}>Bug reports</NavLink>
+          <NavLink to={`${base}/logs`}>Logs</NavLink>
+          <NavLink to={`${base}/site-config`}>Site config</NavLink>
+          <NavLink to={`${base}/translations`}>Translations</NavLink>
+          <NavLink to={`${base}/releases`}>Releases</NavLink>
           <NavLink to={`${base}/settings`}>Settings</NavLink>
           <NavLink to={`${base}/keys`}>API keys</NavLink>
         </nav>

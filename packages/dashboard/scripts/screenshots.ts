@@ -19,7 +19,7 @@ try {
   const manage = async (method: string, path: string, data?: unknown) => {
     const response = await page.request.fetch(`${env.origin}/api/v1${path}`, {
       method,
-      headers: { 'X-Requested-With': 'screenshots' },
+      headers: { 'X-Requested-With': 'screenshots', origin: env.origin },
       ...(data === undefined ? {} : { data }),
     });
     if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`);
@@ -27,7 +27,9 @@ try {
   };
 
   const email = 'sam@example.com';
-  await manage('POST', '/auth/sign-up', { email, password: 'quiet harbour lantern 42', name: 'Sam Rivera' });
+  const password = 'quiet harbour lantern 42';
+  await manage('POST', '/auth/sign-up', { email, password, name: 'Sam Rivera' });
+  await manage('POST', '/auth/sign-in', { email, password });
   const mail = await env.mailbox.nextTo(email, 0);
   await page.goto(mail.links.find((href) => href.includes('/app/verify-email?token='))!);
   const team = await manage('POST', '/teams', { name: 'Harbour Labs' });
@@ -37,16 +39,16 @@ try {
   const key = await manage('POST', `/projects/${project.id}/keys`, {
     name: 'Web app',
     environment: 'live',
-    scopes: ['features:read', 'features:write', 'bugs:write'],
+    scopes: ['features:read', 'features:write', 'bugs:write', 'errors:write'],
     publishable: true,
   });
-  const publicApi = async (path: string, data: unknown, voter?: string) => {
+  const publicApi = async (path: string, data?: unknown, method = 'POST') => {
     const response = await fetch(`${env.origin}/api/public/v1${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'X-API-Key': key.key, ...(voter ? { 'X-Voter-Id': voter } : {}) },
-      body: JSON.stringify(data),
+      method,
+      headers: { 'X-API-Key': key.key, ...(data === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(data === undefined ? {} : { body: JSON.stringify(data) }),
     });
-    if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return response.json();
   };
   const ideas = [
@@ -61,9 +63,14 @@ try {
     const feature = await publicApi('/features', { title, description, type: 'feature' });
     created.push(feature);
     for (let voter = 0; voter < votes; voter += 1)
-      await publicApi(`/features/${feature.id}/votes`, {}, `voter-${voter}`).catch(() => undefined);
+      await publicApi(`/features/${feature.id}/votes/voter-${voter}`, undefined, 'PUT');
   }
-  await publicApi('/features', { title: 'Crash when saving a draft offline', description: 'Steps: …', type: 'bug' });
+  await publicApi('/bugs', {
+    title: 'Crash when saving a draft offline',
+    message: 'The app closes when a draft is saved without a connection.',
+    severity: 'high',
+    createFeature: true,
+  });
   await manage('PATCH', `/projects/${project.id}/features/${created[0].id}`, { status: 'in-progress' });
   await manage('PATCH', `/projects/${project.id}/features/${created[1].id}`, { status: 'planned' });
   await manage('PATCH', `/projects/${project.id}/features/${created[2].id}`, { status: 'planned' });

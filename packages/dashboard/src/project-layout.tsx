@@ -1,7 +1,8 @@
 /**
  * The frame of a project's screens: the project's name, its sections (inbox, roadmap, changelog,
- * errors, bug reports, logs, site config, translations, releases, settings, keys) and the screen. The project comes from GET /projects/{id}, which also says the
- * caller's role, so screens can hide what the role cannot do (the server enforces it either way).
+ * errors, bug reports, logs, site config, translations, releases, settings, keys) and the screen.
+ * The project comes from GET /projects/{id}, which also says the caller's role, so screens can
+ * hide what the role cannot do (the server enforces it either way).
  */
 import { useQuery } from '@tanstack/react-query';
 import { NavLink, Outlet, useOutletContext, useParams } from 'react-router';
@@ -25,26 +26,57 @@ function ProjectFrame({ projectId }: { projectId: string }) {
   const base = `/projects/${projectId}`;
   return (
     <div className="project">
-      <div className="project-head">
+      <nav aria-label="Project" className="project-nav">
         <p className="project-name">{project.data.name}</p>
-        <nav aria-label="Project" className="project-nav">
-          <NavLink to={`${base}/inbox`}>Inbox</NavLink>
-          <NavLink to={`${base}/roadmap`}>Roadmap</NavLink>
-          <NavLink to={`${base}/changelog`}>Changelog</NavLink>
-          <NavLink to={`${base}/errors`}>Errors</NavLink>
-          <NavLink to={`${base}/bugs`}>Bug reports</NavLink>
-          <NavLink to={`${base}/logs`}>Logs</NavLink>
-          <NavLink to={`${base}/site-config`}>Site config</NavLink>
-          <NavLink to={`${base}/translations`}>Translations</NavLink>
-          <NavLink to={`${base}/releases`}>Releases</NavLink>
-          <NavLink to={`${base}/settings`}>Settings</NavLink>
-          <NavLink to={`${base}/keys`}>API keys</NavLink>
-        </nav>
+        {SECTIONS.map((group) => (
+          <div key={group.title} className="project-nav-group">
+            <p className="project-nav-title">{group.title}</p>
+            <ul>
+              {group.links.map(([path, label]) => (
+                <li key={path}>
+                  <NavLink to={`${base}/${path}`}>{label}</NavLink>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </nav>
+      <div className="project-screen">
+        <Outlet context={project.data satisfies Project} />
       </div>
-      <Outlet context={project.data satisfies Project} />
     </div>
   );
 }
+
+/** The project's sections, grouped the way a team thinks of them. */
+const SECTIONS: readonly { title: string; links: readonly (readonly [path: string, label: string])[] }[] = [
+  {
+    title: 'Feedback',
+    links: [
+      ['inbox', 'Inbox'],
+      ['roadmap', 'Roadmap'],
+      ['changelog', 'Changelog'],
+    ],
+  },
+  {
+    title: 'Operations',
+    links: [
+      ['errors', 'Errors'],
+      ['bugs', 'Bug reports'],
+      ['logs', 'Logs'],
+      ['site-config', 'Site config'],
+      ['translations', 'Translations'],
+      ['releases', 'Releases'],
+    ],
+  },
+  {
+    title: 'Project',
+    links: [
+      ['settings', 'Settings'],
+      ['keys', 'API keys'],
+    ],
+  },
+];
 
 /** The project of the screen being shown (inside ProjectLayout). */
 export function useProject(): Project {

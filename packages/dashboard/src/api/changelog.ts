@@ -1,9 +1,8 @@
 /** Types and labels of the roadmap and changelog screens, from the generated API schema. */
+import { type FeatureStatus, STATUSES } from './features.ts';
 import type { paths } from './schema.gen.ts';
 
-export type Feature =
-  paths['/projects/{projectId}/features']['get']['responses'][200]['content']['application/json']['features'][number];
-export type FeatureStatus = Feature['status'];
+export type { FeatureStatus, ManagedFeature as Feature } from './features.ts';
 
 export type Entry =
   paths['/projects/{projectId}/changelog/{entryId}']['get']['responses'][200]['content']['application/json'];
@@ -11,27 +10,12 @@ export type EntryState = Entry['state'];
 export type StandaloneStatus = 'new' | 'improved' | 'fixed';
 
 /** Every status an idea can have, in the roadmap's column order (`new` first: not yet triaged). */
-export const ROADMAP_STATUSES: readonly FeatureStatus[] = [
-  'new',
-  'open',
-  'planned',
-  'in-progress',
-  'in-review',
-  'accepted',
-  'done',
-  'declined',
-];
+export const ROADMAP_STATUSES: readonly FeatureStatus[] = STATUSES.map((status) => status.value);
 
-export const STATUS_LABELS: Record<FeatureStatus, string> = {
-  new: 'New',
-  open: 'Open',
-  planned: 'Planned',
-  'in-progress': 'In progress',
-  'in-review': 'In review',
-  accepted: 'Accepted',
-  done: 'Done',
-  declined: 'Declined',
-};
+export const STATUS_LABELS = Object.fromEntries(STATUSES.map((status) => [status.value, status.label])) as Record<
+  FeatureStatus,
+  string
+>;
 
 export const STANDALONE_LABELS: Record<StandaloneStatus, string> = { new: 'New', improved: 'Improved', fixed: 'Fixed' };
 

@@ -6,6 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { type Account, api, unwrap } from '../api/client.ts';
+import { statusLabel } from '../api/features.ts';
 import type { Attention, AttentionIdea } from '../api/projects.ts';
 import { RequireAccount } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
@@ -81,7 +82,9 @@ function NeedsAttention({ data }: { data: Attention }) {
           id="most-voted"
           title="Most-voted open ideas"
           ideas={data.mostVotedOpenIdeas}
-          detail={(idea) => `${idea.voteCount} ${idea.voteCount === 1 ? 'vote' : 'votes'} · ${idea.status}`}
+          detail={(idea) =>
+            `${idea.voteCount} ${idea.voteCount === 1 ? 'vote' : 'votes'} · ${statusLabel(idea.status)}`
+          }
         />
       ) : null}
       {data.pendingInvites.length > 0 ? (

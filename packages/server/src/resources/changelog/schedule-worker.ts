@@ -11,6 +11,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
+import { Poller } from '../../kernel/poller.ts';
 import { anyScheduleDue, listScheduleDue, publishIfDue } from './store.ts';
 
 /** Entries looked at per read; a pass reads again until nothing is due. */
@@ -24,40 +25,26 @@ export interface ScheduleWorkerOptions {
 }
 
 export class ScheduleWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private pass: Promise<unknown> | undefined;
-  private stopping = false;
   private readonly options: ScheduleWorkerOptions;
+  private readonly poller: Poller;
 
   constructor(options: ScheduleWorkerOptions) {
     this.options = options;
+    this.poller = new Poller({
+      intervalMs: options.intervalMs,
+      name: 'changelog schedule',
+      log: options.log,
+      runPass: () => this.runPass(),
+    });
   }
 
   start(): void {
-    if (this.options.intervalMs === 0) return;
-    this.stopping = false;
-    this.schedule(0);
+    this.poller.start();
   }
 
   /** Stops polling and waits for the pass under way. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.pass;
-  }
-
-  private schedule(delay: number): void {
-    if (this.stopping) return;
-    this.timer = setTimeout(() => {
-      this.pass = this.runPass()
-        .catch((error: unknown) => this.options.log.error({ err: error }, 'changelog schedule: pass failed'))
-        .finally(() => {
-          this.pass = undefined;
-          this.schedule(this.options.intervalMs);
-        });
-    }, delay);
-    this.timer.unref();
+  stop(): Promise<void> {
+    return this.poller.stop();
   }
 
   /** Publishes every entry due now; returns the ids this worker published. */
@@ -65,7 +52,7 @@ export class ScheduleWorker {
     const { db, log } = this.options;
     const published: string[] = [];
     const seen = new Set<string>();
-    while (!this.stopping) {
+    while (!this.poller.stopping) {
       const now = new Date().toISOString();
       if (!(await anyScheduleDue(db, now))) break;
       const due = (await listScheduleDue(db, now, BATCH)).filter((entry) => !seen.has(entry.id));

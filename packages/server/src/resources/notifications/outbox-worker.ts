@@ -16,6 +16,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { serverKey } from '../../db/instance-keys.ts';
+import { Poller } from '../../kernel/poller.ts';
 import type { Mailer, MailMessage } from '../../mail/mailer.ts';
 import { renderNotice } from './messages.ts';
 import { recipientOf } from './read-model.ts';
@@ -45,48 +46,34 @@ export interface OutboxWorkerOptions {
 }
 
 export class OutboxWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private pass: Promise<void> | undefined;
-  private stopping = false;
   private key: string | undefined;
   private readonly options: OutboxWorkerOptions;
+  private readonly poller: Poller;
 
   constructor(options: OutboxWorkerOptions) {
     this.options = options;
+    this.poller = new Poller({
+      intervalMs: options.config.outbox.pollMs,
+      name: 'outbox',
+      log: options.log,
+      runPass: () => this.runPass(),
+    });
   }
 
   start(): void {
-    if (this.options.config.outbox.pollMs === 0) return;
-    this.stopping = false;
-    this.schedule(0);
+    this.poller.start();
   }
 
   /** Stops polling and waits for the message being sent (claimed ones not yet begun are handed back). */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.pass;
-  }
-
-  private schedule(delay: number): void {
-    if (this.stopping) return;
-    this.timer = setTimeout(() => {
-      this.pass = this.runPass()
-        .catch((error: unknown) => this.options.log.error({ err: error }, 'outbox: pass failed'))
-        .finally(() => {
-          this.pass = undefined;
-          this.schedule(this.options.config.outbox.pollMs);
-        });
-    }, delay);
-    this.timer.unref();
+  stop(): Promise<void> {
+    return this.poller.stop();
   }
 
   /** Sends what is due, batch after batch, until nothing is due or the worker stops. */
   async runPass(): Promise<void> {
     const { db, config } = this.options;
     const leaseMs = config.outbox.leaseSeconds * 1000;
-    while (!this.stopping) {
+    while (!this.poller.stopping) {
       const now = new Date();
       if (!(await anythingDue(db, now.toISOString()))) return;
       const lease = new Date(now.getTime() + leaseMs).toISOString();
@@ -95,7 +82,7 @@ export class OutboxWorker {
       this.options.log.debug({ claimed: claimed.map((message) => message.id) }, 'outbox: claimed');
       for (const message of claimed) {
         // Begin a send only with half the lease left, so it ends before anyone may take over.
-        if (this.stopping || Date.now() > Date.parse(lease) - leaseMs / 2) {
+        if (this.poller.stopping || Date.now() > Date.parse(lease) - leaseMs / 2) {
           await release(db, message.id, lease);
           continue;
         }

@@ -1,0 +1,62 @@
+/**
+ * A background job that runs a pass now and then again every `intervalMs` after the previous
+ * pass ended (so passes never overlap), until stopped. The schedule worker and the outbox worker
+ * both poll this way; the pass decides what to do and asks `stopping` to end early.
+ */
+export interface PollerLog {
+  error(details: { err: unknown }, message: string): void;
+}
+
+export interface PollerOptions {
+  /** Milliseconds between passes; 0 never runs a pass. */
+  intervalMs: number;
+  /** Named in the log line of a failed pass. */
+  name: string;
+  log: PollerLog;
+  runPass: () => Promise<unknown>;
+}
+
+export class Poller {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private pass: Promise<unknown> | undefined;
+  private stopped = false;
+  private readonly options: PollerOptions;
+
+  constructor(options: PollerOptions) {
+    this.options = options;
+  }
+
+  /** True once stop() was called: a pass under way should end at its next safe point. */
+  get stopping(): boolean {
+    return this.stopped;
+  }
+
+  start(): void {
+    if (this.options.intervalMs === 0) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for the pass under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.pass;
+  }
+
+  private schedule(delay: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.pass = this.options
+        .runPass()
+        .catch((error: unknown) => this.options.log.error({ err: error }, `${this.options.name}: pass failed`))
+        .finally(() => {
+          this.pass = undefined;
+          this.schedule(this.options.intervalMs);
+        });
+    }, delay);
+    // A poll never keeps the process alive on its own.
+    if (typeof this.timer === 'object' && 'unref' in this.timer) this.timer.unref();
+  }
+}

@@ -14,7 +14,6 @@ import { SelectField } from '../widgets/fields.tsx';
 import { ShownOnce } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './account.css';
-import './tables.css';
 
 const TOKENS_KEY = ['me', 'tokens'] as const;
 

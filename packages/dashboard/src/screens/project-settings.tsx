@@ -17,6 +17,7 @@ import { CheckboxField } from '../widgets/fields.tsx';
 import { ShownOnce } from '../widgets/secret.tsx';
 import { QueryView } from '../widgets/states.tsx';
 import './projects.css';
+import { LocaleFields, PlanFields, QUOTA_MESSAGE } from './project-fields.tsx';
 
 const boardKey = (projectId: string) => ['project', projectId, 'board'] as const;
 
@@ -81,7 +82,7 @@ function ProjectForm({ project }: { project: Project }) {
     event.preventDefault();
     const monthlyQuota = parseQuota(quota);
     if (owner && monthlyQuota === 'invalid') {
-      setQuotaError('Enter a whole number of requests, or leave it empty for unlimited');
+      setQuotaError(QUOTA_MESSAGE);
       return;
     }
     setQuotaError(undefined);
@@ -107,37 +108,25 @@ function ProjectForm({ project }: { project: Project }) {
         isRequired
         serverError={errors.slug}
       />
-      <div className="grid-2">
-        <Field
-          label="Default locale"
-          description="BCP 47, e.g. en or de-AT"
-          value={defaultLocale}
-          onChange={setDefaultLocale}
-          serverError={errors.defaultLocale}
-        />
-        <Field
-          label="Supported locales"
-          description="Separated by commas; must include the default"
-          value={locales}
-          onChange={setLocales}
-          serverError={errors.supportedLocales ?? errors['supportedLocales/0']}
-        />
-      </div>
+      <LocaleFields
+        defaultLocale={defaultLocale}
+        onDefaultLocale={setDefaultLocale}
+        locales={locales}
+        onLocales={setLocales}
+        errors={errors}
+      />
       {owner ? (
-        <div className="grid-2">
-          <Field label="Plan" value={plan} onChange={setPlan} serverError={errors.plan} />
-          <Field
-            label="Monthly quota"
-            description="Requests a month on the public API; empty: unlimited"
-            value={quota}
-            onChange={(value) => {
-              setQuota(value);
-              setQuotaError(undefined);
-            }}
-            inputMode="numeric"
-            serverError={quotaError ?? errors.monthlyQuota}
-          />
-        </div>
+        <PlanFields
+          plan={plan}
+          onPlan={setPlan}
+          quota={quota}
+          onQuota={(value) => {
+            setQuota(value);
+            setQuotaError(undefined);
+          }}
+          quotaError={quotaError}
+          errors={errors}
+        />
       ) : (
         <dl className="facts">
           <dt>Plan</dt>

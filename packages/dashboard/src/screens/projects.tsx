@@ -14,6 +14,7 @@ import { Button, ErrorNote, Field, fieldErrors, RequireAccount } from '../ui.tsx
 import { SelectField } from '../widgets/fields.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import './projects.css';
+import { LocaleFields, PlanFields, QUOTA_MESSAGE } from './project-fields.tsx';
 
 type NewProject = NonNullable<paths['/projects']['post']['requestBody']>['content']['application/json'];
 
@@ -131,7 +132,7 @@ function CreateProject({ teams, onCancel }: { teams: Team[]; onCancel: () => voi
     event.preventDefault();
     const monthlyQuota = parseQuota(quota);
     if (monthlyQuota === 'invalid') {
-      setQuotaError('Enter a whole number of requests, or leave it empty for unlimited');
+      setQuotaError(QUOTA_MESSAGE);
       return;
     }
     setQuotaError(undefined);
@@ -168,43 +169,25 @@ function CreateProject({ teams, onCancel }: { teams: Team[]; onCancel: () => voi
         }}
         serverError={errors.slug}
       />
-      <div className="grid-2">
-        <Field
-          label="Default locale"
-          description="BCP 47, e.g. en or de-AT"
-          value={defaultLocale}
-          onChange={setDefaultLocale}
-          serverError={errors.defaultLocale}
-        />
-        <Field
-          label="Supported locales"
-          description="Separated by commas; must include the default"
-          value={locales}
-          onChange={setLocales}
-          serverError={errors.supportedLocales ?? errors['supportedLocales/0']}
-        />
-      </div>
+      <LocaleFields
+        defaultLocale={defaultLocale}
+        onDefaultLocale={setDefaultLocale}
+        locales={locales}
+        onLocales={setLocales}
+        errors={errors}
+      />
       {owner ? (
-        <div className="grid-2">
-          <Field
-            label="Plan"
-            description="Optional; a name for your own bookkeeping"
-            value={plan}
-            onChange={setPlan}
-            serverError={errors.plan}
-          />
-          <Field
-            label="Monthly quota"
-            description="Requests a month on the public API; empty: unlimited"
-            value={quota}
-            onChange={(value) => {
-              setQuota(value);
-              setQuotaError(undefined);
-            }}
-            inputMode="numeric"
-            serverError={quotaError ?? errors.monthlyQuota}
-          />
-        </div>
+        <PlanFields
+          plan={plan}
+          onPlan={setPlan}
+          quota={quota}
+          onQuota={(value) => {
+            setQuota(value);
+            setQuotaError(undefined);
+          }}
+          quotaError={quotaError}
+          errors={errors}
+        />
       ) : (
         <p className="muted">The team’s owner sets the plan and the monthly quota.</p>
       )}

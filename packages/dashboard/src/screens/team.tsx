@@ -15,7 +15,6 @@ import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
 import { SelectField } from '../widgets/fields.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
-import './tables.css';
 import './teams.css';
 
 type Assignable = 'admin' | 'member';

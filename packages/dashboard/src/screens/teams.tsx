@@ -8,7 +8,6 @@ import { ROLE_LABELS, TEAMS_KEY } from '../api/accounts.ts';
 import { Button, ErrorNote, Field, fieldErrors, RequireAccount } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { Empty, QueryView } from '../widgets/states.tsx';
-import './tables.css';
 import './teams.css';
 
 function CreateTeam() {

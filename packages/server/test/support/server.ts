@@ -145,7 +145,9 @@ export async function startServerProcess(
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const origin = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    // A bound for a hung start, not a speed check: a cold start on a loaded 2-core machine
+    // (the suite's other files, browsers) has taken over 20 s.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     const check = () => {
       const match = /"address":"(http:\/\/[^"]+)"/.exec(output);
       if (match) {

@@ -15,6 +15,7 @@ import { useTitle } from '../use-title.ts';
 import { QueryView } from '../widgets/states.tsx';
 import { DebugSection, FlagsSection, MaintenanceSection } from './site-config-sections.tsx';
 import { EnvironmentsSection, MessagesSection } from './site-config-lists.tsx';
+import './tables.css';
 import './site-config.css';
 
 export default function SiteConfig() {
@@ -35,6 +36,7 @@ export default function SiteConfig() {
       </p>
       {admin ? null : <p className="muted">You are a member of this project’s team: admins and owners change these.</p>}
       <div className="site-config">
+        <PublicAnswerPanel projectId={project.id} />
         <QueryView query={config} what="the site configuration">
           {(data) => (
             <Tabs className="site-config-tabs">
@@ -73,7 +75,6 @@ export default function SiteConfig() {
             </Tabs>
           )}
         </QueryView>
-        <PublicAnswerPanel projectId={project.id} />
       </div>
     </section>
   );
@@ -120,10 +121,13 @@ function PublicAnswerPanel({ projectId }: { projectId: string }) {
             <p className="muted" role="status">
               {previous ? 'Changed by the last save: apps holding the previous ETag get the new answer.' : null}
             </p>
-            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be read by keyboard */}
-            <pre className="public-json" tabIndex={0} aria-label="Response body">
-              {JSON.stringify(JSON.parse(data.text), null, 2)}
-            </pre>
+            <details className="public-body">
+              <summary>The response body</summary>
+              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be read by keyboard */}
+              <pre className="public-json" tabIndex={0} aria-label="Response body">
+                {JSON.stringify(JSON.parse(data.text), null, 2)}
+              </pre>
+            </details>
           </>
         )}
       </QueryView>

@@ -30,7 +30,7 @@ const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 /** Custom HTML as the app would show it, in a frame that runs no script and reaches nothing. */
 function HtmlPreview({ html }: { html: string }) {
   return (
-    <div className="stack">
+    <div className="stack html-preview-block">
       <h3 id="maintenance-preview-title">Preview of the custom page</h3>
       <p className="muted">Shown without scripts (they never run here); styles and images from elsewhere are left out.</p>
       <iframe

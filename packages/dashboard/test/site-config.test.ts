@@ -135,6 +135,10 @@ describe('dashboard site configuration', () => {
     t.after(async () => {
       if (process.env['SHOTS'])
         await page.screenshot({ path: `${process.env['SHOTS']}/site-config-messages.png`, fullPage: true });
+      if (process.env['SHOTS']) {
+        await page.setViewportSize({ width: 800, height: 1000 });
+        await page.screenshot({ path: `${process.env['SHOTS']}/site-config-messages-tablet.png`, fullPage: true });
+      }
     });
     await open(page);
     await page.getByRole('tab', { name: 'Messages' }).click();
@@ -156,7 +160,11 @@ describe('dashboard site configuration', () => {
     await add('Scheduled downtime tonight', 'warning', now - hour, now + hour);
     await add('New release next week', 'info', now + 24 * hour, null);
     await add('Old outage', 'error', now - 3 * hour, now - 2 * hour);
-    const state = (text: string) => page.getByRole('row', { name: new RegExp(text) }).getByRole('cell').first();
+    const state = (text: string) =>
+      page
+        .getByRole('row', { name: new RegExp(text) })
+        .getByRole('cell')
+        .first();
     assert.equal(await state('Scheduled downtime tonight').textContent(), 'Live');
     assert.equal(await state('New release next week').textContent(), 'Upcoming');
     assert.equal(await state('Old outage').textContent(), 'Expired');
@@ -178,14 +186,19 @@ describe('dashboard site configuration', () => {
     await form.getByRole('button', { name: 'Save message' }).click();
     await page.getByRole('row', { name: /New release is out/ }).waitFor();
     assert.equal(await state('New release is out').textContent(), 'Live');
-    await page.waitForFunction(() => document.querySelector('.public-json')?.textContent?.includes('New release is out'));
+    await page.waitForFunction(() =>
+      document.querySelector('.public-json')?.textContent?.includes('New release is out'),
+    );
     assert.deepEqual(
       (await publicConfig()).body.messages.map((m: any) => m.text),
       ['New release is out', 'Scheduled downtime tonight'],
     );
 
     // Delete, after a confirmation.
-    await page.getByRole('row', { name: /Old outage/ }).getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('row', { name: /Old outage/ })
+      .getByRole('button', { name: 'Delete' })
+      .click();
     const dialog = page.getByRole('alertdialog');
     await dialog.waitFor();
     await expectAccessible(page, 'site config: delete message dialog');

@@ -254,7 +254,9 @@ export function EnvironmentsSection({
   return (
     <>
       <h2>Environments</h2>
-      <p className="muted">Where your app runs (production, staging…), each with its address, colour and debug switch.</p>
+      <p className="muted">
+        Where your app runs (production, staging…), each with its address, colour and debug switch.
+      </p>
       {environments.length === 0 ? (
         <Empty>
           <p>No environments yet.</p>

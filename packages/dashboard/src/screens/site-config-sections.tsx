@@ -32,7 +32,9 @@ function HtmlPreview({ html }: { html: string }) {
   return (
     <div className="stack html-preview-block">
       <h3 id="maintenance-preview-title">Preview of the custom page</h3>
-      <p className="muted">Shown without scripts (they never run here); styles and images from elsewhere are left out.</p>
+      <p className="muted">
+        Shown without scripts (they never run here); styles and images from elsewhere are left out.
+      </p>
       <iframe
         className="html-preview"
         title="Preview of the custom maintenance page"
@@ -330,7 +332,15 @@ function NewFlag({ projectId }: { projectId: string }) {
   );
 }
 
-export function DebugSection({ projectId, debugMode, admin }: { projectId: string; debugMode: boolean; admin: boolean }) {
+export function DebugSection({
+  projectId,
+  debugMode,
+  admin,
+}: {
+  projectId: string;
+  debugMode: boolean;
+  admin: boolean;
+}) {
   const refresh = useRefresh(projectId);
   const [on, setOn] = useState(debugMode);
   const save = useMutation({
@@ -346,8 +356,8 @@ export function DebugSection({ projectId, debugMode, admin }: { projectId: strin
     <>
       <h2>Debug mode</h2>
       <p className="muted">
-        Tells every app of this project to turn on its debugging aids (more logging, diagnostics). Each environment also has
-        its own debug switch.
+        Tells every app of this project to turn on its debugging aids (more logging, diagnostics). Each environment also
+        has its own debug switch.
       </p>
       {admin ? (
         <CheckboxField label="Debug mode on" checked={on} onChange={save.mutate} />

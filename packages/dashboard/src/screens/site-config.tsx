@@ -124,9 +124,9 @@ function PublicAnswerPanel({ projectId }: { projectId: string }) {
             <details className="public-body">
               <summary>The response body</summary>
               {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be read by keyboard */}
-              <pre className="public-json" tabIndex={0} aria-label="Response body">
-                {JSON.stringify(JSON.parse(data.text), null, 2)}
-              </pre>
+              <section className="public-json" tabIndex={0} aria-label="Response body">
+                <pre>{JSON.stringify(JSON.parse(data.text), null, 2)}</pre>
+              </section>
             </details>
           </>
         )}

@@ -117,7 +117,8 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     {
       schema: {
         operationId: 'managePreviewSiteConfig',
-        summary: 'What the public GET /site-config answers right now, byte for byte, with its ETag header (role: member)',
+        summary:
+          'What the public GET /site-config answers right now, byte for byte, with its ETag header (role: member)',
         description:
           'The same body, rendered by the same code, as the public endpoint (live and test keys and keyless calls all get it: the configuration is shared). The ETag header is the one the public endpoint sends.',
         tags,

@@ -38,7 +38,10 @@ describe('management: site configuration preview', () => {
 
   it('moves lastUpdated and the ETag with every save, and stays equal to the public answer', async () => {
     const saves: [string, () => Promise<{ status: number }>][] = [
-      ['maintenance', () => p.admin.patch(path('/maintenance'), { enabled: true, type: 'custom', customHtml: '<p>x</p>' })],
+      [
+        'maintenance',
+        () => p.admin.patch(path('/maintenance'), { enabled: true, type: 'custom', customHtml: '<p>x</p>' }),
+      ],
       ['flag created', () => p.admin.put(path('/flags/new-checkout'), { enabled: true })],
       ['flag toggled', () => p.admin.put(path('/flags/new-checkout'), { enabled: false })],
       [

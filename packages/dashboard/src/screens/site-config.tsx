@@ -1,7 +1,141 @@
+/**
+ * A project's site configuration, what its apps are told: maintenance, status messages, feature
+ * flags, environments and debug mode, one tab each; beside them, exactly what the public
+ * GET /site-config answers now, with its lastUpdated and ETag, refreshed after every save.
+ * Admins and owners change it; members see it read-only (the server lets admins write).
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
+import { fetchPublicAnswer, type PublicAnswer, previewKey, siteConfigKey } from '../api/site-config.ts';
+import { api, unwrap } from '../api/client.ts';
+import { canAdminister, useProject } from '../project-layout.tsx';
+import { Button } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
+import { QueryView } from '../widgets/states.tsx';
+import { DebugSection, FlagsSection, MaintenanceSection } from './site-config-sections.tsx';
+import { EnvironmentsSection, MessagesSection } from './site-config-lists.tsx';
+import './tables.css';
+import './site-config.css';
 
-/** Placeholder until this screen is built (issue 15). */
 export default function SiteConfig() {
-  useTitle('SiteConfig');
-  return <h1>SiteConfig</h1>;
+  const project = useProject();
+  useTitle(`Site config · ${project.name}`);
+  const admin = canAdminister(project);
+  const config = useQuery({
+    queryKey: siteConfigKey(project.id),
+    queryFn: () =>
+      unwrap(api.GET('/projects/{projectId}/site-config', { params: { path: { projectId: project.id } } })),
+  });
+  return (
+    <section className="stack" aria-labelledby="site-config-title">
+      <h1 id="site-config-title">Site configuration</h1>
+      <p className="muted">
+        What your apps read from <span className="code">GET /site-config</span>: maintenance, messages, feature flags,
+        environments and debug mode. Every save changes its <span className="code">lastUpdated</span> and ETag.
+      </p>
+      {admin ? null : <p className="muted">You are a member of this project’s team: admins and owners change these.</p>}
+      <div className="site-config">
+        <PublicAnswerPanel projectId={project.id} />
+        <QueryView query={config} what="the site configuration">
+          {(data) => (
+            <Tabs className="site-config-tabs">
+              <TabList aria-label="Site configuration sections" className="tab-list">
+                <Tab id="maintenance" className="tab">
+                  Maintenance{data.maintenance.enabled ? ' (on)' : ''}
+                </Tab>
+                <Tab id="messages" className="tab">
+                  Messages
+                </Tab>
+                <Tab id="flags" className="tab">
+                  Feature flags
+                </Tab>
+                <Tab id="environments" className="tab">
+                  Environments
+                </Tab>
+                <Tab id="debug" className="tab">
+                  Debug mode
+                </Tab>
+              </TabList>
+              <TabPanel id="maintenance" className="tab-panel card stack">
+                <MaintenanceSection projectId={project.id} maintenance={data.maintenance} admin={admin} />
+              </TabPanel>
+              <TabPanel id="messages" className="tab-panel card stack">
+                <MessagesSection projectId={project.id} messages={data.messages} admin={admin} />
+              </TabPanel>
+              <TabPanel id="flags" className="tab-panel card stack">
+                <FlagsSection projectId={project.id} flags={data.featureFlags} admin={admin} />
+              </TabPanel>
+              <TabPanel id="environments" className="tab-panel card stack">
+                <EnvironmentsSection projectId={project.id} environments={data.environments} admin={admin} />
+              </TabPanel>
+              <TabPanel id="debug" className="tab-panel card stack">
+                <DebugSection projectId={project.id} debugMode={data.debugMode} admin={admin} />
+              </TabPanel>
+            </Tabs>
+          )}
+        </QueryView>
+      </div>
+    </section>
+  );
+}
+
+/** The public answer as apps get it; the previous ETag stays in view after a change. */
+function PublicAnswerPanel({ projectId }: { projectId: string }) {
+  const answer = useQuery({ queryKey: previewKey(projectId), queryFn: () => fetchPublicAnswer(projectId) });
+  const [previous, setPrevious] = useState<PublicAnswer | null>(null);
+  const last = useRef<PublicAnswer | null>(null);
+  useEffect(() => {
+    if (!answer.data) return;
+    if (last.current && last.current.etag !== answer.data.etag) setPrevious(last.current);
+    last.current = answer.data;
+  }, [answer.data]);
+  const url = `${window.location.origin}/api/public/v1/site-config?projectId=${encodeURIComponent(projectId)}`;
+  return (
+    <section className="card stack public-answer" aria-labelledby="public-answer-title">
+      <h2 id="public-answer-title">What apps receive now</h2>
+      <p className="muted">
+        <span className="code public-url">GET {url}</span>
+        <br />
+        The same answer for keyless calls and for live and test keys: the configuration is shared.
+      </p>
+      <QueryView query={answer} what="the public answer">
+        {(data) => (
+          <>
+            <dl className="facts" aria-label="Public answer">
+              <dt>lastUpdated</dt>
+              <dd className="code" data-testid="last-updated">
+                {data.lastUpdated}
+              </dd>
+              <dt>ETag</dt>
+              <dd className="code" data-testid="etag">
+                {data.etag}
+              </dd>
+              {previous ? (
+                <>
+                  <dt>Previous ETag</dt>
+                  <dd className="code muted">{previous.etag}</dd>
+                </>
+              ) : null}
+            </dl>
+            <p className="muted" role="status">
+              {previous ? 'Changed by the last save: apps holding the previous ETag get the new answer.' : null}
+            </p>
+            <details className="public-body">
+              <summary>The response body</summary>
+              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be read by keyboard */}
+              <section className="public-json" tabIndex={0} aria-label="Response body">
+                <pre>{JSON.stringify(JSON.parse(data.text), null, 2)}</pre>
+              </section>
+            </details>
+          </>
+        )}
+      </QueryView>
+      <div>
+        <Button variant="secondary" onPress={() => void answer.refetch()} busy={answer.isFetching}>
+          {answer.isFetching ? 'Refreshing…' : 'Refresh'}
+        </Button>
+      </div>
+    </section>
+  );
 }

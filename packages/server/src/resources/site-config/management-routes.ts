@@ -13,6 +13,9 @@ import type { ManagementApp, ManagementDeps } from '../../management/context.ts'
 import { isoOrNull } from '../../db/query.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { readProjectConfigState } from './read-model.ts';
+import { renderSiteConfig } from './public-snapshot.ts';
+import { SiteConfig } from './public-schemas.ts';
+import { etagOf } from '../../http/etag.ts';
 import { environmentRoutes } from './environment-management-routes.ts';
 import { messageRoutes } from './message-management-routes.ts';
 import { presentEnvironment, presentFlag, presentMaintenance, presentMessage } from './presenter.ts';
@@ -106,6 +109,35 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
       await requireProjectAccess(request, projectId, 'admin');
       await configWrite(db, projectId, (tx) => setDebugMode(tx, projectId, request.body.debugMode));
       return whole(projectId);
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/site-config/preview',
+    {
+      schema: {
+        operationId: 'managePreviewSiteConfig',
+        summary:
+          'What the public GET /site-config answers right now, byte for byte, with its ETag header (role: member)',
+        description:
+          'The same body, rendered by the same code, as the public endpoint (live and test keys and keyless calls all get it: the configuration is shared). The ETag header is the one the public endpoint sends.',
+        tags,
+        params: ProjectParams,
+        response: { 200: SiteConfig, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      const project = await readProjectConfigState(db, projectId);
+      if (!project) throw new NotFoundError();
+      const rendered = await renderSiteConfig(db, project, new Date());
+      return reply
+        .header('etag', etagOf(rendered.hash))
+        .header('cache-control', 'no-store')
+        .type('application/json; charset=utf-8')
+        .serializer((payload: unknown) => payload as string)
+        .send(rendered.json as never);
     },
   );
 

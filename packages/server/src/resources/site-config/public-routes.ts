@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
@@ -6,20 +5,14 @@ import { etagOf, ifNoneMatchHits } from '../../http/etag.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { ChangeCache } from '../../http/change-cache.ts';
 import { VersionedCache } from '../../http/versioned-cache.ts';
-import { readSiteConfig, type SiteConfigSnapshot } from './public-snapshot.ts';
+import { type RenderedSiteConfig, renderSiteConfig } from './public-snapshot.ts';
 import { readProjectConfigState, type ProjectConfigState } from './read-model.ts';
 import { SiteConfig } from './public-schemas.ts';
-
-interface Cached {
-  snapshot: SiteConfigSnapshot;
-  json: string;
-  hash: string;
-}
 
 export async function siteConfigRoutes(app: App, { db }: Deps): Promise<void> {
   // One entry per project, valid while the project's config_version is unchanged (every write
   // bumps it, in any process) and until the next scheduled message starts or ends.
-  const cache = new VersionedCache<Cached>(1000);
+  const cache = new VersionedCache<RenderedSiteConfig>(1000);
   // The project's version row itself, memoised until the next commit where the database can tell.
   const projects = new ChangeCache<ProjectConfigState | undefined>(db);
 
@@ -44,10 +37,8 @@ export async function siteConfigRoutes(app: App, { db }: Deps): Promise<void> {
       const now = Date.now();
       let entry = cache.get(projectId, Number(project.config_version), now);
       if (!entry) {
-        const snapshot = await readSiteConfig(db, project, new Date(now));
-        const json = JSON.stringify(snapshot.body);
-        entry = { snapshot, json, hash: createHash('sha256').update(json).digest('hex').slice(0, 32) };
-        cache.set(projectId, Number(project.config_version), entry, snapshot.staleAt);
+        entry = await renderSiteConfig(db, project, new Date(now));
+        cache.set(projectId, Number(project.config_version), entry, entry.snapshot.staleAt);
       }
       if (entry.snapshot.staleAt !== undefined) request.memoStaleAt = entry.snapshot.staleAt;
       reply.header('etag', etagOf(entry.hash)).header('cache-control', 'no-cache');

@@ -1,4 +1,5 @@
 /** The public GET /site-config body: what is live at a moment, and until when it stays so. */
+import { createHash } from 'node:crypto';
 import { isTrue, type Queryable } from '../../db/database.ts';
 import {
   readPublicConfigRows,
@@ -79,4 +80,25 @@ export async function readSiteConfig(
     body: shape(project, maintenance, active, flags, environments),
     staleAt: changes.length > 0 ? Math.min(...changes) : undefined,
   };
+}
+
+/** The public answer as sent: the body's exact JSON text and the content hash its ETag carries. */
+export interface RenderedSiteConfig {
+  snapshot: SiteConfigSnapshot;
+  json: string;
+  hash: string;
+}
+
+/**
+ * Renders the public GET /site-config answer at `now`. The public route and the management
+ * preview both answer with this, so the dashboard shows exactly what apps receive.
+ */
+export async function renderSiteConfig(
+  db: Queryable,
+  project: { id: string; debug_mode: number; config_updated_at: string },
+  now: Date,
+): Promise<RenderedSiteConfig> {
+  const snapshot = await readSiteConfig(db, project, now);
+  const json = JSON.stringify(snapshot.body);
+  return { snapshot, json, hash: createHash('sha256').update(json).digest('hex').slice(0, 32) };
 }

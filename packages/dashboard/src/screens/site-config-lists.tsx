@@ -1,0 +1,404 @@
+/** The site-config screen's status-message and environment tabs: lists with create, edit and delete. */
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Form } from 'react-aria-components';
+import { api, unwrap } from '../api/client.ts';
+import {
+  type Environment,
+  type EnvironmentInput,
+  formatWhen,
+  fromLocalInput,
+  MESSAGE_STATE_LABELS,
+  MESSAGE_TYPES,
+  type MessageInput,
+  messageState,
+  type StatusMessage,
+  toLocalInput,
+} from '../api/site-config.ts';
+import { Button, ErrorNote, Field, fieldErrors } from '../ui.tsx';
+import { ConfirmButton } from '../widgets/confirm.tsx';
+import { CheckboxField, SelectField, TextAreaField } from '../widgets/fields.tsx';
+import { Empty } from '../widgets/states.tsx';
+import { useRefresh } from './site-config-sections.tsx';
+
+/** The current time, moving every few seconds, so schedules turn Live and Expired on screen. */
+function useNow(everyMs = 5000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), everyMs);
+    return () => window.clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+const STATE_BADGE = { live: 'badge badge-ok', upcoming: 'badge badge-warn', paused: 'badge', expired: 'badge' };
+
+export function MessagesSection({
+  projectId,
+  messages,
+  admin,
+}: {
+  projectId: string;
+  messages: StatusMessage[];
+  admin: boolean;
+}) {
+  const now = useNow();
+  const [editing, setEditing] = useState<string | null>(null);
+  const refresh = useRefresh(projectId);
+  const remove = async (messageId: string) => {
+    await unwrap(
+      api.DELETE('/projects/{projectId}/site-config/messages/{messageId}', {
+        params: { path: { projectId, messageId } },
+      }),
+    );
+    await refresh();
+  };
+  const editedMessage = messages.find((m) => m.id === editing);
+  return (
+    <>
+      <h2>Messages</h2>
+      <p className="muted">
+        Apps show the messages that are live (on, and inside their start and end), highest priority first.
+      </p>
+      {messages.length === 0 ? (
+        <Empty>
+          <p>No messages yet.</p>
+        </Empty>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <caption className="visually-hidden">Status messages</caption>
+            <thead>
+              <tr>
+                <th scope="col">State</th>
+                <th scope="col">Type</th>
+                <th scope="col">Text</th>
+                <th scope="col">Priority</th>
+                <th scope="col">Starts</th>
+                <th scope="col">Ends</th>
+                {admin ? <th scope="col">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {messages.map((message) => {
+                const state = messageState(message, now);
+                return (
+                  <tr key={message.id}>
+                    <td>
+                      <span className={STATE_BADGE[state]}>{MESSAGE_STATE_LABELS[state]}</span>
+                    </td>
+                    <td>{message.type}</td>
+                    <td className="message-text">{message.text}</td>
+                    <td>{message.priority}</td>
+                    <td>{formatWhen(message.startsAt)}</td>
+                    <td>{formatWhen(message.expiresAt)}</td>
+                    {admin ? (
+                      <td>
+                        <div className="row">
+                          <Button variant="secondary" onPress={() => setEditing(message.id)}>
+                            Edit<span className="visually-hidden"> “{message.text}”</span>
+                          </Button>
+                          <ConfirmButton
+                            label="Delete"
+                            title="Delete this message?"
+                            onConfirm={() => remove(message.id)}
+                          >
+                            “{message.text}” is removed; apps stop showing it.
+                          </ConfirmButton>
+                        </div>
+                      </td>
+                    ) : null}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {admin && editedMessage ? (
+        <MessageForm
+          key={editedMessage.id}
+          projectId={projectId}
+          message={editedMessage}
+          onDone={() => setEditing(null)}
+        />
+      ) : null}
+      {admin && !editedMessage ? <MessageForm key="new" projectId={projectId} onDone={() => undefined} /> : null}
+    </>
+  );
+}
+
+function MessageForm({
+  projectId,
+  message,
+  onDone,
+}: {
+  projectId: string;
+  message?: StatusMessage;
+  onDone: () => void;
+}) {
+  const refresh = useRefresh(projectId);
+  const [type, setType] = useState<StatusMessage['type']>(message?.type ?? 'info');
+  const [text, setText] = useState(message?.text ?? '');
+  const [priority, setPriority] = useState(String(message?.priority ?? 0));
+  const [isActive, setActive] = useState(message?.isActive ?? true);
+  const [startsAt, setStartsAt] = useState(toLocalInput(message?.startsAt ?? null));
+  const [expiresAt, setExpiresAt] = useState(toLocalInput(message?.expiresAt ?? null));
+  const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
+  const save = useMutation({
+    mutationFn: (body: MessageInput) =>
+      message
+        ? unwrap(
+            api.PATCH('/projects/{projectId}/site-config/messages/{messageId}', {
+              params: { path: { projectId, messageId: message.id } },
+              body,
+            }),
+          )
+        : unwrap(api.POST('/projects/{projectId}/site-config/messages', { params: { path: { projectId } }, body })),
+    onSuccess: async () => {
+      if (!message) {
+        setText('');
+        setPriority('0');
+        setStartsAt('');
+        setExpiresAt('');
+        setActive(true);
+      }
+      await refresh();
+      onDone();
+    },
+  });
+  const errors = { ...fieldErrors(save.error), ...localErrors };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const starts = fromLocalInput(startsAt);
+    const ends = fromLocalInput(expiresAt);
+    const found: Record<string, string> = {};
+    if (!/^-?\d+$/.test(priority.trim())) found.priority = 'A whole number from -1000 to 1000';
+    if (starts === 'invalid') found.startsAt = 'Enter a date and time, or leave it empty';
+    if (ends === 'invalid') found.expiresAt = 'Enter a date and time, or leave it empty';
+    setLocalErrors(found);
+    if (Object.keys(found).length > 0 || starts === 'invalid' || ends === 'invalid') return;
+    save.mutate({ type, text, priority: Number(priority.trim()), isActive, startsAt: starts, expiresAt: ends });
+  };
+  const title = message ? 'Edit message' : 'New message';
+  const titleId = message ? `edit-message-${message.id}` : 'new-message-title';
+  return (
+    <Form className="stack message-form" onSubmit={submit} aria-labelledby={titleId}>
+      <h3 id={titleId}>{title}</h3>
+      <div className="grid-2">
+        <SelectField label="Type" value={type} options={MESSAGE_TYPES} onChange={setType} error={errors.type} />
+        <Field
+          label="Priority"
+          description="Higher shows first"
+          value={priority}
+          onChange={setPriority}
+          inputMode="numeric"
+          serverError={errors.priority}
+        />
+      </div>
+      <TextAreaField label="Text" value={text} onChange={setText} rows={2} error={errors.text} />
+      <div className="grid-2">
+        <Field
+          label="Starts"
+          description="In your time zone; empty: now"
+          type="datetime-local"
+          value={startsAt}
+          onChange={setStartsAt}
+          serverError={errors.startsAt}
+        />
+        <Field
+          label="Ends"
+          description="Empty: never"
+          type="datetime-local"
+          value={expiresAt}
+          onChange={setExpiresAt}
+          serverError={errors.expiresAt}
+        />
+      </div>
+      <CheckboxField label="Active" checked={isActive} onChange={setActive} description="Off: never shown." />
+      {save.error ? <ErrorNote error={save.error} /> : null}
+      <div className="row">
+        <Button type="submit" busy={save.isPending}>
+          {save.isPending ? 'Saving…' : message ? 'Save message' : 'Add message'}
+        </Button>
+        {message ? (
+          <Button variant="quiet" onPress={onDone}>
+            Cancel
+          </Button>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+export function EnvironmentsSection({
+  projectId,
+  environments,
+  admin,
+}: {
+  projectId: string;
+  environments: Environment[];
+  admin: boolean;
+}) {
+  const [editing, setEditing] = useState<string | null>(null);
+  const refresh = useRefresh(projectId);
+  const remove = async (environmentId: string) => {
+    await unwrap(
+      api.DELETE('/projects/{projectId}/site-config/environments/{environmentId}', {
+        params: { path: { projectId, environmentId } },
+      }),
+    );
+    await refresh();
+  };
+  const edited = environments.find((e) => e.id === editing);
+  return (
+    <>
+      <h2>Environments</h2>
+      <p className="muted">
+        Where your app runs (production, staging…), each with its address, colour and debug switch.
+      </p>
+      {environments.length === 0 ? (
+        <Empty>
+          <p>No environments yet.</p>
+        </Empty>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <caption className="visually-hidden">Environments</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Slug</th>
+                <th scope="col">URL</th>
+                <th scope="col">Colour</th>
+                <th scope="col">Debug</th>
+                {admin ? <th scope="col">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {environments.map((environment) => (
+                <tr key={environment.id}>
+                  <td>{environment.name}</td>
+                  <td className="code">{environment.slug}</td>
+                  <td>{environment.url || '—'}</td>
+                  <td>
+                    <span className="swatch" style={{ background: environment.color }} aria-hidden="true" />{' '}
+                    <span className="code">{environment.color}</span>
+                  </td>
+                  <td>{environment.debugEnabled ? 'On' : 'Off'}</td>
+                  {admin ? (
+                    <td>
+                      <div className="row">
+                        <Button variant="secondary" onPress={() => setEditing(environment.id)}>
+                          Edit<span className="visually-hidden"> {environment.name}</span>
+                        </Button>
+                        <ConfirmButton
+                          label={`Delete ${environment.name}`}
+                          title={`Delete the environment ${environment.name}?`}
+                          onConfirm={() => remove(environment.id)}
+                        >
+                          Apps stop receiving this environment.
+                        </ConfirmButton>
+                      </div>
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {admin && edited ? (
+        <EnvironmentForm key={edited.id} projectId={projectId} environment={edited} onDone={() => setEditing(null)} />
+      ) : null}
+      {admin && !edited ? <EnvironmentForm key="new" projectId={projectId} onDone={() => undefined} /> : null}
+    </>
+  );
+}
+
+function EnvironmentForm({
+  projectId,
+  environment,
+  onDone,
+}: {
+  projectId: string;
+  environment?: Environment;
+  onDone: () => void;
+}) {
+  const refresh = useRefresh(projectId);
+  const [name, setName] = useState(environment?.name ?? '');
+  const [slug, setSlug] = useState(environment?.slug ?? '');
+  const [url, setUrl] = useState(environment?.url ?? '');
+  const [color, setColor] = useState(environment?.color ?? '#2450b8');
+  const [debugEnabled, setDebug] = useState(environment?.debugEnabled ?? false);
+  const save = useMutation({
+    mutationFn: (body: EnvironmentInput) =>
+      environment
+        ? unwrap(
+            api.PATCH('/projects/{projectId}/site-config/environments/{environmentId}', {
+              params: { path: { projectId, environmentId: environment.id } },
+              body,
+            }),
+          )
+        : unwrap(api.POST('/projects/{projectId}/site-config/environments', { params: { path: { projectId } }, body })),
+    onSuccess: async () => {
+      if (!environment) {
+        setName('');
+        setSlug('');
+        setUrl('');
+        setDebug(false);
+      }
+      await refresh();
+      onDone();
+    },
+  });
+  const errors = fieldErrors(save.error);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate({ name: name.trim(), slug: slug.trim(), url: url.trim(), color: color.trim(), debugEnabled });
+  };
+  const titleId = environment ? `edit-environment-${environment.id}` : 'new-environment-title';
+  return (
+    <Form className="stack" onSubmit={submit} aria-labelledby={titleId}>
+      <h3 id={titleId}>{environment ? `Edit ${environment.name}` : 'New environment'}</h3>
+      <div className="grid-2">
+        <Field label="Name" value={name} onChange={setName} isRequired serverError={errors.name} />
+        <Field
+          label="Slug"
+          description="Lower-case letters, digits and -"
+          value={slug}
+          onChange={setSlug}
+          isRequired
+          serverError={errors.slug}
+        />
+        <Field
+          label="URL"
+          description="http(s) address; may be empty"
+          type="url"
+          value={url}
+          onChange={setUrl}
+          serverError={errors.url}
+        />
+        <Field
+          label="Colour"
+          description="#rgb or #rrggbb"
+          value={color}
+          onChange={setColor}
+          serverError={errors.color}
+        />
+      </div>
+      <CheckboxField label="Debug on in this environment" checked={debugEnabled} onChange={setDebug} />
+      {save.error ? <ErrorNote error={save.error} /> : null}
+      <div className="row">
+        <Button type="submit" busy={save.isPending}>
+          {save.isPending ? 'Saving…' : environment ? 'Save environment' : 'Add environment'}
+        </Button>
+        {environment ? (
+          <Button variant="quiet" onPress={onDone}>
+            Cancel
+          </Button>
+        ) : null}
+      </div>
+    </Form>
+  );
+}

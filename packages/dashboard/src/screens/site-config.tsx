@@ -15,7 +15,6 @@ import { useTitle } from '../use-title.ts';
 import { QueryView } from '../widgets/states.tsx';
 import { DebugSection, FlagsSection, MaintenanceSection } from './site-config-sections.tsx';
 import { EnvironmentsSection, MessagesSection } from './site-config-lists.tsx';
-import './tables.css';
 import './site-config.css';
 
 export default function SiteConfig() {

@@ -147,7 +147,11 @@ export async function startServerProcess(
   const origin = await new Promise<string>((resolve, reject) => {
     // A bound for a hung start, not a speed check: a cold start on a loaded 2-core machine
     // (the suite's other files, browsers) has taken over 20 s.
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => {
+      // Not left behind: a live child would keep the test file from ever ending.
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output}`));
+    }, 60_000);
     const check = () => {
       const match = /"address":"(http:\/\/[^"]+)"/.exec(output);
       if (match) {

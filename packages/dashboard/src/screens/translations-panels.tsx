@@ -5,7 +5,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { api, unwrap } from '../api/client.ts';
-import { type ImportResult, type Locales, type MissingEntry, type Summary, translationsKey } from '../api/translations.ts';
+import {
+  type ImportResult,
+  type Locales,
+  type MissingEntry,
+  type Summary,
+  translationsKey,
+} from '../api/translations.ts';
 import { Button, ErrorNote, Field, fieldErrors, Note } from '../ui.tsx';
 import { CheckboxField, SelectField } from '../widgets/fields.tsx';
 import { Empty, Loading, QueryView } from '../widgets/states.tsx';
@@ -91,13 +97,22 @@ export function MissingInbox({ projectId, admin }: { projectId: string; admin: b
   const [note, setNote] = useState('');
   const add = useMutation({
     mutationFn: (keys: string[]) =>
-      unwrap(api.POST('/projects/{projectId}/translations/missing/keys', { params: { path: { projectId } }, body: { keys } })),
+      unwrap(
+        api.POST('/projects/{projectId}/translations/missing/keys', {
+          params: { path: { projectId } },
+          body: { keys },
+        }),
+      ),
     onSuccess: (result) => {
       setSelected(new Set());
       const parts = [
-        result.created.length > 0 ? `Added ${result.created.length === 1 ? '1 key' : `${result.created.length} keys`}: ${result.created.join(', ')}.` : '',
+        result.created.length > 0
+          ? `Added ${result.created.length === 1 ? '1 key' : `${result.created.length} keys`}: ${result.created.join(', ')}.`
+          : '',
         result.existing.length > 0 ? `Already keys: ${result.existing.join(', ')}.` : '',
-        result.invalid.length > 0 ? `Not valid key names (letters, digits, . _ - only): ${result.invalid.join(', ')}.` : '',
+        result.invalid.length > 0
+          ? `Not valid key names (letters, digits, . _ - only): ${result.invalid.join(', ')}.`
+          : '',
       ];
       setNote(parts.filter(Boolean).join(' '));
     },
@@ -255,9 +270,24 @@ export function AddKey({ projectId }: { projectId: string }) {
             isRequired
             serverError={errors.key}
           />
-          <Field label="Default text" value={form.defaultText} onChange={set('defaultText')} serverError={errors.defaultText} />
-          <Field label="Namespace (optional)" value={form.namespace} onChange={set('namespace')} serverError={errors.namespace} />
-          <Field label="Category (optional)" value={form.category} onChange={set('category')} serverError={errors.category} />
+          <Field
+            label="Default text"
+            value={form.defaultText}
+            onChange={set('defaultText')}
+            serverError={errors.defaultText}
+          />
+          <Field
+            label="Namespace (optional)"
+            value={form.namespace}
+            onChange={set('namespace')}
+            serverError={errors.namespace}
+          />
+          <Field
+            label="Category (optional)"
+            value={form.category}
+            onChange={set('category')}
+            serverError={errors.category}
+          />
         </div>
         {create.error ? <ErrorNote error={create.error} /> : null}
         {note ? <Note>{note}</Note> : null}
@@ -369,7 +399,12 @@ function Import({ projectId, locales }: { projectId: string; locales: string[] }
   return (
     <form className="stack" onSubmit={submit} aria-labelledby="import-title">
       <h3 id="import-title">Import</h3>
-      <SelectField label="Locale of the file" value={locale} options={locales.map((l) => ({ value: l, label: l }))} onChange={setLocale} />
+      <SelectField
+        label="Locale of the file"
+        value={locale}
+        options={locales.map((l) => ({ value: l, label: l }))}
+        onChange={setLocale}
+      />
       <Field
         label="Namespace of new keys (optional)"
         value={namespace}

@@ -122,8 +122,8 @@ export default function Translations() {
             </p>
             {admin ? (
               <p className="muted translations-hint">
-                Edit a text in place: Enter or leaving the cell saves it, Escape puts it back, an empty cell removes
-                the text (the key then falls back to the default locale).
+                Edit a text in place: Enter or leaving the cell saves it, Escape puts it back, an empty cell removes the
+                text (the key then falls back to the default locale).
               </p>
             ) : null}
             <Grid projectId={project.id} rows={rows} locales={supported} admin={admin} />
@@ -174,7 +174,8 @@ function Filters({
     event.preventDefault();
     update({ q: text.trim() });
   };
-  const withCurrent = (list: string[], current: string) => (current && !list.includes(current) ? [...list, current] : list);
+  const withCurrent = (list: string[], current: string) =>
+    current && !list.includes(current) ? [...list, current] : list;
   return (
     <search aria-label="Search and filter keys" className="translations-filters">
       <form className="row translations-search" onSubmit={submit}>
@@ -298,9 +299,7 @@ function Grid({
                       await queryClient.invalidateQueries({ queryKey: translationsKey(projectId) });
                     }}
                   >
-                    <p>
-                      The key and its texts in every locale are deleted; apps fall back to their own text for it.
-                    </p>
+                    <p>The key and its texts in every locale are deleted; apps fall back to their own text for it.</p>
                   </ConfirmButton>
                 </td>
               ) : null}
@@ -312,7 +311,11 @@ function Grid({
   );
 }
 
-type CellState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved'; removed: boolean } | { kind: 'error'; error: unknown };
+type CellState =
+  | { kind: 'idle' }
+  | { kind: 'saving' }
+  | { kind: 'saved'; removed: boolean }
+  | { kind: 'error'; error: unknown };
 
 /** One key's text in one locale, edited in place. */
 function Cell({
@@ -334,10 +337,10 @@ function Cell({
   const input = useRef<HTMLInputElement>(null);
   const statusId = useId();
   // A fresh list from the server: follow it unless the cell holds unsaved or refused text.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new server value matters here
   useEffect(() => {
     setStored(value ?? '');
     if (document.activeElement !== input.current) setText((current) => (current === stored ? (value ?? '') : current));
-    // biome-ignore lint/correctness/useExhaustiveDependencies: only a new server value matters here
   }, [value]);
 
   const save = async () => {

@@ -9,7 +9,15 @@ import { ConflictError } from '../../kernel/errors.ts';
 import { isoOrNull } from '../../db/query.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { checkVersion } from './check.ts';
-import { CheckQuery, CreateReleaseBody, Release, RELEASE_FIELDS, ReleaseParams, UpdateReleaseBody, VersionInfo } from './schemas.ts';
+import {
+  CheckQuery,
+  CreateReleaseBody,
+  Release,
+  RELEASE_FIELDS,
+  ReleaseParams,
+  UpdateReleaseBody,
+  VersionInfo,
+} from './schemas.ts';
 import { presentRelease } from './presenter.ts';
 import { deleteRelease, getRelease, insertRelease, listReleases, updateRelease } from './store.ts';
 

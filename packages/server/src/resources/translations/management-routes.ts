@@ -146,9 +146,7 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
       const locales = await readProjectLocales(db, projectId);
       if (!locales) throw new NotFoundError();
       const summary = await summarize(db, projectId);
-      const ordered = [
-        ...new Set([locales.defaultLocale, ...locales.supportedLocales, ...summary.translated.keys()]),
-      ];
+      const ordered = [...new Set([locales.defaultLocale, ...locales.supportedLocales, ...summary.translated.keys()])];
       return {
         totalKeys: summary.totalKeys,
         locales: ordered.map((locale) => ({

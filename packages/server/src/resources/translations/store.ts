@@ -259,9 +259,10 @@ export async function summarize(
   db: Queryable,
   projectId: string,
 ): Promise<{ totalKeys: number; translated: Map<string, number>; namespaces: string[]; categories: string[] }> {
-  const total = await db.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM translation_keys WHERE project_id = ?', [
-    projectId,
-  ]);
+  const total = await db.get<{ n: number | string }>(
+    'SELECT COUNT(*) AS n FROM translation_keys WHERE project_id = ?',
+    [projectId],
+  );
   const perLocale = await db.all<{ locale: string; n: number | string }>(
     `SELECT v.locale, COUNT(*) AS n FROM translation_values v JOIN translation_keys k ON k.id = v.key_id
       WHERE k.project_id = ? GROUP BY v.locale ORDER BY v.locale`,

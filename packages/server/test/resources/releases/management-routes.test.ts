@@ -95,7 +95,9 @@ describe('management: releases', () => {
     await p.admin.post(path(), { version: '3.1.0', title: 'Three one' });
     await p.admin.post(path(), { version: '3.2.0-beta.1', title: 'Beta' });
     for (const currentVersion of ['2.9.0', '3.0.0', '3.1.0', '3.1.0-rc.1', 'not a version', undefined]) {
-      const preview = await p.member.get(path('/check'), { query: currentVersion === undefined ? {} : { currentVersion } });
+      const preview = await p.member.get(path('/check'), {
+        query: currentVersion === undefined ? {} : { currentVersion },
+      });
       assert.equal(preview.status, 200);
       assert.deepEqual(preview.body, (await check(currentVersion)).body, `same answer for ${currentVersion}`);
     }

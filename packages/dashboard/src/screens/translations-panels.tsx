@@ -213,7 +213,7 @@ export function MissingInbox({ projectId, admin }: { projectId: string; admin: b
                   add.mutate(addable.map((item) => item.key));
                 }}
               >
-                Add all {addable.length} as keys
+                Add every new one ({addable.length})
               </Button>
             </div>
           ) : null}

@@ -280,6 +280,7 @@ function ReleaseForm({
             description="SemVer: 1.4.0, or 2.0.0-beta.1 for a prerelease"
             value={draft.version}
             onChange={set('version')}
+            autoFocus={editing !== null}
             isRequired
             serverError={versionProblem || errors.version}
           />

@@ -49,8 +49,18 @@ describe('dashboard translations', () => {
     });
     assert.equal(locales.status, 200, JSON.stringify(locales.body));
     for (const body of [
-      { key: 'home.title', defaultText: 'Welcome', namespace: 'home', translations: { en: 'Welcome', de: 'Willkommen' } },
-      { key: 'home.subtitle', defaultText: 'Good to see you', namespace: 'home', translations: { en: 'Good to see you' } },
+      {
+        key: 'home.title',
+        defaultText: 'Welcome',
+        namespace: 'home',
+        translations: { en: 'Welcome', de: 'Willkommen' },
+      },
+      {
+        key: 'home.subtitle',
+        defaultText: 'Good to see you',
+        namespace: 'home',
+        translations: { en: 'Good to see you' },
+      },
     ]) {
       const created = await p.manage('POST', `/projects/${p.projectId}/translations/keys`, body);
       assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -95,7 +105,9 @@ describe('dashboard translations', () => {
     });
 
     // The missing-keys inbox: counts per locale; two keys added in one action.
-    const inbox = page.locator('section', { has: page.getByRole('heading', { name: 'Missing keys reported by apps' }) });
+    const inbox = page.locator('section', {
+      has: page.getByRole('heading', { name: 'Missing keys reported by apps' }),
+    });
     const emptyRow = inbox.getByRole('row').filter({ hasText: 'cart.empty' });
     await emptyRow.getByText('de (2), fr (1)').waitFor();
     await expectAccessible(page, 'translations, missing keys listed');
@@ -134,7 +146,9 @@ describe('dashboard translations', () => {
     const subtitleDe = page.getByLabel('home.subtitle in de', { exact: true });
     await subtitleDe.fill(tooLong);
     await subtitleDe.press('Enter');
-    await cell(page, 'home.subtitle in de').getByText(/^Not saved: /).waitFor();
+    await cell(page, 'home.subtitle in de')
+      .getByText(/^Not saved: /)
+      .waitFor();
     assert.equal(await subtitleDe.inputValue(), tooLong);
     assert.equal(await subtitleDe.getAttribute('aria-invalid'), 'true');
     await expectAccessible(page, 'translations, a cell refused');

@@ -123,13 +123,18 @@ describe('dashboard translations', () => {
     assert.equal((await p.manage('GET', `/projects/${p.projectId}/translations/keys/cart.coupon`)).status, 404);
     await expectAccessible(page, 'translations, keys added from the inbox');
 
-    // A text typed by keyboard: Enter saves; Tab on to the next cell, which saves on leaving.
+    // A text typed by keyboard: Enter saves and moves down; a cell also saves when Tab leaves it.
     const emptyDe = page.getByLabel('cart.empty in de', { exact: true });
     await emptyDe.focus();
     await page.keyboard.type('Der Warenkorb ist leer');
     await cell(page, 'cart.empty in de').getByText('Unsaved').waitFor();
     await page.keyboard.press('Enter');
     await cell(page, 'cart.empty in de').getByText('Saved').waitFor();
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
+      'home.subtitle in de',
+      'Enter moves down to the next key, same locale',
+    );
     assert.equal((await served('de'))['cart.empty'], 'Der Warenkorb ist leer');
     await progress(page, 'de').getByText('de: 2 of 4 translated (50%)').waitFor();
 

@@ -122,8 +122,8 @@ export default function Translations() {
             </p>
             {admin ? (
               <p className="muted translations-hint">
-                Edit a text in place: Enter or leaving the cell saves it, Escape puts it back, an empty cell removes the
-                text (the key then falls back to the default locale).
+                Edit a text in place: Enter saves it and moves down, leaving the cell saves it too, Escape puts it back,
+                an empty cell removes the text (the key then falls back to the default locale).
               </p>
             ) : null}
             <Grid projectId={project.id} rows={rows} locales={supported} admin={admin} />
@@ -343,8 +343,11 @@ function Cell({
     if (document.activeElement !== input.current) setText((current) => (current === stored ? (value ?? '') : current));
   }, [value]);
 
+  /** The text being saved: a blur right after Enter must not save it twice. */
+  const inFlight = useRef<string | null>(null);
   const save = async () => {
-    if (text === stored || state.kind === 'saving') return;
+    if (text === stored || inFlight.current === text) return;
+    inFlight.current = text;
     setState({ kind: 'saving' });
     const path = { projectId, key: keyName, locale };
     try {
@@ -363,7 +366,17 @@ function Cell({
       await queryClient.invalidateQueries({ queryKey: [...translationsKey(projectId), 'summary'] });
     } catch (error) {
       setState({ kind: 'error', error });
+    } finally {
+      inFlight.current = null;
     }
+  };
+  /** Enter saves and moves down to the same locale of the next key, as in a spreadsheet. */
+  const moveDown = () => {
+    const cell = input.current?.closest('td');
+    const row = cell?.closest('tr');
+    if (!cell || !row) return;
+    const next = row.nextElementSibling?.children[[...row.children].indexOf(cell)];
+    next?.querySelector('input')?.focus();
   };
 
   const message =
@@ -398,6 +411,7 @@ function Cell({
           if (event.key === 'Enter') {
             event.preventDefault();
             void save();
+            moveDown();
           } else if (event.key === 'Escape') {
             setText(stored);
             setState({ kind: 'idle' });

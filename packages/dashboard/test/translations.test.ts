@@ -95,6 +95,13 @@ describe('dashboard translations', () => {
     await expectAccessible(page, 'translations');
 
     // Locale settings: French joins; its progress starts at nothing.
+    await page.getByLabel('Supported locales').fill('en, de, fr, not-a-locale!');
+    await page.getByRole('button', { name: 'Save locales' }).click();
+    const localesSection = page.locator('section', { has: page.getByRole('heading', { name: 'Locales' }) });
+    await localesSection.getByRole('alert').first().waitFor();
+    assert.equal(await page.getByLabel('Supported locales').getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.getByLabel('Supported locales').inputValue(), 'en, de, fr, not-a-locale!');
+    await expectAccessible(page, 'translations, locales refused');
     await page.getByLabel('Supported locales').fill('en, de, fr');
     await page.getByRole('button', { name: 'Save locales' }).click();
     await page.getByText('Locales saved.').waitFor();

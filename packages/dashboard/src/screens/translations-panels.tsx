@@ -119,6 +119,8 @@ export function MissingInbox({ projectId, admin }: { projectId: string; admin: b
     onSettled: () => queryClient.invalidateQueries({ queryKey: translationsKey(projectId) }),
   });
   const items = byKey(missing.data?.missing ?? []);
+  const shown = missing.data?.missing.length ?? 0;
+  const reported = missing.data?.total ?? 0;
   const addable = items.filter((item) => !item.exists);
   const toggle = (key: string, on: boolean) => {
     const next = new Set(selected);
@@ -191,6 +193,11 @@ export function MissingInbox({ projectId, admin }: { projectId: string; admin: b
               </tbody>
             </table>
           </div>
+          {reported > shown ? (
+            <p className="muted">
+              Showing the {shown} most reported of {reported} reports by key and locale.
+            </p>
+          ) : null}
           {admin && addable.length > 0 ? (
             <div className="row">
               <Button

@@ -1,7 +1,426 @@
+/**
+ * Translations: progress per locale, the missing-keys inbox (keys the SDKs reported, added as keys
+ * in one action), locale settings, files (import, export), and the grid of keys by locales with
+ * inline editing. Filters and the page live in the URL (namespace, category, q, missing, page).
+ * A cell saves on Enter or when it loses focus (an emptied cell removes the text), and says so in
+ * place: Saved, or the server's refusal with the typed text kept.
+ */
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { api, unwrap } from '../api/client.ts';
+import { type TranslationKey, translationsKey } from '../api/translations.ts';
+import { canAdminister, useProject } from '../project-layout.tsx';
+import { Button, ErrorNote } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
+import { ConfirmButton } from '../widgets/confirm.tsx';
+import { SelectField } from '../widgets/fields.tsx';
+import { Empty, Loading } from '../widgets/states.tsx';
+import { AddKey, Files, LocaleSettings, MissingInbox, Progress } from './translations-panels.tsx';
+import './tables.css';
+import './translations.css';
 
-/** Placeholder until this screen is built (issue 15). */
+const PAGE_SIZE = 50;
+
+function readView(params: URLSearchParams) {
+  return {
+    q: params.get('q') ?? '',
+    namespace: params.get('namespace') ?? '',
+    category: params.get('category') ?? '',
+    missing: params.get('missing') ?? '',
+    page: Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1),
+  };
+}
+
 export default function Translations() {
   useTitle('Translations');
-  return <h1>Translations</h1>;
+  const project = useProject();
+  const admin = canAdminister(project);
+  const [params, setParams] = useSearchParams();
+  const view = readView(params);
+  const filtered = Boolean(view.q || view.namespace || view.category || view.missing);
+
+  const update = (changes: Record<string, string>) => {
+    const next = new URLSearchParams(params);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value) next.set(name, value);
+      else next.delete(name);
+    }
+    if (!('page' in changes)) next.delete('page');
+    setParams(next);
+  };
+
+  const summary = useQuery({
+    queryKey: [...translationsKey(project.id), 'summary'],
+    queryFn: () =>
+      unwrap(api.GET('/projects/{projectId}/translations/summary', { params: { path: { projectId: project.id } } })),
+  });
+  const locales = useQuery({
+    queryKey: [...translationsKey(project.id), 'locales'],
+    queryFn: () =>
+      unwrap(api.GET('/projects/{projectId}/translations/locales', { params: { path: { projectId: project.id } } })),
+  });
+  const query = {
+    ...(view.q ? { q: view.q } : {}),
+    ...(view.namespace ? { namespace: view.namespace } : {}),
+    ...(view.category ? { category: view.category } : {}),
+    ...(view.missing ? { missingLocale: view.missing } : {}),
+    limit: PAGE_SIZE,
+    offset: (view.page - 1) * PAGE_SIZE,
+  };
+  const keys = useQuery({
+    queryKey: [...translationsKey(project.id), 'keys', query],
+    queryFn: () =>
+      unwrap(
+        api.GET('/projects/{projectId}/translations/keys', { params: { path: { projectId: project.id }, query } }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+  const supported = locales.data?.supportedLocales ?? [];
+  const rows = keys.data?.keys ?? [];
+  const total = keys.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+
+  return (
+    <div className="translations stack">
+      <h1>Translations</h1>
+      <Progress summary={summary} />
+      <MissingInbox projectId={project.id} admin={admin} />
+      <section className="card stack" aria-labelledby="keys-title">
+        <h2 id="keys-title">Keys</h2>
+        <Filters
+          view={view}
+          update={update}
+          namespaces={summary.data?.namespaces ?? []}
+          categories={summary.data?.categories ?? []}
+          locales={summary.data?.locales.map((l) => l.locale) ?? supported}
+        />
+        {admin ? <AddKey projectId={project.id} /> : null}
+        {keys.isPending || locales.isPending ? (
+          <Loading what="keys" />
+        ) : keys.isError ? (
+          <ErrorNote error={keys.error} />
+        ) : locales.isError ? (
+          <ErrorNote error={locales.error} />
+        ) : rows.length === 0 ? (
+          <Empty>
+            {filtered ? (
+              <p>
+                No keys match these filters. <Link to="?">Clear the filters</Link>
+              </p>
+            ) : (
+              <p>No keys yet. Add one, import a file, or add the keys your apps reported missing.</p>
+            )}
+          </Empty>
+        ) : (
+          <>
+            <p className="muted" role="status">
+              {total === 1 ? '1 key' : `${total} keys`}
+              {pages > 1 ? `, page ${view.page} of ${pages}` : ''}
+              {keys.isFetching ? ' (updating…)' : ''}
+            </p>
+            {admin ? (
+              <p className="muted translations-hint">
+                Edit a text in place: Enter saves it and moves down, leaving the cell saves it too, Escape puts it back,
+                an empty cell removes the text (the key then falls back to the default locale).
+              </p>
+            ) : null}
+            <Grid projectId={project.id} rows={rows} locales={supported} admin={admin} />
+            {pages > 1 ? (
+              <nav aria-label="Pages" className="row">
+                <Button
+                  variant="secondary"
+                  isDisabled={view.page <= 1}
+                  onPress={() => update({ page: String(view.page - 1) })}
+                >
+                  Previous page
+                </Button>
+                <Button
+                  variant="secondary"
+                  isDisabled={view.page >= pages}
+                  onPress={() => update({ page: String(view.page + 1) })}
+                >
+                  Next page
+                </Button>
+              </nav>
+            ) : null}
+          </>
+        )}
+      </section>
+      {locales.data ? <Files projectId={project.id} locales={supported} admin={admin} /> : null}
+      {locales.data ? <LocaleSettings projectId={project.id} locales={locales.data} admin={admin} /> : null}
+    </div>
+  );
+}
+
+function Filters({
+  view,
+  update,
+  namespaces,
+  categories,
+  locales,
+}: {
+  view: ReturnType<typeof readView>;
+  update: (changes: Record<string, string>) => void;
+  namespaces: string[];
+  categories: string[];
+  locales: string[];
+}) {
+  const [text, setText] = useState(view.q);
+  useEffect(() => setText(view.q), [view.q]);
+  const searchId = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    update({ q: text.trim() });
+  };
+  const withCurrent = (list: string[], current: string) =>
+    current && !list.includes(current) ? [...list, current] : list;
+  return (
+    <search aria-label="Search and filter keys" className="translations-filters">
+      <form className="row translations-search" onSubmit={submit}>
+        <div className="field">
+          <label htmlFor={searchId}>Search</label>
+          <input
+            id={searchId}
+            type="search"
+            name="q"
+            value={text}
+            placeholder="Key or default text"
+            onChange={(event) => setText(event.target.value)}
+          />
+        </div>
+        <Button type="submit" variant="secondary">
+          Search
+        </Button>
+      </form>
+      <div className="translations-selects">
+        <SelectField
+          label="Namespace"
+          value={view.namespace}
+          options={[
+            { value: '', label: 'Any namespace' },
+            ...withCurrent(namespaces, view.namespace).map((n) => ({ value: n, label: n })),
+          ]}
+          onChange={(namespace) => update({ namespace })}
+        />
+        <SelectField
+          label="Category"
+          value={view.category}
+          options={[
+            { value: '', label: 'Any category' },
+            ...withCurrent(categories, view.category).map((c) => ({ value: c, label: c })),
+          ]}
+          onChange={(category) => update({ category })}
+        />
+        <SelectField
+          label="Missing in locale"
+          value={view.missing}
+          options={[
+            { value: '', label: 'Any (show all keys)' },
+            ...withCurrent(locales, view.missing).map((l) => ({ value: l, label: `Missing in ${l}` })),
+          ]}
+          onChange={(missing) => update({ missing })}
+        />
+      </div>
+    </search>
+  );
+}
+
+function Grid({
+  projectId,
+  rows,
+  locales,
+  admin,
+}: {
+  projectId: string;
+  rows: TranslationKey[];
+  locales: string[];
+  admin: boolean;
+}) {
+  const queryClient = useQueryClient();
+  return (
+    <div className="table-wrap">
+      <table className="table translations-grid">
+        <caption className="visually-hidden">Keys by locale</caption>
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col">Default text</th>
+            {locales.map((locale) => (
+              <th scope="col" key={locale} lang={locale}>
+                {locale}
+              </th>
+            ))}
+            {admin ? (
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              <th scope="row" className="translations-key">
+                <code>{row.key}</code>
+                {row.namespace || row.category ? (
+                  <span className="translations-meta muted">
+                    {[row.namespace && `namespace ${row.namespace}`, row.category && `category ${row.category}`]
+                      .filter(Boolean)
+                      .join(' · ')}
+                  </span>
+                ) : null}
+              </th>
+              <td className="translations-default">{row.defaultText}</td>
+              {locales.map((locale) => (
+                <td key={locale} className="translations-cell">
+                  {admin ? (
+                    <Cell projectId={projectId} keyName={row.key} locale={locale} value={row.translations[locale]} />
+                  ) : row.translations[locale] !== undefined ? (
+                    <span lang={locale}>{row.translations[locale]}</span>
+                  ) : (
+                    <span className="muted">Missing</span>
+                  )}
+                </td>
+              ))}
+              {admin ? (
+                <td>
+                  <ConfirmButton
+                    label="Delete"
+                    title={`Delete the key ${row.key}?`}
+                    confirmLabel="Delete key"
+                    onConfirm={async () => {
+                      await unwrap(
+                        api.DELETE('/projects/{projectId}/translations/keys/{key}', {
+                          params: { path: { projectId, key: row.key } },
+                        }),
+                      );
+                      await queryClient.invalidateQueries({ queryKey: translationsKey(projectId) });
+                    }}
+                  >
+                    <p>The key and its texts in every locale are deleted; apps fall back to their own text for it.</p>
+                  </ConfirmButton>
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+type CellState =
+  | { kind: 'idle' }
+  | { kind: 'saving' }
+  | { kind: 'saved'; removed: boolean }
+  | { kind: 'error'; error: unknown };
+
+/** One key's text in one locale, edited in place. */
+function Cell({
+  projectId,
+  keyName,
+  locale,
+  value,
+}: {
+  projectId: string;
+  keyName: string;
+  locale: string;
+  value: string | undefined;
+}) {
+  const queryClient = useQueryClient();
+  /** The text the server has, as far as this cell knows. */
+  const [stored, setStored] = useState(value ?? '');
+  const [text, setText] = useState(value ?? '');
+  const [state, setState] = useState<CellState>({ kind: 'idle' });
+  const input = useRef<HTMLInputElement>(null);
+  const statusId = useId();
+  // A fresh list from the server: follow it unless the cell holds unsaved or refused text.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new server value matters here
+  useEffect(() => {
+    setStored(value ?? '');
+    if (document.activeElement !== input.current) setText((current) => (current === stored ? (value ?? '') : current));
+  }, [value]);
+
+  /** The text being saved: a blur right after Enter must not save it twice. */
+  const inFlight = useRef<string | null>(null);
+  const save = async () => {
+    if (text === stored || inFlight.current === text) return;
+    inFlight.current = text;
+    setState({ kind: 'saving' });
+    const path = { projectId, key: keyName, locale };
+    try {
+      if (text === '') {
+        await unwrap(api.DELETE('/projects/{projectId}/translations/keys/{key}/values/{locale}', { params: { path } }));
+      } else {
+        await unwrap(
+          api.PUT('/projects/{projectId}/translations/keys/{key}/values/{locale}', {
+            params: { path },
+            body: { text },
+          }),
+        );
+      }
+      setStored(text);
+      setState({ kind: 'saved', removed: text === '' });
+      await queryClient.invalidateQueries({ queryKey: [...translationsKey(projectId), 'summary'] });
+    } catch (error) {
+      setState({ kind: 'error', error });
+    } finally {
+      inFlight.current = null;
+    }
+  };
+  /** Enter saves and moves down to the same locale of the next key, as in a spreadsheet. */
+  const moveDown = () => {
+    const cell = input.current?.closest('td');
+    const row = cell?.closest('tr');
+    if (!cell || !row) return;
+    const next = row.nextElementSibling?.children[[...row.children].indexOf(cell)];
+    next?.querySelector('input')?.focus();
+  };
+
+  const message =
+    state.kind === 'saving'
+      ? 'Saving…'
+      : state.kind === 'saved'
+        ? state.removed
+          ? 'Removed'
+          : 'Saved'
+        : state.kind === 'error'
+          ? `Not saved: ${state.error instanceof Error ? state.error.message : 'something went wrong'}`
+          : text !== stored
+            ? 'Unsaved'
+            : '';
+  return (
+    <div className={`translations-editor translations-${state.kind}`}>
+      <input
+        ref={input}
+        type="text"
+        lang={locale}
+        value={text}
+        aria-label={`${keyName} in ${locale}`}
+        aria-invalid={state.kind === 'error' ? true : undefined}
+        aria-describedby={statusId}
+        placeholder="Missing"
+        onChange={(event) => {
+          setText(event.target.value);
+          if (state.kind !== 'saving') setState({ kind: 'idle' });
+        }}
+        onBlur={() => void save()}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') {
+            event.preventDefault();
+            void save();
+            moveDown();
+          } else if (event.key === 'Escape') {
+            setText(stored);
+            setState({ kind: 'idle' });
+          }
+        }}
+      />
+      <span id={statusId} className="translations-state" aria-live="polite">
+        {message}
+      </span>
+    </div>
+  );
 }

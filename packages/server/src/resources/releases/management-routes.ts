@@ -8,7 +8,16 @@ import type { ManagementApp, ManagementDeps } from '../../management/context.ts'
 import { ConflictError } from '../../kernel/errors.ts';
 import { isoOrNull } from '../../db/query.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
-import { CreateReleaseBody, Release, RELEASE_FIELDS, ReleaseParams, UpdateReleaseBody } from './schemas.ts';
+import { checkVersion } from './check.ts';
+import {
+  CheckQuery,
+  CreateReleaseBody,
+  Release,
+  RELEASE_FIELDS,
+  ReleaseParams,
+  UpdateReleaseBody,
+  VersionInfo,
+} from './schemas.ts';
 import { presentRelease } from './presenter.ts';
 import { deleteRelease, getRelease, insertRelease, listReleases, updateRelease } from './store.ts';
 
@@ -55,6 +64,26 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
     async (request) => {
       await requireProjectAccess(request, request.params.projectId, 'member');
       return { releases: (await listReleases(db, request.params.projectId)).map(presentRelease) };
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/releases/check',
+    {
+      schema: {
+        operationId: 'managePreviewVersionCheck',
+        summary:
+          'What the public GET /version-check answers now for a client version: the same decision, for a preview (role: member)',
+        tags,
+        params: ProjectParams,
+        querystring: CheckQuery,
+        response: { 200: VersionInfo, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      return checkVersion(db, projectId, request.query.currentVersion);
     },
   );
 

@@ -3,11 +3,9 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
-import { decideVersion } from './decide.ts';
-import { presentRelease } from './presenter.ts';
+import { checkVersion } from './check.ts';
 import { projectExists } from './read-model.ts';
-import { VersionInfo } from './schemas.ts';
-import { releasesOf } from './store.ts';
+import { CurrentVersion, VersionInfo } from './schemas.ts';
 
 export async function versionCheckRoutes(app: App, { db }: Deps): Promise<void> {
   app.get(
@@ -19,7 +17,7 @@ export async function versionCheckRoutes(app: App, { db }: Deps): Promise<void> 
         tags: ['site'],
         querystring: Type.Object({
           projectId: Type.String({ minLength: 1, maxLength: 100 }),
-          currentVersion: Type.Optional(Type.String({ maxLength: 100, description: 'SemVer or git commit hash' })),
+          currentVersion: Type.Optional(CurrentVersion),
         }),
         response: { 200: VersionInfo, ...errorResponses(400, 404) },
       },
@@ -27,8 +25,7 @@ export async function versionCheckRoutes(app: App, { db }: Deps): Promise<void> 
     async (request) => {
       const { projectId, currentVersion } = request.query;
       if (!(await projectExists(db, projectId))) throw new NotFoundError();
-      const releases = (await releasesOf(db, projectId)).map(presentRelease);
-      return decideVersion(currentVersion, releases);
+      return checkVersion(db, projectId, currentVersion);
     },
   );
 }

@@ -70,6 +70,10 @@ export const RELEASE_FIELDS = [
   'required',
 ] as const;
 
+/** The client's version a version check compares: SemVer or a release's git commit. */
+export const CurrentVersion = Type.String({ maxLength: 100, description: 'SemVer or git commit hash' });
+export const CheckQuery = Type.Object({ currentVersion: Type.Optional(CurrentVersion) });
+
 /** The answer of the public GET /version-check. */
 export const VersionInfo = Type.Object(
   {

@@ -24,12 +24,23 @@ import {
   Locales,
   PutValueBody,
   TranslationKey,
+  TranslationSummary,
   UpdateKeyBody,
   UpdateLocalesBody,
   ValueParams,
 } from './schemas.ts';
 import { readProjectLocales, writeProjectLocales } from '../projects/index.ts';
-import { deleteKey, deleteValue, getKey, insertKey, listKeys, putValue, translationWrite, updateKey } from './store.ts';
+import {
+  deleteKey,
+  deleteValue,
+  getKey,
+  insertKey,
+  listKeys,
+  putValue,
+  summarize,
+  translationWrite,
+  updateKey,
+} from './store.ts';
 
 const tags = ['translations'];
 
@@ -114,6 +125,38 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
         await writeProjectLocales(tx, projectId, next);
         return next;
       });
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/translations/summary',
+    {
+      schema: {
+        operationId: 'manageTranslationSummary',
+        summary:
+          'Progress per locale (keys with a text / all keys) and the namespaces and categories in use (role: member)',
+        tags,
+        params: ProjectParams,
+        response: { 200: TranslationSummary, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      const locales = await readProjectLocales(db, projectId);
+      if (!locales) throw new NotFoundError();
+      const summary = await summarize(db, projectId);
+      const ordered = [...new Set([locales.defaultLocale, ...locales.supportedLocales, ...summary.translated.keys()])];
+      return {
+        totalKeys: summary.totalKeys,
+        locales: ordered.map((locale) => ({
+          locale,
+          translated: summary.translated.get(locale) ?? 0,
+          supported: locales.supportedLocales.includes(locale),
+        })),
+        namespaces: summary.namespaces,
+        categories: summary.categories,
+      };
     },
   );
 

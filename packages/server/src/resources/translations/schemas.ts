@@ -162,3 +162,26 @@ export const AddMissingResult = Type.Object(
   { created: Type.Array(Type.String()), existing: Type.Array(Type.String()), invalid: Type.Array(Type.String()) },
   { additionalProperties: false },
 );
+
+export const TranslationSummary = Type.Object(
+  {
+    totalKeys: Type.Integer(),
+    locales: Type.Array(
+      Type.Object(
+        {
+          locale: Type.String(),
+          translated: Type.Integer({ description: 'Keys with a text stored in this locale' }),
+          supported: Type.Boolean({ description: "One of the project's supported locales" }),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'The supported locales (default first), then any other locale that has texts; progress is translated / totalKeys',
+      },
+    ),
+    namespaces: Type.Array(Type.String(), { description: 'Namespaces the keys use, sorted' }),
+    categories: Type.Array(Type.String(), { description: 'Categories the keys use, sorted' }),
+  },
+  { additionalProperties: false },
+);

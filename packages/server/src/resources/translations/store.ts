@@ -253,3 +253,33 @@ export async function readKeyValues(
   }
   return [...byKey.values()];
 }
+
+/** The project's key count, values per locale, and the namespaces and categories its keys use. */
+export async function summarize(
+  db: Queryable,
+  projectId: string,
+): Promise<{ totalKeys: number; translated: Map<string, number>; namespaces: string[]; categories: string[] }> {
+  const total = await db.get<{ n: number | string }>(
+    'SELECT COUNT(*) AS n FROM translation_keys WHERE project_id = ?',
+    [projectId],
+  );
+  const perLocale = await db.all<{ locale: string; n: number | string }>(
+    `SELECT v.locale, COUNT(*) AS n FROM translation_values v JOIN translation_keys k ON k.id = v.key_id
+      WHERE k.project_id = ? GROUP BY v.locale ORDER BY v.locale`,
+    [projectId],
+  );
+  const namespaces = await db.all<{ value: string }>(
+    'SELECT DISTINCT namespace AS value FROM translation_keys WHERE project_id = ? AND namespace IS NOT NULL ORDER BY namespace',
+    [projectId],
+  );
+  const categories = await db.all<{ value: string }>(
+    'SELECT DISTINCT category AS value FROM translation_keys WHERE project_id = ? AND category IS NOT NULL ORDER BY category',
+    [projectId],
+  );
+  return {
+    totalKeys: Number(total?.n ?? 0),
+    translated: new Map(perLocale.map((row) => [row.locale, Number(row.n)])),
+    namespaces: namespaces.map((row) => row.value),
+    categories: categories.map((row) => row.value),
+  };
+}

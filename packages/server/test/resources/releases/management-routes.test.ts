@@ -89,4 +89,23 @@ describe('management: releases', () => {
     assert.equal((await p.outsider.get(path())).status, 404);
     assert.equal((await p.outsider.delete(path('/1.1.0'))).status, 404);
   });
+
+  it('previews the public version check with the same answer', async () => {
+    await p.admin.post(path(), { version: '3.0.0', title: 'Three', required: true });
+    await p.admin.post(path(), { version: '3.1.0', title: 'Three one' });
+    await p.admin.post(path(), { version: '3.2.0-beta.1', title: 'Beta' });
+    for (const currentVersion of ['2.9.0', '3.0.0', '3.1.0', '3.1.0-rc.1', 'not a version', undefined]) {
+      const preview = await p.member.get(path('/check'), {
+        query: currentVersion === undefined ? {} : { currentVersion },
+      });
+      assert.equal(preview.status, 200);
+      assert.deepEqual(preview.body, (await check(currentVersion)).body, `same answer for ${currentVersion}`);
+    }
+    const old = await p.member.get(path('/check'), { query: { currentVersion: '2.9.0' } });
+    assert.equal(old.body.updateRequired, true);
+    assert.equal(old.body.updateType, 'major');
+    assert.equal(old.body.latestVersion.version, '3.1.0');
+    assert.equal((await p.member.get(path('/check'), { query: { currentVersion: 'x'.repeat(101) } })).status, 400);
+    assert.equal((await p.outsider.get(path('/check'), { query: { currentVersion: '1.0.0' } })).status, 404);
+  });
 });

@@ -345,4 +345,40 @@ describe('management: translations', () => {
     assert.equal((await p.outsider.get(path('/export'), { query: { locale: 'de' } })).status, 404);
     assert.equal((await p.outsider.post(path('/import'), { x: 'y' }, { query: { locale: 'de' } })).status, 404);
   });
+
+  it('sums up progress per locale and the namespaces and categories in use', async () => {
+    await p.admin.patch(path('/locales'), { defaultLocale: 'en', supportedLocales: ['en', 'de', 'fr'] });
+    const before = (await p.member.get(path('/summary'))).body;
+    await p.admin.post(path('/keys'), {
+      key: 'summary.one',
+      defaultText: 'One',
+      namespace: 'zz-summary',
+      category: 'zz-cat',
+      translations: { en: 'One', de: 'Eins' },
+    });
+    await p.admin.post(path('/keys'), { key: 'summary.two', defaultText: 'Two', translations: { it: 'Due' } });
+    const res = await p.member.get(path('/summary'));
+    assert.equal(res.status, 200);
+    assert.equal(res.body.totalKeys, before.totalKeys + 2);
+    const count = (body: any, locale: string) => body.locales.find((l: any) => l.locale === locale);
+    assert.deepEqual(
+      res.body.locales.slice(0, 3).map((l: any) => l.locale),
+      ['en', 'de', 'fr'],
+      'supported locales first, the default first of all',
+    );
+    assert.equal(count(res.body, 'de').translated, (count(before, 'de')?.translated ?? 0) + 1);
+    assert.equal(count(res.body, 'fr').translated, count(before, 'fr')?.translated ?? 0);
+    assert.equal(count(res.body, 'it').supported, false, 'a locale with texts but not supported is listed too');
+    assert.ok(res.body.namespaces.includes('zz-summary'));
+    assert.ok(res.body.categories.includes('zz-cat'));
+    await p.admin.put(path('/keys/summary.two/values/fr'), { text: 'Deux' });
+    assert.equal(
+      count((await p.member.get(path('/summary'))).body, 'fr').translated,
+      (count(before, 'fr')?.translated ?? 0) + 1,
+    );
+    assert.equal((await p.outsider.get(path('/summary'))).status, 404);
+    await p.admin.delete(path('/keys/summary.one'));
+    await p.admin.delete(path('/keys/summary.two'));
+    await p.admin.patch(path('/locales'), { defaultLocale: 'en', supportedLocales: ['en', 'de'] });
+  });
 });

@@ -14,7 +14,6 @@ import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
 import { CheckboxField, TextAreaField } from '../widgets/fields.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
-import './tables.css';
 import './releases.css';
 
 interface Draft {

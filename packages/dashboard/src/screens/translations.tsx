@@ -17,7 +17,6 @@ import { ConfirmButton } from '../widgets/confirm.tsx';
 import { SelectField } from '../widgets/fields.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import { AddKey, Files, LocaleSettings, MissingInbox, Progress } from './translations-panels.tsx';
-import './tables.css';
 import './translations.css';
 
 const PAGE_SIZE = 50;

@@ -17,14 +17,31 @@ import { presentBug, presentBugSummary, presentError, presentErrorSummary } from
 import {
   Bug,
   BugSummary,
+  BugFeature,
+  ErrorHistory,
   ErrorRecord,
+  ErrorStatus,
+  ErrorStatusBody,
+  ErrorStatusCounts,
   ErrorSummary,
+  HistoryQuery,
   ReportPage,
   ReportParams,
   ReportQuery,
   StatusBody,
 } from './management-schemas.ts';
-import { getReport, listReports, setReportStatus, statusCounts, type ReportKind } from './store.ts';
+import {
+  errorGroupOf,
+  getReport,
+  linkBugToFeature,
+  listReports,
+  setErrorStatus,
+  setReportStatus,
+  statusCounts,
+  type ReportKind,
+} from './store.ts';
+import { readHistory, type HistoryRange } from './history.ts';
+import { createFeature } from '../features/index.ts';
 import type { ReportFilter, ReportStatus } from './store-triage.ts';
 
 type Row = Record<string, unknown>;
@@ -33,7 +50,14 @@ type Row = Record<string, unknown>;
 export interface TriageStore {
   list(db: Queryable, projectId: string, filter: ReportFilter): Promise<{ rows: Row[]; total: number }>;
   get(db: Queryable, projectId: string, id: string): Promise<Row | undefined>;
-  setStatus(db: Queryable, projectId: string, id: string, status: ReportStatus): Promise<boolean>;
+  /** `body`: the whole PATCH body, for options of a kind (errors: inNextRelease). */
+  setStatus(
+    db: Queryable,
+    projectId: string,
+    id: string,
+    status: ReportStatus,
+    body?: Record<string, unknown>,
+  ): Promise<boolean>;
   counts(
     db: Queryable,
     projectId: string,
@@ -54,12 +78,24 @@ export interface KindRoutes {
   presentSummary: (row: Record<string, unknown>) => unknown;
   present: (row: Record<string, unknown>) => unknown;
   extraQuery?: Record<string, TSchema>;
+  /** The status enum of the list filter (default open, resolved, ignored). */
+  statusFilter?: TSchema;
+  counts?: TSchema;
+  statusBody?: TSchema;
 }
 
 const reportStore = (kind: ReportKind): TriageStore => ({
   list: (db, projectId, filter) => listReports<Row>(db, kind, projectId, filter),
   get: (db, projectId, id) => getReport<Row>(db, kind, projectId, id),
-  setStatus: (db, projectId, id, status) => setReportStatus(db, kind, projectId, id, status),
+  setStatus: async (db, projectId, id, status, body) => {
+    if (kind !== 'errors') return setReportStatus(db, kind, projectId, id, status);
+    const done = await setErrorStatus(db, projectId, id, status, body?.['inNextRelease'] === true);
+    if (done === 'no-release') {
+      const message = 'this error has no release (app.version) to resolve it after; resolve it without inNextRelease';
+      throw new BadRequestError(`Cannot resolve in the next release: ${message}`, [{ field: 'inNextRelease', message }]);
+    }
+    return done;
+  },
   counts: (db, projectId, environment) => statusCounts(db, kind, projectId, environment),
 });
 
@@ -97,6 +133,14 @@ const KIND_ROUTES: KindRoutes[] = [
     full: ErrorRecord,
     presentSummary: presentErrorSummary,
     present: presentError,
+    statusFilter: ErrorStatus,
+    counts: ErrorStatusCounts,
+    statusBody: ErrorStatusBody,
+    extraQuery: {
+      release: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 500, description: 'Only groups whose last report is of this app.version' }),
+      ),
+    },
   },
 ];
 
@@ -117,7 +161,7 @@ function parseGrades(raw: string | undefined, name: string, allowed: readonly st
 export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: KindRoutes): void {
   const tags = ['reports'];
   const plural = spec.kind;
-  const Query = ReportQuery(spec.gradeName, spec.grades, spec.extraQuery);
+  const Query = ReportQuery(spec.gradeName, spec.grades, spec.extraQuery, spec.statusFilter);
   type Query = Record<string, string | number | undefined>;
 
   app.get(
@@ -129,7 +173,7 @@ export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: K
         tags,
         params: ProjectParams,
         querystring: Query,
-        response: { 200: ReportPage(plural, spec.summary), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: ReportPage(plural, spec.summary, spec.counts), ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
@@ -150,6 +194,7 @@ export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: K
           category: query['category'] as string | undefined,
           source: query['source'] as string | undefined,
           featureId: query['featureId'] as string | undefined,
+          release: query['release'] as string | undefined,
           sort: (query['sort'] as 'lastSeen' | 'firstSeen' | 'occurrences' | undefined) ?? 'lastSeen',
           limit,
           offset,
@@ -188,15 +233,15 @@ export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: K
         summary: `Resolve, ignore or reopen a ${spec.singular} (role: admin)`,
         tags,
         params: ReportParams,
-        body: StatusBody,
+        body: spec.statusBody ?? StatusBody,
         response: { 200: spec.full, ...errorResponses(400, 401, 403, 404, 413, 415) },
       },
     },
     async (request) => {
       const { projectId, reportId } = request.params as { projectId: string; reportId: string };
       await requireProjectAccess(request, projectId, 'admin');
-      const { status } = request.body as { status: ReportStatus };
-      if (!(await spec.store.setStatus(db, projectId, reportId, status))) throw new NotFoundError();
+      const body = request.body as { status: ReportStatus };
+      if (!(await spec.store.setStatus(db, projectId, reportId, body.status, body))) throw new NotFoundError();
       return spec.present((await spec.store.get(db, projectId, reportId))!);
     },
   );
@@ -204,4 +249,67 @@ export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: K
 
 export async function reportManagementRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
   for (const spec of KIND_ROUTES) triageRoutes(app, deps, spec);
+  const { db, config } = deps;
+
+  app.get(
+    '/projects/:projectId/errors/:reportId/history',
+    {
+      schema: {
+        operationId: 'manageErrorHistory',
+        summary:
+          "Occurrences of an error's group (its fingerprint across dedup records) over the last 24 hours by hour or 14 days by day, UTC, zero-filled (role: member)",
+        tags: ['reports'],
+        params: ReportParams,
+        querystring: HistoryQuery,
+        response: { 200: ErrorHistory, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId, reportId } = request.params as { projectId: string; reportId: string };
+      await requireProjectAccess(request, projectId, 'member');
+      const range = ((request.query as { range?: HistoryRange }).range ?? '24h') as HistoryRange;
+      const group = await errorGroupOf(db, projectId, reportId);
+      if (!group) throw new NotFoundError();
+      // Records from before fingerprints were stored have no history.
+      const fingerprint = group.fingerprint ?? '';
+      const history = await readHistory(db, { projectId, environment: group.environment, fingerprint }, range, new Date());
+      return { range, ...history };
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/bugs/:reportId/feature',
+    {
+      schema: {
+        operationId: 'manageCreateFeatureFromBug',
+        summary:
+          'Create an idea (a feature of type bug, in the inbox) from a bug report and link them both ways; a linked report answers its feature (role: admin)',
+        tags: ['reports'],
+        params: ReportParams,
+        response: { 200: BugFeature, 201: BugFeature, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, reportId } = request.params as { projectId: string; reportId: string };
+      await requireProjectAccess(request, projectId, 'admin');
+      const result = await db.transaction(async (tx) => {
+        const bug = await getReport<{ environment: 'live' | 'test'; title: string; message: string; feature_id: string | null; channel: string | null }>(
+          tx,
+          'bugs',
+          projectId,
+          reportId,
+        );
+        if (!bug) throw new NotFoundError();
+        if (bug.feature_id) return { featureId: bug.feature_id, created: false };
+        const feature = await createFeature(
+          tx,
+          { scope: { projectId, environment: bug.environment }, platformProjectId: config.platformProjectId },
+          { title: bug.title, description: bug.message, type: 'bug' },
+        );
+        await linkBugToFeature(tx, reportId, feature.id);
+        return { featureId: feature.id, created: true };
+      });
+      return reply.code(result.created ? 201 : 200).send(result);
+    },
+  );
 }

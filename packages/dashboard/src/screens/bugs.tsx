@@ -154,8 +154,8 @@ export default function Bugs() {
                     </td>
                     <td>
                       {row.featureId ? (
-                        <Link to={`/projects/${project.id}/inbox/${row.featureId}`} aria-label={`Idea for ${row.title}`}>
-                          Open idea
+                        <Link to={`/projects/${project.id}/inbox/${row.featureId}`}>
+                          Open idea<span className="visually-hidden"> for {row.title}</span>
                         </Link>
                       ) : (
                         <span className="muted">–</span>

@@ -18,11 +18,18 @@ const crash = {
   errorType: 'TypeError',
   severity: 'high',
   stackTrace: Array.from({ length: 14 }, (_, i) =>
-    i === 0 ? "TypeError: Cannot read properties of undefined (reading 'total')" : `    at frame${i} (app.js:${i * 10}:5)`,
+    i === 0
+      ? "TypeError: Cannot read properties of undefined (reading 'total')"
+      : `    at frame${i} (app.js:${i * 10}:5)`,
   ).join('\n'),
   breadcrumbs: [
     { timestamp: new Date(now - 30_000).toISOString(), type: 'navigation', message: 'Opened /cart' },
-    { timestamp: new Date(now - 20_000).toISOString(), type: 'click', message: 'Clicked Checkout button', category: 'ui' },
+    {
+      timestamp: new Date(now - 20_000).toISOString(),
+      type: 'click',
+      message: 'Clicked Checkout button',
+      category: 'ui',
+    },
     {
       timestamp: new Date(now - 10_000).toISOString(),
       type: 'http',
@@ -75,7 +82,8 @@ describe('dashboard errors and bug reports', () => {
   it('shows a group with its count, chart and breadcrumbs; resolve, repeat, regressed; filters', async (t) => {
     const { page, problems } = await watchedPage(env.browser);
     t.after(async () => {
-      if (process.env['SHOTS']) await page.screenshot({ path: `${process.env['SHOTS']}/errors-end.png`, fullPage: true });
+      if (process.env['SHOTS'])
+        await page.screenshot({ path: `${process.env['SHOTS']}/errors-end.png`, fullPage: true });
     });
     await p.signIn(page.context());
 
@@ -206,10 +214,18 @@ describe('dashboard errors and bug reports', () => {
     assert.equal(await heading(page).textContent(), 'Bug reports');
     await expectAccessible(page, 'bug reports, empty');
 
-    const bug = { title: 'Export button does nothing', message: 'Clicking Export on the reports page does nothing.', severity: 'medium' };
+    const bug = {
+      title: 'Export button does nothing',
+      message: 'Clicking Export on the reports page does nothing.',
+      severity: 'medium',
+    };
     assert.equal((await send('/bugs', bug)).status, 201);
     await send('/bugs', bug);
-    await send('/bugs', { title: 'Typo on pricing page', message: 'It says "pirce" instead of price.', severity: 'low' });
+    await send('/bugs', {
+      title: 'Typo on pricing page',
+      message: 'It says "pirce" instead of price.',
+      severity: 'low',
+    });
     await page.reload();
     await rowOf(page, bug.title).waitFor();
     assert.match((await rowOf(page, bug.title).textContent()) ?? '', /2/);
@@ -237,7 +253,9 @@ describe('dashboard errors and bug reports', () => {
     await page.getByRole('heading', { name: 'Linked bug reports' }).waitFor();
     await page.getByRole('cell', { name: bug.title }).waitFor();
     await page.goto(`${env.origin}/app/projects/${p.projectId}/bugs`);
-    await rowOf(page, bug.title).getByRole('link', { name: `Open idea for ${bug.title}` }).waitFor();
+    await rowOf(page, bug.title)
+      .getByRole('link', { name: `Open idea for ${bug.title}` })
+      .waitFor();
     await page.emulateMedia({ colorScheme: 'dark' });
     await expectAccessible(page, 'bug reports list, dark');
     await page.emulateMedia({ colorScheme: 'light' });

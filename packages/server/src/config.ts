@@ -39,7 +39,7 @@ export interface Config {
   changelogScheduleIntervalMs: number;
   /**
    * `ERROR_HISTORY_RETENTION_DAYS`: days of hourly occurrence counts kept per error group
-   * (resources/reports/history.ts); older hours are pruned after writes, at most every 10 minutes
+   * (resources/reports/store-history.ts); older hours are pruned after writes, at most every 10 minutes
    * per process.
    */
   errorHistoryRetentionDays: number;

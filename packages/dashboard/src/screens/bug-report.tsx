@@ -20,7 +20,9 @@ export default function BugReport() {
   const bug = useQuery({
     queryKey: [...bugsKey(project.id), 'one', reportId],
     queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/bugs/{reportId}', { params: { path: { projectId: project.id, reportId } } })),
+      unwrap(
+        api.GET('/projects/{projectId}/bugs/{reportId}', { params: { path: { projectId: project.id, reportId } } }),
+      ),
   });
   useTitle(bug.data ? `Bug: ${bug.data.title}` : 'Bug report');
   return (

@@ -75,7 +75,8 @@ export default function Bugs() {
   };
   const bugs = useQuery({
     queryKey: [...bugsKey(project.id), query],
-    queryFn: () => unwrap(api.GET('/projects/{projectId}/bugs', { params: { path: { projectId: project.id }, query } })),
+    queryFn: () =>
+      unwrap(api.GET('/projects/{projectId}/bugs', { params: { path: { projectId: project.id }, query } })),
     placeholderData: keepPreviousData,
   });
   const rows = bugs.data?.bugs ?? [];
@@ -168,7 +169,11 @@ export default function Bugs() {
           </div>
           {pages > 1 ? (
             <nav aria-label="Pages" className="row">
-              <Button variant="secondary" isDisabled={view.page <= 1} onPress={() => update({ page: String(view.page - 1) })}>
+              <Button
+                variant="secondary"
+                isDisabled={view.page <= 1}
+                onPress={() => update({ page: String(view.page - 1) })}
+              >
                 Previous page
               </Button>
               <Button

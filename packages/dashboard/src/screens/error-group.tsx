@@ -86,8 +86,8 @@ function ErrorView({ record, admin }: { record: ErrorRecord; admin: boolean }) {
           <Fact name="Referrer" value={record.referrer} />
         </dl>
         <p className="muted">
-          Repeats within an hour of the first report are counted on this group ({record.occurrences} so far); the
-          stack trace, breadcrumbs and context are those of the first one.
+          Repeats within an hour of the first report are counted on this group ({record.occurrences} so far); the stack
+          trace, breadcrumbs and context are those of the first one.
         </p>
         {record.metadata ? (
           <details>
@@ -136,7 +136,9 @@ function Lifecycle({ record }: { record: ErrorRecord }) {
           <Button
             variant="primary"
             busy={busy}
-            onPress={() => change.mutate({ status: 'resolved', done: 'Resolved. If it occurs again it shows as regressed.' })}
+            onPress={() =>
+              change.mutate({ status: 'resolved', done: 'Resolved. If it occurs again it shows as regressed.' })
+            }
           >
             Resolve
           </Button>
@@ -193,12 +195,14 @@ function History({ record }: { record: ErrorRecord }) {
         }),
       ),
   });
-  const label = range === '24h' ? 'Occurrences in the last 24 hours, by hour' : 'Occurrences in the last 14 days, by day';
+  const label =
+    range === '24h' ? 'Occurrences in the last 24 hours, by hour' : 'Occurrences in the last 14 days, by day';
   return (
     <section className="card stack" aria-labelledby="history-title">
       <div className="report-header">
         <h2 id="history-title">Occurrences over time</h2>
-        <div className="chart-toggle" role="group" aria-label="Chart range">
+        <fieldset className="chart-toggle">
+          <legend className="visually-hidden">Chart range</legend>
           {(['24h', '14d'] as const).map((value) => (
             <button
               key={value}
@@ -210,7 +214,7 @@ function History({ record }: { record: ErrorRecord }) {
               {value === '24h' ? 'Last 24 hours' : 'Last 14 days'}
             </button>
           ))}
-        </div>
+        </fieldset>
       </div>
       <QueryView query={history} what="the chart">
         {(data) => <TimeChart buckets={data.buckets} bucket={data.bucket} label={label} />}
@@ -240,9 +244,7 @@ function StackTrace({ trace }: { trace: string | null }) {
       </ol>
       {folded.length > 0 ? (
         <details className="stack-trace">
-          <summary>
-            {folded.length === 1 ? 'Show 1 more frame' : `Show ${folded.length} more frames`}
-          </summary>
+          <summary>{folded.length === 1 ? 'Show 1 more frame' : `Show ${folded.length} more frames`}</summary>
           <ol className="stack-trace" start={SHOWN_FRAMES + 1} aria-label="More frames">
             {folded.map((line, i) => frame(line, SHOWN_FRAMES + i))}
           </ol>

@@ -76,7 +76,8 @@ export default function Errors() {
   };
   const errors = useQuery({
     queryKey: [...errorsKey(project.id), query],
-    queryFn: () => unwrap(api.GET('/projects/{projectId}/errors', { params: { path: { projectId: project.id }, query } })),
+    queryFn: () =>
+      unwrap(api.GET('/projects/{projectId}/errors', { params: { path: { projectId: project.id }, query } })),
     placeholderData: keepPreviousData,
   });
   const rows = errors.data?.errors ?? [];
@@ -162,7 +163,11 @@ export default function Errors() {
           </div>
           {pages > 1 ? (
             <nav aria-label="Pages" className="row">
-              <Button variant="secondary" isDisabled={view.page <= 1} onPress={() => update({ page: String(view.page - 1) })}>
+              <Button
+                variant="secondary"
+                isDisabled={view.page <= 1}
+                onPress={() => update({ page: String(view.page - 1) })}
+              >
                 Previous page
               </Button>
               <Button

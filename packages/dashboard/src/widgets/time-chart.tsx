@@ -51,12 +51,16 @@ export function TimeChart({
   const box = useRef<HTMLDivElement>(null);
   const scheme = useColourScheme();
   const total = buckets.reduce((sum, b) => sum + b.count, 0);
-  const peak = buckets.reduce<TimeBucket | undefined>((best, b) => (!best || b.count > best.count ? b : best), undefined);
+  const peak = buckets.reduce<TimeBucket | undefined>(
+    (best, b) => (!best || b.count > best.count ? b : best),
+    undefined,
+  );
   const format = (iso: string) =>
     bucket === 'hour'
       ? new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
       : new Date(iso).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a change of colour scheme redraws with the new theme colours
   useEffect(() => {
     const element = box.current;
     if (!element) return;
@@ -70,7 +74,17 @@ export function TimeChart({
         height: 180,
         legend: { show: false },
         cursor: { show: true, drag: { x: false, y: false } },
-        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+        // Half a bucket of room on either side, so the first and last bars are whole.
+        scales: {
+          x: {
+            time: true,
+            range: (_u, min, max) => {
+              const half = (bucket === 'hour' ? 3600 : 86_400) / 2;
+              return [min - half, max + half];
+            },
+          },
+          y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
+        },
         axes: [
           { stroke: colours.text, grid: { stroke: colours.grid, width: 1 }, ticks: { stroke: colours.grid } },
           {
@@ -101,13 +115,16 @@ export function TimeChart({
       observer.disconnect();
       plot.destroy();
     };
-  }, [buckets, scheme, unit]);
+  }, [buckets, bucket, scheme, unit]);
 
   return (
     <figure className="time-chart">
       <figcaption className="time-chart-summary">
         {label}: <strong>{total}</strong> {unit}
-        {peak && peak.count > 0 ? `, most (${peak.count}) ${bucket === 'hour' ? 'in the hour from' : 'on'} ${format(peak.start)}` : ''}.
+        {peak && peak.count > 0
+          ? `, most (${peak.count}) ${bucket === 'hour' ? 'in the hour from' : 'on'} ${format(peak.start)}`
+          : ''}
+        .
       </figcaption>
       <div ref={box} className="time-chart-canvas" aria-hidden="true" />
       <table className="visually-hidden">

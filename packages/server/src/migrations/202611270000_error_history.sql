@@ -1,7 +1,7 @@
 -- Occurrence history of error groups: reports per hour per fingerprint (the group across its
 -- dedup records), incremented by an upsert in the transaction that records the report, so the
 -- counts are exact under concurrency and across processes. Rows older than
--- ERROR_HISTORY_RETENTION_DAYS are pruned (resources/reports/history.ts).
+-- ERROR_HISTORY_RETENTION_DAYS are pruned (resources/reports/store-history.ts).
 CREATE TABLE error_occurrences_hourly (
   project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
   environment TEXT NOT NULL,

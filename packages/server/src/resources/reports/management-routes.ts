@@ -17,31 +17,17 @@ import { presentBug, presentBugSummary, presentError, presentErrorSummary } from
 import {
   Bug,
   BugSummary,
-  BugFeature,
-  ErrorHistory,
   ErrorRecord,
   ErrorStatus,
   ErrorStatusBody,
   ErrorStatusCounts,
   ErrorSummary,
-  HistoryQuery,
   ReportPage,
   ReportParams,
   ReportQuery,
   StatusBody,
 } from './management-schemas.ts';
-import {
-  errorGroupOf,
-  getReport,
-  linkBugToFeature,
-  listReports,
-  setErrorStatus,
-  setReportStatus,
-  statusCounts,
-  type ReportKind,
-} from './store.ts';
-import { readHistory, type HistoryRange } from './history.ts';
-import { createFeature } from '../features/index.ts';
+import { getReport, listReports, setErrorStatus, setReportStatus, statusCounts, type ReportKind } from './store.ts';
 import type { ReportFilter, ReportStatus } from './store-triage.ts';
 
 type Row = Record<string, unknown>;
@@ -92,14 +78,16 @@ const reportStore = (kind: ReportKind): TriageStore => ({
     const done = await setErrorStatus(db, projectId, id, status, body?.['inNextRelease'] === true);
     if (done === 'no-release') {
       const message = 'this error has no release (app.version) to resolve it after; resolve it without inNextRelease';
-      throw new BadRequestError(`Cannot resolve in the next release: ${message}`, [{ field: 'inNextRelease', message }]);
+      throw new BadRequestError(`Cannot resolve in the next release: ${message}`, [
+        { field: 'inNextRelease', message },
+      ]);
     }
     return done;
   },
   counts: (db, projectId, environment) => statusCounts(db, kind, projectId, environment),
 });
 
-const KIND_ROUTES: KindRoutes[] = [
+export const KIND_ROUTES: KindRoutes[] = [
   {
     kind: 'bugs',
     store: reportStore('bugs'),
@@ -138,7 +126,11 @@ const KIND_ROUTES: KindRoutes[] = [
     statusBody: ErrorStatusBody,
     extraQuery: {
       release: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 500, description: 'Only groups whose last report is of this app.version' }),
+        Type.String({
+          minLength: 1,
+          maxLength: 500,
+          description: 'Only groups whose last report is of this app.version',
+        }),
       ),
     },
   },
@@ -243,73 +235,6 @@ export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: K
       const body = request.body as { status: ReportStatus };
       if (!(await spec.store.setStatus(db, projectId, reportId, body.status, body))) throw new NotFoundError();
       return spec.present((await spec.store.get(db, projectId, reportId))!);
-    },
-  );
-}
-
-export async function reportManagementRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
-  for (const spec of KIND_ROUTES) triageRoutes(app, deps, spec);
-  const { db, config } = deps;
-
-  app.get(
-    '/projects/:projectId/errors/:reportId/history',
-    {
-      schema: {
-        operationId: 'manageErrorHistory',
-        summary:
-          "Occurrences of an error's group (its fingerprint across dedup records) over the last 24 hours by hour or 14 days by day, UTC, zero-filled (role: member)",
-        tags: ['reports'],
-        params: ReportParams,
-        querystring: HistoryQuery,
-        response: { 200: ErrorHistory, ...errorResponses(400, 401, 403, 404) },
-      },
-    },
-    async (request) => {
-      const { projectId, reportId } = request.params as { projectId: string; reportId: string };
-      await requireProjectAccess(request, projectId, 'member');
-      const range = ((request.query as { range?: HistoryRange }).range ?? '24h') as HistoryRange;
-      const group = await errorGroupOf(db, projectId, reportId);
-      if (!group) throw new NotFoundError();
-      // Records from before fingerprints were stored have no history.
-      const fingerprint = group.fingerprint ?? '';
-      const history = await readHistory(db, { projectId, environment: group.environment, fingerprint }, range, new Date());
-      return { range, ...history };
-    },
-  );
-
-  app.post(
-    '/projects/:projectId/bugs/:reportId/feature',
-    {
-      schema: {
-        operationId: 'manageCreateFeatureFromBug',
-        summary:
-          'Create an idea (a feature of type bug, in the inbox) from a bug report and link them both ways; a linked report answers its feature (role: admin)',
-        tags: ['reports'],
-        params: ReportParams,
-        response: { 200: BugFeature, 201: BugFeature, ...errorResponses(401, 403, 404) },
-      },
-    },
-    async (request, reply) => {
-      const { projectId, reportId } = request.params as { projectId: string; reportId: string };
-      await requireProjectAccess(request, projectId, 'admin');
-      const result = await db.transaction(async (tx) => {
-        const bug = await getReport<{ environment: 'live' | 'test'; title: string; message: string; feature_id: string | null; channel: string | null }>(
-          tx,
-          'bugs',
-          projectId,
-          reportId,
-        );
-        if (!bug) throw new NotFoundError();
-        if (bug.feature_id) return { featureId: bug.feature_id, created: false };
-        const feature = await createFeature(
-          tx,
-          { scope: { projectId, environment: bug.environment }, platformProjectId: config.platformProjectId },
-          { title: bug.title, description: bug.message, type: 'bug' },
-        );
-        await linkBugToFeature(tx, reportId, feature.id);
-        return { featureId: feature.id, created: true };
-      });
-      return reply.code(result.created ? 201 : 200).send(result);
     },
   );
 }

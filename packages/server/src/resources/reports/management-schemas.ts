@@ -1,7 +1,7 @@
 import { Type, type TSchema } from 'typebox';
 import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams } from '../../http/management-schemas.ts';
-import { HISTORY_RANGES } from './history.ts';
+import { HISTORY_RANGES } from './store-history.ts';
 import { ERROR_STATUSES, REPORT_STATUSES } from './store-triage.ts';
 
 export const ReportParams = Type.Object({
@@ -107,10 +107,7 @@ export function ReportQuery(
 }
 
 export function ReportPage(name: string, item: TSchema, counts: TSchema = StatusCounts) {
-  return Type.Object(
-    { [name]: Type.Array(item), ...pageFields, counts },
-    { additionalProperties: false },
-  );
+  return Type.Object({ [name]: Type.Array(item), ...pageFields, counts }, { additionalProperties: false });
 }
 
 export const StatusBody = Type.Object({ status: ReportStatus });

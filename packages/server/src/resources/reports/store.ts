@@ -9,7 +9,7 @@ import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { newId } from '../../kernel/ids.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { DEDUP_WINDOW_MS, fingerprintOf } from './dedup.ts';
-import { countOccurrence, pruneHistory } from './history.ts';
+import { countOccurrence, pruneHistory } from './store-history.ts';
 import type { BugBody, ErrorBody } from './schemas.ts';
 import {
   getTriage,
@@ -341,19 +341,24 @@ const BUGS = reportTable('bug_reports', 'bug', [
   'channel',
   'metadata',
 ]);
-const ERRORS = reportTable('error_reports', 'error', [
-  'title',
-  'message',
-  'stack_trace',
-  'error_type',
-  'severity',
-  'breadcrumbs',
-  'device',
-  'network',
-  'app',
-  'url',
-  'referrer',
-  'occurred_at',
-  'metadata',
-  'app_version',
-], false);
+const ERRORS = reportTable(
+  'error_reports',
+  'error',
+  [
+    'title',
+    'message',
+    'stack_trace',
+    'error_type',
+    'severity',
+    'breadcrumbs',
+    'device',
+    'network',
+    'app',
+    'url',
+    'referrer',
+    'occurred_at',
+    'metadata',
+    'app_version',
+  ],
+  false,
+);

@@ -11,7 +11,7 @@ import { migrate } from '../../../src/db/migrate.ts';
 import { openDatabase } from '../../../src/db/open.ts';
 import { newId } from '../../../src/kernel/ids.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../../src/resources/projects/index.ts';
-import { hourOf, resetPruneClock } from '../../../src/resources/reports/history.ts';
+import { hourOf, resetPruneClock } from '../../../src/resources/reports/store-history.ts';
 import { compareVersions, lifecycleAfterRepeat } from '../../../src/resources/reports/store.ts';
 import { Api } from '../../support/api.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../../support/database.ts';
@@ -132,7 +132,11 @@ describe('error history and lifecycle', () => {
     const d = (await p.live.post('/errors', report('Window regress'))).body;
     await p.admin.patch(path(`/errors/${d.id}`), { status: 'resolved' });
     const past = new Date(Date.now() - 2 * 3600_000).toISOString();
-    await p.server.db.run('UPDATE error_reports SET first_seen_at = ?, last_seen_at = ? WHERE id = ?', [past, past, d.id]);
+    await p.server.db.run('UPDATE error_reports SET first_seen_at = ?, last_seen_at = ? WHERE id = ?', [
+      past,
+      past,
+      d.id,
+    ]);
     const next = (await p.live.post('/errors', report('Window regress'))).body;
     assert.notEqual(next.id, d.id);
     assert.equal((await p.member.get(path(`/errors/${next.id}`))).body.status, 'regressed');
@@ -216,10 +220,12 @@ describe('error history through two server processes on one PostgreSQL database'
       [...ids][0],
     ]);
     assert.equal(Number(row!.occurrences), 30);
-    const history = await db.all<{ count: number }>(
-      'SELECT count FROM error_occurrences_hourly WHERE project_id = ?',
-      [projectId],
+    const history = await db.all<{ count: number }>('SELECT count FROM error_occurrences_hourly WHERE project_id = ?', [
+      projectId,
+    ]);
+    assert.equal(
+      history.reduce((sum, h) => sum + Number(h.count), 0),
+      30,
     );
-    assert.equal(history.reduce((sum, h) => sum + Number(h.count), 0), 30);
   });
 });

@@ -161,7 +161,10 @@ describe('dashboard errors and bug reports', () => {
     await page.getByText('at frame13 (app.js:130:5)').waitFor();
     await expectAccessible(page, 'error group');
 
-    await page.getByRole('button', { name: 'Last 14 days' }).click();
+    // The range toggle by keyboard.
+    await page.getByRole('button', { name: 'Last 14 days' }).focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await page.getByRole('button', { name: 'Last 14 days' }).getAttribute('aria-pressed'), 'true');
     await summary.filter({ hasText: 'Occurrences in the last 14 days, by day: 3 occurrences' }).waitFor();
     assert.equal(await page.locator('.time-chart table tbody tr').count(), 14);
     await expectAccessible(page, 'error group, 14 days');

@@ -196,16 +196,19 @@ export async function recordError(
     async (tx, id, duplicate) => {
       await countOccurrence(tx, scope, fingerprint, now);
       if (duplicate) {
-        const row = await tx.get<{ status: string; resolved_in_release: string | null }>(
-          'SELECT status, resolved_in_release FROM error_reports WHERE id = ?',
+        const row = await tx.get<{ status: string; resolved_in_release: string | null; app_version: string | null }>(
+          'SELECT status, resolved_in_release, app_version FROM error_reports WHERE id = ?',
           [id],
         );
         const status = lifecycleAfterRepeat(row!.status, row!.resolved_in_release, version);
-        await tx.run('UPDATE error_reports SET status = ?, app_version = COALESCE(?, app_version) WHERE id = ?', [
-          status,
-          version,
-          id,
-        ]);
+        // Written only when something changed: most repeats are of an open group and its release.
+        if (status !== row!.status || (version !== null && version !== row!.app_version)) {
+          await tx.run('UPDATE error_reports SET status = ?, app_version = COALESCE(?, app_version) WHERE id = ?', [
+            status,
+            version,
+            id,
+          ]);
+        }
         return;
       }
       const previous = await tx.get<{ status: string; resolved_in_release: string | null }>(

@@ -26,6 +26,7 @@ const OWNERS = {
   changelog_entries: 'resources/changelog',
   bug_reports: 'resources/reports',
   error_reports: 'resources/reports',
+  error_occurrences_hourly: 'resources/reports',
   log_groups: 'resources/logs',
   maintenance_settings: 'resources/site-config',
   status_messages: 'resources/site-config',

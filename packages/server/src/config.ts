@@ -37,6 +37,12 @@ export interface Config {
    * worker in this process.
    */
   changelogScheduleIntervalMs: number;
+  /**
+   * `ERROR_HISTORY_RETENTION_DAYS`: days of hourly occurrence counts kept per error group
+   * (resources/reports/store-history.ts); older hours are pruned after writes, at most every 10 minutes
+   * per process.
+   */
+  errorHistoryRetentionDays: number;
 }
 
 export interface OutboxConfig {
@@ -163,6 +169,12 @@ export function loadConfig(env: Env = process.env): Config {
       retryBaseMs: read('OUTBOX_RETRY_BASE_MS', 30_000, integer(1, 86_400_000), 'an integer from 1 to 86400000'),
       maxAttempts: read('OUTBOX_MAX_ATTEMPTS', 8, integer(1, 100), 'an integer from 1 to 100'),
     },
+    errorHistoryRetentionDays: read(
+      'ERROR_HISTORY_RETENTION_DAYS',
+      30,
+      integer(14, 3650),
+      'an integer from 14 to 3650',
+    ),
     changelogScheduleIntervalMs: read(
       'CHANGELOG_SCHEDULE_INTERVAL_MS',
       5000,

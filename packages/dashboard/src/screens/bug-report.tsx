@@ -1,7 +1,157 @@
+/**
+ * One bug report: its message, stack trace, metadata and counts; its status (admins); and the
+ * idea it is linked to, or "Create idea from this bug" (POST /bugs/{id}/feature), which links
+ * them both ways (the idea's page lists its linked bug reports).
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, unwrap } from '../api/client.ts';
+import { type BugRecord, bugsKey, severityName, statusName, when } from '../api/reports.ts';
+import { canAdminister, useProject } from '../project-layout.tsx';
+import { Button, ErrorNote, Note } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
+import { QueryView } from '../widgets/states.tsx';
+import './reports.css';
 
-/** Placeholder until this screen is built (issue 15). */
 export default function BugReport() {
-  useTitle('BugReport');
-  return <h1>BugReport</h1>;
+  const project = useProject();
+  const { reportId = '' } = useParams();
+  const bug = useQuery({
+    queryKey: [...bugsKey(project.id), 'one', reportId],
+    queryFn: () =>
+      unwrap(
+        api.GET('/projects/{projectId}/bugs/{reportId}', { params: { path: { projectId: project.id, reportId } } }),
+      ),
+  });
+  useTitle(bug.data ? `Bug: ${bug.data.title}` : 'Bug report');
+  return (
+    <div className="reports stack">
+      <p>
+        <Link to={`/projects/${project.id}/bugs`}>← All bug reports</Link>
+      </p>
+      <QueryView query={bug} what="the bug report">
+        {(record) => <BugView record={record} admin={canAdminister(project)} />}
+      </QueryView>
+    </div>
+  );
+}
+
+function BugView({ record, admin }: { record: BugRecord; admin: boolean }) {
+  const project = useProject();
+  const queryClient = useQueryClient();
+  const [note, setNote] = useState('');
+  const idea = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST('/projects/{projectId}/bugs/{reportId}/feature', {
+          params: { path: { projectId: project.id, reportId: record.id } },
+        }),
+      ),
+    onSuccess: () => setNote('Idea created and linked to this bug report.'),
+    onSettled: () => {
+      queryClient.invalidateQueries({ queryKey: bugsKey(project.id) });
+      queryClient.invalidateQueries({ queryKey: ['features', project.id] });
+    },
+  });
+  const status = useMutation({
+    mutationFn: (next: 'open' | 'resolved' | 'ignored') =>
+      unwrap(
+        api.PATCH('/projects/{projectId}/bugs/{reportId}', {
+          params: { path: { projectId: project.id, reportId: record.id } },
+          body: { status: next },
+        }),
+      ),
+    onMutate: () => setNote(''),
+    onSuccess: (data) => setNote(`Status set to ${statusName(data.status)}.`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: bugsKey(project.id) }),
+  });
+  return (
+    <>
+      <div className="report-header">
+        <h1>{record.title}</h1>
+        <span className={`report-status report-status-${record.status}`}>{statusName(record.status)}</span>
+      </div>
+      <p className="report-message">{record.message}</p>
+      <dl className="report-facts card">
+        <Fact name="Reports" value={String(record.occurrences)} />
+        <Fact name="First seen" value={when(record.firstSeenAt)} />
+        <Fact name="Last seen" value={when(record.lastSeenAt)} />
+        <Fact name="Severity" value={severityName(record.severity)} />
+        <Fact name="Environment" value={record.environment === 'live' ? 'Live' : 'Test'} />
+        <Fact name="Type" value={record.bugType} />
+        <Fact name="Channel" value={record.channel} />
+      </dl>
+      <section className="card stack" aria-labelledby="idea-title">
+        <h2 id="idea-title">Idea</h2>
+        {record.featureId ? (
+          <p>
+            Linked to an idea in the inbox:{' '}
+            <Link to={`/projects/${project.id}/inbox/${record.featureId}`}>Open the linked idea</Link>
+          </p>
+        ) : admin ? (
+          <>
+            <p className="muted">
+              Turn this report into an idea (a bug in the inbox) to plan, discuss and ship the fix; both stay linked.
+            </p>
+            <div className="report-actions">
+              <Button variant="primary" busy={idea.isPending} onPress={() => idea.mutate()}>
+                Create idea from this bug
+              </Button>
+            </div>
+          </>
+        ) : (
+          <p className="muted">Not linked to an idea yet. An admin can create one from this report.</p>
+        )}
+        {idea.error ? <ErrorNote error={idea.error} /> : null}
+      </section>
+      {admin ? (
+        <section className="card stack" aria-labelledby="status-title">
+          <h2 id="status-title">Status</h2>
+          <div className="report-actions">
+            {record.status !== 'resolved' ? (
+              <Button variant="secondary" busy={status.isPending} onPress={() => status.mutate('resolved')}>
+                Resolve
+              </Button>
+            ) : null}
+            {record.status !== 'ignored' ? (
+              <Button variant="secondary" busy={status.isPending} onPress={() => status.mutate('ignored')}>
+                Ignore
+              </Button>
+            ) : null}
+            {record.status !== 'open' ? (
+              <Button variant="secondary" busy={status.isPending} onPress={() => status.mutate('open')}>
+                Reopen
+              </Button>
+            ) : null}
+          </div>
+          {status.error ? <ErrorNote error={status.error} /> : null}
+        </section>
+      ) : null}
+      {note ? <Note>{note}</Note> : null}
+      <section className="card stack" aria-labelledby="trace-title">
+        <h2 id="trace-title">Stack trace</h2>
+        {record.stackTrace ? (
+          <pre className="report-json">{record.stackTrace}</pre>
+        ) : (
+          <p className="muted">No stack trace was sent with this report.</p>
+        )}
+      </section>
+      {record.metadata ? (
+        <section className="card stack" aria-labelledby="meta-title">
+          <h2 id="meta-title">Metadata</h2>
+          <pre className="report-json">{JSON.stringify(record.metadata, null, 2)}</pre>
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+function Fact({ name, value }: { name: string; value: string | null | undefined }) {
+  return (
+    <div>
+      <dt>{name}</dt>
+      <dd>{value ?? <span className="muted">–</span>}</dd>
+    </div>
+  );
 }

@@ -1,7 +1,317 @@
+/**
+ * One error group: its message, stack trace (frames one per line, long traces folded), the
+ * breadcrumbs before it as a timeline, device, network and app context, its latest occurrence,
+ * a chart of occurrences (24 hours by hour, 14 days by day) and its lifecycle (admins).
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, unwrap } from '../api/client.ts';
+import { type ErrorRecord, errorsKey, severityName, statusName, when } from '../api/reports.ts';
+import { canAdminister, useProject } from '../project-layout.tsx';
+import { Button, ErrorNote, Note } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
+import { QueryView } from '../widgets/states.tsx';
+import { TimeChart } from '../widgets/time-chart.tsx';
+import './reports.css';
 
-/** Placeholder until this screen is built (issue 15). */
+/** Frames shown before the rest of a long trace is folded. */
+const SHOWN_FRAMES = 8;
+
 export default function ErrorGroup() {
-  useTitle('ErrorGroup');
-  return <h1>ErrorGroup</h1>;
+  const project = useProject();
+  const { reportId = '' } = useParams();
+  const error = useQuery({
+    queryKey: [...errorsKey(project.id), 'one', reportId],
+    queryFn: () =>
+      unwrap(
+        api.GET('/projects/{projectId}/errors/{reportId}', { params: { path: { projectId: project.id, reportId } } }),
+      ),
+  });
+  useTitle(error.data ? `Error: ${error.data.title}` : 'Error');
+  return (
+    <div className="reports stack">
+      <p>
+        <Link to={`/projects/${project.id}/errors`}>← All errors</Link>
+      </p>
+      <QueryView query={error} what="the error">
+        {(record) => <ErrorView record={record} admin={canAdminister(project)} />}
+      </QueryView>
+    </div>
+  );
+}
+
+function ErrorView({ record, admin }: { record: ErrorRecord; admin: boolean }) {
+  return (
+    <>
+      <div className="report-header">
+        <h1>{record.title}</h1>
+        <span className={`report-status report-status-${record.status}`}>{statusName(record.status)}</span>
+      </div>
+      <p className="report-message">{record.message}</p>
+      <dl className="report-facts card">
+        <Fact name="Occurrences" value={String(record.occurrences)} />
+        <Fact name="First seen" value={when(record.firstSeenAt)} />
+        <Fact name="Last seen" value={when(record.lastSeenAt)} />
+        <Fact name="Severity" value={severityName(record.severity)} />
+        <Fact name="Environment" value={record.environment === 'live' ? 'Live' : 'Test'} />
+        <Fact name="Release" value={record.release} />
+        <Fact name="Type" value={record.errorType} />
+        {record.resolvedInRelease ? <Fact name="Resolved after release" value={record.resolvedInRelease} /> : null}
+      </dl>
+      {admin ? <Lifecycle record={record} /> : null}
+      <History record={record} />
+      <section className="card stack" aria-labelledby="trace-title">
+        <h2 id="trace-title">Stack trace</h2>
+        <StackTrace trace={record.stackTrace} />
+      </section>
+      <section className="card stack" aria-labelledby="crumbs-title">
+        <h2 id="crumbs-title">Breadcrumbs</h2>
+        <Breadcrumbs crumbs={record.breadcrumbs ?? []} />
+      </section>
+      <section className="card stack" aria-labelledby="context-title">
+        <h2 id="context-title">Context</h2>
+        <div className="report-context">
+          <Context title="Device" data={record.device} />
+          <Context title="Network" data={record.network} />
+          <Context title="App" data={record.app} />
+        </div>
+      </section>
+      <section className="card stack" aria-labelledby="latest-title">
+        <h2 id="latest-title">Latest occurrence</h2>
+        <dl className="report-facts">
+          <Fact name="Received" value={when(record.lastSeenAt)} />
+          <Fact name="Client time" value={record.occurredAt ? when(record.occurredAt) : null} />
+          <Fact name="URL" value={record.url} />
+          <Fact name="Referrer" value={record.referrer} />
+        </dl>
+        <p className="muted">
+          Repeats within an hour of the first report are counted on this group ({record.occurrences} so far); the stack
+          trace, breadcrumbs and context are those of the first one.
+        </p>
+        {record.metadata ? (
+          <details>
+            <summary>Metadata</summary>
+            <pre className="report-json">{JSON.stringify(record.metadata, null, 2)}</pre>
+          </details>
+        ) : null}
+      </section>
+    </>
+  );
+}
+
+function Fact({ name, value }: { name: string; value: string | null | undefined }) {
+  return (
+    <div>
+      <dt>{name}</dt>
+      <dd>{value ?? <span className="muted">–</span>}</dd>
+    </div>
+  );
+}
+
+function Lifecycle({ record }: { record: ErrorRecord }) {
+  const project = useProject();
+  const queryClient = useQueryClient();
+  const [note, setNote] = useState('');
+  const change = useMutation({
+    mutationFn: (body: { status: 'open' | 'resolved' | 'ignored'; inNextRelease?: boolean; done: string }) => {
+      const { done: _done, ...rest } = body;
+      return unwrap(
+        api.PATCH('/projects/{projectId}/errors/{reportId}', {
+          params: { path: { projectId: project.id, reportId: record.id } },
+          body: rest,
+        }),
+      );
+    },
+    onMutate: () => setNote(''),
+    onSuccess: (_data, body) => setNote(body.done),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: errorsKey(project.id) }),
+  });
+  const busy = change.isPending;
+  return (
+    <section className="card stack" aria-labelledby="lifecycle-title">
+      <h2 id="lifecycle-title">Status</h2>
+      <div className="report-actions">
+        {record.status !== 'resolved' ? (
+          <Button
+            variant="primary"
+            busy={busy}
+            onPress={() =>
+              change.mutate({ status: 'resolved', done: 'Resolved. If it occurs again it shows as regressed.' })
+            }
+          >
+            Resolve
+          </Button>
+        ) : null}
+        {record.status !== 'resolved' || !record.resolvedInRelease ? (
+          <Button
+            variant="secondary"
+            busy={busy}
+            isDisabled={!record.release}
+            onPress={() =>
+              change.mutate({
+                status: 'resolved',
+                inNextRelease: true,
+                done: `Resolved in the release after ${record.release}. Reports from a newer release show it as regressed.`,
+              })
+            }
+          >
+            Resolve in next release
+          </Button>
+        ) : null}
+        {record.status !== 'ignored' ? (
+          <Button
+            variant="secondary"
+            busy={busy}
+            onPress={() => change.mutate({ status: 'ignored', done: 'Ignored. New reports are still counted.' })}
+          >
+            Ignore
+          </Button>
+        ) : null}
+        {record.status !== 'open' ? (
+          <Button variant="secondary" busy={busy} onPress={() => change.mutate({ status: 'open', done: 'Reopened.' })}>
+            Reopen
+          </Button>
+        ) : null}
+      </div>
+      {!record.release ? (
+        <p className="muted">Resolve in next release needs the release (app.version) the reports come from.</p>
+      ) : null}
+      {change.error ? <ErrorNote error={change.error} /> : null}
+      {note ? <Note>{note}</Note> : null}
+    </section>
+  );
+}
+
+function History({ record }: { record: ErrorRecord }) {
+  const project = useProject();
+  const [range, setRange] = useState<'24h' | '14d'>('24h');
+  const history = useQuery({
+    queryKey: [...errorsKey(project.id), 'history', record.id, range, record.occurrences],
+    queryFn: () =>
+      unwrap(
+        api.GET('/projects/{projectId}/errors/{reportId}/history', {
+          params: { path: { projectId: project.id, reportId: record.id }, query: { range } },
+        }),
+      ),
+  });
+  const label =
+    range === '24h' ? 'Occurrences in the last 24 hours, by hour' : 'Occurrences in the last 14 days, by day';
+  return (
+    <section className="card stack" aria-labelledby="history-title">
+      <div className="report-header">
+        <h2 id="history-title">Occurrences over time</h2>
+        <fieldset className="chart-toggle">
+          <legend className="visually-hidden">Chart range</legend>
+          {(['24h', '14d'] as const).map((value) => (
+            <button
+              key={value}
+              type="button"
+              className={`button ${range === value ? 'button-primary' : 'button-secondary'}`}
+              aria-pressed={range === value}
+              onClick={() => setRange(value)}
+            >
+              {value === '24h' ? 'Last 24 hours' : 'Last 14 days'}
+            </button>
+          ))}
+        </fieldset>
+      </div>
+      <QueryView query={history} what="the chart">
+        {(data) => <TimeChart buckets={data.buckets} bucket={data.bucket} label={label} />}
+      </QueryView>
+    </section>
+  );
+}
+
+/** Frames one per line; the first ones shown, the rest folded. */
+function StackTrace({ trace }: { trace: string | null }) {
+  if (!trace) return <p className="muted">No stack trace was sent with this error.</p>;
+  const lines = trace
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '');
+  const shown = lines.slice(0, SHOWN_FRAMES);
+  const folded = lines.slice(SHOWN_FRAMES);
+  const frame = (line: string, index: number) => (
+    <li key={index} className={index === 0 ? 'frame-head' : undefined}>
+      {line.trim()}
+    </li>
+  );
+  return (
+    <div>
+      <ol className="stack-trace" aria-label="Frames">
+        {shown.map(frame)}
+      </ol>
+      {folded.length > 0 ? (
+        <details className="stack-trace">
+          <summary>{folded.length === 1 ? 'Show 1 more frame' : `Show ${folded.length} more frames`}</summary>
+          <ol className="stack-trace" start={SHOWN_FRAMES + 1} aria-label="More frames">
+            {folded.map((line, i) => frame(line, SHOWN_FRAMES + i))}
+          </ol>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+type Crumb = {
+  timestamp?: unknown;
+  type?: unknown;
+  message?: unknown;
+  category?: unknown;
+  level?: unknown;
+  data?: unknown;
+};
+
+function Breadcrumbs({ crumbs }: { crumbs: Crumb[] }) {
+  if (crumbs.length === 0) return <p className="muted">No breadcrumbs were sent with this error.</p>;
+  const sorted = [...crumbs].sort((a, b) => String(a.timestamp ?? '').localeCompare(String(b.timestamp ?? '')));
+  return (
+    <ol className="breadcrumbs" aria-label="Breadcrumbs, oldest first">
+      {sorted.map((crumb, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: breadcrumbs have no id and never reorder
+        <li key={index}>
+          <div className="crumb-meta">
+            {typeof crumb.timestamp === 'string' ? (
+              <time dateTime={crumb.timestamp}>
+                {new Date(crumb.timestamp).toLocaleTimeString(undefined, {
+                  hour: '2-digit',
+                  minute: '2-digit',
+                  second: '2-digit',
+                })}
+              </time>
+            ) : null}{' '}
+            · <span className="crumb-type">{String(crumb.type ?? 'custom')}</span>
+            {crumb.category ? ` · ${String(crumb.category)}` : ''}
+            {crumb.level ? ` · ${String(crumb.level)}` : ''}
+          </div>
+          <div>{String(crumb.message ?? '')}</div>
+          {crumb.data && typeof crumb.data === 'object' && Object.keys(crumb.data).length > 0 ? (
+            <details>
+              <summary>Data</summary>
+              <pre>{JSON.stringify(crumb.data, null, 2)}</pre>
+            </details>
+          ) : null}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Context({ title, data }: { title: string; data: Record<string, unknown> | null }) {
+  const entries = Object.entries(data ?? {});
+  return (
+    <div>
+      <h3>{title}</h3>
+      {entries.length === 0 ? (
+        <p className="muted">Not sent.</p>
+      ) : (
+        <dl className="report-facts">
+          {entries.map(([key, value]) => (
+            <Fact key={key} name={key} value={typeof value === 'string' ? value : JSON.stringify(value)} />
+          ))}
+        </dl>
+      )}
+    </div>
+  );
 }

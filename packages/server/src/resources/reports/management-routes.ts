@@ -18,13 +18,16 @@ import {
   Bug,
   BugSummary,
   ErrorRecord,
+  ErrorStatus,
+  ErrorStatusBody,
+  ErrorStatusCounts,
   ErrorSummary,
   ReportPage,
   ReportParams,
   ReportQuery,
   StatusBody,
 } from './management-schemas.ts';
-import { getReport, listReports, setReportStatus, statusCounts, type ReportKind } from './store.ts';
+import { getReport, listReports, setErrorStatus, setReportStatus, statusCounts, type ReportKind } from './store.ts';
 import type { ReportFilter, ReportStatus } from './store-triage.ts';
 
 type Row = Record<string, unknown>;
@@ -33,7 +36,14 @@ type Row = Record<string, unknown>;
 export interface TriageStore {
   list(db: Queryable, projectId: string, filter: ReportFilter): Promise<{ rows: Row[]; total: number }>;
   get(db: Queryable, projectId: string, id: string): Promise<Row | undefined>;
-  setStatus(db: Queryable, projectId: string, id: string, status: ReportStatus): Promise<boolean>;
+  /** `body`: the whole PATCH body, for options of a kind (errors: inNextRelease). */
+  setStatus(
+    db: Queryable,
+    projectId: string,
+    id: string,
+    status: ReportStatus,
+    body?: Record<string, unknown>,
+  ): Promise<boolean>;
   counts(
     db: Queryable,
     projectId: string,
@@ -54,16 +64,30 @@ export interface KindRoutes {
   presentSummary: (row: Record<string, unknown>) => unknown;
   present: (row: Record<string, unknown>) => unknown;
   extraQuery?: Record<string, TSchema>;
+  /** The status enum of the list filter (default open, resolved, ignored). */
+  statusFilter?: TSchema;
+  counts?: TSchema;
+  statusBody?: TSchema;
 }
 
 const reportStore = (kind: ReportKind): TriageStore => ({
   list: (db, projectId, filter) => listReports<Row>(db, kind, projectId, filter),
   get: (db, projectId, id) => getReport<Row>(db, kind, projectId, id),
-  setStatus: (db, projectId, id, status) => setReportStatus(db, kind, projectId, id, status),
+  setStatus: async (db, projectId, id, status, body) => {
+    if (kind !== 'errors') return setReportStatus(db, kind, projectId, id, status);
+    const done = await setErrorStatus(db, projectId, id, status, body?.['inNextRelease'] === true);
+    if (done === 'no-release') {
+      const message = 'this error has no release (app.version) to resolve it after; resolve it without inNextRelease';
+      throw new BadRequestError(`Cannot resolve in the next release: ${message}`, [
+        { field: 'inNextRelease', message },
+      ]);
+    }
+    return done;
+  },
   counts: (db, projectId, environment) => statusCounts(db, kind, projectId, environment),
 });
 
-const KIND_ROUTES: KindRoutes[] = [
+export const KIND_ROUTES: KindRoutes[] = [
   {
     kind: 'bugs',
     store: reportStore('bugs'),
@@ -97,6 +121,18 @@ const KIND_ROUTES: KindRoutes[] = [
     full: ErrorRecord,
     presentSummary: presentErrorSummary,
     present: presentError,
+    statusFilter: ErrorStatus,
+    counts: ErrorStatusCounts,
+    statusBody: ErrorStatusBody,
+    extraQuery: {
+      release: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 500,
+          description: 'Only groups whose last report is of this app.version',
+        }),
+      ),
+    },
   },
 ];
 
@@ -117,7 +153,7 @@ function parseGrades(raw: string | undefined, name: string, allowed: readonly st
 export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: KindRoutes): void {
   const tags = ['reports'];
   const plural = spec.kind;
-  const Query = ReportQuery(spec.gradeName, spec.grades, spec.extraQuery);
+  const Query = ReportQuery(spec.gradeName, spec.grades, spec.extraQuery, spec.statusFilter);
   type Query = Record<string, string | number | undefined>;
 
   app.get(
@@ -129,7 +165,7 @@ export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: K
         tags,
         params: ProjectParams,
         querystring: Query,
-        response: { 200: ReportPage(plural, spec.summary), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: ReportPage(plural, spec.summary, spec.counts), ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
@@ -150,6 +186,7 @@ export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: K
           category: query['category'] as string | undefined,
           source: query['source'] as string | undefined,
           featureId: query['featureId'] as string | undefined,
+          release: query['release'] as string | undefined,
           sort: (query['sort'] as 'lastSeen' | 'firstSeen' | 'occurrences' | undefined) ?? 'lastSeen',
           limit,
           offset,
@@ -188,20 +225,16 @@ export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: K
         summary: `Resolve, ignore or reopen a ${spec.singular} (role: admin)`,
         tags,
         params: ReportParams,
-        body: StatusBody,
+        body: spec.statusBody ?? StatusBody,
         response: { 200: spec.full, ...errorResponses(400, 401, 403, 404, 413, 415) },
       },
     },
     async (request) => {
       const { projectId, reportId } = request.params as { projectId: string; reportId: string };
       await requireProjectAccess(request, projectId, 'admin');
-      const { status } = request.body as { status: ReportStatus };
-      if (!(await spec.store.setStatus(db, projectId, reportId, status))) throw new NotFoundError();
+      const body = request.body as { status: ReportStatus };
+      if (!(await spec.store.setStatus(db, projectId, reportId, body.status, body))) throw new NotFoundError();
       return spec.present((await spec.store.get(db, projectId, reportId))!);
     },
   );
-}
-
-export async function reportManagementRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
-  for (const spec of KIND_ROUTES) triageRoutes(app, deps, spec);
 }

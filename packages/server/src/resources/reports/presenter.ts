@@ -36,6 +36,7 @@ export function presentErrorSummary(row: Row) {
     errorType: row.error_type,
     severity: row.severity,
     url: row.url,
+    release: row.app_version ?? null,
   };
 }
 export function presentError(row: Row) {
@@ -49,5 +50,6 @@ export function presentError(row: Row) {
     referrer: row.referrer,
     occurredAt: row.occurred_at,
     metadata: parseJson(row.metadata),
+    resolvedInRelease: row.resolved_in_release ?? null,
   };
 }

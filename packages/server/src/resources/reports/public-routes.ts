@@ -74,7 +74,7 @@ export async function reportRoutes(app: App, { db, config }: Deps): Promise<void
     async (request, reply) => {
       const body = request.body;
       const scope = scopeOf(request);
-      const result = await recordError(db, scope, body, new Date());
+      const result = await recordError(db, scope, body, new Date(), config.errorHistoryRetentionDays);
       return reply.code(result.duplicate ? 200 : 201).send({
         id: result.id,
         message: result.duplicate ? 'Error already reported; occurrence counted' : 'Error report received',

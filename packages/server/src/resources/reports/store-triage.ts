@@ -11,6 +11,9 @@ import { searchClause, Where } from '../../db/query.ts';
 
 export const REPORT_STATUSES = ['open', 'resolved', 'ignored'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
+/** Errors have one more: a resolved group that occurred again. */
+export const ERROR_STATUSES = ['open', 'resolved', 'ignored', 'regressed'] as const;
+export type ErrorStatus = (typeof ERROR_STATUSES)[number];
 
 /** A grouped-report table as triage reads it. */
 export interface TriageTable {
@@ -23,7 +26,9 @@ export interface TriageTable {
 
 export interface ReportFilter {
   environment?: KeyEnvironment | undefined;
-  status?: ReportStatus | undefined;
+  status?: ReportStatus | ErrorStatus | undefined;
+  /** Errors only: the release (app.version) of the group's last report. */
+  release?: string | undefined;
   /** severity (bugs, errors) or level (logs); several allowed. */
   grades?: string[] | undefined;
   /** Groups seen at or after this time (last seen). */
@@ -55,7 +60,8 @@ export async function listTriage<T>(db: Queryable, info: TriageTable, projectId:
     .when(filter.until, 'first_seen_at < ?', filter.until ?? null)
     .when(filter.category, 'category = ?', filter.category ?? null)
     .when(filter.source, 'source = ?', filter.source ?? null)
-    .when(filter.featureId, 'feature_id = ?', filter.featureId ?? null);
+    .when(filter.featureId, 'feature_id = ?', filter.featureId ?? null)
+    .when(filter.release, 'app_version = ?', filter.release ?? null);
   if (filter.grades && filter.grades.length > 0) {
     where.add(`${info.grade} IN (${filter.grades.map(() => '?').join(', ')})`, ...filter.grades);
   }
@@ -96,13 +102,14 @@ export async function triageStatusCounts(
   info: TriageTable,
   projectId: string,
   environment: KeyEnvironment | undefined,
+  statuses: readonly string[] = REPORT_STATUSES,
 ) {
   const where = new Where('project_id = ?', projectId).when(environment, 'environment = ?', environment ?? null);
-  const rows = await db.all<{ status: ReportStatus; n: number }>(
+  const rows = await db.all<{ status: string; n: number }>(
     `SELECT status, COUNT(*) AS n FROM ${info.table} WHERE ${where.sql} GROUP BY status`,
     where.params,
   );
-  const counts: Record<ReportStatus, number> = { open: 0, resolved: 0, ignored: 0 };
-  for (const row of rows) counts[row.status] = Number(row.n);
-  return counts;
+  const counts: Record<string, number> = Object.fromEntries(statuses.map((status) => [status, 0]));
+  for (const row of rows) if (row.status in counts) counts[row.status] = Number(row.n);
+  return counts as Record<ReportStatus, number>;
 }

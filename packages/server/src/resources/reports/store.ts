@@ -9,12 +9,16 @@ import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { newId } from '../../kernel/ids.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { DEDUP_WINDOW_MS, fingerprintOf } from './dedup.ts';
+import { countOccurrence, pruneHistory } from './store-history.ts';
 import type { BugBody, ErrorBody } from './schemas.ts';
 import {
   getTriage,
   listTriage,
   setTriageStatus,
   triageStatusCounts,
+  ERROR_STATUSES,
+  REPORT_STATUSES,
+  type ErrorStatus,
   type ReportFilter,
   type ReportStatus,
   type TriageTable,
@@ -61,7 +65,49 @@ export async function statusCounts(
   projectId: string,
   environment: KeyEnvironment | undefined,
 ) {
-  return triageStatusCounts(db, TRIAGE[kind], projectId, environment);
+  return triageStatusCounts(
+    db,
+    TRIAGE[kind],
+    projectId,
+    environment,
+    kind === 'errors' ? ERROR_STATUSES : REPORT_STATUSES,
+  );
+}
+
+/**
+ * The lifecycle of an error group: open, resolved (`inNextRelease`: resolved as of the release
+ * after the group's last reported one, kept in resolved_in_release), ignored. False when there is
+ * no such group; 'no-release' when resolving in the next release without a known release.
+ */
+export async function setErrorStatus(
+  db: Queryable,
+  projectId: string,
+  id: string,
+  status: ErrorStatus,
+  inNextRelease: boolean,
+): Promise<boolean | 'no-release'> {
+  const row = await db.get<{ app_version: string | null }>(
+    'SELECT app_version FROM error_reports WHERE id = ? AND project_id = ?',
+    [id, projectId],
+  );
+  if (!row) return false;
+  if (inNextRelease && status === 'resolved' && row.app_version === null) return 'no-release';
+  const release = inNextRelease && status === 'resolved' ? row.app_version : null;
+  await db.run('UPDATE error_reports SET status = ?, resolved_in_release = ? WHERE id = ? AND project_id = ?', [
+    status,
+    release,
+    id,
+    projectId,
+  ]);
+  return true;
+}
+
+/** What identifies an error's group in the hourly history. */
+export async function errorGroupOf(db: Queryable, projectId: string, id: string) {
+  return db.get<{ project_id: string; environment: string; fingerprint: string | null }>(
+    'SELECT project_id, environment, fingerprint FROM error_reports WHERE id = ? AND project_id = ?',
+    [id, projectId],
+  );
 }
 
 /** Records the feature created for a new bug (POST /bugs with createFeature), in its transaction. */
@@ -108,28 +154,104 @@ export async function recordBug(
   );
 }
 
-/** An error; repeats of the same title and errorType within the window are counted on one record. */
+/**
+ * An error; repeats of the same title and errorType within the window are counted on one record.
+ * The same transaction counts the occurrence in the group's hourly history and applies the
+ * lifecycle: a resolved group that occurs again is regressed (unless it was resolved in the next
+ * release and this report is not from a newer one); an ignored one stays ignored. A new record of
+ * a fingerprint takes the lifecycle of the group's previous record.
+ */
 export async function recordError(
   db: Database,
   scope: Scope,
   body: Static<typeof ErrorBody>,
   now: Date,
+  retentionDays = 30,
 ): Promise<Occurrence> {
-  return recordOccurrence(db, scope, fingerprintOf(body.title, body.errorType), now, ERRORS, [
-    body.title,
-    body.message,
-    body.stackTrace ?? null,
-    body.errorType ?? null,
-    body.severity ?? 'medium',
-    json(body.breadcrumbs),
-    json(body.device),
-    json(body.network),
-    json(body.app),
-    body.url ?? null,
-    body.referrer ?? null,
-    body.timestamp ?? null,
-    json(body.metadata),
-  ]);
+  const fingerprint = fingerprintOf(body.title, body.errorType);
+  const version = body.app?.version ?? null;
+  const result = await recordOccurrence(
+    db,
+    scope,
+    fingerprint,
+    now,
+    ERRORS,
+    [
+      body.title,
+      body.message,
+      body.stackTrace ?? null,
+      body.errorType ?? null,
+      body.severity ?? 'medium',
+      json(body.breadcrumbs),
+      json(body.device),
+      json(body.network),
+      json(body.app),
+      body.url ?? null,
+      body.referrer ?? null,
+      body.timestamp ?? null,
+      json(body.metadata),
+      version,
+    ],
+    undefined,
+    async (tx, id, duplicate) => {
+      await countOccurrence(tx, scope, fingerprint, now);
+      if (duplicate) {
+        const row = await tx.get<{ status: string; resolved_in_release: string | null; app_version: string | null }>(
+          'SELECT status, resolved_in_release, app_version FROM error_reports WHERE id = ?',
+          [id],
+        );
+        const status = lifecycleAfterRepeat(row!.status, row!.resolved_in_release, version);
+        // Written only when something changed: most repeats are of an open group and its release.
+        if (status !== row!.status || (version !== null && version !== row!.app_version)) {
+          await tx.run('UPDATE error_reports SET status = ?, app_version = COALESCE(?, app_version) WHERE id = ?', [
+            status,
+            version,
+            id,
+          ]);
+        }
+        return;
+      }
+      const previous = await tx.get<{ status: string; resolved_in_release: string | null }>(
+        `SELECT status, resolved_in_release FROM error_reports
+          WHERE project_id = ? AND environment = ? AND fingerprint = ? AND id <> ?
+          ORDER BY first_seen_at DESC, id DESC LIMIT 1`,
+        [scope.projectId, scope.environment, fingerprint, id],
+      );
+      if (!previous || previous.status === 'open') return;
+      const status = lifecycleAfterRepeat(previous.status, previous.resolved_in_release, version);
+      await tx.run('UPDATE error_reports SET status = ?, resolved_in_release = ? WHERE id = ?', [
+        status,
+        status === 'resolved' ? previous.resolved_in_release : null,
+        id,
+      ]);
+    },
+  );
+  await pruneHistory(db, retentionDays, now);
+  return result;
+}
+
+/** The status of a group that occurs again, from its status before and the report's release. */
+export function lifecycleAfterRepeat(status: string, resolvedInRelease: string | null, version: string | null) {
+  if (status !== 'resolved') return status;
+  if (resolvedInRelease === null) return 'regressed';
+  return version !== null && compareVersions(version, resolvedInRelease) > 0 ? 'regressed' : 'resolved';
+}
+
+/** Orders release names: numeric parts as numbers ("1.10.0" after "1.9.2"), other parts as text. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.replace(/^v/i, '').split(/[.\-+_]/);
+  const pb = b.replace(/^v/i, '').split(/[.\-+_]/);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i];
+    const y = pb[i];
+    if (x === undefined) return -1;
+    if (y === undefined) return 1;
+    const nx = /^\d+$/.test(x) ? Number(x) : Number.NaN;
+    const ny = /^\d+$/.test(y) ? Number(y) : Number.NaN;
+    const order = !Number.isNaN(nx) && !Number.isNaN(ny) ? nx - ny : x.localeCompare(y);
+    if (order !== 0) return Math.sign(order);
+  }
+  return 0;
 }
 
 export interface Occurrence {
@@ -153,7 +275,12 @@ interface ReportTable {
 }
 
 /** `columns`: what a new record holds besides its id, scope, fingerprint, count and times. */
-function reportTable(name: ReportTable['name'], idPrefix: string, columns: readonly string[]): ReportTable {
+function reportTable(
+  name: ReportTable['name'],
+  idPrefix: string,
+  columns: readonly string[],
+  reopenResolved = true,
+): ReportTable {
   return {
     name,
     idPrefix,
@@ -163,7 +290,7 @@ function reportTable(name: ReportTable['name'], idPrefix: string, columns: reado
   ON CONFLICT (project_id, environment, fingerprint) WHERE dedup_open = 1 DO UPDATE SET
     occurrences = ${name}.occurrences + 1,
     last_seen_at = excluded.last_seen_at,
-    status = CASE WHEN ${name}.status = 'resolved' THEN 'open' ELSE ${name}.status END
+    status = ${reopenResolved ? `CASE WHEN ${name}.status = 'resolved' THEN 'open' ELSE ${name}.status END` : `${name}.status`}
   WHERE ${name}.first_seen_at > ?
   RETURNING id`,
     close: `UPDATE ${name} SET dedup_open = 0
@@ -186,6 +313,7 @@ async function recordOccurrence(
   table: ReportTable,
   values: readonly SqlValue[],
   onNew?: (tx: Queryable, id: string) => Promise<void>,
+  onRecorded?: (tx: Queryable, id: string, duplicate: boolean) => Promise<void>,
 ): Promise<Occurrence> {
   const at = now.toISOString();
   const cutoff = new Date(now.getTime() - DEDUP_WINDOW_MS).toISOString();
@@ -196,9 +324,10 @@ async function recordOccurrence(
       const rows = await tx.all<{ id: string }>(table.upsert, params);
       if (rows.length > 0) {
         const id = rows[0]!.id;
-        if (id !== candidate) return { id, duplicate: true };
-        await onNew?.(tx, id);
-        return { id, duplicate: false };
+        const duplicate = id !== candidate;
+        if (!duplicate) await onNew?.(tx, id);
+        await onRecorded?.(tx, id, duplicate);
+        return { id, duplicate };
       }
       await tx.run(table.close, [scope.projectId, scope.environment, fingerprint, cutoff]);
     }
@@ -215,18 +344,24 @@ const BUGS = reportTable('bug_reports', 'bug', [
   'channel',
   'metadata',
 ]);
-const ERRORS = reportTable('error_reports', 'error', [
-  'title',
-  'message',
-  'stack_trace',
-  'error_type',
-  'severity',
-  'breadcrumbs',
-  'device',
-  'network',
-  'app',
-  'url',
-  'referrer',
-  'occurred_at',
-  'metadata',
-]);
+const ERRORS = reportTable(
+  'error_reports',
+  'error',
+  [
+    'title',
+    'message',
+    'stack_trace',
+    'error_type',
+    'severity',
+    'breadcrumbs',
+    'device',
+    'network',
+    'app',
+    'url',
+    'referrer',
+    'occurred_at',
+    'metadata',
+    'app_version',
+  ],
+  false,
+);

@@ -119,7 +119,12 @@ describe('management: bugs, errors and logs', () => {
 
     const ignored = await p.admin.patch(path(`/errors/${created.id}`), { status: 'ignored' });
     assert.equal(ignored.body.status, 'ignored');
-    assert.deepEqual((await p.member.get(path('/errors'))).body.counts, { open: 1, resolved: 0, ignored: 1 });
+    assert.deepEqual((await p.member.get(path('/errors'))).body.counts, {
+      open: 1,
+      resolved: 0,
+      ignored: 1,
+      regressed: 0,
+    });
     const reopened = await p.admin.patch(path(`/errors/${created.id}`), { status: 'open' });
     assert.equal(reopened.body.status, 'open');
   });

@@ -391,7 +391,7 @@ describe('resolved and ignored report groups', () => {
   });
   after(() => server.close());
 
-  it('opens a resolved group again when it recurs; an ignored one stays ignored', async () => {
+  it('reopens a resolved group when it recurs (errors: regressed); an ignored one stays ignored', async () => {
     const err = await api.post('/errors', error({ title: 'Regression here' }));
     const ignoredErr = await api.post('/errors', error({ title: 'Ignored noise' }));
     const bugReport = await api.post('/bugs', bug({ title: 'Regressed bug' }));
@@ -410,7 +410,7 @@ describe('resolved and ignored report groups', () => {
     await api.post('/logs', { logs: [{ level: 'error', message: 'Regressed log', fingerprint: 'regressed' }] });
 
     const status = async (sql: string, id: string) => (await server.db.get<any>(sql, [id])).status;
-    assert.equal(await status('SELECT status FROM error_reports WHERE id = ?', err.body.id), 'open');
+    assert.equal(await status('SELECT status FROM error_reports WHERE id = ?', err.body.id), 'regressed');
     assert.equal(await status('SELECT status FROM error_reports WHERE id = ?', ignoredErr.body.id), 'ignored');
     assert.equal(await status('SELECT status FROM bug_reports WHERE id = ?', bugReport.body.id), 'open');
     assert.equal(

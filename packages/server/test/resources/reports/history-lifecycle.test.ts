@@ -1,0 +1,231 @@
+/**
+ * Error groups over time and their lifecycle: the hourly occurrence history (exact, zero-filled,
+ * pruned), resolve / resolve in the next release / ignore and regressions, the release and
+ * regressed filters, and a feature made from a bug report. The last suite runs 30 concurrent
+ * reports through two server processes on one PostgreSQL database.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Database } from '../../../src/db/database.ts';
+import { migrate } from '../../../src/db/migrate.ts';
+import { openDatabase } from '../../../src/db/open.ts';
+import { newId } from '../../../src/kernel/ids.ts';
+import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../../src/resources/projects/index.ts';
+import { hourOf, resetPruneClock } from '../../../src/resources/reports/store-history.ts';
+import { compareVersions, lifecycleAfterRepeat } from '../../../src/resources/reports/store.ts';
+import { Api } from '../../support/api.ts';
+import { createTestDatabase, testDbKind, type TestDatabase } from '../../support/database.ts';
+import { managedProjectSuite } from '../../support/manage-fixtures.ts';
+import { startServerProcess, type ServerProcess } from '../../support/server.ts';
+
+const report = (title: string, extra: Record<string, unknown> = {}) => ({
+  title,
+  message: `${title}: something went wrong here`,
+  errorType: 'TypeError',
+  ...extra,
+});
+
+describe('error history and lifecycle', () => {
+  const p = managedProjectSuite();
+  const path = (rest: string) => `/projects/${p.projectId}${rest}`;
+
+  it('counts every report of a group per hour, zero-filled over 24 hours and 14 days', async () => {
+    const first = (await p.live.post('/errors', report('Chart me please'))).body;
+    for (let i = 0; i < 4; i++) await p.live.post('/errors', report('Chart me please'));
+    // An earlier day, written as the store would have: 3 reports 3 days ago.
+    const earlier = hourOf(new Date(Date.now() - 3 * 24 * 3600_000));
+    const group = await p.server.db.get<{ fingerprint: string }>('SELECT fingerprint FROM error_reports WHERE id = ?', [
+      first.id,
+    ]);
+    await p.server.db.run(
+      'INSERT INTO error_occurrences_hourly (project_id, environment, fingerprint, hour, count) VALUES (?, ?, ?, ?, 3)',
+      [p.projectId, 'live', group!.fingerprint, earlier],
+    );
+
+    const day = await p.member.get(path(`/errors/${first.id}/history`), { query: { range: '24h' } });
+    assert.equal(day.status, 200);
+    assert.equal(day.body.bucket, 'hour');
+    assert.equal(day.body.buckets.length, 24);
+    assert.equal(day.body.total, 5);
+    assert.equal(day.body.buckets.at(-1).count, 5);
+    assert.equal(day.body.buckets.at(-1).start, hourOf(new Date()));
+    assert.ok(day.body.buckets.slice(0, -1).every((b: { count: number }) => b.count === 0));
+
+    const fortnight = await p.member.get(path(`/errors/${first.id}/history`), { query: { range: '14d' } });
+    assert.equal(fortnight.body.bucket, 'day');
+    assert.equal(fortnight.body.buckets.length, 14);
+    assert.equal(fortnight.body.total, 8);
+    assert.equal(fortnight.body.buckets.at(-1).count, 5);
+    assert.equal(fortnight.body.buckets.at(-4).count, 3);
+    assert.match(fortnight.body.buckets[0].start, /T00:00:00\.000Z$/);
+
+    assert.equal((await p.member.get(path(`/errors/${first.id}/history`))).body.range, '24h');
+    assert.equal((await p.member.get(path(`/errors/${first.id}/history`), { query: { range: '7d' } })).status, 400);
+    assert.equal((await p.member.get(path('/errors/error_nope/history'))).status, 404);
+    assert.equal((await p.outsider.get(path(`/errors/${first.id}/history`))).status, 404);
+  });
+
+  it('prunes hours older than the retention after a write', async () => {
+    const old = hourOf(new Date(Date.now() - 40 * 24 * 3600_000));
+    await p.server.db.run(
+      'INSERT INTO error_occurrences_hourly (project_id, environment, fingerprint, hour, count) VALUES (?, ?, ?, ?, 7)',
+      [p.projectId, 'live', 'old-fingerprint', old],
+    );
+    resetPruneClock();
+    await p.live.post('/errors', report('Prune trigger'));
+    const left = await p.server.db.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM error_occurrences_hourly WHERE fingerprint = ?',
+      ['old-fingerprint'],
+    );
+    assert.equal(Number(left!.n), 0);
+  });
+
+  it('a resolved group that occurs again is regressed; ignored stays ignored; reopen', async () => {
+    const a = (await p.live.post('/errors', report('Resolve then regress'))).body;
+    const resolved = await p.admin.patch(path(`/errors/${a.id}`), { status: 'resolved' });
+    assert.equal(resolved.status, 200);
+    assert.equal(resolved.body.status, 'resolved');
+    assert.equal(resolved.body.resolvedInRelease, null);
+    await p.live.post('/errors', report('Resolve then regress'));
+    assert.equal((await p.member.get(path(`/errors/${a.id}`))).body.status, 'regressed');
+    const regressed = await p.member.get(path('/errors'), { query: { status: 'regressed' } });
+    assert.deepEqual(
+      regressed.body.errors.map((e: { id: string }) => e.id),
+      [a.id],
+    );
+    assert.equal(regressed.body.counts.regressed, 1);
+
+    const b = (await p.live.post('/errors', report('Ignore me'))).body;
+    await p.admin.patch(path(`/errors/${b.id}`), { status: 'ignored' });
+    await p.live.post('/errors', report('Ignore me'));
+    assert.equal((await p.member.get(path(`/errors/${b.id}`))).body.status, 'ignored');
+
+    assert.equal((await p.admin.patch(path(`/errors/${a.id}`), { status: 'open' })).body.status, 'open');
+    assert.equal((await p.admin.patch(path(`/errors/${a.id}`), { status: 'regressed' })).status, 400);
+    assert.equal((await p.member.patch(path(`/errors/${a.id}`), { status: 'resolved' })).status, 403);
+  });
+
+  it('resolved in the next release: same release stays resolved, a newer one regresses', async () => {
+    const c = (await p.live.post('/errors', report('Next release fix', { app: { version: '1.9.2' } }))).body;
+    const noRelease = (await p.live.post('/errors', report('No release given'))).body;
+    const refused = await p.admin.patch(path(`/errors/${noRelease.id}`), { status: 'resolved', inNextRelease: true });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.error ?? JSON.stringify(refused.body), /release/);
+    assert.equal((await p.member.get(path(`/errors/${noRelease.id}`))).body.status, 'open');
+
+    const done = await p.admin.patch(path(`/errors/${c.id}`), { status: 'resolved', inNextRelease: true });
+    assert.equal(done.body.resolvedInRelease, '1.9.2');
+    await p.live.post('/errors', report('Next release fix', { app: { version: '1.9.2' } }));
+    assert.equal((await p.member.get(path(`/errors/${c.id}`))).body.status, 'resolved');
+    await p.live.post('/errors', report('Next release fix', { app: { version: '1.10.0' } }));
+    const after = (await p.member.get(path(`/errors/${c.id}`))).body;
+    assert.equal(after.status, 'regressed');
+    assert.equal(after.release, '1.10.0');
+    const byRelease = await p.member.get(path('/errors'), { query: { release: '1.10.0' } });
+    assert.deepEqual(
+      byRelease.body.errors.map((e: { id: string }) => e.id),
+      [c.id],
+    );
+  });
+
+  it('a new record of a resolved fingerprint (past the dedup window) starts regressed', async () => {
+    const d = (await p.live.post('/errors', report('Window regress'))).body;
+    await p.admin.patch(path(`/errors/${d.id}`), { status: 'resolved' });
+    const past = new Date(Date.now() - 2 * 3600_000).toISOString();
+    await p.server.db.run('UPDATE error_reports SET first_seen_at = ?, last_seen_at = ? WHERE id = ?', [
+      past,
+      past,
+      d.id,
+    ]);
+    const next = (await p.live.post('/errors', report('Window regress'))).body;
+    assert.notEqual(next.id, d.id);
+    assert.equal((await p.member.get(path(`/errors/${next.id}`))).body.status, 'regressed');
+    assert.equal((await p.member.get(path(`/errors/${d.id}`))).body.status, 'resolved');
+    // The history follows the group across its records.
+    assert.equal((await p.member.get(path(`/errors/${next.id}/history`))).body.total, 2);
+  });
+
+  it('orders releases', () => {
+    assert.equal(compareVersions('1.10.0', '1.9.2'), 1);
+    assert.equal(compareVersions('v2.0', '2.0'), 0);
+    assert.equal(compareVersions('2.0.0-beta', '2.0.0'), 1);
+    assert.equal(compareVersions('1.0', '1.0.1'), -1);
+    assert.equal(lifecycleAfterRepeat('ignored', null, '9'), 'ignored');
+    assert.equal(lifecycleAfterRepeat('resolved', '2.0', null), 'resolved');
+  });
+
+  it('creates an idea from a bug report, linked both ways; a second call answers the same one', async () => {
+    const bugReport = (
+      await p.live.post('/bugs', { title: 'Export button is dead', message: 'Clicking export does nothing at all.' })
+    ).body;
+    assert.equal((await p.member.post(path(`/bugs/${bugReport.id}/feature`))).status, 403);
+    const made = await p.admin.post(path(`/bugs/${bugReport.id}/feature`));
+    assert.equal(made.status, 201);
+    assert.equal(made.body.created, true);
+    const again = await p.admin.post(path(`/bugs/${bugReport.id}/feature`));
+    assert.equal(again.status, 200);
+    assert.deepEqual(again.body, { featureId: made.body.featureId, created: false });
+    assert.equal((await p.member.get(path(`/bugs/${bugReport.id}`))).body.featureId, made.body.featureId);
+    const linked = await p.member.get(path('/bugs'), { query: { featureId: made.body.featureId } });
+    assert.deepEqual(
+      linked.body.bugs.map((b: { id: string }) => b.id),
+      [bugReport.id],
+    );
+    const feature = await p.member.get(path(`/features/${made.body.featureId}`));
+    assert.equal(feature.status, 200);
+    assert.equal(feature.body.title, 'Export button is dead');
+    assert.equal((await p.admin.post(path('/bugs/bug_nope/feature'))).status, 404);
+    assert.equal((await p.outsider.post(path(`/bugs/${bugReport.id}/feature`))).status, 404);
+  });
+});
+
+const skip =
+  testDbKind() === 'postgres' ? false : 'needs PostgreSQL (SIGNPOST_TEST_DB=postgres): SQLite runs as one process';
+
+describe('error history through two server processes on one PostgreSQL database', { skip }, () => {
+  let database: TestDatabase;
+  let db: Database;
+  const processes: ServerProcess[] = [];
+  let projectId: string;
+  let apis: Api[];
+
+  before(async () => {
+    database = await createTestDatabase('postgres');
+    processes.push(await startServerProcess(database));
+    processes.push(await startServerProcess(database));
+    db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
+    await migrate(db);
+    projectId = newId('proj');
+    await createProject(db, { id: projectId, name: 'History', slug: projectId, monthlyQuota: null });
+    const key = (await createApiKey(db, projectId, 'live', ALL_PUBLIC_SCOPES)).key;
+    apis = processes.map((proc) => new Api(proc.baseUrl, key));
+    await Promise.all(apis.map((api) => api.get('/features')));
+  });
+
+  after(async () => {
+    await Promise.all(processes.map((proc) => proc.stop('SIGTERM')));
+    await db?.close();
+    await database?.drop();
+  });
+
+  it('30 concurrent reports of one error: one group, 30 occurrences, an hourly count of exactly 30', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => apis[i % 2]!.post('/errors', report('Concurrent crash'))),
+    );
+    assert.ok(responses.every((r) => r.status === 201 || r.status === 200));
+    assert.equal(responses.filter((r) => r.status === 201).length, 1);
+    const ids = new Set(responses.map((r) => r.body.id));
+    assert.equal(ids.size, 1);
+    const row = await db.get<{ occurrences: number }>('SELECT occurrences FROM error_reports WHERE id = ?', [
+      [...ids][0],
+    ]);
+    assert.equal(Number(row!.occurrences), 30);
+    const history = await db.all<{ count: number }>('SELECT count FROM error_occurrences_hourly WHERE project_id = ?', [
+      projectId,
+    ]);
+    assert.equal(
+      history.reduce((sum, h) => sum + Number(h.count), 0),
+      30,
+    );
+  });
+});

@@ -206,7 +206,7 @@ describe('dashboard projects, settings, keys and home', () => {
     assert.match((await triage.textContent()) ?? '', /Harbour \(test\)/);
     const voted = page.getByRole('region', { name: 'Most-voted open ideas' });
     const offline = voted.getByRole('listitem').filter({ hasText: 'Offline mode' });
-    assert.match((await offline.textContent()) ?? '', /3 votes · open/);
+    assert.match((await offline.textContent()) ?? '', /3 votes · Open/);
     assert.equal(await offline.getByRole('link').getAttribute('href'), `/app/projects/${projectId}/inbox/${wanted.id}`);
     await page.getByRole('link', { name: 'Management API reference' }).waitFor();
     await expectAccessible(page, 'home with ideas to triage');

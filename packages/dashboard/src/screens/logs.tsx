@@ -165,6 +165,7 @@ export default function Logs() {
           <StackedHistogram
             label="Log groups by level over time"
             noun="log groups"
+            singular="log group"
             series={HISTOGRAM_SERIES}
             size={histogram.data.bucket}
             buckets={histogram.data.buckets.map((bucket) => ({
@@ -231,7 +232,9 @@ function Filters({ view, update }: { view: View; update: (changes: Record<string
     update({ q: text.q.trim(), category: text.category.trim(), source: text.source.trim() });
   };
   const toggleLevel = (level: Level, on: boolean) => {
-    const next = LEVELS.filter((l) => (l === level ? on : view.levels.includes(l)));
+    const current: readonly Level[] = view.levels.length > 0 ? view.levels : LEVELS;
+    const next = LEVELS.filter((l) => (l === level ? on : current.includes(l)));
+    if (next.length === 0) return;
     update({ level: next.length === LEVELS.length ? '' : next.join(',') });
   };
   const applyRange = (event: FormEvent) => {
@@ -283,6 +286,8 @@ function Filters({ view, update }: { view: View; update: (changes: Record<string
               <input
                 type="checkbox"
                 checked={view.levels.length === 0 || view.levels.includes(level)}
+                // The last level shown stays: a list of no level would be empty.
+                disabled={view.levels.length === 1 && view.levels[0] === level}
                 onChange={(event) => toggleLevel(level, event.target.checked)}
               />
               <span className={`level level-${level}`}>{LEVEL_LABELS[level]}</span>

@@ -50,6 +50,7 @@ function useDark(): boolean {
 export function StackedHistogram({
   label,
   noun,
+  singular,
   series,
   buckets,
   size,
@@ -59,6 +60,8 @@ export function StackedHistogram({
   label: string;
   /** What is counted, plural (e.g. "log groups"). */
   noun: string;
+  /** The same, singular (e.g. "log group"). */
+  singular: string;
   /** Bottom of the stack first. */
   series: readonly HistogramSeries[];
   buckets: readonly HistogramBucket[];
@@ -84,7 +87,7 @@ export function StackedHistogram({
   const summary =
     total === 0
       ? `No ${noun} in this range.`
-      : `${total} ${noun}: ${series
+      : `${total} ${total === 1 ? singular : noun}: ${series
           .filter((s) => (totals[s.key] ?? 0) > 0)
           .map((s) => `${totals[s.key]} ${s.label.toLowerCase()}`)
           .join(', ')}. Busiest ${UNIT_WORD[size]}: ${busiest ? `${bucketLabel(busiest.start, size)} (${busiest.total})` : '–'}.`;

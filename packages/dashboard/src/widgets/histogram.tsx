@@ -119,7 +119,14 @@ export function StackedHistogram({
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
       axes: [
         { stroke: axisColour, grid: { stroke: gridColour, width: 1 }, ticks: { stroke: gridColour, width: 1 } },
-        { stroke: axisColour, grid: { stroke: gridColour, width: 1 }, ticks: { stroke: gridColour, width: 1 }, size: 48 },
+        {
+          stroke: axisColour,
+          grid: { stroke: gridColour, width: 1 },
+          ticks: { stroke: gridColour, width: 1 },
+          size: 48,
+          // Counts are whole numbers.
+          incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6],
+        },
       ],
       series: [
         {},

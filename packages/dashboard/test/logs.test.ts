@@ -39,9 +39,30 @@ describe('dashboard log explorer', () => {
     assert.equal(key.status, 201, JSON.stringify(key.body));
     logKey = (key.body.key ?? key.body.secret) as string;
     await sendLogs([
-      { level: 'error', message: 'Payment provider timeout', category: 'billing', source: 'api', data: { orderId: 'o-1' }, timestamp: ago(50) },
-      { level: 'error', message: 'Payment provider timeout', category: 'billing', source: 'api', data: { orderId: 'o-2' }, timestamp: ago(40) },
-      { level: 'error', message: 'Payment provider timeout', category: 'billing', source: 'api', data: { orderId: 'o-3', retry: true }, timestamp: ago(30) },
+      {
+        level: 'error',
+        message: 'Payment provider timeout',
+        category: 'billing',
+        source: 'api',
+        data: { orderId: 'o-1' },
+        timestamp: ago(50),
+      },
+      {
+        level: 'error',
+        message: 'Payment provider timeout',
+        category: 'billing',
+        source: 'api',
+        data: { orderId: 'o-2' },
+        timestamp: ago(40),
+      },
+      {
+        level: 'error',
+        message: 'Payment provider timeout',
+        category: 'billing',
+        source: 'api',
+        data: { orderId: 'o-3', retry: true },
+        timestamp: ago(30),
+      },
       { level: 'warn', message: 'Slow query on invoices', category: 'db', source: 'worker', timestamp: ago(20) },
       { level: 'info', message: 'User signed in', category: 'auth', source: 'web', timestamp: ago(10) },
       { level: 'debug', message: 'Cache warmed', category: 'cache', source: 'worker', timestamp: ago(5) },
@@ -96,7 +117,10 @@ describe('dashboard log explorer', () => {
       /^65 log groups: 1 error, 2 warning, 1 info, 1 debug, 60 trace\. Busiest hour: /,
     );
     await waitForRows(page, 50);
-    assert.match((await page.getByRole('status').filter({ hasText: 'log groups' }).textContent()) ?? '', /65 log groups, 50 shown/);
+    assert.match(
+      (await page.getByRole('status').filter({ hasText: 'log groups' }).textContent()) ?? '',
+      /65 log groups, 50 shown/,
+    );
     await expectAccessible(page, 'logs list');
 
     // The next page through the cursor.
@@ -114,8 +138,10 @@ describe('dashboard log explorer', () => {
     await page.waitForURL(/level=error%2Cwarn|level=error,warn/);
     await waitForRows(page, 3);
     assert.deepEqual(await messages(page), ['Slow query on invoices', 'Payment provider timeout', 'Old disk warning']);
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid="histogram-summary"]')?.textContent?.startsWith('3 log groups: 1 error, 2 warning.'),
+    await page.waitForFunction(() =>
+      document
+        .querySelector('[data-testid="histogram-summary"]')
+        ?.textContent?.startsWith('3 log groups: 1 error, 2 warning.'),
     );
     await expectAccessible(page, 'logs filtered by level');
 
@@ -147,7 +173,9 @@ describe('dashboard log explorer', () => {
     await expectAccessible(page, 'logs, nothing matches');
 
     // A custom range.
-    await page.goto(logsUrl(`?range=custom&from=${encodeURIComponent(ago(4 * 24 * 60))}&to=${encodeURIComponent(ago(2 * 24 * 60))}`));
+    await page.goto(
+      logsUrl(`?range=custom&from=${encodeURIComponent(ago(4 * 24 * 60))}&to=${encodeURIComponent(ago(2 * 24 * 60))}`),
+    );
     await waitForRows(page, 1);
     assert.deepEqual(await messages(page), ['Old disk warning']);
     await page.getByRole('form', { name: 'Custom range' }).waitFor();

@@ -118,10 +118,13 @@ function GroupView({ group }: { group: LogGroup }) {
         {group.data === null ? (
           <p className="muted">The last entry had no data.</p>
         ) : (
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-          <pre className="log-data" tabIndex={0} aria-label="Last entry's data as JSON">
-            <code>{JSON.stringify(group.data, null, 2)}</code>
-          </pre>
+          // A scrollable region must be reachable by keyboard.
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a focusable, labelled region that scrolls
+          <section className="log-data" tabIndex={0} aria-label="Last entry's data as JSON">
+            <pre>
+              <code>{JSON.stringify(group.data, null, 2)}</code>
+            </pre>
+          </section>
         )}
       </section>
     </>

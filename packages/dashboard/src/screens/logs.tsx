@@ -10,15 +10,7 @@ import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { when } from '../api/features.ts';
-import {
-  LEVEL_LABELS,
-  LEVELS,
-  type Level,
-  type LogSummary,
-  logsKey,
-  RANGES,
-  type RangeValue,
-} from '../api/logs.ts';
+import { LEVEL_LABELS, LEVELS, type Level, type LogSummary, logsKey, RANGES, type RangeValue } from '../api/logs.ts';
 import { useProject } from '../project-layout.tsx';
 import { Button, ErrorNote } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
@@ -188,8 +180,8 @@ export default function Logs() {
             </p>
           ) : (
             <p>
-              No logs in the last 7 days. They arrive through the public API (<code>POST /logs</code> with a key
-              that has the <code>logs:write</code> scope); repeats of a line are counted on one group.
+              No logs in the last 7 days. They arrive through the public API (<code>POST /logs</code> with a key that
+              has the <code>logs:write</code> scope); repeats of a line are counted on one group.
             </p>
           )}
         </Empty>
@@ -218,7 +210,10 @@ export default function Logs() {
 function Filters({ view, update }: { view: View; update: (changes: Record<string, string>) => void }) {
   const [text, setText] = useState({ q: view.q, category: view.category, source: view.source });
   // Back and forward change the URL: the boxes follow.
-  useEffect(() => setText({ q: view.q, category: view.category, source: view.source }), [view.q, view.category, view.source]);
+  useEffect(
+    () => setText({ q: view.q, category: view.category, source: view.source }),
+    [view.q, view.category, view.source],
+  );
   const [from, setFrom] = useState(toLocalInput(view.from));
   const [to, setTo] = useState(toLocalInput(view.to));
   useEffect(() => {
@@ -350,9 +345,7 @@ function LogTable({ rows, base, search }: { rows: LogSummary[]; base: string; se
           {rows.map((row) => (
             <tr key={row.id}>
               <td>
-                <span className={`level level-${row.level}`}>
-                  {LEVEL_LABELS[row.level as Level] ?? row.level}
-                </span>
+                <span className={`level level-${row.level}`}>{LEVEL_LABELS[row.level as Level] ?? row.level}</span>
               </td>
               <td className="logs-message">
                 <Link to={`${base}/${row.id}`} state={{ logsSearch: search }}>
@@ -360,7 +353,9 @@ function LogTable({ rows, base, search }: { rows: LogSummary[]; base: string; se
                 </Link>
                 {row.environment === 'test' ? <span className="badge badge-muted logs-flag">Test key</span> : null}
                 {row.status !== 'open' ? (
-                  <span className="badge badge-muted logs-flag">{row.status === 'resolved' ? 'Resolved' : 'Ignored'}</span>
+                  <span className="badge badge-muted logs-flag">
+                    {row.status === 'resolved' ? 'Resolved' : 'Ignored'}
+                  </span>
                 ) : null}
               </td>
               <td>{row.category ?? <span className="muted">–</span>}</td>

@@ -74,7 +74,8 @@ export function StackedHistogram({
 
   const totals = useMemo(() => {
     const sums: Record<string, number> = Object.fromEntries(series.map((s) => [s.key, 0]));
-    for (const bucket of buckets) for (const s of series) sums[s.key] = (sums[s.key] ?? 0) + (bucket.values[s.key] ?? 0);
+    for (const bucket of buckets)
+      for (const s of series) sums[s.key] = (sums[s.key] ?? 0) + (bucket.values[s.key] ?? 0);
     return sums;
   }, [series, buckets]);
   const total = Object.values(totals).reduce((a, b) => a + b, 0);
@@ -90,8 +91,11 @@ export function StackedHistogram({
       : `${total} ${total === 1 ? singular : noun}: ${series
           .filter((s) => (totals[s.key] ?? 0) > 0)
           .map((s) => `${totals[s.key]} ${s.label.toLowerCase()}`)
-          .join(', ')}. Busiest ${UNIT_WORD[size]}: ${busiest ? `${bucketLabel(busiest.start, size)} (${busiest.total})` : '–'}.`;
+          .join(
+            ', ',
+          )}. Busiest ${UNIT_WORD[size]}: ${busiest ? `${bucketLabel(busiest.start, size)} (${busiest.total})` : '–'}.`;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `dark` redraws with the scheme's colours (read from CSS)
   useEffect(() => {
     const box = plotBox.current;
     const host = figure.current;

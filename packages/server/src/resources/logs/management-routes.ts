@@ -19,7 +19,7 @@ import {
   LogListQuery,
   LogPage,
   LogStatusBody,
-  LogSummary,
+  type LogSummary,
 } from './management-schemas.ts';
 import { presentLog, presentLogSummary } from './presenter.ts';
 import { LOG_LEVELS } from './schemas.ts';
@@ -41,7 +41,14 @@ type Query = Record<string, string | number | undefined>;
 
 function parseLevels(raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
-  const wanted = [...new Set(raw.split(',').map((part) => part.trim()).filter(Boolean))];
+  const wanted = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (wanted.length === 0 || wanted.some((value) => !(LOG_LEVELS as readonly string[]).includes(value))) {
     const message = `must be a comma-separated list of: ${LOG_LEVELS.join(', ')}`;
     throw new BadRequestError(`Invalid query parameter level: ${message}`, [{ field: 'level', message }]);

@@ -39,7 +39,11 @@ const logFilters = {
   category: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   source: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   q: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 200, description: 'Text searched in messages, categories, sources and fingerprints' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Text searched in messages, categories, sources and fingerprints',
+    }),
   ),
 };
 
@@ -51,7 +55,8 @@ export const LogListQuery = Type.Object({
     Type.String({
       minLength: 1,
       maxLength: 300,
-      description: 'The `nextCursor` of the previous page: the page after it, as fast as the first (use instead of offset)',
+      description:
+        'The `nextCursor` of the previous page: the page after it, as fast as the first (use instead of offset)',
     }),
   ),
   ...Paging(50),
@@ -86,15 +91,19 @@ export const HISTOGRAM_BUCKETS = ['minute', 'hour', 'day'] as const;
 export const LogHistogramQuery = Type.Object({
   ...logFilters,
   since: Type.Optional(
-    Type.String({ format: 'date-time', description: 'Start of the range (last seen); 24 hours before `until` if left out' }),
+    Type.String({
+      format: 'date-time',
+      description: 'Start of the range (last seen); 24 hours before `until` if left out',
+    }),
   ),
-  until: Type.Optional(Type.String({ format: 'date-time', description: 'End of the range (last seen), now if left out' })),
+  until: Type.Optional(
+    Type.String({ format: 'date-time', description: 'End of the range (last seen), now if left out' }),
+  ),
 });
 
-const LevelCounts = Type.Object(
-  Object.fromEntries(LOG_LEVELS.map((level) => [level, Type.Integer()])),
-  { additionalProperties: false },
-);
+const LevelCounts = Type.Object(Object.fromEntries(LOG_LEVELS.map((level) => [level, Type.Integer()])), {
+  additionalProperties: false,
+});
 
 export const LogHistogram = Type.Object(
   {

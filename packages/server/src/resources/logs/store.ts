@@ -371,9 +371,7 @@ export async function cappedLogStatusCounts(
   environment: KeyEnvironment | undefined,
 ): Promise<Record<ReportStatus, number>> {
   const statuses: ReportStatus[] = ['open', 'resolved', 'ignored'];
-  const counts = await Promise.all(
-    statuses.map((status) => countLogGroups(db, projectId, { environment, status })),
-  );
+  const counts = await Promise.all(statuses.map((status) => countLogGroups(db, projectId, { environment, status })));
   return { open: counts[0]!, resolved: counts[1]!, ignored: counts[2]! };
 }
 

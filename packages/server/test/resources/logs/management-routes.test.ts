@@ -42,7 +42,10 @@ describe('management: the log explorer', () => {
     assert.equal(third.body.nextCursor, null);
     // Offset paging still works.
     const offset = await p.member.get(path('/logs'), { query: { category: 'paging', limit: 3, offset: 3 } });
-    assert.deepEqual(offset.body.logs.map((l: any) => l.message), second.body.logs.map((l: any) => l.message));
+    assert.deepEqual(
+      offset.body.logs.map((l: any) => l.message),
+      second.body.logs.map((l: any) => l.message),
+    );
   });
 
   it('filters by several levels, source, text and last seen', async () => {

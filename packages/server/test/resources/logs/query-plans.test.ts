@@ -7,12 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SqlValue } from '../../../src/db/database.ts';
-import {
-  logCountQuery,
-  logHistogramQuery,
-  logPageQuery,
-  type LogFilter,
-} from '../../../src/resources/logs/store.ts';
+import { logCountQuery, logHistogramQuery, logPageQuery, type LogFilter } from '../../../src/resources/logs/store.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 
 const GROUPS = 100_000;
@@ -90,7 +85,8 @@ describe('log explorer query plans with 100,000 groups', () => {
 
   /** And returns its rows in index order: no sort of what it read. */
   function assertNoSort(text: string, name: string): void {
-    if (server.db.dialect === 'sqlite') assert.doesNotMatch(text, /TEMP B-TREE FOR ORDER BY/, `${name}: sorts\n${text}`);
+    if (server.db.dialect === 'sqlite')
+      assert.doesNotMatch(text, /TEMP B-TREE FOR ORDER BY/, `${name}: sorts\n${text}`);
     else assert.doesNotMatch(text, /^\s*(->\s*)?Sort\b/m, `${name}: sorts\n${text}`);
   }
 
@@ -102,7 +98,11 @@ describe('log explorer query plans with 100,000 groups', () => {
     ['one level, after a cursor', { levels: ['warn'] }, { cursor }],
     ['category', { category: 'category-3' }, { offset: 0 }],
     ['source', { source: 'source-4' }, { offset: 0 }],
-    ['time range', { since: new Date(NOW - 3 * DAY).toISOString(), until: new Date(NOW - DAY).toISOString() }, { offset: 0 }],
+    [
+      'time range',
+      { since: new Date(NOW - 3 * DAY).toISOString(), until: new Date(NOW - DAY).toISOString() },
+      { offset: 0 },
+    ],
     ['environment and status', { environment: 'live', status: 'open' }, { offset: 0 }],
   ];
 
@@ -152,6 +152,9 @@ describe('log explorer query plans with 100,000 groups', () => {
   it('reads the histogram over an index range', async () => {
     const range = { since: new Date(NOW - DAY).toISOString(), until: new Date(NOW).toISOString() };
     assertIndexed(await plan(logHistogramQuery(projectId, range, 'hour')), 'histogram');
-    assertIndexed(await plan(logHistogramQuery(projectId, { ...range, levels: ['error', 'warn'] }, 'hour')), 'histogram by level');
+    assertIndexed(
+      await plan(logHistogramQuery(projectId, { ...range, levels: ['error', 'warn'] }, 'hour')),
+      'histogram by level',
+    );
   });
 });

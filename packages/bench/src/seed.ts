@@ -126,9 +126,15 @@ export async function seedBenchDatabase(databaseUrl: string, dataDir: string): P
       monthlyQuota: null,
     });
     await seedLogGroups(db, BENCH_LOGS_PROJECT_ID);
-    // The instance's first account takes over the projects no team owns: all three.
+    // The instance's first account takes over the log explorer's project (its team owns it).
     const account = await db.transaction((tx) =>
-      createAccount(tx, { email: 'bench@example.com', name: 'Bench', passwordHash: null, verified: true }),
+      createAccount(tx, {
+        email: 'bench@example.com',
+        name: 'Bench',
+        passwordHash: null,
+        verified: true,
+        claimProjects: [BENCH_LOGS_PROJECT_ID],
+      }),
     );
     const { token } = await createToken(db, account.id, 'Benchmark', undefined);
     return { projectId, key, managementToken: token, logsProjectId: BENCH_LOGS_PROJECT_ID };

@@ -340,9 +340,52 @@ export function logPageQuery(
   };
 }
 
+/** Rows of one text-search window: the newest groups after the cursor, searched in this many at a time. */
+export const TEXT_WINDOW = 2000;
+
+/**
+ * A text search over one window of the list's order, exported for the query-plan test: the
+ * newest TEXT_WINDOW groups (after `cursor`) that match the other filters, read in index order,
+ * then searched. A contains-search has no b-tree index; searched window by window it costs rows
+ * in proportion to how far the page reaches, never a scan and sort of the whole table (which
+ * PostgreSQL's planner otherwise picks when it guesses few matches).
+ */
+export function logTextWindowQuery(
+  projectId: string,
+  filter: LogFilter & { q: string },
+  cursor: LogCursor | undefined,
+  limit: number,
+): { sql: string; params: SqlValue[] } {
+  const where = logWhere(projectId, { ...filter, q: undefined });
+  if (cursor) where.add('(last_seen_at, id) < (?, ?)', cursor.lastSeenAt, cursor.id);
+  const search = searchClause(LOG_GROUPS.search, filter.q);
+  return {
+    sql: `SELECT * FROM (SELECT * FROM log_groups WHERE ${where.sql} ORDER BY last_seen_at DESC, id DESC LIMIT ${TEXT_WINDOW}) w
+      WHERE ${search.sql} ORDER BY last_seen_at DESC, id DESC LIMIT ?`,
+    params: [...where.params, ...search.params, limit],
+  };
+}
+
+/** Where a window ends: its last group, or undefined when the window is the last one. */
+async function windowEnd(
+  db: Queryable,
+  projectId: string,
+  filter: LogFilter,
+  cursor: LogCursor | undefined,
+): Promise<LogCursor | undefined> {
+  const where = logWhere(projectId, { ...filter, q: undefined });
+  if (cursor) where.add('(last_seen_at, id) < (?, ?)', cursor.lastSeenAt, cursor.id);
+  const row = await db.get<{ last_seen_at: string; id: string }>(
+    `SELECT last_seen_at, id FROM log_groups WHERE ${where.sql} ORDER BY last_seen_at DESC, id DESC LIMIT 1 OFFSET ${TEXT_WINDOW - 1}`,
+    where.params,
+  );
+  return row ? { lastSeenAt: row.last_seen_at, id: row.id } : undefined;
+}
+
 /**
  * One page of log groups, most recently seen first, and whether more follow (one row more is
- * read to know). Keyset paging: a page after `cursor` costs the same as the first.
+ * read to know). Keyset paging: a page after `cursor` costs the same as the first. A text search
+ * (without offset) goes window by window (logTextWindowQuery).
  */
 export async function listLogPage<T extends { last_seen_at: string; id: string }>(
   db: Queryable,
@@ -351,8 +394,22 @@ export async function listLogPage<T extends { last_seen_at: string; id: string }
   limit: number,
   after: { cursor: LogCursor } | { offset: number },
 ): Promise<{ rows: T[]; hasMore: boolean }> {
-  const { sql, params } = logPageQuery(projectId, filter, limit + 1, after);
-  const rows = await db.all<T>(sql, params);
+  let rows: T[];
+  if (filter.q && !('offset' in after && after.offset > 0)) {
+    const q = filter.q;
+    rows = [];
+    let cursor = 'cursor' in after ? after.cursor : undefined;
+    for (;;) {
+      const { sql, params } = logTextWindowQuery(projectId, { ...filter, q }, cursor, limit + 1 - rows.length);
+      rows.push(...(await db.all<T>(sql, params)));
+      if (rows.length > limit) break;
+      cursor = await windowEnd(db, projectId, filter, cursor);
+      if (!cursor) break;
+    }
+  } else {
+    const { sql, params } = logPageQuery(projectId, filter, limit + 1, after);
+    rows = await db.all<T>(sql, params);
+  }
   const hasMore = rows.length > limit;
   return { rows: hasMore ? rows.slice(0, limit) : rows, hasMore };
 }

@@ -7,7 +7,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SqlValue } from '../../../src/db/database.ts';
-import { logCountQuery, logHistogramQuery, logPageQuery, type LogFilter } from '../../../src/resources/logs/store.ts';
+import {
+  logCountQuery,
+  logHistogramQuery,
+  logPageQuery,
+  logTextWindowQuery,
+  type LogFilter,
+} from '../../../src/resources/logs/store.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 
 const GROUPS = 100_000;
@@ -119,21 +125,15 @@ describe('log explorer query plans with 100,000 groups', () => {
     assertIndexed(text, 'several levels');
   });
 
-  it('searches text along the last-seen index on SQLite; PostgreSQL may scan when it expects few matches', async () => {
-    for (const [name, page] of [
-      ['text', { offset: 0 }],
-      ['text after a cursor', { cursor }],
-    ] as const) {
-      const text = await plan(logPageQuery(projectId, { q: 'number 4242' }, 51, page));
-      if (server.db.dialect === 'sqlite') {
-        assertIndexed(text, name);
-        assertNoSort(text, name);
-      } else {
-        // A contains-search has no b-tree index; the planner's choice between walking
-        // (project, last_seen) and a (parallel) scan of the table is its own, by its estimate of
-        // the matches. The bench (packages/bench, logs scenario) measures both databases.
-        assert.match(text, /log_groups/);
-      }
+  it('searches text window by window along an index (at most 2,000 rows sorted, never the table)', async () => {
+    for (const [name, filter, at] of [
+      ['text', { q: 'number 4242' }, undefined],
+      ['text after a cursor', { q: 'number 4' }, cursor],
+      ['text and a level', { q: 'number 4', levels: ['error'] }, cursor],
+    ] as [string, LogFilter & { q: string }, typeof cursor | undefined][]) {
+      const text = await plan(logTextWindowQuery(projectId, filter, at, 51));
+      assertIndexed(text, name);
+      if (server.db.dialect === 'sqlite') assert.doesNotMatch(text, /SCAN log_groups(?! USING)/);
     }
   });
 

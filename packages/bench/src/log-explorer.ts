@@ -23,7 +23,7 @@ import {
   listLogPage,
   logHistogramRows,
   type LogFilter,
-} from '../../server/src/resources/logs/store.ts';
+} from '../../server/src/resources/logs/index.ts';
 import { BENCH_LOG_GROUPS, BENCH_LOGS_PROJECT_ID, seedBenchDatabase } from './seed.ts';
 
 const ITERATIONS = Number(process.env['BENCH_LOGS_ITERATIONS'] ?? 200);

@@ -172,7 +172,8 @@ export async function logManagementRoutes(app: ManagementApp, { db }: Management
       await requireProjectAccess(request, projectId, 'member');
       const query = request.query as Query;
       const filter = filterOf(query);
-      const until = filter.until ? Date.parse(filter.until) : Date.now();
+      const now = Date.now();
+      let until = filter.until ? Date.parse(filter.until) : now;
       const since = filter.since ? Date.parse(filter.since) : until - DAY;
       if (!(since < until) || until - since > MAX_RANGE) {
         const message = 'must be before until, at most 731 days apart';
@@ -180,6 +181,9 @@ export async function logManagementRoutes(app: ManagementApp, { db }: Management
       }
       const bucket = bucketFor(until - since);
       const step = STEP[bucket];
+      // Left out, the range ends with the bucket that holds now: whole buckets, and the same
+      // answer for every request within it.
+      if (!filter.until) until = Math.ceil((now + 1) / step) * step;
       const start = Math.floor(since / step) * step;
       const prefix = PREFIX[bucket];
       const rows = await logHistogramRows(

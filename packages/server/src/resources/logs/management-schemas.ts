@@ -93,11 +93,14 @@ export const LogHistogramQuery = Type.Object({
   since: Type.Optional(
     Type.String({
       format: 'date-time',
-      description: 'Start of the range (last seen); 24 hours before `until` if left out',
+      description: 'Start of the range (last seen); if left out, 24 hours before `until` (or now)',
     }),
   ),
   until: Type.Optional(
-    Type.String({ format: 'date-time', description: 'End of the range (last seen), now if left out' }),
+    Type.String({
+      format: 'date-time',
+      description: 'End of the range (last seen); if left out, the end of the bucket that holds now',
+    }),
   ),
 });
 

@@ -183,8 +183,8 @@ function logExplorerScenarios(token: string, logsProjectId: string): Scenario[] 
   const get = async (origin: string, path: string, what: string) =>
     (await expectStatus(await fetch(`${origin}${path}`, { headers }), 200, what)) as any;
   const cursorPage: WrkRequest = { path: base, headers };
-  const week = new Date(Date.now() - 7 * 86_400_000).toISOString();
-  const histogramPath = `${base}/histogram?since=${encodeURIComponent(week)}`;
+  // The histogram's default range: the last 24 hours by hour (about 3,300 groups here).
+  const histogramPath = `${base}/histogram`;
   return [
     {
       id: 'logs-list',
@@ -227,12 +227,12 @@ function logExplorerScenarios(token: string, logsProjectId: string): Scenario[] 
     },
     {
       id: 'logs-histogram',
-      label: 'Logs histogram: 7 days by hour',
+      label: 'Logs histogram: 24 hours by hour',
       request: { path: histogramPath, headers },
       check: async (origin) => {
         const histogram = await get(origin, histogramPath, 'logs histogram');
         const total = Object.values(histogram.totals as Record<string, number>).reduce((a, b) => a + b, 0);
-        if (histogram.bucket !== 'hour' || total < 20_000) fail(`logs histogram: ${histogram.bucket}, ${total} groups`);
+        if (histogram.bucket !== 'hour' || total < 3_000) fail(`logs histogram: ${histogram.bucket}, ${total} groups`);
       },
     },
   ];

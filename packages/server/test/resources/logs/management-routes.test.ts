@@ -97,6 +97,33 @@ describe('management: the log explorer', () => {
     assert.deepEqual(week.body.totals, { error: 0, warn: 1, info: 0, debug: 0, trace: 0 });
   });
 
+  it('counts no further than 1,000: a capped total, then the pages by cursor to the end', async () => {
+    for (let batch = 0; batch < 11; batch++) {
+      const logs = Array.from({ length: 100 }, (_, i) => ({
+        level: 'debug',
+        message: `Capped line ${batch * 100 + i}`,
+        category: 'capped',
+        timestamp: at(2000 - batch * 100 - i),
+      }));
+      assert.equal((await p.live.post('/logs', { logs })).status, 200);
+    }
+    const first = await p.member.get(path('/logs'), { query: { category: 'capped', limit: 200 } });
+    assert.equal(first.body.total, 1001);
+    assert.equal(first.body.totalCapped, true);
+    let seen = first.body.logs.length;
+    let cursor = first.body.nextCursor;
+    while (cursor) {
+      const page = await p.member.get(path('/logs'), { query: { category: 'capped', limit: 200, cursor } });
+      seen += page.body.logs.length;
+      cursor = page.body.nextCursor;
+    }
+    assert.equal(seen, 1100);
+    const searched = await p.member.get(path('/logs'), { query: { q: 'capped line 10', limit: 200 } });
+    // "Capped line 10", "… 100" to "… 109" and "… 1000" to "… 1099".
+    assert.equal(searched.body.logs.length, 111);
+    assert.equal(searched.body.hasMore, false);
+  });
+
   it('refuses bad input in words and keeps other teams out', async () => {
     for (const query of [
       { level: 'fatal' },

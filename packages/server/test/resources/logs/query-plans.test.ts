@@ -12,6 +12,7 @@ import {
   logHistogramQuery,
   logPageQuery,
   logTextWindowQuery,
+  listLogPage,
   type LogFilter,
 } from '../../../src/resources/logs/store.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
@@ -135,6 +136,22 @@ describe('log explorer query plans with 100,000 groups', () => {
       assertIndexed(text, name);
       if (server.db.dialect === 'sqlite') assert.doesNotMatch(text, /SCAN log_groups(?! USING)/);
     }
+  });
+
+  it('finds rare text across every window, newest first', async () => {
+    const page = await listLogPage<{ message: string; id: string; last_seen_at: string }>(
+      server.db,
+      projectId,
+      { q: 'number 4242' },
+      50,
+      { offset: 0 },
+    );
+    // 4242 and 42421–42429 (42420 belongs to the other project), across about 48 windows.
+    assert.deepEqual(
+      page.rows.map((row) => row.message),
+      [42429, 42428, 42427, 42426, 42425, 42424, 42423, 42422, 42421, 4242].map((i) => `Message number ${i}`),
+    );
+    assert.equal(page.hasMore, false);
   });
 
   it('counts through an index or stops at the cap', async () => {

@@ -146,7 +146,7 @@ async function main(): Promise<void> {
     await runCeiling(WARMUP);
 
     // 2. Signpost on SQLite.
-    const { key, projectId } = await seedBenchDatabase(databaseUrl, dataDir);
+    const { key, projectId, managementToken, logsProjectId } = await seedBenchDatabase(databaseUrl, dataDir);
     if (PROFILE) mkdirSync(profileDir, { recursive: true });
     const server = await startServer(
       SERVER_MAIN,
@@ -160,7 +160,8 @@ async function main(): Promise<void> {
     const hash = ((await expectStatus(first, 200, 'GET /translations')) as { hash: string }).hash;
 
     const rows: Measured[] = [];
-    for (const scenario of scenarios(key, projectId, runId, hash)) {
+    const manage = managementToken && logsProjectId ? { token: managementToken, logsProjectId } : undefined;
+    for (const scenario of scenarios(key, projectId, runId, hash, manage)) {
       if (ONLY && !ONLY.has(scenario.id)) continue;
       await scenario.check(origin);
       if (WARMUP > 0) await measure(origin, scenario.request, scriptDir, WARMUP, 0);

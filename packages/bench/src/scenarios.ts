@@ -2,7 +2,7 @@
  * What the benchmark sends: one scenario per measured request, each with the figure the server
  * issue asks of it and a check, run by hand before measuring, that the server answers it rightly.
  */
-import { BENCH_BOARD_IDEAS, BENCH_BOARD_PROJECT_ID } from './seed.ts';
+import { BENCH_BOARD_IDEAS, BENCH_BOARD_PROJECT_ID, BENCH_LOG_GROUPS } from './seed.ts';
 import type { WrkRequest } from './wrk.ts';
 
 export const API = '/api/public/v1';
@@ -30,7 +30,13 @@ export async function expectStatus(response: Response, status: number, what: str
 }
 
 /** The scenarios, for a project, its key, a tag unique to this run and the `de` translations' hash. */
-export function scenarios(key: string, projectId: string, runId: string, translationsHash: string): Scenario[] {
+export function scenarios(
+  key: string,
+  projectId: string,
+  runId: string,
+  translationsHash: string,
+  manage?: { token: string; logsProjectId: string },
+): Scenario[] {
   const json = { 'Content-Type': 'application/json', 'X-API-Key': key };
   const errorBody = (title: string) =>
     JSON.stringify({
@@ -162,6 +168,73 @@ export function scenarios(key: string, projectId: string, runId: string, transla
       check: (origin) => checkLogs(origin, distinctLogParts.join('check'), 'POST /logs (all new)'),
     },
     ...boardScenarios(),
+    ...(manage ? logExplorerScenarios(manage.token, manage.logsProjectId) : []),
+  ];
+}
+
+/**
+ * The log explorer's reads over 100,000 log groups (management API, a personal access token):
+ * the default page, a level, a text search, the second page through the cursor, a week's
+ * histogram. None of these is memoised: each request runs its queries.
+ */
+function logExplorerScenarios(token: string, logsProjectId: string): Scenario[] {
+  const headers = { Authorization: `Bearer ${token}` };
+  const base = `/api/v1/projects/${logsProjectId}/logs`;
+  const get = async (origin: string, path: string, what: string) =>
+    (await expectStatus(await fetch(`${origin}${path}`, { headers }), 200, what)) as any;
+  const cursorPage: WrkRequest = { path: base, headers };
+  // The histogram's default range: the last 24 hours by hour (about 3,300 groups here).
+  const histogramPath = `${base}/histogram`;
+  return [
+    {
+      id: 'logs-list',
+      label: `Logs list: first page of 50 (${BENCH_LOG_GROUPS.toLocaleString('en')} groups)`,
+      request: { path: base, headers },
+      check: async (origin) => {
+        const page = await get(origin, base, 'logs list');
+        if (page.logs.length !== 50 || !page.totalCapped || !page.nextCursor) fail('logs list: not a full page');
+      },
+    },
+    {
+      id: 'logs-list-level',
+      label: 'Logs list: level=error',
+      request: { path: `${base}?level=error`, headers },
+      check: async (origin) => {
+        const page = await get(origin, `${base}?level=error`, 'logs list by level');
+        if (page.logs.length !== 50 || page.logs.some((l: any) => l.level !== 'error')) fail('logs by level');
+      },
+    },
+    {
+      id: 'logs-list-text',
+      label: 'Logs list: text search q=checkout',
+      request: { path: `${base}?q=checkout`, headers },
+      check: async (origin) => {
+        const page = await get(origin, `${base}?q=checkout`, 'logs text search');
+        if (page.logs.length !== 50 || page.logs.some((l: any) => !l.message.includes('checkout')))
+          fail('logs by text');
+      },
+    },
+    {
+      id: 'logs-list-cursor',
+      label: 'Logs list: second page (cursor)',
+      request: cursorPage,
+      check: async (origin) => {
+        const first = await get(origin, base, 'logs list');
+        cursorPage.path = `${base}?cursor=${encodeURIComponent(first.nextCursor)}`;
+        const second = await get(origin, cursorPage.path, 'logs second page');
+        if (second.logs.length !== 50 || second.logs[0].lastSeenAt > first.logs[49].lastSeenAt) fail('logs cursor');
+      },
+    },
+    {
+      id: 'logs-histogram',
+      label: 'Logs histogram: 24 hours by hour',
+      request: { path: histogramPath, headers },
+      check: async (origin) => {
+        const histogram = await get(origin, histogramPath, 'logs histogram');
+        const total = Object.values(histogram.totals as Record<string, number>).reduce((a, b) => a + b, 0);
+        if (histogram.bucket !== 'hour' || total < 3_000) fail(`logs histogram: ${histogram.bucket}, ${total} groups`);
+      },
+    },
   ];
 }
 

@@ -56,6 +56,11 @@ test('npm run bench measures every scenario with right answers only', { timeout:
         'board-ideas-304',
         'board-search',
         'board-idea',
+        'logs-list',
+        'logs-list-level',
+        'logs-list-text',
+        'logs-list-cursor',
+        'logs-histogram',
       ],
     );
     for (const row of report.results) {

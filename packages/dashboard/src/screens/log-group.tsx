@@ -1,7 +1,131 @@
+/**
+ * A log group's page: its level, message, category and source, how many entries it counts, when
+ * it was first and last seen, and the last entry's data as formatted JSON.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { Link, useLocation, useParams } from 'react-router';
+import { ApiError, api, unwrap } from '../api/client.ts';
+import { when } from '../api/features.ts';
+import { LEVEL_LABELS, type Level, type LogGroup, logKey } from '../api/logs.ts';
+import { useProject } from '../project-layout.tsx';
+import { ErrorNote } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
+import { Empty, Loading } from '../widgets/states.tsx';
+import './logs.css';
 
-/** Placeholder until this screen is built (issue 15). */
-export default function LogGroup() {
-  useTitle('LogGroup');
-  return <h1>LogGroup</h1>;
+type Nav = { logsSearch?: string } | null;
+
+export default function LogGroupPage() {
+  const project = useProject();
+  const { reportId = '' } = useParams();
+  const location = useLocation();
+  const state = location.state as Nav;
+  const back = `/projects/${project.id}/logs${state?.logsSearch ?? ''}`;
+  const group = useQuery({
+    queryKey: logKey(project.id, reportId),
+    queryFn: () =>
+      unwrap(
+        api.GET('/projects/{projectId}/logs/{reportId}', {
+          params: { path: { projectId: project.id, reportId } },
+        }),
+      ),
+  });
+  useTitle(group.data ? `Log: ${group.data.message.slice(0, 60)}` : 'Log group');
+  return (
+    <div className="log-group stack">
+      <p>
+        <Link to={back}>← Back to the logs</Link>
+      </p>
+      {group.isPending ? (
+        <Loading what="the log group" />
+      ) : group.isError ? (
+        group.error instanceof ApiError && group.error.status === 404 ? (
+          <>
+            <h1>Log group not found</h1>
+            <Empty>
+              <p>This log group does not exist in this project.</p>
+            </Empty>
+          </>
+        ) : (
+          <>
+            <h1>Log group</h1>
+            <ErrorNote error={group.error} />
+          </>
+        )
+      ) : (
+        <GroupView group={group.data} />
+      )}
+    </div>
+  );
+}
+
+function GroupView({ group }: { group: LogGroup }) {
+  const level = LEVEL_LABELS[group.level as Level] ?? group.level;
+  return (
+    <>
+      <h1>
+        <span className={`level level-${group.level}`}>{level}</span> <span className="visually-hidden">log: </span>
+        {group.message.length > 120 ? `${group.message.slice(0, 120)}…` : group.message || '(no message)'}
+      </h1>
+      <section className="card stack" aria-labelledby="log-facts-title">
+        <h2 id="log-facts-title">Summary</h2>
+        <dl className="log-facts">
+          <dt>Occurrences</dt>
+          <dd>{group.occurrences.toLocaleString()}</dd>
+          <dt>First seen</dt>
+          <dd>
+            <time dateTime={group.firstSeenAt}>{when(group.firstSeenAt)}</time>
+          </dd>
+          <dt>Last seen</dt>
+          <dd>
+            <time dateTime={group.lastSeenAt}>{when(group.lastSeenAt)}</time>
+          </dd>
+          <dt>Level</dt>
+          <dd>{level}</dd>
+          <dt>Category</dt>
+          <dd>{group.category ?? '–'}</dd>
+          <dt>Source</dt>
+          <dd>{group.source ?? '–'}</dd>
+          <dt>Environment</dt>
+          <dd>{group.environment === 'test' ? 'Test key' : 'Live key'}</dd>
+          <dt>Status</dt>
+          <dd>{group.status === 'open' ? 'Open' : group.status === 'resolved' ? 'Resolved' : 'Ignored'}</dd>
+          {group.appVersion ? (
+            <>
+              <dt>App version</dt>
+              <dd>{group.appVersion}</dd>
+            </>
+          ) : null}
+          {group.userId ? (
+            <>
+              <dt>User</dt>
+              <dd>{group.userId}</dd>
+            </>
+          ) : null}
+          <dt>Fingerprint</dt>
+          <dd>
+            <code>{group.fingerprint}</code>
+          </dd>
+        </dl>
+      </section>
+      <section className="card stack" aria-labelledby="log-message-title">
+        <h2 id="log-message-title">Message</h2>
+        <p className="log-message">{group.message}</p>
+      </section>
+      <section className="card stack" aria-labelledby="log-data-title">
+        <h2 id="log-data-title">Last entry's data</h2>
+        {group.data === null ? (
+          <p className="muted">The last entry had no data.</p>
+        ) : (
+          // A scrollable region must be reachable by keyboard.
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a focusable, labelled region that scrolls
+          <section className="log-data" tabIndex={0} aria-label="Last entry's data as JSON">
+            <pre>
+              <code>{JSON.stringify(group.data, null, 2)}</code>
+            </pre>
+          </section>
+        )}
+      </section>
+    </>
+  );
 }

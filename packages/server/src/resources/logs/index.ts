@@ -1,3 +1,12 @@
 /** Logs: what other resources, the surfaces, seed and cli may use. */
 export { LOG_LEVELS, type LogEntry } from './schemas.ts';
-export { storeLogBatch } from './store.ts';
+// The log explorer's reads, for the bench's in-process timing (packages/bench/src/log-explorer.ts).
+export {
+  cappedLogStatusCounts,
+  countLogGroups,
+  getLogGroup,
+  listLogPage,
+  logHistogramRows,
+  storeLogBatch,
+  type LogFilter,
+} from './store.ts';

@@ -1,0 +1,219 @@
+/**
+ * The log explorer and a log group's page in Chromium against a real server: logs of several
+ * levels, categories and sources sent through the public API (POST /logs with a key), then through
+ * the UI: the histogram's text summary and the list follow the level checkboxes, the category and
+ * text filters and the time range (all in the URL); "Load more" pages through the cursor; a
+ * group's page shows its count, first and last seen and the last entry's data. axe-core on every
+ * screen and state, and once in dark mode.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { type SeededProject, seedProject } from './seed-project.ts';
+import { type DashboardEnv, expectAccessible, startDashboardEnv } from './support.ts';
+
+const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+
+describe('dashboard log explorer', () => {
+  let env: DashboardEnv;
+  let seeded: SeededProject;
+  let logKey = '';
+
+  const sendLogs = async (logs: unknown[]) => {
+    const response = await fetch(`${env.origin}/api/public/v1/logs`, {
+      method: 'POST',
+      headers: { 'x-api-key': logKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ logs }),
+    });
+    assert.equal(response.status, 200, await response.text());
+  };
+
+  before(async () => {
+    env = await startDashboardEnv();
+    seeded = await seedProject(env, 'Logs Co');
+    const key = await seeded.manage('POST', `/projects/${seeded.projectId}/keys`, {
+      name: 'Logs key',
+      environment: 'live',
+      scopes: ['logs:write'],
+    });
+    assert.equal(key.status, 201, JSON.stringify(key.body));
+    logKey = (key.body.key ?? key.body.secret) as string;
+    await sendLogs([
+      {
+        level: 'error',
+        message: 'Payment provider timeout',
+        category: 'billing',
+        source: 'api',
+        data: { orderId: 'o-1' },
+        timestamp: ago(50),
+      },
+      {
+        level: 'error',
+        message: 'Payment provider timeout',
+        category: 'billing',
+        source: 'api',
+        data: { orderId: 'o-2' },
+        timestamp: ago(40),
+      },
+      {
+        level: 'error',
+        message: 'Payment provider timeout',
+        category: 'billing',
+        source: 'api',
+        data: { orderId: 'o-3', retry: true },
+        timestamp: ago(30),
+      },
+      { level: 'warn', message: 'Slow query on invoices', category: 'db', source: 'worker', timestamp: ago(20) },
+      { level: 'info', message: 'User signed in', category: 'auth', source: 'web', timestamp: ago(10) },
+      { level: 'debug', message: 'Cache warmed', category: 'cache', source: 'worker', timestamp: ago(5) },
+      { level: 'warn', message: 'Old disk warning', category: 'ops', source: 'worker', timestamp: ago(3 * 24 * 60) },
+    ]);
+    // Enough groups for a second page (50 a page).
+    await sendLogs(
+      Array.from({ length: 60 }, (_, i) => ({
+        level: 'trace',
+        message: `Step ${i} of the nightly import`,
+        category: 'import',
+        source: 'batch',
+        timestamp: ago(100 + i),
+      })),
+    );
+  });
+  after(async () => env?.close());
+
+  const logsUrl = (search = '') => `${env.origin}/app/projects/${seeded.projectId}/logs${search}`;
+
+  async function signedInPage(): Promise<{ page: Page; problems: string[] }> {
+    const context = await env.browser.newContext();
+    await seeded.signIn(context);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+        problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    return { page, problems };
+  }
+
+  const messages = async (page: Page) =>
+    page.getByRole('table', { name: 'Log groups' }).locator('tbody tr td.logs-message a').allTextContents();
+  const summary = (page: Page) => page.getByTestId('histogram-summary');
+  const waitForRows = async (page: Page, count: number) => {
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('table[aria-label="Log groups"] tbody tr').length === n,
+      count,
+    );
+  };
+
+  it('filters by level, category, text and time range; the histogram summary follows; pages with Load more', async () => {
+    const { page, problems } = await signedInPage();
+    await page.goto(logsUrl());
+    await page.getByRole('heading', { level: 1, name: 'Logs' }).waitFor();
+    await page.getByRole('table', { name: 'Log groups' }).waitFor();
+    await page.getByRole('figure', { name: 'Log groups by level over time' }).waitFor();
+    assert.match(
+      (await summary(page).textContent()) ?? '',
+      /^65 log groups: 1 error, 2 warning, 1 info, 1 debug, 60 trace\. Busiest hour: /,
+    );
+    await waitForRows(page, 50);
+    assert.match(
+      (await page.getByRole('status').filter({ hasText: 'log groups' }).textContent()) ?? '',
+      /65 log groups, 50 shown/,
+    );
+    await expectAccessible(page, 'logs list');
+
+    // The next page through the cursor.
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await waitForRows(page, 65);
+    assert.equal(await page.getByRole('button', { name: 'Load more' }).count(), 0);
+    assert.deepEqual((await messages(page)).slice(0, 3), ['Cache warmed', 'User signed in', 'Slow query on invoices']);
+    await expectAccessible(page, 'logs list, all pages');
+
+    // Levels: errors and warnings only (by keyboard: Space toggles a checkbox).
+    for (const level of ['Info', 'Debug', 'Trace']) {
+      await page.getByRole('checkbox', { name: level }).focus();
+      await page.keyboard.press('Space');
+    }
+    await page.waitForURL(/level=error%2Cwarn|level=error,warn/);
+    await waitForRows(page, 3);
+    assert.deepEqual(await messages(page), ['Slow query on invoices', 'Payment provider timeout', 'Old disk warning']);
+    await page.waitForFunction(() =>
+      document
+        .querySelector('[data-testid="histogram-summary"]')
+        ?.textContent?.startsWith('3 log groups: 1 error, 2 warning.'),
+    );
+    await expectAccessible(page, 'logs filtered by level');
+
+    // A category on top of the levels.
+    await page.getByLabel('Category').fill('billing');
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
+    await page.waitForURL(/category=billing/);
+    await waitForRows(page, 1);
+    assert.deepEqual(await messages(page), ['Payment provider timeout']);
+    assert.match((await summary(page).textContent()) ?? '', /^1 log group: 1 error\./);
+
+    // Text alone, from a clean view.
+    await page.goto(logsUrl('?q=slow'));
+    await waitForRows(page, 1);
+    assert.deepEqual(await messages(page), ['Slow query on invoices']);
+    assert.equal(await page.getByLabel('Search').inputValue(), 'slow');
+
+    // The time range: the last 24 hours leave out the 3-day-old warning; nothing matches → the empty state.
+    await page.goto(logsUrl('?level=warn'));
+    await waitForRows(page, 2);
+    await page.getByLabel('Time range (last seen)').selectOption('24h');
+    await page.waitForURL(/range=24h/);
+    await waitForRows(page, 1);
+    assert.deepEqual(await messages(page), ['Slow query on invoices']);
+    await page.getByLabel('Search').fill('nothing like this');
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
+    await page.getByText('No log groups match these filters in this time range.').waitFor();
+    assert.match((await summary(page).textContent()) ?? '', /^No log groups in this range\./);
+    await expectAccessible(page, 'logs, nothing matches');
+
+    // A custom range.
+    await page.goto(
+      logsUrl(`?range=custom&from=${encodeURIComponent(ago(4 * 24 * 60))}&to=${encodeURIComponent(ago(2 * 24 * 60))}`),
+    );
+    await waitForRows(page, 1);
+    assert.deepEqual(await messages(page), ['Old disk warning']);
+    await page.getByRole('form', { name: 'Custom range' }).waitFor();
+    assert.match((await summary(page).textContent()) ?? '', /^1 log group: 1 warning\. Busiest hour: /);
+    await expectAccessible(page, 'logs, custom range');
+
+    // The same view through the API.
+    const api = await seeded.manage('GET', `/projects/${seeded.projectId}/logs?level=error&category=billing`);
+    assert.equal(api.body.total, 1);
+    assert.deepEqual(problems, []);
+  });
+
+  it("opens a group: count, first and last seen, the last entry's data; dark mode", async () => {
+    const { page, problems } = await signedInPage();
+    await page.goto(logsUrl('?level=error'));
+    await page.getByRole('link', { name: 'Payment provider timeout' }).click();
+    await page.getByRole('heading', { level: 1, name: /Payment provider timeout/ }).waitFor();
+    const facts = (await page.locator('.log-facts').textContent()) ?? '';
+    assert.match(facts, /Occurrences3/);
+    assert.match(facts, /First seen/);
+    assert.match(facts, /CategorybillingSourceapi/);
+    const data = JSON.parse((await page.getByLabel("Last entry's data as JSON").textContent()) ?? 'null');
+    assert.deepEqual(data, { orderId: 'o-3', retry: true });
+    await expectAccessible(page, 'log group');
+    // Back keeps the filters.
+    await page.getByRole('link', { name: '← Back to the logs' }).click();
+    await page.waitForURL(/\/logs\?level=error$/);
+
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByRole('table', { name: 'Log groups' }).waitFor();
+    await expectAccessible(page, 'logs list, dark');
+    await page.getByRole('link', { name: 'Payment provider timeout' }).click();
+    await page.getByRole('heading', { level: 1, name: /Payment provider timeout/ }).waitFor();
+    await expectAccessible(page, 'log group, dark');
+
+    await page.goto(logsUrl('/log_missing'));
+    await page.getByRole('heading', { level: 1, name: 'Log group not found' }).waitFor();
+    await expectAccessible(page, 'log group not found');
+    assert.deepEqual(problems, []);
+  });
+});

@@ -39,7 +39,7 @@ try {
   const key = await manage('POST', `/projects/${project.id}/keys`, {
     name: 'Web app',
     environment: 'live',
-    scopes: ['features:read', 'features:write', 'bugs:write', 'errors:write'],
+    scopes: ['features:read', 'features:write', 'bugs:write', 'errors:write', 'logs:write'],
     publishable: true,
   });
   const publicApi = async (path: string, data?: unknown, method = 'POST') => {
@@ -81,6 +81,38 @@ try {
     published: false,
   });
 
+  for (let occurrence = 0; occurrence < 7; occurrence += 1)
+    await publicApi('/errors', {
+      title: 'TypeError: Cannot read properties of undefined (reading "total")',
+      message: 'Cannot read properties of undefined (reading "total")',
+      errorType: 'TypeError',
+      severity: 'high',
+      stackTrace:
+        'TypeError: Cannot read properties of undefined\n    at cartTotal (cart.js:42:17)\n    at render (app.js:88:5)',
+      breadcrumbs: [
+        { type: 'navigation', message: '/cart', timestamp: new Date().toISOString() },
+        { type: 'click', message: 'Checkout button', timestamp: new Date().toISOString() },
+      ],
+      app: { version: '2.4.1' },
+    });
+  const levels = ['info', 'info', 'warn', 'error', 'debug', 'info'] as const;
+  const messages = [
+    'User signed in',
+    'Cart saved',
+    'Slow payment provider',
+    'Payment declined',
+    'Cache miss',
+    'Order placed',
+  ];
+  await publicApi('/logs', {
+    logs: levels.map((level, index) => ({
+      level,
+      message: messages[index],
+      category: index % 2 === 0 ? 'auth' : 'checkout',
+      source: 'web',
+    })),
+  });
+
   const shoot = async (path: string, name: string, setup?: (page: Page) => Promise<void>) => {
     await page.goto(`${env.origin}/app${path}`);
     await page.getByRole('heading', { level: 1 }).first().waitFor();
@@ -96,6 +128,10 @@ try {
   await shoot(`${base}/roadmap`, 'roadmap');
   const entries = await manage('GET', `/projects/${project.id}/changelog`);
   await shoot(`${base}/changelog/${entries.entries[0].id}`, 'changelog-editor');
+  const errors = await manage('GET', `/projects/${project.id}/errors`);
+  await shoot(`${base}/errors/${errors.errors[0].id}`, 'error-group');
+  await shoot(`${base}/logs`, 'logs');
+  await shoot(`${base}/site-config`, 'site-config');
   await page.emulateMedia({ colorScheme: 'dark' });
   await shoot(`/teams/${team.id}`, 'team-dark');
   await shoot(`${base}/keys`, 'keys-dark');

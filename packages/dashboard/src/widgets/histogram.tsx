@@ -8,7 +8,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import '../screens/tables.css';
 import './histogram.css';
 
 export interface HistogramSeries {
@@ -105,6 +104,7 @@ export function StackedHistogram({
     const axisColour = styles.getPropertyValue('--muted').trim() || '#666';
     const gridColour = styles.getPropertyValue('--border').trim() || '#ccc';
     const xs = buckets.map((bucket) => Date.parse(bucket.start) / 1000);
+    const step = xs.length > 1 ? xs[1]! - xs[0]! : 3600;
     // Stacked: each drawn series is the sum of itself and those below; the tallest is drawn
     // first and the lower ones over it.
     const cumulative: number[][] = [];
@@ -120,7 +120,12 @@ export function StackedHistogram({
       height,
       legend: { show: false },
       cursor: { show: false },
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+      scales: {
+        // Bars start at their bucket's time (align 1): a bucket's width of room after the last
+        // one, or it would be drawn outside the plot.
+        x: { time: true, range: (_u, min, max) => [min, max + step] },
+        y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
+      },
       axes: [
         { stroke: axisColour, grid: { stroke: gridColour, width: 1 }, ticks: { stroke: gridColour, width: 1 } },
         {

@@ -4,7 +4,6 @@
  * environment, status, time, text).
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import {
@@ -22,6 +21,7 @@ import { useTitle } from '../use-title.ts';
 import { SelectField } from '../widgets/fields.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import './reports.css';
+import { SearchForm } from '../widgets/search-form.tsx';
 
 const PAGE_SIZE = 25;
 const BUG_STATUS_OPTIONS = [
@@ -198,31 +198,15 @@ function Filters({
   view: ReturnType<typeof readView>;
   update: (changes: Record<string, string>) => void;
 }) {
-  const [text, setText] = useState(view.q);
-  useEffect(() => setText(view.q), [view.q]);
-  const searchId = useId();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    update({ q: text.trim() });
-  };
   return (
     <search aria-label="Search and filter bug reports" className="reports-filters">
-      <form className="reports-search row" onSubmit={submit}>
-        <div className="field reports-grow">
-          <label htmlFor={searchId}>Search</label>
-          <input
-            id={searchId}
-            type="search"
-            name="q"
-            value={text}
-            placeholder="Title, message, stack trace or type"
-            onChange={(event) => setText(event.target.value)}
-          />
-        </div>
-        <Button type="submit" variant="secondary">
-          Search
-        </Button>
-      </form>
+      <SearchForm
+        value={view.q}
+        onSearch={(q) => update({ q })}
+        placeholder="Title, message, stack trace or type"
+        className="reports-search row"
+        fieldClassName="field reports-grow"
+      />
       <div className="reports-selects">
         <SelectField
           label="Status"

@@ -5,7 +5,7 @@
  * at once (status, visibility, a tag) for admins, through POST /features/bulk.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import {
@@ -28,6 +28,7 @@ import { useTitle } from '../use-title.ts';
 import { SelectField } from '../widgets/fields.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import './inbox.css';
+import { SearchForm } from '../widgets/search-form.tsx';
 
 const PAGE_SIZE = 25;
 
@@ -210,32 +211,14 @@ function Filters({
   tags: Tag[];
   update: (changes: Record<string, string>) => void;
 }) {
-  const [text, setText] = useState(view.q);
-  // Back and forward change the URL: the box follows.
-  useEffect(() => setText(view.q), [view.q]);
-  const searchId = useId();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    update({ q: text.trim() });
-  };
   return (
     <search aria-label="Search and filter ideas" className="inbox-filters">
-      <form className="inbox-search row" onSubmit={submit}>
-        <div className="field">
-          <label htmlFor={searchId}>Search</label>
-          <input
-            id={searchId}
-            type="search"
-            name="q"
-            value={text}
-            placeholder="Title, description or notes"
-            onChange={(event) => setText(event.target.value)}
-          />
-        </div>
-        <Button type="submit" variant="secondary">
-          Search
-        </Button>
-      </form>
+      <SearchForm
+        value={view.q}
+        onSearch={(q) => update({ q })}
+        placeholder="Title, description or notes"
+        className="inbox-search row"
+      />
       <div className="inbox-selects">
         <SelectField
           label="Status"

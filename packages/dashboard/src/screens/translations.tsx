@@ -6,7 +6,7 @@
  * place: Saved, or the server's refusal with the typed text kept.
  */
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { type TranslationKey, translationsKey } from '../api/translations.ts';
@@ -18,6 +18,7 @@ import { SelectField } from '../widgets/fields.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import { AddKey, Files, LocaleSettings, MissingInbox, Progress } from './translations-panels.tsx';
 import './translations.css';
+import { SearchForm } from '../widgets/search-form.tsx';
 
 const PAGE_SIZE = 50;
 
@@ -166,33 +167,16 @@ function Filters({
   categories: string[];
   locales: string[];
 }) {
-  const [text, setText] = useState(view.q);
-  useEffect(() => setText(view.q), [view.q]);
-  const searchId = useId();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    update({ q: text.trim() });
-  };
   const withCurrent = (list: string[], current: string) =>
     current && !list.includes(current) ? [...list, current] : list;
   return (
     <search aria-label="Search and filter keys" className="translations-filters">
-      <form className="row translations-search" onSubmit={submit}>
-        <div className="field">
-          <label htmlFor={searchId}>Search</label>
-          <input
-            id={searchId}
-            type="search"
-            name="q"
-            value={text}
-            placeholder="Key or default text"
-            onChange={(event) => setText(event.target.value)}
-          />
-        </div>
-        <Button type="submit" variant="secondary">
-          Search
-        </Button>
-      </form>
+      <SearchForm
+        value={view.q}
+        onSearch={(q) => update({ q })}
+        placeholder="Key or default text"
+        className="row translations-search"
+      />
       <div className="translations-selects">
         <SelectField
           label="Namespace"

@@ -23,7 +23,7 @@ export function Shell() {
           Signpost
         </Link>
         {account ? (
-          <nav aria-label="Main">
+          <nav aria-label="Main" className="main-nav">
             <NavLink to="/" end>
               Home
             </NavLink>

@@ -4,7 +4,7 @@
  * environment, status, time, text).
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import {
   bugsKey,
@@ -16,12 +16,14 @@ import {
   when,
 } from '../api/reports.ts';
 import { useProject } from '../project-layout.tsx';
-import { Button, ErrorNote } from '../ui.tsx';
+import { ErrorNote } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { SelectField } from '../widgets/fields.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import './reports.css';
 import { SearchForm } from '../widgets/search-form.tsx';
+import { useUrlView } from '../url-view.ts';
+import { Pager } from '../widgets/pager.tsx';
 
 const PAGE_SIZE = 25;
 const BUG_STATUS_OPTIONS = [
@@ -50,18 +52,9 @@ function readView(params: URLSearchParams) {
 export default function Bugs() {
   useTitle('Bug reports');
   const project = useProject();
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useUrlView();
   const view = readView(params);
   const filtered = Boolean(view.q || view.severity || view.environment || view.status || view.time);
-  const update = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    if (!('page' in changes)) next.delete('page');
-    setParams(next);
-  };
   const minute = Math.floor(Date.now() / 60_000) * 60_000;
   const since = view.time ? TIME_OPTIONS.find((option) => option.value === view.time)?.ms : undefined;
   const query = {
@@ -167,24 +160,7 @@ export default function Bugs() {
               </tbody>
             </table>
           </div>
-          {pages > 1 ? (
-            <nav aria-label="Pages" className="row">
-              <Button
-                variant="secondary"
-                isDisabled={view.page <= 1}
-                onPress={() => update({ page: String(view.page - 1) })}
-              >
-                Previous page
-              </Button>
-              <Button
-                variant="secondary"
-                isDisabled={view.page >= pages}
-                onPress={() => update({ page: String(view.page + 1) })}
-              >
-                Next page
-              </Button>
-            </nav>
-          ) : null}
+          <Pager page={view.page} pages={pages} onPage={(page) => update({ page: String(page) })} />
         </>
       )}
     </div>

@@ -5,7 +5,7 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import {
   ENVIRONMENT_OPTIONS,
@@ -24,6 +24,8 @@ import { useTitle } from '../use-title.ts';
 import { SelectField } from '../widgets/fields.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import './reports.css';
+import { useUrlView } from '../url-view.ts';
+import { Pager } from '../widgets/pager.tsx';
 
 const PAGE_SIZE = 25;
 
@@ -48,18 +50,9 @@ function readView(params: URLSearchParams) {
 export default function Errors() {
   useTitle('Errors');
   const project = useProject();
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useUrlView();
   const view = readView(params);
   const filtered = Boolean(view.q || view.release || view.severity || view.environment || view.status || view.time);
-  const update = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    if (!('page' in changes)) next.delete('page');
-    setParams(next);
-  };
 
   // The time filter is relative to when the view was opened (a minute's precision keeps the query key stable).
   const minute = Math.floor(Date.now() / 60_000) * 60_000;
@@ -161,24 +154,7 @@ export default function Errors() {
               </tbody>
             </table>
           </div>
-          {pages > 1 ? (
-            <nav aria-label="Pages" className="row">
-              <Button
-                variant="secondary"
-                isDisabled={view.page <= 1}
-                onPress={() => update({ page: String(view.page - 1) })}
-              >
-                Previous page
-              </Button>
-              <Button
-                variant="secondary"
-                isDisabled={view.page >= pages}
-                onPress={() => update({ page: String(view.page + 1) })}
-              >
-                Next page
-              </Button>
-            </nav>
-          ) : null}
+          <Pager page={view.page} pages={pages} onPage={(page) => update({ page: String(page) })} />
         </>
       )}
     </div>

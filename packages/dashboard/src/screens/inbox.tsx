@@ -6,7 +6,7 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import {
   type FeatureSort,
@@ -29,6 +29,8 @@ import { SelectField } from '../widgets/fields.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import './inbox.css';
 import { SearchForm } from '../widgets/search-form.tsx';
+import { useUrlView } from '../url-view.ts';
+import { Pager } from '../widgets/pager.tsx';
 
 const PAGE_SIZE = 25;
 
@@ -74,23 +76,12 @@ export default function Inbox() {
   useTitle('Inbox');
   const project = useProject();
   const admin = canAdminister(project);
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useUrlView();
   const location = useLocation();
   /** Said by the idea's page after deleting it. */
   const arrivalNote = (location.state as { note?: string } | null)?.note;
   const view = readView(params);
   const filtered = Boolean(view.q || view.status || view.type || view.visibility || view.tag);
-
-  const update = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    // Another filter or sort starts again at the first page.
-    if (!('page' in changes)) next.delete('page');
-    setParams(next);
-  };
 
   const tags = useQuery({
     queryKey: tagsKey(project.id),
@@ -178,24 +169,12 @@ export default function Inbox() {
             base={`/projects/${project.id}/inbox`}
             search={location.search}
           />
-          {pages > 1 ? (
-            <nav aria-label="Pages" className="row inbox-pages">
-              <Button
-                variant="secondary"
-                isDisabled={view.page <= 1}
-                onPress={() => update({ page: String(view.page - 1) })}
-              >
-                Previous page
-              </Button>
-              <Button
-                variant="secondary"
-                isDisabled={view.page >= pages}
-                onPress={() => update({ page: String(view.page + 1) })}
-              >
-                Next page
-              </Button>
-            </nav>
-          ) : null}
+          <Pager
+            page={view.page}
+            pages={pages}
+            onPage={(page) => update({ page: String(page) })}
+            className="row inbox-pages"
+          />
         </>
       )}
     </div>

@@ -7,7 +7,7 @@
  */
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { when } from '../api/features.ts';
 import { LEVEL_LABELS, LEVELS, type Level, type LogSummary, logsKey, RANGES, type RangeValue } from '../api/logs.ts';
@@ -18,6 +18,7 @@ import { SelectField } from '../widgets/fields.tsx';
 import { StackedHistogram } from '../widgets/histogram.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import './logs.css';
+import { useUrlView } from '../url-view.ts';
 
 const PAGE_SIZE = 50;
 const DEFAULT_RANGE: RangeValue = '7d';
@@ -72,7 +73,7 @@ function windowOf(view: View, now: number): { since: string; until: string } | {
 export default function Logs() {
   useTitle('Logs');
   const project = useProject();
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useUrlView();
   const location = useLocation();
   const view = readView(params);
   const viewKey = params.toString();
@@ -81,15 +82,6 @@ export default function Logs() {
   const now = useMemo(() => Date.now(), [viewKey]);
   const span = windowOf(view, now);
   const filtered = Boolean(view.levels.length || view.category || view.source || view.q);
-
-  const update = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    setParams(next);
-  };
 
   const filters = {
     ...(view.levels.length > 0 ? { level: view.levels.join(',') } : {}),

@@ -7,11 +7,11 @@
  */
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { type TranslationKey, translationsKey } from '../api/translations.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
-import { Button, ErrorNote } from '../ui.tsx';
+import { ErrorNote } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
 import { SelectField } from '../widgets/fields.tsx';
@@ -19,6 +19,8 @@ import { Empty, Loading } from '../widgets/states.tsx';
 import { AddKey, Files, LocaleSettings, MissingInbox, Progress } from './translations-panels.tsx';
 import './translations.css';
 import { SearchForm } from '../widgets/search-form.tsx';
+import { useUrlView } from '../url-view.ts';
+import { Pager } from '../widgets/pager.tsx';
 
 const PAGE_SIZE = 50;
 
@@ -36,19 +38,9 @@ export default function Translations() {
   useTitle('Translations');
   const project = useProject();
   const admin = canAdminister(project);
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useUrlView();
   const view = readView(params);
   const filtered = Boolean(view.q || view.namespace || view.category || view.missing);
-
-  const update = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    if (!('page' in changes)) next.delete('page');
-    setParams(next);
-  };
 
   const summary = useQuery({
     queryKey: [...translationsKey(project.id), 'summary'],
@@ -127,24 +119,7 @@ export default function Translations() {
               </p>
             ) : null}
             <Grid projectId={project.id} rows={rows} locales={supported} admin={admin} />
-            {pages > 1 ? (
-              <nav aria-label="Pages" className="row">
-                <Button
-                  variant="secondary"
-                  isDisabled={view.page <= 1}
-                  onPress={() => update({ page: String(view.page - 1) })}
-                >
-                  Previous page
-                </Button>
-                <Button
-                  variant="secondary"
-                  isDisabled={view.page >= pages}
-                  onPress={() => update({ page: String(view.page + 1) })}
-                >
-                  Next page
-                </Button>
-              </nav>
-            ) : null}
+            <Pager page={view.page} pages={pages} onPage={(page) => update({ page: String(page) })} />
           </>
         )}
       </section>

@@ -131,7 +131,7 @@ describe('dashboard errors and bug reports', () => {
     await page.getByLabel('Last seen').selectOption('1h');
     await page.waitForURL(/time=1h/);
     await page.getByText('2 error groups').waitFor();
-    await page.getByLabel('Status').selectOption('resolved');
+    await page.getByRole('combobox', { name: 'Status' }).selectOption('resolved');
     await page.getByText('No errors match these filters.').waitFor();
     await page.goto(`${env.origin}/app/projects/${p.projectId}/errors`);
 
@@ -183,7 +183,7 @@ describe('dashboard errors and bug reports', () => {
     await summary.filter({ hasText: ': 4 occurrences' }).waitFor();
     await expectAccessible(page, 'error group, regressed');
     await page.getByRole('link', { name: '← All errors' }).click();
-    await page.getByLabel('Status').selectOption('regressed');
+    await page.getByRole('combobox', { name: 'Status' }).selectOption('regressed');
     await page.waitForURL(/status=regressed/);
     await page.getByText('1 error group').waitFor();
     assert.match((await rowOf(page, crash.title).textContent()) ?? '', /Regressed/);

@@ -100,10 +100,21 @@ describe('dashboard log explorer', () => {
     page.getByRole('table', { name: 'Log groups' }).locator('tbody tr td.logs-message a').allTextContents();
   const summary = (page: Page) => page.getByTestId('histogram-summary');
   const waitForRows = async (page: Page, count: number) => {
-    await page.waitForFunction(
-      (n) => document.querySelectorAll('table[aria-label="Log groups"] tbody tr').length === n,
-      count,
-    );
+    try {
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('table[aria-label="Log groups"] tbody tr').length === n,
+        count,
+      );
+    } catch (error) {
+      // Say what the page showed instead.
+      const shown = await messages(page).catch(() => []);
+      throw new Error(
+        `expected ${count} rows at ${page.url()}, saw ${shown.length}: ${shown.slice(0, 5).join(' | ')}`,
+        {
+          cause: error,
+        },
+      );
+    }
   };
 
   it('filters by level, category, text and time range; the histogram summary follows; pages with Load more', async () => {
@@ -135,7 +146,7 @@ describe('dashboard log explorer', () => {
       await page.getByRole('checkbox', { name: level }).focus();
       await page.keyboard.press('Space');
     }
-    await page.waitForURL(/level=error%2Cwarn|level=error,warn/);
+    await page.waitForURL(/level=error(%2C|,)warn(&|$)/);
     await waitForRows(page, 3);
     assert.deepEqual(await messages(page), ['Slow query on invoices', 'Payment provider timeout', 'Old disk warning']);
     await page.waitForFunction(() =>
@@ -185,6 +196,36 @@ describe('dashboard log explorer', () => {
     // The same view through the API.
     const api = await seeded.manage('GET', `/projects/${seeded.projectId}/logs?level=error&category=billing`);
     assert.equal(api.body.total, 1);
+    assert.deepEqual(problems, []);
+  });
+
+  it('resolves, ignores and reopens a group; the status filter follows', async () => {
+    const { page, problems } = await signedInPage();
+    await page.goto(logsUrl('?q=Slow+query'));
+    await page.getByRole('link', { name: 'Slow query on invoices' }).click();
+    await page.getByRole('heading', { level: 1, name: /Slow query on invoices/ }).waitFor();
+    await page.getByRole('button', { name: 'Resolve' }).click();
+    await page.getByRole('status').filter({ hasText: 'Resolved. New entries are still counted.' }).waitFor();
+    assert.match((await page.locator('.log-facts').textContent()) ?? '', /StatusResolved/);
+    await expectAccessible(page, 'log group, resolved');
+
+    await page.goto(logsUrl('?q=Slow+query&status=open'));
+    await page.getByText('No log groups match', { exact: false }).waitFor();
+    await page.getByRole('combobox', { name: 'Status' }).selectOption('resolved');
+    await page.waitForURL(/status=resolved/);
+    await page.getByRole('link', { name: 'Slow query on invoices' }).waitFor();
+    const resolved = await seeded.manage('GET', `/projects/${seeded.projectId}/logs?status=resolved`);
+    assert.deepEqual(
+      resolved.body.logs.map((log: { message: string }) => log.message),
+      ['Slow query on invoices'],
+    );
+
+    await page.getByRole('link', { name: 'Slow query on invoices' }).click();
+    await page.getByRole('button', { name: 'Ignore' }).click();
+    await page.getByRole('status').filter({ hasText: 'Ignored.' }).waitFor();
+    await page.getByRole('button', { name: 'Reopen' }).click();
+    await page.getByRole('status').filter({ hasText: 'Reopened.' }).waitFor();
+    assert.match((await page.locator('.log-facts').textContent()) ?? '', /StatusOpen/);
     assert.deepEqual(problems, []);
   });
 

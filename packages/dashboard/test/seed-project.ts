@@ -1,7 +1,8 @@
 /**
- * Seeding for the roadmap and changelog tests, through the HTTP APIs a client would use: an
- * account (sign-up: the session cookie), its team's project with the board on, a live key, and
- * ideas submitted with that key (statuses and internal set through the management API).
+ * Seeding for the dashboard tests, through the HTTP APIs a client would use: an account (sign-up:
+ * the session cookie), its team's project with the board on, a live key, ideas submitted with that
+ * key (statuses and internal set through the management API), and a second account invited to
+ * the team as a member.
  */
 import assert from 'node:assert/strict';
 import type { BrowserContext } from 'playwright-core';
@@ -20,6 +21,31 @@ export interface SeededProject {
   addIdea(idea: { title: string; status?: string; internal?: boolean; type?: 'feature' | 'bug' }): Promise<string>;
   /** Signs the browser context in as the project's owner. */
   signIn(context: BrowserContext): Promise<void>;
+  /** A second account, invited to the project's team as a member and signed up through the HTTP APIs. */
+  addMember(): Promise<{ email: string; signIn(context: BrowserContext): Promise<void> }>;
+}
+
+/** Adds a session's cookies to a browser context. */
+function cookieSignIn(env: DashboardEnv, cookies: string[]) {
+  return async (context: BrowserContext) => {
+    await context.addCookies(
+      cookies.map((pair) => {
+        const at = pair.indexOf('=');
+        return { name: pair.slice(0, at), value: pair.slice(at + 1), url: env.origin };
+      }),
+    );
+  };
+}
+
+/** Signs up (or in) through the HTTP API: the session's cookies. */
+async function session(env: DashboardEnv, email: string, name: string): Promise<string[]> {
+  const password = 'quiet harbour lantern 42';
+  const headers = { 'x-requested-with': 'test', origin: env.origin };
+  const signUp = await call(`${env.origin}/api/v1/auth/sign-up`, 'POST', headers, { email, password, name });
+  assert.ok(signUp.status < 300, JSON.stringify(signUp.body));
+  const signIn = await call(`${env.origin}/api/v1/auth/sign-in`, 'POST', headers, { email, password });
+  assert.equal(signIn.status, 200, JSON.stringify(signIn.body));
+  return signIn.headers.getSetCookie().map((line) => line.split(';')[0]!);
 }
 
 async function call(url: string, method: string, headers: Record<string, string>, body?: unknown) {
@@ -33,23 +59,8 @@ async function call(url: string, method: string, headers: Record<string, string>
 }
 
 export async function seedProject(env: DashboardEnv, name: string): Promise<SeededProject> {
-  const email = `owner-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const password = 'quiet harbour lantern 42';
-  const signUp = await call(
-    `${env.origin}/api/v1/auth/sign-up`,
-    'POST',
-    { 'x-requested-with': 'test', origin: env.origin },
-    { email, password, name: 'Pat Owner' },
-  );
-  assert.ok(signUp.status < 300, JSON.stringify(signUp.body));
-  const signIn = await call(
-    `${env.origin}/api/v1/auth/sign-in`,
-    'POST',
-    { 'x-requested-with': 'test', origin: env.origin },
-    { email, password },
-  );
-  assert.equal(signIn.status, 200, JSON.stringify(signIn.body));
-  const cookies = signIn.headers.getSetCookie().map((line) => line.split(';')[0]!);
+  const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  const cookies = await session(env, `owner-${unique()}@example.com`, 'Pat Owner');
   const cookie = cookies.join('; ');
   const manage = (method: string, path: string, body?: unknown) =>
     call(`${env.origin}/api/v1${path}`, method, { cookie, 'x-requested-with': 'test', origin: env.origin }, body);
@@ -91,13 +102,26 @@ export async function seedProject(env: DashboardEnv, name: string): Promise<Seed
       }
       return id;
     },
-    signIn: async (context) => {
-      await context.addCookies(
-        cookies.map((pair) => {
-          const at = pair.indexOf('=');
-          return { name: pair.slice(0, at), value: pair.slice(at + 1), url: env.origin };
-        }),
+    signIn: cookieSignIn(env, cookies),
+    addMember: async () => {
+      const email = `member-${unique()}@example.com`;
+      const memberCookies = await session(env, email, 'Mo Member');
+      const { teamId } = (await manage('GET', `/projects/${projectId}`)).body;
+      const invite = await manage('POST', `/teams/${teamId}/invites`, { email });
+      assert.equal(invite.status, 201, JSON.stringify(invite.body));
+      const mail = await env.mailbox.waitFor((m) => m.to.includes(email) && /invited/.test(m.subject));
+      const token = mail.links
+        .find((href) => href.includes('/invites/'))!
+        .split('/invites/')[1]!
+        .split(/[?#]/)[0]!;
+      const accepted = await call(
+        `${env.origin}/api/v1/invites/${token}/accept`,
+        'POST',
+        { cookie: memberCookies.join('; '), 'x-requested-with': 'test', origin: env.origin },
+        {},
       );
+      assert.ok(accepted.status < 300, JSON.stringify(accepted.body));
+      return { email, signIn: cookieSignIn(env, memberCookies) };
     },
   };
 }

@@ -301,44 +301,9 @@ describe('dashboard site configuration', () => {
     assert.deepEqual(problems, []);
   });
   it('shows members the configuration read-only', async () => {
-    // A second account, invited to the owner's team as a member (through the HTTP APIs).
-    const email = `member-${Date.now()}@example.com`;
-    const password = 'quiet harbour lantern 42';
-    const headers = { 'content-type': 'application/json', 'x-requested-with': 'test', origin: env.origin };
-    const signUp = await fetch(`${env.origin}/api/v1/auth/sign-up`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ email, password, name: 'Mo Member' }),
-    });
-    assert.ok(signUp.status < 300);
-    const signIn = await fetch(`${env.origin}/api/v1/auth/sign-in`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ email, password }),
-    });
-    const cookies = signIn.headers.getSetCookie().map((line) => line.split(';')[0]!);
-    const project = await p.manage('GET', `/projects/${p.projectId}`);
-    const invite = await p.manage('POST', `/teams/${project.body.teamId}/invites`, { email });
-    assert.equal(invite.status, 201, JSON.stringify(invite.body));
-    const mail = await env.mailbox.waitFor((m) => m.to.includes(email) && /invited/.test(m.subject));
-    const token = mail.links
-      .find((href) => href.includes('/invites/'))!
-      .split('/invites/')[1]!
-      .split(/[?#]/)[0]!;
-    const accepted = await fetch(`${env.origin}/api/v1/invites/${token}/accept`, {
-      method: 'POST',
-      headers: { ...headers, cookie: cookies.join('; ') },
-      body: '{}',
-    });
-    assert.ok(accepted.status < 300, await accepted.text());
-
+    const member = await p.addMember();
     const { page, problems } = await watchedPage(env.browser);
-    await page.context().addCookies(
-      cookies.map((pair) => {
-        const at = pair.indexOf('=');
-        return { name: pair.slice(0, at), value: pair.slice(at + 1), url: env.origin };
-      }),
-    );
+    await member.signIn(page.context());
     await page.goto(`${env.origin}/app/projects/${p.projectId}/site-config`);
     await page.getByTestId('etag').waitFor();
     await page.getByText('admins and owners change these', { exact: false }).waitFor();

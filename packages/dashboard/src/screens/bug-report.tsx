@@ -12,6 +12,7 @@ import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Note } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { QueryView } from '../widgets/states.tsx';
+import { TriageStatus } from '../widgets/triage.tsx';
 import './reports.css';
 
 export default function BugReport() {
@@ -54,18 +55,6 @@ function BugView({ record, admin }: { record: BugRecord; admin: boolean }) {
       queryClient.invalidateQueries({ queryKey: ['features', project.id] });
     },
   });
-  const status = useMutation({
-    mutationFn: (next: 'open' | 'resolved' | 'ignored') =>
-      unwrap(
-        api.PATCH('/projects/{projectId}/bugs/{reportId}', {
-          params: { path: { projectId: project.id, reportId: record.id } },
-          body: { status: next },
-        }),
-      ),
-    onMutate: () => setNote(''),
-    onSuccess: (data) => setNote(`Status set to ${statusName(data.status)}.`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: bugsKey(project.id) }),
-  });
   return (
     <>
       <div className="report-header">
@@ -106,27 +95,23 @@ function BugView({ record, admin }: { record: BugRecord; admin: boolean }) {
         {idea.error ? <ErrorNote error={idea.error} /> : null}
       </section>
       {admin ? (
-        <section className="card stack" aria-labelledby="status-title">
-          <h2 id="status-title">Status</h2>
-          <div className="report-actions">
-            {record.status !== 'resolved' ? (
-              <Button variant="secondary" busy={status.isPending} onPress={() => status.mutate('resolved')}>
-                Resolve
-              </Button>
-            ) : null}
-            {record.status !== 'ignored' ? (
-              <Button variant="secondary" busy={status.isPending} onPress={() => status.mutate('ignored')}>
-                Ignore
-              </Button>
-            ) : null}
-            {record.status !== 'open' ? (
-              <Button variant="secondary" busy={status.isPending} onPress={() => status.mutate('open')}>
-                Reopen
-              </Button>
-            ) : null}
-          </div>
-          {status.error ? <ErrorNote error={status.error} /> : null}
-        </section>
+        <TriageStatus
+          status={record.status}
+          send={(status) =>
+            unwrap(
+              api.PATCH('/projects/{projectId}/bugs/{reportId}', {
+                params: { path: { projectId: project.id, reportId: record.id } },
+                body: { status },
+              }),
+            )
+          }
+          onSettled={() => queryClient.invalidateQueries({ queryKey: bugsKey(project.id) })}
+          done={{
+            resolved: `Status set to ${statusName('resolved')}.`,
+            ignored: `Status set to ${statusName('ignored')}.`,
+            open: `Status set to ${statusName('open')}.`,
+          }}
+        />
       ) : null}
       {note ? <Note>{note}</Note> : null}
       <section className="card stack" aria-labelledby="trace-title">

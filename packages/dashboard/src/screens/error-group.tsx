@@ -3,16 +3,17 @@
  * breadcrumbs before it as a timeline, device, network and app context, its latest occurrence,
  * a chart of occurrences (24 hours by hour, 14 days by day) and its lifecycle (admins).
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { type ErrorRecord, errorsKey, severityName, statusName, when } from '../api/reports.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
-import { Button, ErrorNote, Note } from '../ui.tsx';
+import { Button } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { QueryView } from '../widgets/states.tsx';
 import { TimeChart } from '../widgets/time-chart.tsx';
+import { TriageStatus } from '../widgets/triage.tsx';
 import './reports.css';
 
 /** Frames shown before the rest of a long trace is folded. */
@@ -50,8 +51,8 @@ function ErrorView({ record, admin }: { record: ErrorRecord; admin: boolean }) {
       </div>
       <p className="report-message">{record.message}</p>
       <dl className="report-facts card">
-        <Fact name="Occurrences" value={String(record.occurrences)} />
-        <Fact name="First seen" value={when(record.firstSeenAt)} />
+        <Fact name="Occurrences" value={String(record.group.occurrences)} />
+        <Fact name="First seen" value={when(record.group.firstSeenAt)} />
         <Fact name="Last seen" value={when(record.lastSeenAt)} />
         <Fact name="Severity" value={severityName(record.severity)} />
         <Fact name="Environment" value={record.environment === 'live' ? 'Live' : 'Test'} />
@@ -86,8 +87,10 @@ function ErrorView({ record, admin }: { record: ErrorRecord; admin: boolean }) {
           <Fact name="Referrer" value={record.referrer} />
         </dl>
         <p className="muted">
-          Repeats within an hour of the first report are counted on this group ({record.occurrences} so far); the stack
-          trace, breadcrumbs and context are those of the first one.
+          Repeats within an hour of a record's first report are counted on that record ({record.occurrences} on this
+          one,
+          {record.group.occurrences} over the group's {record.group.records} records); the stack trace, breadcrumbs and
+          context are those of this record's first report.
         </p>
         {record.metadata ? (
           <details>
@@ -112,74 +115,47 @@ function Fact({ name, value }: { name: string; value: string | null | undefined 
 function Lifecycle({ record }: { record: ErrorRecord }) {
   const project = useProject();
   const queryClient = useQueryClient();
-  const [note, setNote] = useState('');
-  const change = useMutation({
-    mutationFn: (body: { status: 'open' | 'resolved' | 'ignored'; inNextRelease?: boolean; done: string }) => {
-      const { done: _done, ...rest } = body;
-      return unwrap(
-        api.PATCH('/projects/{projectId}/errors/{reportId}', {
-          params: { path: { projectId: project.id, reportId: record.id } },
-          body: rest,
-        }),
-      );
-    },
-    onMutate: () => setNote(''),
-    onSuccess: (_data, body) => setNote(body.done),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: errorsKey(project.id) }),
-  });
-  const busy = change.isPending;
   return (
-    <section className="card stack" aria-labelledby="lifecycle-title">
-      <h2 id="lifecycle-title">Status</h2>
-      <div className="report-actions">
-        {record.status !== 'resolved' ? (
-          <Button
-            variant="primary"
-            busy={busy}
-            onPress={() =>
-              change.mutate({ status: 'resolved', done: 'Resolved. If it occurs again it shows as regressed.' })
-            }
-          >
-            Resolve
-          </Button>
-        ) : null}
-        {record.status !== 'resolved' || !record.resolvedInRelease ? (
+    <TriageStatus
+      status={record.status}
+      send={(status, options) =>
+        unwrap(
+          api.PATCH('/projects/{projectId}/errors/{reportId}', {
+            params: { path: { projectId: project.id, reportId: record.id } },
+            body: { status, ...options },
+          }),
+        )
+      }
+      onSettled={() => queryClient.invalidateQueries({ queryKey: errorsKey(project.id) })}
+      done={{
+        resolved: 'Resolved. If it occurs again it shows as regressed.',
+        ignored: 'Ignored. New reports are still counted.',
+        open: 'Reopened.',
+      }}
+      extra={(change, busy) =>
+        record.status !== 'resolved' || !record.resolvedInRelease ? (
           <Button
             variant="secondary"
             busy={busy}
             isDisabled={!record.release}
             onPress={() =>
-              change.mutate({
+              change({
                 status: 'resolved',
-                inNextRelease: true,
+                options: { inNextRelease: true },
                 done: `Resolved in the release after ${record.release}. Reports from a newer release show it as regressed.`,
               })
             }
           >
             Resolve in next release
           </Button>
-        ) : null}
-        {record.status !== 'ignored' ? (
-          <Button
-            variant="secondary"
-            busy={busy}
-            onPress={() => change.mutate({ status: 'ignored', done: 'Ignored. New reports are still counted.' })}
-          >
-            Ignore
-          </Button>
-        ) : null}
-        {record.status !== 'open' ? (
-          <Button variant="secondary" busy={busy} onPress={() => change.mutate({ status: 'open', done: 'Reopened.' })}>
-            Reopen
-          </Button>
-        ) : null}
-      </div>
-      {!record.release ? (
-        <p className="muted">Resolve in next release needs the release (app.version) the reports come from.</p>
-      ) : null}
-      {change.error ? <ErrorNote error={change.error} /> : null}
-      {note ? <Note>{note}</Note> : null}
-    </section>
+        ) : null
+      }
+      footer={
+        !record.release ? (
+          <p className="muted">Resolve in next release needs the release (app.version) the reports come from.</p>
+        ) : null
+      }
+    />
   );
 }
 
@@ -187,7 +163,7 @@ function History({ record }: { record: ErrorRecord }) {
   const project = useProject();
   const [range, setRange] = useState<'24h' | '14d'>('24h');
   const history = useQuery({
-    queryKey: [...errorsKey(project.id), 'history', record.id, range, record.occurrences],
+    queryKey: [...errorsKey(project.id), 'history', record.id, range, record.group.occurrences],
     queryFn: () =>
       unwrap(
         api.GET('/projects/{projectId}/errors/{reportId}/history', {

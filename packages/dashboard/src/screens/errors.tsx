@@ -134,9 +134,9 @@ export default function Errors() {
                       <Link to={`/projects/${project.id}/errors/${row.id}`}>{row.title}</Link>
                       <span className="muted reports-message">{row.message.slice(0, 160)}</span>
                     </td>
-                    <td className="num">{row.occurrences}</td>
+                    <td className="num">{row.group.occurrences}</td>
                     <td>
-                      <time dateTime={row.firstSeenAt}>{when(row.firstSeenAt)}</time>
+                      <time dateTime={row.group.firstSeenAt}>{when(row.group.firstSeenAt)}</time>
                     </td>
                     <td>
                       <time dateTime={row.lastSeenAt}>{when(row.lastSeenAt)}</time>

@@ -1,14 +1,16 @@
 /**
  * A log group's page: its level, message, category and source, how many entries it counts, when
- * it was first and last seen, and the last entry's data as formatted JSON.
+ * it was first and last seen, the last entry's data as formatted JSON, and (admins) resolve,
+ * ignore or reopen.
  */
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
 import { ApiError, api, unwrap } from '../api/client.ts';
 import { when } from '../api/features.ts';
-import { LEVEL_LABELS, type Level, type LogGroup, logKey } from '../api/logs.ts';
-import { useProject } from '../project-layout.tsx';
+import { LEVEL_LABELS, type Level, type LogGroup, logKey, logsKey } from '../api/logs.ts';
+import { canAdminister, useProject } from '../project-layout.tsx';
 import { ErrorNote } from '../ui.tsx';
+import { TriageStatus } from '../widgets/triage.tsx';
 import { useTitle } from '../use-title.ts';
 import { Empty, Loading } from '../widgets/states.tsx';
 import './logs.css';
@@ -53,13 +55,15 @@ export default function LogGroupPage() {
           </>
         )
       ) : (
-        <GroupView group={group.data} />
+        <GroupView group={group.data} admin={canAdminister(project)} />
       )}
     </div>
   );
 }
 
-function GroupView({ group }: { group: LogGroup }) {
+const STATUS_NAMES = { open: 'Open', resolved: 'Resolved', ignored: 'Ignored' } as const;
+
+function GroupView({ group, admin }: { group: LogGroup; admin: boolean }) {
   const level = LEVEL_LABELS[group.level as Level] ?? group.level;
   return (
     <>
@@ -89,7 +93,7 @@ function GroupView({ group }: { group: LogGroup }) {
           <dt>Environment</dt>
           <dd>{group.environment === 'test' ? 'Test key' : 'Live key'}</dd>
           <dt>Status</dt>
-          <dd>{group.status === 'open' ? 'Open' : group.status === 'resolved' ? 'Resolved' : 'Ignored'}</dd>
+          <dd>{STATUS_NAMES[group.status]}</dd>
           {group.appVersion ? (
             <>
               <dt>App version</dt>
@@ -108,6 +112,7 @@ function GroupView({ group }: { group: LogGroup }) {
           </dd>
         </dl>
       </section>
+      {admin ? <Triage group={group} /> : null}
       <section className="card stack" aria-labelledby="log-message-title">
         <h2 id="log-message-title">Message</h2>
         <p className="log-message">{group.message}</p>
@@ -127,5 +132,31 @@ function GroupView({ group }: { group: LogGroup }) {
         )}
       </section>
     </>
+  );
+}
+
+/** Resolve, ignore or reopen: a triaged group leaves the open list but keeps counting entries. */
+function Triage({ group }: { group: LogGroup }) {
+  const project = useProject();
+  const queryClient = useQueryClient();
+  return (
+    <TriageStatus
+      status={group.status}
+      send={async (status) => {
+        const updated = await unwrap(
+          api.PATCH('/projects/{projectId}/logs/{reportId}', {
+            params: { path: { projectId: project.id, reportId: group.id } },
+            body: { status },
+          }),
+        );
+        queryClient.setQueryData(logKey(project.id, group.id), updated);
+      }}
+      onSettled={() => queryClient.invalidateQueries({ queryKey: logsKey(project.id) })}
+      done={{
+        resolved: 'Resolved. New entries are still counted.',
+        ignored: 'Ignored. New entries are still counted.',
+        open: 'Reopened.',
+      }}
+    />
   );
 }

@@ -18,10 +18,17 @@ import { SelectField } from '../widgets/fields.tsx';
 import { StackedHistogram } from '../widgets/histogram.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import './logs.css';
-import { useUrlView } from '../url-view.ts';
+import { useUrlView, type ViewChanges } from '../url-view.ts';
 
 const PAGE_SIZE = 50;
 const DEFAULT_RANGE: RangeValue = '7d';
+const STATUSES = [
+  { value: '', label: 'Any status' },
+  { value: 'open', label: 'Open' },
+  { value: 'resolved', label: 'Resolved' },
+  { value: 'ignored', label: 'Ignored' },
+] as const;
+type Status = (typeof STATUSES)[number]['value'];
 const HISTOGRAM_SERIES = LEVELS.map((level) => ({ key: level, label: LEVEL_LABELS[level] }));
 
 /** `datetime-local` value (reader's time zone) from an ISO time, and back. */
@@ -55,6 +62,7 @@ function readView(params: URLSearchParams) {
     category: params.get('category') ?? '',
     source: params.get('source') ?? '',
     q: params.get('q') ?? '',
+    status: (STATUSES.some((option) => option.value === params.get('status')) ? params.get('status') : '') as Status,
   };
 }
 type View = ReturnType<typeof readView>;
@@ -81,13 +89,14 @@ export default function Logs() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new view is a new "now"
   const now = useMemo(() => Date.now(), [viewKey]);
   const span = windowOf(view, now);
-  const filtered = Boolean(view.levels.length || view.category || view.source || view.q);
+  const filtered = Boolean(view.levels.length || view.category || view.source || view.q || view.status);
 
   const filters = {
     ...(view.levels.length > 0 ? { level: view.levels.join(',') } : {}),
     ...(view.category ? { category: view.category } : {}),
     ...(view.source ? { source: view.source } : {}),
     ...(view.q ? { q: view.q } : {}),
+    ...(view.status ? { status: view.status } : {}),
     ...('since' in span ? { since: span.since, until: span.until } : {}),
   };
   const enabled = 'since' in span;
@@ -198,7 +207,7 @@ export default function Logs() {
   );
 }
 
-function Filters({ view, update }: { view: View; update: (changes: Record<string, string>) => void }) {
+function Filters({ view, update }: { view: View; update: (changes: ViewChanges) => void }) {
   const [text, setText] = useState({ q: view.q, category: view.category, source: view.source });
   // Back and forward change the URL: the boxes follow.
   useEffect(
@@ -217,12 +226,14 @@ function Filters({ view, update }: { view: View; update: (changes: Record<string
     event.preventDefault();
     update({ q: text.q.trim(), category: text.category.trim(), source: text.source.trim() });
   };
-  const toggleLevel = (level: Level, on: boolean) => {
-    const current: readonly Level[] = view.levels.length > 0 ? view.levels : LEVELS;
-    const next = LEVELS.filter((l) => (l === level ? on : current.includes(l)));
-    if (next.length === 0) return;
-    update({ level: next.length === LEVELS.length ? '' : next.join(',') });
-  };
+  const toggleLevel = (level: Level, on: boolean) =>
+    update((latest): Record<string, string> => {
+      const shown = readView(latest).levels;
+      const current: readonly Level[] = shown.length > 0 ? shown : LEVELS;
+      const next = LEVELS.filter((l) => (l === level ? on : current.includes(l)));
+      if (next.length === 0) return {};
+      return { level: next.length === LEVELS.length ? '' : next.join(',') };
+    });
   const applyRange = (event: FormEvent) => {
     event.preventDefault();
     update({ range: 'custom', from: fromLocalInput(from), to: fromLocalInput(to) });
@@ -280,6 +291,7 @@ function Filters({ view, update }: { view: View; update: (changes: Record<string
             </label>
           ))}
         </fieldset>
+        <SelectField label="Status" value={view.status} options={STATUSES} onChange={(status) => update({ status })} />
         <SelectField
           label="Time range (last seen)"
           value={view.range}

@@ -12,7 +12,12 @@ export default function VerifyEmail() {
   const verify = useMutation({
     mutationFn: () =>
       unwrap(api.GET('/auth/verify-email', { params: { query: { token } }, headers: { accept: 'application/json' } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ME_KEY }),
+    // The shell's first read of the account may still be on its way, started before the address was
+    // verified: a plain invalidation would join that read and keep its stale "not verified" answer.
+    onSuccess: async () => {
+      await queryClient.cancelQueries({ queryKey: ME_KEY });
+      await queryClient.invalidateQueries({ queryKey: ME_KEY });
+    },
   });
   // The link works once: confirm it once, even when React runs effects twice in development.
   const started = useRef(false);

@@ -19,7 +19,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { hasTaskset, startServer, stopProcess } from './processes.ts';
-import { API, expectStatus, fail, scenarios } from './scenarios.ts';
+import { API, BenchFailure, expectStatus, fail, scenarios } from './scenarios.ts';
 import { seedBenchDatabase, type BenchData } from './seed.ts';
 import { median } from './stats.ts';
 import { errorsOf, runWrk, wrkVersion } from './wrk.ts';
@@ -36,7 +36,9 @@ async function main(): Promise<void> {
   try {
     const mains = [resolve(mainA), resolve(mainB)];
     const data = await Promise.all(mains.map((main, i) => seedWith(main, join(work, String(i)))));
-    const servers = await Promise.all(mains.map((main, i) => startServer(main, join(work, String(i)))));
+    const servers = await Promise.all(
+      mains.map((main, i) => startServer(main, join(work, String(i)), sqliteUrl(join(work, String(i))))),
+    );
     try {
       const origins = servers.map((server) => `http://127.0.0.1:${server.port}`);
       const wanted = new Set(only.split(','));
@@ -86,15 +88,19 @@ async function main(): Promise<void> {
  * Seeds a database with the bench seed of the checkout `main` belongs to, when it has one (its
  * migrations and stores match its server), else with this one's.
  */
+const sqliteUrl = (dataDir: string) => `sqlite:${join(dataDir, 'signpost.db')}`;
+
 async function seedWith(main: string, dataDir: string): Promise<BenchData> {
   const theirs = join(dirname(main), '..', '..', 'bench', 'src', 'seed.ts');
   const seed = existsSync(theirs)
     ? ((await import(pathToFileURL(theirs).href)) as { seedBenchDatabase: typeof seedBenchDatabase }).seedBenchDatabase
     : seedBenchDatabase;
-  return seed(`sqlite:${join(dataDir, 'signpost.db')}`, dataDir);
+  // Only what compare's scenarios read (no log explorer, no roadmaps).
+  return seed(sqliteUrl(dataDir), dataDir, { logGroups: false, roadmapSizes: [] });
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`compare failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  const text = error instanceof BenchFailure ? error.message : error instanceof Error ? error.stack : String(error);
+  process.stderr.write(`compare failed: ${text}\n`);
   process.exit(1);
 });

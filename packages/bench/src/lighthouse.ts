@@ -21,8 +21,9 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as 
 
 const dataDir = mkdtempSync(join(tmpdir(), 'signpost-lighthouse-'));
 const server = await (async () => {
-  await seedBenchDatabase(`sqlite:${join(dataDir, 'signpost.db')}`, dataDir);
-  return startServer(SERVER_MAIN, dataDir);
+  const databaseUrl = `sqlite:${join(dataDir, 'signpost.db')}`;
+  await seedBenchDatabase(databaseUrl, dataDir, { logGroups: false, roadmapSizes: [] });
+  return startServer(SERVER_MAIN, dataDir, databaseUrl);
 })();
 const origin = `http://127.0.0.1:${server.port}`;
 const chrome = await chromeLauncher.launch({

@@ -43,7 +43,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function measure(label: string, databaseUrl: string, dataDir: string): Promise<string[]> {
   const started = Date.now();
-  await seedBenchDatabase(databaseUrl, dataDir);
+  await seedBenchDatabase(databaseUrl, dataDir, { logGroups: true, roadmapSizes: [] });
   const seeded = ((Date.now() - started) / 1000).toFixed(1);
   const db = openDatabase({ databaseUrl, dataDir });
   try {

@@ -2,7 +2,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
-import { join } from 'node:path';
 
 export const hasTaskset = !spawnSync('taskset', ['-c', '0', 'true']).error && os.cpus().length >= 2;
 
@@ -30,9 +29,9 @@ export async function startProcess(
       }
     };
     child.stdout!.on('data', check);
-    child.once('exit', (code) => {
+    child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`${script} exited with ${code}:\n${output}`));
+      reject(new Error(`${script} exited with ${code ?? signal} before it was ready:\n${output}`));
     });
   });
   return { child, port, output: () => output };
@@ -47,19 +46,19 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** The Signpost server `main` on the SQLite database in `dataDir`, silent, on a free port. */
-export function startServer(main: string, dataDir: string, nodeArgs: string[] = []) {
+/** The Signpost server `main` on `databaseUrl` (SQLite or PostgreSQL), silent, on a free port. */
+export function startServer(main: string, dataDir: string, databaseUrl: string, nodeArgs: string[] = []) {
   return startProcess(
     main,
     {
       PORT: '0',
       HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${join(dataDir, 'signpost.db')}`,
+      DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
       NODE_ENV: 'production',
     },
-    /running on SQLite at http:\/\/localhost:(\d+)/,
+    /running on (?:SQLite|PostgreSQL) at http:\/\/localhost:(\d+)/,
     nodeArgs,
   );
 }

@@ -2,7 +2,13 @@
  * What the benchmark sends: one scenario per measured request, each with the figure the server
  * issue asks of it and a check, run by hand before measuring, that the server answers it rightly.
  */
-import { BENCH_BOARD_IDEAS, BENCH_BOARD_PROJECT_ID, BENCH_LOG_GROUPS } from './seed.ts';
+import {
+  BENCH_BOARD_IDEAS,
+  BENCH_BOARD_PROJECT_ID,
+  BENCH_LOG_GROUPS,
+  BENCH_METERED_QUOTA,
+  BENCH_ROADMAP_SIZES,
+} from './seed.ts';
 import type { WrkRequest } from './wrk.ts';
 
 export const API = '/api/public/v1';
@@ -11,22 +17,53 @@ export interface Scenario {
   id: string;
   label: string;
   request: WrkRequest;
-  /** What the issue asks of it: a share of the ceiling, or log entries per second. */
-  target?: { ratio: number } | { entriesPerSecond: number };
+  /**
+   * What the issue asks of it: a share of the ceiling, log entries per second, or a share of
+   * another scenario's ratio to the ceiling on the same database (`of`, measured in the same run).
+   */
+  target?: { ratio: number } | { entriesPerSecond: number } | { of: string; share: number };
   entriesPerRequest?: number;
   /** Checks one request by hand before the run: right status, right shape. */
   check: (origin: string) => Promise<void>;
 }
 
+/** A wrong answer or a missing tool: the run stops (after its clean-up, which drops a PostgreSQL database). */
+export class BenchFailure extends Error {}
+
 export function fail(message: string): never {
-  process.stderr.write(`bench: ${message}\n`);
-  process.exit(1);
+  throw new BenchFailure(message);
 }
 
 export async function expectStatus(response: Response, status: number, what: string): Promise<unknown> {
   const text = await response.text();
   if (response.status !== status) fail(`${what}: expected ${status}, got ${response.status} ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : undefined;
+}
+
+/** Every scenario id, in run order (the seed reads it to know what a selection needs). */
+export const SCENARIO_IDS = [
+  'features',
+  'features-metered',
+  'site-config',
+  'translations-304',
+  'errors-new',
+  'errors-duplicate',
+  'logs',
+  'logs-distinct',
+  'board-ideas',
+  'board-ideas-304',
+  'board-search',
+  'board-idea',
+  ...BENCH_ROADMAP_SIZES.map(roadmapScenarioId),
+  'logs-list',
+  'logs-list-level',
+  'logs-list-text',
+  'logs-list-cursor',
+  'logs-histogram',
+] as const;
+
+export function roadmapScenarioId(size: number): string {
+  return `roadmap-${size >= 1000 ? `${size / 1000}k` : size}`;
 }
 
 /** The scenarios, for a project, its key, a tag unique to this run and the `de` translations' hash. */
@@ -36,6 +73,7 @@ export function scenarios(
   runId: string,
   translationsHash: string,
   manage?: { token: string; logsProjectId: string },
+  more: { meteredKey?: string; roadmapKeys?: Map<number, string> } = {},
 ): Scenario[] {
   const json = { 'Content-Type': 'application/json', 'X-API-Key': key };
   const errorBody = (title: string) =>
@@ -91,6 +129,7 @@ export function scenarios(
         if (body.features.length !== 50) fail(`GET /features returned ${body.features.length} items, expected 50`);
       },
     },
+    ...(more.meteredKey ? [meteredFeaturesScenario(more.meteredKey)] : []),
     {
       id: 'site-config',
       label: 'GET /site-config',
@@ -168,8 +207,52 @@ export function scenarios(
       check: (origin) => checkLogs(origin, distinctLogParts.join('check'), 'POST /logs (all new)'),
     },
     ...boardScenarios(),
+    ...[...(more.roadmapKeys ?? new Map<number, string>())].map(([size, roadmapKey]) =>
+      roadmapScenario(size, roadmapKey),
+    ),
     ...(manage ? logExplorerScenarios(manage.token, manage.logsProjectId) : []),
   ];
+}
+
+/**
+ * GET /features of a project with a plan quota: the same content as `features`, so the two rows
+ * differ only by the metering (issue 16: a metered read within 10 % of an unmetered one).
+ */
+function meteredFeaturesScenario(key: string): Scenario {
+  return {
+    id: 'features-metered',
+    label: `GET /features (50 items), metered project (quota ${BENCH_METERED_QUOTA.toLocaleString('en-US')}/month)`,
+    request: { path: `${API}/features`, headers: { 'X-API-Key': key } },
+    // Issue 16: a metered project's reads within 10 % of an unmetered one's.
+    target: { of: 'features', share: 0.9 },
+    check: async (origin) => {
+      const response = await fetch(`${origin}${API}/features`, { headers: { 'x-api-key': key } });
+      const body = (await expectStatus(response, 200, 'GET /features (metered)')) as { features: unknown[] };
+      if (body.features.length !== 50) fail(`GET /features (metered) returned ${body.features.length} items`);
+    },
+  };
+}
+
+/** GET /roadmap (the default: every public column, 100 items) of a project holding `size` public features. */
+function roadmapScenario(size: number, key: string): Scenario {
+  const path = `${API}/roadmap`;
+  return {
+    id: roadmapScenarioId(size),
+    label: `GET /roadmap (${size.toLocaleString('en-US')} public features)`,
+    request: { path, headers: { 'X-API-Key': key } },
+    // Issue 16: the roadmap of 100,000 within 20 % of its speed with 100.
+    ...(size !== BENCH_ROADMAP_SIZES[0]
+      ? { target: { of: roadmapScenarioId(BENCH_ROADMAP_SIZES[0]), share: 0.8 } }
+      : {}),
+    check: async (origin) => {
+      const body = (await expectStatus(
+        await fetch(`${origin}${path}`, { headers: { 'x-api-key': key } }),
+        200,
+        `GET /roadmap (${size})`,
+      )) as { total: number; columns: { items: unknown[] }[] };
+      if (body.total !== 100) fail(`GET /roadmap (${size}) returned ${body.total} items, expected 100`);
+    },
+  };
 }
 
 /**

@@ -1,8 +1,13 @@
 /**
- * The benchmark's data: a fresh SQLite database with the server's migrations, a project with
- * no plan quota (so no quota write happens per request), a live key with every public scope,
- * the demo content (site config, translations in two locales) and a full page of features.
+ * The benchmark's data: a fresh database (SQLite or PostgreSQL) with the server's migrations, a
+ * project with no plan quota (so no quota write happens per request), a live key with every
+ * public scope, the demo content (site config, translations in two locales) and a full page of
+ * features; the same again with a plan quota no run can reach (metered); and projects whose
+ * roadmaps hold 100 and 100,000 public features.
  */
+import type { Queryable } from '../../server/src/db/database.ts';
+import { newId } from '../../server/src/kernel/ids.ts';
+import { FILTER_STATUSES } from '../../server/src/resources/features/schemas.ts';
 import { migrate } from '../../server/src/db/migrate.ts';
 import { openDatabase } from '../../server/src/db/open.ts';
 import { insertFeature } from '../../server/src/resources/features/index.ts';
@@ -26,9 +31,30 @@ export const BENCH_LOG_GROUPS = 100_000;
 /** The log groups' last-seen times spread over this many days before the seeding. */
 export const BENCH_LOG_DAYS = 30;
 
+/** The same project as `bench`, with a plan quota: every request is counted against it. */
+export const BENCH_METERED_PROJECT_ID = 'bench-metered';
+/** Far above what any run sends (a run at 50k req/s for an hour is 180 million). */
+export const BENCH_METERED_QUOTA = 1_000_000_000;
+
+/** Projects whose roadmaps hold this many public features each. */
+export const BENCH_ROADMAP_SIZES = [100, 100_000] as const;
+export const roadmapProjectId = (size: number) => `bench-roadmap-${size}`;
+
+/** What to seed beyond the always-seeded projects: the expensive parts only when measured. */
+export interface SeedOptions {
+  /** The 100,000 log groups of the log explorer's project (and the account that owns it). */
+  logGroups: boolean;
+  /** Roadmap sizes to seed (a project each). */
+  roadmapSizes: readonly number[];
+}
+
 export interface BenchData {
   projectId: string;
   key: string;
+  /** A live key of the metered project (same content as `projectId`). */
+  meteredKey: string;
+  /** A live key per seeded roadmap size. */
+  roadmapKeys: Map<number, string>;
   /** A personal access token of the account that owns every bench project (management API). */
   managementToken?: string;
   logsProjectId?: string;
@@ -67,36 +93,117 @@ async function seedLogGroups(db: Parameters<typeof storeLogBatch>[0], projectId:
   }
 }
 
-export async function seedBenchDatabase(databaseUrl: string, dataDir: string): Promise<BenchData> {
+/** A project with the demo content and 60 more public features (a full default page of 50). */
+async function seedContentProject(tx: Queryable, projectId: string, monthlyQuota: number | null): Promise<void> {
+  await createProject(tx, {
+    id: projectId,
+    name: monthlyQuota === null ? 'Benchmark' : 'Benchmark (metered)',
+    slug: projectId,
+    defaultLocale: 'en',
+    supportedLocales: ['en', 'de'],
+    monthlyQuota,
+  });
+  await seedDemoProject(tx, projectId);
+  for (let i = 0; i < 60; i++) {
+    await insertFeature(
+      tx,
+      { projectId, environment: 'live' },
+      {
+        title: `Benchmark feature ${i}`,
+        description: `A public feature request used by the benchmark, number ${i}.`,
+        type: i % 4 === 0 ? 'bug' : 'feature',
+        status: i % 4 === 0 ? 'new' : 'open',
+        internal: false,
+      },
+    );
+  }
+}
+
+/** The columns the features store's INSERT writes (`insertFeature`), in its order. */
+const FEATURE_COLUMNS = [
+  'id',
+  'project_id',
+  'environment',
+  'title',
+  'description',
+  'type',
+  'status',
+  'internal',
+  'channel',
+  'contact_email',
+  'metadata',
+  'developer_notes',
+  'vote_count',
+  'comment_count',
+  'created_at',
+  'updated_at',
+  'held',
+  'board_user_id',
+] as const;
+/** 500 rows × 18 values per statement: under SQLite's 32,766 and PostgreSQL's 65,535 parameters. */
+const BULK_ROWS = 500;
+
+/**
+ * `count` public features in one transaction, as multi-row INSERTs of the store's columns:
+ * statuses spread over the roadmap's columns, votes spread so the order has work to do, created
+ * over the last year. (insertFeature, one statement a row, would take minutes for 100,000.)
+ */
+async function seedRoadmapProject(tx: Queryable, projectId: string, count: number): Promise<void> {
+  await createProject(tx, { id: projectId, name: `Roadmap of ${count}`, slug: projectId, monthlyQuota: null });
+  const now = Date.now();
+  const rowSql = `(${FEATURE_COLUMNS.map(() => '?').join(', ')})`;
+  for (let from = 0; from < count; from += BULK_ROWS) {
+    const rows = Math.min(BULK_ROWS, count - from);
+    const values: (string | number | null)[] = [];
+    for (let i = from; i < from + rows; i++) {
+      const created = new Date(now - (count - i) * ((365 * 86_400_000) / count)).toISOString();
+      values.push(
+        newId('feat'),
+        projectId,
+        'live',
+        `Roadmap item ${i}: ${WORDS[i % WORDS.length]} ${WORDS[(i * 3) % WORDS.length]}`,
+        `A public item on a large roadmap, number ${i}, described in a sentence or two like real ones.`,
+        i % 5 === 0 ? 'bug' : 'feature',
+        FILTER_STATUSES[i % FILTER_STATUSES.length]!,
+        0,
+        null,
+        null,
+        null,
+        null,
+        (i * 37) % 1000,
+        i % 7,
+        created,
+        created,
+        0,
+        null,
+      );
+    }
+    await tx.run(
+      `INSERT INTO features (${FEATURE_COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => rowSql).join(', ')}`,
+      values,
+    );
+  }
+}
+
+export async function seedBenchDatabase(
+  databaseUrl: string,
+  dataDir: string,
+  options: SeedOptions = { logGroups: true, roadmapSizes: BENCH_ROADMAP_SIZES },
+): Promise<BenchData> {
   const db = openDatabase({ databaseUrl, dataDir });
   try {
     await migrate(db);
     const projectId = BENCH_PROJECT_ID;
-    await db.transaction(async (tx) => {
-      await createProject(tx, {
-        id: projectId,
+    await db.transaction((tx) => seedContentProject(tx, projectId, null));
+    await db.transaction((tx) => seedContentProject(tx, BENCH_METERED_PROJECT_ID, BENCH_METERED_QUOTA));
+    const roadmapKeys = new Map<number, string>();
+    for (const size of options.roadmapSizes) {
+      await db.transaction((tx) => seedRoadmapProject(tx, roadmapProjectId(size), size));
+      const roadmapKey = await createApiKey(db, roadmapProjectId(size), 'live', ALL_PUBLIC_SCOPES, {
         name: 'Benchmark',
-        slug: projectId,
-        defaultLocale: 'en',
-        supportedLocales: ['en', 'de'],
-        monthlyQuota: null,
       });
-      await seedDemoProject(tx, projectId);
-      // 60 more public features: GET /features answers a full default page of 50 items.
-      for (let i = 0; i < 60; i++) {
-        await insertFeature(
-          tx,
-          { projectId, environment: 'live' },
-          {
-            title: `Benchmark feature ${i}`,
-            description: `A public feature request used by the benchmark, number ${i}.`,
-            type: i % 4 === 0 ? 'bug' : 'feature',
-            status: i % 4 === 0 ? 'new' : 'open',
-            internal: false,
-          },
-        );
-      }
-    });
+      roadmapKeys.set(size, roadmapKey.key);
+    }
     await db.transaction(async (tx) => {
       const board = BENCH_BOARD_PROJECT_ID;
       await createProject(tx, { id: board, name: 'Benchmark board', slug: board, monthlyQuota: null });
@@ -119,6 +226,10 @@ export async function seedBenchDatabase(databaseUrl: string, dataDir: string): P
       }
     });
     const key = (await createApiKey(db, projectId, 'live', ALL_PUBLIC_SCOPES, { name: 'Benchmark' })).key;
+    const meteredKey = (
+      await createApiKey(db, BENCH_METERED_PROJECT_ID, 'live', ALL_PUBLIC_SCOPES, { name: 'Benchmark' })
+    ).key;
+    if (!options.logGroups) return { projectId, key, meteredKey, roadmapKeys };
     await createProject(db, {
       id: BENCH_LOGS_PROJECT_ID,
       name: 'Benchmark logs',
@@ -137,7 +248,7 @@ export async function seedBenchDatabase(databaseUrl: string, dataDir: string): P
       }),
     );
     const { token } = await createToken(db, account.id, 'Benchmark', undefined);
-    return { projectId, key, managementToken: token, logsProjectId: BENCH_LOGS_PROJECT_ID };
+    return { projectId, key, meteredKey, roadmapKeys, managementToken: token, logsProjectId: BENCH_LOGS_PROJECT_ID };
   } finally {
     await db.close();
   }

@@ -1,0 +1,101 @@
+/**
+ * The databases a run measures the server on: a fresh SQLite file in the run's directory, or a
+ * fresh PostgreSQL database (`signpost_bench_<pid>`) created on the server at BENCH_PG_URL
+ * (default postgres://postgres@127.0.0.1:5432/postgres) and dropped at the end.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import pg from 'pg';
+
+export type BenchDb = 'sqlite' | 'postgres';
+export type BenchDbMode = BenchDb | 'both';
+
+const MODES: readonly BenchDbMode[] = ['sqlite', 'postgres', 'both'];
+
+/** `--db <mode>` or `--db=<mode>` on the command line, else BENCH_DB, else sqlite. */
+export function dbModeOf(argv: readonly string[], env: NodeJS.ProcessEnv): BenchDbMode {
+  let value = env['BENCH_DB'];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--db') value = argv[i + 1];
+    else if (arg.startsWith('--db=')) value = arg.slice('--db='.length);
+  }
+  const mode = (value ?? 'sqlite') as BenchDbMode;
+  if (!MODES.includes(mode)) throw new Error(`--db must be one of ${MODES.join(', ')}, not ${value}`);
+  return mode;
+}
+
+export const databasesOf = (mode: BenchDbMode): BenchDb[] => (mode === 'both' ? ['sqlite', 'postgres'] : [mode]);
+
+export const DB_LABEL: Record<BenchDb, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+
+export interface PreparedDatabase {
+  db: BenchDb;
+  /** What the server gets as DATABASE_URL. */
+  databaseUrl: string;
+  /** PostgreSQL's database name (its backends are found by it), if PostgreSQL. */
+  name?: string;
+  /** PostgreSQL's version, if PostgreSQL. */
+  version?: string;
+  /** Drops the PostgreSQL database (the SQLite file goes with the run's directory). */
+  drop: () => Promise<void>;
+}
+
+const ADMIN_URL = process.env['BENCH_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function prepareDatabase(db: BenchDb, dataDir: string): Promise<PreparedDatabase> {
+  if (db === 'sqlite') {
+    return { db, databaseUrl: `sqlite:${join(dataDir, 'signpost.db')}`, drop: async () => {} };
+  }
+  const name = `signpost_bench_${process.pid}`;
+  const version = await withAdmin(async (client) => {
+    // A database left by an earlier run with the same pid (killed before its clean-up) goes first.
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}`);
+    return ((await client.query('SHOW server_version')).rows[0] as { server_version: string }).server_version;
+  });
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    db,
+    databaseUrl: url.toString(),
+    name,
+    version,
+    drop: () => withAdmin(async (client) => void (await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))),
+  };
+}
+
+/**
+ * Pins every backend process serving `name` to `core` (taskset on their pids). PostgreSQL forks
+ * a backend per connection from the postmaster, which stays unpinned (other users of the same
+ * PostgreSQL must not be moved), so this runs again before every measurement: the server's pool
+ * opens connections as load needs them and closes idle ones after 10 s. The postmaster and its
+ * background workers (WAL writer, checkpointer, autovacuum) are shared and stay unpinned.
+ * Returns how many backends were pinned.
+ */
+export async function pinBackends(name: string, core: number): Promise<number> {
+  const pids = await withAdmin(
+    async (client) =>
+      (
+        await client.query<{ pid: number }>(
+          'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [name],
+        )
+      ).rows,
+  );
+  let pinned = 0;
+  for (const { pid } of pids) {
+    if (!spawnSync('taskset', ['-pc', String(core), String(pid)], { stdio: 'ignore' }).status) pinned++;
+  }
+  return pinned;
+}

@@ -49,6 +49,7 @@ const OWNERS = {
   team_invites: 'resources/teams',
   personal_access_tokens: 'resources/tokens',
   features_fts: 'resources/features',
+  feature_counts: 'resources/features',
   boards: 'resources/board',
   board_users: 'resources/board',
   board_sessions: 'resources/board',

@@ -7,6 +7,7 @@ import { ResponseMemo } from './http/response-memo.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { buildLazySerializerFactory } from './http/lazy-serializer.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { guardRequestInput } from './http/input-guard.ts';
 import { publicApi, PUBLIC_API_PREFIX } from './public-api/plugin.ts';
@@ -22,6 +23,7 @@ import { createMailer } from './mail/mailer.ts';
 import { DEMO_PROJECT_ID } from './seed/first-start.ts';
 import { domainOfSender, OutboxWorker, registerNotificationHandlers } from './resources/notifications/mount.ts';
 import { ScheduleWorker } from './resources/changelog/mount.ts';
+import { closeQuotaMeter, openQuotaMeter } from './http/quota.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -57,6 +59,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     requestIdHeader: false,
     genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
     ajv: { customOptions: { allErrors: true } },
+    // Serializers and validators (validation.ts) are compiled when first used, not at start.
+    schemaController: { compilersFactory: { buildSerializer: buildLazySerializerFactory } },
     // Ids of any length reach their route, which answers a missing item (404) for one too long to
     // exist; Node's 16 KiB header limit bounds the whole URL first.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
@@ -105,6 +109,12 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     }
   });
 
+  // Plan quotas are counted in memory and flushed every interval, and once more on close, when
+  // no request is left in flight (onClose).
+  const quotaMeter = openQuotaMeter({ db, flushIntervalMs: config.quotaFlushIntervalMs, log: app.log });
+  app.addHook('onReady', async () => quotaMeter.start());
+  app.addHook('onClose', async () => closeQuotaMeter(quotaMeter, db));
+
   // Each surface is one encapsulated plugin with its own prefix, hooks and OpenAPI document.
   const memo = new ResponseMemo(db);
   await app.register(async (scoped) => publicApi(scoped as App, { db, config, memo }), { prefix: PUBLIC_API_PREFIX });
@@ -140,7 +150,14 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.addHook('preClose', async () => changelogSchedule.stop());
 
   // Repeats of the hot reads are answered before Fastify's own request handler (see front-door.ts).
-  const answerFromMemo = frontDoor({ db, memo, requestId: requestIdFrom, log: app.log, closing: () => closing });
+  const answerFromMemo = frontDoor({
+    db,
+    memo,
+    requestId: requestIdFrom,
+    log: app.log,
+    closing: () => closing,
+    quota: quotaMeter,
+  });
   const [fastifyHandler] = app.server.listeners('request') as ((
     request: IncomingMessage,
     response: ServerResponse,

@@ -21,6 +21,11 @@ export interface Config {
    * larger WAL file (4 KiB a page).
    */
   sqliteCheckpointPages: number;
+  /**
+   * Worker threads with a read connection each, for the management API's reads on SQLite:
+   * `SQLITE_READ_WORKERS`, default 2; 0 keeps every read on the event loop.
+   */
+  sqliteReadWorkers: number;
   /** Management API accounts: mail, sessions, seats and sign-in through OpenID Connect. */
   accounts: AccountsConfig;
   /**
@@ -43,6 +48,12 @@ export interface Config {
    * per process.
    */
   errorHistoryRetentionDays: number;
+  /**
+   * `QUOTA_FLUSH_INTERVAL_MS`: how often plan-quota counts kept in memory are written to the
+   * database (http/quota-meter.ts). Longer means fewer writes and a larger worst-case overshoot
+   * with several processes (one interval of each other process's traffic, see the README).
+   */
+  quotaFlushIntervalMs: number;
 }
 
 export interface OutboxConfig {
@@ -156,6 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
       integer(100, 1_000_000),
       'an integer from 100 to 1000000',
     ),
+    sqliteReadWorkers: read('SQLITE_READ_WORKERS', 2, integer(0, 16), 'an integer from 0 to 16'),
     accounts: readAccountsConfig(read, integer, boolean, url, env['PUBLIC_URL'] ?? ''),
     secretKey: read<string | undefined>(
       'SECRET_KEY',
@@ -175,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
       integer(14, 3650),
       'an integer from 14 to 3650',
     ),
+    quotaFlushIntervalMs: read('QUOTA_FLUSH_INTERVAL_MS', 1000, integer(10, 60_000), 'an integer from 10 to 60000'),
     changelogScheduleIntervalMs: read(
       'CHANGELOG_SCHEDULE_INTERVAL_MS',
       5000,

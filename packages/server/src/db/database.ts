@@ -22,9 +22,10 @@ export interface Database extends Queryable {
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
   /**
-   * Where the database can tell cheaply that nothing was committed since the last call returned
-   * the same number (SQLite), this returns that number; caches then skip their version queries.
-   * PostgreSQL, shared by many processes, leaves it out and caches check versions per request.
+   * A number that stays the same while nothing memoised reads was committed, by this process or
+   * another; caches then skip their version queries. SQLite reads PRAGMA data_version;
+   * PostgreSQL moves it on the change notifications of pg-listener.ts (and never repeats it
+   * while it cannot listen). A database without it is read through on every request.
    */
   changeMarker?(): number;
 }

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Database, Queryable } from './database.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
@@ -11,6 +11,16 @@ export interface Migration {
   sql: string;
   /** Set for `<id>.sqlite.sql` / `<id>.postgres.sql`: DDL only one engine speaks (full-text search). */
   dialect?: 'sqlite' | 'postgres';
+  /**
+   * Set for `<id>.ts`: a step plain SQL cannot express on both engines (values computed in
+   * TypeScript). The module exports `up(q, dialect)`, run in the migration's transaction.
+   */
+  module?: string;
+}
+
+/** What a `<id>.ts` migration module exports. */
+export interface MigrationModule {
+  up(q: Queryable, dialect: Database['dialect']): Promise<void>;
 }
 
 /**
@@ -26,15 +36,17 @@ export async function withStartupLock<T>(db: Database, fn: (tx: Queryable) => Pr
 }
 
 /**
- * Migrations are `YYYYMMDDHHMM_name.sql` files, applied in name order, never edited once merged.
+ * Migrations are `YYYYMMDDHHMM_name.sql` files (or `.ts` modules, see Migration.module), applied
+ * in name order, never edited once merged.
  * A migration that differs by engine is a pair, `<id>.sqlite.sql` and `<id>.postgres.sql`: each
  * database applies its own under the one id.
  */
 export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
   return readdirSync(dir)
-    .filter((name) => name.endsWith('.sql'))
+    .filter((name) => name.endsWith('.sql') || (name.endsWith('.ts') && !name.endsWith('.d.ts')))
     .sort()
     .map((name) => {
+      if (name.endsWith('.ts')) return { id: name.slice(0, -'.ts'.length), sql: '', module: dir + name };
       const engine = /\.(sqlite|postgres)\.sql$/.exec(name)?.[1] as Migration['dialect'];
       const id = name.replace(/(\.(sqlite|postgres))?\.sql$/, '');
       const sql = readFileSync(dir + name, 'utf8');
@@ -54,11 +66,17 @@ export async function migrate(db: Database, migrations = loadMigrations()): Prom
   return applyPending(db, migrations, db);
 }
 
-async function applyPending(
-  q: Pick<Database, 'all' | 'run'>,
-  migrations: Migration[],
-  db: Database,
-): Promise<string[]> {
+/** One migration's statements, or its module's step, on `q`. */
+async function applyOne(q: Queryable, migration: Migration, dialect: Database['dialect']): Promise<void> {
+  if (migration.module) {
+    const step = (await import(pathToFileURL(migration.module).href)) as MigrationModule;
+    await step.up(q, dialect);
+    return;
+  }
+  for (const statement of splitStatements(migration.sql)) await q.run(statement);
+}
+
+async function applyPending(q: Queryable, migrations: Migration[], db: Database): Promise<string[]> {
   await q.run('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
   const done = new Set((await q.all<{ id: string }>('SELECT id FROM schema_migrations')).map((row) => row.id));
   const applied: string[] = [];
@@ -67,14 +85,14 @@ async function applyPending(
     if (migration.dialect !== undefined && migration.dialect !== db.dialect) continue;
     if (db.dialect === 'postgres') {
       // Already inside the lock transaction: statements run in it, so a failure rolls back all.
-      for (const statement of splitStatements(migration.sql)) await q.run(statement);
+      await applyOne(q, migration, db.dialect);
       await q.run('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)', [
         migration.id,
         new Date().toISOString(),
       ]);
     } else {
       await db.transaction(async (tx) => {
-        for (const statement of splitStatements(migration.sql)) await tx.run(statement);
+        await applyOne(tx, migration, db.dialect);
         await tx.run('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)', [
           migration.id,
           new Date().toISOString(),

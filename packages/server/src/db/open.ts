@@ -8,10 +8,11 @@ export function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir: string;
   sqliteCheckpointPages?: number;
+  sqliteReadWorkers?: number;
 }): Database {
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) return new PostgresDatabase(url);
-  const sqlite = { checkpointPages: options.sqliteCheckpointPages };
+  const sqlite = { checkpointPages: options.sqliteCheckpointPages, readWorkers: options.sqliteReadWorkers };
   if (url?.startsWith('sqlite:')) return new SqliteDatabase(url.slice('sqlite:'.length), sqlite);
   return new SqliteDatabase(join(options.dataDir, 'signpost.db'), sqlite);
 }

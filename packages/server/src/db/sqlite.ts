@@ -3,6 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Queryable, Row, SqlValue } from './database.ts';
 import { Mutex } from './mutex.ts';
+import { readsOffThread } from './read-context.ts';
+import { SqliteReadPool } from './sqlite-read-pool.ts';
 
 /**
  * WAL pages (4 KiB) between checkpoints unless configured: 10,000 (a WAL of up to about 40 MiB)
@@ -88,8 +90,13 @@ export class SqliteDatabase implements Database {
 
   readonly path: string;
 
-  constructor(path: string, options: { checkpointPages?: number | undefined } = {}) {
+  /** Read connections in worker threads, for reads marked `readOffThread` (none in memory). */
+  private readonly offThread: SqliteReadPool | undefined;
+
+  constructor(path: string, options: { checkpointPages?: number | undefined; readWorkers?: number | undefined } = {}) {
     this.path = path;
+    const workers = Math.trunc(options.readWorkers ?? 2);
+    this.offThread = path !== ':memory:' && workers > 0 ? new SqliteReadPool(path, workers) : undefined;
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.writer = new Connection(path, false);
     this.writer.db.exec(`
@@ -116,7 +123,10 @@ export class SqliteDatabase implements Database {
 
   async all<T = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
     // Reads see the last committed state on the reader connection, never queued behind writes.
-    if (READ_ONLY.test(sql) && this.reader !== this.writer) return this.reader.all<T>(sql, params);
+    if (READ_ONLY.test(sql) && this.reader !== this.writer) {
+      if (this.offThread && readsOffThread()) return this.offThread.all<T>(sql, params);
+      return this.reader.all<T>(sql, params);
+    }
     return this.writeLock.run(async () => {
       this.localCommits++;
       return this.writer.all<T>(sql, params);
@@ -254,6 +264,7 @@ export class SqliteDatabase implements Database {
   }
 
   async close(): Promise<void> {
+    await this.offThread?.close();
     await this.writeLock.run(async () => {
       if (this.reader !== this.writer) this.reader.db.close();
       this.writer.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.ts';
 import { authenticateApiKeyCached, presentedKey } from './authenticate.ts';
 import { ifNoneMatchHits } from './etag.ts';
+import type { QuotaMeter } from './quota-meter.ts';
 import type { ResponseMemo } from './response-memo.ts';
 
 export interface FrontDoorOptions {
@@ -13,6 +14,8 @@ export interface FrontDoorOptions {
   log: FastifyBaseLogger;
   /** True once shutdown began: then every request goes through Fastify, which says `Connection: close`. */
   closing: () => boolean;
+  /** Plan quotas: a metered project's read is answered here when the meter can count it at once. */
+  quota?: QuotaMeter;
 }
 
 /**
@@ -23,7 +26,7 @@ export interface FrontDoorOptions {
  * would (no entry, a stale one, a bad or missing key, a body, a 304 entry asked for a 200) falls
  * through to Fastify. Returns whether it answered.
  */
-export function frontDoor({ db, memo, requestId, log, closing }: FrontDoorOptions) {
+export function frontDoor({ db, memo, requestId, log, closing, quota }: FrontDoorOptions) {
   return function answerFromMemo(request: IncomingMessage, response: ServerResponse): boolean {
     if (request.method !== 'GET' || !memo.enabled || closing()) return false;
     const url = request.url;
@@ -34,6 +37,7 @@ export function frontDoor({ db, memo, requestId, log, closing }: FrontDoorOption
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
 
     let keyId = '';
+    let metered: { projectId: string; limit: number } | undefined;
     if (known.permission !== undefined) {
       let key: ReturnType<typeof authenticateApiKeyCached>;
       try {
@@ -41,14 +45,33 @@ export function frontDoor({ db, memo, requestId, log, closing }: FrontDoorOption
       } catch {
         return false; // Fastify gives the 401 with its body and logs.
       }
-      // A plan quota counts every request, which is a write: those requests take the full path.
-      if (!key?.scopes.has(known.permission) || key.project.monthly_quota !== null) return false;
+      if (!key?.scopes.has(known.permission)) return false;
+      if (key.project.monthly_quota !== null) {
+        if (!quota) return false;
+        metered = { projectId: key.project.id, limit: Number(key.project.monthly_quota) };
+      }
       keyId = key.keyId;
     }
     const kept = memo.answer(known, keyId);
     if (!kept) return false;
     const notModified = kept.etag !== undefined && ifNoneMatchHits(headers['if-none-match'], kept.etag);
     if (!notModified && kept.body === undefined) return false;
+    // Counted last, once the memo can answer. A counter not read yet, or a refusal, goes to
+    // Fastify, which reads it or gives the 429 (a refused request is not counted either way).
+    let quotaLines: string[] | undefined;
+    if (metered) {
+      const state = quota!.consumeAtOnce(metered.projectId, metered.limit);
+      if (!state?.allowed) return false;
+      // The headers rateLimitHeaders gives an admitted request (no Retry-After), as Fastify writes them.
+      quotaLines = [
+        'ratelimit-limit',
+        String(state.limit),
+        'ratelimit-remaining',
+        String(state.remaining),
+        'ratelimit-reset',
+        String(state.resetSeconds),
+      ];
+    }
 
     const id = requestId(headers['x-request-id']);
     const logged = requestLogging(log) ? log.child({ reqId: id }) : undefined;
@@ -71,7 +94,7 @@ export function frontDoor({ db, memo, requestId, log, closing }: FrontDoorOption
     // right before writeHead copies them out, with nothing in between that could interleave.
     const lines = notModified ? kept.notModifiedHeaders : kept.okHeaders!;
     lines[lines.length - 1] = id;
-    response.writeHead(notModified ? 304 : 200, lines);
+    response.writeHead(notModified ? 304 : 200, quotaLines ? lines.concat(quotaLines) : lines);
     response.end(notModified ? undefined : kept.body);
     memo.hits++;
     logged?.info(

@@ -7,7 +7,8 @@ import type { Database } from '../db/database.ts';
  * An entry is the answer Fastify itself gave to one URL for one API key, and it is valid only
  * while the database is unchanged: it carries the change marker read when that request began,
  * before anything was loaded, so a commit at any moment after (by this process or another) makes
- * it stale. Where the database has no change marker (PostgreSQL), nothing is kept.
+ * it stale. Where the database has no change marker, nothing is kept (PostgreSQL has one through
+ * its change notifications, db/pg-listener.ts).
  */
 export interface MemoisedResponse {
   marker: number;

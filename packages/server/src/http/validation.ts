@@ -4,6 +4,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
 import { BadRequestError, type FieldProblem } from '../kernel/errors.ts';
 import { namesAnItem } from './input-guard.ts';
+import { onFirstUse } from './lazy-compile.ts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ES module interop.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -35,10 +36,27 @@ function makeAjv(coerceTypes: boolean): Ajv {
 const strictAjv = makeAjv(false);
 const coercingAjv = makeAjv(true);
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  if (httpPart === 'body') return strictAjv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
-  return requiringNumerals(coercingAjv.compile(schema as object), schema) as ReturnType<FastifySchemaCompiler<unknown>>;
-};
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  compiledOnFirstUse(() =>
+    httpPart === 'body'
+      ? strictAjv.compile(schema as object)
+      : requiringNumerals(coercingAjv.compile(schema as object), schema),
+  ) as ReturnType<FastifySchemaCompiler<unknown>>;
+
+/**
+ * A validator compiled on its first call, not at start: a server holds a few hundred routes'
+ * validators, and the generated code of those no client calls would sit in memory for nothing.
+ */
+function compiledOnFirstUse(compile: () => ValidateFunction): ValidateFunction {
+  const compiled = onFirstUse(compile);
+  const validate = ((data: unknown, ...rest: unknown[]) => {
+    const check = compiled();
+    const valid = (check as (...args: unknown[]) => boolean)(data, ...rest);
+    validate.errors = check.errors ?? null;
+    return valid;
+  }) as ValidateFunction;
+  return validate;
+}
 
 /** Decimal numerals only: Ajv's coercion would also take `Infinity`, `1e400`, `0x10` and ` 5`. */
 const NUMERAL_TEXT = { integer: /^[+-]?\d+$/, number: /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/ };

@@ -5,8 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
 import { newId } from '../kernel/ids.ts';
 
@@ -35,35 +35,60 @@ export interface MailerOptions {
   timeoutMs?: number;
 }
 
+/**
+ * nodemailer, loaded with the first message: about 20 MB that a server which sends no mail (most
+ * of them, most of the time) need not hold.
+ */
+async function loadNodemailer() {
+  return (await import('nodemailer')).default;
+}
+
+/** A transport made on first use and kept; `close` closes it if it was made. */
+function lazyTransport(make: (nodemailer: Awaited<ReturnType<typeof loadNodemailer>>) => Transporter) {
+  let transport: Promise<Transporter> | undefined;
+  return {
+    get: () => {
+      transport ??= loadNodemailer().then(make);
+      return transport;
+    },
+    close: () => void transport?.then((made) => made.close()),
+  };
+}
+
 export function createMailer(config: Config, log: FastifyBaseLogger, options: MailerOptions = {}): Mailer {
   const from = config.accounts.mailFrom;
-  if (config.accounts.smtpUrl) {
+  const smtpUrl = config.accounts.smtpUrl;
+  if (smtpUrl) {
     const timeout = options.timeoutMs;
-    const transport = timeout
-      ? nodemailer.createTransport({
-          url: config.accounts.smtpUrl,
-          connectionTimeout: timeout,
-          greetingTimeout: timeout,
-          socketTimeout: timeout,
-        })
-      : nodemailer.createTransport(config.accounts.smtpUrl);
+    const transport = lazyTransport((nodemailer) =>
+      timeout
+        ? nodemailer.createTransport({
+            url: smtpUrl,
+            connectionTimeout: timeout,
+            greetingTimeout: timeout,
+            socketTimeout: timeout,
+          })
+        : nodemailer.createTransport(smtpUrl),
+    );
     return {
       async send(message) {
-        await transport.sendMail({ from, ...message });
+        await (await transport.get()).sendMail({ from, ...message });
       },
-      close: () => transport.close(),
+      close: transport.close,
     };
   }
   const dir = join(config.dataDir, 'mail');
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport((nodemailer) =>
+    nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+  );
   return {
     async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await (await transport.get()).sendMail({ from, ...message });
       mkdirSync(dir, { recursive: true });
       const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${newId('mail')}.eml`);
       writeFileSync(file, info.message as Buffer);
       log.info({ file, to: message.to, subject: message.subject }, 'no SMTP_URL set: e-mail written to a file');
     },
-    close: () => transport.close(),
+    close: transport.close,
   };
 }

@@ -5,12 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { authenticateMcp, checkToolScopes, type AccessTokenVerifier } from './auth.ts';
 import { protectedResourceMetadata, resourceMetadataUrl } from './metadata.ts';
-import { buildMcpServer } from './server.ts';
 import { refuseBadMcpInput } from './input-guard.ts';
 
 export const MCP_PATH = '/mcp';
@@ -20,6 +18,25 @@ const MCP_BODY_LIMIT = 8 * 1024 * 1024;
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
+
+/**
+ * The MCP SDK, the tools and their zod schemas, loaded with the first MCP request: about 30 MB
+ * that a server whose clients never speak MCP need not hold.
+ */
+let runtime: Promise<McpRuntime> | undefined;
+interface McpRuntime {
+  buildMcpServer: typeof import('./server.ts').buildMcpServer;
+  Transport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+}
+function loadRuntime(): Promise<McpRuntime> {
+  runtime ??= Promise.all([import('./server.ts'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]).then(
+    ([server, transport]) => ({
+      buildMcpServer: server.buildMcpServer,
+      Transport: transport.StreamableHTTPServerTransport,
+    }),
+  );
+  return runtime;
+}
 
 export interface McpDeps {
   db: Database;
@@ -78,6 +95,7 @@ export async function mcpRoutes(app: FastifyInstance, { db, config, tokens }: Mc
       if (refusal)
         return reply.code(refusal.status).header('content-type', 'application/json').send(JSON.stringify(refusal.body));
 
+      const { buildMcpServer, Transport } = await loadRuntime();
       // From here the SDK transport writes the response to the raw socket.
       reply.hijack();
       const raw = reply.raw;
@@ -86,7 +104,7 @@ export async function mcpRoutes(app: FastifyInstance, { db, config, tokens }: Mc
       }
       raw.setHeader('x-request-id', request.id);
       const server = buildMcpServer({ db, config, principal, log: request.log }, VERSION);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       raw.on('close', () => {
         void transport.close();
         void server.close();

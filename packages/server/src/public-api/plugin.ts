@@ -148,17 +148,22 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
   await serveApiReference(app, { prefix: PUBLIC_API_PREFIX, publicUrl: deps.config.publicUrl });
 }
 
-/** Keeps a memo route's 200 or 304 for the front door, unless a quota or limit made it a write. */
+const QUOTA_HEADERS = new Set(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']);
+
+/**
+ * Keeps a memo route's 200 or 304 for the front door, unless a route limit made it a write. A plan
+ * quota's headers are left out: the front door counts the request and adds its own.
+ */
 function rememberResponse(memo: ResponseMemo, request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
   const status = reply.statusCode;
   if (!((status === 200 && typeof payload === 'string') || (status === 304 && payload === null))) return;
-  if (request.routeOptions.config.rateLimit || (request.apiKey && request.apiKey.project.monthly_quota !== null))
-    return;
+  if (request.routeOptions.config.rateLimit) return;
   // The front door checks only the key's scope, not whether it is publishable.
   if (request.routeOptions.config.secretOnly) return;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(reply.getHeaders())) {
     if (name === 'x-request-id' || name === 'content-length' || name === 'connection' || value === undefined) continue;
+    if (QUOTA_HEADERS.has(name)) continue;
     headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   const etag = headers['etag'];

@@ -138,6 +138,7 @@ describe('durability and shutdown', () => {
     const server = await start();
     const total = 120;
     const acknowledged: string[] = [];
+    const refusedBeforeKill: string[] = [];
     let killed: Promise<void> | undefined;
     // Distinct errors sent at once; the process is killed as soon as 40 are acknowledged,
     // while the rest are still queued or in flight.
@@ -153,11 +154,17 @@ describe('durability and shutdown', () => {
           acknowledged.push(body.id);
           if (acknowledged.length === 40) killed = kill9(server);
         })
-        .catch(() => undefined),
+        // After the kill the rest fail; before it, a failure is a finding: say what it was.
+        .catch((error: Error) => {
+          if (!killed) refusedBeforeKill.push(String(error.cause ?? error.message));
+        }),
     );
     await Promise.all(requests);
     await killed;
-    assert.ok(acknowledged.length >= 40, `${acknowledged.length} acknowledged`);
+    assert.ok(
+      acknowledged.length >= 40,
+      `${acknowledged.length} acknowledged; failed before the kill: ${[...new Set(refusedBeforeKill)].join('; ')}`,
+    );
 
     await withDb(database, async (db) => {
       const stored = await db.all<{ id: string }>(

@@ -3,13 +3,14 @@
  * tests hold it to two promises: an answer from the memo is the answer Fastify gives (headers,
  * body, 304s, request ids), and the memo never answers where Fastify would answer differently
  * (after a write, for another key, for a key that lost its scope or was revoked, under a quota).
- * On PostgreSQL there is no change marker, so nothing is kept and every answer is Fastify's.
+ * Both databases memoise (PostgreSQL through its change notifications, db/pg-listener.ts).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { startTestServer, type TestProject, type TestServer } from '../support/server.ts';
 import { Api, type ApiResponse } from '../support/api.ts';
+import { listeningForChanges } from '../support/change-listener.ts';
 
 /** A GET with header lines exactly as given (repeats and case kept), and an optional body. */
 function rawGet(url: string, lines: string[], body?: string): Promise<{ status: number; text: string }> {
@@ -54,8 +55,11 @@ describe('front door: repeated reads answered from the response memo', () => {
   }
 
   before(async () => {
-    server = await startTestServer();
-    memoised = server.db.dialect === 'sqlite';
+    // Every commit makes the memo stale, a quota flush too (on SQLite): none during these tests.
+    server = await startTestServer({ env: { QUOTA_FLUSH_INTERVAL_MS: '60000' } });
+    // Both databases memoise: PostgreSQL once its change listener listens.
+    await listeningForChanges(server.db);
+    memoised = server.db.changeMarker !== undefined;
     project = await server.createProject();
     other = await server.createProject();
     api = new Api(server.baseUrl, project.liveKey);
@@ -74,7 +78,7 @@ describe('front door: repeated reads answered from the response memo', () => {
     ['GET /translations', '/translations', { locale: 'de' }],
   ];
   for (const [name, path, query] of reads) {
-    it(`${name}: the repeat is the same answer, from the memo on SQLite`, async () => {
+    it(`${name}: the repeat is the same answer, from the memo`, async () => {
       const first = await counted(() => api.get(path, { query }));
       assert.equal(first.response.status, 200);
       const second = await counted(() => api.get(path, { query }));
@@ -190,14 +194,25 @@ describe('front door: repeated reads answered from the response memo', () => {
     await server.db.run('UPDATE api_keys SET revoked_at = NULL WHERE project_id = ?', [project.projectId]);
   });
 
-  it('a project under a plan quota counts every read: never answered from the memo', async () => {
-    const metered = await server.createProject({ monthlyQuota: 1000 });
+  it('a project under a plan quota counts every read, those answered from the memo too, and is refused past it', async () => {
+    const metered = await server.createProject({ monthlyQuota: 3 });
     const reader = api.withKey(metered.liveKey);
     const first = await reader.get('/features');
     const second = await counted(() => reader.get('/features'));
-    assert.equal(second.fromMemo, false);
-    assert.equal(first.headers.get('ratelimit-remaining'), '999');
-    assert.equal(second.response.headers.get('ratelimit-remaining'), '998');
+    assert.equal(second.fromMemo, memoised);
+    assert.equal(first.headers.get('ratelimit-remaining'), '2');
+    assert.equal(second.response.headers.get('ratelimit-remaining'), '1');
+    assert.equal(second.response.headers.get('ratelimit-limit'), '3');
+    assert.ok(Number(second.response.headers.get('ratelimit-reset')) > 0);
+    const third = await counted(() => reader.get('/features'));
+    assert.equal(third.fromMemo, memoised);
+    assert.equal(third.response.headers.get('ratelimit-remaining'), '0');
+    const over = await counted(() => reader.get('/features'));
+    assert.equal(over.fromMemo, false);
+    assert.equal(over.response.status, 429);
+    assert.deepEqual(over.response.body, { error: 'Quota exceeded' });
+    assert.ok(Number(over.response.headers.get('retry-after')) >= 1);
+    assert.equal(over.response.headers.get('ratelimit-remaining'), '0');
   });
 
   it("header names in any case; repeated key or tag headers get the answer Node's joined value calls for; GET bodies take the full path", async () => {

@@ -150,7 +150,7 @@ export async function emailManagementRoutes(app: ManagementApp, deps: Management
     async (request) => {
       const check = await checkLink(db, 'reset-password', request.body.token);
       if (!check.ok) throw new BadRequestError(LINK_PROBLEMS[check.reason]);
-      requireStrongPassword(request.body.password, 'password', [check.email]);
+      await requireStrongPassword(request.body.password, 'password', [check.email]);
       const passwordHash = await hashPassword(request.body.password);
       const used = await db.transaction(async (tx) => {
         if (!(await useLink(tx, check.linkId))) return false;

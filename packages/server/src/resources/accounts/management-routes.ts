@@ -41,7 +41,7 @@ export async function accountManagementRoutes(app: ManagementApp, deps: Manageme
     async (request, reply) => {
       const { email, password } = request.body;
       const name = request.body.name?.trim() ?? '';
-      requireStrongPassword(password, 'password', [email, name]);
+      await requireStrongPassword(password, 'password', [email, name]);
       // Hashed either way, so both answers take about as long.
       const passwordHash = await hashPassword(password);
       const created = await createAccountUnlessTaken(db, {
@@ -133,7 +133,7 @@ export async function accountManagementRoutes(app: ManagementApp, deps: Manageme
       if (row.password_hash && !(await passwordMatches(request.body.currentPassword ?? '', row.password_hash))) {
         throw new ForbiddenError('The current password is wrong');
       }
-      requireStrongPassword(request.body.newPassword, 'newPassword', [row.email, row.name]);
+      await requireStrongPassword(request.body.newPassword, 'newPassword', [row.email, row.name]);
       const passwordHash = await hashPassword(request.body.newPassword);
       await db.transaction(async (tx) => {
         await setPasswordHash(tx, account.id, passwordHash);

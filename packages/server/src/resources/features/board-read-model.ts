@@ -12,6 +12,11 @@
 import type { Database, SqlValue } from '../../db/database.ts';
 import { Where } from '../../db/query.ts';
 import { tagsOfFeatures, type IdeaTag } from '../tags/index.ts';
+import { featureCountQuery } from './store-counts.ts';
+import { readList } from './list-read.ts';
+import { TAGGED, taggedQueries } from './tagged-read-model.ts';
+import type { ListQuery } from './store.ts';
+import { trendingPage, type TrendingSource } from './store-trending.ts';
 
 /** The longest search text looked at, and the most words taken from it. */
 export const SEARCH_TEXT_MAX = 200;
@@ -20,6 +25,11 @@ const WORD_MAX = 40;
 const EXCERPT_LENGTH = 200;
 /** Trending: votes cast in the last this many days (the board's sort and the management list's). */
 export const TRENDING_DAYS = 7;
+
+/** The moment trending counts votes from. */
+export function trendingSince(): string {
+  return new Date(Date.now() - TRENDING_DAYS * 24 * 3600 * 1000).toISOString();
+}
 
 export type BoardSort = 'top' | 'new' | 'trending' | 'relevance';
 
@@ -154,17 +164,45 @@ export async function listBoardIdeas(
   projectId: string,
   query: BoardIdeaQuery,
 ): Promise<{ rows: BoardIdea[]; total: number }> {
+  const { rows, total } = await readList<IdeaRow>(
+    db,
+    boardIdeasQuery(db.dialect, projectId, query),
+    query.limit,
+    query.offset,
+  );
+  return { rows: await present(db, rows), total };
+}
+
+/**
+ * The statements of listBoardIdeas, apart so tests can read their plans. Without search, the
+ * page walks an index in its order (migration 202611280200: features_public_top, or
+ * features_public_status_top with a status; features_public_newest or its status and type
+ * variants for `new`) and stops; trending ranks every public idea by its recent votes, so it
+ * sorts (only votes of the last 7 days are read, through the votes primary key). The count is
+ * index-only over the public ideas it counts.
+ */
+export function boardIdeasQuery(
+  dialect: Database['dialect'],
+  projectId: string,
+  query: BoardIdeaQuery,
+): {
+  count: ListQuery;
+  page: ListQuery;
+  taggedPage?: ListQuery;
+  trending?: { source: TrendingSource; since: string };
+} {
   const words = searchWords(query.q);
-  const where = publicIdeas(projectId)
-    .when(query.status, 'f.status = ?', query.status ?? null)
-    .when(query.type, 'f.type = ?', query.type ?? null)
-    .when(
-      query.tagId,
-      'EXISTS (SELECT 1 FROM feature_tags ft WHERE ft.feature_id = f.id AND ft.tag_id = ?)',
-      query.tagId ?? null,
-    );
-  const match = words.length > 0 ? textMatch(db.dialect, words, false) : undefined;
-  if (match?.where) where.add(match.where, ...match.whereParams);
+  const match = words.length > 0 ? textMatch(dialect, words, false) : undefined;
+  // Every filter but the tag; `where` adds the tag as a check per idea (for walking an index).
+  const filtered = () => {
+    const base = publicIdeas(projectId)
+      .when(query.status, 'f.status = ?', query.status ?? null)
+      .when(query.type, 'f.type = ?', query.type ?? null);
+    if (match?.where) base.add(match.where, ...match.whereParams);
+    return base;
+  };
+  const untagged = filtered();
+  const where = filtered().when(query.tagId, TAGGED, query.tagId ?? null);
 
   const sort = query.sort ?? (match ? 'relevance' : 'top');
   const top = 'f.vote_count DESC, f.created_at DESC, f.id DESC';
@@ -172,31 +210,52 @@ export async function listBoardIdeas(
   let orderBy = top;
   const orderParams: SqlValue[] = [];
   if (sort === 'new') orderBy = newest;
-  else if (sort === 'trending') {
-    // Per idea, a range of the votes primary key (feature_id, …): only this project's votes are read.
-    orderBy = `(SELECT COUNT(*) FROM votes v WHERE v.feature_id = f.id AND v.created_at >= ?) DESC, ${top}`;
-    orderParams.push(new Date(Date.now() - TRENDING_DAYS * 24 * 3600 * 1000).toISOString());
-  } else if (sort === 'relevance' && match) {
+  else if (sort === 'relevance' && match) {
     orderBy = `${match.rank}, ${top}`;
     orderParams.push(...match.rankParams);
   }
 
   const from = `features f ${match?.join ?? ''}`;
   const fromParams = match?.joinParams ?? [];
-  const [count, rows] = await Promise.all([
-    db.get<{ total: number | string }>(`SELECT COUNT(*) AS total FROM ${from} WHERE ${where.sql}`, [
-      ...fromParams,
-      ...where.params,
-    ]),
-    db.all<IdeaRow>(`SELECT ${COLUMNS} FROM ${from} WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
-      ...fromParams,
-      ...where.params,
-      ...orderParams,
-      query.limit,
-      query.offset,
-    ]),
-  ]);
-  return { rows: await present(db, rows), total: Number(count?.total ?? 0) };
+  const tagged =
+    query.tagId === undefined
+      ? undefined
+      : taggedQueries(
+          dialect,
+          { columns: COLUMNS, join: match?.join ?? '', joinParams: fromParams, where: untagged },
+          query.tagId,
+        );
+  return {
+    // Kept counts answer the equality filters; a tag or search text counts the matching ideas.
+    count:
+      tagged?.count ??
+      (match
+        ? { sql: `SELECT COUNT(*) AS total FROM ${from} WHERE ${where.sql}`, params: [...fromParams, ...where.params] }
+        : featureCountQuery(projectId, {
+            environment: 'live',
+            internal: 0,
+            held: 0,
+            status: query.status,
+            type: query.type,
+          })),
+    page: {
+      sql: `SELECT ${COLUMNS} FROM ${from} WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+      params: [...fromParams, ...where.params, ...orderParams, query.limit, query.offset],
+    },
+    ...(tagged && { taggedPage: tagged.page(orderBy, orderParams, query.limit, query.offset) }),
+    ...(sort === 'trending' && {
+      trending: {
+        source: {
+          columns: COLUMNS,
+          join: match?.join ?? '',
+          joinParams: fromParams,
+          where: where.sql,
+          whereParams: where.params,
+        },
+        since: trendingSince(),
+      },
+    }),
+  };
 }
 
 /**

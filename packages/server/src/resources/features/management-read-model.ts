@@ -4,12 +4,16 @@
  * resources/tags, hence a read model), sorts including trending, and each item's tags; and the
  * ideas similar to one, the candidates for merging it (full-text search, board-read-model.ts).
  */
-import { bool, type Database, type SqlValue } from '../../db/database.ts';
+import { bool, type Database } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { searchClause, Where } from '../../db/query.ts';
 import { tagsOfFeatures, type IdeaTag } from '../tags/index.ts';
-import { searchWords, textMatch, TRENDING_DAYS } from './board-read-model.ts';
-import type { FeatureRow } from './store.ts';
+import { searchWords, textMatch, trendingSince } from './board-read-model.ts';
+import { featureCountQuery } from './store-counts.ts';
+import { readList } from './list-read.ts';
+import { TAGGED, taggedQueries } from './tagged-read-model.ts';
+import { trendingPage, type TrendingSource } from './store-trending.ts';
+import type { FeatureRow, ListQuery } from './store.ts';
 
 export type ManagedSort = 'newest' | 'oldest' | 'votes' | 'comments' | 'updated' | 'trending';
 
@@ -55,36 +59,76 @@ export async function listManagedFeatures(
   projectId: string,
   filter: FeatureListFilter,
 ): Promise<{ rows: TaggedFeatureRow[]; total: number }> {
-  const where = new Where('f.project_id = ?', projectId)
-    .when(filter.environment, 'f.environment = ?', filter.environment ?? null)
-    .when(filter.status, 'f.status = ?', filter.status ?? null)
-    .when(filter.type, 'f.type = ?', filter.type ?? null)
-    .when(filter.internal, 'f.internal = ?', bool(filter.internal ?? false))
-    .when(
-      filter.tag,
-      'EXISTS (SELECT 1 FROM feature_tags ft WHERE ft.feature_id = f.id AND ft.tag_id = ?)',
-      filter.tag ?? null,
-    );
-  if (filter.q) {
-    const search = searchClause(['f.title', 'f.description', 'f.developer_notes'], filter.q);
-    where.add(search.sql, ...search.params);
-  }
-  let orderBy: string;
-  const orderParams: SqlValue[] = [];
-  if (filter.sort === 'trending') {
-    orderBy = `(SELECT COUNT(*) FROM votes v WHERE v.feature_id = f.id AND v.created_at >= ?) DESC, ${TOP}`;
-    orderParams.push(new Date(Date.now() - TRENDING_DAYS * 24 * 3600 * 1000).toISOString());
-  } else orderBy = ORDER[filter.sort];
-  const [count, rows] = await Promise.all([
-    db.get<{ total: number | string }>(`SELECT COUNT(*) AS total FROM features f WHERE ${where.sql}`, where.params),
-    db.all<FeatureRow>(`SELECT f.* FROM features f WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
-      ...where.params,
-      ...orderParams,
-      filter.limit,
-      filter.offset,
-    ]),
-  ]);
-  return { rows: await withTags(db, rows), total: Number(count?.total ?? 0) };
+  const { rows, total } = await readList<FeatureRow>(
+    db,
+    managedFeaturesQuery(db.dialect, projectId, filter),
+    filter.limit,
+    filter.offset,
+  );
+  return { rows: await withTags(db, rows), total };
+}
+
+/**
+ * The statements of listManagedFeatures, apart so tests can read their plans. Every sort but
+ * trending walks its index of migration 202611280200 (features_project_newest, _votes,
+ * _comments, _updated) and stops when the page is full; filters are checked along the way.
+ * Trending is `trending` (store-trending.ts: the recently voted items ranked, then
+ * features_project_votes walked), `page` then being unused.
+ */
+export function managedFeaturesQuery(
+  dialect: Database['dialect'],
+  projectId: string,
+  filter: FeatureListFilter,
+): {
+  count: ListQuery;
+  page: ListQuery;
+  taggedPage?: ListQuery;
+  trending?: { source: TrendingSource; since: string };
+} {
+  // Every filter but the tag; `where` adds the tag as a check per item (for walking an index).
+  const filtered = () => {
+    const base = new Where('f.project_id = ?', projectId)
+      .when(filter.environment, 'f.environment = ?', filter.environment ?? null)
+      .when(filter.status, 'f.status = ?', filter.status ?? null)
+      .when(filter.type, 'f.type = ?', filter.type ?? null)
+      .when(filter.internal, 'f.internal = ?', bool(filter.internal ?? false));
+    if (filter.q) {
+      const search = searchClause(['f.title', 'f.description', 'f.developer_notes'], filter.q);
+      base.add(search.sql, ...search.params);
+    }
+    return base;
+  };
+  const untagged = filtered();
+  const where = filtered().when(filter.tag, TAGGED, filter.tag ?? null);
+  const orderBy = ORDER[filter.sort === 'trending' ? 'votes' : filter.sort];
+  const tagged =
+    filter.tag === undefined
+      ? undefined
+      : taggedQueries(dialect, { columns: 'f.*', join: '', joinParams: [], where: untagged }, filter.tag);
+  return {
+    // Kept counts answer the equality filters; a tag or search text counts the matching items.
+    count:
+      tagged?.count ??
+      (filter.q
+        ? { sql: `SELECT COUNT(*) AS total FROM features f WHERE ${where.sql}`, params: where.params }
+        : featureCountQuery(projectId, {
+            environment: filter.environment,
+            status: filter.status,
+            type: filter.type,
+            internal: filter.internal === undefined ? undefined : filter.internal ? 1 : 0,
+          })),
+    page: {
+      sql: `SELECT f.* FROM features f WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+      params: [...where.params, filter.limit, filter.offset],
+    },
+    ...(tagged && { taggedPage: tagged.page(orderBy, [], filter.limit, filter.offset) }),
+    ...(filter.sort === 'trending' && {
+      trending: {
+        source: { columns: 'f.*', join: '', joinParams: [], where: where.sql, whereParams: where.params },
+        since: trendingSince(),
+      },
+    }),
+  };
 }
 
 /** Words too common to say two ideas are alike (English; other languages rank by their rarer words anyway). */

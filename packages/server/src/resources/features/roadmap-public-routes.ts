@@ -1,10 +1,12 @@
+import fastJson from 'fast-json-stringify';
 import { Type } from 'typebox';
+import { ChangeCache } from '../../http/change-cache.ts';
 import { clampLimit, errorResponses, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { BadRequestError } from '../../kernel/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { scopeOf } from '../../public-api/context.ts';
 import { FEATURE_STATUSES, FILTER_STATUSES } from './schemas.ts';
-import { listRoadmapItems } from './store.ts';
+import { listRoadmapItems, type RoadmapRow } from './store.ts';
 
 const RoadmapItem = Type.Object(
   {
@@ -56,11 +58,32 @@ export function parseStatusList(raw: string | undefined): (typeof FILTER_STATUSE
   return FILTER_STATUSES.filter((status) => wanted.includes(status));
 }
 
+/** The columns asked for, in their order, each holding its items in the order read. */
+function presentRoadmap(statuses: readonly (typeof FILTER_STATUSES)[number][], items: RoadmapRow[]) {
+  const byStatus = new Map(statuses.map((status) => [status as string, [] as unknown[]]));
+  for (const item of items) {
+    byStatus.get(item.status)?.push({
+      id: item.id,
+      title: item.title,
+      status: item.status,
+      voteCount: Number(item.vote_count),
+      commentCount: Number(item.comment_count),
+      createdAt: item.created_at,
+    });
+  }
+  return { columns: statuses.map((status) => ({ status, items: byStatus.get(status) })), total: items.length };
+}
+
 export async function roadmapRoutes(app: App, { db }: Deps): Promise<void> {
+  // Serialised roadmaps, reused until the next commit (SQLite); read afresh otherwise. The route
+  // is also in the response memo (config.memo), so a repeat is answered by the front door.
+  const roadmaps = new ChangeCache<string>(db, 5000);
+  // The same serialiser Fastify would build from the response schema, so the shape is identical.
+  const serializeRoadmap = fastJson(Roadmap);
   app.get(
     '/roadmap',
     {
-      config: { permission: 'features:read' },
+      config: { permission: 'features:read', memo: true },
       schema: {
         operationId: 'getRoadmap',
         summary: 'Public items grouped by status column, most voted first',
@@ -69,24 +92,18 @@ export async function roadmapRoutes(app: App, { db }: Deps): Promise<void> {
         response: { 200: Roadmap, ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const statuses = parseStatusList(request.query.status);
       const limit = clampLimit(request.query.limit, 100, 200);
-      const items = await listRoadmapItems(db, scopeOf(request), statuses, limit);
-      const columns = statuses.map((status) => ({
-        status,
-        items: items
-          .filter((item) => item.status === status)
-          .map((item) => ({
-            id: item.id,
-            title: item.title,
-            status: item.status,
-            voteCount: Number(item.vote_count),
-            commentCount: Number(item.comment_count),
-            createdAt: item.created_at,
-          })),
-      }));
-      return { columns, total: items.length };
+      const scope = scopeOf(request);
+      const body = await roadmaps.get(
+        `${scope.projectId}|${scope.environment}|${statuses.join(',')}|${limit}`,
+        async () => serializeRoadmap(presentRoadmap(statuses, await listRoadmapItems(db, scope, statuses, limit))),
+      );
+      return reply
+        .type('application/json; charset=utf-8')
+        .serializer((payload: unknown) => payload as string)
+        .send(body as never);
     },
   );
 }

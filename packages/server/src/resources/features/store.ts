@@ -4,7 +4,7 @@
  * writes see every item of a project in both environments. Votes and comments live in
  * store-votes.ts and store-comments.ts, merging in store-merge.ts.
  */
-import { bool, placeholders, type Database, type Queryable, type SqlValue } from '../../db/database.ts';
+import { bool, type Database, type Queryable, type SqlValue } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
@@ -121,8 +121,12 @@ export interface FeatureFilter {
   offset: number;
 }
 
-/** Public items only; the internal filter runs in SQL, before LIMIT and OFFSET. */
-export async function listPublicFeatures(db: Queryable, scope: Scope, filter: FeatureFilter): Promise<FeatureRow[]> {
+/**
+ * Public items only; the internal filter runs in SQL, before LIMIT and OFFSET. Newest first along
+ * features_public_newest, or its status or type variant when filtered (with both, the status
+ * one, the type checked row by row): a page reads its rows (and the offset's) and stops.
+ */
+export function publicFeaturesQuery(scope: Scope, filter: FeatureFilter): ListQuery {
   const where = ['project_id = ?', 'environment = ?', 'internal = 0', 'held = 0'];
   const params: SqlValue[] = [scope.projectId, scope.environment];
   if (filter.status) {
@@ -134,11 +138,16 @@ export async function listPublicFeatures(db: Queryable, scope: Scope, filter: Fe
     params.push(filter.type);
   }
   params.push(filter.limit, filter.offset);
-  return db.all<FeatureRow>(
-    `SELECT id, project_id, title, status, type, vote_count, comment_count, created_at FROM features
+  return {
+    sql: `SELECT id, project_id, title, status, type, vote_count, comment_count, created_at FROM features
       WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
     params,
-  );
+  };
+}
+
+export async function listPublicFeatures(db: Queryable, scope: Scope, filter: FeatureFilter): Promise<FeatureRow[]> {
+  const { sql, params } = publicFeaturesQuery(scope, filter);
+  return db.all<FeatureRow>(sql, params);
 }
 
 export interface FeatureChanges {
@@ -268,21 +277,52 @@ export async function deleteFeature(
   });
 }
 
-type RoadmapRow = Pick<FeatureRow, 'id' | 'title' | 'status' | 'vote_count' | 'comment_count' | 'created_at'>;
+export type RoadmapRow = Pick<FeatureRow, 'id' | 'title' | 'status' | 'vote_count' | 'comment_count' | 'created_at'>;
 
-/** Public items of the given statuses, most voted then newest, capped at `limit` over all columns. */
+/** A statement and its parameters, built apart from running it so tests can read its plan. */
+export interface ListQuery {
+  sql: string;
+  params: SqlValue[];
+}
+
+/**
+ * Public items of the given statuses, most voted then newest, capped at `limit` over all columns.
+ * One ordered range of features_public_status_top per status, merged and cut at `limit`: it reads
+ * at most `limit` rows plus one per column, however large the project, and never sorts. SQLite
+ * merges a compound SELECT's arms in index order (MERGE (UNION ALL)); PostgreSQL needs each arm
+ * ordered and limited in parentheses to plan a Merge Append of backward index scans (without,
+ * it sorts the project's rows).
+ */
+export function roadmapQuery(
+  dialect: Database['dialect'],
+  scope: Scope,
+  statuses: readonly string[],
+  limit: number,
+): ListQuery {
+  const order = 'ORDER BY vote_count DESC, created_at DESC, id DESC';
+  const column = `SELECT id, title, status, vote_count, comment_count, created_at FROM features
+      WHERE project_id = ? AND environment = ? AND internal = 0 AND held = 0 AND status = ?`;
+  const params = statuses.flatMap((status) =>
+    dialect === 'postgres'
+      ? [scope.projectId, scope.environment, status, limit]
+      : [scope.projectId, scope.environment, status],
+  );
+  const sql =
+    dialect === 'postgres'
+      ? `SELECT * FROM (${statuses.map(() => `(${column} ${order} LIMIT ?)`).join('\n    UNION ALL ')}) AS roadmap ${order} LIMIT ?`
+      : `${statuses.map(() => column).join('\n    UNION ALL ')} ${order} LIMIT ?`;
+  return { sql, params: [...params, limit] };
+}
+
 export async function listRoadmapItems(
-  db: Queryable,
+  db: Database,
   scope: Scope,
   statuses: readonly string[],
   limit: number,
 ): Promise<RoadmapRow[]> {
-  return db.all<RoadmapRow>(
-    `SELECT id, title, status, vote_count, comment_count, created_at FROM features
-      WHERE project_id = ? AND environment = ? AND internal = 0 AND held = 0 AND status IN (${placeholders(statuses.length)})
-      ORDER BY vote_count DESC, created_at DESC, id DESC LIMIT ?`,
-    [scope.projectId, scope.environment, ...statuses, limit],
-  );
+  if (statuses.length === 0) return [];
+  const { sql, params } = roadmapQuery(db.dialect, scope, statuses, limit);
+  return db.all<RoadmapRow>(sql, params);
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   type ReportStatus,
   type TriageTable,
 } from '../reports/index.ts';
+import { groupKey, recentGroupKey } from './group-key.ts';
 import type { LogEntry } from './schemas.ts';
 
 /** The given fingerprint, else a hash of level, category and message. */
@@ -26,6 +27,8 @@ export function logFingerprint(entry: LogEntry): string {
 
 interface Group {
   fingerprint: string;
+  /** groupKey of the scope and fingerprint: where the group's row is, unless it collided (group-key.ts). */
+  key: number;
   last: LogEntry;
   count: number;
   firstSeen: string;
@@ -33,13 +36,14 @@ interface Group {
 }
 
 /** Folds a batch into `groups`, one group per fingerprint, so a repeated line costs one upsert. */
-function foldBatch(groups: Map<string, Group>, entries: readonly LogEntry[], receivedAt: string): void {
+function foldBatch(scope: Scope, groups: Map<string, Group>, entries: readonly LogEntry[], receivedAt: string): void {
   for (const entry of entries) {
     const fingerprint = logFingerprint(entry);
     const at = entry.timestamp ? new Date(entry.timestamp).toISOString() : receivedAt;
     const group = groups.get(fingerprint);
     if (!group) {
-      groups.set(fingerprint, { fingerprint, last: entry, count: 1, firstSeen: at, lastSeen: at });
+      const key = recentGroupKey(scope.projectId, scope.environment, fingerprint);
+      groups.set(fingerprint, { fingerprint, key, last: entry, count: 1, firstSeen: at, lastSeen: at });
     } else {
       group.last = entry;
       group.count++;
@@ -49,27 +53,22 @@ function foldBatch(groups: Map<string, Group>, entries: readonly LogEntry[], rec
   }
 }
 
-/** The groups in a fixed lock order: two writers touching the same fingerprints never deadlock. */
+/** The groups in a fixed lock order (by key): two writers touching the same groups never deadlock. */
 function inLockOrder(groups: Map<string, Group>): Group[] {
   return [...groups.values()].sort((a, b) =>
-    a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0,
+    a.key !== b.key ? a.key - b.key : a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0,
   );
 }
 
-const COLUMNS = 14;
-const upserts = new Map<number, string>();
-
-/** One multi-row upsert per batch (groups are unique per fingerprint, as PostgreSQL requires). */
-function upsertFor(rows: number): string {
-  let sql = upserts.get(rows);
-  if (!sql) {
-    const row = `(${Array.from({ length: COLUMNS }, () => '?').join(', ')})`;
-    sql = `
-  INSERT INTO log_groups (id, project_id, environment, fingerprint, level, category, source, message, data, user_id,
-    app_version, occurrences, first_seen_at, last_seen_at)
-  VALUES ${Array.from({ length: rows }, () => row).join(', ')}
-  ON CONFLICT (project_id, environment, fingerprint) DO UPDATE SET
-    occurrences = log_groups.occurrences + excluded.occurrences,
+const COLUMNS = 15;
+const INSERT = `INSERT INTO log_groups (id, project_id, environment, fingerprint, fingerprint_key, level, category, source,
+    message, data, user_id, app_version, occurrences, first_seen_at, last_seen_at)`;
+const ON_KEY = 'ON CONFLICT (fingerprint_key) DO UPDATE SET';
+/** The row at the key is this group's: anything else is another group whose key collided. */
+const SAME_GROUP = `log_groups.fingerprint = excluded.fingerprint AND log_groups.project_id = excluded.project_id
+    AND log_groups.environment = excluded.environment`;
+/** What a repeat changes on its group's row: counts add up, the latest entry's fields win. */
+const REPEAT = `
     status = CASE WHEN log_groups.status = 'resolved' THEN 'open' ELSE log_groups.status END,
     level = excluded.level,
     category = excluded.category,
@@ -80,47 +79,117 @@ function upsertFor(rows: number): string {
     app_version = excluded.app_version,
     first_seen_at = CASE WHEN excluded.first_seen_at < log_groups.first_seen_at THEN excluded.first_seen_at ELSE log_groups.first_seen_at END,
     last_seen_at = CASE WHEN excluded.last_seen_at > log_groups.last_seen_at THEN excluded.last_seen_at ELSE log_groups.last_seen_at END`;
+const ROW = `(${Array.from({ length: COLUMNS }, () => '?').join(', ')})`;
+const upserts = new Map<number, string>();
+
+/**
+ * One multi-row upsert per batch, on the integer key (groups are unique per key in it, as
+ * PostgreSQL requires). A key that holds another group is a collision: `occurrences`
+ * becomes NULL there, which the NOT NULL column refuses, so the statement stores nothing and the
+ * write is done again by writeProbing. Refusing costs nothing on the common path, where a single
+ * statement stays the whole write.
+ */
+function upsertFor(rows: number): string {
+  let sql = upserts.get(rows);
+  if (!sql) {
+    sql = `${INSERT}
+  VALUES ${Array.from({ length: rows }, () => ROW).join(', ')}
+  ${ON_KEY}
+    occurrences = CASE WHEN ${SAME_GROUP} THEN log_groups.occurrences + excluded.occurrences END,${REPEAT}`;
     upserts.set(rows, sql);
   }
   return sql;
 }
 
+/** One group at one probe key: counted if the key holds this group or is free, else no row back. */
+const PROBE_UPSERT = `${INSERT}
+  VALUES ${ROW}
+  ${ON_KEY}
+    occurrences = log_groups.occurrences + excluded.occurrences,${REPEAT}
+  WHERE ${SAME_GROUP}
+  RETURNING id`;
+
+/** The refusal upsertFor makes on a key collision (PostgreSQL not_null_violation, SQLite CONSTRAINT_NOTNULL). */
+function isKeyCollision(error: unknown): boolean {
+  const failure = error as { code?: unknown; column?: unknown; errcode?: unknown; message?: unknown } | null;
+  if (failure?.code === '23502') return failure.column === 'occurrences';
+  return failure?.errcode === 1299 && /log_groups\.occurrences/.test(String(failure.message));
+}
+
+/** Appends one group's row of the upsert to `params`. */
+function pushGroup(params: SqlValue[], scope: Scope, group: Group, key: number): SqlValue[] {
+  const entry = group.last;
+  params.push(
+    newId('log'),
+    scope.projectId,
+    scope.environment,
+    group.fingerprint,
+    key,
+    entry.level,
+    entry.category ?? null,
+    entry.source ?? null,
+    entry.message,
+    entry.data === undefined ? null : JSON.stringify(entry.data),
+    entry.userId ?? null,
+    entry.appVersion ?? null,
+    group.count,
+    group.firstSeen,
+    group.lastSeen,
+  );
+  return params;
+}
+
 /** Rows per upsert statement: a batch's own maximum, so the statement shapes stay the same few. */
 const ROWS_PER_STATEMENT = 100;
 
-/** Writes one scope's groups: one statement, or several in one transaction (all or none). */
+/** Most probes a group may need: each probe meets another group with a chance of groups / 2^53. */
+const MAX_PROBES = 64;
+
+/**
+ * Writes one scope's groups, all or none: one statement (a single statement is atomic on its
+ * own), or several in one transaction. On a key collision, the slow path in one transaction.
+ */
 async function writeGroups(db: Database, scope: Scope, groups: Group[]): Promise<void> {
   const statements: [string, SqlValue[]][] = [];
   for (let from = 0; from < groups.length; from += ROWS_PER_STATEMENT) {
     const chunk = groups.slice(from, from + ROWS_PER_STATEMENT);
     const params: SqlValue[] = [];
-    for (const group of chunk) {
-      const entry = group.last;
-      params.push(
-        newId('log'),
-        scope.projectId,
-        scope.environment,
-        group.fingerprint,
-        entry.level,
-        entry.category ?? null,
-        entry.source ?? null,
-        entry.message,
-        entry.data === undefined ? null : JSON.stringify(entry.data),
-        entry.userId ?? null,
-        entry.appVersion ?? null,
-        group.count,
-        group.firstSeen,
-        group.lastSeen,
-      );
+    for (let i = 0; i < chunk.length; i++) {
+      // Sorted by key: two groups of one statement sharing a key are neighbours.
+      if (i > 0 && chunk[i]!.key === chunk[i - 1]!.key) return writeProbing(db, scope, groups);
+      pushGroup(params, scope, chunk[i]!, chunk[i]!.key);
     }
     statements.push([upsertFor(chunk.length), params]);
   }
-  // A single statement is atomic on its own.
-  if (statements.length === 1) await db.run(...statements[0]!);
-  else
-    await db.transaction(async (tx) => {
-      for (const [sql, params] of statements) await tx.run(sql, params);
-    });
+  try {
+    if (statements.length === 1) await db.run(...statements[0]!);
+    else
+      await db.transaction(async (tx) => {
+        for (const [sql, params] of statements) await tx.run(sql, params);
+      });
+  } catch (error) {
+    if (!isKeyCollision(error)) throw error;
+    await writeProbing(db, scope, groups);
+  }
+}
+
+/**
+ * The collision path: each group on its own, at its first key that holds this group or is free
+ * (group-key.ts), all in one transaction. A group that lives at a probe key sends every batch it
+ * is in down this path (one statement a group); at the chance of a collision that is a cost
+ * paid by almost no database ever, and in exchange the common path needs no read before writing.
+ */
+async function writeProbing(db: Database, scope: Scope, groups: Group[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const group of groups) {
+      for (let probe = 0; ; probe++) {
+        if (probe === MAX_PROBES)
+          throw new Error(`log group ${group.fingerprint}: no free key in ${MAX_PROBES} probes`);
+        const key = probe === 0 ? group.key : groupKey(scope.projectId, scope.environment, group.fingerprint, probe);
+        if ((await tx.all(PROBE_UPSERT, pushGroup([], scope, group, key))).length > 0) break;
+      }
+    }
+  });
 }
 
 /** One request's entries, kept so that it can be written alone if the folded write fails. */
@@ -167,7 +236,7 @@ class LogWriter {
       waiting = { scope, groups: new Map(), batches: [] };
       this.pending.set(key, waiting);
     }
-    foldBatch(waiting.groups, entries, receivedAt);
+    foldBatch(scope, waiting.groups, entries, receivedAt);
     const batch: Batch = { entries, receivedAt, written: Promise.withResolvers<void>() };
     waiting.batches.push(batch);
     this.schedule();
@@ -212,7 +281,7 @@ class LogWriter {
     // The folded write stored nothing: each batch again on its own, one after another.
     for (const batch of waiting.batches) {
       const groups = new Map<string, Group>();
-      foldBatch(groups, batch.entries, batch.receivedAt);
+      foldBatch(waiting.scope, groups, batch.entries, batch.receivedAt);
       try {
         await writeGroups(this.db, waiting.scope, inLockOrder(groups));
         batch.written.resolve();

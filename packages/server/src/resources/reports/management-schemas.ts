@@ -49,6 +49,18 @@ const error = {
   errorType: NullableString(),
   severity: Type.String(),
   url: NullableString(),
+  group: Type.Object(
+    {
+      occurrences: Type.Integer({ description: 'Reports of the group, over all its records' }),
+      firstSeenAt: Timestamp,
+      records: Type.Integer({ description: 'Records of the group: one per dedup window with reports' }),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'The group this record belongs to (same environment and fingerprint, across dedup windows); lists show its newest record',
+    },
+  ),
 };
 export const ErrorSummary = Type.Object(error, { additionalProperties: false });
 export const ErrorRecord = Type.Object(
@@ -76,7 +88,7 @@ export const StatusCounts = Type.Object(
 );
 export const ErrorStatusCounts = Type.Object(
   { open: Type.Integer(), resolved: Type.Integer(), ignored: Type.Integer(), regressed: Type.Integer() },
-  { additionalProperties: false, description: 'Records per status in the environment filter (other filters ignored)' },
+  { additionalProperties: false, description: 'Groups per status in the environment filter (other filters ignored)' },
 );
 
 export function ReportQuery(

@@ -37,6 +37,11 @@ export function presentErrorSummary(row: Row) {
     severity: row.severity,
     url: row.url,
     release: row.app_version ?? null,
+    group: {
+      occurrences: Number(row.group_occurrences ?? row.occurrences),
+      firstSeenAt: (row.group_first_seen_at ?? row.first_seen_at) as string,
+      records: Number(row.group_records ?? 1),
+    },
   };
 }
 export function presentError(row: Row) {

@@ -4,7 +4,8 @@ import type { App, Deps } from '../../public-api/context.ts';
 import { scopeOf } from '../../public-api/context.ts';
 import { createFeature } from '../features/index.ts';
 import { BugBody, ErrorBody } from './schemas.ts';
-import { linkBugToFeature, recordBug, recordError } from './store.ts';
+import { recordError } from './error-writer.ts';
+import { linkBugToFeature, recordBug } from './store.ts';
 
 const BugReceipt = Type.Object({ id: Type.String(), message: Type.String() }, { additionalProperties: false });
 const ErrorReceipt = Type.Object(

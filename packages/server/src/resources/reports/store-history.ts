@@ -18,14 +18,20 @@ export type HistoryRange = (typeof HISTORY_RANGES)[number];
 /** The start of the UTC hour of `at`, as stored. */
 export const hourOf = (at: Date): string => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS).toISOString();
 
-/** One more occurrence of a group in the hour of `now`; call inside the recording transaction. */
-export async function countOccurrence(tx: Queryable, scope: Scope, fingerprint: string, now: Date): Promise<void> {
+/** `count` more occurrences of a group in `hour` (from hourOf); call inside the recording transaction. */
+export async function countOccurrence(
+  tx: Queryable,
+  scope: Scope,
+  fingerprint: string,
+  hour: string,
+  count = 1,
+): Promise<void> {
   await tx.run(
     `INSERT INTO error_occurrences_hourly (project_id, environment, fingerprint, hour, count)
-     VALUES (?, ?, ?, ?, 1)
+     VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (project_id, environment, fingerprint, hour) DO UPDATE SET
-       count = error_occurrences_hourly.count + 1`,
-    [scope.projectId, scope.environment, fingerprint, hourOf(now)],
+       count = error_occurrences_hourly.count + excluded.count`,
+    [scope.projectId, scope.environment, fingerprint, hour, count],
   );
 }
 

@@ -9,7 +9,7 @@ import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { newId } from '../../kernel/ids.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { DEDUP_WINDOW_MS, fingerprintOf } from './dedup.ts';
-import { countOccurrence, pruneHistory } from './store-history.ts';
+import { countOccurrence, hourOf, pruneHistory } from './store-history.ts';
 import type { BugBody, ErrorBody } from './schemas.ts';
 import {
   getTriage,
@@ -32,6 +32,9 @@ const TRIAGE: Record<ReportKind, TriageTable> = {
     table: 'error_reports',
     search: ['title', 'message', 'stack_trace', 'error_type', 'url'],
     grade: 'severity',
+    // A group outlives its dedup records: each hour of repeats is a record of the same fingerprint.
+    // Records from before fingerprints were stored are groups of one.
+    groupBy: 'environment, COALESCE(fingerprint, id)',
   },
 };
 
@@ -45,8 +48,18 @@ export async function getReport<T>(
   projectId: string,
   id: string,
 ): Promise<T | undefined> {
-  return getTriage<T>(db, TRIAGE[kind], projectId, id);
+  const row = await getTriage<Record<string, unknown>>(db, TRIAGE[kind], projectId, id);
+  if (!row || kind !== 'errors') return row as T | undefined;
+  const group = await db.get<Record<string, unknown>>(
+    `SELECT SUM(occurrences) AS group_occurrences, MIN(first_seen_at) AS group_first_seen_at, COUNT(*) AS group_records
+       FROM error_reports WHERE ${GROUP_OF_RECORD}`,
+    [projectId, row['environment'] as string, row['fingerprint'] as string | null, id],
+  );
+  return { ...row, ...group } as T;
 }
+
+/** The records of the group of record `id`: parameters project, environment, fingerprint, id. */
+const GROUP_OF_RECORD = 'project_id = ? AND environment = ? AND (fingerprint = ? OR id = ?)';
 
 export async function setReportStatus(
   db: Queryable,
@@ -86,18 +99,25 @@ export async function setErrorStatus(
   status: ErrorStatus,
   inNextRelease: boolean,
 ): Promise<boolean | 'no-release'> {
-  const row = await db.get<{ app_version: string | null }>(
-    'SELECT app_version FROM error_reports WHERE id = ? AND project_id = ?',
+  const record = await db.get<{ environment: string; fingerprint: string | null }>(
+    'SELECT environment, fingerprint FROM error_reports WHERE id = ? AND project_id = ?',
     [id, projectId],
   );
-  if (!row) return false;
-  if (inNextRelease && status === 'resolved' && row.app_version === null) return 'no-release';
-  const release = inNextRelease && status === 'resolved' ? row.app_version : null;
-  await db.run('UPDATE error_reports SET status = ?, resolved_in_release = ? WHERE id = ? AND project_id = ?', [
+  if (!record) return false;
+  const group = [projectId, record.environment, record.fingerprint, id];
+  // The group's release is its newest record's: the one a new report is compared with.
+  const newest = await db.get<{ app_version: string | null }>(
+    `SELECT app_version FROM error_reports WHERE ${GROUP_OF_RECORD} ORDER BY first_seen_at DESC, id DESC LIMIT 1`,
+    group,
+  );
+  const version = newest?.app_version ?? null;
+  if (inNextRelease && status === 'resolved' && version === null) return 'no-release';
+  const release = inNextRelease && status === 'resolved' ? version : null;
+  // Every record of the group, so that the group reads the same from any of its records.
+  await db.run(`UPDATE error_reports SET status = ?, resolved_in_release = ? WHERE ${GROUP_OF_RECORD}`, [
     status,
     release,
-    id,
-    projectId,
+    ...group,
   ]);
   return true;
 }
@@ -139,7 +159,7 @@ export async function recordBug(
     db,
     scope,
     fingerprintOf(body.title, body.message),
-    now,
+    { first: now, last: now, count: 1 },
     BUGS,
     [
       body.title,
@@ -154,27 +174,47 @@ export async function recordBug(
   );
 }
 
+/** One error report waiting to be written: its scope, body and arrival time. */
+export interface ErrorReport {
+  scope: Scope;
+  body: Static<typeof ErrorBody>;
+  now: Date;
+  /** errorFingerprint(body): the group it counts on. */
+  fingerprint: string;
+}
+
+export const errorFingerprint = (body: Static<typeof ErrorBody>) => fingerprintOf(body.title, body.errorType);
+
 /**
- * An error; repeats of the same title and errorType within the window are counted on one record.
- * The same transaction counts the occurrence in the group's hourly history and applies the
- * lifecycle: a resolved group that occurs again is regressed (unless it was resolved in the next
- * release and this report is not from a newer one); an ignored one stays ignored. A new record of
- * a fingerprint takes the lifecycle of the group's previous record.
+ * Records reports of one group (same scope and fingerprint) as one occurrence count of
+ * `reports.length`. The record is the first report's when it is new; the release is the latest
+ * one given. The same transaction counts the occurrences in the group's hourly history and
+ * applies the lifecycle: a resolved group that occurs again is regressed (unless it was resolved
+ * in the next release and no report is from a newer one); an ignored one stays ignored. A new
+ * record of a fingerprint takes the lifecycle of the group's previous record. The first report
+ * gets the record's answer; the others are duplicates of it.
  */
-export async function recordError(
+export async function writeErrors(
   db: Database,
-  scope: Scope,
-  body: Static<typeof ErrorBody>,
-  now: Date,
-  retentionDays = 30,
-): Promise<Occurrence> {
-  const fingerprint = fingerprintOf(body.title, body.errorType);
-  const version = body.app?.version ?? null;
+  reports: readonly ErrorReport[],
+  retentionDays: number,
+): Promise<Occurrence[]> {
+  const first = reports[0]!;
+  const last = reports[reports.length - 1]!;
+  const { scope, body } = first;
+  // Computed once on arrival (recordError), the key the writer folds by.
+  const { fingerprint } = first;
+  const version = reports.findLast((report) => report.body.app?.version)?.body.app?.version ?? null;
+  const perHour = new Map<string, number>();
+  for (const report of reports) {
+    const hour = hourOf(report.now);
+    perHour.set(hour, (perHour.get(hour) ?? 0) + 1);
+  }
   const result = await recordOccurrence(
     db,
     scope,
     fingerprint,
-    now,
+    { first: first.now, last: last.now, count: reports.length },
     ERRORS,
     [
       body.title,
@@ -194,7 +234,7 @@ export async function recordError(
     ],
     undefined,
     async (tx, id, duplicate) => {
-      await countOccurrence(tx, scope, fingerprint, now);
+      for (const [hour, count] of perHour) await countOccurrence(tx, scope, fingerprint, hour, count);
       if (duplicate) {
         const row = await tx.get<{ status: string; resolved_in_release: string | null; app_version: string | null }>(
           'SELECT status, resolved_in_release, app_version FROM error_reports WHERE id = ?',
@@ -226,8 +266,8 @@ export async function recordError(
       ]);
     },
   );
-  await pruneHistory(db, retentionDays, now);
-  return result;
+  await pruneHistory(db, retentionDays, last.now);
+  return reports.map((_, i) => (i === 0 ? result : { id: result.id, duplicate: true }));
 }
 
 /** The status of a group that occurs again, from its status before and the report's release. */
@@ -286,9 +326,9 @@ function reportTable(
     idPrefix,
     upsert: `
   INSERT INTO ${name} (id, project_id, environment, fingerprint, dedup_open, ${columns.join(', ')}, occurrences, first_seen_at, last_seen_at)
-  VALUES (?, ?, ?, ?, 1, ${columns.map(() => '?').join(', ')}, 1, ?, ?)
+  VALUES (?, ?, ?, ?, 1, ${columns.map(() => '?').join(', ')}, ?, ?, ?)
   ON CONFLICT (project_id, environment, fingerprint) WHERE dedup_open = 1 DO UPDATE SET
-    occurrences = ${name}.occurrences + 1,
+    occurrences = ${name}.occurrences + excluded.occurrences,
     last_seen_at = excluded.last_seen_at,
     status = ${reopenResolved ? `CASE WHEN ${name}.status = 'resolved' THEN 'open' ELSE ${name}.status END` : `${name}.status`}
   WHERE ${name}.first_seen_at > ?
@@ -298,8 +338,15 @@ function reportTable(
   };
 }
 
+/** When the reports of one write arrived, and how many they are. */
+interface Arrivals {
+  first: Date;
+  last: Date;
+  count: number;
+}
+
 /**
- * Records one report: one upsert on the record table. Its unique index over open records makes
+ * Records `arrivals.count` identical reports: one upsert on the record table. Its unique index over open records makes
  * any number of identical reports arriving at once, through any number of processes, land on one
  * record with an exact count. When the open record is past the window, the upsert changes nothing;
  * that record is closed, and the upsert again opens a new one (or, where another process opened
@@ -309,16 +356,25 @@ async function recordOccurrence(
   db: Database,
   scope: Scope,
   fingerprint: string,
-  now: Date,
+  arrivals: Arrivals,
   table: ReportTable,
   values: readonly SqlValue[],
   onNew?: (tx: Queryable, id: string) => Promise<void>,
   onRecorded?: (tx: Queryable, id: string, duplicate: boolean) => Promise<void>,
 ): Promise<Occurrence> {
-  const at = now.toISOString();
-  const cutoff = new Date(now.getTime() - DEDUP_WINDOW_MS).toISOString();
+  const cutoff = new Date(arrivals.last.getTime() - DEDUP_WINDOW_MS).toISOString();
   const candidate = newId(table.idPrefix);
-  const params = [candidate, scope.projectId, scope.environment, fingerprint, ...values, at, at, cutoff];
+  const params = [
+    candidate,
+    scope.projectId,
+    scope.environment,
+    fingerprint,
+    ...values,
+    arrivals.count,
+    arrivals.first.toISOString(),
+    arrivals.last.toISOString(),
+    cutoff,
+  ];
   return db.transaction(async (tx) => {
     for (let attempt = 0; attempt < 3; attempt++) {
       const rows = await tx.all<{ id: string }>(table.upsert, params);

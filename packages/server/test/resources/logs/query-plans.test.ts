@@ -35,10 +35,10 @@ describe('log explorer query plans with 100,000 groups', () => {
     if (server.db.dialect === 'sqlite') {
       await server.db.run(
         `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${GROUPS})
-         INSERT INTO log_groups (id, project_id, environment, fingerprint, level, category, source, message,
-           data, status, occurrences, first_seen_at, last_seen_at)
+         INSERT INTO log_groups (id, project_id, environment, fingerprint, fingerprint_key, level, category, source,
+           message, data, status, occurrences, first_seen_at, last_seen_at)
          SELECT printf('log_%08d', i), CASE WHEN i % 20 = 0 THEN ? ELSE ? END, CASE WHEN i % 10 = 0 THEN 'test' ELSE 'live' END,
-           'fp' || i, CASE i % 5 WHEN 0 THEN 'error' WHEN 1 THEN 'warn' WHEN 2 THEN 'info' WHEN 3 THEN 'debug' ELSE 'trace' END,
+           'fp' || i, i, CASE i % 5 WHEN 0 THEN 'error' WHEN 1 THEN 'warn' WHEN 2 THEN 'info' WHEN 3 THEN 'debug' ELSE 'trace' END,
            'category-' || (i % 20), 'source-' || (i % 10), 'Message number ' || i, '{"i":' || i || '}',
            CASE WHEN i % 7 = 0 THEN 'resolved' ELSE 'open' END, 1 + i % 3,
            strftime('%Y-%m-%dT%H:%M:%fZ', ?, '+' || (i * 25) || ' seconds'),
@@ -48,10 +48,10 @@ describe('log explorer query plans with 100,000 groups', () => {
       );
     } else {
       await server.db.run(
-        `INSERT INTO log_groups (id, project_id, environment, fingerprint, level, category, source, message,
-           data, status, occurrences, first_seen_at, last_seen_at)
+        `INSERT INTO log_groups (id, project_id, environment, fingerprint, fingerprint_key, level, category, source,
+           message, data, status, occurrences, first_seen_at, last_seen_at)
          SELECT 'log_' || lpad(i::text, 8, '0'), CASE WHEN i % 20 = 0 THEN ? ELSE ? END,
-           CASE WHEN i % 10 = 0 THEN 'test' ELSE 'live' END, 'fp' || i,
+           CASE WHEN i % 10 = 0 THEN 'test' ELSE 'live' END, 'fp' || i, i,
            (ARRAY['error', 'warn', 'info', 'debug', 'trace'])[i % 5 + 1], 'category-' || (i % 20),
            'source-' || (i % 10), 'Message number ' || i, '{"i":' || i || '}',
            CASE WHEN i % 7 = 0 THEN 'resolved' ELSE 'open' END, 1 + i % 3,

@@ -145,6 +145,66 @@ describe('error history and lifecycle', () => {
     assert.equal((await p.member.get(path(`/errors/${next.id}/history`))).body.total, 2);
   });
 
+  it('lists a group once (its newest record, with the totals of all its records); a status change moves the whole group', async () => {
+    const old = (await p.live.post('/errors', report('Grouped across windows'))).body;
+    await p.live.post('/errors', report('Grouped across windows'));
+    const past = new Date(Date.now() - 3 * 3600_000).toISOString();
+    await p.server.db.run('UPDATE error_reports SET first_seen_at = ?, last_seen_at = ? WHERE id = ?', [
+      past,
+      past,
+      old.id,
+    ]);
+    const recent = (await p.live.post('/errors', report('Grouped across windows'))).body;
+    assert.notEqual(recent.id, old.id);
+    // Another environment is another group.
+    await p.test.post('/errors', report('Grouped across windows'));
+
+    const listed = await p.member.get(path('/errors'), {
+      query: { q: 'Grouped across windows', environment: 'live' },
+    });
+    assert.equal(listed.body.total, 1);
+    const [row] = listed.body.errors;
+    assert.equal(row.id, recent.id);
+    assert.equal(row.occurrences, 1);
+    assert.deepEqual(row.group, { occurrences: 3, firstSeenAt: past, records: 2 });
+    assert.equal((await p.member.get(path('/errors'), { query: { q: 'Grouped across windows' } })).body.total, 2);
+    // The full record carries the same totals, from any record of the group.
+    assert.deepEqual((await p.member.get(path(`/errors/${old.id}`))).body.group, row.group);
+    // Sorted by occurrences, the group's total counts.
+    const byCount = await p.member.get(path('/errors'), { query: { sort: 'occurrences', environment: 'live' } });
+    const position = byCount.body.errors.findIndex((e: { id: string }) => e.id === recent.id);
+    for (const before of byCount.body.errors.slice(0, position)) assert.ok(before.group.occurrences >= 3);
+
+    const countsBefore = (await p.member.get(path('/errors'), { query: { environment: 'live' } })).body.counts;
+    assert.equal((await p.admin.patch(path(`/errors/${old.id}`), { status: 'ignored' })).status, 200);
+    assert.equal((await p.member.get(path(`/errors/${recent.id}`))).body.status, 'ignored');
+    const countsAfter = (await p.member.get(path('/errors'), { query: { environment: 'live' } })).body.counts;
+    // Counts are of groups: one group moved from open to ignored, though it has two records.
+    assert.equal(countsAfter.open, countsBefore.open - 1);
+    assert.equal(countsAfter.ignored, countsBefore.ignored + 1);
+  });
+
+  it('a burst of 50 identical reports (folded while one is written): one record, one 201, exact counts; the latest release wins', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        p.live.post('/errors', report('Burst of one error', { app: { version: i === 49 ? '3.1.0' : '3.0.0' } })),
+      ),
+    );
+    assert.deepEqual(
+      responses.map((response) => response.status).sort((a, b) => a - b),
+      [...Array.from({ length: 49 }, () => 200), 201],
+    );
+    const ids = new Set(responses.map((response) => response.body.id));
+    assert.equal(ids.size, 1);
+    const [id] = ids;
+    const full = (await p.member.get(path(`/errors/${id}`))).body;
+    assert.equal(full.occurrences, 50);
+    assert.equal((await p.member.get(path(`/errors/${id}/history`))).body.total, 50);
+    // The release of the last report given; which report the server saw last is not fixed, so
+    // only that it is one of the two.
+    assert.ok(['3.0.0', '3.1.0'].includes(full.release));
+  });
+
   it('orders releases', () => {
     assert.equal(compareVersions('1.10.0', '1.9.2'), 1);
     assert.equal(compareVersions('v2.0', '2.0'), 0);

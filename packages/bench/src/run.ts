@@ -17,7 +17,7 @@
  * (default 2), BENCH_CONNECTIONS (default 32), BENCH_ONLY (comma-separated scenario ids),
  * BENCH_PROFILE=1 (run the server with --cpu-prof; profiles land in results/profiles/),
  * BENCH_NO_README=1 (leave README.md alone), BENCH_RESULTS_DIR (where results go instead of
- * results/), BENCH_SERVER_MAIN (another server entry point, e.g.
+ * results/), BENCH_SERVER_MAIN (another server entry point instead of the built server's bin, e.g.
  * a patched checkout, to compare a change), BENCH_PG_URL (the PostgreSQL server's maintenance
  * database, default postgres://postgres@127.0.0.1:5432/postgres).
  */
@@ -44,8 +44,9 @@ import { BENCH_ROADMAP_SIZES, seedBenchDatabase, type SeedOptions } from './seed
 import { errorsOf, runWrk, wrkVersion, type WrkRequest, type WrkResult } from './wrk.ts';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+// The server as production runs it: built, through its bin (the bench script builds it first).
 const SERVER_MAIN =
-  process.env['BENCH_SERVER_MAIN'] ?? fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
+  process.env['BENCH_SERVER_MAIN'] ?? fileURLToPath(new URL('../../server/bin/signpost-server.js', import.meta.url));
 const CEILING_MAIN = fileURLToPath(new URL('./ceiling.ts', import.meta.url));
 const RESULTS_DIR = process.env['BENCH_RESULTS_DIR'] ?? join(PACKAGE_DIR, 'results');
 

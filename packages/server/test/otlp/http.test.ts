@@ -36,7 +36,7 @@ describe('POST /otlp/v1/logs over HTTP', () => {
     return fetch(url(), {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}), ...headers },
-      body,
+      body: typeof body === 'string' ? body : new Uint8Array(body),
     });
   }
 

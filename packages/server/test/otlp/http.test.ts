@@ -15,7 +15,7 @@ const logsV1 = require('@opentelemetry/otlp-transformer/build/src/generated/root
 
 type Json = Record<string, any>;
 
-function request(service: string, records: Json[]): Json {
+function request(service: string, records: unknown[]): Json {
   return {
     resourceLogs: [
       {
@@ -40,7 +40,7 @@ describe('POST /otlp/v1/logs over HTTP', () => {
     });
   }
 
-  async function stored(project: ManagedProject, service: string): Promise<Json[]> {
+  async function stored(project: ManagedProject, service: string): Promise<any[]> {
     const list = await project.member.get(`/projects/${project.projectId}/logs`, {
       query: { source: service, environment: 'live', limit: 50 },
     });

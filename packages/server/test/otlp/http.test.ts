@@ -119,6 +119,17 @@ describe('POST /otlp/v1/logs over HTTP', () => {
     assert.equal(group.data.traceId, '0af7651916cd43dd8448eb211c80319c');
   });
 
+  it('cuts a message at 5,000 characters and names an empty body by its event', async () => {
+    const records = [
+      { severityNumber: 9, body: { stringValue: 'x'.repeat(6000) } },
+      { severityNumber: 9, eventName: 'cart.emptied' },
+    ];
+    const response = await post(JSON.stringify(request('long', records)));
+    assert.deepEqual(await response.json(), {});
+    const messages = (await stored(p, 'long')).map((g) => g.message).sort();
+    assert.deepEqual(messages, ['cart.emptied', 'x'.repeat(5000)]);
+  });
+
   it('maps severity text when there is no severity number', async () => {
     const texts = ['TRACE', 'debug', 'Information', 'Warning', 'CRITICAL', 'whatever'];
     const records = texts.map((severityText) => ({ severityText, body: { stringValue: `text ${severityText}` } }));
@@ -204,6 +215,10 @@ describe('POST /otlp/v1/logs over HTTP', () => {
     const tooLarge = await post(bomb, { 'content-encoding': 'gzip' });
     assert.equal(tooLarge.status, 413);
     assert.match((await tooLarge.json()).error, /decompressed/);
+    const many = Array.from({ length: 10_001 }, () => ({}));
+    const tooMany = await post(JSON.stringify(request('too-many', many)));
+    assert.equal(tooMany.status, 413);
+    assert.match((await tooMany.json()).error, /10000 log records/);
     const text = await post('hello', { 'content-type': 'text/plain' });
     assert.equal(text.status, 415);
     const brotli = await post('{}', { 'content-encoding': 'br' });

@@ -49,24 +49,19 @@ export function mapLogsRequest(request: Json): MappedRequest {
   listAt(request, 'resourceLogs', '').forEach((resourceValue, r) => {
     const resourceLogs = objectAt(resourceValue, `resourceLogs[${r}]`);
     const resource = isObject(resourceLogs['resource']) ? resourceLogs['resource'] : {};
-    let resourceAttributes: Json | undefined;
-    let resourceProblem: string | undefined;
-    try {
-      resourceAttributes = attributesOf(resource['attributes'], 'resource.attributes');
-    } catch (error) {
-      if (!(error instanceof RecordProblem)) throw error;
-      resourceProblem = error.message;
-    }
+    // A bad resource or scope rejects the records under it, not the request.
+    const resourceAttributes = problemOr(() => attributesOf(resource['attributes'], 'resource.attributes'));
     listAt(resourceLogs, 'scopeLogs', `resourceLogs[${r}].`).forEach((scopeValue, s) => {
       const scopeLogs = objectAt(scopeValue, `resourceLogs[${r}].scopeLogs[${s}]`);
       const where = `resourceLogs[${r}].scopeLogs[${s}]`;
       const records = listAt(scopeLogs, 'logRecords', `${where}.`);
       seen += records.length;
       if (seen > MAX_RECORDS) throw new PayloadTooLargeError(`At most ${MAX_RECORDS} log records per request`);
+      const scope = problemOr(() => scopeOf(scopeLogs['scope']));
       records.forEach((record, i) => {
         try {
-          if (resourceProblem) throw new RecordProblem(resourceProblem);
-          const scope = scopeOf(scopeLogs['scope']);
+          if (resourceAttributes instanceof RecordProblem) throw resourceAttributes;
+          if (scope instanceof RecordProblem) throw scope;
           result.entries.push(toEntry(record, resourceAttributes, scope));
         } catch (error) {
           if (!(error instanceof RecordProblem)) throw error;
@@ -77,6 +72,16 @@ export function mapLogsRequest(request: Json): MappedRequest {
     });
   });
   return result;
+}
+
+/** The value, or the problem that kept it from being read. */
+function problemOr<T>(read: () => T): T | RecordProblem {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof RecordProblem) return error;
+    throw error;
+  }
 }
 
 interface Scope {

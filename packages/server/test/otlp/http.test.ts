@@ -172,6 +172,20 @@ describe('POST /otlp/v1/logs over HTTP', () => {
     );
   });
 
+  it('rejects the records under a bad resource and keeps the others', async () => {
+    const good = request('bad-resource', [{ body: { stringValue: 'Under a good resource' } }]);
+    const bad = request('bad-resource', [{ body: { stringValue: 'a' } }, { body: { stringValue: 'b' } }]);
+    bad.resourceLogs[0].resource.attributes.push({ key: 'pid', value: { intValue: 'twelve' } });
+    const response = await post(JSON.stringify({ resourceLogs: [...bad.resourceLogs, ...good.resourceLogs] }));
+    const answer = await response.json();
+    assert.equal(answer.partialSuccess.rejectedLogRecords, '2');
+    assert.match(answer.partialSuccess.errorMessage, /resource\.attributes\.pid\.intValue must be a 64-bit integer/);
+    assert.deepEqual(
+      (await stored(p, 'bad-resource')).map((g) => g.message),
+      ['Under a good resource'],
+    );
+  });
+
   it('answers partialSuccess in protobuf for protobuf requests', async () => {
     const message = logsV1.ExportLogsServiceRequest.fromObject(
       request('partial-proto', [

@@ -12,6 +12,7 @@ import { validatorCompiler } from './http/validation.ts';
 import { guardRequestInput } from './http/input-guard.ts';
 import { publicApi, PUBLIC_API_PREFIX } from './public-api/plugin.ts';
 import { hostedMcp } from './mcp/hosted.ts';
+import { otlpIntake, OTLP_PREFIX } from './otlp/plugin.ts';
 import type { App } from './public-api/context.ts';
 import { managementApi, MANAGEMENT_API_PREFIX } from './management/plugin.ts';
 import type { ManagementApp } from './management/context.ts';
@@ -122,6 +123,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     prefix: MANAGEMENT_API_PREFIX,
   });
   await app.register(async (scoped) => hostedMcp(scoped, { db, config }));
+  await app.register(async (scoped) => otlpIntake(scoped, { db }), { prefix: OTLP_PREFIX });
   const boardMailer = createMailer(config, app.log);
   app.addHook('onClose', async () => boardMailer.close());
   await app.register(async (scoped) => boardSurface(scoped, { db, config, mailer: boardMailer }), {

@@ -59,8 +59,8 @@ describe('the built server', () => {
 
   it('runs with the young-generation cap its shebang gives Node', () => {
     const shebang = readFileSync(BIN, 'utf8').split('\n', 1)[0];
-    assert.match(shebang!, /--max-semi-space-size=2\b/);
+    assert.match(shebang!, /--max-semi-space-size=4\b/);
     const argv = readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').split('\0');
-    assert.ok(argv.includes('--max-semi-space-size=2'), argv.join(' '));
+    assert.ok(argv.includes('--max-semi-space-size=4'), argv.join(' '));
   });
 });

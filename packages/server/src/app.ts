@@ -24,6 +24,7 @@ import { DEMO_PROJECT_ID } from './seed/first-start.ts';
 import { domainOfSender, OutboxWorker, registerNotificationHandlers } from './resources/notifications/mount.ts';
 import { ScheduleWorker } from './resources/changelog/mount.ts';
 import { closeQuotaMeter, openQuotaMeter } from './http/quota.ts';
+import { sentryIngestRoutes } from './resources/sentry-ingest/mount.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -122,6 +123,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     prefix: MANAGEMENT_API_PREFIX,
   });
   await app.register(async (scoped) => hostedMcp(scoped, { db, config }));
+  // Sentry SDKs post to `/api/<project number>/envelope/` and `/store/` (resources/sentry-ingest).
+  await app.register(async (scoped) => sentryIngestRoutes(scoped, { db, config }));
   const boardMailer = createMailer(config, app.log);
   app.addHook('onClose', async () => boardMailer.close());
   await app.register(async (scoped) => boardSurface(scoped, { db, config, mailer: boardMailer }), {

@@ -78,7 +78,12 @@ describe('Sentry ingest over HTTP', () => {
     const number = await ingestNumber(p.server, p.projectId);
     const cases = [
       ['gzip', gzipSync, `?sentry_key=${p.liveKey}&sentry_version=7`, {}],
-      ['deflate', deflateSync, '', { 'x-sentry-auth': `Sentry sentry_version=7, sentry_key=${p.liveKey}, sentry_client=test/1.0` }],
+      [
+        'deflate',
+        deflateSync,
+        '',
+        { 'x-sentry-auth': `Sentry sentry_version=7, sentry_key=${p.liveKey}, sentry_client=test/1.0` },
+      ],
       ['br', brotliCompressSync, '', {}],
     ] as const;
     for (const [encoding, compress, query, headers] of cases) {
@@ -100,7 +105,10 @@ describe('Sentry ingest over HTTP', () => {
     for (const slash of ['/', '']) {
       const sent = event(`stored through store${slash}`);
       const target = (await url('store')).replace(/\/$/, slash);
-      const response = await post(target, JSON.stringify(sent), { 'content-type': 'application/json', 'x-api-key': p.liveKey });
+      const response = await post(target, JSON.stringify(sent), {
+        'content-type': 'application/json',
+        'x-api-key': p.liveKey,
+      });
       assert.equal(response.status, 200);
       assert.deepEqual(await response.json(), { id: sent.event_id });
     }
@@ -111,9 +119,13 @@ describe('Sentry ingest over HTTP', () => {
   it('counts the same event twice on one group, and reads the stack newest call first', async () => {
     const sent = event('the same event twice');
     for (let i = 0; i < 2; i++) {
-      const response = await post(await url('envelope', `?sentry_key=${p.liveKey}`), envelope({}, [{ header: { type: 'event' }, payload: sent }]), {
-        'content-type': 'text/plain;charset=UTF-8',
-      });
+      const response = await post(
+        await url('envelope', `?sentry_key=${p.liveKey}`),
+        envelope({}, [{ header: { type: 'event' }, payload: sent }]),
+        {
+          'content-type': 'text/plain;charset=UTF-8',
+        },
+      );
       assert.equal(response.status, 200);
     }
     const [group] = await errorsTitled('the same event twice');
@@ -163,11 +175,19 @@ describe('Sentry ingest over HTTP', () => {
 
   it('answers 400 to a malformed envelope and 413 to a body too large, compressed or not', async () => {
     const target = await url('envelope', `?sentry_key=${p.liveKey}`);
-    for (const bad of ['not json\n{}', '{}\n{"type":"event","length":999}\n{}', '{}\n{"length":2}\n{}', '{}\n{"type":"event"}\n{not json']) {
+    for (const bad of [
+      'not json\n{}',
+      '{}\n{"type":"event","length":999}\n{}',
+      '{}\n{"length":2}\n{}',
+      '{}\n{"type":"event"}\n{not json',
+    ]) {
       const response = await post(target, bad);
       assert.equal(response.status, 400, bad);
     }
-    assert.equal((await post(target, gzipSync(Buffer.from('garbage')).subarray(0, 10), { 'content-encoding': 'gzip' })).status, 400);
+    assert.equal(
+      (await post(target, gzipSync(Buffer.from('garbage')).subarray(0, 10), { 'content-encoding': 'gzip' })).status,
+      400,
+    );
     assert.equal((await post(target, Buffer.alloc(2 * 1024 * 1024, 0x61))).status, 413);
     // 64 MiB of zeros gzip to about 64 KiB: inflating stops at the limit.
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024));

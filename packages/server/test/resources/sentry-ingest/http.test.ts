@@ -55,7 +55,11 @@ describe('Sentry ingest over HTTP', () => {
   const url = async (path: 'envelope' | 'store', query = '') =>
     `${p.server.origin}/api/${await ingestNumber(p.server, p.projectId)}/${path}/${query}`;
   const post = async (target: string, body: string | Buffer, headers: Record<string, string> = {}) =>
-    fetch(target, { method: 'POST', body, headers: { 'content-type': 'application/x-sentry-envelope', ...headers } });
+    fetch(target, {
+      method: 'POST',
+      body: typeof body === 'string' ? body : new Uint8Array(body),
+      headers: { 'content-type': 'application/x-sentry-envelope', ...headers },
+    });
   const errorsTitled = async (title: string) =>
     (await p.owner.get(`/projects/${p.projectId}/errors`, { query: { q: title } })).body.errors.filter(
       (e: any) => e.title === `RangeError: ${title}`,

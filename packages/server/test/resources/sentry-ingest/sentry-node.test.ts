@@ -6,23 +6,50 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, it } from 'node:test';
-import { managedProjectSuite } from '../../support/manage-fixtures.ts';
+import { after, before, describe, it } from 'node:test';
+import { type ManagedProject, managedProject } from '../../support/manage-fixtures.ts';
+import { freePort } from '../../support/mcp.ts';
+import { startTestServer, type TestServer } from '../../support/server.ts';
 
 const run = promisify(execFile);
 const APP = fileURLToPath(new URL('../../fixtures/sentry/node-app.ts', import.meta.url));
 
 describe('Sentry ingest: @sentry/node', () => {
-  const p = managedProjectSuite();
+  let server: TestServer;
+  let p: ManagedProject;
+  before(async () => {
+    // The DSN's host is the server's public URL: the address the test server listens on.
+    const port = await freePort();
+    server = await startTestServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } });
+    p = await managedProject(server);
+  });
+  after(() => server.close());
+
+  it('shows a ready DSN with each key, the whole one only when the key is created', async () => {
+    const created = await p.owner.post(`/projects/${p.projectId}/keys`, {
+      name: 'sentry',
+      environment: 'live',
+      scopes: ['errors:write', 'logs:write'],
+    });
+    assert.equal(created.status, 201, created.text);
+    const number = (await server.db.get<{ ingest_number: number }>('SELECT ingest_number FROM projects WHERE id = ?', [
+      p.projectId,
+    ]))!.ingest_number;
+    const host = `127.0.0.1:${new URL(server.origin).port}`;
+    assert.equal(created.body.sentryDsn, `http://${created.body.key}@${host}/${number}`);
+    const listed = await p.member.get(`/projects/${p.projectId}/keys`);
+    assert.equal(listed.status, 200, listed.text);
+    assert.ok(listed.body.keys.length >= 3);
+    for (const key of listed.body.keys) assert.equal(key.sentryDsn, `http://<key>@${host}/${number}`);
+    assert.doesNotMatch(listed.text, new RegExp(created.body.key));
+  });
 
   it('stores what an unchanged @sentry/node sends to the DSN', async () => {
-    const keys = await p.owner.get(`/projects/${p.projectId}/keys`);
-    assert.equal(keys.status, 200, keys.text);
-    const number = (await p.server.db.get<{ ingest_number: number }>(
-      'SELECT ingest_number FROM projects WHERE id = ?',
-      [p.projectId],
-    ))!.ingest_number;
-    const dsn = `${p.server.origin.replace('://', `://${p.liveKey}@`)}/${number}`;
+    const created = await p.owner.post(`/projects/${p.projectId}/keys`, {
+      environment: 'live',
+      scopes: ['errors:write', 'logs:write'],
+    });
+    const dsn: string = created.body.sentryDsn;
     const { stdout } = await run(process.execPath, [APP, dsn], { timeout: 60_000 });
     assert.equal(stdout.trim(), 'flushed');
 

@@ -59,7 +59,7 @@ function KeysScreen({ project }: { project: Project }) {
               Sentry.init({'{'} dsn {'}'})
             </code>
             ):{' '}
-            <code className="dsn" aria-label="Sentry DSN with the new key">
+            <code className="dsn" id="new-key-dsn">
               {created.sentryDsn}
             </code>
           </p>
@@ -81,7 +81,7 @@ function KeysScreen({ project }: { project: Project }) {
                 <KeyTable project={project} keys={data.keys} />
                 <p className="muted">
                   Sentry SDKs report here with the DSN{' '}
-                  <code className="dsn" aria-label="Sentry DSN">
+                  <code className="dsn" id="sentry-dsn">
                     {data.keys[0]?.sentryDsn}
                   </code>
                   , the whole key in place of <code>&lt;key&gt;</code>.

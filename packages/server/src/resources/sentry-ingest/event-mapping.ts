@@ -24,7 +24,8 @@ const short = (value: unknown, max = 500): string | undefined => {
 /** Sentry's timestamps: seconds since the epoch (a float) or an RFC 3339 string. */
 export function sentryTime(value: unknown): string | undefined {
   const ms = typeof value === 'number' ? value * 1000 : typeof value === 'string' ? Date.parse(value) : Number.NaN;
-  if (!Number.isFinite(ms) || ms < 0 || ms > 8.64e15) return undefined;
+  // Up to the year 9999: an ISO timestamp with a six-digit year is not one the report takes.
+  if (!Number.isFinite(ms) || ms < 0 || ms >= 253_402_300_800_000) return undefined;
   return new Date(ms).toISOString();
 }
 
@@ -114,7 +115,7 @@ function breadcrumbsOf(event: Json, fallbackTime: string): Breadcrumbs | undefin
     const crumb = object(value);
     if (!crumb) continue;
     const type = breadcrumbType(crumb);
-    const data = object(crumb['data']);
+    const data = small(object(crumb['data']), 2000);
     crumbs.push({
       timestamp: sentryTime(crumb['timestamp']) ?? fallbackTime,
       type,
@@ -125,6 +126,11 @@ function breadcrumbsOf(event: Json, fallbackTime: string): Breadcrumbs | undefin
     });
   }
   return crumbs.length > 0 ? crumbs : undefined;
+}
+
+/** The object if its JSON is at most `max` characters (what a report keeps of free-form data). */
+function small(value: Json | undefined, max: number): Json | undefined {
+  return value && JSON.stringify(value).length <= max ? value : undefined;
 }
 
 function withoutEmpty<T extends Json>(value: T): T | undefined {
@@ -200,8 +206,8 @@ export function errorReportFromEvent(event: Json, receivedAt: Date): ErrorReport
     environment: short(environment, 200),
     serverName: short(event['server_name'], 200),
     transaction: short(event['transaction'], 500),
-    tags: object(event['tags']),
-    extra: extra && JSON.stringify(extra).length <= 10_000 ? extra : undefined,
+    tags: small(object(event['tags']), 5000),
+    extra: small(extra, 10_000),
     username: short(user?.['username'], 200),
     fingerprint: Array.isArray(event['fingerprint']) ? event['fingerprint'].slice(0, 20) : undefined,
   });

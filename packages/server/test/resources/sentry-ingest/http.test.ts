@@ -145,6 +145,83 @@ describe('Sentry ingest over HTTP', () => {
     );
   });
 
+  it('maps breadcrumbs, contexts, user, release, environment and level onto the report', async () => {
+    const t = Date.now() / 1000;
+    const sent = event('mapped in full', {
+      level: 'fatal',
+      release: 'web@3.1.0',
+      environment: 'stage',
+      timestamp: 1e15,
+      user: { id: 'u-1', email: 'grace@example.com', username: 'grace' },
+      request: {
+        url: 'https://shop.example/cart',
+        headers: { 'User-Agent': 'Mozilla/5.0 Firefox/140.0', Referer: 'https://shop.example/' },
+      },
+      contexts: {
+        browser: { name: 'Firefox', version: '140.0' },
+        os: { name: 'Linux' },
+        device: { model: 'Framework 13', online: true, screen_width_pixels: 2256, screen_height_pixels: 1504 },
+        culture: { locale: 'de-DE', timezone: 'Europe/Berlin' },
+        network: { effective_type: '4g', rtt: 50 },
+      },
+      tags: { huge: 'x'.repeat(6000) },
+      breadcrumbs: {
+        values: [
+          { timestamp: t - 5, category: 'navigation', data: { from: '/', to: '/cart' } },
+          { timestamp: t - 4, category: 'ui.input', message: 'input.qty' },
+          { timestamp: t - 3, category: 'console', level: 'warning', message: 'low stock' },
+          {
+            timestamp: t - 2,
+            type: 'http',
+            category: 'xhr',
+            data: { method: 'POST', url: '/api/pay', status_code: 402 },
+          },
+          { timestamp: t - 1, category: 'checkout', message: 'coupon applied', data: { code: 'X1' } },
+        ],
+      },
+    });
+    const response = await post(
+      await url('envelope', `?sentry_key=${p.liveKey}`),
+      envelope({}, [{ header: { type: 'event' }, payload: sent }]),
+    );
+    assert.equal(response.status, 200, await response.clone().text());
+    const [group] = await errorsTitled('mapped in full');
+    const full = (await p.owner.get(`/projects/${p.projectId}/errors/${group.id}`)).body;
+    assert.equal(full.severity, 'critical');
+    assert.equal(full.url, 'https://shop.example/cart');
+    assert.equal(full.referrer, 'https://shop.example/');
+    assert.deepEqual(full.app, {
+      version: 'web@3.1.0',
+      environment: 'staging',
+      userId: 'u-1',
+      userEmail: 'grace@example.com',
+    });
+    assert.deepEqual(full.device, {
+      userAgent: 'Mozilla/5.0 Firefox/140.0',
+      browser: 'Firefox',
+      browserVersion: '140.0',
+      os: 'Linux',
+      device: 'Framework 13',
+      screenResolution: '2256x1504',
+      language: 'de-DE',
+      timezone: 'Europe/Berlin',
+    });
+    assert.deepEqual(full.network, { effectiveType: '4g', rtt: 50, online: true });
+    assert.deepEqual(
+      full.breadcrumbs.map((b: any) => [b.type, b.message]),
+      [
+        ['navigation', '/ → /cart'],
+        ['input', 'input.qty'],
+        ['console', 'low stock'],
+        ['http', 'POST /api/pay [402]'],
+        ['custom', 'coupon applied'],
+      ],
+    );
+    assert.equal(full.metadata.sentry.eventId, sent.event_id);
+    assert.equal(full.metadata.sentry.environment, 'stage');
+    assert.equal(full.metadata.sentry.tags, undefined);
+  });
+
   it('refuses a bad key, another project’s key and an unknown number alike with 403', async () => {
     const other = await p.server.createProject();
     const otherNumber = await ingestNumber(p.server, other.projectId);

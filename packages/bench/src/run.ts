@@ -391,6 +391,7 @@ async function main(): Promise<void> {
           : undefined;
       const chosen = scenarios(data.key, data.projectId, runId, hash, manage, {
         meteredKey: data.meteredKey,
+        ingestNumber: data.ingestNumber,
         roadmapKeys: data.roadmapKeys,
       }).filter((scenario) => wanted(scenario.id));
       const results: Measured[] = [];

@@ -48,6 +48,7 @@ export const SCENARIO_IDS = [
   'translations-304',
   'errors-new',
   'errors-duplicate',
+  'envelope',
   'logs',
   'logs-distinct',
   'board-ideas',
@@ -73,7 +74,7 @@ export function scenarios(
   runId: string,
   translationsHash: string,
   manage?: { token: string; logsProjectId: string },
-  more: { meteredKey?: string; roadmapKeys?: Map<number, string> } = {},
+  more: { meteredKey?: string; ingestNumber?: number; roadmapKeys?: Map<number, string> } = {},
 ): Scenario[] {
   const json = { 'Content-Type': 'application/json', 'X-API-Key': key };
   const errorBody = (title: string) =>
@@ -190,6 +191,7 @@ export function scenarios(
         if (again.duplicate !== true) fail('POST /errors (duplicate) did not answer duplicate: true');
       },
     },
+    ...(more.ingestNumber === undefined ? [] : [envelopeScenario(key, more.ingestNumber, runId)]),
     {
       id: 'logs',
       label: 'POST /logs (100 entries, same batch each time)',
@@ -212,6 +214,61 @@ export function scenarios(
     ),
     ...(manage ? logExplorerScenarios(manage.token, manage.logsProjectId) : []),
   ];
+}
+
+/**
+ * A Sentry SDK's error report: an envelope with one event (a new error each time, as errors-new),
+ * sent as a browser SDK sends it (text/plain, the key in the query). Issue 17: 15 % of the ceiling.
+ */
+function envelopeScenario(key: string, ingestNumber: number, runId: string): Scenario {
+  const path = `/api/${ingestNumber}/envelope/?sentry_key=${key}&sentry_version=7`;
+  const envelopeOf = (value: string) => {
+    const event = JSON.stringify({
+      event_id: 'e4b5a1a0c0d94f6f9b6c1d2e3f405162',
+      timestamp: 1_790_000_000,
+      platform: 'javascript',
+      level: 'error',
+      release: 'web@1.4.2',
+      environment: 'production',
+      exception: {
+        values: [
+          {
+            type: 'TypeError',
+            value,
+            stacktrace: {
+              frames: [
+                { function: 'submit', abs_path: 'https://app.example.com/checkout.js', lineno: 42, colno: 3 },
+                { function: 'total', abs_path: 'https://app.example.com/checkout.js', lineno: 10, colno: 5 },
+              ],
+            },
+          },
+        ],
+      },
+      request: { url: 'https://app.example.com/checkout', headers: { 'User-Agent': 'Mozilla/5.0 Firefox/140.0' } },
+    });
+    return `{"event_id":"e4b5a1a0c0d94f6f9b6c1d2e3f405162"}\n{"type":"event"}\n${event}\n`;
+  };
+  const headers = { 'Content-Type': 'text/plain;charset=UTF-8' };
+  return {
+    id: 'envelope',
+    label: 'POST /api/<n>/envelope/ (Sentry event, new)',
+    request: {
+      method: 'POST',
+      path,
+      headers,
+      uniqueBody: { parts: envelopeOf(`Bench envelope ${runId} #XXX`).split('XXX') },
+    },
+    target: { ratio: 0.15 },
+    check: async (origin) => {
+      const response = await fetch(`${origin}${path}`, {
+        method: 'POST',
+        headers,
+        body: envelopeOf(`Bench envelope ${runId} check`),
+      });
+      const body = (await expectStatus(response, 200, 'POST envelope')) as { id?: string };
+      if (body.id !== 'e4b5a1a0c0d94f6f9b6c1d2e3f405162') fail(`POST envelope answered id ${String(body.id)}`);
+    },
+  };
 }
 
 /**

@@ -84,6 +84,7 @@ test('npm run bench measures every scenario with right answers only', { timeout:
         'translations-304',
         'errors-new',
         'errors-duplicate',
+        'envelope',
         'logs',
         'logs-distinct',
         'board-ideas',

@@ -25,6 +25,7 @@ import { DEMO_PROJECT_ID } from './seed/first-start.ts';
 import { domainOfSender, OutboxWorker, registerNotificationHandlers } from './resources/notifications/mount.ts';
 import { ScheduleWorker } from './resources/changelog/mount.ts';
 import { closeQuotaMeter, openQuotaMeter } from './http/quota.ts';
+import { sentryIngestRoutes } from './resources/sentry-ingest/mount.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -124,6 +125,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   });
   await app.register(async (scoped) => hostedMcp(scoped, { db, config }));
   await app.register(async (scoped) => otlpIntake(scoped, { db }), { prefix: OTLP_PREFIX });
+  // Sentry SDKs post to `/api/<project number>/envelope/` and `/store/` (resources/sentry-ingest).
+  await app.register(async (scoped) => sentryIngestRoutes(scoped, { db, config }));
   const boardMailer = createMailer(config, app.log);
   app.addHook('onClose', async () => boardMailer.close());
   await app.register(async (scoped) => boardSurface(scoped, { db, config, mailer: boardMailer }), {

@@ -29,7 +29,7 @@ import {
 const FEATURES = 100_000;
 const ORDER = ['open', 'planned', 'in-progress', 'in-review', 'accepted', 'done', 'declined'];
 
-describe('list query plans with 100,000 features', () => {
+describe('list query plans with 100,000 features', { timeout: 900_000 }, () => {
   let server: TestServer;
   let projectId: string;
   let liveKey: string;

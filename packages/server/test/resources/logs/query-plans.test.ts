@@ -21,7 +21,7 @@ const GROUPS = 100_000;
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-20T00:00:00.000Z');
 
-describe('log explorer query plans with 100,000 groups', () => {
+describe('log explorer query plans with 100,000 groups', { timeout: 900_000 }, () => {
   let server: TestServer;
   let projectId: string;
 

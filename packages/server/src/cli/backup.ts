@@ -3,11 +3,12 @@
 // - SQLite: SQLite's online backup API (node:sqlite `backup()`) in one step, so the copy is one
 //   read transaction's snapshot: every write committed before it began, none half-done. In WAL
 //   mode a reader never blocks the writer, so the server keeps answering meanwhile. The copy is
-//   written beside the target and renamed into place, then checked (`PRAGMA quick_check`).
+//   written beside the target, made a single file (rollback journal), checked
+//   (`PRAGMA quick_check`) and renamed into place.
 // - PostgreSQL: `pg_dump --format=custom` (one repeatable-read snapshot); restore with
 //   `pg_restore`. pg_dump must be installed, of the server's major version or newer.
 import { spawnSync } from 'node:child_process';
-import { renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
 import { ConfigError, loadConfig } from '../config.ts';
@@ -47,6 +48,10 @@ async function main(): Promise<void> {
     return;
   }
   const source = url?.startsWith('sqlite:') ? url.slice('sqlite:'.length) : join(config.dataDir, 'signpost.db');
+  if (!existsSync(source)) {
+    process.stderr.write(`No database at ${source}: set DATA_DIR or DATABASE_URL as for the server.\n`);
+    process.exit(66); // EX_NOINPUT
+  }
   const partial = `${file}.partial`;
   rmSync(partial, { force: true });
   const db = new DatabaseSync(source, { readOnly: true, timeout: 5000 });
@@ -56,7 +61,9 @@ async function main(): Promise<void> {
   } finally {
     db.close();
   }
-  const copy = new DatabaseSync(partial, { readOnly: true });
+  // The copy as one self-contained file (the server turns WAL back on when it opens it), checked.
+  const copy = new DatabaseSync(partial);
+  copy.exec('PRAGMA journal_mode = DELETE');
   const check = copy.prepare('PRAGMA quick_check').get() as { quick_check: string } | undefined;
   copy.close();
   if (check?.quick_check !== 'ok') {

@@ -120,6 +120,8 @@ describe('backup under write load, and restore', () => {
     if (restored.kind === 'sqlite') {
       const target = join(restored.dataDir, 'signpost.db');
       assert.ok(!existsSync(`${target}-wal`) && !existsSync(`${target}-shm`));
+      // The backup is one file: nothing of it is in a log beside it.
+      assert.ok(!existsSync(`${file}-wal`) && !existsSync(`${file}.partial`));
       copyFileSync(file, target);
     } else {
       const restore = spawnSync('pg_restore', ['--no-owner', `--dbname=${restored.url}`, file], { encoding: 'utf8' });

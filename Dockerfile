@@ -9,7 +9,7 @@ COPY . .
 RUN npm ci --no-audit --no-fund \
  && npm run build -w @signpost/dashboard \
  && npm run build -w @signpost/server \
- && npm prune --omit=dev --no-audit --no-fund
+ && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 
 # --- runtime: the built server, its production dependencies and the dashboard's static files ---
 FROM node:24-slim

@@ -316,6 +316,8 @@ function parseValue(text: string, type: ValueType, what: string): unknown {
 }
 
 interface RuleDraft {
+  /** Which of the two rule slots (a stable React key). */
+  slot: string;
   attribute: string;
   operator: RuleOperator;
   value: string;
@@ -333,6 +335,7 @@ function FlagTargeting({ projectId, flag, admin }: { projectId: string; flag: Fe
     [0, 1].map((i) => {
       const rule = flag.rules[i];
       return {
+        slot: `rule-${i + 1}`,
         attribute: rule?.attribute ?? '',
         operator: rule?.operator ?? 'ends_with',
         value: rule?.value ?? '',
@@ -411,7 +414,7 @@ function FlagTargeting({ projectId, flag, admin }: { projectId: string; flag: Fe
           />
         </div>
         {rules.map((rule, i) => (
-          <fieldset key={i} className="row">
+          <fieldset key={rule.slot} className="row">
             <legend>Rule {i + 1} (first match wins)</legend>
             <Field
               label="Context attribute"

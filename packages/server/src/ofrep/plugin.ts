@@ -22,7 +22,14 @@ import { rateLimitHeaders } from '../http/rate-limit.ts';
 import { HttpError, TooManyRequestsError } from '../kernel/errors.ts';
 import type { App } from '../public-api/context.ts';
 import { findKeyByLookup, type ProjectRow } from '../resources/projects/index.ts';
-import { bulkEtag, contextOf, OfrepError, OfrepFlags, ofrepRoutes } from '../resources/site-config/mount.ts';
+import {
+  bulkEtag,
+  contextOf,
+  OfrepError,
+  OfrepFlags,
+  type ProjectConfigState,
+  ofrepRoutes,
+} from '../resources/site-config/mount.ts';
 
 export const OFREP_PREFIX = '/ofrep/v1';
 const BULK_URL = `${OFREP_PREFIX}/evaluate/flags`;
@@ -120,6 +127,7 @@ export function createOfrep({
   }
 
   const exposed = CORS.exposedHeaders.join(', ');
+  const etags = new Map<string, { state: ProjectConfigState; hash: string }>();
 
   /** The 304 a poll deserves, or undefined when Fastify must answer (any doubt, any error). */
   function notModified(request: IncomingMessage, body: Buffer): string | undefined {
@@ -127,8 +135,17 @@ export function createOfrep({
     if (!key?.scopes.has(PERMISSION) || key.project.monthly_quota !== null) return undefined;
     const state = flags.projects.peek(key.project.id);
     if (!state.found || !state.value) return undefined;
-    const context = contextOf(body.length === 0 ? undefined : JSON.parse(body.toString('utf8')));
-    const hash = bulkEtag(state.value, key.environment, context);
+    // A provider polls with the same body each time: its ETag is kept while the project's state
+    // (a new object after any commit) is the one it was computed from.
+    const text = body.toString('utf8');
+    const memoKey = `${key.keyId}\0${text}`;
+    const kept = etags.get(memoKey);
+    let hash = kept?.state === state.value ? kept.hash : undefined;
+    if (hash === undefined) {
+      hash = bulkEtag(state.value, key.environment, contextOf(text === '' ? undefined : JSON.parse(text)));
+      if (etags.size >= 10_000) etags.clear();
+      etags.set(memoKey, { state: state.value, hash });
+    }
     return ifNoneMatchHits(request.headers['if-none-match'], hash) ? hash : undefined;
   }
 

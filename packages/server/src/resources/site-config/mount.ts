@@ -2,3 +2,4 @@
 export { siteConfigRoutes } from './public-routes.ts';
 export { siteConfigManagementRoutes } from './management-routes.ts';
 export { ofrepRoutes, OfrepError, OfrepFlags, contextOf, bulkEtag } from './ofrep-routes.ts';
+export type { ProjectConfigState } from './read-model.ts';

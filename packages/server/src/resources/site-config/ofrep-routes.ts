@@ -124,6 +124,8 @@ function success(evaluation: Evaluation) {
   };
 }
 
+const FLAG_KEY_PATTERN = new RegExp(FLAG_KEY);
+
 const EvaluationBody = Type.Unknown({
   description: '{"context": {"targetingKey": "user-123", …attributes}}; context and targetingKey are optional',
 });
@@ -145,7 +147,7 @@ export async function ofrepRoutes(app: App, { db }: Deps, flags = new OfrepFlags
       const context = contextOf(request.body, key);
       const apiKey = keyOf(request);
       const definitions = await flags.definitions(await flags.state(apiKey.project.id));
-      const flag = new RegExp(FLAG_KEY).test(key) ? definitions.get(key) : undefined;
+      const flag = FLAG_KEY_PATTERN.test(key) ? definitions.get(key) : undefined;
       if (!flag) throw new OfrepError(404, 'FLAG_NOT_FOUND', `No flag ${key}`, key);
       return success(evaluateFlag(flag, apiKey.environment, context));
     },

@@ -161,6 +161,8 @@ export function createOfrep({
       const { headers } = request;
       if (request.method !== 'POST' || request.url !== BULK_URL || !flags.projects.enabled || closing()) return false;
       if (headers['if-none-match'] === undefined || headers['transfer-encoding'] !== undefined) return false;
+      // Fastify refuses other media types (415): leave those to it.
+      if (!headers['content-type']?.startsWith('application/json')) return false;
       const length = Number(headers['content-length']);
       if (!(length >= 0 && length <= FAST_BODY_MAX)) return false;
       const chunks: Buffer[] = [];

@@ -31,6 +31,7 @@ before(async () => {
       ],
     },
     'page-size': { enabled: true, type: 'number', value: 25 },
+    'retired-text': { enabled: false, type: 'string', value: 'new text' },
   })) {
     assert.equal((await project.admin.put(`${flags}/${key}`, body)).status, 201);
   }
@@ -96,6 +97,10 @@ test('rules on context attributes, first match wins; values per key environment;
   const old = await live.getStringDetails('support-chat', 'none', { targetingKey: 'u3', appVersion: '2.9.9' });
   assert.deepEqual([old.value, old.reason], ['bot', 'DEFAULT']);
   assert.equal(await live.getNumberValue('page-size', 10, { targetingKey: 'u1' }), 25);
+  // Off, with no off value: no value is sent, the code default answers (OFREP ADR-0006). The
+  // provider (0.1.x) predates that ADR and reports it as an error, with the code default all the same.
+  const retired = await live.getStringDetails('retired-text', 'code default', { targetingKey: 'u1' });
+  assert.equal(retired.value, 'code default');
 
   const test = await clientWith('rules-test', project.testKey);
   assert.equal(await test.getStringValue('support-chat', 'none', { targetingKey: 'u3' }), 'sandbox-bot');

@@ -46,6 +46,7 @@ export const SCENARIO_IDS = [
   'features-metered',
   'site-config',
   'translations-304',
+  'ofrep-bulk-304',
   'errors-new',
   'errors-duplicate',
   'envelope',
@@ -74,7 +75,7 @@ export function scenarios(
   runId: string,
   translationsHash: string,
   manage?: { token: string; logsProjectId: string },
-  more: { meteredKey?: string; ingestNumber?: number; roadmapKeys?: Map<number, string> } = {},
+  more: { meteredKey?: string; ingestNumber?: number; roadmapKeys?: Map<number, string>; ofrepEtag?: string } = {},
 ): Scenario[] {
   const json = { 'Content-Type': 'application/json', 'X-API-Key': key };
   const errorBody = (title: string) =>
@@ -160,6 +161,7 @@ export function scenarios(
         );
       },
     },
+    ...(more.ofrepEtag ? [ofrepBulk304Scenario(key, more.ofrepEtag)] : []),
     {
       id: 'errors-new',
       label: 'POST /errors (new)',
@@ -440,4 +442,26 @@ function boardScenarios(): Scenario[] {
       },
     },
   ];
+}
+
+/** The OFREP bulk evaluation a web provider polls with, its context and the path. */
+export const OFREP_BULK_PATH = '/ofrep/v1/evaluate/flags';
+export const OFREP_BULK_BODY = JSON.stringify({ context: { targetingKey: 'user-42', email: 'ana@example.com' } });
+
+/** An OpenFeature web provider's poll that changes nothing: POST with the context and If-None-Match → 304. */
+function ofrepBulk304Scenario(key: string, etag: string): Scenario {
+  const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${key}`, 'If-None-Match': etag };
+  return {
+    id: 'ofrep-bulk-304',
+    label: 'POST /ofrep/v1/evaluate/flags → 304',
+    request: { method: 'POST', path: OFREP_BULK_PATH, headers, body: OFREP_BULK_BODY },
+    target: { ratio: 0.7 },
+    check: async (origin) => {
+      await expectStatus(
+        await fetch(`${origin}${OFREP_BULK_PATH}`, { method: 'POST', headers, body: OFREP_BULK_BODY }),
+        304,
+        'OFREP bulk with If-None-Match',
+      );
+    },
+  };
 }

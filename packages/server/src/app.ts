@@ -26,6 +26,7 @@ import { domainOfSender, OutboxWorker, registerNotificationHandlers } from './re
 import { ScheduleWorker } from './resources/changelog/mount.ts';
 import { closeQuotaMeter, openQuotaMeter } from './http/quota.ts';
 import { sentryIngestRoutes } from './resources/sentry-ingest/mount.ts';
+import { createOfrep } from './ofrep/plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -123,6 +124,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   await app.register(async (scoped) => managementApi(scoped as ManagementApp, { db, config }), {
     prefix: MANAGEMENT_API_PREFIX,
   });
+  const ofrep = createOfrep({ db, config, requestId: requestIdFrom, closing: () => closing });
+  await ofrep.register(app);
   await app.register(async (scoped) => hostedMcp(scoped, { db, config }));
   await app.register(async (scoped) => otlpIntake(scoped, { db }), { prefix: OTLP_PREFIX });
   // Sentry SDKs post to `/api/<project number>/envelope/` and `/store/` (resources/sentry-ingest).
@@ -172,7 +175,9 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     // A board's custom domain is looked up first (usually answered from memory, see host-routing.ts).
     const hosts = createHostRouter(db, config.publicUrl);
     const handle = (request: IncomingMessage, response: ServerResponse) => {
-      if (!answerFromMemo(request, response)) fastifyHandler(request, response);
+      if (answerFromMemo(request, response)) return;
+      if (!ofrep.fastPath(request, response, () => fastifyHandler(request, response)))
+        fastifyHandler(request, response);
     };
     app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       const routed = hosts.route(request);
@@ -181,5 +186,6 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     });
   }
   app.decorate('responseMemo', memo);
+  app.decorate('ofrep', ofrep);
   return app;
 }

@@ -205,6 +205,23 @@ describe('error history and lifecycle', () => {
     assert.ok(['3.0.0', '3.1.0'].includes(full.release));
   });
 
+  it('a burst of many different errors (written together): each its own group, with its own exact counts', async () => {
+    // 12 errors, each reported 1 to 4 times, all at once and interleaved: the writer takes what
+    // arrives while a write is under way into one write of several groups.
+    const sends = Array.from({ length: 12 }, (_, n) => Array.from({ length: 1 + (n % 4) }, () => n)).flat();
+    const responses = await Promise.all(sends.map((n) => p.live.post('/errors', report(`Mixed burst error ${n}`))));
+    assert.ok(responses.every((response) => response.status === 201 || response.status === 200));
+    for (let n = 0; n < 12; n++) {
+      const mine = responses.filter((_, i) => sends[i] === n);
+      assert.equal(mine.filter((response) => response.status === 201).length, 1, `error ${n}: one new record`);
+      const ids = new Set(mine.map((response) => response.body.id));
+      assert.equal(ids.size, 1, `error ${n}: one group`);
+      const [id] = ids;
+      assert.equal((await p.member.get(path(`/errors/${id}`))).body.occurrences, 1 + (n % 4));
+      assert.equal((await p.member.get(path(`/errors/${id}/history`))).body.total, 1 + (n % 4));
+    }
+  });
+
   it('orders releases', () => {
     assert.equal(compareVersions('1.10.0', '1.9.2'), 1);
     assert.equal(compareVersions('v2.0', '2.0'), 0);
@@ -286,6 +303,30 @@ describe('error history through two server processes on one PostgreSQL database'
     assert.equal(
       history.reduce((sum, h) => sum + Number(h.count), 0),
       30,
+    );
+  });
+
+  it('10 errors, 6 reports each, through both processes at once: 10 groups of exactly 6, no deadlock', async () => {
+    const sends = Array.from({ length: 60 }, (_, i) => i % 10);
+    const responses = await Promise.all(
+      sends.map((n, i) => apis[i % 2]!.post('/errors', report(`Concurrent mixed crash ${n}`))),
+    );
+    assert.ok(responses.every((r) => r.status === 201 || r.status === 200));
+    const rows = await db.all<{ title: string; occurrences: number }>(
+      `SELECT title, occurrences FROM error_reports WHERE project_id = ? AND title LIKE 'Concurrent mixed crash %'`,
+      [projectId],
+    );
+    assert.equal(rows.length, 10);
+    assert.ok(rows.every((row) => Number(row.occurrences) === 6));
+    const hours = await db.all<{ count: number }>(
+      `SELECT h.count FROM error_occurrences_hourly h JOIN error_reports r
+          ON r.project_id = h.project_id AND r.environment = h.environment AND r.fingerprint = h.fingerprint
+        WHERE r.project_id = ? AND r.title LIKE 'Concurrent mixed crash %'`,
+      [projectId],
+    );
+    assert.equal(
+      hours.reduce((sum, h) => sum + Number(h.count), 0),
+      60,
     );
   });
 });

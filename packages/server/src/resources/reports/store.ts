@@ -7,6 +7,7 @@ import type { Static } from 'typebox';
 import type { Database, Queryable, SqlValue } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { newId } from '../../kernel/ids.ts';
+import { emitDomainEvent } from '../../db/domain-events.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { DEDUP_WINDOW_MS, fingerprintOf } from './dedup.ts';
 import { countOccurrence, hourOf, pruneHistory } from './store-history.ts';
@@ -210,6 +211,8 @@ export async function writeErrors(
     const hour = hourOf(report.now);
     perHour.set(hour, (perHour.get(hour) ?? 0) + 1);
   }
+  const told = { projectId: scope.projectId, environment: scope.environment, title: body.title, fingerprint };
+  const regressed = (tx: Queryable, errorId: string) => emitDomainEvent(tx, 'error.regressed', { ...told, errorId });
   const result = await recordOccurrence(
     db,
     scope,
@@ -249,6 +252,7 @@ export async function writeErrors(
             id,
           ]);
         }
+        if (status === 'regressed' && row!.status !== 'regressed') await regressed(tx, id);
         return;
       }
       const previous = await tx.get<{ status: string; resolved_in_release: string | null }>(
@@ -257,13 +261,19 @@ export async function writeErrors(
           ORDER BY first_seen_at DESC, id DESC LIMIT 1`,
         [scope.projectId, scope.environment, fingerprint, id],
       );
-      if (!previous || previous.status === 'open') return;
+      if (!previous) {
+        // A fingerprint never seen before: the one write that tells of a new group (repeats do not).
+        await emitDomainEvent(tx, 'error.new-group', { ...told, errorId: id });
+        return;
+      }
+      if (previous.status === 'open') return;
       const status = lifecycleAfterRepeat(previous.status, previous.resolved_in_release, version);
       await tx.run('UPDATE error_reports SET status = ?, resolved_in_release = ? WHERE id = ?', [
         status,
         status === 'resolved' ? previous.resolved_in_release : null,
         id,
       ]);
+      if (previous.status === 'resolved' && status === 'regressed') await regressed(tx, id);
     },
   );
   await pruneHistory(db, retentionDays, last.now);

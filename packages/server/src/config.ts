@@ -77,6 +77,8 @@ export interface WebhooksConfig {
   maxAttempts: number;
   /** `WEBHOOKS_DISABLE_AFTER`: deliveries given up in a row after which the endpoint is disabled (and its team e-mailed). */
   disableAfter: number;
+  /** `WEBHOOKS_LOG_RETENTION_DAYS`: days delivered and failed messages stay in the delivery log. */
+  logRetentionDays: number;
 }
 
 export interface OutboxConfig {
@@ -212,6 +214,7 @@ export function loadConfig(env: Env = process.env): Config {
       retryBaseMs: read('WEBHOOKS_RETRY_BASE_MS', 60_000, integer(1, 86_400_000), 'an integer from 1 to 86400000'),
       maxAttempts: read('WEBHOOKS_MAX_ATTEMPTS', 12, integer(1, 100), 'an integer from 1 to 100'),
       disableAfter: read('WEBHOOKS_DISABLE_AFTER', 5, integer(1, 1000), 'an integer from 1 to 1000'),
+      logRetentionDays: read('WEBHOOKS_LOG_RETENTION_DAYS', 30, integer(1, 3650), 'an integer from 1 to 3650'),
     },
     errorHistoryRetentionDays: read(
       'ERROR_HISTORY_RETENTION_DAYS',

@@ -7,7 +7,8 @@
  * checked address, timeout, no redirects). A 2xx marks it delivered; anything else is tried again
  * after a pause that doubles each time (WEBHOOKS_RETRY_BASE_MS, at most 8 hours), and given up as
  * `failed` after WEBHOOKS_MAX_ATTEMPTS. WEBHOOKS_DISABLE_AFTER deliveries given up in a row
- * disable the endpoint, and its team is told by e-mail.
+ * disable the endpoint, and its team is told by e-mail. Settled messages older than
+ * WEBHOOKS_LOG_RETENTION_DAYS leave the log (checked every 10 minutes per process).
  *
  * A process that dies (kill -9) leaves its claimed messages `sending`; once their lease has run
  * out any worker claims them again, so nothing queued is lost. The one case that sends a message
@@ -36,12 +37,15 @@ import {
   getEndpoint,
   markDelivered,
   markFailed,
+  pruneSettled,
   release,
 } from './store.ts';
 import { sendWebhook } from './target.ts';
 
 /** Messages claimed at once. */
 const BATCH = 10;
+/** How often one process prunes the delivery log. */
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
 /** The longest pause between two attempts. */
 const MAX_BACKOFF_MS = 8 * 60 * 60 * 1000;
 
@@ -59,6 +63,7 @@ export interface DeliveryWorkerOptions {
 
 export class DeliveryWorker {
   private key: string | undefined;
+  private prunedAt = 0;
   private readonly options: DeliveryWorkerOptions;
   private readonly poller: Poller;
 
@@ -84,6 +89,11 @@ export class DeliveryWorker {
   async runPass(): Promise<void> {
     const { db, config } = this.options;
     const leaseMs = config.webhooks.leaseSeconds * 1000;
+    if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
+      this.prunedAt = Date.now();
+      const before = new Date(Date.now() - config.webhooks.logRetentionDays * 86_400_000).toISOString();
+      await pruneSettled(db, before);
+    }
     while (!this.poller.stopping) {
       const now = new Date();
       if (!(await anythingDue(db, now.toISOString()))) return;

@@ -227,9 +227,12 @@ const SENDABLE = `EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpo
   AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
     WHERE p.endpoint_id = d.endpoint_id AND p.item_key = d.item_key AND p.seq < d.seq AND p.state IN ('pending', 'sending'))`;
 
-/** Whether anything is due (a read only: polling an idle outbox writes nothing). */
+/**
+ * Whether anything is due and sendable (a read only: polling an idle outbox, or one whose waiting
+ * messages belong to disabled endpoints or wait for an item's earlier message, writes nothing).
+ */
 export async function anythingDue(db: Queryable, now: string): Promise<boolean> {
-  const rows = await db.all(`SELECT d.seq FROM webhook_deliveries d WHERE ${DUE} LIMIT 1`, [now, now]);
+  const rows = await db.all(`SELECT d.seq FROM webhook_deliveries d WHERE ${DUE} AND ${SENDABLE} LIMIT 1`, [now, now]);
   return rows.length > 0;
 }
 
@@ -307,6 +310,15 @@ export async function release(db: Queryable, id: string, lease: string): Promise
       WHERE id = ? AND state = 'sending' AND lease_until = ?`,
     [id, lease],
   );
+}
+
+/** Deletes settled messages (delivered, failed, skipped) created before `before`: the log's retention. */
+export async function pruneSettled(db: Queryable, before: string): Promise<number> {
+  const { changes } = await db.run(
+    "DELETE FROM webhook_deliveries WHERE state IN ('delivered', 'failed', 'skipped') AND created_at < ?",
+    [before],
+  );
+  return changes;
 }
 
 /** An endpoint's messages, newest first (the delivery log). */

@@ -90,6 +90,46 @@ describe('webhooks: an event survives kill -9 before delivery', () => {
     await sleep(500);
     assert.equal(receiver.to('/ok/killed').length, 1);
   });
+
+  it('a delivery claimed by a process killed mid-send is taken over once its lease ends', async () => {
+    // Only the process about to be killed may claim the delivery.
+    for (const server of processes.splice(0)) await server.stop('SIGTERM');
+    // The receiver hangs on the first request: the first process is killed while sending.
+    const first = await startServerProcess(database, {
+      ...WEBHOOK_ENV,
+      WEBHOOKS_POLL_MS: '20',
+      WEBHOOKS_LEASE_SECONDS: '2',
+      WEBHOOKS_TIMEOUT_MS: '30000',
+    });
+    processes.push(first);
+    db ??= openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
+    await migrate(db);
+    const { key, secret } = await projectWithHook(db, `${receiver.origin}/slow/1/mid-send`);
+    const featureId = await createFeature(first, key, 'Sent when the kill came');
+    await receiver.waitFor('/slow/1/mid-send', 1);
+    const exited = new Promise((resolve) => first.child.once('exit', resolve));
+    first.child.kill('SIGKILL');
+    await exited;
+    processes.splice(processes.indexOf(first), 1);
+    const [row] = await db.all<{ state: string; attempts: number }>(
+      "SELECT state, attempts FROM webhook_deliveries WHERE payload LIKE '%' || ? || '%'",
+      [featureId],
+    );
+    assert.deepEqual([row!.state, Number(row!.attempts)], ['sending', 1]);
+
+    const second = await startServerProcess(database, { ...WEBHOOK_ENV, WEBHOOKS_POLL_MS: '20' });
+    processes.push(second);
+    const got = await receiver.waitFor('/slow/1/mid-send', 2);
+    assert.equal(got[1]!.answered, 204);
+    assert.equal(got[1]!.headers['webhook-id'], got[0]!.headers['webhook-id'], 'the same message, by its webhook-id');
+    assert.equal(verified(secret, got[1]!).data.feature.id, featureId);
+    await sleep(300);
+    const [after] = await db.all<{ state: string; attempts: number }>(
+      "SELECT state, attempts FROM webhook_deliveries WHERE payload LIKE '%' || ? || '%'",
+      [featureId],
+    );
+    assert.deepEqual([after!.state, Number(after!.attempts)], ['delivered', 2]);
+  });
 });
 
 const skipUnlessPostgres =

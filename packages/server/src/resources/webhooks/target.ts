@@ -87,6 +87,8 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
       {
         method: 'POST',
         lookup: pinned,
+        // A connection of its own: no pooled socket is shared between endpoints or attempts.
+        agent: false,
         headers: {
           ...input.headers,
           'content-type': 'application/json',

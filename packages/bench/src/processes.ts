@@ -1,9 +1,20 @@
 /** The benchmark's server processes: started pinned to core 0 where possible, stopped cleanly. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 
 export const hasTaskset = !spawnSync('taskset', ['-c', '0', 'true']).error && os.cpus().length >= 2;
+
+/**
+ * The Node flags a script's `#!/usr/bin/env -S node …` line gives it (the server's bin sets its
+ * memory flags there): a script started as `node <script>` must get them from here.
+ */
+export function shebangFlags(script: string): string[] {
+  const first = readFileSync(script, 'utf8').split('\n', 1)[0] ?? '';
+  const match = /^#!\S*env -S node((?: --?\S+)*)\s*$/.exec(first);
+  return match?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
+}
 
 /** Starts a Node process pinned to core 0 (when possible) and waits for `ready` in its output. */
 export async function startProcess(
@@ -12,7 +23,7 @@ export async function startProcess(
   ready: RegExp,
   nodeArgs: string[] = [],
 ): Promise<{ child: ChildProcess; port: number; output: () => string }> {
-  const args = [...nodeArgs, script];
+  const args = [...shebangFlags(script), ...nodeArgs, script];
   const [command, argv] = hasTaskset ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
   const childEnv: Record<string, string | undefined> = { ...process.env, ...extraEnv };
   const child = spawn(command, argv, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -17,7 +17,7 @@
  * (default 2), BENCH_CONNECTIONS (default 32), BENCH_ONLY (comma-separated scenario ids),
  * BENCH_PROFILE=1 (run the server with --cpu-prof; profiles land in results/profiles/),
  * BENCH_NO_README=1 (leave README.md alone), BENCH_RESULTS_DIR (where results go instead of
- * results/), BENCH_SERVER_MAIN (another server entry point, e.g.
+ * results/), BENCH_SERVER_MAIN (another server entry point instead of the built server's bin, e.g.
  * a patched checkout, to compare a change), BENCH_PG_URL (the PostgreSQL server's maintenance
  * database, default postgres://postgres@127.0.0.1:5432/postgres).
  */
@@ -39,13 +39,24 @@ import {
 import { type Memory, memoryOf } from './memory.ts';
 import { hasTaskset, startProcess, startServer, stopProcess } from './processes.ts';
 import { median } from './stats.ts';
-import { API, BenchFailure, expectStatus, fail, roadmapScenarioId, type Scenario, scenarios } from './scenarios.ts';
+import {
+  API,
+  BenchFailure,
+  expectStatus,
+  fail,
+  OFREP_BULK_BODY,
+  OFREP_BULK_PATH,
+  roadmapScenarioId,
+  type Scenario,
+  scenarios,
+} from './scenarios.ts';
 import { BENCH_ROADMAP_SIZES, seedBenchDatabase, type SeedOptions } from './seed.ts';
 import { errorsOf, runWrk, wrkVersion, type WrkRequest, type WrkResult } from './wrk.ts';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+// The server as production runs it: built, through its bin (the bench script builds it first).
 const SERVER_MAIN =
-  process.env['BENCH_SERVER_MAIN'] ?? fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
+  process.env['BENCH_SERVER_MAIN'] ?? fileURLToPath(new URL('../../server/bin/signpost-server.js', import.meta.url));
 const CEILING_MAIN = fileURLToPath(new URL('./ceiling.ts', import.meta.url));
 const RESULTS_DIR = process.env['BENCH_RESULTS_DIR'] ?? join(PACKAGE_DIR, 'results');
 
@@ -384,13 +395,23 @@ async function main(): Promise<void> {
 
       const first = await fetch(`${origin}${API}/translations?locale=de`, { headers: { 'x-api-key': data.key } });
       const hash = ((await expectStatus(first, 200, 'GET /translations')) as { hash: string }).hash;
+      // The ETag an OFREP web provider holds after its first bulk evaluation (ofrep-bulk-304).
+      const ofrepFirst = await fetch(`${origin}${OFREP_BULK_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${data.key}` },
+        body: OFREP_BULK_BODY,
+      });
+      await expectStatus(ofrepFirst, 200, 'OFREP bulk evaluation');
+      const ofrepEtag = ofrepFirst.headers.get('etag') ?? undefined;
       const manage =
         data.managementToken && data.logsProjectId
           ? { token: data.managementToken, logsProjectId: data.logsProjectId }
           : undefined;
       const chosen = scenarios(data.key, data.projectId, runId, hash, manage, {
         meteredKey: data.meteredKey,
+        ingestNumber: data.ingestNumber,
         roadmapKeys: data.roadmapKeys,
+        ...(ofrepEtag ? { ofrepEtag } : {}),
       }).filter((scenario) => wanted(scenario.id));
       const results: Measured[] = [];
       for (const scenario of chosen)

@@ -46,8 +46,10 @@ export const SCENARIO_IDS = [
   'features-metered',
   'site-config',
   'translations-304',
+  'ofrep-bulk-304',
   'errors-new',
   'errors-duplicate',
+  'envelope',
   'logs',
   'logs-distinct',
   'board-ideas',
@@ -73,7 +75,7 @@ export function scenarios(
   runId: string,
   translationsHash: string,
   manage?: { token: string; logsProjectId: string },
-  more: { meteredKey?: string; roadmapKeys?: Map<number, string> } = {},
+  more: { meteredKey?: string; ingestNumber?: number; roadmapKeys?: Map<number, string>; ofrepEtag?: string } = {},
 ): Scenario[] {
   const json = { 'Content-Type': 'application/json', 'X-API-Key': key };
   const errorBody = (title: string) =>
@@ -159,6 +161,7 @@ export function scenarios(
         );
       },
     },
+    ...(more.ofrepEtag ? [ofrepBulk304Scenario(key, more.ofrepEtag)] : []),
     {
       id: 'errors-new',
       label: 'POST /errors (new)',
@@ -190,6 +193,7 @@ export function scenarios(
         if (again.duplicate !== true) fail('POST /errors (duplicate) did not answer duplicate: true');
       },
     },
+    ...(more.ingestNumber === undefined ? [] : [envelopeScenario(key, more.ingestNumber, runId)]),
     {
       id: 'logs',
       label: 'POST /logs (100 entries, same batch each time)',
@@ -212,6 +216,61 @@ export function scenarios(
     ),
     ...(manage ? logExplorerScenarios(manage.token, manage.logsProjectId) : []),
   ];
+}
+
+/**
+ * A Sentry SDK's error report: an envelope with one event (a new error each time, as errors-new),
+ * sent as a browser SDK sends it (text/plain, the key in the query). Issue 17: 15 % of the ceiling.
+ */
+function envelopeScenario(key: string, ingestNumber: number, runId: string): Scenario {
+  const path = `/api/${ingestNumber}/envelope/?sentry_key=${key}&sentry_version=7`;
+  const envelopeOf = (value: string) => {
+    const event = JSON.stringify({
+      event_id: 'e4b5a1a0c0d94f6f9b6c1d2e3f405162',
+      timestamp: 1_790_000_000,
+      platform: 'javascript',
+      level: 'error',
+      release: 'web@1.4.2',
+      environment: 'production',
+      exception: {
+        values: [
+          {
+            type: 'TypeError',
+            value,
+            stacktrace: {
+              frames: [
+                { function: 'submit', abs_path: 'https://app.example.com/checkout.js', lineno: 42, colno: 3 },
+                { function: 'total', abs_path: 'https://app.example.com/checkout.js', lineno: 10, colno: 5 },
+              ],
+            },
+          },
+        ],
+      },
+      request: { url: 'https://app.example.com/checkout', headers: { 'User-Agent': 'Mozilla/5.0 Firefox/140.0' } },
+    });
+    return `{"event_id":"e4b5a1a0c0d94f6f9b6c1d2e3f405162"}\n{"type":"event"}\n${event}\n`;
+  };
+  const headers = { 'Content-Type': 'text/plain;charset=UTF-8' };
+  return {
+    id: 'envelope',
+    label: 'POST /api/<n>/envelope/ (Sentry event, new)',
+    request: {
+      method: 'POST',
+      path,
+      headers,
+      uniqueBody: { parts: envelopeOf(`Bench envelope ${runId} #XXX`).split('XXX') },
+    },
+    target: { ratio: 0.15 },
+    check: async (origin) => {
+      const response = await fetch(`${origin}${path}`, {
+        method: 'POST',
+        headers,
+        body: envelopeOf(`Bench envelope ${runId} check`),
+      });
+      const body = (await expectStatus(response, 200, 'POST envelope')) as { id?: string };
+      if (body.id !== 'e4b5a1a0c0d94f6f9b6c1d2e3f405162') fail(`POST envelope answered id ${String(body.id)}`);
+    },
+  };
 }
 
 /**
@@ -383,4 +442,26 @@ function boardScenarios(): Scenario[] {
       },
     },
   ];
+}
+
+/** The OFREP bulk evaluation a web provider polls with, its context and the path. */
+export const OFREP_BULK_PATH = '/ofrep/v1/evaluate/flags';
+export const OFREP_BULK_BODY = JSON.stringify({ context: { targetingKey: 'user-42', email: 'ana@example.com' } });
+
+/** An OpenFeature web provider's poll that changes nothing: POST with the context and If-None-Match → 304. */
+function ofrepBulk304Scenario(key: string, etag: string): Scenario {
+  const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${key}`, 'If-None-Match': etag };
+  return {
+    id: 'ofrep-bulk-304',
+    label: 'POST /ofrep/v1/evaluate/flags → 304',
+    request: { method: 'POST', path: OFREP_BULK_PATH, headers, body: OFREP_BULK_BODY },
+    target: { ratio: 0.7 },
+    check: async (origin) => {
+      await expectStatus(
+        await fetch(`${origin}${OFREP_BULK_PATH}`, { method: 'POST', headers, body: OFREP_BULK_BODY }),
+        304,
+        'OFREP bulk with If-None-Match',
+      );
+    },
+  };
 }

@@ -11,7 +11,12 @@ import { FILTER_STATUSES } from '../../server/src/resources/features/schemas.ts'
 import { migrate } from '../../server/src/db/migrate.ts';
 import { openDatabase } from '../../server/src/db/open.ts';
 import { insertFeature } from '../../server/src/resources/features/index.ts';
-import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../server/src/resources/projects/index.ts';
+import {
+  ALL_PUBLIC_SCOPES,
+  createApiKey,
+  createProject,
+  findProject,
+} from '../../server/src/resources/projects/index.ts';
 import { seedDemoProject } from '../../server/src/seed/demo.ts';
 import { updateBoard } from '../../server/src/resources/board/index.ts';
 import { storeLogBatch, type LogEntry } from '../../server/src/resources/logs/index.ts';
@@ -53,6 +58,8 @@ export interface BenchData {
   key: string;
   /** A live key of the metered project (same content as `projectId`). */
   meteredKey: string;
+  /** The number of `projectId` in Sentry DSNs (`/api/<number>/envelope/`). */
+  ingestNumber: number;
   /** A live key per seeded roadmap size. */
   roadmapKeys: Map<number, string>;
   /** A personal access token of the account that owns every bench project (management API). */
@@ -229,7 +236,8 @@ export async function seedBenchDatabase(
     const meteredKey = (
       await createApiKey(db, BENCH_METERED_PROJECT_ID, 'live', ALL_PUBLIC_SCOPES, { name: 'Benchmark' })
     ).key;
-    if (!options.logGroups) return { projectId, key, meteredKey, roadmapKeys };
+    const ingestNumber = Number((await findProject(db, projectId))!.ingest_number);
+    if (!options.logGroups) return { projectId, key, meteredKey, ingestNumber, roadmapKeys };
     await createProject(db, {
       id: BENCH_LOGS_PROJECT_ID,
       name: 'Benchmark logs',
@@ -248,7 +256,15 @@ export async function seedBenchDatabase(
       }),
     );
     const { token } = await createToken(db, account.id, 'Benchmark', undefined);
-    return { projectId, key, meteredKey, roadmapKeys, managementToken: token, logsProjectId: BENCH_LOGS_PROJECT_ID };
+    return {
+      projectId,
+      key,
+      meteredKey,
+      ingestNumber,
+      roadmapKeys,
+      managementToken: token,
+      logsProjectId: BENCH_LOGS_PROJECT_ID,
+    };
   } finally {
     await db.close();
   }

@@ -15,6 +15,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const RUN = fileURLToPath(new URL('../src/run.ts', import.meta.url));
+const SERVER_DIR = fileURLToPath(new URL('../../server/', import.meta.url));
+
+// The bench runs the built server, as `npm run bench` builds it first.
+const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: SERVER_DIR, encoding: 'utf8' });
+assert.equal(build.status, 0, `the server did not build:\n${build.stdout}\n${build.stderr}`);
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
 /** `npm run bench` in its shortest form, into `results`; extra environment and arguments on top. */
@@ -79,6 +84,7 @@ test('npm run bench measures every scenario with right answers only', { timeout:
         'translations-304',
         'errors-new',
         'errors-duplicate',
+        'envelope',
         'logs',
         'logs-distinct',
         'board-ideas',

@@ -263,6 +263,9 @@ describe('signpost management commands', { timeout: 120_000 }, () => {
     ]);
     liveKey = live.stdout.trim();
     assert.match(liveKey, /^svc_live_/);
+    // A ready DSN for Sentry SDKs, with the whole key only now.
+    assert.match(live.stderr, new RegExp(`Sentry DSN: http://${liveKey}@[^/]+/\\d+\\n`));
+    assert.match((await ok(['keys', 'list'])).stdout, /Sentry DSN: http:\/\/<key>@[^/]+\/\d+ /);
     const testKey = (await json(['keys', 'create', '--env', 'test', '--scopes', 'features:read'])).key as string;
     assert.match(testKey, /^svc_test_/);
     assert.equal((await publicGet('/features', liveKey)).status, 200);

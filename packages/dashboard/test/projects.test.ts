@@ -157,6 +157,9 @@ describe('dashboard projects, settings, keys and home', () => {
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByText('Copied to the clipboard.').waitFor();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), key);
+    // A ready Sentry DSN with the whole key, shown with it; the list shows it with <key>.
+    assert.match((await page.locator('#new-key-dsn').textContent()) ?? '', new RegExp(`^http://${key}@[^/]+/\\d+$`));
+    assert.match((await page.locator('#sentry-dsn').textContent()) ?? '', /^http:\/\/<key>@[^/]+\/\d+$/);
     const row = page.getByRole('row', { name: /Website widget/ });
     await row.waitFor();
     assert.match((await row.textContent()) ?? '', /publishable/);

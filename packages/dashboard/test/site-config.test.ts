@@ -3,7 +3,7 @@
  * custom HTML (its preview frame shows the HTML and runs none of its script), the public-answer
  * panel and GET /api/public/v1/site-config changing with it (lastUpdated, ETag, no more 304 for
  * the old ETag); messages with a schedule shown as Live, Upcoming or Expired, edited and deleted;
- * a flag created and toggled with the keyboard; an environment created and edited; debug mode.
+ * a flag created and toggled with the keyboard, its targeting (rollout, rule) evaluated over OFREP; an environment created and edited; debug mode.
  * Every change is checked through the public API. axe on every state, once in dark mode.
  */
 import assert from 'node:assert/strict';
@@ -243,6 +243,47 @@ describe('dashboard site configuration', () => {
       [['new-checkout', true]],
     );
     await expectAccessible(page, 'site config: flags');
+
+    // Targeting (OpenFeature): a value for test keys, a rollout and a rule, evaluated over OFREP.
+    await page.getByText('Targeting: Boolean (on/off) · everyone · 0 rules').click();
+    await page.getByLabel('Value for test keys').fill('false');
+    await page.getByLabel('Rollout percentage').fill('101');
+    await page.getByRole('button', { name: 'Save targeting of new-checkout' }).click();
+    await page.getByText('Rollout: a whole percentage from 0 to 100, or empty for everyone').waitFor();
+    await page.getByLabel('Rollout percentage').fill('30');
+    const rule = page.getByRole('group', { name: /Rule 1/ });
+    await rule.getByLabel('Context attribute').fill('email');
+    await rule.getByLabel('Compared with').fill('@example.com');
+    await page.getByRole('button', { name: 'Save targeting of new-checkout' }).click();
+    await page.getByText('Targeting: Boolean (on/off) · 30 % rollout · 1 rule').waitFor();
+    etag = await etagMovedFrom(page, etag);
+    await expectAccessible(page, 'site config: flag targeting');
+    const evaluate = async (key: string, context: Record<string, unknown>) =>
+      (
+        await fetch(`${env.origin}/ofrep/v1/evaluate/flags/new-checkout`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+          body: JSON.stringify({ context }),
+        })
+      ).json();
+    const flagsKey = await p.manage('POST', `/projects/${p.projectId}/keys`, {
+      name: 'OpenFeature',
+      environment: 'live',
+      scopes: ['public:read'],
+    });
+    const ofrepKey = (flagsKey.body.key ?? flagsKey.body.secret) as string;
+    const matched = await evaluate(ofrepKey, { targetingKey: 'u1', email: 'ana@example.com' });
+    assert.deepEqual([matched.value, matched.reason], [true, 'TARGETING_MATCH']);
+    const split = await evaluate(ofrepKey, { targetingKey: 'u1' });
+    assert.equal(split.reason, 'SPLIT');
+    assert.deepEqual((await evaluate(ofrepKey, {})).value, false);
+    // The public site-config keeps its shape.
+    assert.deepEqual(Object.keys((await publicConfig()).body.featureFlags[0]).sort(), [
+      'enabled',
+      'id',
+      'key',
+      'projectId',
+    ]);
 
     await page.getByRole('button', { name: 'Delete new-checkout' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete new-checkout' }).click();

@@ -12,6 +12,7 @@ import { validatorCompiler } from './http/validation.ts';
 import { guardRequestInput } from './http/input-guard.ts';
 import { publicApi, PUBLIC_API_PREFIX } from './public-api/plugin.ts';
 import { hostedMcp } from './mcp/hosted.ts';
+import { otlpIntake, OTLP_PREFIX } from './otlp/plugin.ts';
 import type { App } from './public-api/context.ts';
 import { managementApi, MANAGEMENT_API_PREFIX } from './management/plugin.ts';
 import type { ManagementApp } from './management/context.ts';
@@ -25,6 +26,8 @@ import { domainOfSender, OutboxWorker, registerNotificationHandlers } from './re
 import { ScheduleWorker } from './resources/changelog/mount.ts';
 import { DeliveryWorker, registerWebhookHandlers } from './resources/webhooks/mount.ts';
 import { closeQuotaMeter, openQuotaMeter } from './http/quota.ts';
+import { sentryIngestRoutes } from './resources/sentry-ingest/mount.ts';
+import { createOfrep } from './ofrep/plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -122,7 +125,12 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   await app.register(async (scoped) => managementApi(scoped as ManagementApp, { db, config }), {
     prefix: MANAGEMENT_API_PREFIX,
   });
+  const ofrep = createOfrep({ db, config, requestId: requestIdFrom, closing: () => closing });
+  await ofrep.register(app);
   await app.register(async (scoped) => hostedMcp(scoped, { db, config }));
+  await app.register(async (scoped) => otlpIntake(scoped, { db }), { prefix: OTLP_PREFIX });
+  // Sentry SDKs post to `/api/<project number>/envelope/` and `/store/` (resources/sentry-ingest).
+  await app.register(async (scoped) => sentryIngestRoutes(scoped, { db, config }));
   const boardMailer = createMailer(config, app.log);
   app.addHook('onClose', async () => boardMailer.close());
   await app.register(async (scoped) => boardSurface(scoped, { db, config, mailer: boardMailer }), {
@@ -177,7 +185,9 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     // A board's custom domain is looked up first (usually answered from memory, see host-routing.ts).
     const hosts = createHostRouter(db, config.publicUrl);
     const handle = (request: IncomingMessage, response: ServerResponse) => {
-      if (!answerFromMemo(request, response)) fastifyHandler(request, response);
+      if (answerFromMemo(request, response)) return;
+      if (!ofrep.fastPath(request, response, () => fastifyHandler(request, response)))
+        fastifyHandler(request, response);
     };
     app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       const routed = hosts.route(request);
@@ -186,5 +196,6 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     });
   }
   app.decorate('responseMemo', memo);
+  app.decorate('ofrep', ofrep);
   return app;
 }

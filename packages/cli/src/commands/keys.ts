@@ -14,6 +14,8 @@ interface ApiKey {
   publishable: boolean;
   createdAt: string;
   revokedAt: string | null;
+  /** The DSN for Sentry SDKs, with `<key>` where the whole key goes. */
+  sentryDsn?: string;
 }
 
 export function registerKeyCommands(program: Command): void {
@@ -40,6 +42,9 @@ export function registerKeyCommands(program: Command): void {
         ]),
         'No keys yet. Create one with: signpost keys create --env live --scopes public:read,features:read',
       );
+      // One DSN per project: the same for every key, with the key in place of `<key>`.
+      const dsn = result.keys[0]?.sentryDsn;
+      if (dsn) say(`\nSentry DSN: ${dsn} (put the whole key in place of <key>)`);
     }),
   );
 
@@ -71,7 +76,7 @@ export function registerKeyCommands(program: Command): void {
           flags: CommonFlags & { env: 'live' | 'test'; scopes: string[]; name?: string; publishable: boolean },
         ) => {
           const { client, base } = projectContext(flags);
-          const created = await client.post<{ key: string; apiKey: ApiKey }>(`${base}/keys`, {
+          const created = await client.post<{ key: string; sentryDsn?: string; apiKey: ApiKey }>(`${base}/keys`, {
             environment: flags.env,
             scopes: flags.scopes,
             publishable: flags.publishable,
@@ -83,6 +88,8 @@ export function registerKeyCommands(program: Command): void {
           process.stderr.write(
             `Created ${kind} ${flags.env} key ${created.apiKey.id} with ${created.apiKey.scopes.join(', ')}. It is shown only now: store it safely.\n`,
           );
+          // The DSN holds the whole key too: Sentry SDKs take it unchanged (Sentry.init({ dsn })).
+          if (created.sentryDsn) process.stderr.write(`Sentry DSN: ${created.sentryDsn}\n`);
         },
       ),
     );

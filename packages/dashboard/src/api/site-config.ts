@@ -11,6 +11,7 @@ export type MaintenanceUpdate = Body<paths['/projects/{projectId}/site-config/ma
 export type StatusMessage = ManagedSiteConfig['messages'][number];
 export type MessageInput = Body<paths['/projects/{projectId}/site-config/messages']['post']>;
 export type FeatureFlag = ManagedSiteConfig['featureFlags'][number];
+export type FlagInput = Body<paths['/projects/{projectId}/site-config/flags/{flagKey}']['put']>;
 export type Environment = ManagedSiteConfig['environments'][number];
 export type EnvironmentInput = Body<paths['/projects/{projectId}/site-config/environments']['post']>;
 

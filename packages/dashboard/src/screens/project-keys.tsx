@@ -42,7 +42,7 @@ function KeysScreen({ project }: { project: Project }) {
     queryKey: keysKey(project.id),
     queryFn: () => unwrap(api.GET('/projects/{projectId}/keys', { params: { path: { projectId: project.id } } })),
   });
-  const [created, setCreated] = useState<{ key: string; name: string } | null>(null);
+  const [created, setCreated] = useState<{ key: string; name: string; sentryDsn: string } | null>(null);
   return (
     <>
       <p className="muted">
@@ -53,6 +53,16 @@ function KeysScreen({ project }: { project: Project }) {
         <section className="card stack" aria-labelledby="new-key-title">
           <h2 id="new-key-title">Your new key{created.name ? `: ${created.name}` : ''}</h2>
           <ShownOnce label="The new API key" value={created.key} />
+          <p>
+            For Sentry SDKs, the DSN with this key (
+            <code>
+              Sentry.init({'{'} dsn {'}'})
+            </code>
+            ):{' '}
+            <code className="dsn" id="new-key-dsn">
+              {created.sentryDsn}
+            </code>
+          </p>
           <div>
             <Button variant="secondary" onPress={() => setCreated(null)}>
               Done
@@ -67,7 +77,16 @@ function KeysScreen({ project }: { project: Project }) {
             data.keys.length === 0 ? (
               <Empty>No keys yet. Create one below to send feedback, bugs or errors from your app.</Empty>
             ) : (
-              <KeyTable project={project} keys={data.keys} />
+              <>
+                <KeyTable project={project} keys={data.keys} />
+                <p className="muted">
+                  Sentry SDKs report here with the DSN{' '}
+                  <code className="dsn" id="sentry-dsn">
+                    {data.keys[0]?.sentryDsn}
+                  </code>
+                  , the whole key in place of <code>&lt;key&gt;</code>.
+                </p>
+              </>
             )
           }
         </QueryView>
@@ -146,7 +165,7 @@ function CreateKey({
   onCreated,
 }: {
   project: Project;
-  onCreated: (created: { key: string; name: string }) => void;
+  onCreated: (created: { key: string; name: string; sentryDsn: string }) => void;
 }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
@@ -163,7 +182,7 @@ function CreateKey({
         }),
       ),
     onSuccess: async (made) => {
-      onCreated({ key: made.key, name: made.apiKey.name });
+      onCreated({ key: made.key, name: made.apiKey.name, sentryDsn: made.sentryDsn });
       setName('');
       await queryClient.invalidateQueries({ queryKey: keysKey(project.id) });
     },

@@ -41,12 +41,15 @@ export async function withStartupLock<T>(db: Database, fn: (tx: Queryable) => Pr
  * A migration that differs by engine is a pair, `<id>.sqlite.sql` and `<id>.postgres.sql`: each
  * database applies its own under the one id.
  */
+/** A migration module: TypeScript in the source tree, JavaScript in the built server (dist/). */
+const MODULE = /(?<!\.d)\.(ts|js)$/;
+
 export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
   return readdirSync(dir)
-    .filter((name) => name.endsWith('.sql') || (name.endsWith('.ts') && !name.endsWith('.d.ts')))
+    .filter((name) => name.endsWith('.sql') || MODULE.test(name))
     .sort()
     .map((name) => {
-      if (name.endsWith('.ts')) return { id: name.slice(0, -'.ts'.length), sql: '', module: dir + name };
+      if (MODULE.test(name)) return { id: name.replace(MODULE, ''), sql: '', module: dir + name };
       const engine = /\.(sqlite|postgres)\.sql$/.exec(name)?.[1] as Migration['dialect'];
       const id = name.replace(/(\.(sqlite|postgres))?\.sql$/, '');
       const sql = readFileSync(dir + name, 'utf8');

@@ -17,7 +17,8 @@
  * HEARTBEAT_MS that must answer within HEARTBEAT_TIMEOUT_MS, helped by TCP keepalive.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './pg-driver.ts';
 
 export const CHANGE_CHANNEL = 'signpost_changes';
 /**
@@ -89,7 +90,7 @@ export class ChangeListener {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({
+    const client = new (pgDriver().Client)({
       connectionString: this.connectionString,
       application_name: `${LISTENER_APPLICATION_NAME}/${process.pid}`,
       keepAlive: true,

@@ -1,11 +1,9 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { retryConflicts } from './failures.ts';
 import type { Database, Queryable, Row, SqlValue } from './database.ts';
 import { CHANGE_CHANNEL, ChangeListener } from './pg-listener.ts';
+import { pgDriver } from './pg-driver.ts';
 import { changesMemoisedData } from './pg-writes.ts';
-
-// COUNT(*) and BIGINT columns come back as strings by default; every count here fits a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
 const converted = new Map<string, string>();
 
@@ -104,7 +102,7 @@ export class PostgresDatabase extends PgQueryable implements Database {
   private readonly notifyAndCommit: string;
 
   constructor(connectionString: string, poolSize = 10) {
-    const pool = new pg.Pool({ connectionString, max: poolSize });
+    const pool = new (pgDriver().Pool)({ connectionString, max: poolSize });
     super(pool);
     this.pool = pool;
     // An idle client that loses its connection must not take the process down.

@@ -4,6 +4,7 @@
  * public API. Started on first use (a server nobody manages never pays for them); a worker that
  * dies fails its queries in flight and is replaced by the next query.
  */
+import { extname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SqlValue } from './database.ts';
 import type { ReadReply, ReadRequest } from './sqlite-read-worker.ts';
@@ -20,7 +21,10 @@ class ReadWorker {
   dead = false;
 
   constructor(path: string) {
-    this.worker = new Worker(new URL('./sqlite-read-worker.ts', import.meta.url), { workerData: { path } });
+    // `.ts` in the source tree, `.js` in the built server (dist/).
+    this.worker = new Worker(new URL(`./sqlite-read-worker${extname(import.meta.url)}`, import.meta.url), {
+      workerData: { path },
+    });
     // An idle worker must not keep a finished process alive; a busy one must, as someone awaits it.
     this.worker.unref();
     this.worker.on('message', (reply: ReadReply) => {

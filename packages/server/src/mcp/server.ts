@@ -1,6 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { registerFeatureTools } from '../resources/features/mount.ts';
-import { registerTranslationTools } from '../resources/translations/mount.ts';
+// The tools straight from their modules, not through the resources' mount.ts: this module is
+// loaded with the first MCP request (plugin.ts), the mounts at start, and the tools bring zod.
+import { registerFeatureTools } from '../resources/features/mcp-tools.ts';
+import { registerTranslationTools } from '../resources/translations/mcp-tools.ts';
 import type { ToolContext } from './tools/context.ts';
 
 export const MCP_SERVER_NAME = 'signpost';

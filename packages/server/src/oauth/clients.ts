@@ -1,6 +1,6 @@
 /** Dynamic client registration (RFC 7591) and client authentication at the token endpoints. */
 import type { FastifyRequest } from 'fastify';
-import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { InvalidClientError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { Queryable } from '../db/database.ts';
 import { newId, nowIso } from '../kernel/ids.ts';
@@ -43,6 +43,8 @@ export interface RegisteredClient {
 }
 
 export async function registerClient(db: Queryable, body: unknown): Promise<OAuthClientInformationFull> {
+  // The SDK's schemas (zod) load with the first registration, not at start (kernel/lazy-module.ts).
+  const { OAuthClientMetadataSchema } = await import('@modelcontextprotocol/sdk/shared/auth.js');
   const parsed = OAuthClientMetadataSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

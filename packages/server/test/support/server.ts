@@ -128,8 +128,10 @@ const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 export async function startServerProcess(
   database: TestDatabase,
   env: Record<string, string> = {},
+  /** What to run instead of `node src/main.ts`, e.g. the built server's executable bin. */
+  command: readonly string[] = [process.execPath, MAIN],
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(command[0]!, command.slice(1), {
     env: {
       ...process.env,
       PORT: '0',

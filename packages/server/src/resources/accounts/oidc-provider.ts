@@ -3,7 +3,11 @@
  * state and nonce. Presets: `oidc` (any OpenID Connect issuer, by discovery), `google` (the same,
  * at accounts.google.com), `github` (OAuth 2 plus GitHub's user API, which has no OpenID Connect).
  */
-import * as client from 'openid-client';
+import type * as OpenIdClient from 'openid-client';
+import { lazyModule } from '../../kernel/lazy-module.ts';
+
+/** Loaded when a provider is configured, not by every server (kernel/lazy-module.ts). */
+const openIdClient = lazyModule<typeof OpenIdClient>('openid-client', import.meta.url);
 import type { OidcConfig } from '../../config.ts';
 
 export interface ProviderIdentity {
@@ -42,6 +46,7 @@ function githubEndpoints(issuer: string) {
 }
 
 export function createIdentityProvider(settings: OidcConfig): IdentityProvider {
+  const client = openIdClient();
   const auth = settings.clientSecret ? client.ClientSecretPost(settings.clientSecret) : client.None();
   // http issuers only make sense on a developer's machine or in tests; https is the norm.
   const insecure = settings.issuer.startsWith('http:');
@@ -53,7 +58,7 @@ export function createIdentityProvider(settings: OidcConfig): IdentityProvider {
       return config;
     },
   };
-  let configuration: Promise<client.Configuration> | undefined;
+  let configuration: Promise<OpenIdClient.Configuration> | undefined;
   const configure = () => {
     configuration ??= (
       settings.preset === 'github'
@@ -118,11 +123,12 @@ export function createIdentityProvider(settings: OidcConfig): IdentityProvider {
 }
 
 async function githubIdentity(
-  config: client.Configuration,
+  config: OpenIdClient.Configuration,
   api: string,
   callbackUrl: URL,
   checks: { state: string; codeVerifier: string },
 ): Promise<ProviderIdentity> {
+  const client = openIdClient();
   const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
     pkceCodeVerifier: checks.codeVerifier,
     expectedState: checks.state,

@@ -9,7 +9,8 @@
  * descriptions are sanitised once more, and characters XML 1.0 forbids are dropped so a title
  * with a control character cannot make the document unreadable.
  */
-import { Feed, type Item } from 'feed';
+import type { Feed, Item } from 'feed';
+import { lazyModule } from '../../kernel/lazy-module.ts';
 import { escapeHtml } from '../../kernel/html.ts';
 import { sanitizeDescription, type BoardChangelogEntry } from '../changelog/index.ts';
 import { STATUS_LABELS, type BoardIdea } from '../features/index.ts';
@@ -49,8 +50,10 @@ const category = (name: string) => ({ name: xmlSafe(name), term: xmlSafe(name) }
 export const ideaUrl = (board: BoardFeedInfo, ideaId: string) => `${board.url}/ideas/${encodeURIComponent(ideaId)}`;
 export const changelogUrl = (board: BoardFeedInfo) => `${board.url}/changelog`;
 
+const feedModule = lazyModule<typeof import('feed')>('feed', import.meta.url);
+
 function newFeed(board: BoardFeedInfo, title: string, link: string, updated: Date, format: FeedFormat): Feed {
-  return new Feed({
+  return new (feedModule().Feed)({
     title: xmlSafe(title),
     id: link,
     link,

@@ -5,7 +5,6 @@
  * board takes only the second. Sessions are a cookie scoped to the board's path.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors as joseErrors, jwtVerify } from 'jose';
 import {
   type BoardContext,
   type BoardDeps,
@@ -31,6 +30,7 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
 const NAME_MAX = 100;
 /** SSO tokens must be fresh: at most this old, whatever their own expiry says. */
 const SSO_MAX_AGE = '10m';
+const jose = () => import('jose');
 const SIGN_IN_LIMIT = { max: 10, windowMs: 60 * 60_000 };
 
 function cookieOptions(deps: BoardDeps, ctx: BoardContext) {
@@ -219,13 +219,14 @@ export async function boardSignInPages(app: FastifyInstance, deps: BoardDeps): P
     if (!secret || !token || token.length > 4096) return refuse();
     let claims: { sub?: unknown; email?: unknown; name?: unknown };
     try {
-      ({ payload: claims } = await jwtVerify(token, new TextEncoder().encode(secret), {
+      // jose is loaded by the first board SSO sign-in, not at start (kernel/lazy-module.ts).
+      ({ payload: claims } = await (await jose()).jwtVerify(token, new TextEncoder().encode(secret), {
         algorithms: ['HS256'],
         requiredClaims: ['sub', 'email', 'exp', 'iat'],
         maxTokenAge: SSO_MAX_AGE,
       }));
     } catch (error) {
-      if (!(error instanceof joseErrors.JOSEError)) throw error;
+      if (!(error instanceof (await jose()).errors.JOSEError)) throw error;
       return refuse();
     }
     const { sub, email, name } = claims;

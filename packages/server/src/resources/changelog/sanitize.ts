@@ -4,9 +4,12 @@
  * links, images, code and tables. Scripts, styles, event handlers, iframes and `javascript:`
  * URLs are removed; links open safely.
  */
-import sanitizeHtml from 'sanitize-html';
+import type SanitizeHtml from 'sanitize-html';
+import { lazyModule } from '../../kernel/lazy-module.ts';
 
-const OPTIONS: sanitizeHtml.IOptions = {
+const sanitizer = lazyModule<typeof SanitizeHtml>('sanitize-html', import.meta.url);
+
+const OPTIONS: SanitizeHtml.IOptions = {
   allowedTags: [
     'p',
     'br',
@@ -78,5 +81,5 @@ const OPTIONS: sanitizeHtml.IOptions = {
 };
 
 export function sanitizeDescription(html: string): string {
-  return sanitizeHtml(html, OPTIONS).trim();
+  return sanitizer()(html, OPTIONS).trim();
 }

@@ -7,12 +7,19 @@ import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
-import { presentApiKey as present } from './presenter.ts';
+import { sentryDsn, sentryDsnTemplate } from '../sentry-ingest/index.ts';
+import { presentApiKey } from './presenter.ts';
 import { ApiKeySummary, CreatedKey, CreateKeyBody, KeyParams, ProjectIdParams } from './schemas.ts';
 import { createApiKey, findApiKey, listApiKeys, revokeApiKey } from './store-keys.ts';
 
-export async function keyRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
+export async function keyRoutes(app: ManagementApp, { db, config }: ManagementDeps): Promise<void> {
   const tags = ['api keys'];
+  // Every key shows its Sentry DSN (resources/sentry-ingest); the stored key is only a hash, so
+  // with `<key>` in place of the key, except once, when it is created.
+  const presentFor = (project: { ingest_number: number }) => (row: Parameters<typeof presentApiKey>[0]) => ({
+    ...presentApiKey(row),
+    sentryDsn: sentryDsnTemplate(config.publicUrl, Number(project.ingest_number)),
+  });
   const find = (projectId: string, keyId: string) => findApiKey(db, projectId, keyId);
 
   app.get(
@@ -32,7 +39,7 @@ export async function keyRoutes(app: ManagementApp, { db }: ManagementDeps): Pro
     async (request) => {
       const project = await requireProjectAccess(request, request.params.projectId, 'member');
       const rows = await listApiKeys(db, project.id);
-      return { keys: rows.map(present) };
+      return { keys: rows.map(presentFor(project)) };
     },
   );
 
@@ -54,7 +61,11 @@ export async function keyRoutes(app: ManagementApp, { db }: ManagementDeps): Pro
         name: request.body.name?.trim() ?? '',
         publishable: request.body.publishable ?? false,
       });
-      return reply.code(201).send({ key: created.key, apiKey: present((await find(project.id, created.id))!) });
+      return reply.code(201).send({
+        key: created.key,
+        sentryDsn: sentryDsn(config.publicUrl, created.key, Number(project.ingest_number)),
+        apiKey: presentFor(project)((await find(project.id, created.id))!),
+      });
     },
   );
 
@@ -74,7 +85,7 @@ export async function keyRoutes(app: ManagementApp, { db }: ManagementDeps): Pro
       await revokeApiKey(db, project.id, request.params.keyId);
       const row = await find(project.id, request.params.keyId);
       if (!row) throw new NotFoundError();
-      return present(row);
+      return presentFor(project)(row);
     },
   );
 }

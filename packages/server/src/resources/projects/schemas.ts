@@ -75,6 +75,10 @@ export const ApiKeySummary = Type.Object(
     }),
     createdAt: Timestamp,
     revokedAt: Type.Union([Timestamp, Type.Null()]),
+    sentryDsn: Type.String({
+      description:
+        'The DSN for Sentry SDKs, `<scheme>://<key>@<host>/<project ingest number>`: put the whole key in place of `<key>` (it is shown whole only when created).',
+    }),
   },
   { additionalProperties: false },
 );
@@ -95,6 +99,10 @@ export const CreateKeyBody = Type.Object({
 export const CreatedKey = Type.Object(
   {
     key: Type.String({ description: 'The whole key. Shown only in this response.' }),
+    sentryDsn: Type.String({
+      description:
+        'A ready DSN for Sentry SDKs with the whole key (`Sentry.init({ dsn })`). Shown only in this response.',
+    }),
     apiKey: ApiKeySummary,
   },
   { additionalProperties: false },

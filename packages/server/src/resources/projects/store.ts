@@ -14,6 +14,8 @@ export interface ProjectRow {
   config_version: number;
   config_updated_at: string;
   translations_version: number;
+  /** The number in Sentry DSNs (`/api/<ingest_number>/envelope/`), given on insert by the database. */
+  ingest_number: number;
   created_at: string;
 }
 

@@ -1,23 +1,29 @@
 /**
- * Error reports of one process, folded per group while the group's previous write is under way.
+ * Error reports of one process, written together while an earlier write is under way.
  *
- * The first report of a group is written at once. Identical reports (same project, environment
- * and fingerprint) that arrive while it is being written wait, and are then written together as
- * one count: a burst of the same error through 32 connections costs a few row updates instead of
- * 32 transactions queued on one row lock (on PostgreSQL, every queued one holds a pooled
- * connection). Counts are exact: the database adds each write's count to the record and to its
- * hour, so other processes folding their own bursts add up too. Each report is answered once the
- * write holding it has committed.
+ * A report that arrives while nothing is being written is written at once. Reports that arrive
+ * while a write is under way wait for it, and are then written together in one transaction
+ * (writeErrorGroups in store.ts): identical ones (same project, environment and fingerprint) as
+ * one count on their group's record, different ones as rows of the same few statements. On
+ * PostgreSQL every commit waits for the disk, so a burst of reports costs a few commits instead
+ * of one each queued on the disk, and a burst of the same error a few row updates instead of a
+ * queue on one row lock. Counts are exact: the database adds each write's count to the record
+ * and to its hour, so other processes writing their own bursts add up too. Each report is
+ * answered once the write holding it has committed.
  *
- * One failed folded write (e.g. the database briefly gone) does not fail every report folded
- * into it for the others' sake: its reports are then written one by one, and only those whose
- * own write fails are refused.
+ * One failed write (e.g. the database briefly gone, or a value it refuses) does not fail every
+ * report written with it for the others' sake: its groups are then written one by one, and a
+ * group that fails alone has its reports written one by one, so only those whose own write
+ * fails are refused.
  */
 import type { Static } from 'typebox';
 import type { Database } from '../../db/database.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import type { ErrorBody } from './schemas.ts';
-import { type ErrorReport, errorFingerprint, type Occurrence, writeErrors } from './store.ts';
+import { type ErrorReport, errorFingerprint, type Occurrence, writeErrorGroups } from './store.ts';
+
+/** Reports taken into one write at most (and so groups per statement: the parameters stay few). */
+const MAX_REPORTS_PER_WRITE = 200;
 
 interface Waiting {
   report: ErrorReport;
@@ -27,10 +33,9 @@ interface Waiting {
 class ErrorWriter {
   private readonly db: Database;
   private readonly retentionDays: number;
-  /** Reports that arrived while their group was being written, by group. */
-  private readonly waiting = new Map<string, Waiting[]>();
-  /** Groups with a write under way. */
-  private readonly busy = new Set<string>();
+  /** Reports that arrived while a write was under way, in arrival order. */
+  private queue: Waiting[] = [];
+  private writing = false;
 
   constructor(db: Database, retentionDays: number) {
     this.db = db;
@@ -38,55 +43,64 @@ class ErrorWriter {
   }
 
   add(report: ErrorReport): Promise<Occurrence> {
-    const group = `${report.scope.projectId}\u0000${report.scope.environment}\u0000${report.fingerprint}`;
     const entry: Waiting = { report, answer: Promise.withResolvers<Occurrence>() };
-    if (this.busy.has(group)) {
-      const queue = this.waiting.get(group);
-      if (queue) queue.push(entry);
-      else this.waiting.set(group, [entry]);
-    } else {
-      this.busy.add(group);
-      void this.write(group, [entry]);
-    }
+    this.queue.push(entry);
+    if (!this.writing) void this.drain();
     return entry.answer.promise;
   }
 
-  private async write(group: string, entries: Waiting[]): Promise<void> {
+  private async drain(): Promise<void> {
+    this.writing = true;
     try {
-      const results = await writeErrors(
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_REPORTS_PER_WRITE);
+        await this.write(groupsOf(batch));
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private async write(groups: Waiting[][]): Promise<void> {
+    try {
+      const results = await writeErrorGroups(
         this.db,
-        entries.map((entry) => entry.report),
+        groups.map((group) => group.map((entry) => entry.report)),
         this.retentionDays,
       );
-      for (const [i, entry] of entries.entries()) entry.answer.resolve(results[i]!);
+      for (const [g, group] of groups.entries()) {
+        for (const [i, entry] of group.entries()) entry.answer.resolve(results[g]![i]!);
+      }
     } catch (error) {
-      if (entries.length === 1) entries[0]!.answer.reject(error);
-      else await this.writeOneByOne(entries);
-    } finally {
-      const next = this.waiting.get(group);
-      this.waiting.delete(group);
-      if (next) void this.write(group, next);
-      else this.busy.delete(group);
+      if (groups.length === 1 && groups[0]!.length === 1) groups[0]![0]!.answer.reject(error);
+      else if (groups.length === 1) await this.writeOneByOne(groups[0]!);
+      else for (const group of groups) await this.write([group]);
     }
   }
 
   private async writeOneByOne(entries: Waiting[]): Promise<void> {
-    for (const entry of entries) {
-      try {
-        const [result] = await writeErrors(this.db, [entry.report], this.retentionDays);
-        entry.answer.resolve(result!);
-      } catch (error) {
-        entry.answer.reject(error);
-      }
-    }
+    for (const entry of entries) await this.write([[entry]]);
   }
+}
+
+/** The reports by group (project, environment, fingerprint), each group in arrival order. */
+function groupsOf(entries: readonly Waiting[]): Waiting[][] {
+  const groups = new Map<string, Waiting[]>();
+  for (const entry of entries) {
+    const { scope, fingerprint } = entry.report;
+    const key = `${scope.projectId}\u0000${scope.environment}\u0000${fingerprint}`;
+    const group = groups.get(key);
+    if (group) group.push(entry);
+    else groups.set(key, [entry]);
+  }
+  return [...groups.values()];
 }
 
 const writers = new WeakMap<Database, ErrorWriter>();
 
 /**
  * An error; repeats of the same title and errorType within the window are counted on one record
- * (writeErrors in store.ts), identical reports arriving together in one write.
+ * (writeErrorGroups in store.ts), reports arriving together in one write.
  */
 export function recordError(
   db: Database,
@@ -95,7 +109,7 @@ export function recordError(
   now: Date,
   retentionDays = 30,
 ): Promise<Occurrence> {
-  // One writer per process and database, as the folding must be.
+  // One writer per process and database, as the gathering must be.
   let writer = writers.get(db);
   if (!writer) {
     writer = new ErrorWriter(db, retentionDays);

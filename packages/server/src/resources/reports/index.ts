@@ -2,7 +2,9 @@
 export { triageRoutes, type TriageStore } from './management-routes.ts';
 export { groupFields, Json } from './management-schemas.ts';
 export { presentGroup } from './presenter.ts';
-export { SEVERITIES } from './schemas.ts';
+export { SEVERITIES, type ErrorReportBody } from './schemas.ts';
+// The one write path of error reports, for other ways in (the Sentry-compatible ingest).
+export { recordError } from './error-writer.ts';
 // For the features resource (deleting and merging features), so bug_reports keeps one store.
 export { moveBugsToFeature, unlinkBugsFromFeature } from './store.ts';
 export {

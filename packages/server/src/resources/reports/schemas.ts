@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { StringEnum } from '../../http/common-schemas.ts';
 
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
@@ -73,3 +73,5 @@ export const ErrorBody = Type.Object({
   timestamp: Type.Optional(Type.String({ format: 'date-time' })),
   metadata: Type.Optional(Metadata),
 });
+
+export type ErrorReportBody = Static<typeof ErrorBody>;

@@ -35,6 +35,23 @@ export async function countOccurrence(
   );
 }
 
+/**
+ * countOccurrence for many hours at once, one upsert: rows are (project, environment,
+ * fingerprint, hour, count), distinct, in the order their rows should be locked.
+ */
+export async function countOccurrencesIn(
+  tx: Queryable,
+  rows: readonly (readonly [string, string, string, string, number])[],
+): Promise<void> {
+  await tx.run(
+    `INSERT INTO error_occurrences_hourly (project_id, environment, fingerprint, hour, count)
+     VALUES ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')}
+     ON CONFLICT (project_id, environment, fingerprint, hour) DO UPDATE SET
+       count = error_occurrences_hourly.count + excluded.count`,
+    rows.flat(),
+  );
+}
+
 let lastPruneAt = 0;
 
 /**

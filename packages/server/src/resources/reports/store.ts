@@ -10,7 +10,7 @@ import { newId } from '../../kernel/ids.ts';
 import { emitDomainEvent } from '../../db/domain-events.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { DEDUP_WINDOW_MS, fingerprintOf } from './dedup.ts';
-import { countOccurrence, hourOf, pruneHistory } from './store-history.ts';
+import { countOccurrence, countOccurrencesIn, hourOf, pruneHistory } from './store-history.ts';
 import type { BugBody, ErrorBody } from './schemas.ts';
 import {
   getTriage,
@@ -186,40 +186,97 @@ export interface ErrorReport {
 
 export const errorFingerprint = (body: Static<typeof ErrorBody>) => fingerprintOf(body.title, body.errorType);
 
+/** A group's reports, as the error writer folded them: same project, environment and fingerprint. */
+export type ErrorGroupReports = readonly ErrorReport[];
+
 /**
- * Records reports of one group (same scope and fingerprint) as one occurrence count of
- * `reports.length`. The record is the first report's when it is new; the release is the latest
- * one given. The same transaction counts the occurrences in the group's hourly history and
- * applies the lifecycle: a resolved group that occurs again is regressed (unless it was resolved
- * in the next release and no report is from a newer one); an ignored one stays ignored. A new
- * record of a fingerprint takes the lifecycle of the group's previous record. The first report
- * gets the record's answer; the others are duplicates of it.
+ * Records reports of several groups in one transaction of a few statements, however many groups:
+ * one multi-row upsert of the records, one of their hourly history, one read of the previous
+ * records of the groups that got a new one, and an update only where a status moves. On
+ * PostgreSQL a commit waits for the disk, so reports that arrive together share one commit
+ * (error-writer.ts gathers them) instead of queueing for one commit each.
+ *
+ * Each group counts its reports on one record: the first report's when it is new; the release
+ * is the latest one given. The lifecycle: a resolved group that occurs again is regressed
+ * (unless it was resolved in the next release and no report is from a newer one); an ignored one
+ * stays ignored. A new record of a fingerprint takes the lifecycle of the group's previous
+ * record. The first report of a group gets the record's answer; the others are duplicates of it.
+ *
+ * Groups are written in key order, so that two processes writing overlapping groups lock their
+ * rows in the same order (PostgreSQL) and never deadlock on each other.
  */
-export async function writeErrors(
+export async function writeErrorGroups(
   db: Database,
-  reports: readonly ErrorReport[],
+  groups: readonly ErrorGroupReports[],
   retentionDays: number,
-): Promise<Occurrence[]> {
+): Promise<Occurrence[][]> {
+  const written = groups
+    .map((reports, index) => ({ index, plan: planGroup(reports) }))
+    .sort((a, b) => (a.plan.key < b.plan.key ? -1 : a.plan.key > b.plan.key ? 1 : 0));
+  const latest = Math.max(...written.map(({ plan }) => plan.arrivals.last.getTime()));
+  // One window edge for the whole write (the latest arrival's): reports written together arrived
+  // within the same few milliseconds.
+  const cutoff = new Date(latest - DEDUP_WINDOW_MS).toISOString();
+  const answers = await db.transaction(async (tx) => {
+    const plans = written.map(({ plan }) => plan);
+    const recorded = await upsertErrorRecords(tx, plans, cutoff);
+    // Groups whose open record is past the window: those records are closed, and the upsert again
+    // opens new ones (or, where another process opened one meanwhile, counts on it).
+    for (let attempt = 0; recorded.size < plans.length; attempt++) {
+      if (attempt === 3) throw new Error('No open error_reports record for a fingerprint after three attempts');
+      const missing = plans.filter((plan) => !recorded.has(plan.key));
+      for (const plan of missing) {
+        await tx.run(ERRORS.close, [plan.scope.projectId, plan.scope.environment, plan.fingerprint, cutoff]);
+      }
+      for (const [key, group] of await upsertErrorRecords(tx, missing, cutoff)) recorded.set(key, group);
+    }
+    await countOccurrences(
+      tx,
+      plans.flatMap((plan) =>
+        [...plan.perHour].map(([hour, count]) => ({ scope: plan.scope, fingerprint: plan.fingerprint, hour, count })),
+      ),
+    );
+    await applyLifecycle(tx, plans, recorded);
+    return plans.map((plan) => recorded.get(plan.key)!);
+  });
+  await pruneHistory(db, retentionDays, new Date(latest));
+  const results: Occurrence[][] = [];
+  for (const [i, { index }] of written.entries()) {
+    const { id, duplicate } = answers[i]!;
+    results[index] = groups[index]!.map((_, n) => (n === 0 ? { id, duplicate } : { id, duplicate: true }));
+  }
+  return results;
+}
+
+/** What one group writes: its key, record values, arrivals and hours. */
+interface GroupPlan {
+  key: string;
+  scope: Scope;
+  fingerprint: string;
+  candidate: string;
+  version: string | null;
+  values: SqlValue[];
+  arrivals: Arrivals;
+  perHour: Map<string, number>;
+}
+
+function planGroup(reports: ErrorGroupReports): GroupPlan {
   const first = reports[0]!;
   const last = reports[reports.length - 1]!;
-  const { scope, body } = first;
-  // Computed once on arrival (recordError), the key the writer folds by.
-  const { fingerprint } = first;
+  const { scope, body, fingerprint } = first;
   const version = reports.findLast((report) => report.body.app?.version)?.body.app?.version ?? null;
   const perHour = new Map<string, number>();
   for (const report of reports) {
     const hour = hourOf(report.now);
     perHour.set(hour, (perHour.get(hour) ?? 0) + 1);
   }
-  const told = { projectId: scope.projectId, environment: scope.environment, title: body.title, fingerprint };
-  const regressed = (tx: Queryable, errorId: string) => emitDomainEvent(tx, 'error.regressed', { ...told, errorId });
-  const result = await recordOccurrence(
-    db,
+  return {
+    key: `${scope.projectId}\u0000${scope.environment}\u0000${fingerprint}`,
     scope,
     fingerprint,
-    { first: first.now, last: last.now, count: reports.length },
-    ERRORS,
-    [
+    candidate: newId(ERRORS.idPrefix),
+    version,
+    values: [
       body.title,
       body.message,
       body.stackTrace ?? null,
@@ -235,49 +292,154 @@ export async function writeErrors(
       json(body.metadata),
       version,
     ],
-    undefined,
-    async (tx, id, duplicate) => {
-      for (const [hour, count] of perHour) await countOccurrence(tx, scope, fingerprint, hour, count);
-      if (duplicate) {
-        const row = await tx.get<{ status: string; resolved_in_release: string | null; app_version: string | null }>(
-          'SELECT status, resolved_in_release, app_version FROM error_reports WHERE id = ?',
-          [id],
-        );
-        const status = lifecycleAfterRepeat(row!.status, row!.resolved_in_release, version);
-        // Written only when something changed: most repeats are of an open group and its release.
-        if (status !== row!.status || (version !== null && version !== row!.app_version)) {
-          await tx.run('UPDATE error_reports SET status = ?, app_version = COALESCE(?, app_version) WHERE id = ?', [
-            status,
-            version,
-            id,
-          ]);
-        }
-        if (status === 'regressed' && row!.status !== 'regressed') await regressed(tx, id);
-        return;
-      }
-      const previous = await tx.get<{ status: string; resolved_in_release: string | null }>(
-        `SELECT status, resolved_in_release FROM error_reports
-          WHERE project_id = ? AND environment = ? AND fingerprint = ? AND id <> ?
-          ORDER BY first_seen_at DESC, id DESC LIMIT 1`,
-        [scope.projectId, scope.environment, fingerprint, id],
-      );
-      if (!previous) {
-        // A fingerprint never seen before: the one write that tells of a new group (repeats do not).
-        await emitDomainEvent(tx, 'error.new-group', { ...told, errorId: id });
-        return;
-      }
-      if (previous.status === 'open') return;
-      const status = lifecycleAfterRepeat(previous.status, previous.resolved_in_release, version);
-      await tx.run('UPDATE error_reports SET status = ?, resolved_in_release = ? WHERE id = ?', [
-        status,
-        status === 'resolved' ? previous.resolved_in_release : null,
-        id,
-      ]);
-      if (previous.status === 'resolved' && status === 'regressed') await regressed(tx, id);
-    },
+    arrivals: { first: first.now, last: last.now, count: reports.length },
+    perHour,
+  };
+}
+
+/** A group's record after the upsert, with what the lifecycle needs of it. */
+interface RecordedGroup extends Occurrence {
+  status: string;
+  resolvedInRelease: string | null;
+  appVersion: string | null;
+}
+
+/**
+ * One upsert for every group: a new record, or the count added to the open record when that was
+ * first seen after `cutoff`. Groups missing from the answer have an open record past the window.
+ */
+async function upsertErrorRecords(
+  tx: Queryable,
+  plans: readonly GroupPlan[],
+  cutoff: string,
+): Promise<Map<string, RecordedGroup>> {
+  const params: SqlValue[] = [];
+  for (const plan of plans) {
+    const { scope, fingerprint, candidate, values, arrivals } = plan;
+    params.push(candidate, scope.projectId, scope.environment, fingerprint, ...values, arrivals.count);
+    params.push(arrivals.first.toISOString(), arrivals.last.toISOString());
+  }
+  params.push(cutoff);
+  const rows = await tx.all<{
+    id: string;
+    project_id: string;
+    environment: string;
+    fingerprint: string;
+    status: string;
+    resolved_in_release: string | null;
+    app_version: string | null;
+  }>(ERRORS.upsertRows(plans.length), params);
+  const candidates = new Map(plans.map((plan) => [plan.key, plan.candidate]));
+  const recorded = new Map<string, RecordedGroup>();
+  for (const row of rows) {
+    const key = `${row.project_id}\u0000${row.environment}\u0000${row.fingerprint}`;
+    recorded.set(key, {
+      id: row.id,
+      duplicate: row.id !== candidates.get(key),
+      status: row.status,
+      resolvedInRelease: row.resolved_in_release,
+      appVersion: row.app_version,
+    });
+  }
+  return recorded;
+}
+
+/** Adds every group's occurrences to its hours, in one upsert (rows in key order). */
+async function countOccurrences(
+  tx: Queryable,
+  counts: readonly { scope: Scope; fingerprint: string; hour: string; count: number }[],
+): Promise<void> {
+  if (counts.length === 1) {
+    const [{ scope, fingerprint, hour, count }] = counts as [(typeof counts)[number]];
+    await countOccurrence(tx, scope, fingerprint, hour, count);
+    return;
+  }
+  await countOccurrencesIn(
+    tx,
+    counts.map(({ scope, fingerprint, hour, count }) => [scope.projectId, scope.environment, fingerprint, hour, count]),
   );
-  await pruneHistory(db, retentionDays, last.now);
-  return reports.map((_, i) => (i === 0 ? result : { id: result.id, duplicate: true }));
+}
+
+/**
+ * The lifecycle after the write: a repeat of a resolved group may regress it, and a release may
+ * move; a new record takes its group's previous status (read for all new records at once).
+ */
+async function applyLifecycle(
+  tx: Queryable,
+  plans: readonly GroupPlan[],
+  recorded: ReadonlyMap<string, RecordedGroup>,
+): Promise<void> {
+  const fresh = plans.filter((plan) => !recorded.get(plan.key)!.duplicate);
+  const previous = fresh.length > 0 ? await previousRecords(tx, fresh, recorded) : new Map<string, PreviousRecord>();
+  for (const plan of plans) {
+    const record = recorded.get(plan.key)!;
+    if (record.duplicate) {
+      const status = lifecycleAfterRepeat(record.status, record.resolvedInRelease, plan.version);
+      // Written only when something changed: most repeats are of an open group and its release.
+      if (status !== record.status || (plan.version !== null && plan.version !== record.appVersion)) {
+        await tx.run('UPDATE error_reports SET status = ?, app_version = COALESCE(?, app_version) WHERE id = ?', [
+          status,
+          plan.version,
+          record.id,
+        ]);
+      }
+      if (status === 'regressed' && record.status !== 'regressed') await tell(tx, 'error.regressed', plan, record.id);
+      continue;
+    }
+    const before = previous.get(plan.key);
+    if (!before) {
+      // A fingerprint never seen before: the one write that tells of a new group (repeats do not).
+      await tell(tx, 'error.new-group', plan, record.id);
+      continue;
+    }
+    if (before.status === 'open') continue;
+    const status = lifecycleAfterRepeat(before.status, before.resolved_in_release, plan.version);
+    await tx.run('UPDATE error_reports SET status = ?, resolved_in_release = ? WHERE id = ?', [
+      status,
+      status === 'resolved' ? before.resolved_in_release : null,
+      record.id,
+    ]);
+    if (before.status === 'resolved' && status === 'regressed') await tell(tx, 'error.regressed', plan, record.id);
+  }
+}
+
+/** A new error group, or a regression, told in the write's transaction (webhooks subscribe). */
+function tell(tx: Queryable, event: 'error.new-group' | 'error.regressed', plan: GroupPlan, errorId: string) {
+  return emitDomainEvent(tx, event, {
+    projectId: plan.scope.projectId,
+    environment: plan.scope.environment,
+    errorId,
+    title: String(plan.values[0]),
+    fingerprint: plan.fingerprint,
+  });
+}
+
+interface PreviousRecord {
+  status: string;
+  resolved_in_release: string | null;
+}
+
+/** The newest other record of each group given (the one before its new record), by group key. */
+async function previousRecords(
+  tx: Queryable,
+  plans: readonly GroupPlan[],
+  recorded: ReadonlyMap<string, RecordedGroup>,
+): Promise<Map<string, PreviousRecord>> {
+  const groups = plans.map(() => '(?, ?, ?)').join(', ');
+  const ids = plans.map(() => '?').join(', ');
+  const rows = await tx.all<PreviousRecord & { project_id: string; environment: string; fingerprint: string }>(
+    `SELECT project_id, environment, fingerprint, status, resolved_in_release FROM (
+       SELECT project_id, environment, fingerprint, status, resolved_in_release,
+              ROW_NUMBER() OVER (PARTITION BY project_id, environment, fingerprint ORDER BY first_seen_at DESC, id DESC) AS newest
+         FROM error_reports
+        WHERE (project_id, environment, fingerprint) IN (VALUES ${groups}) AND id NOT IN (${ids})
+     ) AS previous WHERE newest = 1`,
+    [
+      ...plans.flatMap((plan) => [plan.scope.projectId, plan.scope.environment, plan.fingerprint]),
+      ...plans.map((plan) => recorded.get(plan.key)!.id),
+    ],
+  );
+  return new Map(rows.map((row) => [`${row.project_id}\u0000${row.environment}\u0000${row.fingerprint}`, row]));
 }
 
 /** The status of a group that occurs again, from its status before and the report's release. */
@@ -320,6 +482,8 @@ interface ReportTable {
    * ignored.
    */
   upsert: string;
+  /** `upsert` for `rows` records at once, returning what the lifecycle reads of each. */
+  upsertRows(rows: number): string;
   /** Closes the open record of a fingerprint when it is past the window. */
   close: string;
 }
@@ -329,20 +493,23 @@ function reportTable(
   name: ReportTable['name'],
   idPrefix: string,
   columns: readonly string[],
-  reopenResolved = true,
+  options: { reopenResolved: boolean; lifecycleColumns?: readonly string[] } = { reopenResolved: true },
 ): ReportTable {
-  return {
-    name,
-    idPrefix,
-    upsert: `
+  const upsert = (rows: number, returning: string) => `
   INSERT INTO ${name} (id, project_id, environment, fingerprint, dedup_open, ${columns.join(', ')}, occurrences, first_seen_at, last_seen_at)
-  VALUES (?, ?, ?, ?, 1, ${columns.map(() => '?').join(', ')}, ?, ?, ?)
+  VALUES ${Array.from({ length: rows }, () => `(?, ?, ?, ?, 1, ${columns.map(() => '?').join(', ')}, ?, ?, ?)`).join(',\n    ')}
   ON CONFLICT (project_id, environment, fingerprint) WHERE dedup_open = 1 DO UPDATE SET
     occurrences = ${name}.occurrences + excluded.occurrences,
     last_seen_at = excluded.last_seen_at,
-    status = ${reopenResolved ? `CASE WHEN ${name}.status = 'resolved' THEN 'open' ELSE ${name}.status END` : `${name}.status`}
+    status = ${options.reopenResolved ? `CASE WHEN ${name}.status = 'resolved' THEN 'open' ELSE ${name}.status END` : `${name}.status`}
   WHERE ${name}.first_seen_at > ?
-  RETURNING id`,
+  RETURNING ${returning}`;
+  const lifecycle = ['id', 'project_id', 'environment', 'fingerprint', 'status', ...(options.lifecycleColumns ?? [])];
+  return {
+    name,
+    idPrefix,
+    upsert: upsert(1, 'id'),
+    upsertRows: (rows) => upsert(rows, lifecycle.join(', ')),
     close: `UPDATE ${name} SET dedup_open = 0
       WHERE project_id = ? AND environment = ? AND fingerprint = ? AND dedup_open = 1 AND first_seen_at <= ?`,
   };
@@ -370,7 +537,6 @@ async function recordOccurrence(
   table: ReportTable,
   values: readonly SqlValue[],
   onNew?: (tx: Queryable, id: string) => Promise<void>,
-  onRecorded?: (tx: Queryable, id: string, duplicate: boolean) => Promise<void>,
 ): Promise<Occurrence> {
   const cutoff = new Date(arrivals.last.getTime() - DEDUP_WINDOW_MS).toISOString();
   const candidate = newId(table.idPrefix);
@@ -392,7 +558,6 @@ async function recordOccurrence(
         const id = rows[0]!.id;
         const duplicate = id !== candidate;
         if (!duplicate) await onNew?.(tx, id);
-        await onRecorded?.(tx, id, duplicate);
         return { id, duplicate };
       }
       await tx.run(table.close, [scope.projectId, scope.environment, fingerprint, cutoff]);
@@ -429,5 +594,5 @@ const ERRORS = reportTable(
     'metadata',
     'app_version',
   ],
-  false,
+  { reopenResolved: false, lifecycleColumns: ['resolved_in_release', 'app_version'] },
 );

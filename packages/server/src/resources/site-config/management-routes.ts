@@ -16,6 +16,13 @@ import { readProjectConfigState } from './read-model.ts';
 import { renderSiteConfig } from './public-snapshot.ts';
 import { SiteConfig } from './public-schemas.ts';
 import { etagOf } from '../../http/etag.ts';
+import {
+  type FlagTargeting,
+  type FlagValue,
+  type FlagValueType,
+  parseTargeting,
+  targetingProblem,
+} from './flag-targeting.ts';
 import { environmentRoutes } from './environment-management-routes.ts';
 import { messageRoutes } from './message-management-routes.ts';
 import { presentEnvironment, presentFlag, presentMaintenance, presentMessage } from './presenter.ts';
@@ -32,6 +39,7 @@ import {
 import {
   configWrite,
   deleteFlag,
+  getFlag,
   listEnvironments,
   listFlags,
   listMessages,
@@ -221,7 +229,8 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     {
       schema: {
         operationId: 'manageSetFlag',
-        summary: 'Create a feature flag or turn it on or off: 201 created, 200 changed (role: admin)',
+        summary:
+          'Create a feature flag or change it (on/off, typed value per environment, rollout, rules): 201 created, 200 changed (role: admin)',
         tags,
         params: FlagParams,
         body: PutFlagBody,
@@ -231,7 +240,23 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     async (request, reply) => {
       const { projectId, flagKey } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const result = await configWrite(db, projectId, (tx) => putFlag(tx, projectId, flagKey, request.body.enabled));
+      const { enabled, type, offValue, ...changes } = request.body;
+      const result = await configWrite(db, projectId, async (tx) => {
+        // Fields left out keep what the flag has; the whole is checked against its type.
+        const existing = await getFlag(tx, projectId, flagKey);
+        const valueType = type ?? ((existing?.value_type ?? 'boolean') as FlagValueType);
+        const targeting: FlagTargeting = { ...parseTargeting(existing?.targeting) };
+        for (const [name, value] of Object.entries(changes)) {
+          if (value === undefined) continue;
+          (targeting as Record<string, unknown>)[name] =
+            name === 'rolloutPercentage' && value === null ? undefined : value;
+        }
+        if (offValue === null) delete targeting.offValue;
+        else if (offValue !== undefined) targeting.offValue = offValue as FlagValue;
+        const problem = targetingProblem(valueType, targeting);
+        if (problem) throw new BadRequestError(problem);
+        return putFlag(tx, projectId, flagKey, enabled, { valueType, targeting: JSON.stringify(targeting) });
+      });
       return reply.code(result!.created ? 201 : 200).send(presentFlag(result!.row));
     },
   );

@@ -1,4 +1,5 @@
 import { isTrue } from '../../db/database.ts';
+import { type FlagValueType, parseTargeting } from './flag-targeting.ts';
 import type { EnvironmentRow, FlagRow, MaintenanceRow, MessageRow } from './store.ts';
 
 export function presentMaintenance(row: MaintenanceRow) {
@@ -36,11 +37,18 @@ export function presentMessage(row: MessageRow, now = new Date().toISOString()) 
 }
 
 export function presentFlag(row: FlagRow) {
+  const targeting = parseTargeting(row.targeting);
   return {
     id: row.id,
     projectId: row.project_id,
     key: row.key,
     enabled: isTrue(row.enabled),
+    type: row.value_type as FlagValueType,
+    value: targeting.value ?? (row.value_type === 'boolean' ? true : null),
+    environmentValues: targeting.environmentValues ?? {},
+    ...(targeting.offValue === undefined ? {} : { offValue: targeting.offValue }),
+    rolloutPercentage: targeting.rolloutPercentage ?? null,
+    rules: targeting.rules ?? [],
     createdAt: row.created_at,
   };
 }

@@ -117,11 +117,79 @@ export const UpdateMessageBody = Type.Object({
 });
 export const MESSAGE_FIELDS = ['type', 'text', 'isActive', 'priority', 'startsAt', 'expiresAt'] as const;
 
+const FlagValueType = Type.Union(
+  [Type.Literal('boolean'), Type.Literal('string'), Type.Literal('number'), Type.Literal('object')],
+  { description: 'The type of the value the flag answers (OpenFeature); a boolean flag answers `enabled` by default' },
+);
+const FlagValueIn = Type.Union(
+  [
+    Type.Boolean(),
+    Type.String({ maxLength: 10_000 }),
+    Type.Number(),
+    Type.Object({}, { additionalProperties: true, maxProperties: 100 }),
+  ],
+  { description: 'A value of the flag’s type' },
+);
+const FlagValueOut = Type.Unknown({ description: 'A value of the flag’s type' });
+const ruleFields = {
+  attribute: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'A context attribute, e.g. email or appVersion',
+  }),
+  operator: Type.Union([Type.Literal('equals'), Type.Literal('ends_with'), Type.Literal('semver_gte')]),
+  value: Type.String({ minLength: 1, maxLength: 500 }),
+};
+const FlagRuleIn = Type.Object(
+  { ...ruleFields, serve: Type.Optional(FlagValueIn) },
+  {
+    additionalProperties: false,
+    description: 'Matched in order, first match wins; serves `serve` or the flag’s value',
+  },
+);
+const FlagRuleOut = Type.Object({ ...ruleFields, serve: Type.Optional(FlagValueOut) }, { additionalProperties: false });
+const EnvironmentValuesIn = Type.Object(
+  { live: Type.Optional(FlagValueIn), test: Type.Optional(FlagValueIn) },
+  { additionalProperties: false, description: 'The value for live keys and for test keys, overriding `value`' },
+);
+const RolloutPercentage = Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], {
+  description: 'Share of targeting keys (sticky per targetingKey) that get the value; null: everyone',
+});
+
 export const Flag = Type.Object(
-  { id: Type.String(), projectId: Type.String(), key: Type.String(), enabled: Type.Boolean(), createdAt: Timestamp },
+  {
+    id: Type.String(),
+    projectId: Type.String(),
+    key: Type.String(),
+    enabled: Type.Boolean(),
+    type: FlagValueType,
+    value: FlagValueOut,
+    environmentValues: Type.Object(
+      { live: Type.Optional(FlagValueOut), test: Type.Optional(FlagValueOut) },
+      { additionalProperties: false },
+    ),
+    offValue: Type.Optional(FlagValueOut),
+    rolloutPercentage: RolloutPercentage,
+    rules: Type.Array(FlagRuleOut),
+    createdAt: Timestamp,
+  },
   { additionalProperties: false },
 );
-export const PutFlagBody = Type.Object({ enabled: Type.Boolean() });
+export const PutFlagBody = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    type: Type.Optional(FlagValueType),
+    value: Type.Optional(FlagValueIn),
+    environmentValues: Type.Optional(EnvironmentValuesIn),
+    offValue: Type.Optional(Type.Union([FlagValueIn, Type.Null()], { description: 'null: none (the code default)' })),
+    rolloutPercentage: Type.Optional(RolloutPercentage),
+    rules: Type.Optional(Type.Array(FlagRuleIn, { maxItems: 10 })),
+  },
+  {
+    description:
+      'Fields left out keep their current setting (a new flag: a boolean, on for everyone, no rules). Values must be of the flag’s type.',
+  },
+);
 
 export const HEX_COLOR = '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$';
 export const SLUG = '^[a-z0-9][a-z0-9-]{0,62}$';

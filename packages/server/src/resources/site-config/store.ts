@@ -196,6 +196,10 @@ export interface FlagRow {
   project_id: string;
   key: string;
   enabled: number;
+  /** 'boolean' | 'string' | 'number' | 'object' (flag-targeting.ts). */
+  value_type: string;
+  /** JSON: value per environment, rollout, rules (flag-targeting.ts). */
+  targeting: string;
   created_at: string;
 }
 
@@ -217,12 +221,14 @@ export async function putFlag(
   projectId: string,
   key: string,
   enabled: boolean,
+  typed: { valueType: string; targeting: string } = { valueType: 'boolean', targeting: '{}' },
 ): Promise<{ created: boolean; row: FlagRow }> {
   const id = newId('flag');
   const [row] = await tx.all<FlagRow>(
-    `INSERT INTO feature_flags (id, project_id, key, enabled, created_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (project_id, key) DO UPDATE SET enabled = excluded.enabled RETURNING *`,
-    [id, projectId, key, bool(enabled), nowIso()],
+    `INSERT INTO feature_flags (id, project_id, key, enabled, value_type, targeting, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project_id, key) DO UPDATE SET enabled = excluded.enabled, value_type = excluded.value_type,
+       targeting = excluded.targeting RETURNING *`,
+    [id, projectId, key, bool(enabled), typed.valueType, typed.targeting, nowIso()],
   );
   return { created: row!.id === id, row: row! };
 }

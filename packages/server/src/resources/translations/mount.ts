@@ -2,4 +2,3 @@
 export { translationRoutes } from './public-routes.ts';
 export { i18nTelemetryRoutes } from './telemetry-public-routes.ts';
 export { translationManagementRoutes } from './management-routes.ts';
-export { registerTranslationTools } from './mcp-tools.ts';

@@ -21,20 +21,23 @@ const GROUPS = 100_000;
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-20T00:00:00.000Z');
 
-describe('log explorer query plans with 100,000 groups', () => {
+describe('log explorer query plans with 100,000 groups', { timeout: 900_000 }, () => {
   let server: TestServer;
   let projectId: string;
 
-  before(async () => {
-    server = await startTestServer();
-    projectId = (await server.createProject()).projectId;
-    const other = (await server.createProject()).projectId;
-    // One bulk statement per database: 95% of the groups in the project, the rest in another,
-    // levels, categories and sources spread out, last seen over 30 days.
-    const start = new Date(NOW - 30 * DAY).toISOString();
-    if (server.db.dialect === 'sqlite') {
-      await server.db.run(
-        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${GROUPS})
+  // The timeout bounds a hung seed, not its speed: 100,000 rows through every index and trigger
+  // have taken minutes on a loaded 2-core machine.
+  before(
+    async () => {
+      server = await startTestServer();
+      projectId = (await server.createProject()).projectId;
+      const other = (await server.createProject()).projectId;
+      // One bulk statement per database: 95% of the groups in the project, the rest in another,
+      // levels, categories and sources spread out, last seen over 30 days.
+      const start = new Date(NOW - 30 * DAY).toISOString();
+      if (server.db.dialect === 'sqlite') {
+        await server.db.run(
+          `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${GROUPS})
          INSERT INTO log_groups (id, project_id, environment, fingerprint, fingerprint_key, level, category, source,
            message, data, status, occurrences, first_seen_at, last_seen_at)
          SELECT printf('log_%08d', i), CASE WHEN i % 20 = 0 THEN ? ELSE ? END, CASE WHEN i % 10 = 0 THEN 'test' ELSE 'live' END,
@@ -44,11 +47,11 @@ describe('log explorer query plans with 100,000 groups', () => {
            strftime('%Y-%m-%dT%H:%M:%fZ', ?, '+' || (i * 25) || ' seconds'),
            strftime('%Y-%m-%dT%H:%M:%fZ', ?, '+' || (i * 25) || ' seconds')
          FROM n`,
-        [other, projectId, start, start],
-      );
-    } else {
-      await server.db.run(
-        `INSERT INTO log_groups (id, project_id, environment, fingerprint, fingerprint_key, level, category, source,
+          [other, projectId, start, start],
+        );
+      } else {
+        await server.db.run(
+          `INSERT INTO log_groups (id, project_id, environment, fingerprint, fingerprint_key, level, category, source,
            message, data, status, occurrences, first_seen_at, last_seen_at)
          SELECT 'log_' || lpad(i::text, 8, '0'), CASE WHEN i % 20 = 0 THEN ? ELSE ? END,
            CASE WHEN i % 10 = 0 THEN 'test' ELSE 'live' END, 'fp' || i, i,
@@ -58,13 +61,15 @@ describe('log explorer query plans with 100,000 groups', () => {
            to_char((?::timestamptz + i * interval '25 seconds') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
            to_char((?::timestamptz + i * interval '25 seconds') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
          FROM generate_series(1, ${GROUPS}) AS i`,
-        [other, projectId, start, start],
-      );
-      await server.db.run('ANALYZE log_groups');
-    }
-    const count = await server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM log_groups');
-    assert.equal(Number(count?.n), GROUPS);
-  });
+          [other, projectId, start, start],
+        );
+        await server.db.run('ANALYZE log_groups');
+      }
+      const count = await server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM log_groups');
+      assert.equal(Number(count?.n), GROUPS);
+    },
+    { timeout: 600_000 },
+  );
 
   after(async () => {
     await server?.close();

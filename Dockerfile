@@ -1,0 +1,36 @@
+# Signpost server image: `docker build -t signpost .` at the repository root.
+# docs/self-hosting.md ("Container") says how to run it; compose.yaml runs PostgreSQL and two
+# replicas behind Caddy.
+
+# --- build: every workspace's dependencies, the dashboard and the server built to JavaScript ---
+FROM node:24-slim AS build
+WORKDIR /app
+COPY . .
+RUN npm ci --no-audit --no-fund \
+ && npm run build -w @signpost/dashboard \
+ && npm run build -w @signpost/server \
+ && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
+
+# --- runtime: the built server, its production dependencies and the dashboard's static files ---
+FROM node:24-slim
+ENV NODE_ENV=production \
+    PORT=3000 \
+    HOST=0.0.0.0 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/packages/server/package.json ./packages/server/package.json
+COPY --from=build /app/packages/server/bin ./packages/server/bin
+COPY --from=build /app/packages/server/dist ./packages/server/dist
+COPY --from=build /app/packages/dashboard/dist ./packages/dashboard/dist
+# The node image's unprivileged user (uid 1000) owns the data directory and nothing else.
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+# /readyz answers 200 once the database answers; node:24-slim has no curl, so Node asks.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Migrations run at start (safe with several replicas starting together); SIGTERM drains requests.
+CMD ["packages/server/bin/signpost-server.js"]

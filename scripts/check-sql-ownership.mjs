@@ -58,6 +58,8 @@ const OWNERS = {
   feature_tags: 'resources/tags',
   follows: 'resources/notifications',
   notification_outbox: 'resources/notifications',
+  webhook_endpoints: 'resources/webhooks',
+  webhook_deliveries: 'resources/webhooks',
   instance_keys: 'db',
   named_locks: 'db',
   quota_usage: 'http',

@@ -46,6 +46,7 @@ export const router = createBrowserRouter(
             { path: 'releases', lazy: screen(() => import('./screens/releases.tsx')) },
             { path: 'settings', lazy: screen(() => import('./screens/project-settings.tsx')) },
             { path: 'keys', lazy: screen(() => import('./screens/project-keys.tsx')) },
+            { path: 'webhooks', lazy: screen(() => import('./screens/project-webhooks.tsx')) },
           ],
         },
         { path: '*', lazy: screen(() => import('./screens/not-found.tsx')) },

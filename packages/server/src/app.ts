@@ -24,6 +24,7 @@ import { createMailer } from './mail/mailer.ts';
 import { DEMO_PROJECT_ID } from './seed/first-start.ts';
 import { domainOfSender, OutboxWorker, registerNotificationHandlers } from './resources/notifications/mount.ts';
 import { ScheduleWorker } from './resources/changelog/mount.ts';
+import { DeliveryWorker, registerWebhookHandlers } from './resources/webhooks/mount.ts';
 import { closeQuotaMeter, openQuotaMeter } from './http/quota.ts';
 import { sentryIngestRoutes } from './resources/sentry-ingest/mount.ts';
 import { createOfrep } from './ofrep/plugin.ts';
@@ -151,6 +152,15 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.addHook('preClose', async () => {
     await outbox.stop();
     outboxMailer.close();
+  });
+  // Webhooks: queued by domain events in the change's transaction, delivered by the worker.
+  registerWebhookHandlers({ publicUrl: config.publicUrl });
+  const webhookMailer = createMailer(config, app.log);
+  const webhooks = new DeliveryWorker({ db, config, mailer: webhookMailer, log: app.log });
+  app.addHook('onReady', async () => webhooks.start());
+  app.addHook('preClose', async () => {
+    await webhooks.stop();
+    webhookMailer.close();
   });
   // Scheduled changelog entries: published by the worker when due, as a manual publish would.
   const changelogSchedule = new ScheduleWorker({ db, intervalMs: config.changelogScheduleIntervalMs, log: app.log });

@@ -36,6 +36,8 @@ export interface Config {
   secretKey: string | undefined;
   /** The follower e-mail outbox worker (resources/notifications/outbox-worker.ts). */
   outbox: OutboxConfig;
+  /** Webhook deliveries (resources/webhooks/delivery-worker.ts). */
+  webhooks: WebhooksConfig;
   /**
    * `CHANGELOG_SCHEDULE_INTERVAL_MS`: how often the changelog's schedule worker
    * (resources/changelog/schedule-worker.ts) publishes scheduled entries that are due; 0 runs no
@@ -54,6 +56,29 @@ export interface Config {
    * with several processes (one interval of each other process's traffic, see the README).
    */
   quotaFlushIntervalMs: number;
+}
+
+export interface WebhooksConfig {
+  /**
+   * `WEBHOOKS_ALLOW_PRIVATE_TARGETS`: deliver to loopback, private, link-local, unique-local and
+   * multicast addresses too (self-hosters inside a private network, tests). Off: such targets are
+   * refused at every delivery, after DNS resolution.
+   */
+  allowPrivateTargets: boolean;
+  /** `WEBHOOKS_POLL_MS`: how often the worker looks for due deliveries; 0 runs no worker in this process. */
+  pollMs: number;
+  /** `WEBHOOKS_LEASE_SECONDS`: how long a claimed delivery is this process's before another may take it. */
+  leaseSeconds: number;
+  /** `WEBHOOKS_TIMEOUT_MS`: how long one POST may take (connect to end of response). */
+  timeoutMs: number;
+  /** `WEBHOOKS_RETRY_BASE_MS`: the pause after the first failed attempt; it doubles with each further one (at most 8 hours). */
+  retryBaseMs: number;
+  /** `WEBHOOKS_MAX_ATTEMPTS`: attempts before a delivery is given up as `failed`. */
+  maxAttempts: number;
+  /** `WEBHOOKS_DISABLE_AFTER`: deliveries given up in a row after which the endpoint is disabled (and its team e-mailed). */
+  disableAfter: number;
+  /** `WEBHOOKS_LOG_RETENTION_DAYS`: days delivered and failed messages stay in the delivery log. */
+  logRetentionDays: number;
 }
 
 export interface OutboxConfig {
@@ -180,6 +205,16 @@ export function loadConfig(env: Env = process.env): Config {
       leaseSeconds: read('OUTBOX_LEASE_SECONDS', 120, integer(1, 86_400), 'an integer from 1 to 86400'),
       retryBaseMs: read('OUTBOX_RETRY_BASE_MS', 30_000, integer(1, 86_400_000), 'an integer from 1 to 86400000'),
       maxAttempts: read('OUTBOX_MAX_ATTEMPTS', 8, integer(1, 100), 'an integer from 1 to 100'),
+    },
+    webhooks: {
+      allowPrivateTargets: read('WEBHOOKS_ALLOW_PRIVATE_TARGETS', false, boolean, 'true or false'),
+      pollMs: read('WEBHOOKS_POLL_MS', 1000, integer(0, 3_600_000), 'an integer from 0 (no worker) to 3600000'),
+      leaseSeconds: read('WEBHOOKS_LEASE_SECONDS', 120, integer(1, 86_400), 'an integer from 1 to 86400'),
+      timeoutMs: read('WEBHOOKS_TIMEOUT_MS', 10_000, integer(100, 120_000), 'an integer from 100 to 120000'),
+      retryBaseMs: read('WEBHOOKS_RETRY_BASE_MS', 60_000, integer(1, 86_400_000), 'an integer from 1 to 86400000'),
+      maxAttempts: read('WEBHOOKS_MAX_ATTEMPTS', 12, integer(1, 100), 'an integer from 1 to 100'),
+      disableAfter: read('WEBHOOKS_DISABLE_AFTER', 5, integer(1, 1000), 'an integer from 1 to 1000'),
+      logRetentionDays: read('WEBHOOKS_LOG_RETENTION_DAYS', 30, integer(1, 3650), 'an integer from 1 to 3650'),
     },
     errorHistoryRetentionDays: read(
       'ERROR_HISTORY_RETENTION_DAYS',

@@ -1,7 +1,7 @@
 /**
  * The commands that run and manage a Signpost server: `server`, `login`/`logout`/`whoami`,
  * `projects`, `keys`, `features`, `changelog`, `tags`, `releases`, `site`, `translations`,
- * `bugs`/`errors`/`logs`, and `board`/`moderation`. Each talks to the management API
+ * `bugs`/`errors`/`logs`, `board`/`moderation` and `webhooks`. Each talks to the management API
  * (`<url>/api/v1`) with a personal access token; see src/manage/ for the shared client, config
  * file, options and output.
  */
@@ -18,6 +18,7 @@ import { registerServerCommands } from './server.ts';
 import { registerSiteCommands } from './site.ts';
 import { registerTagCommands } from './tags.ts';
 import { registerTranslationCommands } from './translations.ts';
+import { registerWebhookCommands } from './webhooks.ts';
 
 export function registerManagementCommands(program: Command): void {
   registerServerCommands(program);
@@ -32,4 +33,5 @@ export function registerManagementCommands(program: Command): void {
   registerTranslationCommands(program);
   registerReportCommands(program);
   registerBoardCommands(program);
+  registerWebhookCommands(program);
 }

@@ -16,6 +16,39 @@ export interface DomainEvents {
     from: string;
     to: string;
   };
+  /** A feature request or bug was created (any surface). */
+  'feature.created': {
+    projectId: string;
+    featureId: string;
+    environment: string;
+    title: string;
+    type: string;
+    status: string;
+    internal: boolean;
+  };
+  /** An idea's internal flag was toggled: `internal` false is published, true is hidden. */
+  'feature.visibility-changed': {
+    projectId: string;
+    featureId: string;
+    environment: string;
+    title: string;
+    internal: boolean;
+  };
+  /** A public comment was added to an idea (one held for moderation is not told). */
+  'comment.created': {
+    projectId: string;
+    environment: string;
+    featureId: string;
+    commentId: string;
+    body: string;
+    authorName: string | null;
+  };
+  /** An error fingerprint was reported for the first time (not on each repeat). */
+  'error.new-group': { projectId: string; environment: string; errorId: string; title: string; fingerprint: string };
+  /** A resolved error group occurred again. */
+  'error.regressed': { projectId: string; environment: string; errorId: string; title: string; fingerprint: string };
+  /** The i18n SDK reported a key missing in a locale for the first time. */
+  'translation.missing-key': { projectId: string; environment: string; locale: string; key: string };
   /** A changelog entry became published (created published, or a draft published). */
   'changelog.published': {
     projectId: string;

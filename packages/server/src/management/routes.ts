@@ -23,6 +23,7 @@ import { reportManagementRoutes } from '../resources/reports/mount.ts';
 import { siteConfigManagementRoutes } from '../resources/site-config/mount.ts';
 import { translationManagementRoutes } from '../resources/translations/mount.ts';
 import { boardManagementRoutes } from '../resources/board/mount.ts';
+import { webhookManagementRoutes } from '../resources/webhooks/mount.ts';
 
 export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   accountManagementRoutes,
@@ -44,4 +45,5 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   logManagementRoutes,
   boardManagementRoutes,
   tagManagementRoutes,
+  webhookManagementRoutes,
 ];

@@ -3,6 +3,7 @@
  * feature's row lock (store.ts), so `comment_count` stays exact under any interleaving.
  */
 import type { Database, Queryable } from '../../db/database.ts';
+import { emitDomainEvent } from '../../db/domain-events.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { page } from '../../db/page.ts';
 import { Where } from '../../db/query.ts';
@@ -69,6 +70,16 @@ export async function insertComment(
         row.created_at,
       ],
     );
+    if (!input.held) {
+      await emitDomainEvent(tx, 'comment.created', {
+        projectId: scope.projectId,
+        environment: scope.environment,
+        featureId,
+        commentId: row.id,
+        body: row.body,
+        authorName: row.author_name,
+      });
+    }
     return row;
   });
 }

@@ -69,6 +69,26 @@ export async function insertFeature(db: Queryable, scope: Scope, input: NewFeatu
     created_at: now,
     updated_at: now,
   };
+  const write = async (tx: Queryable) => {
+    await insertRow(tx, row, input);
+    await emitDomainEvent(tx, 'feature.created', {
+      projectId: row.project_id,
+      featureId: row.id,
+      environment: row.environment,
+      title: row.title,
+      type: row.type,
+      status: row.status,
+      internal: row.internal === 1,
+    });
+  };
+  // The insert and what reacts to it (a webhook's outbox row) commit together: in the caller's
+  // transaction when given one, else in one of their own.
+  if (typeof (db as Partial<Database>).transaction === 'function') await (db as Database).transaction(write);
+  else await write(db);
+  return row;
+}
+
+async function insertRow(db: Queryable, row: FeatureRow, input: NewFeature): Promise<void> {
   await db.run(
     `INSERT INTO features (id, project_id, environment, title, description, type, status, internal, channel,
        contact_email, metadata, developer_notes, vote_count, comment_count, created_at, updated_at, held, board_user_id)
@@ -94,7 +114,6 @@ export async function insertFeature(db: Queryable, scope: Scope, input: NewFeatu
       input.boardUserId ?? null,
     ],
   );
-  return row;
 }
 
 /** Any item of the scope, internal ones included (for writes such as PATCH). */
@@ -167,7 +186,8 @@ export interface FeatureChanges {
  *
  * The one writer of a feature's status (management PATCH, public PATCH, the MCP tool): a change
  * of status locks the row first, reads the status it had, and emits `feature.status-changed` in
- * the same transaction when the status really moved (followers' e-mails are queued by it).
+ * the same transaction when the status really moved (followers' e-mails are queued by it); a
+ * change of the internal flag likewise emits `feature.visibility-changed`.
  */
 export async function updateFeature(
   db: Database,
@@ -175,7 +195,7 @@ export async function updateFeature(
   id: string,
   changes: FeatureChanges,
 ): Promise<FeatureRow | undefined> {
-  if (changes.status === undefined) return changeFeature(db, where, id, changes);
+  if (changes.status === undefined && changes.internal === undefined) return changeFeature(db, where, id, changes);
   return db.transaction((tx) => changeFeature(tx, where, id, changes));
 }
 
@@ -208,10 +228,10 @@ export async function changeFeature(
     ]);
     return row;
   };
-  if (changes.status === undefined) return update();
+  if (changes.status === undefined && changes.internal === undefined) return update();
   // The row lock first (a no-op UPDATE), so a concurrent change of status waits and reads ours.
-  const [before] = await tx.all<Pick<FeatureRow, 'status'>>(
-    `UPDATE features SET vote_count = vote_count WHERE ${match} RETURNING status`,
+  const [before] = await tx.all<Pick<FeatureRow, 'status' | 'internal'>>(
+    `UPDATE features SET vote_count = vote_count WHERE ${match} RETURNING status, internal`,
     matchParams,
   );
   if (!before) return undefined;
@@ -224,6 +244,15 @@ export async function changeFeature(
       title: row.title,
       from: before.status,
       to: row.status,
+    });
+  }
+  if (row && Number(row.internal) !== Number(before.internal)) {
+    await emitDomainEvent(tx, 'feature.visibility-changed', {
+      projectId: row.project_id,
+      featureId: row.id,
+      environment: row.environment,
+      title: row.title,
+      internal: Number(row.internal) === 1,
     });
   }
   return row;

@@ -7,6 +7,7 @@ import type { Static } from 'typebox';
 import type { Database, Queryable, SqlValue } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { newId } from '../../kernel/ids.ts';
+import { emitDomainEvent } from '../../db/domain-events.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { DEDUP_WINDOW_MS, fingerprintOf } from './dedup.ts';
 import { countOccurrence, countOccurrencesIn, hourOf, pruneHistory } from './store-history.ts';
@@ -382,17 +383,35 @@ async function applyLifecycle(
           record.id,
         ]);
       }
+      if (status === 'regressed' && record.status !== 'regressed') await tell(tx, 'error.regressed', plan, record.id);
       continue;
     }
     const before = previous.get(plan.key);
-    if (!before || before.status === 'open') continue;
+    if (!before) {
+      // A fingerprint never seen before: the one write that tells of a new group (repeats do not).
+      await tell(tx, 'error.new-group', plan, record.id);
+      continue;
+    }
+    if (before.status === 'open') continue;
     const status = lifecycleAfterRepeat(before.status, before.resolved_in_release, plan.version);
     await tx.run('UPDATE error_reports SET status = ?, resolved_in_release = ? WHERE id = ?', [
       status,
       status === 'resolved' ? before.resolved_in_release : null,
       record.id,
     ]);
+    if (before.status === 'resolved' && status === 'regressed') await tell(tx, 'error.regressed', plan, record.id);
   }
+}
+
+/** A new error group, or a regression, told in the write's transaction (webhooks subscribe). */
+function tell(tx: Queryable, event: 'error.new-group' | 'error.regressed', plan: GroupPlan, errorId: string) {
+  return emitDomainEvent(tx, event, {
+    projectId: plan.scope.projectId,
+    environment: plan.scope.environment,
+    errorId,
+    title: String(plan.values[0]),
+    fingerprint: plan.fingerprint,
+  });
 }
 
 interface PreviousRecord {

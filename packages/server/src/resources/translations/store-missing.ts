@@ -3,6 +3,7 @@
  * the one call that turns them into translation keys: the one store of missing_translations.
  */
 import type { Database, Queryable } from '../../db/database.ts';
+import { emitDomainEvent } from '../../db/domain-events.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { nowIso } from '../../kernel/ids.ts';
 import type { Scope } from '../../kernel/scope.ts';
@@ -25,13 +26,23 @@ export async function recordMissing(
   const at = nowIso();
   await db.transaction(async (tx) => {
     for (const key of sorted) {
-      await tx.run(
+      const [row] = await tx.all<{ occurrences: number }>(
         `INSERT INTO missing_translations (project_id, environment, locale, key, occurrences, first_seen_at, last_seen_at)
          VALUES (?, ?, ?, ?, 1, ?, ?)
          ON CONFLICT (project_id, environment, locale, key) DO UPDATE SET
-           occurrences = missing_translations.occurrences + 1, last_seen_at = excluded.last_seen_at`,
+           occurrences = missing_translations.occurrences + 1, last_seen_at = excluded.last_seen_at
+         RETURNING occurrences`,
         [scope.projectId, scope.environment, locale, key, at, at],
       );
+      // Only a key new to this locale is told (a repeat just counts).
+      if (Number(row?.occurrences) === 1) {
+        await emitDomainEvent(tx, 'translation.missing-key', {
+          projectId: scope.projectId,
+          environment: scope.environment,
+          locale,
+          key,
+        });
+      }
     }
   });
 }

@@ -1,0 +1,56 @@
+/**
+ * The body an endpoint gets: the Standard Webhooks JSON as queued (`standard`), or a Slack
+ * incoming-webhook payload (`slack`: `text` with a link to the item, and one section block).
+ */
+import type { WebhookBody } from './events.ts';
+
+/** Slack's mrkdwn escapes (&, <, >). */
+const mrkdwn = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value);
+}
+
+/** One line saying what happened, with a link to the item. */
+export function slackText(body: WebhookBody): string {
+  const data = body.data as Record<string, Record<string, unknown> | string | undefined> & { url: string };
+  const feature = (data['feature'] ?? {}) as Record<string, unknown>;
+  const link = (label: string) => `<${data.url}|${mrkdwn(label || 'open')}>`;
+  const title = str(feature['title']);
+  switch (body.type) {
+    case 'feature.created':
+      return `New ${feature['type'] === 'bug' ? 'bug report' : 'feature request'}: ${link(title)}`;
+    case 'feature.status_changed':
+      return `${link(title)} moved from ${mrkdwn(str(data['from']))} to ${mrkdwn(str(data['to']))}`;
+    case 'feature.published':
+      return `${link(title)} is now public`;
+    case 'feature.hidden':
+      return `${link(title)} is now internal`;
+    case 'comment.created': {
+      const comment = (data['comment'] ?? {}) as Record<string, unknown>;
+      const author = str(comment['authorName']) || 'Someone';
+      return `${mrkdwn(author)} commented on ${link(title)}: ${mrkdwn(str(comment['body']).slice(0, 500))}`;
+    }
+    case 'changelog.published': {
+      const entry = (data['entry'] ?? {}) as Record<string, unknown>;
+      return `Changelog published: ${link(str(entry['summary']))}`;
+    }
+    case 'error.new_group':
+    case 'error.regressed': {
+      const error = (data['error'] ?? {}) as Record<string, unknown>;
+      const what = body.type === 'error.new_group' ? 'New error' : 'Error regressed';
+      return `${what} (${mrkdwn(str(data['environment']))}): ${link(str(error['title']))}`;
+    }
+    case 'translation.missing_key':
+      return `Missing translation: \`${mrkdwn(str(data['key']))}\` in ${mrkdwn(str(data['locale']))} (${link('translations')})`;
+    default:
+      return `Signpost test message for this webhook (${link('webhook settings')})`;
+  }
+}
+
+export function renderBody(format: 'standard' | 'slack', payload: string): string {
+  if (format === 'standard') return payload;
+  const body = JSON.parse(payload) as WebhookBody;
+  const text = slackText(body);
+  return JSON.stringify({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+}

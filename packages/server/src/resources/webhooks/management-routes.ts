@@ -1,0 +1,305 @@
+/**
+ * Management of a project's webhooks: endpoints (list, create, change, delete, rotate the
+ * secret), their delivery log, redelivery and a test message. Members read; admins change.
+ */
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
+import { serverKey } from '../../db/instance-keys.ts';
+import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
+import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../../kernel/errors.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { dashboardLinks, TEST_EVENT } from './events.ts';
+import { presentDelivery, presentWebhook } from './presenter.ts';
+import {
+  CreateWebhookBody,
+  Delivery,
+  DeliveryList,
+  DeliveryParams,
+  DeliveryQuery,
+  UPDATE_FIELDS,
+  UpdateWebhookBody,
+  Webhook,
+  WebhookList,
+  WebhookParams,
+  WebhookWithSecret,
+  WEBHOOKS_PER_PROJECT_MAX,
+} from './schemas.ts';
+import { newSecretId, secretHint, webhookSecret } from './secret.ts';
+import {
+  deleteEndpoint,
+  enqueueDelivery,
+  getDelivery,
+  getEndpoint,
+  insertEndpoint,
+  listDeliveries,
+  listEndpoints,
+  updateEndpoint,
+  type EndpointRow,
+} from './store.ts';
+import { isPublicAddress } from './target.ts';
+
+const tags = ['webhooks'];
+
+/**
+ * A target URL as stored: http(s), no credentials, and (unless private targets are allowed) not a
+ * literal loopback or private address. Host names are checked at every delivery, after resolving.
+ */
+function targetUrl(raw: string, config: Config): string {
+  const refuse = (message: string) => new BadRequestError(`Invalid field url: ${message}`, [{ field: 'url', message }]);
+  if (!URL.canParse(raw)) throw refuse('must be an http(s) URL');
+  const url = new URL(raw);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse('must be an http(s) URL');
+  if (url.username || url.password) throw refuse('must not carry credentials');
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const literal = /^[\d.]+$/.test(host) || host.includes(':');
+  if (!config.webhooks.allowPrivateTargets && (host === 'localhost' || host.endsWith('.localhost'))) {
+    throw refuse('loopback and private-network targets are not allowed on this server');
+  }
+  if (!config.webhooks.allowPrivateTargets && literal && !isPublicAddress(host)) {
+    throw refuse('loopback and private-network targets are not allowed on this server');
+  }
+  return url.toString();
+}
+
+async function withSecret(db: Database, config: Config, row: EndpointRow) {
+  const key = await serverKey(db, config.secretKey);
+  return { ...presentWebhook(row), secret: webhookSecret(key, row.project_id, row.secret_id) };
+}
+
+export async function webhookManagementRoutes(app: ManagementApp, { db, config }: ManagementDeps): Promise<void> {
+  app.get(
+    '/projects/:projectId/webhooks',
+    {
+      schema: {
+        operationId: 'manageListWebhooks',
+        summary: "The project's webhook endpoints (role: member)",
+        tags,
+        params: ProjectParams,
+        response: { 200: WebhookList, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      return { webhooks: (await listEndpoints(db, projectId)).map(presentWebhook) };
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/webhooks',
+    {
+      schema: {
+        operationId: 'manageCreateWebhook',
+        summary: 'Create a webhook endpoint; the answer shows its signing secret, this once (role: admin)',
+        tags,
+        params: ProjectParams,
+        body: CreateWebhookBody,
+        response: { 201: WebhookWithSecret, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const body = request.body;
+      const url = targetUrl(body.url, config);
+      if ((await listEndpoints(db, projectId)).length >= WEBHOOKS_PER_PROJECT_MAX) {
+        throw new ConflictError(`A project has at most ${WEBHOOKS_PER_PROJECT_MAX} webhooks`);
+      }
+      const key = await serverKey(db, config.secretKey);
+      const secretId = newSecretId();
+      const row = await insertEndpoint(db, projectId, {
+        url,
+        description: body.description ?? null,
+        events: body.events,
+        format: body.format ?? 'standard',
+        enabled: body.enabled ?? true,
+        secretId,
+        secretHint: secretHint(webhookSecret(key, projectId, secretId)),
+      });
+      return reply.code(201).send(await withSecret(db, config, row));
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/webhooks/:webhookId',
+    {
+      schema: {
+        operationId: 'manageGetWebhook',
+        summary: 'One webhook endpoint (role: member)',
+        tags,
+        params: WebhookParams,
+        response: { 200: Webhook, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId, webhookId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      const row = await getEndpoint(db, projectId, webhookId);
+      if (!row) throw new NotFoundError();
+      return presentWebhook(row);
+    },
+  );
+
+  app.patch(
+    '/projects/:projectId/webhooks/:webhookId',
+    {
+      schema: {
+        operationId: 'manageUpdateWebhook',
+        summary: 'Change a webhook endpoint; enabling it again clears its failures (role: admin)',
+        tags,
+        params: WebhookParams,
+        body: UpdateWebhookBody,
+        response: { 200: Webhook, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { projectId, webhookId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const body = request.body;
+      requireSomeField(body, UPDATE_FIELDS);
+      const row = await updateEndpoint(db, projectId, webhookId, {
+        url: body.url === undefined ? undefined : targetUrl(body.url, config),
+        events: body.events,
+        format: body.format,
+        enabled: body.enabled,
+        description: body.description,
+      });
+      if (!row) throw new NotFoundError();
+      return presentWebhook(row);
+    },
+  );
+
+  app.delete(
+    '/projects/:projectId/webhooks/:webhookId',
+    {
+      schema: {
+        operationId: 'manageDeleteWebhook',
+        summary: 'Delete a webhook endpoint and its delivery log (role: admin)',
+        tags,
+        params: WebhookParams,
+        response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, webhookId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      if (!(await deleteEndpoint(db, projectId, webhookId))) throw new NotFoundError();
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/webhooks/:webhookId/rotate-secret',
+    {
+      schema: {
+        operationId: 'manageRotateWebhookSecret',
+        summary: 'Replace the signing secret; the answer shows the new one, this once (role: admin)',
+        tags,
+        params: WebhookParams,
+        response: { 200: WebhookWithSecret, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId, webhookId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const key = await serverKey(db, config.secretKey);
+      const secretId = newSecretId();
+      const row = await updateEndpoint(db, projectId, webhookId, {
+        secretId,
+        secretHint: secretHint(webhookSecret(key, projectId, secretId)),
+      });
+      if (!row) throw new NotFoundError();
+      return withSecret(db, config, row);
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/webhooks/:webhookId/deliveries',
+    {
+      schema: {
+        operationId: 'manageListWebhookDeliveries',
+        summary: "The endpoint's delivery log, newest first (role: member)",
+        tags,
+        params: WebhookParams,
+        querystring: DeliveryQuery,
+        response: { 200: DeliveryList, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId, webhookId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      if (!(await getEndpoint(db, projectId, webhookId))) throw new NotFoundError();
+      const limit = clampLimit(request.query.limit, 50, 200);
+      const offset = request.query.offset ?? 0;
+      const { rows, total } = await listDeliveries(db, projectId, webhookId, limit, offset);
+      return { deliveries: rows.map(presentDelivery), total, limit, offset };
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/webhooks/:webhookId/deliveries/:deliveryId/redeliver',
+    {
+      schema: {
+        operationId: 'manageRedeliverWebhook',
+        summary: 'Send a message again, as a new delivery with the same webhook-id (role: admin)',
+        tags,
+        params: DeliveryParams,
+        response: { 202: Delivery, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, webhookId, deliveryId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const original = await getDelivery(db, projectId, webhookId, deliveryId);
+      if (!original) throw new NotFoundError();
+      const row = await enqueueDelivery(db, {
+        endpointId: original.endpoint_id,
+        projectId,
+        event: original.event,
+        itemKey: original.item_key,
+        payload: original.payload,
+        messageId: original.message_id,
+      });
+      return reply.code(202).send(presentDelivery(row));
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/webhooks/:webhookId/test',
+    {
+      schema: {
+        operationId: 'manageTestWebhook',
+        summary: 'Queue a `webhook.test` message to the endpoint (sent once, even when disabled) (role: admin)',
+        tags,
+        params: WebhookParams,
+        response: { 202: Delivery, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, webhookId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const endpoint = await getEndpoint(db, projectId, webhookId);
+      if (!endpoint) throw new NotFoundError();
+      const payload = {
+        type: TEST_EVENT,
+        timestamp: new Date().toISOString(),
+        data: {
+          projectId,
+          webhookId,
+          message: 'A test message from Signpost',
+          url: dashboardLinks(config.publicUrl, projectId).webhooks(),
+        },
+      };
+      const row = await enqueueDelivery(db, {
+        endpointId: webhookId,
+        projectId,
+        event: TEST_EVENT,
+        itemKey: `test:${webhookId}`,
+        payload: JSON.stringify(payload),
+      });
+      return reply.code(202).send(presentDelivery(row));
+    },
+  );
+}

@@ -101,7 +101,11 @@ function readView<S extends string>(
 }
 
 type View<S extends string> = ReturnType<typeof readView<S>>;
-type Update = (changes: Record<string, string>) => void;
+type FilterProps<T extends ReportRow, S extends string> = {
+  kind: ReportKind<T, S>;
+  view: View<S>;
+  update: (changes: Record<string, string>) => void;
+};
 
 export function ReportList<T extends ReportRow, S extends string>({ kind }: { kind: ReportKind<T, S> }) {
   useTitle(kind.title);
@@ -234,15 +238,7 @@ export function ReportList<T extends ReportRow, S extends string>({ kind }: { ki
   );
 }
 
-function Filters<T extends ReportRow, S extends string>({
-  kind,
-  view,
-  update,
-}: {
-  kind: ReportKind<T, S>;
-  view: View<S>;
-  update: Update;
-}) {
+function Filters<T extends ReportRow, S extends string>({ kind, view, update }: FilterProps<T, S>) {
   return (
     <search aria-label={`Search and filter ${kind.plural}`} className="reports-filters">
       <TextFilters kind={kind} view={view} update={update} />
@@ -280,15 +276,7 @@ function Filters<T extends ReportRow, S extends string>({
  * The search box and the kind's text filters, edited here and sent together with Search or Enter.
  * Back and forward change the URL, and the boxes follow.
  */
-function TextFilters<T extends ReportRow, S extends string>({
-  kind,
-  view,
-  update,
-}: {
-  kind: ReportKind<T, S>;
-  view: View<S>;
-  update: Update;
-}) {
+function TextFilters<T extends ReportRow, S extends string>({ kind, view, update }: FilterProps<T, S>) {
   const fields = [{ name: 'q', label: 'Search', placeholder: kind.searchPlaceholder }, ...(kind.textFilters ?? [])];
   const shown = JSON.stringify(fields.map(({ name }) => (name === 'q' ? view.q : (view.texts[name] ?? ''))));
   const [texts, setTexts] = useState<string[]>(() => JSON.parse(shown));

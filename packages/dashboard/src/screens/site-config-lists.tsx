@@ -1,6 +1,6 @@
 /** The site-config screen's status-message and environment tabs: lists with create, edit and delete. */
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { api, unwrap } from '../api/client.ts';
 import {
@@ -15,9 +15,10 @@ import {
   type StatusMessage,
   toLocalInput,
 } from '../api/site-config.ts';
-import { Button, ErrorNote, Field, fieldErrors } from '../ui.tsx';
+import { Button, Field, fieldErrors } from '../ui.tsx';
 import { ConfirmButton } from '../widgets/confirm.tsx';
 import { CheckboxField, SelectField, TextAreaField } from '../widgets/fields.tsx';
+import { FormActions } from '../widgets/form-actions.tsx';
 import { Empty } from '../widgets/states.tsx';
 import { useRefresh } from './site-config-sections.tsx';
 
@@ -29,6 +30,63 @@ function useNow(everyMs = 5000): number {
     return () => window.clearInterval(timer);
   }, [everyMs]);
   return now;
+}
+
+/**
+ * A form's save: the API call (a PATCH when editing, a POST when adding), then the new form's
+ * fields emptied (`reset`), the configuration read again and the form closed (`onDone`).
+ */
+function useSave<B>({
+  projectId,
+  send,
+  reset,
+  onDone,
+}: {
+  projectId: string;
+  send: (body: B) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  reset: (() => void) | null;
+  onDone: () => void;
+}) {
+  const refresh = useRefresh(projectId);
+  return useMutation({
+    mutationFn: (body: B) => unwrap(send(body)),
+    onSuccess: async () => {
+      reset?.();
+      await refresh();
+      onDone();
+    },
+  });
+}
+
+/** An admin's actions on a row: Edit (named for screen readers) and Delete after a confirmation. */
+function RowActions({
+  editName,
+  onEdit,
+  deleteLabel,
+  deleteTitle,
+  onDelete,
+  children,
+}: {
+  editName: string;
+  onEdit: () => void;
+  deleteLabel: string;
+  deleteTitle: string;
+  onDelete: () => Promise<void>;
+  /** What deleting does, in the confirmation. */
+  children: ReactNode;
+}) {
+  return (
+    <td>
+      <div className="row">
+        <Button variant="secondary" onPress={onEdit}>
+          Edit<span className="visually-hidden"> {editName}</span>
+        </Button>
+        <ConfirmButton label={deleteLabel} title={deleteTitle} onConfirm={onDelete}>
+          {children}
+        </ConfirmButton>
+      </div>
+    </td>
+  );
 }
 
 const STATE_BADGE = { live: 'badge badge-ok', upcoming: 'badge badge-warn', paused: 'badge', expired: 'badge' };
@@ -93,20 +151,15 @@ export function MessagesSection({
                     <td>{formatWhen(message.startsAt)}</td>
                     <td>{formatWhen(message.expiresAt)}</td>
                     {admin ? (
-                      <td>
-                        <div className="row">
-                          <Button variant="secondary" onPress={() => setEditing(message.id)}>
-                            Edit<span className="visually-hidden"> “{message.text}”</span>
-                          </Button>
-                          <ConfirmButton
-                            label="Delete"
-                            title="Delete this message?"
-                            onConfirm={() => remove(message.id)}
-                          >
-                            “{message.text}” is removed; apps stop showing it.
-                          </ConfirmButton>
-                        </div>
-                      </td>
+                      <RowActions
+                        editName={`“${message.text}”`}
+                        onEdit={() => setEditing(message.id)}
+                        deleteLabel="Delete"
+                        deleteTitle="Delete this message?"
+                        onDelete={() => remove(message.id)}
+                      >
+                        “{message.text}” is removed; apps stop showing it.
+                      </RowActions>
                     ) : null}
                   </tr>
                 );
@@ -137,7 +190,6 @@ function MessageForm({
   message?: StatusMessage;
   onDone: () => void;
 }) {
-  const refresh = useRefresh(projectId);
   const [type, setType] = useState<StatusMessage['type']>(message?.type ?? 'info');
   const [text, setText] = useState(message?.text ?? '');
   const [priority, setPriority] = useState(String(message?.priority ?? 0));
@@ -145,27 +197,25 @@ function MessageForm({
   const [startsAt, setStartsAt] = useState(toLocalInput(message?.startsAt ?? null));
   const [expiresAt, setExpiresAt] = useState(toLocalInput(message?.expiresAt ?? null));
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
-  const save = useMutation({
-    mutationFn: (body: MessageInput) =>
+  const save = useSave({
+    projectId,
+    send: (body: MessageInput) =>
       message
-        ? unwrap(
-            api.PATCH('/projects/{projectId}/site-config/messages/{messageId}', {
-              params: { path: { projectId, messageId: message.id } },
-              body,
-            }),
-          )
-        : unwrap(api.POST('/projects/{projectId}/site-config/messages', { params: { path: { projectId } }, body })),
-    onSuccess: async () => {
-      if (!message) {
-        setText('');
-        setPriority('0');
-        setStartsAt('');
-        setExpiresAt('');
-        setActive(true);
-      }
-      await refresh();
-      onDone();
-    },
+        ? api.PATCH('/projects/{projectId}/site-config/messages/{messageId}', {
+            params: { path: { projectId, messageId: message.id } },
+            body,
+          })
+        : api.POST('/projects/{projectId}/site-config/messages', { params: { path: { projectId } }, body }),
+    reset: message
+      ? null
+      : () => {
+          setText('');
+          setPriority('0');
+          setStartsAt('');
+          setExpiresAt('');
+          setActive(true);
+        },
+    onDone,
   });
   const errors = { ...fieldErrors(save.error), ...localErrors };
   const submit = (event: FormEvent) => {
@@ -216,17 +266,12 @@ function MessageForm({
         />
       </div>
       <CheckboxField label="Active" checked={isActive} onChange={setActive} description="Off: never shown." />
-      {save.error ? <ErrorNote error={save.error} /> : null}
-      <div className="row">
-        <Button type="submit" busy={save.isPending}>
-          {save.isPending ? 'Saving…' : message ? 'Save message' : 'Add message'}
-        </Button>
-        {message ? (
-          <Button variant="quiet" onPress={onDone}>
-            Cancel
-          </Button>
-        ) : null}
-      </div>
+      <FormActions
+        error={save.error}
+        busy={save.isPending}
+        submit={save.isPending ? 'Saving…' : message ? 'Save message' : 'Add message'}
+        onCancel={message ? onDone : undefined}
+      />
     </Form>
   );
 }
@@ -287,20 +332,15 @@ export function EnvironmentsSection({
                   </td>
                   <td>{environment.debugEnabled ? 'On' : 'Off'}</td>
                   {admin ? (
-                    <td>
-                      <div className="row">
-                        <Button variant="secondary" onPress={() => setEditing(environment.id)}>
-                          Edit<span className="visually-hidden"> {environment.name}</span>
-                        </Button>
-                        <ConfirmButton
-                          label={`Delete ${environment.name}`}
-                          title={`Delete the environment ${environment.name}?`}
-                          onConfirm={() => remove(environment.id)}
-                        >
-                          Apps stop receiving this environment.
-                        </ConfirmButton>
-                      </div>
-                    </td>
+                    <RowActions
+                      editName={environment.name}
+                      onEdit={() => setEditing(environment.id)}
+                      deleteLabel={`Delete ${environment.name}`}
+                      deleteTitle={`Delete the environment ${environment.name}?`}
+                      onDelete={() => remove(environment.id)}
+                    >
+                      Apps stop receiving this environment.
+                    </RowActions>
                   ) : null}
                 </tr>
               ))}
@@ -325,32 +365,29 @@ function EnvironmentForm({
   environment?: Environment;
   onDone: () => void;
 }) {
-  const refresh = useRefresh(projectId);
   const [name, setName] = useState(environment?.name ?? '');
   const [slug, setSlug] = useState(environment?.slug ?? '');
   const [url, setUrl] = useState(environment?.url ?? '');
   const [color, setColor] = useState(environment?.color ?? '#2450b8');
   const [debugEnabled, setDebug] = useState(environment?.debugEnabled ?? false);
-  const save = useMutation({
-    mutationFn: (body: EnvironmentInput) =>
+  const save = useSave({
+    projectId,
+    send: (body: EnvironmentInput) =>
       environment
-        ? unwrap(
-            api.PATCH('/projects/{projectId}/site-config/environments/{environmentId}', {
-              params: { path: { projectId, environmentId: environment.id } },
-              body,
-            }),
-          )
-        : unwrap(api.POST('/projects/{projectId}/site-config/environments', { params: { path: { projectId } }, body })),
-    onSuccess: async () => {
-      if (!environment) {
-        setName('');
-        setSlug('');
-        setUrl('');
-        setDebug(false);
-      }
-      await refresh();
-      onDone();
-    },
+        ? api.PATCH('/projects/{projectId}/site-config/environments/{environmentId}', {
+            params: { path: { projectId, environmentId: environment.id } },
+            body,
+          })
+        : api.POST('/projects/{projectId}/site-config/environments', { params: { path: { projectId } }, body }),
+    reset: environment
+      ? null
+      : () => {
+          setName('');
+          setSlug('');
+          setUrl('');
+          setDebug(false);
+        },
+    onDone,
   });
   const errors = fieldErrors(save.error);
   const submit = (event: FormEvent) => {
@@ -388,17 +425,12 @@ function EnvironmentForm({
         />
       </div>
       <CheckboxField label="Debug on in this environment" checked={debugEnabled} onChange={setDebug} />
-      {save.error ? <ErrorNote error={save.error} /> : null}
-      <div className="row">
-        <Button type="submit" busy={save.isPending}>
-          {save.isPending ? 'Saving…' : environment ? 'Save environment' : 'Add environment'}
-        </Button>
-        {environment ? (
-          <Button variant="quiet" onPress={onDone}>
-            Cancel
-          </Button>
-        ) : null}
-      </div>
+      <FormActions
+        error={save.error}
+        busy={save.isPending}
+        submit={save.isPending ? 'Saving…' : environment ? 'Save environment' : 'Add environment'}
+        onCancel={environment ? onDone : undefined}
+      />
     </Form>
   );
 }

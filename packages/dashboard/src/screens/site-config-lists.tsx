@@ -1,6 +1,6 @@
 /** The site-config screen's status-message and environment tabs: lists with create, edit and delete. */
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { type FormEvent, Fragment, type ReactNode, useEffect, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { api, unwrap } from '../api/client.ts';
 import {
@@ -30,6 +30,75 @@ function useNow(everyMs = 5000): number {
     return () => window.clearInterval(timer);
   }, [everyMs]);
   return now;
+}
+
+/**
+ * A list of the configuration: its heading and introduction, the table (the admins' actions in a
+ * last column) or the empty state, then the form: editing the chosen row, or adding a new one.
+ */
+function ListSection<T extends { id: string }>({
+  title,
+  intro,
+  empty,
+  caption,
+  headers,
+  items,
+  admin,
+  cells,
+  actions,
+  form,
+}: {
+  title: string;
+  intro: string;
+  empty: string;
+  caption: string;
+  headers: readonly string[];
+  items: readonly T[];
+  admin: boolean;
+  /** A row's cells but the actions. */
+  cells: (item: T) => ReactNode;
+  actions: (item: T, edit: () => void) => ReactNode;
+  form: (item: T | undefined, done: () => void) => ReactNode;
+}) {
+  const [editing, setEditing] = useState<string | null>(null);
+  const edited = items.find((item) => item.id === editing);
+  return (
+    <>
+      <h2>{title}</h2>
+      <p className="muted">{intro}</p>
+      {items.length === 0 ? (
+        <Empty>
+          <p>{empty}</p>
+        </Empty>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <caption className="visually-hidden">{caption}</caption>
+            <thead>
+              <tr>
+                {headers.map((header) => (
+                  <th key={header} scope="col">
+                    {header}
+                  </th>
+                ))}
+                {admin ? <th scope="col">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item) => (
+                <tr key={item.id}>
+                  {cells(item)}
+                  {admin ? actions(item, () => setEditing(item.id)) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {admin && edited ? <Fragment key={edited.id}>{form(edited, () => setEditing(null))}</Fragment> : null}
+      {admin && !edited ? <Fragment key="new">{form(undefined, () => undefined)}</Fragment> : null}
+    </>
+  );
 }
 
 /**
@@ -101,7 +170,6 @@ export function MessagesSection({
   admin: boolean;
 }) {
   const now = useNow();
-  const [editing, setEditing] = useState<string | null>(null);
   const refresh = useRefresh(projectId);
   const remove = async (messageId: string) => {
     await unwrap(
@@ -111,73 +179,43 @@ export function MessagesSection({
     );
     await refresh();
   };
-  const editedMessage = messages.find((m) => m.id === editing);
   return (
-    <>
-      <h2>Messages</h2>
-      <p className="muted">
-        Apps show the messages that are live (on, and inside their start and end), highest priority first.
-      </p>
-      {messages.length === 0 ? (
-        <Empty>
-          <p>No messages yet.</p>
-        </Empty>
-      ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Status messages</caption>
-            <thead>
-              <tr>
-                <th scope="col">State</th>
-                <th scope="col">Type</th>
-                <th scope="col">Text</th>
-                <th scope="col">Priority</th>
-                <th scope="col">Starts</th>
-                <th scope="col">Ends</th>
-                {admin ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {messages.map((message) => {
-                const state = messageState(message, now);
-                return (
-                  <tr key={message.id}>
-                    <td>
-                      <span className={STATE_BADGE[state]}>{MESSAGE_STATE_LABELS[state]}</span>
-                    </td>
-                    <td>{message.type}</td>
-                    <td className="message-text">{message.text}</td>
-                    <td>{message.priority}</td>
-                    <td>{formatWhen(message.startsAt)}</td>
-                    <td>{formatWhen(message.expiresAt)}</td>
-                    {admin ? (
-                      <RowActions
-                        editName={`“${message.text}”`}
-                        onEdit={() => setEditing(message.id)}
-                        deleteLabel="Delete"
-                        deleteTitle="Delete this message?"
-                        onDelete={() => remove(message.id)}
-                      >
-                        “{message.text}” is removed; apps stop showing it.
-                      </RowActions>
-                    ) : null}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+    <ListSection
+      title="Messages"
+      intro="Apps show the messages that are live (on, and inside their start and end), highest priority first."
+      empty="No messages yet."
+      caption="Status messages"
+      headers={['State', 'Type', 'Text', 'Priority', 'Starts', 'Ends']}
+      items={messages}
+      admin={admin}
+      cells={(message) => {
+        const state = messageState(message, now);
+        return (
+          <>
+            <td>
+              <span className={STATE_BADGE[state]}>{MESSAGE_STATE_LABELS[state]}</span>
+            </td>
+            <td>{message.type}</td>
+            <td className="message-text">{message.text}</td>
+            <td>{message.priority}</td>
+            <td>{formatWhen(message.startsAt)}</td>
+            <td>{formatWhen(message.expiresAt)}</td>
+          </>
+        );
+      }}
+      actions={(message, edit) => (
+        <RowActions
+          editName={`“${message.text}”`}
+          onEdit={edit}
+          deleteLabel="Delete"
+          deleteTitle="Delete this message?"
+          onDelete={() => remove(message.id)}
+        >
+          “{message.text}” is removed; apps stop showing it.
+        </RowActions>
       )}
-      {admin && editedMessage ? (
-        <MessageForm
-          key={editedMessage.id}
-          projectId={projectId}
-          message={editedMessage}
-          onDone={() => setEditing(null)}
-        />
-      ) : null}
-      {admin && !editedMessage ? <MessageForm key="new" projectId={projectId} onDone={() => undefined} /> : null}
-    </>
+      form={(message, done) => <MessageForm projectId={projectId} message={message} onDone={done} />}
+    />
   );
 }
 
@@ -285,7 +323,6 @@ export function EnvironmentsSection({
   environments: Environment[];
   admin: boolean;
 }) {
-  const [editing, setEditing] = useState<string | null>(null);
   const refresh = useRefresh(projectId);
   const remove = async (environmentId: string) => {
     await unwrap(
@@ -295,64 +332,40 @@ export function EnvironmentsSection({
     );
     await refresh();
   };
-  const edited = environments.find((e) => e.id === editing);
   return (
-    <>
-      <h2>Environments</h2>
-      <p className="muted">
-        Where your app runs (production, staging…), each with its address, colour and debug switch.
-      </p>
-      {environments.length === 0 ? (
-        <Empty>
-          <p>No environments yet.</p>
-        </Empty>
-      ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Environments</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Slug</th>
-                <th scope="col">URL</th>
-                <th scope="col">Colour</th>
-                <th scope="col">Debug</th>
-                {admin ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {environments.map((environment) => (
-                <tr key={environment.id}>
-                  <td>{environment.name}</td>
-                  <td className="code">{environment.slug}</td>
-                  <td>{environment.url || '—'}</td>
-                  <td>
-                    <span className="swatch" style={{ background: environment.color }} aria-hidden="true" />{' '}
-                    <span className="code">{environment.color}</span>
-                  </td>
-                  <td>{environment.debugEnabled ? 'On' : 'Off'}</td>
-                  {admin ? (
-                    <RowActions
-                      editName={environment.name}
-                      onEdit={() => setEditing(environment.id)}
-                      deleteLabel={`Delete ${environment.name}`}
-                      deleteTitle={`Delete the environment ${environment.name}?`}
-                      onDelete={() => remove(environment.id)}
-                    >
-                      Apps stop receiving this environment.
-                    </RowActions>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+    <ListSection
+      title="Environments"
+      intro="Where your app runs (production, staging…), each with its address, colour and debug switch."
+      empty="No environments yet."
+      caption="Environments"
+      headers={['Name', 'Slug', 'URL', 'Colour', 'Debug']}
+      items={environments}
+      admin={admin}
+      cells={(environment) => (
+        <>
+          <td>{environment.name}</td>
+          <td className="code">{environment.slug}</td>
+          <td>{environment.url || '—'}</td>
+          <td>
+            <span className="swatch" style={{ background: environment.color }} aria-hidden="true" />{' '}
+            <span className="code">{environment.color}</span>
+          </td>
+          <td>{environment.debugEnabled ? 'On' : 'Off'}</td>
+        </>
       )}
-      {admin && edited ? (
-        <EnvironmentForm key={edited.id} projectId={projectId} environment={edited} onDone={() => setEditing(null)} />
-      ) : null}
-      {admin && !edited ? <EnvironmentForm key="new" projectId={projectId} onDone={() => undefined} /> : null}
-    </>
+      actions={(environment, edit) => (
+        <RowActions
+          editName={environment.name}
+          onEdit={edit}
+          deleteLabel={`Delete ${environment.name}`}
+          deleteTitle={`Delete the environment ${environment.name}?`}
+          onDelete={() => remove(environment.id)}
+        >
+          Apps stop receiving this environment.
+        </RowActions>
+      )}
+      form={(environment, done) => <EnvironmentForm projectId={projectId} environment={environment} onDone={done} />}
+    />
   );
 }
 

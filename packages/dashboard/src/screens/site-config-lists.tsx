@@ -32,11 +32,16 @@ function useNow(everyMs = 5000): number {
   return now;
 }
 
+/** A management API call, before `unwrap`. */
+type ApiCall = Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
 /**
  * A list of the configuration: its heading and introduction, the table (the admins' actions in a
  * last column) or the empty state, then the form: editing the chosen row, or adding a new one.
  */
 function ListSection<T extends { id: string }>({
+  projectId,
+  remove,
   title,
   intro,
   empty,
@@ -48,6 +53,9 @@ function ListSection<T extends { id: string }>({
   actions,
   form,
 }: {
+  projectId: string;
+  /** The API call that deletes an item. */
+  remove: (id: string) => ApiCall;
   title: string;
   intro: string;
   empty: string;
@@ -57,11 +65,16 @@ function ListSection<T extends { id: string }>({
   admin: boolean;
   /** A row's cells but the actions. */
   cells: (item: T) => ReactNode;
-  actions: (item: T, edit: () => void) => ReactNode;
+  actions: (item: T, edit: () => void, remove: () => Promise<void>) => ReactNode;
   form: (item: T | undefined, done: () => void) => ReactNode;
 }) {
   const [editing, setEditing] = useState<string | null>(null);
   const edited = items.find((item) => item.id === editing);
+  const refresh = useRefresh(projectId);
+  const removeAndRefresh = async (id: string) => {
+    await unwrap(remove(id));
+    await refresh();
+  };
   return (
     <>
       <h2>{title}</h2>
@@ -88,7 +101,13 @@ function ListSection<T extends { id: string }>({
               {items.map((item) => (
                 <tr key={item.id}>
                   {cells(item)}
-                  {admin ? actions(item, () => setEditing(item.id)) : null}
+                  {admin
+                    ? actions(
+                        item,
+                        () => setEditing(item.id),
+                        () => removeAndRefresh(item.id),
+                      )
+                    : null}
                 </tr>
               ))}
             </tbody>
@@ -112,7 +131,7 @@ function useSave<B>({
   onDone,
 }: {
   projectId: string;
-  send: (body: B) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  send: (body: B) => ApiCall;
   reset: (() => void) | null;
   onDone: () => void;
 }) {
@@ -170,17 +189,14 @@ export function MessagesSection({
   admin: boolean;
 }) {
   const now = useNow();
-  const refresh = useRefresh(projectId);
-  const remove = async (messageId: string) => {
-    await unwrap(
-      api.DELETE('/projects/{projectId}/site-config/messages/{messageId}', {
-        params: { path: { projectId, messageId } },
-      }),
-    );
-    await refresh();
-  };
   return (
     <ListSection
+      projectId={projectId}
+      remove={(messageId) =>
+        api.DELETE('/projects/{projectId}/site-config/messages/{messageId}', {
+          params: { path: { projectId, messageId } },
+        })
+      }
       title="Messages"
       intro="Apps show the messages that are live (on, and inside their start and end), highest priority first."
       empty="No messages yet."
@@ -203,13 +219,13 @@ export function MessagesSection({
           </>
         );
       }}
-      actions={(message, edit) => (
+      actions={(message, edit, remove) => (
         <RowActions
           editName={`“${message.text}”`}
           onEdit={edit}
           deleteLabel="Delete"
           deleteTitle="Delete this message?"
-          onDelete={() => remove(message.id)}
+          onDelete={remove}
         >
           “{message.text}” is removed; apps stop showing it.
         </RowActions>
@@ -323,17 +339,14 @@ export function EnvironmentsSection({
   environments: Environment[];
   admin: boolean;
 }) {
-  const refresh = useRefresh(projectId);
-  const remove = async (environmentId: string) => {
-    await unwrap(
-      api.DELETE('/projects/{projectId}/site-config/environments/{environmentId}', {
-        params: { path: { projectId, environmentId } },
-      }),
-    );
-    await refresh();
-  };
   return (
     <ListSection
+      projectId={projectId}
+      remove={(environmentId) =>
+        api.DELETE('/projects/{projectId}/site-config/environments/{environmentId}', {
+          params: { path: { projectId, environmentId } },
+        })
+      }
       title="Environments"
       intro="Where your app runs (production, staging…), each with its address, colour and debug switch."
       empty="No environments yet."
@@ -353,13 +366,13 @@ export function EnvironmentsSection({
           <td>{environment.debugEnabled ? 'On' : 'Off'}</td>
         </>
       )}
-      actions={(environment, edit) => (
+      actions={(environment, edit, remove) => (
         <RowActions
           editName={environment.name}
           onEdit={edit}
           deleteLabel={`Delete ${environment.name}`}
           deleteTitle={`Delete the environment ${environment.name}?`}
-          onDelete={() => remove(environment.id)}
+          onDelete={remove}
         >
           Apps stop receiving this environment.
         </RowActions>

@@ -278,6 +278,7 @@ function Filters<T extends ReportRow, S extends string>({ kind, view, update }: 
  */
 function TextFilters<T extends ReportRow, S extends string>({ kind, view, update }: FilterProps<T, S>) {
   const fields = [{ name: 'q', label: 'Search', placeholder: kind.searchPlaceholder }, ...(kind.textFilters ?? [])];
+  // The URL's values as one string, so the boxes follow them only when they change.
   const shown = JSON.stringify(fields.map(({ name }) => (name === 'q' ? view.q : (view.texts[name] ?? ''))));
   const [texts, setTexts] = useState<string[]>(() => JSON.parse(shown));
   useEffect(() => setTexts(JSON.parse(shown)), [shown]);

@@ -7,11 +7,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
-import { type BugRecord, bugsKey, severityName, statusName, when } from '../api/reports.ts';
+import { type BugRecord, bugsKey, statusName } from '../api/reports.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Note } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { QueryView } from '../widgets/states.tsx';
+import { Fact, ReportSummary } from '../widgets/report-summary.tsx';
 import { TriageStatus } from '../widgets/triage.tsx';
 import './reports.css';
 
@@ -57,20 +58,10 @@ function BugView({ record, admin }: { record: BugRecord; admin: boolean }) {
   });
   return (
     <>
-      <div className="report-header">
-        <h1>{record.title}</h1>
-        <span className={`report-status report-status-${record.status}`}>{statusName(record.status)}</span>
-      </div>
-      <p className="report-message">{record.message}</p>
-      <dl className="report-facts card">
-        <Fact name="Reports" value={String(record.occurrences)} />
-        <Fact name="First seen" value={when(record.firstSeenAt)} />
-        <Fact name="Last seen" value={when(record.lastSeenAt)} />
-        <Fact name="Severity" value={severityName(record.severity)} />
-        <Fact name="Environment" value={record.environment === 'live' ? 'Live' : 'Test'} />
+      <ReportSummary record={record} occurrencesName="Reports" seen={record}>
         <Fact name="Type" value={record.bugType} />
         <Fact name="Channel" value={record.channel} />
-      </dl>
+      </ReportSummary>
       <section className="card stack" aria-labelledby="idea-title">
         <h2 id="idea-title">Idea</h2>
         {record.featureId ? (
@@ -129,14 +120,5 @@ function BugView({ record, admin }: { record: BugRecord; admin: boolean }) {
         </section>
       ) : null}
     </>
-  );
-}
-
-function Fact({ name, value }: { name: string; value: string | null | undefined }) {
-  return (
-    <div>
-      <dt>{name}</dt>
-      <dd>{value ?? <span className="muted">–</span>}</dd>
-    </div>
   );
 }

@@ -7,12 +7,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
-import { type ErrorRecord, errorsKey, severityName, statusName, when } from '../api/reports.ts';
+import { type ErrorRecord, errorsKey, when } from '../api/reports.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { QueryView } from '../widgets/states.tsx';
 import { TimeChart } from '../widgets/time-chart.tsx';
+import { Fact, ReportSummary } from '../widgets/report-summary.tsx';
 import { TriageStatus } from '../widgets/triage.tsx';
 import './reports.css';
 
@@ -45,21 +46,11 @@ export default function ErrorGroup() {
 function ErrorView({ record, admin }: { record: ErrorRecord; admin: boolean }) {
   return (
     <>
-      <div className="report-header">
-        <h1>{record.title}</h1>
-        <span className={`report-status report-status-${record.status}`}>{statusName(record.status)}</span>
-      </div>
-      <p className="report-message">{record.message}</p>
-      <dl className="report-facts card">
-        <Fact name="Occurrences" value={String(record.group.occurrences)} />
-        <Fact name="First seen" value={when(record.group.firstSeenAt)} />
-        <Fact name="Last seen" value={when(record.lastSeenAt)} />
-        <Fact name="Severity" value={severityName(record.severity)} />
-        <Fact name="Environment" value={record.environment === 'live' ? 'Live' : 'Test'} />
+      <ReportSummary record={record} occurrencesName="Occurrences" seen={record.group}>
         <Fact name="Release" value={record.release} />
         <Fact name="Type" value={record.errorType} />
         {record.resolvedInRelease ? <Fact name="Resolved after release" value={record.resolvedInRelease} /> : null}
-      </dl>
+      </ReportSummary>
       {admin ? <Lifecycle record={record} /> : null}
       <History record={record} />
       <section className="card stack" aria-labelledby="trace-title">
@@ -100,15 +91,6 @@ function ErrorView({ record, admin }: { record: ErrorRecord; admin: boolean }) {
         ) : null}
       </section>
     </>
-  );
-}
-
-function Fact({ name, value }: { name: string; value: string | null | undefined }) {
-  return (
-    <div>
-      <dt>{name}</dt>
-      <dd>{value ?? <span className="muted">–</span>}</dd>
-    </div>
   );
 }
 

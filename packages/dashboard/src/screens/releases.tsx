@@ -13,6 +13,7 @@ import { Button, ErrorNote, Field, fieldErrors, Note } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
 import { CheckboxField, TextAreaField } from '../widgets/fields.tsx';
+import { FormActions } from '../widgets/form-actions.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './releases.css';
 
@@ -326,17 +327,12 @@ function ReleaseForm({
           checked={draft.required}
           onChange={set('required')}
         />
-        {save.error ? <ErrorNote error={save.error} /> : null}
-        <div className="row">
-          <Button type="submit" busy={save.isPending}>
-            {editing ? 'Save release' : 'Create release'}
-          </Button>
-          {editing ? (
-            <Button variant="quiet" onPress={onCancel}>
-              Cancel
-            </Button>
-          ) : null}
-        </div>
+        <FormActions
+          error={save.error}
+          busy={save.isPending}
+          submit={editing ? 'Save release' : 'Create release'}
+          onCancel={editing ? onCancel : undefined}
+        />
       </form>
     </section>
   );

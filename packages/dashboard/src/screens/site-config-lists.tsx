@@ -1,6 +1,6 @@
 /** The site-config screen's status-message and environment tabs: lists with create, edit and delete. */
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, Fragment, type ReactNode, useEffect, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { api, unwrap } from '../api/client.ts';
 import {
@@ -15,9 +15,10 @@ import {
   type StatusMessage,
   toLocalInput,
 } from '../api/site-config.ts';
-import { Button, ErrorNote, Field, fieldErrors } from '../ui.tsx';
+import { Button, Field, fieldErrors } from '../ui.tsx';
 import { ConfirmButton } from '../widgets/confirm.tsx';
 import { CheckboxField, SelectField, TextAreaField } from '../widgets/fields.tsx';
+import { FormActions } from '../widgets/form-actions.tsx';
 import { Empty } from '../widgets/states.tsx';
 import { useRefresh } from './site-config-sections.tsx';
 
@@ -29,6 +30,151 @@ function useNow(everyMs = 5000): number {
     return () => window.clearInterval(timer);
   }, [everyMs]);
   return now;
+}
+
+/** A management API call, before `unwrap`. */
+type ApiCall = Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+/**
+ * A list of the configuration: its heading and introduction, the table (the admins' actions in a
+ * last column) or the empty state, then the form: editing the chosen row, or adding a new one.
+ */
+function ListSection<T extends { id: string }>({
+  projectId,
+  remove,
+  title,
+  intro,
+  empty,
+  caption,
+  headers,
+  items,
+  admin,
+  cells,
+  actions,
+  form,
+}: {
+  projectId: string;
+  /** The API call that deletes an item. */
+  remove: (id: string) => ApiCall;
+  title: string;
+  intro: string;
+  empty: string;
+  caption: string;
+  headers: readonly string[];
+  items: readonly T[];
+  admin: boolean;
+  /** A row's cells but the actions. */
+  cells: (item: T) => ReactNode;
+  actions: (item: T, edit: () => void, remove: () => Promise<void>) => ReactNode;
+  form: (item: T | undefined, done: () => void) => ReactNode;
+}) {
+  const [editing, setEditing] = useState<string | null>(null);
+  const edited = items.find((item) => item.id === editing);
+  const refresh = useRefresh(projectId);
+  const removeAndRefresh = async (id: string) => {
+    await unwrap(remove(id));
+    await refresh();
+  };
+  return (
+    <>
+      <h2>{title}</h2>
+      <p className="muted">{intro}</p>
+      {items.length === 0 ? (
+        <Empty>
+          <p>{empty}</p>
+        </Empty>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <caption className="visually-hidden">{caption}</caption>
+            <thead>
+              <tr>
+                {headers.map((header) => (
+                  <th key={header} scope="col">
+                    {header}
+                  </th>
+                ))}
+                {admin ? <th scope="col">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item) => (
+                <tr key={item.id}>
+                  {cells(item)}
+                  {admin
+                    ? actions(
+                        item,
+                        () => setEditing(item.id),
+                        () => removeAndRefresh(item.id),
+                      )
+                    : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {admin && edited ? <Fragment key={edited.id}>{form(edited, () => setEditing(null))}</Fragment> : null}
+      {admin && !edited ? <Fragment key="new">{form(undefined, () => undefined)}</Fragment> : null}
+    </>
+  );
+}
+
+/**
+ * A form's save: the API call (a PATCH when editing, a POST when adding), then the new form's
+ * fields emptied (`reset`), the configuration read again and the form closed (`onDone`).
+ */
+function useSave<B>({
+  projectId,
+  send,
+  reset,
+  onDone,
+}: {
+  projectId: string;
+  send: (body: B) => ApiCall;
+  reset: (() => void) | null;
+  onDone: () => void;
+}) {
+  const refresh = useRefresh(projectId);
+  return useMutation({
+    mutationFn: (body: B) => unwrap(send(body)),
+    onSuccess: async () => {
+      reset?.();
+      await refresh();
+      onDone();
+    },
+  });
+}
+
+/** An admin's actions on a row: Edit (named for screen readers) and Delete after a confirmation. */
+function RowActions({
+  editName,
+  onEdit,
+  deleteLabel,
+  deleteTitle,
+  onDelete,
+  children,
+}: {
+  editName: string;
+  onEdit: () => void;
+  deleteLabel: string;
+  deleteTitle: string;
+  onDelete: () => Promise<void>;
+  /** What deleting does, in the confirmation. */
+  children: ReactNode;
+}) {
+  return (
+    <td>
+      <div className="row">
+        <Button variant="secondary" onPress={onEdit}>
+          Edit<span className="visually-hidden"> {editName}</span>
+        </Button>
+        <ConfirmButton label={deleteLabel} title={deleteTitle} onConfirm={onDelete}>
+          {children}
+        </ConfirmButton>
+      </div>
+    </td>
+  );
 }
 
 const STATE_BADGE = { live: 'badge badge-ok', upcoming: 'badge badge-warn', paused: 'badge', expired: 'badge' };
@@ -43,88 +189,49 @@ export function MessagesSection({
   admin: boolean;
 }) {
   const now = useNow();
-  const [editing, setEditing] = useState<string | null>(null);
-  const refresh = useRefresh(projectId);
-  const remove = async (messageId: string) => {
-    await unwrap(
-      api.DELETE('/projects/{projectId}/site-config/messages/{messageId}', {
-        params: { path: { projectId, messageId } },
-      }),
-    );
-    await refresh();
-  };
-  const editedMessage = messages.find((m) => m.id === editing);
   return (
-    <>
-      <h2>Messages</h2>
-      <p className="muted">
-        Apps show the messages that are live (on, and inside their start and end), highest priority first.
-      </p>
-      {messages.length === 0 ? (
-        <Empty>
-          <p>No messages yet.</p>
-        </Empty>
-      ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Status messages</caption>
-            <thead>
-              <tr>
-                <th scope="col">State</th>
-                <th scope="col">Type</th>
-                <th scope="col">Text</th>
-                <th scope="col">Priority</th>
-                <th scope="col">Starts</th>
-                <th scope="col">Ends</th>
-                {admin ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {messages.map((message) => {
-                const state = messageState(message, now);
-                return (
-                  <tr key={message.id}>
-                    <td>
-                      <span className={STATE_BADGE[state]}>{MESSAGE_STATE_LABELS[state]}</span>
-                    </td>
-                    <td>{message.type}</td>
-                    <td className="message-text">{message.text}</td>
-                    <td>{message.priority}</td>
-                    <td>{formatWhen(message.startsAt)}</td>
-                    <td>{formatWhen(message.expiresAt)}</td>
-                    {admin ? (
-                      <td>
-                        <div className="row">
-                          <Button variant="secondary" onPress={() => setEditing(message.id)}>
-                            Edit<span className="visually-hidden"> “{message.text}”</span>
-                          </Button>
-                          <ConfirmButton
-                            label="Delete"
-                            title="Delete this message?"
-                            onConfirm={() => remove(message.id)}
-                          >
-                            “{message.text}” is removed; apps stop showing it.
-                          </ConfirmButton>
-                        </div>
-                      </td>
-                    ) : null}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+    <ListSection
+      projectId={projectId}
+      remove={(messageId) =>
+        api.DELETE('/projects/{projectId}/site-config/messages/{messageId}', {
+          params: { path: { projectId, messageId } },
+        })
+      }
+      title="Messages"
+      intro="Apps show the messages that are live (on, and inside their start and end), highest priority first."
+      empty="No messages yet."
+      caption="Status messages"
+      headers={['State', 'Type', 'Text', 'Priority', 'Starts', 'Ends']}
+      items={messages}
+      admin={admin}
+      cells={(message) => {
+        const state = messageState(message, now);
+        return (
+          <>
+            <td>
+              <span className={STATE_BADGE[state]}>{MESSAGE_STATE_LABELS[state]}</span>
+            </td>
+            <td>{message.type}</td>
+            <td className="message-text">{message.text}</td>
+            <td>{message.priority}</td>
+            <td>{formatWhen(message.startsAt)}</td>
+            <td>{formatWhen(message.expiresAt)}</td>
+          </>
+        );
+      }}
+      actions={(message, edit, remove) => (
+        <RowActions
+          editName={`“${message.text}”`}
+          onEdit={edit}
+          deleteLabel="Delete"
+          deleteTitle="Delete this message?"
+          onDelete={remove}
+        >
+          “{message.text}” is removed; apps stop showing it.
+        </RowActions>
       )}
-      {admin && editedMessage ? (
-        <MessageForm
-          key={editedMessage.id}
-          projectId={projectId}
-          message={editedMessage}
-          onDone={() => setEditing(null)}
-        />
-      ) : null}
-      {admin && !editedMessage ? <MessageForm key="new" projectId={projectId} onDone={() => undefined} /> : null}
-    </>
+      form={(message, done) => <MessageForm projectId={projectId} message={message} onDone={done} />}
+    />
   );
 }
 
@@ -137,7 +244,6 @@ function MessageForm({
   message?: StatusMessage;
   onDone: () => void;
 }) {
-  const refresh = useRefresh(projectId);
   const [type, setType] = useState<StatusMessage['type']>(message?.type ?? 'info');
   const [text, setText] = useState(message?.text ?? '');
   const [priority, setPriority] = useState(String(message?.priority ?? 0));
@@ -145,27 +251,25 @@ function MessageForm({
   const [startsAt, setStartsAt] = useState(toLocalInput(message?.startsAt ?? null));
   const [expiresAt, setExpiresAt] = useState(toLocalInput(message?.expiresAt ?? null));
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
-  const save = useMutation({
-    mutationFn: (body: MessageInput) =>
+  const save = useSave({
+    projectId,
+    send: (body: MessageInput) =>
       message
-        ? unwrap(
-            api.PATCH('/projects/{projectId}/site-config/messages/{messageId}', {
-              params: { path: { projectId, messageId: message.id } },
-              body,
-            }),
-          )
-        : unwrap(api.POST('/projects/{projectId}/site-config/messages', { params: { path: { projectId } }, body })),
-    onSuccess: async () => {
-      if (!message) {
-        setText('');
-        setPriority('0');
-        setStartsAt('');
-        setExpiresAt('');
-        setActive(true);
-      }
-      await refresh();
-      onDone();
-    },
+        ? api.PATCH('/projects/{projectId}/site-config/messages/{messageId}', {
+            params: { path: { projectId, messageId: message.id } },
+            body,
+          })
+        : api.POST('/projects/{projectId}/site-config/messages', { params: { path: { projectId } }, body }),
+    reset: message
+      ? null
+      : () => {
+          setText('');
+          setPriority('0');
+          setStartsAt('');
+          setExpiresAt('');
+          setActive(true);
+        },
+    onDone,
   });
   const errors = { ...fieldErrors(save.error), ...localErrors };
   const submit = (event: FormEvent) => {
@@ -216,17 +320,12 @@ function MessageForm({
         />
       </div>
       <CheckboxField label="Active" checked={isActive} onChange={setActive} description="Off: never shown." />
-      {save.error ? <ErrorNote error={save.error} /> : null}
-      <div className="row">
-        <Button type="submit" busy={save.isPending}>
-          {save.isPending ? 'Saving…' : message ? 'Save message' : 'Add message'}
-        </Button>
-        {message ? (
-          <Button variant="quiet" onPress={onDone}>
-            Cancel
-          </Button>
-        ) : null}
-      </div>
+      <FormActions
+        error={save.error}
+        busy={save.isPending}
+        submit={save.isPending ? 'Saving…' : message ? 'Save message' : 'Add message'}
+        onCancel={message ? onDone : undefined}
+      />
     </Form>
   );
 }
@@ -240,79 +339,46 @@ export function EnvironmentsSection({
   environments: Environment[];
   admin: boolean;
 }) {
-  const [editing, setEditing] = useState<string | null>(null);
-  const refresh = useRefresh(projectId);
-  const remove = async (environmentId: string) => {
-    await unwrap(
-      api.DELETE('/projects/{projectId}/site-config/environments/{environmentId}', {
-        params: { path: { projectId, environmentId } },
-      }),
-    );
-    await refresh();
-  };
-  const edited = environments.find((e) => e.id === editing);
   return (
-    <>
-      <h2>Environments</h2>
-      <p className="muted">
-        Where your app runs (production, staging…), each with its address, colour and debug switch.
-      </p>
-      {environments.length === 0 ? (
-        <Empty>
-          <p>No environments yet.</p>
-        </Empty>
-      ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Environments</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Slug</th>
-                <th scope="col">URL</th>
-                <th scope="col">Colour</th>
-                <th scope="col">Debug</th>
-                {admin ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {environments.map((environment) => (
-                <tr key={environment.id}>
-                  <td>{environment.name}</td>
-                  <td className="code">{environment.slug}</td>
-                  <td>{environment.url || '—'}</td>
-                  <td>
-                    <span className="swatch" style={{ background: environment.color }} aria-hidden="true" />{' '}
-                    <span className="code">{environment.color}</span>
-                  </td>
-                  <td>{environment.debugEnabled ? 'On' : 'Off'}</td>
-                  {admin ? (
-                    <td>
-                      <div className="row">
-                        <Button variant="secondary" onPress={() => setEditing(environment.id)}>
-                          Edit<span className="visually-hidden"> {environment.name}</span>
-                        </Button>
-                        <ConfirmButton
-                          label={`Delete ${environment.name}`}
-                          title={`Delete the environment ${environment.name}?`}
-                          onConfirm={() => remove(environment.id)}
-                        >
-                          Apps stop receiving this environment.
-                        </ConfirmButton>
-                      </div>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+    <ListSection
+      projectId={projectId}
+      remove={(environmentId) =>
+        api.DELETE('/projects/{projectId}/site-config/environments/{environmentId}', {
+          params: { path: { projectId, environmentId } },
+        })
+      }
+      title="Environments"
+      intro="Where your app runs (production, staging…), each with its address, colour and debug switch."
+      empty="No environments yet."
+      caption="Environments"
+      headers={['Name', 'Slug', 'URL', 'Colour', 'Debug']}
+      items={environments}
+      admin={admin}
+      cells={(environment) => (
+        <>
+          <td>{environment.name}</td>
+          <td className="code">{environment.slug}</td>
+          <td>{environment.url || '—'}</td>
+          <td>
+            <span className="swatch" style={{ background: environment.color }} aria-hidden="true" />{' '}
+            <span className="code">{environment.color}</span>
+          </td>
+          <td>{environment.debugEnabled ? 'On' : 'Off'}</td>
+        </>
       )}
-      {admin && edited ? (
-        <EnvironmentForm key={edited.id} projectId={projectId} environment={edited} onDone={() => setEditing(null)} />
-      ) : null}
-      {admin && !edited ? <EnvironmentForm key="new" projectId={projectId} onDone={() => undefined} /> : null}
-    </>
+      actions={(environment, edit, remove) => (
+        <RowActions
+          editName={environment.name}
+          onEdit={edit}
+          deleteLabel={`Delete ${environment.name}`}
+          deleteTitle={`Delete the environment ${environment.name}?`}
+          onDelete={remove}
+        >
+          Apps stop receiving this environment.
+        </RowActions>
+      )}
+      form={(environment, done) => <EnvironmentForm projectId={projectId} environment={environment} onDone={done} />}
+    />
   );
 }
 
@@ -325,32 +391,29 @@ function EnvironmentForm({
   environment?: Environment;
   onDone: () => void;
 }) {
-  const refresh = useRefresh(projectId);
   const [name, setName] = useState(environment?.name ?? '');
   const [slug, setSlug] = useState(environment?.slug ?? '');
   const [url, setUrl] = useState(environment?.url ?? '');
   const [color, setColor] = useState(environment?.color ?? '#2450b8');
   const [debugEnabled, setDebug] = useState(environment?.debugEnabled ?? false);
-  const save = useMutation({
-    mutationFn: (body: EnvironmentInput) =>
+  const save = useSave({
+    projectId,
+    send: (body: EnvironmentInput) =>
       environment
-        ? unwrap(
-            api.PATCH('/projects/{projectId}/site-config/environments/{environmentId}', {
-              params: { path: { projectId, environmentId: environment.id } },
-              body,
-            }),
-          )
-        : unwrap(api.POST('/projects/{projectId}/site-config/environments', { params: { path: { projectId } }, body })),
-    onSuccess: async () => {
-      if (!environment) {
-        setName('');
-        setSlug('');
-        setUrl('');
-        setDebug(false);
-      }
-      await refresh();
-      onDone();
-    },
+        ? api.PATCH('/projects/{projectId}/site-config/environments/{environmentId}', {
+            params: { path: { projectId, environmentId: environment.id } },
+            body,
+          })
+        : api.POST('/projects/{projectId}/site-config/environments', { params: { path: { projectId } }, body }),
+    reset: environment
+      ? null
+      : () => {
+          setName('');
+          setSlug('');
+          setUrl('');
+          setDebug(false);
+        },
+    onDone,
   });
   const errors = fieldErrors(save.error);
   const submit = (event: FormEvent) => {
@@ -388,17 +451,12 @@ function EnvironmentForm({
         />
       </div>
       <CheckboxField label="Debug on in this environment" checked={debugEnabled} onChange={setDebug} />
-      {save.error ? <ErrorNote error={save.error} /> : null}
-      <div className="row">
-        <Button type="submit" busy={save.isPending}>
-          {save.isPending ? 'Saving…' : environment ? 'Save environment' : 'Add environment'}
-        </Button>
-        {environment ? (
-          <Button variant="quiet" onPress={onDone}>
-            Cancel
-          </Button>
-        ) : null}
-      </div>
+      <FormActions
+        error={save.error}
+        busy={save.isPending}
+        submit={save.isPending ? 'Saving…' : environment ? 'Save environment' : 'Add environment'}
+        onCancel={environment ? onDone : undefined}
+      />
     </Form>
   );
 }

@@ -14,6 +14,7 @@ import {
 } from '../api/translations.ts';
 import { Button, ErrorNote, Field, fieldErrors, Note } from '../ui.tsx';
 import { CheckboxField, SelectField } from '../widgets/fields.tsx';
+import { FormActions } from '../widgets/form-actions.tsx';
 import { Empty, Loading, QueryView } from '../widgets/states.tsx';
 
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 100));
@@ -296,13 +297,7 @@ export function AddKey({ projectId }: { projectId: string }) {
             serverError={errors.category}
           />
         </div>
-        {create.error ? <ErrorNote error={create.error} /> : null}
-        {note ? <Note>{note}</Note> : null}
-        <div className="row">
-          <Button type="submit" busy={create.isPending}>
-            Add key
-          </Button>
-        </div>
+        <FormActions error={create.error} note={note} busy={create.isPending} submit="Add key" />
       </form>
     </details>
   );
@@ -528,13 +523,12 @@ export function LocaleSettings({ projectId, locales, admin }: { projectId: strin
             error={errors.defaultLocale}
           />
         </div>
-        {save.error ? <ErrorNote error={save.error} /> : null}
-        {saved ? <Note>Locales saved.</Note> : null}
-        <div className="row">
-          <Button type="submit" busy={save.isPending}>
-            Save locales
-          </Button>
-        </div>
+        <FormActions
+          error={save.error}
+          note={saved ? 'Locales saved.' : null}
+          busy={save.isPending}
+          submit="Save locales"
+        />
       </form>
     </section>
   );

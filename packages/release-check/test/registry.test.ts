@@ -9,7 +9,8 @@
  * - `npx -y @signpost/docs-mcp@latest`, answered by the MCP SDK's stdio client (tools/list);
  * - `npx @signpost/cli@latest mcp setup --dry-run` in a fake home with Cursor "installed";
  * - `npx @signpost/server`: a server on SQLite in the current directory (./data), `/readyz` 200,
- *   the dashboard served from the package;
+ *   the dashboard served from the package; then a new Vite app with the five SDKs, built, run in
+ *   Chromium, submits a feature request to it;
  * - `npm install @signpost/<sdk>` for each SDK (and `npm install pino pino-abstract-transport`),
  *   then an ES module app and a CommonJS app importing every SDK, run on the oldest Node.js the
  *   SDKs' `engines` claim (20.19.0, the `node` package from the registry).
@@ -18,13 +19,15 @@
  * reused. Verdaccio is not a workspace dependency: one of its dependencies asks for `node-fetch@cjs`,
  * a dist-tag the registry no longer has, which an `overrides` entry of its own install fixes.
  *
- * Takes about 6 minutes here (2 shared cores, busy): 4 packing (each library's tsc build, the
- * server's build and the dashboard's Vite build), 2 for the installs through the proxy and the
- * commands (the server's `npx` install and start ~50 s, docs-mcp ~35 s, the Node.js 20.19 app ~30 s).
+ * Takes 4 minutes here (2 cores; 7 when other work shares them): 2 to 4 packing (each library's tsc build, the
+ * server's build and the dashboard's Vite build), the rest for the installs through the proxy (an
+ * empty npm cache each run) and the commands (the server's `npx` install and start ~50 s, the Vite
+ * app ~60 s, docs-mcp ~30 s, the Node.js 20.19 app ~30 s).
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -32,6 +35,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { chromium } from 'playwright-core';
 import { publint } from 'publint';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
@@ -216,6 +220,64 @@ after(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
+/**
+ * A new Vite app with the five SDKs from the registry, built, served from its dist/ and opened in
+ * Chromium: it loads every SDK and submits a feature request to the server at `base` with the
+ * README's demo key. Returns what the page saw.
+ */
+async function viteAppInChromium(base: string): Promise<{ loaded: string[]; created: { id?: unknown } }> {
+  const app = mkdtempSync(join(work, 'vite-app-'));
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'vite-app', private: true, type: 'module' }));
+  const sdks = SDKS.map((sdk) => `@signpost/${sdk}`);
+  run('npm', ['install', ...sdks], { cwd: app, env: userEnv() });
+  run('npm', ['install', '--save-dev', 'vite'], { cwd: app, env: userEnv() });
+  writeFileSync(
+    join(app, 'index.html'),
+    '<!doctype html><html><head><title>vite app</title></head><body><script type="module" src="/main.js"></script></body></html>',
+  );
+  writeFileSync(
+    join(app, 'main.js'),
+    `import { createErrorTracker } from '@signpost/error-tracker';
+import { createFeatureReporter } from '@signpost/feature-reporter';
+import { createSiteManager } from '@signpost/site-manager';
+import { createI18n } from '@signpost/i18n';
+import { createLogger } from '@signpost/logger';
+
+const apiKey = 'svc_live_demo_signpostpublicdemokey0001';
+const baseUrl = ${JSON.stringify(`${base}/api/public/v1`)};
+const loaded = [createErrorTracker, createFeatureReporter, createSiteManager, createI18n, createLogger].map((f) => typeof f);
+createFeatureReporter({ apiKey, baseUrl })
+  .submitFeature({ title: 'Sent from a Vite app', description: 'Built with Vite, run in Chromium.' })
+  .then((created) => { document.body.dataset.result = JSON.stringify({ loaded, created }); })
+  .catch((error) => { document.body.dataset.result = JSON.stringify({ loaded, error: String(error) }); });
+`,
+  );
+  run('npx', ['vite', 'build'], { cwd: app, env: userEnv() });
+
+  const dist = join(app, 'dist');
+  const site = createHttpServer((request, response) => {
+    const path = join(dist, request.url === '/' ? 'index.html' : (request.url ?? '').split('?')[0]);
+    if (!path.startsWith(dist) || !existsSync(path)) return void response.writeHead(404).end();
+    const type = path.endsWith('.js') ? 'text/javascript' : path.endsWith('.css') ? 'text/css' : 'text/html';
+    response.writeHead(200, { 'content-type': type }).end(readFileSync(path));
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const address = site.address();
+  const browser = await chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`);
+    await page.waitForSelector('body[data-result]', { state: 'attached', timeout: 30_000 });
+    return JSON.parse((await page.getAttribute('body', 'data-result')) ?? '{}');
+  } finally {
+    await browser.close();
+    site.close();
+  }
+}
+
 describe('published packages', () => {
   it('publint finds nothing in any tarball', async () => {
     for (const dir of PACKAGES) {
@@ -303,7 +365,7 @@ describe('the documented commands, from the registry', () => {
     assert.deepEqual(readdirSync(join(home, '.cursor')), [], 'dry run wrote nothing');
   });
 
-  it('npx @signpost/server starts a server on SQLite in the current directory', async () => {
+  it('npx @signpost/server starts a server on SQLite in the current directory; a Vite app reports to it from Chromium', async () => {
     const cwd = mkdtempSync(join(work, 'server-'));
     const port = await freePort();
     const server = spawn('npx', ['@signpost/server'], {
@@ -332,6 +394,11 @@ describe('the documented commands, from the registry', () => {
       const dashboard = await fetch(`${base}/app/`);
       assert.equal(dashboard.status, 200, 'the dashboard build ships in the package');
       assert.match(await dashboard.text(), /<script[^>]+src="\/app\//);
+
+      // A new Vite app with the five SDKs, built and run in Chromium, reports to this server.
+      const seen = await viteAppInChromium(base);
+      assert.deepEqual(seen.loaded, Array(SDKS.length).fill('function'), JSON.stringify(seen));
+      assert.equal(typeof seen.created?.id, 'string', `the feature request was created: ${JSON.stringify(seen)}`);
     } finally {
       if (server.pid) process.kill(-server.pid, 'SIGTERM');
       await new Promise((resolve) => (server.exitCode === null ? server.once('exit', resolve) : resolve(null)));

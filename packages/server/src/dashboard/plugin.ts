@@ -5,16 +5,21 @@
  * route (`/app/anything`) answers the page so the app's router takes over. Without a build,
  * `/app` answers a page that says how to build it.
  */
+import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 export const DASHBOARD_PREFIX = '/app';
-export const DEFAULT_DASHBOARD_DIST = fileURLToPath(new URL('../../../dashboard/dist/', import.meta.url));
+/** The published package carries the build in dist/dashboard-app (copied at pack time); the monorepo reads packages/dashboard/dist. */
+const PACKAGED_DASHBOARD_DIST = fileURLToPath(new URL('../dashboard-app/', import.meta.url));
+export const DEFAULT_DASHBOARD_DIST = existsSync(PACKAGED_DASHBOARD_DIST)
+  ? PACKAGED_DASHBOARD_DIST
+  : fileURLToPath(new URL('../../../dashboard/dist/', import.meta.url));
 
 export interface DashboardDeps {
-  /** The built dashboard (default: packages/dashboard/dist). */
+  /** The built dashboard (default: dist/dashboard-app in the published package, else packages/dashboard/dist). */
   distDir?: string;
 }
 

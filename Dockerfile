@@ -6,7 +6,10 @@
 FROM node:24-slim AS build
 WORKDIR /app
 COPY . .
-RUN npm ci --no-audit --no-fund \
+# `npm install`, not `npm ci`: the lock file is written on Linux x64 against a registry mirror
+# that lacks other platforms' optional packages (Biome's, esbuild's), and `npm ci` refuses a lock
+# without them; `npm install` keeps every locked version and adds the platform's own.
+RUN npm install --no-audit --no-fund \
  && npm run build -w @signpost/dashboard \
  && npm run build -w @signpost/server \
  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund

@@ -27,6 +27,8 @@ export const UNMEMOISED_TABLES: ReadonlySet<string> = new Set([
   'quota_usage',
   'rate_limit_heads',
   'rate_limit_hits',
+  // The webhook outbox: its worker claims and marks rows all the time, and no memo reads them.
+  'webhook_deliveries',
 ]);
 
 const SELECT = /^\s*select\b/i;

@@ -79,6 +79,8 @@ describe('who reads the tables whose writes do not notify', () => {
     'src/resources/reports/store-history.ts',
     'src/resources/reports/store-triage.ts',
     'src/resources/translations/store-missing.ts',
+    'src/resources/webhooks/delivery-worker.ts',
+    'src/resources/webhooks/store.ts',
   ];
   const root = fileURLToPath(new URL('../..', import.meta.url));
 

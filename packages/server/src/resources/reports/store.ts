@@ -419,25 +419,28 @@ interface PreviousRecord {
   resolved_in_release: string | null;
 }
 
-/** The newest other record of each group given (the one before its new record), by group key. */
+/**
+ * The newest other record of each group given (the one before its new record), by group key.
+ * One statement of one indexed probe per group (error_reports_by_fingerprint, newest first,
+ * LIMIT 1): a single filter over all groups at once let PostgreSQL walk every record of the
+ * project instead.
+ */
 async function previousRecords(
   tx: Queryable,
   plans: readonly GroupPlan[],
   recorded: ReadonlyMap<string, RecordedGroup>,
 ): Promise<Map<string, PreviousRecord>> {
-  const groups = plans.map(() => '(?, ?, ?)').join(', ');
-  const ids = plans.map(() => '?').join(', ');
+  const probe = `SELECT project_id, environment, fingerprint, status, resolved_in_release FROM error_reports
+     WHERE project_id = ? AND environment = ? AND fingerprint = ? AND id <> ?
+     ORDER BY first_seen_at DESC, id DESC LIMIT 1`;
   const rows = await tx.all<PreviousRecord & { project_id: string; environment: string; fingerprint: string }>(
-    `SELECT project_id, environment, fingerprint, status, resolved_in_release FROM (
-       SELECT project_id, environment, fingerprint, status, resolved_in_release,
-              ROW_NUMBER() OVER (PARTITION BY project_id, environment, fingerprint ORDER BY first_seen_at DESC, id DESC) AS newest
-         FROM error_reports
-        WHERE (project_id, environment, fingerprint) IN (VALUES ${groups}) AND id NOT IN (${ids})
-     ) AS previous WHERE newest = 1`,
-    [
-      ...plans.flatMap((plan) => [plan.scope.projectId, plan.scope.environment, plan.fingerprint]),
-      ...plans.map((plan) => recorded.get(plan.key)!.id),
-    ],
+    plans.map((_, i) => `SELECT * FROM (${probe}) AS group${i}`).join('\n     UNION ALL '),
+    plans.flatMap((plan) => [
+      plan.scope.projectId,
+      plan.scope.environment,
+      plan.fingerprint,
+      recorded.get(plan.key)!.id,
+    ]),
   );
   return new Map(rows.map((row) => [`${row.project_id}\u0000${row.environment}\u0000${row.fingerprint}`, row]));
 }

@@ -12,7 +12,7 @@ import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Field, fieldErrors } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
-import { CheckboxField, SelectField } from '../widgets/fields.tsx';
+import { CheckboxField, CheckboxGroup, SelectField } from '../widgets/fields.tsx';
 import { ShownOnce } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
@@ -197,12 +197,6 @@ function CreateKey({
     setScopeError(undefined);
     create.mutate();
   };
-  const toggle = (scope: KeyScope, on: boolean) =>
-    setScopes((current) =>
-      on
-        ? KEY_SCOPES.map((s) => s.scope).filter((s) => s === scope || current.includes(s))
-        : current.filter((s) => s !== scope),
-    );
   return (
     <Form className="card stack" onSubmit={submit} aria-labelledby="create-key-title">
       <h2 id="create-key-title">Create a key</h2>
@@ -225,23 +219,13 @@ function CreateKey({
           error={errors.environment}
         />
       </div>
-      <fieldset className="scope-list" aria-describedby={scopeError || errors.scopes ? 'scope-error' : undefined}>
-        <legend>Scopes</legend>
-        {KEY_SCOPES.map(({ scope, description }) => (
-          <CheckboxField
-            key={scope}
-            label={<code>{scope}</code>}
-            checked={scopes.includes(scope)}
-            onChange={(on) => toggle(scope, on)}
-            description={description}
-          />
-        ))}
-        {scopeError || errors.scopes ? (
-          <span id="scope-error" className="field-error" role="alert">
-            {scopeError ?? errors.scopes}
-          </span>
-        ) : null}
-      </fieldset>
+      <CheckboxGroup
+        legend="Scopes"
+        options={KEY_SCOPES.map(({ scope, description }) => ({ value: scope, description }))}
+        selected={scopes}
+        onChange={setScopes}
+        error={scopeError ?? errors.scopes}
+      />
       <CheckboxField
         label="Publishable"
         checked={publishable}

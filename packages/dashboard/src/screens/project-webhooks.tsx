@@ -14,7 +14,7 @@ import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Field, fieldErrors } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
-import { CheckboxField, SelectField } from '../widgets/fields.tsx';
+import { CheckboxGroup, SelectField } from '../widgets/fields.tsx';
 import { ShownOnce } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
@@ -332,12 +332,6 @@ function CreateHook({
     setEventError(undefined);
     create.mutate();
   };
-  const toggle = (name: WebhookEvent, on: boolean) =>
-    setEvents((current) =>
-      on
-        ? WEBHOOK_EVENTS.map((e) => e.event).filter((e) => e === name || current.includes(e))
-        : current.filter((e) => e !== name),
-    );
   return (
     <Form className="card stack" onSubmit={submit} aria-labelledby="create-hook-title">
       <h2 id="create-hook-title">Add a webhook</h2>
@@ -362,23 +356,13 @@ function CreateHook({
           error={errors.format}
         />
       </div>
-      <fieldset className="scope-list" aria-describedby={eventError || errors.events ? 'event-error' : undefined}>
-        <legend>Events</legend>
-        {WEBHOOK_EVENTS.map(({ event, description }) => (
-          <CheckboxField
-            key={event}
-            label={<code>{event}</code>}
-            checked={events.includes(event)}
-            onChange={(on) => toggle(event, on)}
-            description={description}
-          />
-        ))}
-        {eventError || errors.events ? (
-          <span id="event-error" className="field-error" role="alert">
-            {eventError ?? errors.events}
-          </span>
-        ) : null}
-      </fieldset>
+      <CheckboxGroup
+        legend="Events"
+        options={WEBHOOK_EVENTS.map(({ event, description }) => ({ value: event, description }))}
+        selected={events}
+        onChange={setEvents}
+        error={eventError ?? errors.events}
+      />
       {create.error ? <ErrorNote error={create.error} /> : null}
       <div>
         <Button type="submit" busy={create.isPending}>

@@ -82,6 +82,51 @@ export function CheckboxField({
   );
 }
 
+/**
+ * A set of checkboxes under a legend, each a code name with its description (a key's scopes, a
+ * webhook's events), kept in the options' order, with one error for the whole set.
+ */
+export function CheckboxGroup<T extends string>({
+  legend,
+  options,
+  selected,
+  onChange,
+  error,
+}: {
+  legend: string;
+  options: readonly { value: T; description: string }[];
+  selected: readonly T[];
+  onChange: (selected: T[]) => void;
+  error?: string | undefined;
+}) {
+  const errorId = useId();
+  const toggle = (value: T, on: boolean) =>
+    onChange(
+      on
+        ? options.map((option) => option.value).filter((v) => v === value || selected.includes(v))
+        : selected.filter((v) => v !== value),
+    );
+  return (
+    <fieldset className="scope-list" aria-describedby={error ? errorId : undefined}>
+      <legend>{legend}</legend>
+      {options.map(({ value, description }) => (
+        <CheckboxField
+          key={value}
+          label={<code>{value}</code>}
+          checked={selected.includes(value)}
+          onChange={(on) => toggle(value, on)}
+          description={description}
+        />
+      ))}
+      {error ? (
+        <span id={errorId} className="field-error" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </fieldset>
+  );
+}
+
 export function TextAreaField({
   label,
   value,

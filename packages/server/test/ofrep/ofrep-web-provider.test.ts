@@ -5,12 +5,10 @@
  * and hears a change (a 200) as a configuration change.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
+import { type BundledApp, serveBundledApp } from '../support/bundled-app.ts';
 import { type ManagedProject, managedProject } from '../support/manage-fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -44,35 +42,17 @@ window.ready = true;
 let server: TestServer;
 let project: ManagedProject;
 let browser: Browser;
-let site: Server;
-let siteOrigin: string;
+let app: BundledApp;
 
 before(async () => {
-  const bundled = await build({
-    stdin: { contents: ENTRY, resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'js' },
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'error',
+  app = await serveBundledApp({
+    entry: ENTRY,
+    resolveDir: fileURLToPath(new URL('.', import.meta.url)),
+    page:
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>App</title></head><body>' +
+      '<p>checkout: <span id="checkout"></span></p><p>chat: <span id="chat"></span></p>' +
+      '<script type="module" src="/app.js"></script></body></html>',
   });
-  const script = bundled.outputFiles[0]!.text;
-  site = createServer((request, response) => {
-    if (request.url === '/app.js') {
-      response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-      return;
-    }
-    response
-      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-      .end(
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>App</title></head><body>' +
-          '<p>checkout: <span id="checkout"></span></p><p>chat: <span id="chat"></span></p>' +
-          '<script type="module" src="/app.js"></script></body></html>',
-      );
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   [server, browser] = await Promise.all([
     startTestServer(),
     chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium' }),
@@ -82,7 +62,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.close();
-  await new Promise((resolve) => site?.close(resolve));
+  await app?.close();
 });
 
 test('the OFREP web provider in Chromium reads flags, polls with 304s and hears a change', async () => {
@@ -101,7 +81,7 @@ test('the OFREP web provider in Chromium reads flags, polls with 304s and hears 
       statuses.push(response.status());
   });
   await page.goto(
-    `${siteOrigin}/?server=${encodeURIComponent(server.origin)}&key=${encodeURIComponent(project.liveKey)}`,
+    `${app.origin}/?server=${encodeURIComponent(server.origin)}&key=${encodeURIComponent(project.liveKey)}`,
   );
   await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
   assert.equal(await page.textContent('#checkout'), 'false');

@@ -5,11 +5,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
+import { type BundledApp, serveBundledApp } from '../support/bundled-app.ts';
 import { managedProjectSuite } from '../support/manage-fixtures.ts';
 
 const APP = `
@@ -34,30 +32,14 @@ window.ready = true;
 describe('OTLP logs from a browser page on another origin', () => {
   const p = managedProjectSuite();
   let browser: Browser;
-  let site: Server;
-  let siteOrigin: string;
+  let app: BundledApp;
 
   before(async () => {
-    const bundled = await build({
-      stdin: { contents: APP, resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'js' },
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      write: false,
-      logLevel: 'error',
+    app = await serveBundledApp({
+      entry: APP,
+      resolveDir: fileURLToPath(new URL('.', import.meta.url)),
+      page: '<!doctype html><html lang="en"><title>shop</title><script type="module" src="/app.js"></script></html>',
     });
-    const script = bundled.outputFiles[0]!.text;
-    site = createServer((request, response) => {
-      if (request.url === '/app.js')
-        return void response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-      response
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end('<!doctype html><html lang="en"><title>shop</title><script type="module" src="/app.js"></script></html>');
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    // localhost, not 127.0.0.1: another origin than the Signpost server's.
-    siteOrigin = `http://localhost:${(site.address() as AddressInfo).port}`;
     browser = await chromium.launch({
       executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
@@ -65,14 +47,13 @@ describe('OTLP logs from a browser page on another origin', () => {
   });
   after(async () => {
     await browser?.close();
-    site?.closeAllConnections();
-    await new Promise((resolve) => site?.close(resolve));
+    await app?.close();
   });
 
   it('stores what the browser exporter sends', async () => {
     const context = await browser.newContext();
     const tab = await context.newPage();
-    await tab.goto(`${siteOrigin}/`);
+    await tab.goto(`${app.origin}/`);
     await tab.waitForFunction('window.ready === true');
     const sent = await tab.evaluate(
       ([url, key]) => (window as any).sendLogs(url, key),

@@ -82,6 +82,7 @@ test('npm run bench measures every scenario with right answers only', { timeout:
         'features-metered',
         'site-config',
         'translations-304',
+        'ofrep-bulk-304',
         'errors-new',
         'errors-duplicate',
         'envelope',

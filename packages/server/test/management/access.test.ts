@@ -93,6 +93,14 @@ describe('management: every project route is scoped to the team and the role', (
     ids['logs'] = (await p.owner.get(`${base}/logs`)).body.logs[0].id;
     await p.live.post('/i18n-telemetry', { locale: 'de', missingKeys: ['missing.key'] });
     ids['keyId'] = (await p.owner.get(`${base}/keys`)).body.keys[0].id;
+    // A public name: the endpoint is never reached (the test message fails to resolve, and is retried later).
+    ids['webhookId'] = (
+      await p.admin.post(`${base}/webhooks`, {
+        url: 'https://hooks.example.invalid/signpost',
+        events: ['feature.created'],
+      })
+    ).body.id;
+    ids['deliveryId'] = (await p.admin.post(`${base}/webhooks/${ids['webhookId']}/test`)).body.id;
 
     const doc = (await p.owner.get('/openapi.json', { unchecked: true })).body;
     routes = [];

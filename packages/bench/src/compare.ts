@@ -19,7 +19,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { hasTaskset, startServer, stopProcess } from './processes.ts';
-import { API, BenchFailure, expectStatus, fail, scenarios } from './scenarios.ts';
+import { API, BenchFailure, expectStatus, fail, OFREP_BULK_BODY, OFREP_BULK_PATH, scenarios } from './scenarios.ts';
 import { seedBenchDatabase, type BenchData } from './seed.ts';
 import { median } from './stats.ts';
 import { errorsOf, runWrk, wrkVersion } from './wrk.ts';
@@ -49,7 +49,13 @@ async function main(): Promise<void> {
           const { key, projectId } = data[i]!;
           const first = await fetch(`${origin}${API}/translations?locale=de`, { headers: { 'x-api-key': key } });
           const hash = ((await expectStatus(first, 200, 'GET /translations')) as { hash: string }).hash;
-          return scenarios(key, projectId, runId, hash).filter((scenario) => wanted.has(scenario.id));
+          const { meteredKey, ingestNumber } = data[i]!;
+          const ofrepEtag = await ofrepEtagOf(origin, key);
+          return scenarios(key, projectId, runId, hash, undefined, {
+            meteredKey,
+            ingestNumber,
+            ...(ofrepEtag ? { ofrepEtag } : {}),
+          }).filter((scenario) => wanted.has(scenario.id));
         }),
       );
       const chosen = perServer[0]!;
@@ -82,6 +88,17 @@ async function main(): Promise<void> {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** The ETag an OFREP web provider holds after its first bulk evaluation (for ofrep-bulk-304). */
+async function ofrepEtagOf(origin: string, key: string): Promise<string | undefined> {
+  const first = await fetch(`${origin}${OFREP_BULK_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: OFREP_BULK_BODY,
+  });
+  await expectStatus(first, 200, 'OFREP bulk evaluation');
+  return first.headers.get('etag') ?? undefined;
 }
 
 /**

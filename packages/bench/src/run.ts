@@ -380,7 +380,7 @@ async function main(): Promise<void> {
         SERVER_MAIN,
         dataDir,
         database.databaseUrl,
-        PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+        PROFILE ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${profileDir}`] : [],
       );
       children.push(server.child);
       const idle = memoryOf(server.child.pid);

@@ -50,6 +50,7 @@ export const SCENARIO_IDS = [
   'errors-new',
   'errors-duplicate',
   'envelope',
+  'envelope-repeat',
   'logs',
   'logs-distinct',
   'board-ideas',
@@ -193,7 +194,12 @@ export function scenarios(
         if (again.duplicate !== true) fail('POST /errors (duplicate) did not answer duplicate: true');
       },
     },
-    ...(more.ingestNumber === undefined ? [] : [envelopeScenario(key, more.ingestNumber, runId)]),
+    ...(more.ingestNumber === undefined
+      ? []
+      : [
+          envelopeScenario(key, more.ingestNumber, runId, 'new'),
+          envelopeScenario(key, more.ingestNumber, runId, 'repeat'),
+        ]),
     {
       id: 'logs',
       label: 'POST /logs (100 entries, same batch each time)',
@@ -219,10 +225,12 @@ export function scenarios(
 }
 
 /**
- * A Sentry SDK's error report: an envelope with one event (a new error each time, as errors-new),
- * sent as a browser SDK sends it (text/plain, the key in the query). Issue 17: 15 % of the ceiling.
+ * A Sentry SDK's error report: an envelope with one event, sent as a browser SDK sends it
+ * (text/plain, the key in the query). `new`: a new error each time (a new group per event, as
+ * errors-new); `repeat`: the same error again and again, as an app in a crash loop sends it (the
+ * traffic an ingest endpoint has to survive). Issue 17: 15 % of the ceiling.
  */
-function envelopeScenario(key: string, ingestNumber: number, runId: string): Scenario {
+function envelopeScenario(key: string, ingestNumber: number, runId: string, kind: 'new' | 'repeat'): Scenario {
   const path = `/api/${ingestNumber}/envelope/?sentry_key=${key}&sentry_version=7`;
   const envelopeOf = (value: string) => {
     const event = JSON.stringify({
@@ -251,21 +259,25 @@ function envelopeScenario(key: string, ingestNumber: number, runId: string): Sce
     return `{"event_id":"e4b5a1a0c0d94f6f9b6c1d2e3f405162"}\n{"type":"event"}\n${event}\n`;
   };
   const headers = { 'Content-Type': 'text/plain;charset=UTF-8' };
+  const repeated = envelopeOf(`Bench envelope ${runId} repeated`);
   return {
-    id: 'envelope',
-    label: 'POST /api/<n>/envelope/ (Sentry event, new)',
-    request: {
-      method: 'POST',
-      path,
-      headers,
-      uniqueBody: { parts: envelopeOf(`Bench envelope ${runId} #XXX`).split('XXX') },
-    },
+    id: kind === 'new' ? 'envelope' : 'envelope-repeat',
+    label: `POST /api/<n>/envelope/ (Sentry event, ${kind === 'new' ? 'new' : 'repeated'})`,
+    request:
+      kind === 'new'
+        ? {
+            method: 'POST',
+            path,
+            headers,
+            uniqueBody: { parts: envelopeOf(`Bench envelope ${runId} #XXX`).split('XXX') },
+          }
+        : { method: 'POST', path, headers, body: repeated },
     target: { ratio: 0.15 },
     check: async (origin) => {
       const response = await fetch(`${origin}${path}`, {
         method: 'POST',
         headers,
-        body: envelopeOf(`Bench envelope ${runId} check`),
+        body: kind === 'new' ? envelopeOf(`Bench envelope ${runId} check`) : repeated,
       });
       const body = (await expectStatus(response, 200, 'POST envelope')) as { id?: string };
       if (body.id !== 'e4b5a1a0c0d94f6f9b6c1d2e3f405162') fail(`POST envelope answered id ${String(body.id)}`);

@@ -86,6 +86,7 @@ test('npm run bench measures every scenario with right answers only', { timeout:
         'errors-new',
         'errors-duplicate',
         'envelope',
+        'envelope-repeat',
         'logs',
         'logs-distinct',
         'board-ideas',

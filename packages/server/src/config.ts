@@ -26,6 +26,8 @@ export interface Config {
    * `SQLITE_READ_WORKERS`, default 2; 0 keeps every read on the event loop.
    */
   sqliteReadWorkers: number;
+  /** PostgreSQL: `relaxed` lets error reports commit without waiting for the disk (db/database.ts). */
+  ingestDurability: 'full' | 'relaxed';
   /** Management API accounts: mail, sessions, seats and sign-in through OpenID Connect. */
   accounts: AccountsConfig;
   /**
@@ -193,6 +195,12 @@ export function loadConfig(env: Env = process.env): Config {
       'an integer from 100 to 1000000',
     ),
     sqliteReadWorkers: read('SQLITE_READ_WORKERS', 2, integer(0, 16), 'an integer from 0 to 16'),
+    ingestDurability: read<'full' | 'relaxed'>(
+      'INGEST_DURABILITY',
+      'relaxed',
+      (raw) => (raw === 'full' || raw === 'relaxed' ? raw : undefined),
+      'full or relaxed',
+    ),
     accounts: readAccountsConfig(read, integer, boolean, url, env['PUBLIC_URL'] ?? ''),
     secretKey: read<string | undefined>(
       'SECRET_KEY',

@@ -14,10 +14,21 @@ export interface Queryable {
   run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }>;
 }
 
+/**
+ * `durability: 'relaxed'` marks a transaction of telemetry (error reports): its COMMIT may be
+ * answered before it reaches the disk, as SQLite's WAL with synchronous=NORMAL always does. A
+ * crash of the Signpost process loses nothing; a crash of the database server or its machine may
+ * lose the last fraction of a second of such commits, whole (never half of one). PostgreSQL then
+ * commits with `synchronous_commit = off` unless the operator chose `INGEST_DURABILITY=full`.
+ */
+export interface TransactionOptions {
+  durability?: 'full' | 'relaxed';
+}
+
 export interface Database extends Queryable {
   readonly dialect: 'sqlite' | 'postgres';
   /** Runs `fn` in one serialisable unit: SQLite BEGIN IMMEDIATE, PostgreSQL BEGIN. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Runs a script of several statements with no parameters (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;

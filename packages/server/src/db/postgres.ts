@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { retryConflicts } from './failures.ts';
-import type { Database, Queryable, Row, SqlValue } from './database.ts';
+import type { Database, Queryable, Row, SqlValue, TransactionOptions } from './database.ts';
 import { CHANGE_CHANNEL, ChangeListener } from './pg-listener.ts';
 import { pgDriver } from './pg-driver.ts';
 import { changesMemoisedData } from './pg-writes.ts';
@@ -101,7 +101,11 @@ export class PostgresDatabase extends PgQueryable implements Database {
   /** NOTIFY and COMMIT in one simple query: one round trip, as COMMIT alone. */
   private readonly notifyAndCommit: string;
 
-  constructor(connectionString: string, poolSize = 10) {
+  /** What a `durability: 'relaxed'` transaction begins with (see TransactionOptions). */
+  private readonly relaxedBegin: string;
+
+  constructor(connectionString: string, options: { poolSize?: number; ingestDurability?: 'full' | 'relaxed' } = {}) {
+    const poolSize = options.poolSize ?? 10;
     const pool = new (pgDriver().Pool)({ connectionString, max: poolSize });
     super(pool);
     this.pool = pool;
@@ -109,6 +113,8 @@ export class PostgresDatabase extends PgQueryable implements Database {
     pool.on('error', () => {});
     this.listener = new ChangeListener(connectionString);
     this.notifyAndCommit = `NOTIFY ${CHANGE_CHANNEL}, '${this.listener.selfToken}'; COMMIT`;
+    // One simple query, one round trip, as BEGIN alone. SET LOCAL ends with the transaction.
+    this.relaxedBegin = options.ingestDurability === 'full' ? 'BEGIN' : 'BEGIN; SET LOCAL synchronous_commit = off';
   }
 
   /**
@@ -131,15 +137,16 @@ export class PostgresDatabase extends PgQueryable implements Database {
    * the same rows both succeed instead of one answering 500. `fn` must therefore touch nothing
    * but the database (the rule of db.transaction anyway).
    */
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return retryConflicts(() => this.transactionOnce(fn));
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const begin = options.durability === 'relaxed' ? this.relaxedBegin : 'BEGIN';
+    return retryConflicts(() => this.transactionOnce(fn, begin));
   }
 
-  private async transactionOnce<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  private async transactionOnce<T>(fn: (tx: Queryable) => Promise<T>, begin: string): Promise<T> {
     const client = await this.pool.connect();
     const changes: TransactionChanges = { memoised: false };
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       const result = await fn(new PgQueryable(client, changes));
       await client.query(changes.memoised ? this.notifyAndCommit : 'COMMIT');
       return result;

@@ -1,7 +1,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Database, Queryable, Row, SqlValue } from './database.ts';
+import type { Database, Queryable, Row, SqlValue, TransactionOptions } from './database.ts';
 import { Mutex } from './mutex.ts';
 import { readsOffThread } from './read-context.ts';
 import { SqliteReadPool } from './sqlite-read-pool.ts';
@@ -180,7 +180,8 @@ export class SqliteDatabase implements Database {
    * every caller not yet answered runs again in a transaction of its own, so only the ones
    * whose own work fails are refused.
    */
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  // Every commit here is what PostgreSQL calls relaxed (WAL with synchronous=NORMAL): the options change nothing.
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, _options?: TransactionOptions): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ fn, resolve, reject } as PendingTransaction);
       if (this.pending.length === 1) setImmediate(() => void this.commitPending());

@@ -27,7 +27,7 @@ export function countStatements(db: Database): { db: Database; count: StatementC
   const wrapped: Database = {
     dialect: db.dialect,
     ...counted(db),
-    transaction: (fn) => db.transaction((tx) => fn(counted(tx))),
+    transaction: (fn, options) => db.transaction((tx) => fn(counted(tx)), options),
     exec: (sql) => db.exec(sql),
     close: () => db.close(),
     ...(db.changeMarker ? { changeMarker: () => db.changeMarker!() } : {}),

@@ -146,6 +146,8 @@ export async function moveBugsToFeature(tx: Queryable, fromFeatureId: string, to
   await tx.run('UPDATE bug_reports SET feature_id = ? WHERE feature_id = ?', [toFeatureId, fromFeatureId]);
 }
 
+const RELAXED = { durability: 'relaxed' } as const;
+
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
 
 /** A bug; repeats of the same title and message within the window are counted on one record. */
@@ -217,6 +219,7 @@ export async function writeErrorGroups(
   // One window edge for the whole write (the latest arrival's): reports written together arrived
   // within the same few milliseconds.
   const cutoff = new Date(latest - DEDUP_WINDOW_MS).toISOString();
+  // Telemetry: on PostgreSQL the commit need not wait for the disk (TransactionOptions).
   const answers = await db.transaction(async (tx) => {
     const plans = written.map(({ plan }) => plan);
     const recorded = await upsertErrorRecords(tx, plans, cutoff);
@@ -238,7 +241,7 @@ export async function writeErrorGroups(
     );
     await applyLifecycle(tx, plans, recorded);
     return plans.map((plan) => recorded.get(plan.key)!);
-  });
+  }, RELAXED);
   await pruneHistory(db, retentionDays, new Date(latest));
   const results: Occurrence[][] = [];
   for (const [i, { index }] of written.entries()) {

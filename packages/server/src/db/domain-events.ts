@@ -59,7 +59,30 @@ export interface DomainEvents {
 }
 
 export type DomainEventName = keyof DomainEvents;
-export type DomainEventHandler<K extends DomainEventName> = (tx: Queryable, event: DomainEvents[K]) => Promise<void>;
+export type DomainEventHandler<K extends DomainEventName> = (
+  tx: Queryable,
+  event: DomainEvents[K],
+  shared?: SharedReads,
+) => Promise<void>;
+
+/**
+ * Reads the handlers of one write's events may share: a write that tells many events in one
+ * transaction (the error writer, one event per new group) passes one map to each emit, so a
+ * handler reads what it needs (a project's webhook endpoints) once per write, not once per event.
+ * Within the transaction nothing else changes what was read.
+ */
+export type SharedReads = Map<string, Promise<unknown>>;
+
+/** `read()` once per `shared` map and key (every time without a map). */
+export function readOnce<T>(shared: SharedReads | undefined, key: string, read: () => Promise<T>): Promise<T> {
+  if (!shared) return read();
+  let kept = shared.get(key) as Promise<T> | undefined;
+  if (!kept) {
+    kept = read();
+    shared.set(key, kept);
+  }
+  return kept;
+}
 
 const handlers: { [K in DomainEventName]?: Map<string, DomainEventHandler<K>> } = {};
 
@@ -77,8 +100,9 @@ export async function emitDomainEvent<K extends DomainEventName>(
   tx: Queryable,
   event: K,
   payload: DomainEvents[K],
+  shared?: SharedReads,
 ): Promise<void> {
   const map = handlers[event] as Map<string, DomainEventHandler<K>> | undefined;
   if (!map) return;
-  for (const handler of map.values()) await handler(tx, payload);
+  for (const handler of map.values()) await handler(tx, payload, shared);
 }

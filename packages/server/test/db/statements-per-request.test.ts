@@ -18,6 +18,8 @@ import { touchProjectConfig, touchProjectTranslations } from '../../src/resource
 import { insertEnvironment, insertMessage, putFlag } from '../../src/resources/site-config/index.ts';
 import { addVote } from '../../src/resources/features/store-votes.ts';
 import type { Database } from '../../src/db/database.ts';
+import { errorFingerprint, writeErrorGroups, type ErrorReport } from '../../src/resources/reports/store.ts';
+import { insertEndpoint } from '../../src/resources/webhooks/store.ts';
 
 /** The most statements a list read may take: key and project, the rows, a version or two. */
 const MOST = 6;
@@ -98,6 +100,48 @@ describe('statements per request: a fixed number for every list, whatever its le
     ['GET /site-config', (_featureId, projectId) => ({ path: '/site-config', query: { projectId }, key: null })],
     ['GET /translations', () => ({ path: '/translations', query: { locale: 'de' } })],
   ];
+
+  // The error writer's gathered write (error-writer.ts): its statements do not grow with the
+  // number of new groups it holds, the webhook endpoints the new-group events need included.
+  it('a write of 12 new error groups runs the statements of a write of 1 besides the webhook messages it queues', async () => {
+    const { project } = projects[0]!;
+    const scope = { projectId: project.projectId, environment: 'live' as const };
+    await insertEndpoint(server.db, project.projectId, {
+      url: 'https://hooks.example.com/errors',
+      description: null,
+      events: ['error.new_group'],
+      format: 'standard',
+      enabled: true,
+      secretId: 'statements-test',
+      secretHint: 'test',
+    });
+    const reports = (tag: string, n: number): ErrorReport[][] =>
+      Array.from({ length: n }, (_, i) => {
+        const body = { title: `Statements ${tag} ${i}`, message: 'Counted', errorType: 'TypeError' };
+        return [{ scope, body, now: new Date(), fingerprint: errorFingerprint(body) }];
+      });
+    // A write first: the history's hourly prune (one statement at most every few minutes) is done.
+    await writeErrorGroups(server.db, reports('first', 1), 30);
+    const counts: number[] = [];
+    for (const [tag, n] of [
+      ['one', 1],
+      ['twelve', 12],
+    ] as const) {
+      count.statements = 0;
+      const written = await writeErrorGroups(server.db, reports(tag, n), 30);
+      counts.push(count.statements);
+      assert.equal(written.length, n);
+      assert.ok(written.every(([occurrence]) => occurrence!.duplicate === false));
+    }
+    // One INSERT per queued message, which is the outbox's row; everything else once per write.
+    assert.equal(counts[1]! - 12, counts[0]! - 1, `statements for 1 new group and for 12: ${counts.join(' and ')}`);
+    assert.ok(counts[0]! <= 6, `${counts[0]} statements for one new group`);
+    const queued = await server.db.get<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE project_id = ? AND event = 'error.new_group'`,
+      [project.projectId],
+    );
+    assert.equal(Number(queued!.n), 14);
+  });
 
   for (const [name, request] of lists) {
     it(`${name} reads 1 item and 60 items with the same statements`, async () => {

@@ -7,7 +7,7 @@ import type { Static } from 'typebox';
 import type { Database, Queryable, SqlValue } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { newId } from '../../kernel/ids.ts';
-import { emitDomainEvent } from '../../db/domain-events.ts';
+import { emitDomainEvent, type SharedReads } from '../../db/domain-events.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { DEDUP_WINDOW_MS, fingerprintOf } from './dedup.ts';
 import { countOccurrence, countOccurrencesIn, hourOf, pruneHistory } from './store-history.ts';
@@ -373,6 +373,10 @@ async function applyLifecycle(
   recorded: ReadonlyMap<string, RecordedGroup>,
 ): Promise<void> {
   const fresh = plans.filter((plan) => !recorded.get(plan.key)!.duplicate);
+  // The events of this write share their handlers' reads (a project's webhook endpoints).
+  const shared: SharedReads = new Map();
+  const tell = (event: 'error.new-group' | 'error.regressed', plan: GroupPlan, errorId: string) =>
+    tellEvent(tx, event, plan, errorId, shared);
   const previous = fresh.length > 0 ? await previousRecords(tx, fresh, recorded) : new Map<string, PreviousRecord>();
   for (const plan of plans) {
     const record = recorded.get(plan.key)!;
@@ -386,13 +390,13 @@ async function applyLifecycle(
           record.id,
         ]);
       }
-      if (status === 'regressed' && record.status !== 'regressed') await tell(tx, 'error.regressed', plan, record.id);
+      if (status === 'regressed' && record.status !== 'regressed') await tell('error.regressed', plan, record.id);
       continue;
     }
     const before = previous.get(plan.key);
     if (!before) {
       // A fingerprint never seen before: the one write that tells of a new group (repeats do not).
-      await tell(tx, 'error.new-group', plan, record.id);
+      await tell('error.new-group', plan, record.id);
       continue;
     }
     if (before.status === 'open') continue;
@@ -402,19 +406,30 @@ async function applyLifecycle(
       status === 'resolved' ? before.resolved_in_release : null,
       record.id,
     ]);
-    if (before.status === 'resolved' && status === 'regressed') await tell(tx, 'error.regressed', plan, record.id);
+    if (before.status === 'resolved' && status === 'regressed') await tell('error.regressed', plan, record.id);
   }
 }
 
 /** A new error group, or a regression, told in the write's transaction (webhooks subscribe). */
-function tell(tx: Queryable, event: 'error.new-group' | 'error.regressed', plan: GroupPlan, errorId: string) {
-  return emitDomainEvent(tx, event, {
-    projectId: plan.scope.projectId,
-    environment: plan.scope.environment,
-    errorId,
-    title: String(plan.values[0]),
-    fingerprint: plan.fingerprint,
-  });
+function tellEvent(
+  tx: Queryable,
+  event: 'error.new-group' | 'error.regressed',
+  plan: GroupPlan,
+  errorId: string,
+  shared: SharedReads,
+) {
+  return emitDomainEvent(
+    tx,
+    event,
+    {
+      projectId: plan.scope.projectId,
+      environment: plan.scope.environment,
+      errorId,
+      title: String(plan.values[0]),
+      fingerprint: plan.fingerprint,
+    },
+    shared,
+  );
 }
 
 interface PreviousRecord {

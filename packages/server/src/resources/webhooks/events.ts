@@ -5,7 +5,7 @@
  * message is the Standard Webhooks body `{type, timestamp, data}`, captured at the change.
  */
 import type { Queryable } from '../../db/database.ts';
-import { onDomainEvent } from '../../db/domain-events.ts';
+import { onDomainEvent, readOnce, type SharedReads } from '../../db/domain-events.ts';
 import { featureTitle } from './read-model.ts';
 import { enabledEndpoints, enqueueDelivery } from './store.ts';
 
@@ -46,8 +46,14 @@ export function dashboardLinks(publicUrl: string, projectId: string) {
  * Queues `body` for every enabled endpoint of the project that chose `event`, in `tx`. One indexed
  * read when the project has no endpoints (the usual case), so the hot writes stay cheap.
  */
-export async function queueEvent(tx: Queryable, itemKey: string, body: WebhookBody): Promise<number> {
-  const endpoints = await enabledEndpoints(tx, body.data.projectId);
+export async function queueEvent(
+  tx: Queryable,
+  itemKey: string,
+  body: WebhookBody,
+  shared?: SharedReads,
+): Promise<number> {
+  const { projectId } = body.data;
+  const endpoints = await readOnce(shared, `webhooks:endpoints:${projectId}`, () => enabledEndpoints(tx, projectId));
   let queued = 0;
   for (const endpoint of endpoints) {
     const events = JSON.parse(endpoint.events) as string[];
@@ -151,7 +157,7 @@ export function registerWebhookHandlers(options: { publicUrl: string }): void {
     ['error.new-group', 'error.new_group'],
     ['error.regressed', 'error.regressed'],
   ] as const) {
-    onDomainEvent(domain, 'webhooks', async (tx, event) => {
+    onDomainEvent(domain, 'webhooks', async (tx, event, shared) => {
       await queueEvent(
         tx,
         `error:${event.environment}:${event.fingerprint}`,
@@ -161,6 +167,7 @@ export function registerWebhookHandlers(options: { publicUrl: string }): void {
           error: { id: event.errorId, title: event.title, fingerprint: event.fingerprint },
           url: links(event.projectId).error(event.errorId),
         }),
+        shared,
       );
     });
   }

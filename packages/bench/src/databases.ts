@@ -37,6 +37,13 @@ export interface PreparedDatabase {
   name?: string;
   /** PostgreSQL's version, if PostgreSQL. */
   version?: string;
+  /**
+   * After seeding, before measuring: on PostgreSQL `VACUUM (ANALYZE)` and `CHECKPOINT`, so that
+   * the planner has statistics (as autovacuum gives a production database; it may be off on a
+   * shared machine) and the seed's dirty pages are written now, not by the checkpointer while a
+   * scenario runs. Nothing on SQLite.
+   */
+  settle: () => Promise<void>;
   /** Drops the PostgreSQL database (the SQLite file goes with the run's directory). */
   drop: () => Promise<void>;
 }
@@ -55,7 +62,12 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 
 export async function prepareDatabase(db: BenchDb, dataDir: string): Promise<PreparedDatabase> {
   if (db === 'sqlite') {
-    return { db, databaseUrl: `sqlite:${join(dataDir, 'signpost.db')}`, drop: async () => {} };
+    return {
+      db,
+      databaseUrl: `sqlite:${join(dataDir, 'signpost.db')}`,
+      settle: async () => {},
+      drop: async () => {},
+    };
   }
   const name = `signpost_bench_${process.pid}`;
   const version = await withAdmin(async (client) => {
@@ -71,6 +83,16 @@ export async function prepareDatabase(db: BenchDb, dataDir: string): Promise<Pre
     databaseUrl: url.toString(),
     name,
     version,
+    settle: async () => {
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      try {
+        await client.query('VACUUM (ANALYZE)');
+        await client.query('CHECKPOINT');
+      } finally {
+        await client.end();
+      }
+    },
     drop: () => withAdmin(async (client) => void (await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))),
   };
 }

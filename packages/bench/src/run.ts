@@ -375,6 +375,7 @@ async function main(): Promise<void> {
       const data = await seedBenchDatabase(database.databaseUrl, dataDir, SEED_OPTIONS);
       const seedSeconds = Math.round((Date.now() - seedStarted) / 100) / 10;
       process.stdout.write(`  [${DB_LABEL[db]}] seeded in ${seedSeconds} s\n`);
+      await database.settle();
       if (PROFILE) mkdirSync(profileDir, { recursive: true });
       const server = await startServer(
         SERVER_MAIN,
@@ -498,7 +499,8 @@ async function main(): Promise<void> {
         `${pinned}; ${CONNECTIONS} connections, ` +
         `each scenario warmed up for ${WARMUP} s, then measured in ${ROUNDS} rounds of ${SECONDS} s, each between two ${CEILING_SECONDS} s runs ` +
         `of the ceiling; each row is the scenario's median round by its ratio to the mean of the two ceiling runs around it. ` +
-        `Seeding took ${runs.map((run) => `${run.seedSeconds} s on ${DB_LABEL[run.db]}`).join(' and ')}. ` +
+        `Seeding took ${runs.map((run) => `${run.seedSeconds} s on ${DB_LABEL[run.db]}`).join(' and ')}` +
+        `${runs.some((run) => run.db === 'postgres') ? ' (PostgreSQL then VACUUM (ANALYZE) and CHECKPOINT before the first scenario)' : ''}. ` +
         `Load average before the run: ${machine.loadAverageBefore.join(', ')}; after: ${machine.loadAverageAfter.join(', ')}.`,
       '',
       tableOf(runs),

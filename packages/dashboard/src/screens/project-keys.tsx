@@ -12,7 +12,7 @@ import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Field, fieldErrors } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
-import { CheckboxField, CheckboxGroup, SelectField } from '../widgets/fields.tsx';
+import { CheckboxField, CheckboxGroup, SelectField, useRequiredSelection } from '../widgets/fields.tsx';
 import { ShownOnce } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
@@ -170,15 +170,14 @@ function CreateKey({
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [environment, setEnvironment] = useState<'live' | 'test'>('test');
-  const [scopes, setScopes] = useState<KeyScope[]>(DEFAULT_SCOPES);
+  const scopes = useRequiredSelection<KeyScope>(DEFAULT_SCOPES, 'Choose at least one scope');
   const [publishable, setPublishable] = useState(false);
-  const [scopeError, setScopeError] = useState<string>();
   const create = useMutation({
     mutationFn: () =>
       unwrap(
         api.POST('/projects/{projectId}/keys', {
           params: { path: { projectId: project.id } },
-          body: { name: name.trim(), environment, scopes, publishable },
+          body: { name: name.trim(), environment, scopes: scopes.selected, publishable },
         }),
       ),
     onSuccess: async (made) => {
@@ -190,12 +189,7 @@ function CreateKey({
   const errors = fieldErrors(create.error);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (scopes.length === 0) {
-      setScopeError('Choose at least one scope');
-      return;
-    }
-    setScopeError(undefined);
-    create.mutate();
+    if (scopes.check()) create.mutate();
   };
   return (
     <Form className="card stack" onSubmit={submit} aria-labelledby="create-key-title">
@@ -222,9 +216,9 @@ function CreateKey({
       <CheckboxGroup
         legend="Scopes"
         options={KEY_SCOPES.map(({ scope, description }) => ({ value: scope, description }))}
-        selected={scopes}
-        onChange={setScopes}
-        error={scopeError ?? errors.scopes}
+        selected={scopes.selected}
+        onChange={scopes.setSelected}
+        error={scopes.error ?? errors.scopes}
       />
       <CheckboxField
         label="Publishable"

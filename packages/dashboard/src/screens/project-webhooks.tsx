@@ -14,7 +14,7 @@ import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Field, fieldErrors } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
-import { CheckboxGroup, SelectField } from '../widgets/fields.tsx';
+import { CheckboxGroup, SelectField, useRequiredSelection } from '../widgets/fields.tsx';
 import { ShownOnce } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
@@ -306,14 +306,16 @@ function CreateHook({
   const queryClient = useQueryClient();
   const [url, setUrl] = useState('');
   const [format, setFormat] = useState<'standard' | 'slack'>('standard');
-  const [events, setEvents] = useState<WebhookEvent[]>(['feature.created', 'comment.created']);
-  const [eventError, setEventError] = useState<string>();
+  const events = useRequiredSelection<WebhookEvent>(
+    ['feature.created', 'comment.created'],
+    'Choose at least one event',
+  );
   const create = useMutation({
     mutationFn: () =>
       unwrap(
         api.POST('/projects/{projectId}/webhooks', {
           params: { path: { projectId: project.id } },
-          body: { url: url.trim(), events, format },
+          body: { url: url.trim(), events: events.selected, format },
         }),
       ),
     onSuccess: async (made) => {
@@ -325,12 +327,7 @@ function CreateHook({
   const errors = fieldErrors(create.error);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (events.length === 0) {
-      setEventError('Choose at least one event');
-      return;
-    }
-    setEventError(undefined);
-    create.mutate();
+    if (events.check()) create.mutate();
   };
   return (
     <Form className="card stack" onSubmit={submit} aria-labelledby="create-hook-title">
@@ -359,9 +356,9 @@ function CreateHook({
       <CheckboxGroup
         legend="Events"
         options={WEBHOOK_EVENTS.map(({ event, description }) => ({ value: event, description }))}
-        selected={events}
-        onChange={setEvents}
-        error={eventError ?? errors.events}
+        selected={events.selected}
+        onChange={events.setSelected}
+        error={events.error ?? errors.events}
       />
       {create.error ? <ErrorNote error={create.error} /> : null}
       <div>

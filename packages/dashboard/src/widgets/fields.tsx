@@ -2,7 +2,7 @@
  * Form controls beyond the text field: a native select and checkbox with their labels (native
  * controls are the most keyboard- and screen-reader-friendly there are), and a multi-line field.
  */
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 
 export function SelectField<T extends string>({
   label,
@@ -86,6 +86,22 @@ export function CheckboxField({
  * A set of checkboxes under a legend, each a code name with its description (a key's scopes, a
  * webhook's events), kept in the options' order, with one error for the whole set.
  */
+/**
+ * The selection of a CheckboxGroup that may not be empty: `check()` before submitting tells
+ * whether the form may go, and otherwise puts `message` under the group (the server would refuse
+ * an empty list too, in less friendly words).
+ */
+export function useRequiredSelection<T extends string>(initial: readonly T[], message: string) {
+  const [selected, setSelected] = useState<T[]>([...initial]);
+  const [error, setError] = useState<string>();
+  const check = () => {
+    const ok = selected.length > 0;
+    setError(ok ? undefined : message);
+    return ok;
+  };
+  return { selected, setSelected, error, check };
+}
+
 export function CheckboxGroup<T extends string>({
   legend,
   options,

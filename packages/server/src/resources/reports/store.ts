@@ -224,12 +224,20 @@ export async function writeErrorGroups(
     const plans = written.map(({ plan }) => plan);
     const recorded = await upsertErrorRecords(tx, plans, cutoff);
     // Groups whose open record is past the window: those records are closed, and the upsert again
-    // opens new ones (or, where another process opened one meanwhile, counts on it).
+    // opens new ones (or, where another process opened one meanwhile, counts on it). The closed
+    // record is the group's previous one, whose lifecycle a new record takes.
+    const closed = new Map<string, PreviousRecord>();
     for (let attempt = 0; recorded.size < plans.length; attempt++) {
       if (attempt === 3) throw new Error('No open error_reports record for a fingerprint after three attempts');
       const missing = plans.filter((plan) => !recorded.has(plan.key));
       for (const plan of missing) {
-        await tx.run(ERRORS.close, [plan.scope.projectId, plan.scope.environment, plan.fingerprint, cutoff]);
+        const [record] = await tx.all<PreviousRecord>(`${ERRORS.close} RETURNING status, resolved_in_release`, [
+          plan.scope.projectId,
+          plan.scope.environment,
+          plan.fingerprint,
+          cutoff,
+        ]);
+        if (record && !closed.has(plan.key)) closed.set(plan.key, record);
       }
       for (const [key, group] of await upsertErrorRecords(tx, missing, cutoff)) recorded.set(key, group);
     }
@@ -239,7 +247,7 @@ export async function writeErrorGroups(
         [...plan.perHour].map(([hour, count]) => ({ scope: plan.scope, fingerprint: plan.fingerprint, hour, count })),
       ),
     );
-    await applyLifecycle(tx, plans, recorded);
+    await applyLifecycle(tx, plans, recorded, closed);
     return plans.map((plan) => recorded.get(plan.key)!);
   }, RELAXED);
   await pruneHistory(db, retentionDays, new Date(latest));
@@ -365,19 +373,25 @@ async function countOccurrences(
 
 /**
  * The lifecycle after the write: a repeat of a resolved group may regress it, and a release may
- * move; a new record takes its group's previous status (read for all new records at once).
+ * move; a new record takes its group's previous status, from the record this write closed.
+ *
+ * A new record with nothing closed is a new group: a fingerprint's records always include one
+ * open record (a record is closed only here, in the transaction that opens the next one, and
+ * records are never deleted but with their project), so a fingerprint without an open record has
+ * no records at all. No read is needed to tell, where a probe of the group's earlier records was:
+ * that read was one more statement per write, and on PostgreSQL a planner with stale statistics
+ * (a table analysed while empty) answered it by walking the project's records.
  */
 async function applyLifecycle(
   tx: Queryable,
   plans: readonly GroupPlan[],
   recorded: ReadonlyMap<string, RecordedGroup>,
+  previous: ReadonlyMap<string, PreviousRecord>,
 ): Promise<void> {
-  const fresh = plans.filter((plan) => !recorded.get(plan.key)!.duplicate);
   // The events of this write share their handlers' reads (a project's webhook endpoints).
   const shared: SharedReads = new Map();
   const tell = (event: 'error.new-group' | 'error.regressed', plan: GroupPlan, errorId: string) =>
     tellEvent(tx, event, plan, errorId, shared);
-  const previous = fresh.length > 0 ? await previousRecords(tx, fresh, recorded) : new Map<string, PreviousRecord>();
   for (const plan of plans) {
     const record = recorded.get(plan.key)!;
     if (record.duplicate) {
@@ -435,32 +449,6 @@ function tellEvent(
 interface PreviousRecord {
   status: string;
   resolved_in_release: string | null;
-}
-
-/**
- * The newest other record of each group given (the one before its new record), by group key.
- * One statement of one indexed probe per group (error_reports_by_fingerprint, newest first,
- * LIMIT 1): a single filter over all groups at once let PostgreSQL walk every record of the
- * project instead.
- */
-async function previousRecords(
-  tx: Queryable,
-  plans: readonly GroupPlan[],
-  recorded: ReadonlyMap<string, RecordedGroup>,
-): Promise<Map<string, PreviousRecord>> {
-  const probe = `SELECT project_id, environment, fingerprint, status, resolved_in_release FROM error_reports
-     WHERE project_id = ? AND environment = ? AND fingerprint = ? AND id <> ?
-     ORDER BY first_seen_at DESC, id DESC LIMIT 1`;
-  const rows = await tx.all<PreviousRecord & { project_id: string; environment: string; fingerprint: string }>(
-    plans.map((_, i) => `SELECT * FROM (${probe}) AS group${i}`).join('\n     UNION ALL '),
-    plans.flatMap((plan) => [
-      plan.scope.projectId,
-      plan.scope.environment,
-      plan.fingerprint,
-      recorded.get(plan.key)!.id,
-    ]),
-  );
-  return new Map(rows.map((row) => [`${row.project_id}\u0000${row.environment}\u0000${row.fingerprint}`, row]));
 }
 
 /** The status of a group that occurs again, from its status before and the report's release. */

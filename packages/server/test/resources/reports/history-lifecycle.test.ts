@@ -145,6 +145,21 @@ describe('error history and lifecycle', () => {
     assert.equal((await p.member.get(path(`/errors/${next.id}/history`))).body.total, 2);
   });
 
+  it('a new record of an ignored fingerprint (past the dedup window) stays ignored', async () => {
+    const d = (await p.live.post('/errors', report('Window ignored'))).body;
+    await p.admin.patch(path(`/errors/${d.id}`), { status: 'ignored' });
+    const past = new Date(Date.now() - 2 * 3600_000).toISOString();
+    await p.server.db.run('UPDATE error_reports SET first_seen_at = ?, last_seen_at = ? WHERE id = ?', [
+      past,
+      past,
+      d.id,
+    ]);
+    const next = (await p.live.post('/errors', report('Window ignored'))).body;
+    assert.notEqual(next.id, d.id);
+    assert.equal(next.duplicate, false);
+    assert.equal((await p.member.get(path(`/errors/${next.id}`))).body.status, 'ignored');
+  });
+
   it('lists a group once (its newest record, with the totals of all its records); a status change moves the whole group', async () => {
     const old = (await p.live.post('/errors', report('Grouped across windows'))).body;
     await p.live.post('/errors', report('Grouped across windows'));

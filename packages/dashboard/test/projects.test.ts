@@ -145,9 +145,14 @@ describe('dashboard projects, settings, keys and home', () => {
     await expectAccessible(page, 'keys, none yet');
     await page.getByLabel('Key name').fill('Website widget');
     await page.getByLabel('Environment').selectOption('test');
-    for (const scope of ['public:read', 'bugs:write']) await page.getByLabel(scope, { exact: true }).uncheck();
-    for (const scope of ['features:read', 'features:write'])
-      assert.ok(await page.getByLabel(scope, { exact: true }).isChecked());
+    // No scope at all is refused in words before anything is sent.
+    const defaults = ['public:read', 'features:read', 'features:write', 'bugs:write'];
+    for (const scope of defaults) await page.getByLabel(scope, { exact: true }).uncheck();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByText('Choose at least one scope').waitFor();
+    for (const scope of ['features:read', 'features:write']) await page.getByLabel(scope, { exact: true }).check();
+    for (const scope of ['public:read', 'bugs:write'])
+      assert.equal(await page.getByLabel(scope, { exact: true }).isChecked(), false);
     await page.getByLabel('Publishable').check();
     await page.getByRole('button', { name: 'Create key' }).click();
     const shown = page.getByLabel('The new API key');

@@ -128,16 +128,21 @@ describe('error history and lifecycle', () => {
     );
   });
 
-  it('a new record of a resolved fingerprint (past the dedup window) starts regressed', async () => {
-    const d = (await p.live.post('/errors', report('Window regress'))).body;
-    await p.admin.patch(path(`/errors/${d.id}`), { status: 'resolved' });
+  /** A group given `status`, its record moved two hours back (past the dedup window), and its next report. */
+  async function pastTheWindow(title: string, status: 'resolved' | 'ignored') {
+    const d = (await p.live.post('/errors', report(title))).body;
+    await p.admin.patch(path(`/errors/${d.id}`), { status });
     const past = new Date(Date.now() - 2 * 3600_000).toISOString();
     await p.server.db.run('UPDATE error_reports SET first_seen_at = ?, last_seen_at = ? WHERE id = ?', [
       past,
       past,
       d.id,
     ]);
-    const next = (await p.live.post('/errors', report('Window regress'))).body;
+    return { d, next: (await p.live.post('/errors', report(title))).body };
+  }
+
+  it('a new record of a resolved fingerprint (past the dedup window) starts regressed', async () => {
+    const { d, next } = await pastTheWindow('Window regress', 'resolved');
     assert.notEqual(next.id, d.id);
     assert.equal((await p.member.get(path(`/errors/${next.id}`))).body.status, 'regressed');
     assert.equal((await p.member.get(path(`/errors/${d.id}`))).body.status, 'resolved');
@@ -146,15 +151,7 @@ describe('error history and lifecycle', () => {
   });
 
   it('a new record of an ignored fingerprint (past the dedup window) stays ignored', async () => {
-    const d = (await p.live.post('/errors', report('Window ignored'))).body;
-    await p.admin.patch(path(`/errors/${d.id}`), { status: 'ignored' });
-    const past = new Date(Date.now() - 2 * 3600_000).toISOString();
-    await p.server.db.run('UPDATE error_reports SET first_seen_at = ?, last_seen_at = ? WHERE id = ?', [
-      past,
-      past,
-      d.id,
-    ]);
-    const next = (await p.live.post('/errors', report('Window ignored'))).body;
+    const { d, next } = await pastTheWindow('Window ignored', 'ignored');
     assert.notEqual(next.id, d.id);
     assert.equal(next.duplicate, false);
     assert.equal((await p.member.get(path(`/errors/${next.id}`))).body.status, 'ignored');

@@ -12,7 +12,9 @@
  * ratio tells CPU cost, not throughput.
  *
  * Settings: COMPARE_SECONDS (each pair, default 5), COMPARE_PAIRS (default 5).
- * Scenarios: the ids of `npm run bench` (default translations-304).
+ * Scenarios: the ids of `npm run bench` (default translations-304). `a:b` loads A with scenario
+ * `a` and B with `b`: with the same server main twice, B/A is then the inverse ratio of the two
+ * scenarios' costs (e.g. `features:features-metered`, what metering costs a read).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -41,7 +43,10 @@ async function main(): Promise<void> {
     );
     try {
       const origins = servers.map((server) => `http://127.0.0.1:${server.port}`);
-      const wanted = new Set(only.split(','));
+      const pairs = only.split(',').map((spec) => {
+        const [a, b = a] = spec.split(':') as [string, string?];
+        return [a, b] as const;
+      });
       const runId = Date.now().toString(36);
       // Per server: its own key, and the hash of its own `de` translations.
       const perServer = await Promise.all(
@@ -51,19 +56,26 @@ async function main(): Promise<void> {
           const hash = ((await expectStatus(first, 200, 'GET /translations')) as { hash: string }).hash;
           const { meteredKey, ingestNumber } = data[i]!;
           const ofrepEtag = await ofrepEtagOf(origin, key);
-          return scenarios(key, projectId, runId, hash, undefined, {
+          const all = scenarios(key, projectId, runId, hash, undefined, {
             meteredKey,
             ingestNumber,
             ...(ofrepEtag ? { ofrepEtag } : {}),
-          }).filter((scenario) => wanted.has(scenario.id));
+          });
+          return pairs.map((pair) => {
+            const scenario = all.find(({ id }) => id === pair[i]);
+            if (!scenario) fail(`no scenario named ${pair[i]}`);
+            return scenario;
+          });
         }),
       );
       const chosen = perServer[0]!;
-      if (chosen.length === 0) fail(`no scenario named ${only}`);
       const options = { connections: 32, threads: 1, core: 1, scriptDir: work };
       const both = (seconds: number, index: number) =>
         Promise.all(origins.map((origin, i) => runWrk(origin, perServer[i]![index]!.request, { ...options, seconds })));
-      for (const [index, scenario] of chosen.entries()) {
+      for (const [index, first] of chosen.entries()) {
+        const other = perServer[1]![index]!;
+        const scenario =
+          other.id === first.id ? first : { ...first, label: `${first.label} (A) against ${other.label} (B)` };
         for (const [i, origin] of origins.entries()) await perServer[i]![index]!.check(origin);
         await both(2, index);
         const ratios: number[] = [];

@@ -216,9 +216,8 @@ function CreateKey({
       <CheckboxGroup
         legend="Scopes"
         options={KEY_SCOPES.map(({ scope, description }) => ({ value: scope, description }))}
-        selected={scopes.selected}
-        onChange={scopes.setSelected}
-        error={scopes.error ?? errors.scopes}
+        selection={scopes}
+        serverError={errors.scopes}
       />
       <CheckboxField
         label="Publishable"

@@ -356,9 +356,8 @@ function CreateHook({
       <CheckboxGroup
         legend="Events"
         options={WEBHOOK_EVENTS.map(({ event, description }) => ({ value: event, description }))}
-        selected={events.selected}
-        onChange={events.setSelected}
-        error={events.error ?? errors.events}
+        selection={events}
+        serverError={errors.events}
       />
       {create.error ? <ErrorNote error={create.error} /> : null}
       <div>

@@ -82,16 +82,21 @@ export function CheckboxField({
   );
 }
 
-/**
- * A set of checkboxes under a legend, each a code name with its description (a key's scopes, a
- * webhook's events), kept in the options' order, with one error for the whole set.
- */
+/** What useRequiredSelection gives: the choice, and the message of an empty one. */
+export interface RequiredSelection<T extends string> {
+  selected: T[];
+  setSelected: (selected: T[]) => void;
+  error: string | undefined;
+  /** Before submitting: whether the form may go; otherwise the message shows under the group. */
+  check: () => boolean;
+}
+
 /**
  * The selection of a CheckboxGroup that may not be empty: `check()` before submitting tells
  * whether the form may go, and otherwise puts `message` under the group (the server would refuse
  * an empty list too, in less friendly words).
  */
-export function useRequiredSelection<T extends string>(initial: readonly T[], message: string) {
+export function useRequiredSelection<T extends string>(initial: readonly T[], message: string): RequiredSelection<T> {
   const [selected, setSelected] = useState<T[]>([...initial]);
   const [error, setError] = useState<string>();
   const check = () => {
@@ -102,22 +107,27 @@ export function useRequiredSelection<T extends string>(initial: readonly T[], me
   return { selected, setSelected, error, check };
 }
 
+/**
+ * A set of checkboxes under a legend, each a code name with its description (a key's scopes, a
+ * webhook's events), kept in the options' order, with one error for the whole set: the empty
+ * choice's, else the server's.
+ */
 export function CheckboxGroup<T extends string>({
   legend,
   options,
-  selected,
-  onChange,
-  error,
+  selection,
+  serverError,
 }: {
   legend: string;
   options: readonly { value: T; description: string }[];
-  selected: readonly T[];
-  onChange: (selected: T[]) => void;
-  error?: string | undefined;
+  selection: RequiredSelection<T>;
+  serverError?: string | undefined;
 }) {
   const errorId = useId();
+  const { selected, setSelected } = selection;
+  const error = selection.error ?? serverError;
   const toggle = (value: T, on: boolean) =>
-    onChange(
+    setSelected(
       on
         ? options.map((option) => option.value).filter((v) => v === value || selected.includes(v))
         : selected.filter((v) => v !== value),

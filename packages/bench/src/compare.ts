@@ -21,7 +21,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { hasTaskset, startServer, stopProcess } from './processes.ts';
-import { API, BenchFailure, expectStatus, fail, OFREP_BULK_BODY, OFREP_BULK_PATH, scenarios } from './scenarios.ts';
+import { BenchFailure, fail, scenarios, serverValuesOf } from './scenarios.ts';
 import { seedBenchDatabase, type BenchData } from './seed.ts';
 import { median } from './stats.ts';
 import { errorsOf, runWrk, wrkVersion } from './wrk.ts';
@@ -51,11 +51,8 @@ async function main(): Promise<void> {
       // Per server: its own key, and the hash of its own `de` translations.
       const perServer = await Promise.all(
         origins.map(async (origin, i) => {
-          const { key, projectId } = data[i]!;
-          const first = await fetch(`${origin}${API}/translations?locale=de`, { headers: { 'x-api-key': key } });
-          const hash = ((await expectStatus(first, 200, 'GET /translations')) as { hash: string }).hash;
-          const { meteredKey, ingestNumber } = data[i]!;
-          const ofrepEtag = await ofrepEtagOf(origin, key);
+          const { key, projectId, meteredKey, ingestNumber } = data[i]!;
+          const { hash, ofrepEtag } = await serverValuesOf(origin, key);
           const all = scenarios(key, projectId, runId, hash, undefined, {
             meteredKey,
             ingestNumber,
@@ -100,17 +97,6 @@ async function main(): Promise<void> {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-}
-
-/** The ETag an OFREP web provider holds after its first bulk evaluation (for ofrep-bulk-304). */
-async function ofrepEtagOf(origin: string, key: string): Promise<string | undefined> {
-  const first = await fetch(`${origin}${OFREP_BULK_PATH}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: OFREP_BULK_BODY,
-  });
-  await expectStatus(first, 200, 'OFREP bulk evaluation');
-  return first.headers.get('etag') ?? undefined;
 }
 
 /**

@@ -39,17 +39,7 @@ import {
 import { type Memory, memoryOf } from './memory.ts';
 import { hasTaskset, startProcess, startServer, stopProcess } from './processes.ts';
 import { median } from './stats.ts';
-import {
-  API,
-  BenchFailure,
-  expectStatus,
-  fail,
-  OFREP_BULK_BODY,
-  OFREP_BULK_PATH,
-  roadmapScenarioId,
-  type Scenario,
-  scenarios,
-} from './scenarios.ts';
+import { BenchFailure, fail, roadmapScenarioId, type Scenario, scenarios, serverValuesOf } from './scenarios.ts';
 import { BENCH_ROADMAP_SIZES, seedBenchDatabase, type SeedOptions } from './seed.ts';
 import { errorsOf, runWrk, wrkVersion, type WrkRequest, type WrkResult } from './wrk.ts';
 
@@ -394,16 +384,7 @@ async function main(): Promise<void> {
         pinnedBackends = Math.max(pinnedBackends, await pinBackends(database.name, SERVER_CORE));
       };
 
-      const first = await fetch(`${origin}${API}/translations?locale=de`, { headers: { 'x-api-key': data.key } });
-      const hash = ((await expectStatus(first, 200, 'GET /translations')) as { hash: string }).hash;
-      // The ETag an OFREP web provider holds after its first bulk evaluation (ofrep-bulk-304).
-      const ofrepFirst = await fetch(`${origin}${OFREP_BULK_PATH}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${data.key}` },
-        body: OFREP_BULK_BODY,
-      });
-      await expectStatus(ofrepFirst, 200, 'OFREP bulk evaluation');
-      const ofrepEtag = ofrepFirst.headers.get('etag') ?? undefined;
+      const { hash, ofrepEtag } = await serverValuesOf(origin, data.key);
       const manage =
         data.managementToken && data.logsProjectId
           ? { token: data.managementToken, logsProjectId: data.logsProjectId }

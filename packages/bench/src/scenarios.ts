@@ -460,6 +460,24 @@ function boardScenarios(): Scenario[] {
 export const OFREP_BULK_PATH = '/ofrep/v1/evaluate/flags';
 export const OFREP_BULK_BODY = JSON.stringify({ context: { targetingKey: 'user-42', email: 'ana@example.com' } });
 
+/**
+ * What some scenarios need from the running server before they start: the hash of the `de`
+ * translations (translations-304 sends it back) and the ETag an OFREP web provider holds after its
+ * first bulk evaluation (ofrep-bulk-304).
+ */
+export async function serverValuesOf(origin: string, key: string): Promise<{ hash: string; ofrepEtag?: string }> {
+  const translations = await fetch(`${origin}${API}/translations?locale=de`, { headers: { 'x-api-key': key } });
+  const { hash } = (await expectStatus(translations, 200, 'GET /translations')) as { hash: string };
+  const ofrep = await fetch(`${origin}${OFREP_BULK_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: OFREP_BULK_BODY,
+  });
+  await expectStatus(ofrep, 200, 'OFREP bulk evaluation');
+  const ofrepEtag = ofrep.headers.get('etag') ?? undefined;
+  return ofrepEtag ? { hash, ofrepEtag } : { hash };
+}
+
 /** An OpenFeature web provider's poll that changes nothing: POST with the context and If-None-Match → 304. */
 function ofrepBulk304Scenario(key: string, etag: string): Scenario {
   const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${key}`, 'If-None-Match': etag };

@@ -3,7 +3,7 @@ import { retryConflicts } from './failures.ts';
 import type { Database, Queryable, Row, SqlValue, TransactionOptions } from './database.ts';
 import { CHANGE_CHANNEL, ChangeListener } from './pg-listener.ts';
 import { pgDriver } from './pg-driver.ts';
-import { changesMemoisedData } from './pg-writes.ts';
+import { changesMemoisedData } from './memoised-writes.ts';
 
 const converted = new Map<string, string>();
 
@@ -92,7 +92,7 @@ class PgQueryable implements Queryable {
 /**
  * PostgreSQL through a `pg` pool. Transactions that change what memos hold send a NOTIFY on
  * CHANGE_CHANNEL with their COMMIT; every process listens (pg-listener.ts) and moves its
- * change marker, so memoised reads work as on SQLite. pg-writes.ts says which writes notify.
+ * change marker, so memoised reads work as on SQLite. memoised-writes.ts says which writes notify.
  */
 export class PostgresDatabase extends PgQueryable implements Database {
   readonly dialect = 'postgres' as const;
@@ -164,7 +164,7 @@ export class PostgresDatabase extends PgQueryable implements Database {
   // A statement on its own is its own transaction: after a deadlock it may run again as a whole.
   // (Inside transaction() a failed statement has aborted the transaction, so it retries there.)
   // One that changes memoised data runs in an explicit transaction, so its notification goes out
-  // with its COMMIT: two more round trips, paid only off the hot paths (see pg-writes.ts).
+  // with its COMMIT: two more round trips, paid only off the hot paths (see memoised-writes.ts).
   override async all<T = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
     if (changesMemoisedData(sql)) return this.transaction((tx) => tx.all<T>(sql, params));
     return retryConflicts(() => super.all<T>(sql, params));

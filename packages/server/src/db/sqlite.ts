@@ -2,6 +2,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Queryable, Row, SqlValue, TransactionOptions } from './database.ts';
+import { changesMemoisedData } from './memoised-writes.ts';
 import { Mutex } from './mutex.ts';
 import { readsOffThread } from './read-context.ts';
 import { SqliteReadPool } from './sqlite-read-pool.ts';
@@ -55,18 +56,23 @@ class Connection {
   }
 }
 
+/** The writer inside a transaction: notes whether the transaction may change what a memo reads. */
 class SqliteQueryable implements Queryable {
   private readonly connection: Connection;
+  /** Set by a statement that may change memoised data (memoised-writes.ts); cleared at each BEGIN. */
+  changedMemoised = false;
   constructor(connection: Connection) {
     this.connection = connection;
   }
   async all<T = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    if (changesMemoisedData(sql)) this.changedMemoised = true;
     return this.connection.all<T>(sql, params);
   }
   async get<T = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
-    return this.connection.all<T>(sql, params)[0];
+    return (await this.all<T>(sql, params))[0];
   }
   async run(sql: string, params: readonly SqlValue[] = []): Promise<{ changes: number }> {
+    if (changesMemoisedData(sql)) this.changedMemoised = true;
     return this.connection.run(sql, params);
   }
 }
@@ -82,8 +88,10 @@ export class SqliteDatabase implements Database {
   private readonly reader: Connection;
   private readonly writeLock = new Mutex();
   private readonly writerQueryable: SqliteQueryable;
+  /** `PRAGMA data_version` on the writer: it moves with the commits of every other connection. */
   private readonly dataVersion: StatementSync;
-  private localCommits = 0;
+  /** This process's commits that may have changed memoised data (memoised-writes.ts). */
+  private memoisedCommits = 0;
   private readonly pending: PendingTransaction[] = [];
   /** Transaction control statements, prepared once: parsing them per request showed in profiles. */
   private readonly control: Record<'begin' | 'commit' | 'savepoint' | 'release' | 'rollbackTo', StatementSync>;
@@ -111,7 +119,7 @@ export class SqliteDatabase implements Database {
     this.reader = path === ':memory:' ? this.writer : new Connection(path, false);
     this.reader.db.exec('PRAGMA busy_timeout = 5000; PRAGMA query_only = ON; PRAGMA cache_size = -65536;');
     this.writerQueryable = new SqliteQueryable(this.writer);
-    this.dataVersion = this.reader.db.prepare('PRAGMA data_version');
+    this.dataVersion = this.writer.db.prepare('PRAGMA data_version');
     this.control = {
       begin: this.writer.db.prepare('BEGIN IMMEDIATE'),
       commit: this.writer.db.prepare('COMMIT'),
@@ -128,16 +136,18 @@ export class SqliteDatabase implements Database {
       return this.reader.all<T>(sql, params);
     }
     return this.writeLock.run(async () => {
-      this.localCommits++;
+      if (changesMemoisedData(sql)) this.memoisedCommits++;
       return this.writer.all<T>(sql, params);
     });
   }
 
   /**
-   * Changes whenever anything is committed to the database, by this process or another one:
-   * `PRAGMA data_version` on the reader moves with every commit of any other connection
-   * (the writer included), and the local counter moves with each of this process's commits at
-   * once (it also covers an in-memory database, where reader and writer are one connection).
+   * Changes whenever something a memo may read is committed, by this process or another one.
+   * `PRAGMA data_version` on the writer moves with every commit of any other connection (another
+   * process, the CLI, a tool) and never with the writer's own; those are counted here instead,
+   * at once and only when they may have changed memoised data (memoised-writes.ts). So an error
+   * report, a log batch or a quota flush leaves every memo warm, as on PostgreSQL, while any
+   * other process's commit empties them all (which tables it wrote cannot be known here).
    *
    * `data_version` is read once per event-loop turn, not per call: each read is a WAL read
    * transaction, which takes and drops an fcntl lock on the -shm file, and on the hot read paths
@@ -147,10 +157,11 @@ export class SqliteDatabase implements Database {
    */
   changeMarker(): number {
     if (this.turnDataVersion === undefined) {
-      this.turnDataVersion = (this.dataVersion.get() as { data_version: number }).data_version;
+      // all(), not get(): every statement on the writer is stepped to its end (see Connection).
+      this.turnDataVersion = (this.dataVersion.all()[0] as { data_version: number }).data_version;
       setImmediate(this.forgetDataVersion);
     }
-    return this.turnDataVersion * 1_000_000 + (this.localCommits % 1_000_000);
+    return this.turnDataVersion * 1_000_000 + (this.memoisedCommits % 1_000_000);
   }
 
   private turnDataVersion: number | undefined;
@@ -164,7 +175,7 @@ export class SqliteDatabase implements Database {
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<{ changes: number }> {
     return this.writeLock.run(async () => {
-      this.localCommits++;
+      if (changesMemoisedData(sql)) this.memoisedCommits++;
       return this.writer.run(sql, params);
     });
   }
@@ -207,6 +218,7 @@ export class SqliteDatabase implements Database {
     const failed: Array<{ item: PendingTransaction; error: unknown }> = [];
     try {
       this.control.begin.run();
+      this.writerQueryable.changedMemoised = false;
     } catch (error) {
       // No write lock (another process held it past the busy timeout), nothing ran: each caller
       // alone would only wait that long again, so all of them hear it now.
@@ -229,7 +241,7 @@ export class SqliteDatabase implements Database {
         }
       }
       this.control.commit.run();
-      this.localCommits++;
+      if (this.writerQueryable.changedMemoised) this.memoisedCommits++;
     } catch {
       // COMMIT failed, or the transaction was rolled back under a caller: nothing of the batch
       // is stored. Those that failed in their own savepoint keep their answer.
@@ -247,9 +259,10 @@ export class SqliteDatabase implements Database {
   private async commitAlone(item: PendingTransaction): Promise<void> {
     try {
       this.control.begin.run();
+      this.writerQueryable.changedMemoised = false;
       const value = await item.fn(this.writerQueryable);
       this.control.commit.run();
-      this.localCommits++;
+      if (this.writerQueryable.changedMemoised) this.memoisedCommits++;
       item.resolve(value);
     } catch (error) {
       if (this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK');
@@ -259,7 +272,7 @@ export class SqliteDatabase implements Database {
 
   async exec(sql: string): Promise<void> {
     await this.writeLock.run(async () => {
-      this.localCommits++;
+      this.memoisedCommits++;
       this.writer.db.exec(sql);
     });
   }

@@ -4,7 +4,7 @@ import type { Database } from '../db/database.ts';
 import { authenticateApiKeyCached, presentedKey } from './authenticate.ts';
 import { ifNoneMatchHits } from './etag.ts';
 import type { QuotaMeter } from './quota-meter.ts';
-import type { ResponseMemo } from './response-memo.ts';
+import { meteredLines, type ResponseMemo } from './response-memo.ts';
 
 export interface FrontDoorOptions {
   db: Database;
@@ -58,19 +58,19 @@ export function frontDoor({ db, memo, requestId, log, closing, quota }: FrontDoo
     if (!notModified && kept.body === undefined) return false;
     // Counted last, once the memo can answer. A counter not read yet, or a refusal, goes to
     // Fastify, which reads it or gives the 429 (a refused request is not counted either way).
-    let quotaLines: string[] | undefined;
+    let lines: string[];
     if (metered) {
       const state = quota!.consumeAtOnce(metered.projectId, metered.limit);
       if (!state?.allowed) return false;
-      // The headers rateLimitHeaders gives an admitted request (no Retry-After), as Fastify writes them.
-      quotaLines = [
-        'ratelimit-limit',
-        String(state.limit),
-        'ratelimit-remaining',
-        String(state.remaining),
-        'ratelimit-reset',
-        String(state.resetSeconds),
-      ];
+      // The headers rateLimitHeaders gives an admitted request (no Retry-After), as Fastify writes
+      // them, in the slots meteredLines keeps for them.
+      lines = meteredLines(kept, notModified);
+      const end = lines.length;
+      lines[end - 7] = String(state.limit);
+      lines[end - 5] = String(state.remaining);
+      lines[end - 3] = String(state.resetSeconds);
+    } else {
+      lines = notModified ? kept.notModifiedHeaders : kept.okHeaders!;
     }
 
     const id = requestId(headers['x-request-id']);
@@ -90,11 +90,10 @@ export function frontDoor({ db, memo, requestId, log, closing, quota }: FrontDoo
       },
       'incoming request',
     );
-    // The lines are shared by every answer of this entry; the id goes into the last slot
-    // right before writeHead copies them out, with nothing in between that could interleave.
-    const lines = notModified ? kept.notModifiedHeaders : kept.okHeaders!;
+    // The lines are shared by every answer of this entry; the id (and a quota's values, above)
+    // go into their slots right before writeHead copies them out, and nothing in between awaits.
     lines[lines.length - 1] = id;
-    response.writeHead(notModified ? 304 : 200, quotaLines ? lines.concat(quotaLines) : lines);
+    response.writeHead(notModified ? 304 : 200, lines);
     response.end(notModified ? undefined : kept.body);
     memo.hits++;
     logged?.info(

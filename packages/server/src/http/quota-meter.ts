@@ -64,6 +64,11 @@ export interface QuotaMeterOptions {
  */
 export class QuotaMeter {
   private readonly counters = new Map<string, Counter>();
+  /**
+   * Each project's most recent counter, by project id alone: the front door's lookup, which
+   * would otherwise build and hash the project-and-period key on every read.
+   */
+  private readonly latest = new Map<string, Counter>();
   /** First requests of a counter wait on one read of its shared total. */
   private readonly loading = new Map<string, Promise<Counter>>();
   private readonly poller: Poller;
@@ -116,8 +121,8 @@ export class QuotaMeter {
    * not been read yet (nothing counted then).
    */
   consumeAtOnce(projectId: string, limit: number, now = Date.now()): LimitState | undefined {
-    const counter = this.counters.get(`${projectId}\u0000${monthAt(now).period}`);
-    return counter && admit(counter, limit, now);
+    const counter = this.latest.get(projectId);
+    return counter && counter.period === monthAt(now).period ? admit(counter, limit, now) : undefined;
   }
 
   /** Unflushed requests of this process, for tests and diagnostics. */
@@ -145,6 +150,7 @@ export class QuotaMeter {
         .then((shared) => {
           const counter = { projectId, period, shared, pending: 0, flushing: 0, touched: true };
           this.counters.set(key, counter);
+          this.latest.set(projectId, counter);
           return counter;
         })
         .finally(() => this.loading.delete(key));
@@ -163,6 +169,7 @@ export class QuotaMeter {
       } else if (!counter.touched && counter.flushing === 0) {
         // Idle for a whole interval (or an old period): forget it; the next request reads afresh.
         this.counters.delete(key);
+        if (this.latest.get(counter.projectId) === counter) this.latest.delete(counter.projectId);
       }
       counter.touched = false;
     }

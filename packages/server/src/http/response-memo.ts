@@ -31,6 +31,36 @@ export interface KeptResponse extends MemoisedResponse {
   okHeaders: string[] | undefined;
   /** For a 304: no type or length (RFC 9110 §15.4.5, as app.ts sends it), then `x-request-id`. */
   notModifiedHeaders: string[];
+  /** The two above with a plan quota's three headers before the request id; made on first use. */
+  meteredOkHeaders?: string[];
+  meteredNotModifiedHeaders?: string[];
+}
+
+/**
+ * The header lines of a metered project's answer: `ratelimit-limit`, `-remaining` and `-reset`
+ * at the 7th, 5th and 3rd slots from the end, and the request id last, all filled per answer.
+ */
+export function meteredLines(kept: KeptResponse, notModified: boolean): string[] {
+  if (notModified) {
+    kept.meteredNotModifiedHeaders ??= withQuotaSlots(kept.notModifiedHeaders);
+    return kept.meteredNotModifiedHeaders;
+  }
+  kept.meteredOkHeaders ??= withQuotaSlots(kept.okHeaders!);
+  return kept.meteredOkHeaders;
+}
+
+function withQuotaSlots(lines: string[]): string[] {
+  const id = lines.length - 2;
+  return [
+    ...lines.slice(0, id),
+    'ratelimit-limit',
+    '',
+    'ratelimit-remaining',
+    '',
+    'ratelimit-reset',
+    '',
+    ...lines.slice(id),
+  ];
 }
 
 interface MemoisedUrl {

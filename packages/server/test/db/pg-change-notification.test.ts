@@ -1,5 +1,5 @@
 /**
- * Change notification on PostgreSQL (db/pg-listener.ts, db/pg-writes.ts): a change made through
+ * Change notification on PostgreSQL (db/pg-listener.ts, db/memoised-writes.ts): a change made through
  * one server process is read through another within a bound, a lost listening connection makes
  * a process read through until it listens again, and the hot write paths send no notification.
  * The first two suites hold which writes notify and who reads the tables that do not; they need
@@ -15,7 +15,7 @@ import type { Database } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { CHANGE_CHANNEL, LISTENER_APPLICATION_NAME } from '../../src/db/pg-listener.ts';
-import { changesMemoisedData, UNMEMOISED_TABLES } from '../../src/db/pg-writes.ts';
+import { changesMemoisedData, UNMEMOISED_TABLES } from '../../src/db/memoised-writes.ts';
 import { createAccount } from '../../src/resources/accounts/index.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/resources/projects/index.ts';
 import { createToken } from '../../src/resources/tokens/index.ts';
@@ -66,9 +66,9 @@ describe('who reads the tables whose writes do not notify', () => {
   // These modules serve management lists, MCP tools and the per-request limit checks; none is a
   // memoised read (the key memo, the feature list, site config, translations, board pages). A
   // new file naming one of these tables fails here: check that no memo reads it (if one does,
-  // drop the table from UNMEMOISED_TABLES in db/pg-writes.ts), then add the file.
+  // drop the table from UNMEMOISED_TABLES in db/memoised-writes.ts), then add the file.
   const KNOWN_READERS = [
-    'src/db/pg-writes.ts',
+    'src/db/memoised-writes.ts',
     'src/http/quota.ts',
     'src/http/quota-store.ts',
     'src/http/rate-limit.ts',

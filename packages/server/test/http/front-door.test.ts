@@ -11,6 +11,8 @@ import { request as httpRequest } from 'node:http';
 import { startTestServer, type TestProject, type TestServer } from '../support/server.ts';
 import { Api, type ApiResponse } from '../support/api.ts';
 import { listeningForChanges } from '../support/change-listener.ts';
+import { quotaPeriod } from '../../src/http/quota.ts';
+import { addUsage } from '../../src/http/quota-store.ts';
 
 /** A GET with header lines exactly as given (repeats and case kept), and an optional body. */
 function rawGet(url: string, lines: string[], body?: string): Promise<{ status: number; text: string }> {
@@ -55,8 +57,7 @@ describe('front door: repeated reads answered from the response memo', () => {
   }
 
   before(async () => {
-    // Every commit makes the memo stale, a quota flush too (on SQLite): none during these tests.
-    server = await startTestServer({ env: { QUOTA_FLUSH_INTERVAL_MS: '60000' } });
+    server = await startTestServer();
     // Both databases memoise: PostgreSQL once its change listener listens.
     await listeningForChanges(server.db);
     memoised = server.db.changeMarker !== undefined;
@@ -135,6 +136,25 @@ describe('front door: repeated reads answered from the response memo', () => {
     assert.equal(after.fromMemo, false);
     assert.equal(after.response.body.count, before.body.count + 1);
     assert.equal(after.response.body.features[0].title, 'Third idea');
+  });
+
+  it('telemetry leaves the kept answers warm: error reports, log lines, missing keys and quota flushes change nothing a memo reads', async () => {
+    const kept = await api.get('/features');
+    assert.equal((await counted(() => api.get('/features'))).fromMemo, memoised);
+    const telemetry = [
+      await api.post('/errors', { title: 'TypeError: x is undefined', message: 'From the front door test.' }),
+      await api.post('/logs', { logs: [{ level: 'warn', message: 'A line from the front door test.' }] }),
+      await api.post('/i18n-telemetry', { locale: 'de', missingKeys: ['front.door.key'] }),
+    ];
+    assert.deepEqual(
+      telemetry.map((response) => response.status < 300),
+      [true, true, true],
+    );
+    // What the quota meter's flush writes, now rather than at its next second.
+    await addUsage(server.db, [{ projectId: other.projectId, period: quotaPeriod(new Date()), count: 1 }]);
+    const after = await counted(() => api.get('/features'));
+    assert.equal(after.fromMemo, memoised);
+    sameAnswer(kept, after.response);
   });
 
   it("another project's key and the test key read their own data from the same URL", async () => {

@@ -1,21 +1,23 @@
 /**
- * Which PostgreSQL statements can change what the in-process memos hold (the key memo, the
- * version caches, the response memo, the board's page cache: everything keyed on
- * `Database.changeMarker`). A transaction that ran one of them publishes a change notification
- * (see pg-listener.ts); one that only read, or only wrote the tables below, does not.
+ * Which statements can change what the in-process memos hold (the key memo, the version caches,
+ * the response memo, the board's page cache: everything keyed on `Database.changeMarker`). On
+ * PostgreSQL a transaction that ran one of them publishes a change notification (see
+ * pg-listener.ts); on SQLite it moves this process's change marker (sqlite.ts). A transaction
+ * that only read, or only wrote the tables below, does neither, so the memos stay warm.
  *
  * The tables below are the hot write paths that no memo reads: error and bug reports, log
  * groups, missing-translation telemetry, plan-quota counters and rate-limit windows. Each is
  * read only by its own store (reports/, logs/, translations/store-missing.ts, http/quota.ts,
  * http/rate-limit.ts), which serve management lists and the per-request limit checks, never a
- * memoised read. NOTIFY takes a database-wide lock at commit, so these requests skip it.
- * test/db/pg-change-notification.test.ts holds that list of readers: a new reader of one of these
- * tables fails it until someone checks that no memo reads through it (and removes the table
- * from this list if one does).
+ * memoised read. On PostgreSQL NOTIFY takes a database-wide lock at commit; on SQLite every
+ * commit emptied every memo (a metered read's quota flush, each error report). No trigger
+ * writes from these tables into another. test/db/pg-change-notification.test.ts holds that list
+ * of readers: a new reader of one of these tables fails it until someone checks that no memo
+ * reads through it (and removes the table from this list if one does).
  *
- * Everything else notifies, and so does any statement this cannot read with certainty (DDL, a
- * leading comment, a table name it cannot find): a spurious notification costs one memo refill,
- * a missed one a stale answer.
+ * Everything else counts as a change, and so does any statement this cannot read with certainty
+ * (DDL, a leading comment, a table name it cannot find, SQLite's INSERT OR …): a spurious change
+ * costs one memo refill, a missed one a stale answer.
  */
 export const UNMEMOISED_TABLES: ReadonlySet<string> = new Set([
   'error_reports',

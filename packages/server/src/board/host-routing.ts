@@ -16,9 +16,8 @@ export function servedAtCustomDomain(request: IncomingMessage): boolean {
   return (request as IncomingMessage & { [AT_CUSTOM_DOMAIN]?: boolean })[AT_CUSTOM_DOMAIN] === true;
 }
 
-function hostName(request: IncomingMessage): string | undefined {
-  const host = request.headers.host?.toLowerCase();
-  if (!host) return undefined;
+function hostName(header: string): string | undefined {
+  const host = header.toLowerCase();
   // Host names only: strip a port; IPv6 literals never name a board.
   if (host.startsWith('[')) return undefined;
   return host.replace(/:\d+$/, '');
@@ -27,14 +26,25 @@ function hostName(request: IncomingMessage): string | undefined {
 export function createHostRouter(db: Database, publicUrl: string) {
   const ownHost = new URL(publicUrl).hostname.toLowerCase();
   const known = new Map<string, { slug: string | undefined; until: number }>();
+  /**
+   * Host headers, exactly as sent, that never name a board (the server's own, localhost, an
+   * address): every request asks, and taking the header apart each time showed in profiles.
+   */
+  const ownHeaders = new Set<string>();
   return {
     /**
      * Re-addresses a request for a custom domain. Answers synchronously (false) for the server's
      * own host and hosts looked up recently; otherwise a promise.
      */
     route(request: IncomingMessage): boolean | Promise<boolean> {
-      const host = hostName(request);
-      if (!host || host === ownHost || host === 'localhost' || /^[\d.]+$/.test(host)) return false;
+      const header = request.headers.host;
+      if (!header || ownHeaders.has(header)) return false;
+      const host = hostName(header);
+      if (!host || host === ownHost || host === 'localhost' || /^[\d.]+$/.test(host)) {
+        if (ownHeaders.size >= MAX_HOSTS) ownHeaders.clear();
+        ownHeaders.add(header);
+        return false;
+      }
       const now = Date.now();
       const hit = known.get(host);
       if (hit && hit.until > now) return apply(request, hit.slug);

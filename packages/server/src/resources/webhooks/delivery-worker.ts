@@ -7,7 +7,10 @@
  * checked address, timeout, no redirects). A 2xx marks it delivered; anything else is tried again
  * after a pause that doubles each time (WEBHOOKS_RETRY_BASE_MS, at most 8 hours), and given up as
  * `failed` after WEBHOOKS_MAX_ATTEMPTS. WEBHOOKS_DISABLE_AFTER deliveries given up in a row
- * disable the endpoint, and its team is told by e-mail. Settled messages older than
+ * disable the endpoint, and its team is told by e-mail: the notice is made due in the
+ * transaction that disables it and sent by this worker, with the same lease and backoff as a
+ * message (store.ts `claimNotices`), so neither a crash nor a mail server that is down loses it.
+ * Settled messages older than
  * WEBHOOKS_LOG_RETENTION_DAYS leave the log (checked every 10 minutes per process).
  *
  * A process that dies (kill -9) leaves its claimed messages `sending`; once their lease has run
@@ -28,8 +31,10 @@ import { projectTeam } from './read-model.ts';
 import { webhookSecret } from './secret.ts';
 import {
   type AttemptOutcome,
+  anyNoticeDue,
   anythingDue,
   claimDue,
+  claimNotices,
   clearFailures,
   countFailure,
   type DeliveryRow,
@@ -39,6 +44,7 @@ import {
   markFailed,
   pruneSettled,
   release,
+  settleNotice,
 } from './store.ts';
 import { sendWebhook } from './target.ts';
 
@@ -94,6 +100,7 @@ export class DeliveryWorker {
       const before = new Date(Date.now() - config.webhooks.logRetentionDays * 86_400_000).toISOString();
       await pruneSettled(db, before);
     }
+    await this.sendNotices(leaseMs);
     while (!this.poller.stopping) {
       const now = new Date();
       if (!(await anythingDue(db, now.toISOString()))) return;
@@ -151,30 +158,54 @@ export class DeliveryWorker {
     const recorded = await markFailed(db, delivery.id, lease, outcome, retryAt);
     if (recorded && retryAt === null && delivery.event !== 'webhook.test') {
       const disabled = await countFailure(db, endpoint.id, config.webhooks.disableAfter, result.error);
-      if (disabled) await this.tellTeam(disabled, result.error);
+      if (disabled) {
+        log.warn({ endpoint: endpoint.id }, 'webhooks: endpoint disabled after repeated failure');
+        await this.sendNotices(config.webhooks.leaseSeconds * 1000);
+      }
     }
   }
 
-  /** E-mails the project's team that an endpoint was disabled (best effort: a failed send is logged). */
-  private async tellTeam(endpoint: EndpointRow, reason: string): Promise<void> {
+  /** Tells the teams of the endpoints disabled since (or not told at) the last pass. */
+  private async sendNotices(leaseMs: number): Promise<void> {
+    const { db } = this.options;
+    const now = new Date();
+    if (!(await anyNoticeDue(db, now.toISOString()))) return;
+    const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+    const claimed = await claimNotices(db, { now: now.toISOString(), leaseUntil, limit: BATCH });
+    for (const endpoint of claimed) await this.sendNotice(endpoint);
+  }
+
+  /**
+   * E-mails every member of the project's team that the endpoint was disabled. A failed send is
+   * tried again after the messages' backoff (each member may then get it twice: the same as an
+   * outbox message sent again), and given up after WEBHOOKS_MAX_ATTEMPTS.
+   */
+  private async sendNotice(endpoint: EndpointRow): Promise<void> {
     const { db, config, mailer, log } = this.options;
-    log.warn({ endpoint: endpoint.id }, 'webhooks: endpoint disabled after repeated failure');
-    const team = await projectTeam(db, endpoint.project_id);
-    if (!team) return;
-    const link = dashboardLinks(config.publicUrl, endpoint.project_id).webhooks();
-    const text = [
-      `The webhook ${endpoint.url} of ${team.name} was disabled after ${config.webhooks.disableAfter} deliveries in a row failed every attempt.`,
-      '',
-      `Last error: ${reason}`,
-      '',
-      `Fix the receiver, then enable the webhook again (its undelivered messages can be redelivered): ${link}`,
-    ].join('\n');
-    for (const email of team.emails) {
-      try {
-        await mailer.send({ to: email, subject: `Webhook disabled: ${endpoint.url}`, text });
-      } catch (error) {
-        log.error({ err: error, endpoint: endpoint.id }, 'webhooks: could not e-mail the team');
+    try {
+      const team = await projectTeam(db, endpoint.project_id);
+      if (team) {
+        const link = dashboardLinks(config.publicUrl, endpoint.project_id).webhooks();
+        const text = [
+          `The webhook ${endpoint.url} of ${team.name} was disabled after ${config.webhooks.disableAfter} deliveries in a row failed every attempt.`,
+          '',
+          `Last error: ${endpoint.disabled_reason ?? 'unknown'}`,
+          '',
+          `Fix the receiver, then enable the webhook again (its undelivered messages can be redelivered): ${link}`,
+        ].join('\n');
+        for (const email of team.emails) {
+          await mailer.send({ to: email, subject: `Webhook disabled: ${endpoint.url}`, text });
+        }
       }
+      await settleNotice(db, endpoint.id, null);
+    } catch (error) {
+      const attempts = Number(endpoint.notice_attempts);
+      const retryAt =
+        attempts >= config.webhooks.maxAttempts
+          ? null
+          : new Date(Date.now() + backoffMs(config.webhooks.retryBaseMs, attempts)).toISOString();
+      log.error({ err: error, endpoint: endpoint.id, attempts, retryAt }, 'webhooks: could not e-mail the team');
+      await settleNotice(db, endpoint.id, retryAt);
     }
   }
 }

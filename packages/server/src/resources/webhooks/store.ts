@@ -23,6 +23,9 @@ export interface EndpointRow {
   consecutive_failures: number;
   disabled_reason: string | null;
   disabled_at: string | null;
+  /** When the team is to be told it was disabled (and the lease of the worker telling it); NULL: nothing to tell. */
+  notice_due_at: string | null;
+  notice_attempts: number;
   created_at: string;
   updated_at: string;
 }
@@ -102,7 +105,9 @@ export async function updateEndpoint(
   set('secret_hint', changes.secretHint);
   if (changes.enabled !== undefined) {
     set('enabled', bool(changes.enabled));
-    if (changes.enabled) sets.push('consecutive_failures = 0, disabled_reason = NULL, disabled_at = NULL');
+    // Enabled again before the team was told: there is nothing to tell any more.
+    if (changes.enabled)
+      sets.push('consecutive_failures = 0, disabled_reason = NULL, disabled_at = NULL, notice_due_at = NULL');
   }
   const [row] = await db.all<EndpointRow>(
     `UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE id = ? AND project_id = ? RETURNING *`,
@@ -135,8 +140,9 @@ export async function clearFailures(db: Queryable, endpointId: string): Promise<
 }
 
 /**
- * A delivery was given up: one more failure in a row; at `disableAfter` the endpoint is disabled.
- * Returns the endpoint when this call disabled it (so one process alone tells the team).
+ * A delivery was given up: one more failure in a row; at `disableAfter` the endpoint is disabled,
+ * and in the same transaction the notice to its team is made due (`claimNotices`), so a crash
+ * right after cannot lose it. Returns the endpoint when this call disabled it.
  */
 export async function countFailure(
   db: Database,
@@ -152,12 +158,45 @@ export async function countFailure(
     );
     if (!row || Number(row.enabled) !== 1 || Number(row.consecutive_failures) < disableAfter) return undefined;
     const [disabled] = await tx.all<EndpointRow>(
-      `UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, disabled_at = ?, updated_at = ?
+      `UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, disabled_at = ?, updated_at = ?,
+         notice_due_at = ?, notice_attempts = 0
         WHERE id = ? AND enabled = 1 RETURNING *`,
-      [reason.slice(0, 500), nowIso(), nowIso(), endpointId],
+      [reason.slice(0, 500), nowIso(), nowIso(), nowIso(), endpointId],
     );
     return disabled;
   });
+}
+
+// Notices of disabled endpoints
+
+const NOTICE_DUE = 'notice_due_at IS NOT NULL AND notice_due_at <= ? AND enabled = 0';
+
+/** Whether a disabled endpoint's team is due to be told (a read only: an idle poll writes nothing). */
+export async function anyNoticeDue(db: Queryable, now: string): Promise<boolean> {
+  return (await db.all(`SELECT id FROM webhook_endpoints WHERE ${NOTICE_DUE} LIMIT 1`, [now])).length > 0;
+}
+
+/**
+ * Claims the due notices until `leaseUntil` (their due time moves there, so a worker that dies
+ * leaves them due again then), counting an attempt each. The condition is repeated on the row
+ * itself: on PostgreSQL a row another process claimed meanwhile fails it, so each goes to one.
+ */
+export async function claimNotices(
+  db: Queryable,
+  { now, leaseUntil, limit }: { now: string; leaseUntil: string; limit: number },
+): Promise<EndpointRow[]> {
+  return db.all<EndpointRow>(
+    `UPDATE webhook_endpoints SET notice_due_at = ?, notice_attempts = notice_attempts + 1
+      WHERE id IN (SELECT id FROM webhook_endpoints WHERE ${NOTICE_DUE} ORDER BY notice_due_at LIMIT ?)
+        AND ${NOTICE_DUE}
+      RETURNING *`,
+    [leaseUntil, now, limit, now],
+  );
+}
+
+/** The notice went out (`retryAt` null), or failed and is due again at `retryAt`, or was given up (null too). */
+export async function settleNotice(db: Queryable, endpointId: string, retryAt: string | null): Promise<void> {
+  await db.run('UPDATE webhook_endpoints SET notice_due_at = ? WHERE id = ?', [retryAt, endpointId]);
 }
 
 // Deliveries

@@ -1,24 +1,36 @@
 /**
  * Webhook delivery across server processes: an event written by a process killed with SIGKILL
- * before delivering it is delivered after a restart; two processes on one PostgreSQL database
- * deliver each event exactly once.
+ * before delivering it is delivered after a restart; so is the e-mail telling a team its endpoint
+ * was disabled; two processes on one PostgreSQL database deliver each event exactly once.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { SMTPServer } from 'smtp-server';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { Database } from '../../../src/db/database.ts';
 import { serverKey } from '../../../src/db/instance-keys.ts';
 import { migrate } from '../../../src/db/migrate.ts';
 import { openDatabase } from '../../../src/db/open.ts';
 import { newId } from '../../../src/kernel/ids.ts';
+import { createAccount } from '../../../src/resources/accounts/index.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../../src/resources/projects/index.ts';
 import { newSecretId, secretHint, webhookSecret } from '../../../src/resources/webhooks/secret.ts';
 import { insertEndpoint } from '../../../src/resources/webhooks/store.ts';
 import { Api } from '../../support/api.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../../support/database.ts';
-import { startServerProcess, type ServerProcess } from '../../support/server.ts';
+import { startMailbox, type Mailbox } from '../../support/mailbox.ts';
+import { startServerProcess, startTestServer, type ServerProcess, type TestServer } from '../../support/server.ts';
 import { startWebhookReceiver, verified, type WebhookReceiver } from '../../support/webhook-receiver.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
 
 /** A project with a live key and one endpoint for `feature.created`, written directly. */
 async function projectWithHook(db: Database, url: string) {
@@ -129,6 +141,154 @@ describe('webhooks: an event survives kill -9 before delivery', () => {
       [featureId],
     );
     assert.deepEqual([after!.state, Number(after!.attempts)], ['delivered', 2]);
+  });
+});
+
+describe("webhooks: a disabled endpoint's team is told, even when the telling process dies", () => {
+  let database: TestDatabase;
+  let db: Database;
+  let receiver: WebhookReceiver;
+  let mailbox: Mailbox;
+  /** A mail server that accepts the connection and never greets: sends hang until the kill. */
+  let stall: Server;
+  const sockets = new Set<Socket>();
+  const processes: ServerProcess[] = [];
+
+  before(async () => {
+    database = await createTestDatabase();
+    receiver = await startWebhookReceiver();
+    mailbox = await startMailbox();
+    stall = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => stall.listen(0, '127.0.0.1', resolve));
+  });
+  after(async () => {
+    for (const server of processes) await server.stop('SIGTERM');
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => stall.close(() => resolve()));
+    await mailbox.close();
+    await receiver.close();
+    await db?.close();
+    await database?.drop();
+  });
+
+  it('the notice made due with the disabling is sent by the next process, once', async () => {
+    // One failed delivery disables; the e-mail then hangs at the mail server until the kill.
+    const first = await startServerProcess(database, {
+      ...WEBHOOK_ENV,
+      WEBHOOKS_POLL_MS: '20',
+      WEBHOOKS_MAX_ATTEMPTS: '1',
+      WEBHOOKS_DISABLE_AFTER: '1',
+      WEBHOOKS_LEASE_SECONDS: '2',
+      SMTP_URL: `smtp://127.0.0.1:${(stall.address() as AddressInfo).port}`,
+    });
+    processes.push(first);
+    db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
+    await migrate(db);
+    const { projectId, key } = await projectWithHook(db, `${receiver.origin}/down/notice`);
+    const owner = await db.transaction((tx) =>
+      createAccount(tx, { email: 'owner@example.com', name: 'Owner', passwordHash: null, verified: true }),
+    );
+    const team = (await db.get<{ id: string }>('SELECT id FROM teams WHERE owner_account_id = ?', [owner.id]))!;
+    await db.run('UPDATE projects SET team_id = ?, name = ? WHERE id = ?', [team.id, 'Hooked app', projectId]);
+    await createFeature(first, key, 'Never delivered');
+    await until('the telling hangs at the mail server', async () => sockets.size > 0);
+    const exited = new Promise((resolve) => first.child.once('exit', resolve));
+    first.child.kill('SIGKILL');
+    await exited;
+    processes.splice(processes.indexOf(first), 1);
+    const [disabled] = await db.all<{ enabled: number; notice_attempts: number }>(
+      'SELECT enabled, notice_attempts FROM webhook_endpoints WHERE project_id = ?',
+      [projectId],
+    );
+    assert.deepEqual([Number(disabled!.enabled), Number(disabled!.notice_attempts)], [0, 1]);
+
+    const second = await startServerProcess(database, {
+      ...WEBHOOK_ENV,
+      WEBHOOKS_POLL_MS: '20',
+      SMTP_URL: mailbox.url,
+    });
+    processes.push(second);
+    const mail = await mailbox.waitFor((m) => m.subject === `Webhook disabled: ${receiver.origin}/down/notice`, 10_000);
+    assert.deepEqual(mail.to, ['owner@example.com']);
+    assert.match(mail.text, /of Hooked app was disabled/);
+    assert.match(mail.text, /Last error: .*500/);
+    await sleep(300);
+    assert.equal(mailbox.messages.filter((m) => m.subject.startsWith('Webhook disabled')).length, 1);
+    const [told] = await db.all<{ notice_due_at: string | null; notice_attempts: number }>(
+      'SELECT notice_due_at, notice_attempts FROM webhook_endpoints WHERE project_id = ?',
+      [projectId],
+    );
+    assert.deepEqual([told!.notice_due_at, Number(told!.notice_attempts)], [null, 2]);
+  });
+});
+
+describe('webhooks: a notice the mail server refuses is sent at a later attempt', () => {
+  let smtp: SMTPServer;
+  let server: TestServer;
+  let receiver: WebhookReceiver;
+  let refusals = 0;
+  const accepted: string[] = [];
+
+  before(async () => {
+    receiver = await startWebhookReceiver();
+    // Refuses the first two messages ("try again later"), then accepts.
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, session, callback) {
+        stream.resume();
+        stream.on('end', () => {
+          if (refusals < 2) {
+            refusals++;
+            return callback(Object.assign(new Error('try again later'), { responseCode: 451 }));
+          }
+          accepted.push(session.envelope.rcptTo[0]!.address);
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    server = await startTestServer({
+      env: {
+        ...WEBHOOK_ENV,
+        SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+        WEBHOOKS_POLL_MS: '20',
+        WEBHOOKS_MAX_ATTEMPTS: '3',
+        WEBHOOKS_DISABLE_AFTER: '1',
+      },
+    });
+  });
+  after(async () => {
+    await server.close();
+    await receiver.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  it('after two refusals, the third attempt reaches the team', async () => {
+    const { projectId, key } = await projectWithHook(server.db, `${receiver.origin}/down/refused-notice`);
+    const owner = await server.db.transaction((tx) =>
+      createAccount(tx, { email: 'refused-owner@example.com', name: 'Owner', passwordHash: null, verified: true }),
+    );
+    await server.db.run(
+      'UPDATE projects SET team_id = (SELECT id FROM teams WHERE owner_account_id = ?) WHERE id = ?',
+      [owner.id, projectId],
+    );
+    const created = await new Api(server.baseUrl, key).post('/features', {
+      title: 'Never delivered',
+      description: 'Its webhook is down for good.',
+    });
+    assert.equal(created.status, 201, created.text);
+    await until('the team is told', async () => accepted.length > 0);
+    assert.deepEqual([refusals, accepted], [2, ['refused-owner@example.com']]);
+    const [told] = await server.db.all<{ notice_due_at: string | null; notice_attempts: number }>(
+      'SELECT notice_due_at, notice_attempts FROM webhook_endpoints WHERE project_id = ?',
+      [projectId],
+    );
+    assert.deepEqual([told!.notice_due_at, Number(told!.notice_attempts)], [null, 3]);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 
 export interface ReceivedMail {
   from: string;
@@ -97,5 +97,31 @@ export async function startMailbox(): Promise<Mailbox> {
       return waitFor((mail) => messages.filter((m) => m.to.includes(to))[count] === mail);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A mail server that accepts connections and never greets: a send to it hangs until its process dies. */
+export interface StalledMailServer {
+  url: string;
+  /** Whether a send has connected (and now hangs). */
+  connected(): boolean;
+  close(): Promise<void>;
+}
+
+export async function startStalledMailServer(): Promise<StalledMailServer> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    connected: () => sockets.size > 0,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -7,7 +7,6 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import type { Database } from '../../../src/db/database.ts';
@@ -18,7 +17,7 @@ import { insertFeature } from '../../../src/resources/features/index.ts';
 import { newId } from '../../../src/kernel/ids.ts';
 import { Api } from '../../support/api.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../../support/database.ts';
-import { startMailbox, type Mailbox } from '../../support/mailbox.ts';
+import { startMailbox, startStalledMailServer, type Mailbox, type StalledMailServer } from '../../support/mailbox.ts';
 import { startServerProcess, startTestServer, type ServerProcess, type TestServer } from '../../support/server.ts';
 import { createFollower, type TestBoardUser } from '../../support/followers.ts';
 
@@ -152,33 +151,26 @@ describe('outbox: kill -9 while sending loses nothing', () => {
   let database: TestDatabase;
   let db: Database;
   let mailbox: Mailbox;
-  let stall: Server;
-  const sockets = new Set<Socket>();
+  /** Sends to it hang until the kill. */
+  let stall: StalledMailServer;
   const processes: ServerProcess[] = [];
 
   before(async () => {
     database = await createTestDatabase();
     mailbox = await startMailbox();
-    // A mail server that accepts the connection and never greets: sends hang until the kill.
-    stall = createServer((socket) => {
-      sockets.add(socket);
-      socket.on('error', () => {});
-    });
-    await new Promise<void>((resolve) => stall.listen(0, '127.0.0.1', resolve));
+    stall = await startStalledMailServer();
   });
   after(async () => {
     for (const server of processes) await server.stop('SIGTERM');
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => stall.close(() => resolve()));
+    await stall.close();
     await mailbox.close();
     await db?.close();
     await database?.drop();
   });
 
   it('messages claimed by a killed process are sent by the next one after their lease, each once', async () => {
-    const { port } = stall.address() as AddressInfo;
     const first = await startServerProcess(database, {
-      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      SMTP_URL: stall.url,
       OUTBOX_POLL_MS: '20',
       OUTBOX_LEASE_SECONDS: '2',
     });
@@ -190,7 +182,7 @@ describe('outbox: kill -9 while sending loses nothing', () => {
     const patched = await new Api(first.baseUrl, key).patch(`/features/${featureId}`, { status: 'planned' });
     assert.equal(patched.status, 200, patched.text);
     await until('the first process claims messages', async () => (await states(db, featureId))['sending'] === 10);
-    await until('its send hangs at the mail server', async () => sockets.size > 0);
+    await until('its send hangs at the mail server', async () => stall.connected());
 
     const exited = new Promise((resolve) => first.child.once('exit', resolve));
     first.child.kill('SIGKILL');

@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { SMTPServer } from 'smtp-server';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { Database } from '../../../src/db/database.ts';
 import { serverKey } from '../../../src/db/instance-keys.ts';
 import { migrate } from '../../../src/db/migrate.ts';
@@ -18,7 +18,7 @@ import { newSecretId, secretHint, webhookSecret } from '../../../src/resources/w
 import { insertEndpoint } from '../../../src/resources/webhooks/store.ts';
 import { Api } from '../../support/api.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../../support/database.ts';
-import { startMailbox, type Mailbox } from '../../support/mailbox.ts';
+import { startMailbox, startStalledMailServer, type Mailbox, type StalledMailServer } from '../../support/mailbox.ts';
 import { startServerProcess, startTestServer, type ServerProcess, type TestServer } from '../../support/server.ts';
 import { startWebhookReceiver, verified, type WebhookReceiver } from '../../support/webhook-receiver.ts';
 
@@ -149,25 +149,18 @@ describe("webhooks: a disabled endpoint's team is told, even when the telling pr
   let db: Database;
   let receiver: WebhookReceiver;
   let mailbox: Mailbox;
-  /** A mail server that accepts the connection and never greets: sends hang until the kill. */
-  let stall: Server;
-  const sockets = new Set<Socket>();
+  let stall: StalledMailServer;
   const processes: ServerProcess[] = [];
 
   before(async () => {
     database = await createTestDatabase();
     receiver = await startWebhookReceiver();
     mailbox = await startMailbox();
-    stall = createServer((socket) => {
-      sockets.add(socket);
-      socket.on('error', () => {});
-    });
-    await new Promise<void>((resolve) => stall.listen(0, '127.0.0.1', resolve));
+    stall = await startStalledMailServer();
   });
   after(async () => {
     for (const server of processes) await server.stop('SIGTERM');
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => stall.close(() => resolve()));
+    await stall.close();
     await mailbox.close();
     await receiver.close();
     await db?.close();
@@ -182,7 +175,7 @@ describe("webhooks: a disabled endpoint's team is told, even when the telling pr
       WEBHOOKS_MAX_ATTEMPTS: '1',
       WEBHOOKS_DISABLE_AFTER: '1',
       WEBHOOKS_LEASE_SECONDS: '2',
-      SMTP_URL: `smtp://127.0.0.1:${(stall.address() as AddressInfo).port}`,
+      SMTP_URL: stall.url,
     });
     processes.push(first);
     db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
@@ -194,10 +187,8 @@ describe("webhooks: a disabled endpoint's team is told, even when the telling pr
     const team = (await db.get<{ id: string }>('SELECT id FROM teams WHERE owner_account_id = ?', [owner.id]))!;
     await db.run('UPDATE projects SET team_id = ?, name = ? WHERE id = ?', [team.id, 'Hooked app', projectId]);
     await createFeature(first, key, 'Never delivered');
-    await until('the telling hangs at the mail server', async () => sockets.size > 0);
-    const exited = new Promise((resolve) => first.child.once('exit', resolve));
-    first.child.kill('SIGKILL');
-    await exited;
+    await until('the telling hangs at the mail server', async () => stall.connected());
+    await first.stop('SIGKILL');
     processes.splice(processes.indexOf(first), 1);
     const [disabled] = await db.all<{ enabled: number; notice_attempts: number }>(
       'SELECT enabled, notice_attempts FROM webhook_endpoints WHERE project_id = ?',

@@ -16,6 +16,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { serverKey } from '../../db/instance-keys.ts';
+import { drainDue } from '../../kernel/leased-queue.ts';
 import { Poller } from '../../kernel/poller.ts';
 import type { Mailer, MailMessage } from '../../mail/mailer.ts';
 import { renderNotice } from './messages.ts';
@@ -71,24 +72,19 @@ export class OutboxWorker {
 
   /** Sends what is due, batch after batch, until nothing is due or the worker stops. */
   async runPass(): Promise<void> {
-    const { db, config } = this.options;
-    const leaseMs = config.outbox.leaseSeconds * 1000;
-    while (!this.poller.stopping) {
-      const now = new Date();
-      if (!(await anythingDue(db, now.toISOString()))) return;
-      const lease = new Date(now.getTime() + leaseMs).toISOString();
-      const claimed = await claimDue(db, { now: now.toISOString(), leaseUntil: lease, limit: BATCH });
-      if (claimed.length === 0) return;
-      this.options.log.debug({ claimed: claimed.map((message) => message.id) }, 'outbox: claimed');
-      for (const message of claimed) {
-        // Begin a send only with half the lease left, so it ends before anyone may take over.
-        if (this.poller.stopping || Date.now() > Date.parse(lease) - leaseMs / 2) {
-          await release(db, message.id, lease);
-          continue;
-        }
-        await this.deliver(message, lease);
-      }
-    }
+    const { db, config, log } = this.options;
+    await drainDue<OutboxRow>({
+      leaseMs: config.outbox.leaseSeconds * 1000,
+      stopping: () => this.poller.stopping,
+      anythingDue: (now) => anythingDue(db, now),
+      claim: async (now, leaseUntil) => {
+        const claimed = await claimDue(db, { now, leaseUntil, limit: BATCH });
+        if (claimed.length > 0) log.debug({ claimed: claimed.map((message) => message.id) }, 'outbox: claimed');
+        return claimed;
+      },
+      release: (message, leaseUntil) => release(db, message.id, leaseUntil),
+      handle: (message, leaseUntil) => this.deliver(message, leaseUntil),
+    });
   }
 
   /**

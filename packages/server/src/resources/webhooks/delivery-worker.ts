@@ -23,6 +23,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { serverKey } from '../../db/instance-keys.ts';
+import { drainDue } from '../../kernel/leased-queue.ts';
 import { Poller } from '../../kernel/poller.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { dashboardLinks } from './events.ts';
@@ -101,25 +102,17 @@ export class DeliveryWorker {
       await pruneSettled(db, before);
     }
     await this.sendNotices(leaseMs);
-    while (!this.poller.stopping) {
-      const now = new Date();
-      if (!(await anythingDue(db, now.toISOString()))) return;
-      const lease = new Date(now.getTime() + leaseMs).toISOString();
-      const claimed = await claimDue(db, { now: now.toISOString(), leaseUntil: lease, limit: BATCH });
-      if (claimed.length === 0) return;
+    await drainDue<DeliveryRow>({
+      leaseMs,
+      stopping: () => this.poller.stopping,
+      anythingDue: (now) => anythingDue(db, now),
+      claim: (now, leaseUntil) => claimDue(db, { now, leaseUntil, limit: BATCH }),
+      release: (delivery, leaseUntil) => release(db, delivery.id, leaseUntil),
+      handle: (delivery, leaseUntil) => this.deliver(delivery, leaseUntil),
       // Messages to different endpoints or items go out side by side; an item's messages to one
       // endpoint are never claimed together (the later waits for the earlier to settle).
-      await Promise.all(
-        claimed.map(async (delivery) => {
-          // Begin a send only with half the lease left, so it ends before anyone may take over.
-          if (this.poller.stopping || Date.now() > Date.parse(lease) - leaseMs / 2) {
-            await release(db, delivery.id, lease);
-            return;
-          }
-          await this.deliver(delivery, lease);
-        }),
-      );
-    }
+      concurrent: true,
+    });
   }
 
   private async deliver(delivery: DeliveryRow, lease: string): Promise<void> {

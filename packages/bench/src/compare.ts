@@ -11,7 +11,10 @@
  * scenario, time one server spends waiting for the disk is CPU time for the other, so there the
  * ratio tells CPU cost, not throughput.
  *
- * Settings: COMPARE_SECONDS (each pair, default 5), COMPARE_PAIRS (default 5).
+ * Settings: COMPARE_SECONDS (each pair, default 5), COMPARE_PAIRS (default 5), COMPARE_DB (the
+ * database of both servers, `sqlite` by default or `postgres`, or of A and B: `sqlite:postgres`
+ * compares one server's cost per request on either; PostgreSQL's backends are pinned to core 0
+ * with the servers before every pair).
  * Scenarios: the ids of `npm run bench` (default translations-304). `a:b` loads A with scenario
  * `a` and B with `b`: with the same server main twice, B/A is then the inverse ratio of the two
  * scenarios' costs (e.g. `features:features-metered`, what metering costs a read).
@@ -20,6 +23,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { type BenchDb, pinBackends, prepareDatabase, type PreparedDatabase } from './databases.ts';
 import { hasTaskset, startServer, stopProcess } from './processes.ts';
 import { BenchFailure, fail, scenarios, serverValuesOf } from './scenarios.ts';
 import { seedBenchDatabase, type BenchData } from './seed.ts';
@@ -29,6 +33,11 @@ import { errorsOf, runWrk, wrkVersion } from './wrk.ts';
 const [mainA, mainB, only = 'translations-304'] = process.argv.slice(2);
 const SECONDS = Number(process.env['COMPARE_SECONDS'] ?? 5);
 const PAIRS = Number(process.env['COMPARE_PAIRS'] ?? 5);
+const DBS = (() => {
+  const [a = 'sqlite', b = a] = (process.env['COMPARE_DB'] ?? 'sqlite').split(':');
+  for (const db of [a, b]) if (db !== 'sqlite' && db !== 'postgres') fail(`COMPARE_DB: ${db} is not sqlite or postgres`);
+  return [a, b] as BenchDb[];
+})();
 
 async function main(): Promise<void> {
   if (!mainA || !mainB) fail('usage: npm run compare -- <server main A> <server main B> [scenario,…]');
@@ -37,10 +46,17 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(os.tmpdir(), 'signpost-compare-'));
   try {
     const mains = [resolve(mainA), resolve(mainB)];
-    const data = await Promise.all(mains.map((main, i) => seedWith(main, join(work, String(i)))));
-    const servers = await Promise.all(
-      mains.map((main, i) => startServer(main, join(work, String(i)), sqliteUrl(join(work, String(i))))),
+    const databases: PreparedDatabase[] = [];
+    for (const [i, db] of DBS.entries()) databases.push(await prepareDatabase(db, join(work, String(i)), `_${i}`));
+    const data = await Promise.all(
+      mains.map((main, i) => seedWith(main, databases[i]!.databaseUrl, join(work, String(i)))),
     );
+    for (const database of databases) await database.settle();
+    const servers = await Promise.all(
+      mains.map((main, i) => startServer(main, join(work, String(i)), databases[i]!.databaseUrl)),
+    );
+    /** PostgreSQL's backends on the servers' core (the pool opens them as load needs them). */
+    const pin = () => Promise.all(databases.map((database) => database.name && pinBackends(database.name, 0)));
     try {
       const origins = servers.map((server) => `http://127.0.0.1:${server.port}`);
       const pairs = only.split(',').map((spec) => {
@@ -77,6 +93,7 @@ async function main(): Promise<void> {
         await both(2, index);
         const ratios: number[] = [];
         for (let pair = 0; pair < PAIRS; pair++) {
+          await pin();
           const [a, b] = await both(SECONDS, index);
           const failures = errorsOf(a!.errors) + errorsOf(b!.errors) > 0;
           ratios.push(b!.requestsPerSecond / a!.requestsPerSecond);
@@ -93,6 +110,7 @@ async function main(): Promise<void> {
       }
     } finally {
       await Promise.all(servers.map((server) => stopProcess(server.child)));
+      for (const database of databases) await database.drop();
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -103,15 +121,13 @@ async function main(): Promise<void> {
  * Seeds a database with the bench seed of the checkout `main` belongs to, when it has one (its
  * migrations and stores match its server), else with this one's.
  */
-const sqliteUrl = (dataDir: string) => `sqlite:${join(dataDir, 'signpost.db')}`;
-
-async function seedWith(main: string, dataDir: string): Promise<BenchData> {
+async function seedWith(main: string, databaseUrl: string, dataDir: string): Promise<BenchData> {
   const theirs = join(dirname(main), '..', '..', 'bench', 'src', 'seed.ts');
   const seed = existsSync(theirs)
     ? ((await import(pathToFileURL(theirs).href)) as { seedBenchDatabase: typeof seedBenchDatabase }).seedBenchDatabase
     : seedBenchDatabase;
   // Only what compare's scenarios read (no log explorer, no roadmaps).
-  return seed(sqliteUrl(dataDir), dataDir, { logGroups: false, roadmapSizes: [] });
+  return seed(databaseUrl, dataDir, { logGroups: false, roadmapSizes: [] });
 }
 
 main().catch((error: unknown) => {

@@ -60,7 +60,8 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-export async function prepareDatabase(db: BenchDb, dataDir: string): Promise<PreparedDatabase> {
+/** `suffix` tells apart the PostgreSQL databases of one bench process (compare may make two). */
+export async function prepareDatabase(db: BenchDb, dataDir: string, suffix = ''): Promise<PreparedDatabase> {
   if (db === 'sqlite') {
     return {
       db,
@@ -69,7 +70,7 @@ export async function prepareDatabase(db: BenchDb, dataDir: string): Promise<Pre
       drop: async () => {},
     };
   }
-  const name = `signpost_bench_${process.pid}`;
+  const name = `signpost_bench_${process.pid}${suffix}`;
   const version = await withAdmin(async (client) => {
     // A database left by an earlier run with the same pid (killed before its clean-up) goes first.
     await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -35,7 +35,8 @@ const SECONDS = Number(process.env['COMPARE_SECONDS'] ?? 5);
 const PAIRS = Number(process.env['COMPARE_PAIRS'] ?? 5);
 const DBS = (() => {
   const [a = 'sqlite', b = a] = (process.env['COMPARE_DB'] ?? 'sqlite').split(':');
-  for (const db of [a, b]) if (db !== 'sqlite' && db !== 'postgres') fail(`COMPARE_DB: ${db} is not sqlite or postgres`);
+  for (const db of [a, b])
+    if (db !== 'sqlite' && db !== 'postgres') fail(`COMPARE_DB: ${db} is not sqlite or postgres`);
   return [a, b] as BenchDb[];
 })();
 

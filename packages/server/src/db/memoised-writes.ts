@@ -10,10 +10,11 @@
  * read only by its own store (reports/, logs/, translations/store-missing.ts, http/quota.ts,
  * http/rate-limit.ts), which serve management lists and the per-request limit checks, never a
  * memoised read. On PostgreSQL NOTIFY takes a database-wide lock at commit; on SQLite every
- * commit emptied every memo (a metered read's quota flush, each error report). No trigger
- * writes from these tables into another. test/db/pg-change-notification.test.ts holds that list
- * of readers: a new reader of one of these tables fails it until someone checks that no memo
- * reads through it (and removes the table from this list if one does).
+ * commit emptied every memo (a metered read's quota flush, each error report). No trigger and no
+ * foreign key action writes from these tables into another.
+ * test/db/pg-change-notification.test.ts holds that list of readers: a new reader of one of these
+ * tables fails it until someone checks that no memo reads through it (and removes the table from
+ * this list if one does).
  *
  * Everything else counts as a change, and so does any statement this cannot read with certainty
  * (DDL, a leading comment, a table name it cannot find, SQLite's INSERT OR …): a spurious change

@@ -10,6 +10,7 @@ import type { Database } from '../../src/db/database.ts';
 import { loadMigrations, migrate } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/resources/projects/index.ts';
+import { errorFingerprint } from '../../src/resources/reports/store.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { Api } from '../support/api.ts';
@@ -162,5 +163,68 @@ describe('upgrade: dedup heads folded into the report records (202611231300)', (
         ['error_older', 5],
       ].sort(),
     );
+  });
+});
+
+describe('upgrade: one index over an error group (202612010200)', () => {
+  let database: TestDatabase;
+  let server: TestServer;
+  let key: string;
+  const error = { title: 'RangeError in export', message: 'before the upgrade', errorType: 'RangeError' };
+
+  before(async () => {
+    database = await createTestDatabase();
+    const db = await migratedUpTo(database, '202612010200_error_group_index');
+
+    await createProject(db, { id: 'slotted', name: 'Slotted', slug: 'slotted', monthlyQuota: null });
+    key = (await createApiKey(db, 'slotted', 'live', ALL_PUBLIC_SCOPES)).key;
+    // One group as the earlier server left it: a record closed when its window had passed, and the
+    // open record that followed it, inside its window.
+    const stale = new Date(Date.now() - 3 * 60 * 60 * 1000).toISOString();
+    const recent = new Date(Date.now() - 10 * 60 * 1000).toISOString();
+    const fingerprint = errorFingerprint(error);
+    for (const [id, open, at, occurrences] of [
+      ['error_closed', 0, stale, 7],
+      ['error_open', 1, recent, 2],
+    ] as const) {
+      await db.run(
+        `INSERT INTO error_reports (id, project_id, environment, fingerprint, dedup_open, title, message, error_type, severity, occurrences, first_seen_at, last_seen_at)
+         VALUES (?, 'slotted', 'live', ?, ?, ?, ?, ?, 'high', ?, ?, ?)`,
+        [id, fingerprint, open, error.title, error.message, error.errorType, occurrences, at, at],
+      );
+    }
+    await db.close();
+    server = await startTestServer({ database });
+  });
+  after(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  it('a repeat is counted on the open record from before the upgrade, not on the closed one', async () => {
+    const again = await new Api(server.baseUrl, key).post('/errors', error);
+    assert.equal(again.status, 200);
+    assert.equal(again.body.id, 'error_open');
+    const rows = await server.db.all<{ id: string; occurrences: number; dedup_slot: string }>(
+      "SELECT id, occurrences, dedup_slot FROM error_reports WHERE project_id = 'slotted' ORDER BY id",
+    );
+    assert.deepEqual(
+      rows.map((row) => [row.id, Number(row.occurrences), row.dedup_slot]),
+      [
+        ['error_closed', 7, 'error_closed'],
+        ['error_open', 3, ''],
+      ],
+    );
+  });
+
+  it('the index admits one open record per group, and any number of closed ones', async () => {
+    const insert = (id: string, slot: string) =>
+      server.db.run(
+        `INSERT INTO error_reports (id, project_id, environment, fingerprint, dedup_open, dedup_slot, title, message, severity, occurrences, first_seen_at, last_seen_at)
+         VALUES (?, 'slotted', 'live', ?, ?, ?, 'x', 'x', 'low', 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
+        [id, errorFingerprint(error), slot === '' ? 1 : 0, slot],
+      );
+    await assert.rejects(insert('error_second_open', ''), /unique|UNIQUE/);
+    await insert('error_closed_too', 'error_closed_too');
   });
 });

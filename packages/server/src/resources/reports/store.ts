@@ -486,9 +486,9 @@ interface ReportTable {
   idPrefix: string;
   /**
    * A new record, or one more occurrence of the open record of the same fingerprint when that was
-   * first seen inside the window; the conflict target is the partial unique index over open
-   * records. A repeat of a resolved report is a regression: it opens again; an ignored one stays
-   * ignored.
+   * first seen inside the window; the conflict target is the unique index that admits one open
+   * record per fingerprint (see reportTable). A repeat of a resolved report is a regression: it
+   * opens again; an ignored one stays ignored.
    */
   upsert: string;
   /** `upsert` for `rows` records at once, returning what the lifecycle reads of each. */
@@ -502,12 +502,20 @@ function reportTable(
   name: ReportTable['name'],
   idPrefix: string,
   columns: readonly string[],
-  options: { reopenResolved: boolean; lifecycleColumns?: readonly string[] } = { reopenResolved: true },
+  options: { reopenResolved: boolean; lifecycleColumns?: readonly string[]; slotted?: boolean } = {
+    reopenResolved: true,
+  },
 ): ReportTable {
+  // `slotted`: the table's one unique index over a group's records takes the slot as its last
+  // column: '' for the open record (a new record's default), the record's id once closed
+  // (migration 202612010200). Otherwise the unique index is partial, over the open records.
+  const conflict = options.slotted
+    ? '(project_id, environment, fingerprint, dedup_slot)'
+    : '(project_id, environment, fingerprint) WHERE dedup_open = 1';
   const upsert = (rows: number, returning: string) => `
   INSERT INTO ${name} (id, project_id, environment, fingerprint, dedup_open, ${columns.join(', ')}, occurrences, first_seen_at, last_seen_at)
   VALUES ${Array.from({ length: rows }, () => `(?, ?, ?, ?, 1, ${columns.map(() => '?').join(', ')}, ?, ?, ?)`).join(',\n    ')}
-  ON CONFLICT (project_id, environment, fingerprint) WHERE dedup_open = 1 DO UPDATE SET
+  ON CONFLICT ${conflict} DO UPDATE SET
     occurrences = ${name}.occurrences + excluded.occurrences,
     last_seen_at = excluded.last_seen_at,
     status = ${options.reopenResolved ? `CASE WHEN ${name}.status = 'resolved' THEN 'open' ELSE ${name}.status END` : `${name}.status`}
@@ -519,7 +527,7 @@ function reportTable(
     idPrefix,
     upsert: upsert(1, 'id'),
     upsertRows: (rows) => upsert(rows, lifecycle.join(', ')),
-    close: `UPDATE ${name} SET dedup_open = 0
+    close: `UPDATE ${name} SET dedup_open = 0${options.slotted ? ', dedup_slot = id' : ''}
       WHERE project_id = ? AND environment = ? AND fingerprint = ? AND dedup_open = 1 AND first_seen_at <= ?`,
   };
 }
@@ -603,5 +611,5 @@ const ERRORS = reportTable(
     'metadata',
     'app_version',
   ],
-  { reopenResolved: false, lifecycleColumns: ['resolved_in_release', 'app_version'] },
+  { reopenResolved: false, lifecycleColumns: ['resolved_in_release', 'app_version'], slotted: true },
 );

@@ -41,6 +41,19 @@ function lineAt(body: Buffer, start: number): { line: Buffer; next: number } {
     : { line: body.subarray(start, end), next: end + 1 };
 }
 
+/**
+ * Whether the line is whitespace only, as `String.prototype.trim` sees it. ASCII lines (all an SDK
+ * sends) are read as bytes; a line with other bytes is decoded, for the Unicode spaces.
+ */
+function isBlank(line: Buffer): boolean {
+  for (const byte of line) {
+    if (byte >= 0x80) return line.toString('utf8').trim() === '';
+    // Tab, line feed, vertical tab, form feed, carriage return, space.
+    if (!(byte === 0x20 || (byte >= 0x09 && byte <= 0x0d))) return false;
+  }
+  return true;
+}
+
 export function parseEnvelope(body: Buffer): Envelope {
   const first = lineAt(body, 0);
   if (first.line.length === 0) throw new BadRequestError('Malformed envelope: the body is empty');
@@ -50,7 +63,7 @@ export function parseEnvelope(body: Buffer): Envelope {
   while (at < body.length) {
     const { line, next } = lineAt(body, at);
     // Blank lines between items (a trailing newline, an SDK's padding) carry nothing.
-    if (line.toString('utf8').trim() === '') {
+    if (isBlank(line)) {
       at = next;
       continue;
     }

@@ -276,6 +276,16 @@ describe('Sentry ingest over HTTP', () => {
     assert.equal((await post(target, bomb, { 'content-encoding': 'gzip' })).status, 413);
   });
 
+  it('skips blank lines between items, whatever whitespace they hold', async () => {
+    const title = `Padded envelope ${crypto.randomUUID()}`;
+    // An item without a length runs to its newline; the lines around it hold only spaces, tabs,
+    // carriage returns, or Unicode spaces (a no-break space, a byte order mark).
+    const body = `{}\n \t\r\n{"type":"event"}\n${JSON.stringify(event(title))}\n\u00a0\ufeff\n\n`;
+    const response = await post(await url('envelope', `?sentry_key=${p.liveKey}`), body);
+    assert.equal(response.status, 200);
+    assert.equal((await errorsTitled(title)).length, 1);
+  });
+
   it('accepts other item types with a 200, drops them and counts them', async () => {
     const before = { ...ingestCounts(p.server.db).dropped };
     const response = await post(

@@ -33,6 +33,15 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15
 }
 
 /** A project with a live key and one endpoint for `feature.created`, written directly. */
+/** The "endpoint disabled" notice of the project's one endpoint: when it is due, how often tried. */
+async function noticeOf(db: Database, projectId: string) {
+  const [row] = await db.all<{ notice_due_at: string | null; notice_attempts: number }>(
+    'SELECT notice_due_at, notice_attempts FROM webhook_endpoints WHERE project_id = ?',
+    [projectId],
+  );
+  return row!;
+}
+
 async function projectWithHook(db: Database, url: string) {
   const projectId = newId('proj');
   await createProject(db, { id: projectId, name: 'Hooks', slug: projectId, monthlyQuota: null });
@@ -206,15 +215,8 @@ describe("webhooks: a disabled endpoint's team is told, even when the telling pr
     assert.deepEqual(mail.to, ['owner@example.com']);
     assert.match(mail.text, /of Hooked app was disabled/);
     assert.match(mail.text, /Last error: .*500/);
-    const notice = async () =>
-      (
-        await db.all<{ notice_due_at: string | null; notice_attempts: number }>(
-          'SELECT notice_due_at, notice_attempts FROM webhook_endpoints WHERE project_id = ?',
-          [projectId],
-        )
-      )[0]!;
-    await until('the notice is settled', async () => (await notice()).notice_due_at === null);
-    assert.equal(Number((await notice()).notice_attempts), 2);
+    await until('the notice is settled', async () => (await noticeOf(db, projectId)).notice_due_at === null);
+    assert.equal(Number((await noticeOf(db, projectId)).notice_attempts), 2);
     await sleep(300);
     assert.equal(mailbox.messages.filter((m) => m.subject.startsWith('Webhook disabled')).length, 1);
   });
@@ -277,18 +279,11 @@ describe('webhooks: a notice the mail server refuses is sent at a later attempt'
       description: 'Its webhook is down for good.',
     });
     assert.equal(created.status, 201, created.text);
-    const notice = async () =>
-      (
-        await server.db.all<{ notice_due_at: string | null; notice_attempts: number }>(
-          'SELECT notice_due_at, notice_attempts FROM webhook_endpoints WHERE project_id = ?',
-          [projectId],
-        )
-      )[0]!;
     await until('the team is told', async () => accepted.length > 0);
     assert.deepEqual([refusals, accepted], [2, ['refused-owner@example.com']]);
     // Settled once the mail server's answer is back (it has the message a moment before that).
-    await until('the notice is settled', async () => (await notice()).notice_due_at === null);
-    assert.equal(Number((await notice()).notice_attempts), 3);
+    await until('the notice is settled', async () => (await noticeOf(server.db, projectId)).notice_due_at === null);
+    assert.equal(Number((await noticeOf(server.db, projectId)).notice_attempts), 3);
   });
 });
 

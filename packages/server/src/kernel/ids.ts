@@ -33,6 +33,14 @@ export function newId(prefix: string): string {
   return `${prefix}_${time}${seq}${randomBase36(10)}`;
 }
 
+/**
+ * The least id newId(prefix) makes at `time` or later: ids of a prefix sort as the times they
+ * were made (by their process's clock), so `id >= idFloor(prefix, t)` holds every id made from t on.
+ */
+export function idFloor(prefix: string, time: number): string {
+  return `${prefix}_${Math.max(0, Math.trunc(time)).toString(36).padStart(9, '0')}`;
+}
+
 export function randomToken(length: number): string {
   const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
   // Rejection sampling keeps every character equally likely.

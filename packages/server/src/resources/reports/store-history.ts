@@ -1,16 +1,25 @@
 /**
- * Occurrence history of error groups: one row per group (project, environment, fingerprint) and
- * UTC hour, counted by an upsert in the transaction that records the report, so two processes
- * counting the same hour at once both land (`count = count + 1` under the row lock of the
- * conflict). Hours older than the retention (`ERROR_HISTORY_RETENTION_DAYS`) are deleted after
- * writes, at most every PRUNE_EVERY_MS per process.
+ * Occurrence history of error groups (project, environment, fingerprint), per UTC hour.
+ *
+ * A group's records count it: the dedup window is an hour, so each record's reports fall in the
+ * hour of its first report and the hour of its last, and the record keeps how many fell in the
+ * latter (`last_hour_occurrences`, added to by the upsert that records a report, so counts from
+ * several processes add up under the row lock). A group's history is the sum over its records.
+ *
+ * Records from before that (migration 202612020100, `last_hour_occurrences` NULL) are counted in
+ * error_occurrences_hourly: one row per group and hour, counted by an upsert in the transaction
+ * that records the report. Those hours are deleted once older than the retention
+ * (`ERROR_HISTORY_RETENTION_DAYS`), after writes, at most every PRUNE_EVERY_MS per process.
  */
 import type { Database, Queryable } from '../../db/database.ts';
+import { idFloor } from '../../kernel/ids.ts';
 import type { Scope } from '../../kernel/scope.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 export const PRUNE_EVERY_MS = 10 * 60 * 1000;
+/** newId's prefix of error_reports ids. */
+export const ERROR_ID_PREFIX = 'error';
 
 export const HISTORY_RANGES = ['24h', '14d'] as const;
 export type HistoryRange = (typeof HISTORY_RANGES)[number];
@@ -90,20 +99,61 @@ export async function readHistory(
   const count = range === '24h' ? 24 : 14;
   const last = Math.floor(now.getTime() / size) * size;
   const first = last - (count - 1) * size;
-  const rows = await db.all<{ hour: string; count: number }>(
+  const since = new Date(first).toISOString();
+  const counts = new Array<number>(count).fill(0);
+  const add = (hour: number, n: number) => {
+    const index = Math.floor((hour - first) / size);
+    if (index >= 0 && index < count) counts[index]! += n;
+  };
+  const recordsQuery = historyRecordsQuery(group, first);
+  const records = await db.all<{
+    first_seen_at: string;
+    last_seen_at: string;
+    occurrences: number;
+    last_hour_occurrences: number;
+  }>(recordsQuery.sql, recordsQuery.params);
+  for (const record of records) {
+    const firstHour = Math.floor(Date.parse(record.first_seen_at) / HOUR_MS) * HOUR_MS;
+    const lastHour = Math.floor(Date.parse(record.last_seen_at) / HOUR_MS) * HOUR_MS;
+    const inLastHour = lastHour > firstHour ? Number(record.last_hour_occurrences) : 0;
+    add(firstHour, Number(record.occurrences) - inLastHour);
+    add(lastHour, inLastHour);
+  }
+  const hours = await db.all<{ hour: string; count: number }>(
     `SELECT hour, count FROM error_occurrences_hourly
       WHERE project_id = ? AND environment = ? AND fingerprint = ? AND hour >= ?`,
-    [group.projectId, group.environment, group.fingerprint, new Date(first).toISOString()],
+    [group.projectId, group.environment, group.fingerprint, since],
   );
-  const counts = new Array<number>(count).fill(0);
-  for (const row of rows) {
-    const index = Math.floor((Date.parse(row.hour) - first) / size);
-    if (index >= 0 && index < count) counts[index]! += Number(row.count);
-  }
+  for (const row of hours) add(Date.parse(row.hour), Number(row.count));
   return {
     bucket: range === '24h' ? 'hour' : 'day',
     buckets: counts.map((n, i) => ({ start: new Date(first + i * size).toISOString(), count: n })),
     total: counts.reduce((a, b) => a + b, 0),
+  };
+}
+
+/**
+ * The records of a group with reports from `since` on (ms), read along the group's index
+ * (202612010200): the open record (slot '') and the closed ones made since the window before
+ * `since`, a range of slots, as a closed record's slot is its id, made when its first report was
+ * written. Exported for the query-plan test.
+ */
+export function historyRecordsQuery(
+  group: { projectId: string; environment: string; fingerprint: string },
+  since: number,
+): { sql: string; params: string[] } {
+  const records = (slot: string) => `SELECT first_seen_at, last_seen_at, occurrences, last_hour_occurrences
+      FROM error_reports
+     WHERE project_id = ? AND environment = ? AND fingerprint = ? AND ${slot}
+       AND last_seen_at >= ? AND last_hour_occurrences IS NOT NULL`;
+  const keyed = [group.projectId, group.environment, group.fingerprint];
+  const from = new Date(since).toISOString();
+  return {
+    // Two ranges of the index as two reads: an OR of both let SQLite's planner take the project's
+    // time index instead, a walk of every group's records in range.
+    sql: `${records("dedup_slot = ''")}\n    UNION ALL\n    ${records('dedup_slot >= ?')}`,
+    // The margin of a second hour covers clocks of processes a little apart.
+    params: [...keyed, from, ...keyed, idFloor(ERROR_ID_PREFIX, since - 2 * HOUR_MS), from],
   };
 }
 

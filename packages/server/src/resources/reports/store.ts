@@ -10,7 +10,7 @@ import { newId } from '../../kernel/ids.ts';
 import { emitDomainEvent, type SharedReads } from '../../db/domain-events.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { DEDUP_WINDOW_MS, fingerprintOf } from './dedup.ts';
-import { countOccurrence, countOccurrencesIn, hourOf, pruneHistory } from './store-history.ts';
+import { countOccurrence, countOccurrencesIn, ERROR_ID_PREFIX, hourOf, pruneHistory } from './store-history.ts';
 import type { BugBody, ErrorBody } from './schemas.ts';
 import {
   getTriage,
@@ -193,8 +193,8 @@ export type ErrorGroupReports = readonly ErrorReport[];
 
 /**
  * Records reports of several groups in one transaction of a few statements, however many groups:
- * one multi-row upsert of the records, one of their hourly history, one read of the previous
- * records of the groups that got a new one, and an update only where a status moves. On
+ * one multi-row upsert of the records (which count their hours: the history), one read of the
+ * previous records of the groups that got a new one, and an update only where a status moves. On
  * PostgreSQL a commit waits for the disk, so reports that arrive together share one commit
  * (error-writer.ts gathers them) instead of queueing for one commit each.
  *
@@ -241,12 +241,15 @@ export async function writeErrorGroups(
       }
       for (const [key, group] of await upsertErrorRecords(tx, missing, cutoff)) recorded.set(key, group);
     }
-    await countOccurrences(
-      tx,
-      plans.flatMap((plan) =>
-        [...plan.perHour].map(([hour, count]) => ({ scope: plan.scope, fingerprint: plan.fingerprint, hour, count })),
-      ),
-    );
+    // Records count their own hours; one from before they did is counted in the hourly table.
+    const uncounted = plans.filter((plan) => !recorded.get(plan.key)!.countsHours);
+    if (uncounted.length > 0)
+      await countOccurrences(
+        tx,
+        uncounted.flatMap((plan) =>
+          [...plan.perHour].map(([hour, count]) => ({ scope: plan.scope, fingerprint: plan.fingerprint, hour, count })),
+        ),
+      );
     await applyLifecycle(tx, plans, recorded, closed);
     return plans.map((plan) => recorded.get(plan.key)!);
   }, RELAXED);
@@ -269,6 +272,8 @@ interface GroupPlan {
   values: SqlValue[];
   arrivals: Arrivals;
   perHour: Map<string, number>;
+  /** How many of the reports arrived in the hour of the last one. */
+  lastHourCount: number;
 }
 
 function planGroup(reports: ErrorGroupReports): GroupPlan {
@@ -305,6 +310,7 @@ function planGroup(reports: ErrorGroupReports): GroupPlan {
     ],
     arrivals: { first: first.now, last: last.now, count: reports.length },
     perHour,
+    lastHourCount: perHour.get(hourOf(last.now)) ?? 0,
   };
 }
 
@@ -313,6 +319,8 @@ interface RecordedGroup extends Occurrence {
   status: string;
   resolvedInRelease: string | null;
   appVersion: string | null;
+  /** False for a record from before records counted their hours (migration 202612020100). */
+  countsHours: boolean;
 }
 
 /**
@@ -328,7 +336,7 @@ async function upsertErrorRecords(
   for (const plan of plans) {
     const { scope, fingerprint, candidate, values, arrivals } = plan;
     params.push(candidate, scope.projectId, scope.environment, fingerprint, ...values, arrivals.count);
-    params.push(arrivals.first.toISOString(), arrivals.last.toISOString());
+    params.push(arrivals.first.toISOString(), arrivals.last.toISOString(), plan.lastHourCount);
   }
   params.push(cutoff);
   const rows = await tx.all<{
@@ -339,6 +347,7 @@ async function upsertErrorRecords(
     status: string;
     resolved_in_release: string | null;
     app_version: string | null;
+    last_hour_occurrences: number | null;
   }>(ERRORS.upsertRows(plans.length), params);
   const candidates = new Map(plans.map((plan) => [plan.key, plan.candidate]));
   const recorded = new Map<string, RecordedGroup>();
@@ -350,6 +359,7 @@ async function upsertErrorRecords(
       status: row.status,
       resolvedInRelease: row.resolved_in_release,
       appVersion: row.app_version,
+      countsHours: row.last_hour_occurrences !== null,
     });
   }
   return recorded;
@@ -502,7 +512,12 @@ function reportTable(
   name: ReportTable['name'],
   idPrefix: string,
   columns: readonly string[],
-  options: { reopenResolved: boolean; lifecycleColumns?: readonly string[]; slotted?: boolean } = {
+  options: {
+    reopenResolved: boolean;
+    lifecycleColumns?: readonly string[];
+    slotted?: boolean;
+    hourCounts?: boolean;
+  } = {
     reopenResolved: true,
   },
 ): ReportTable {
@@ -512,12 +527,15 @@ function reportTable(
   const conflict = options.slotted
     ? '(project_id, environment, fingerprint, dedup_slot)'
     : '(project_id, environment, fingerprint) WHERE dedup_open = 1';
+  // `hourCounts`: a new record's value, after its times, is how many of its reports fell in the hour
+  // of its last (migration 202612020100).
+  const hours = options.hourCounts ?? false;
   const upsert = (rows: number, returning: string) => `
-  INSERT INTO ${name} (id, project_id, environment, fingerprint, dedup_open, ${columns.join(', ')}, occurrences, first_seen_at, last_seen_at)
-  VALUES ${Array.from({ length: rows }, () => `(?, ?, ?, ?, 1, ${columns.map(() => '?').join(', ')}, ?, ?, ?)`).join(',\n    ')}
+  INSERT INTO ${name} (id, project_id, environment, fingerprint, dedup_open, ${columns.join(', ')}, occurrences, first_seen_at, last_seen_at${hours ? ', last_hour_occurrences' : ''})
+  VALUES ${Array.from({ length: rows }, () => `(?, ?, ?, ?, 1, ${columns.map(() => '?').join(', ')}, ?, ?, ?${hours ? ', ?' : ''})`).join(',\n    ')}
   ON CONFLICT ${conflict} DO UPDATE SET
     occurrences = ${name}.occurrences + excluded.occurrences,
-    last_seen_at = excluded.last_seen_at,
+    last_seen_at = CASE WHEN excluded.last_seen_at > ${name}.last_seen_at THEN excluded.last_seen_at ELSE ${name}.last_seen_at END,${hours ? lastHourUpdate(name) : ''}
     status = ${options.reopenResolved ? `CASE WHEN ${name}.status = 'resolved' THEN 'open' ELSE ${name}.status END` : `${name}.status`}
   WHERE ${name}.first_seen_at > ?
   RETURNING ${returning}`;
@@ -530,6 +548,26 @@ function reportTable(
     close: `UPDATE ${name} SET dedup_open = 0${options.slotted ? ', dedup_slot = id' : ''}
       WHERE project_id = ? AND environment = ? AND fingerprint = ? AND dedup_open = 1 AND first_seen_at <= ?`,
   };
+}
+
+/**
+ * The count of the hour of a record's last report, as a write adds to it (every SET sees the row
+ * before the write). A write whose last report is in a later hour than the record's last starts
+ * that hour with its own count; one in the same hour adds its count. A write's reports from an
+ * earlier hour than its last are in the record's first hour, which `occurrences` minus this count
+ * holds: a record spans at most two hours, so that hour is the first one. A report from a process
+ * whose clock is behind, older than the record's last hour, is counted in the first hour too.
+ * NULL stays NULL: such a record is counted in error_occurrences_hourly.
+ */
+function lastHourUpdate(name: string): string {
+  const hourPart = (column: string) => `substr(${column}, 1, 13)`;
+  return `
+    last_hour_occurrences = CASE
+      WHEN ${name}.last_hour_occurrences IS NULL THEN NULL
+      WHEN ${hourPart('excluded.last_seen_at')} > ${hourPart(`${name}.last_seen_at`)} THEN excluded.last_hour_occurrences
+      WHEN ${hourPart('excluded.last_seen_at')} = ${hourPart(`${name}.last_seen_at`)}
+        THEN ${name}.last_hour_occurrences + excluded.last_hour_occurrences
+      ELSE ${name}.last_hour_occurrences END,`;
 }
 
 /** When the reports of one write arrived, and how many they are. */
@@ -594,7 +632,7 @@ const BUGS = reportTable('bug_reports', 'bug', [
 ]);
 const ERRORS = reportTable(
   'error_reports',
-  'error',
+  ERROR_ID_PREFIX,
   [
     'title',
     'message',
@@ -611,5 +649,10 @@ const ERRORS = reportTable(
     'metadata',
     'app_version',
   ],
-  { reopenResolved: false, lifecycleColumns: ['resolved_in_release', 'app_version'], slotted: true },
+  {
+    reopenResolved: false,
+    lifecycleColumns: ['resolved_in_release', 'app_version', 'last_hour_occurrences'],
+    slotted: true,
+    hourCounts: true,
+  },
 );

@@ -11,12 +11,23 @@ import { migrate } from '../../../src/db/migrate.ts';
 import { openDatabase } from '../../../src/db/open.ts';
 import { newId } from '../../../src/kernel/ids.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../../src/resources/projects/index.ts';
-import { hourOf, resetPruneClock } from '../../../src/resources/reports/store-history.ts';
+import {
+  historyRecordsQuery,
+  hourOf,
+  readHistory,
+  resetPruneClock,
+} from '../../../src/resources/reports/store-history.ts';
 import { compareVersions, lifecycleAfterRepeat } from '../../../src/resources/reports/store.ts';
 import { Api } from '../../support/api.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../../support/database.ts';
 import { managedProjectSuite } from '../../support/manage-fixtures.ts';
 import { startServerProcess, type ServerProcess } from '../../support/server.ts';
+
+/** Waits, if need be, until the current hour has more than five seconds left: a test's reports stay in one hour. */
+async function clearOfTheHourEnd(): Promise<void> {
+  const left = 3600_000 - (Date.now() % 3600_000);
+  if (left < 5000) await new Promise((resolve) => setTimeout(resolve, left + 10));
+}
 
 const report = (title: string, extra: Record<string, unknown> = {}) => ({
   title,
@@ -32,7 +43,8 @@ describe('error history and lifecycle', () => {
   it('counts every report of a group per hour, zero-filled over 24 hours and 14 days', async () => {
     const first = (await p.live.post('/errors', report('Chart me please'))).body;
     for (let i = 0; i < 4; i++) await p.live.post('/errors', report('Chart me please'));
-    // An earlier day, written as the store would have: 3 reports 3 days ago.
+    // An earlier day, written as the store did before records counted their hours: 3 reports
+    // 3 days ago, in the hourly table.
     const earlier = hourOf(new Date(Date.now() - 3 * 24 * 3600_000));
     const group = await p.server.db.get<{ fingerprint: string }>('SELECT fingerprint FROM error_reports WHERE id = ?', [
       first.id,
@@ -63,6 +75,82 @@ describe('error history and lifecycle', () => {
     assert.equal((await p.member.get(path(`/errors/${first.id}/history`), { query: { range: '7d' } })).status, 400);
     assert.equal((await p.member.get(path('/errors/error_nope/history'))).status, 404);
     assert.equal((await p.outsider.get(path(`/errors/${first.id}/history`))).status, 404);
+  });
+
+  it("counts a record's reports in each of the two hours it spans", async () => {
+    await clearOfTheHourEnd();
+    const first = (await p.live.post('/errors', report('Across the hour'))).body;
+    await p.live.post('/errors', report('Across the hour'));
+    await p.live.post('/errors', report('Across the hour'));
+    // Its three reports moved to the last millisecond of the previous hour: inside the window.
+    const previousHourEnd = new Date(Date.parse(hourOf(new Date())) - 1).toISOString();
+    await p.server.db.run('UPDATE error_reports SET first_seen_at = ?, last_seen_at = ? WHERE id = ?', [
+      previousHourEnd,
+      previousHourEnd,
+      first.id,
+    ]);
+    for (let i = 0; i < 2; i++)
+      assert.equal((await p.live.post('/errors', report('Across the hour'))).body.id, first.id);
+
+    const day = (await p.member.get(path(`/errors/${first.id}/history`), { query: { range: '24h' } })).body;
+    assert.equal(day.total, 5);
+    assert.equal(day.buckets.at(-1).count, 2);
+    assert.equal(day.buckets.at(-2).count, 3);
+    const record = await p.server.db.get<{ occurrences: number; last_hour_occurrences: number }>(
+      'SELECT occurrences, last_hour_occurrences FROM error_reports WHERE id = ?',
+      [first.id],
+    );
+    assert.deepEqual({ ...record }, { occurrences: 5, last_hour_occurrences: 2 });
+  });
+
+  it('a record from before records counted their hours goes on counting in the hourly table', async () => {
+    const legacy = (await p.live.post('/errors', report('Counted the old way'))).body;
+    const { fingerprint } = (await p.server.db.get<{ fingerprint: string }>(
+      'SELECT fingerprint FROM error_reports WHERE id = ?',
+      [legacy.id],
+    ))!;
+    // As migration 202612020100 leaves a record: no count of its hours, its reports in the hourly table.
+    await p.server.db.run('UPDATE error_reports SET last_hour_occurrences = NULL WHERE id = ?', [legacy.id]);
+    await p.server.db.run(
+      'INSERT INTO error_occurrences_hourly (project_id, environment, fingerprint, hour, count) VALUES (?, ?, ?, ?, 1)',
+      [p.projectId, 'live', fingerprint, hourOf(new Date())],
+    );
+    assert.equal((await p.live.post('/errors', report('Counted the old way'))).body.id, legacy.id);
+    const hourly = await p.server.db.get<{ n: number }>(
+      'SELECT SUM(count) AS n FROM error_occurrences_hourly WHERE fingerprint = ?',
+      [fingerprint],
+    );
+    assert.equal(Number(hourly!.n), 2);
+    const record = await p.server.db.get<{ last_hour_occurrences: number | null }>(
+      'SELECT last_hour_occurrences FROM error_reports WHERE id = ?',
+      [legacy.id],
+    );
+    assert.equal(record!.last_hour_occurrences, null);
+    assert.equal((await p.member.get(path(`/errors/${legacy.id}/history`))).body.total, 2);
+  });
+
+  it("reads a group's history along the group's index, not the project's records", async () => {
+    const query = historyRecordsQuery({ projectId: p.projectId, environment: 'live', fingerprint: 'f' }, Date.now());
+    const db = p.server.db;
+    if (db.dialect === 'sqlite') {
+      const rows = await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${query.sql}`, query.params);
+      const searches = rows.map((row) => row.detail).filter((detail) => /SEARCH|SCAN/.test(detail));
+      assert.equal(searches.length, 2);
+      for (const search of searches)
+        assert.match(search, /USING INDEX error_reports_group \(.*fingerprint=\? AND dedup_slot[=>]/);
+      return;
+    }
+    // A table of a few rows is read whole by PostgreSQL's choice; the plan with scans off shows
+    // that the conditions are the index's.
+    const plan = await db.transaction(async (tx) => {
+      await tx.run('SET LOCAL enable_seqscan = off');
+      const rows = await tx.all<Record<string, string>>(`EXPLAIN ${query.sql}`, query.params);
+      return rows.map((row) => Object.values(row)[0]).join('\n');
+    });
+    assert.equal(plan.match(/Index Scan using error_reports_group/g)?.length, 2);
+    assert.match(plan, /dedup_slot = ''/);
+    assert.match(plan, /Index Cond: .*fingerprint = .*dedup_slot >= /);
+    assert.doesNotMatch(plan, /Seq Scan|Bitmap/);
   });
 
   it('prunes hours older than the retention after a write', async () => {
@@ -297,7 +385,7 @@ describe('error history through two server processes on one PostgreSQL database'
     await database?.drop();
   });
 
-  it('30 concurrent reports of one error: one group, 30 occurrences, an hourly count of exactly 30', async () => {
+  it('30 concurrent reports of one error: one group, 30 occurrences, a history of exactly 30', async () => {
     const responses = await Promise.all(
       Array.from({ length: 30 }, (_, i) => apis[i % 2]!.post('/errors', report('Concurrent crash'))),
     );
@@ -309,13 +397,12 @@ describe('error history through two server processes on one PostgreSQL database'
       [...ids][0],
     ]);
     assert.equal(Number(row!.occurrences), 30);
-    const history = await db.all<{ count: number }>('SELECT count FROM error_occurrences_hourly WHERE project_id = ?', [
-      projectId,
-    ]);
-    assert.equal(
-      history.reduce((sum, h) => sum + Number(h.count), 0),
-      30,
-    );
+    const { fingerprint } = (await db.get<{ fingerprint: string }>(
+      'SELECT fingerprint FROM error_reports WHERE id = ?',
+      [[...ids][0]],
+    ))!;
+    const history = await readHistory(db, { projectId, environment: 'live', fingerprint }, '24h', new Date());
+    assert.equal(history.total, 30);
   });
 
   it('10 errors, 6 reports each, through both processes at once: 10 groups of exactly 6, no deadlock', async () => {
@@ -324,21 +411,15 @@ describe('error history through two server processes on one PostgreSQL database'
       sends.map((n, i) => apis[i % 2]!.post('/errors', report(`Concurrent mixed crash ${n}`))),
     );
     assert.ok(responses.every((r) => r.status === 201 || r.status === 200));
-    const rows = await db.all<{ title: string; occurrences: number }>(
-      `SELECT title, occurrences FROM error_reports WHERE project_id = ? AND title LIKE 'Concurrent mixed crash %'`,
+    const rows = await db.all<{ title: string; occurrences: number; fingerprint: string }>(
+      `SELECT title, occurrences, fingerprint FROM error_reports WHERE project_id = ? AND title LIKE 'Concurrent mixed crash %'`,
       [projectId],
     );
     assert.equal(rows.length, 10);
     assert.ok(rows.every((row) => Number(row.occurrences) === 6));
-    const hours = await db.all<{ count: number }>(
-      `SELECT h.count FROM error_occurrences_hourly h JOIN error_reports r
-          ON r.project_id = h.project_id AND r.environment = h.environment AND r.fingerprint = h.fingerprint
-        WHERE r.project_id = ? AND r.title LIKE 'Concurrent mixed crash %'`,
-      [projectId],
-    );
-    assert.equal(
-      hours.reduce((sum, h) => sum + Number(h.count), 0),
-      60,
-    );
+    for (const { fingerprint } of rows) {
+      const history = await readHistory(db, { projectId, environment: 'live', fingerprint }, '24h', new Date());
+      assert.equal(history.total, 6);
+    }
   });
 });

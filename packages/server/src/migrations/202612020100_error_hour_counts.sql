@@ -1,0 +1,12 @@
+-- An error record counts its own hours. The dedup window is an hour, so a record's reports fall in
+-- at most two UTC hours: the hour of its first report and the hour of its last. The record keeps
+-- how many fell in the hour of its last (last_hour_occurrences); the rest are in the hour of its
+-- first. A group's history is then read from its records (resources/reports/store-history.ts),
+-- and recording a report no longer upserts a row of error_occurrences_hourly: that upsert was a
+-- statement of every write and, for a new group, an insert at a random place in a key that
+-- starts with the fingerprint (a hash). Measured with the bench's `npm run compare`, writes
+-- without it: POST /errors with a new group 1.30x as fast on SQLite and 1.46x on PostgreSQL.
+--
+-- Records from before have NULL here: their counts are in error_occurrences_hourly, and a report
+-- that still lands on one of them (its window is at most an hour) is counted there as before.
+ALTER TABLE error_reports ADD COLUMN last_hour_occurrences INTEGER;

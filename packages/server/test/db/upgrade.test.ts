@@ -10,6 +10,7 @@ import type { Database } from '../../src/db/database.ts';
 import { loadMigrations, migrate } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/resources/projects/index.ts';
+import { hourOf, readHistory } from '../../src/resources/reports/store-history.ts';
 import { errorFingerprint } from '../../src/resources/reports/store.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -226,5 +227,92 @@ describe('upgrade: one index over an error group (202612010200)', () => {
       );
     await assert.rejects(insert('error_second_open', ''), /unique|UNIQUE/);
     await insert('error_closed_too', 'error_closed_too');
+  });
+});
+
+describe('upgrade: error records count their own hours (202612020100)', () => {
+  let database: TestDatabase;
+  let server: TestServer;
+  let key: string;
+  const api = () => new Api(server.baseUrl, key);
+  const error = { title: 'SyntaxError in import', message: 'before the upgrade', errorType: 'SyntaxError' };
+  const fingerprint = errorFingerprint(error);
+  const group = { projectId: 'hourly', environment: 'live', fingerprint };
+
+  before(async () => {
+    database = await createTestDatabase();
+    const db = await migratedUpTo(database, '202612020100_error_hour_counts');
+    await createProject(db, { id: 'hourly', name: 'Hourly', slug: 'hourly', monthlyQuota: null });
+    key = (await createApiKey(db, 'hourly', 'live', ALL_PUBLIC_SCOPES)).key;
+    // One group as the earlier server left it: a closed record of 7 reports three hours ago and
+    // the open one of 4 ten minutes ago, each counted in the hourly table.
+    const stale = new Date(Date.now() - 3 * 60 * 60 * 1000);
+    const recent = new Date(Date.now() - 10 * 60 * 1000);
+    for (const [id, at, occurrences] of [
+      ['error_h_closed', stale, 7],
+      ['error_h_open', recent, 4],
+    ] as const) {
+      const open = id === 'error_h_open';
+      await db.run(
+        `INSERT INTO error_reports (id, project_id, environment, fingerprint, dedup_open, dedup_slot, title, message, error_type, severity, occurrences, first_seen_at, last_seen_at)
+         VALUES (?, 'hourly', 'live', ?, ?, ?, ?, ?, ?, 'high', ?, ?, ?)`,
+        [
+          id,
+          fingerprint,
+          open ? 1 : 0,
+          open ? '' : id,
+          error.title,
+          error.message,
+          error.errorType,
+          occurrences,
+          at.toISOString(),
+          at.toISOString(),
+        ],
+      );
+      await db.run(
+        `INSERT INTO error_occurrences_hourly (project_id, environment, fingerprint, hour, count) VALUES ('hourly', 'live', ?, ?, ?)`,
+        [fingerprint, hourOf(at), occurrences],
+      );
+    }
+    await db.close();
+    server = await startTestServer({ database });
+  });
+  after(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  it('a repeat on a record from before is counted in the hourly table; the history adds up', async () => {
+    const again = await api().post('/errors', error);
+    assert.equal(again.body.id, 'error_h_open');
+    const record = await server.db.get<{ occurrences: number; last_hour_occurrences: number | null }>(
+      "SELECT occurrences, last_hour_occurrences FROM error_reports WHERE id = 'error_h_open'",
+    );
+    assert.equal(Number(record!.occurrences), 5);
+    assert.equal(record!.last_hour_occurrences, null);
+    const hourly = await server.db.get<{ n: number }>(
+      "SELECT SUM(count) AS n FROM error_occurrences_hourly WHERE project_id = 'hourly'",
+    );
+    assert.equal(Number(hourly!.n), 12);
+    assert.equal((await readHistory(server.db, group, '24h', new Date())).total, 12);
+  });
+
+  it('a group new after the upgrade counts on its record, not in the hourly table', async () => {
+    const fresh = { ...error, title: 'SyntaxError after the upgrade' };
+    const first = await api().post('/errors', fresh);
+    assert.equal(first.status, 201);
+    await api().post('/errors', fresh);
+    const record = await server.db.get<{ last_hour_occurrences: number | null }>(
+      'SELECT last_hour_occurrences FROM error_reports WHERE id = ?',
+      [first.body.id],
+    );
+    assert.equal(Number(record!.last_hour_occurrences), 2);
+    const freshGroup = { ...group, fingerprint: errorFingerprint(fresh) };
+    const hourly = await server.db.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM error_occurrences_hourly WHERE fingerprint = ?',
+      [freshGroup.fingerprint],
+    );
+    assert.equal(Number(hourly!.n), 0);
+    assert.equal((await readHistory(server.db, freshGroup, '24h', new Date())).total, 2);
   });
 });

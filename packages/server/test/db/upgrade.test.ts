@@ -26,17 +26,32 @@ async function migratedUpTo(database: TestDatabase, migrationId: string): Promis
   return db;
 }
 
+/**
+ * An upgrade suite's server: a new test database migrated up to before `migrationId`, `seed`
+ * writing what a server of that time wrote, then a server started on it, which applies the rest.
+ */
+function upgradeSuite(migrationId: string, seed: (db: Database) => Promise<void>): { readonly server: TestServer } {
+  const suite = {} as { server: TestServer; database: TestDatabase };
+  before(async () => {
+    suite.database = await createTestDatabase();
+    const db = await migratedUpTo(suite.database, migrationId);
+    await seed(db);
+    await db.close();
+    suite.server = await startTestServer({ database: suite.database });
+  });
+  after(async () => {
+    await suite.server?.close();
+    await suite.database?.drop();
+  });
+  return suite;
+}
+
 describe('upgrade: report fingerprints cut to 128 bits (202611230000)', () => {
-  let database: TestDatabase;
-  let server: TestServer;
   let key: string;
   const title = 'TypeError in checkout';
   const errorType = 'TypeError';
 
-  before(async () => {
-    database = await createTestDatabase();
-    const db = await migratedUpTo(database, '202611230000_short_dedup_fingerprints');
-
+  const upgraded = upgradeSuite('202611230000_short_dedup_fingerprints', async (db) => {
     await createProject(db, { id: 'upgraded', name: 'Upgraded', slug: 'upgraded', monthlyQuota: null });
     key = (await createApiKey(db, 'upgraded', 'live', ALL_PUBLIC_SCOPES)).key;
     // What the earlier server stored for one error report: the record and its dedup head, whose
@@ -53,16 +68,10 @@ describe('upgrade: report fingerprints cut to 128 bits (202611230000)', () => {
        VALUES ('upgraded', 'live', 'error', ?, 'error_before_upgrade', ?)`,
       [fullFingerprint, at],
     );
-    await db.close();
-    server = await startTestServer({ database });
-  });
-  after(async () => {
-    await server?.close();
-    await database?.drop();
   });
 
   it('a repeat after the upgrade is counted on the record from before it', async () => {
-    const api = new Api(server.baseUrl, key);
+    const api = new Api(upgraded.server.baseUrl, key);
     const repeat = await api.post('/errors', { title, message: 'Seen again after the upgrade', errorType });
     assert.equal(repeat.status, 200);
     assert.deepEqual(repeat.body, {
@@ -70,9 +79,10 @@ describe('upgrade: report fingerprints cut to 128 bits (202611230000)', () => {
       message: 'Error already reported; occurrence counted',
       duplicate: true,
     });
-    const row = await server.db.get<{ occurrences: number }>('SELECT occurrences FROM error_reports WHERE id = ?', [
-      'error_before_upgrade',
-    ]);
+    const row = await upgraded.server.db.get<{ occurrences: number }>(
+      'SELECT occurrences FROM error_reports WHERE id = ?',
+      ['error_before_upgrade'],
+    );
     assert.equal(Number(row!.occurrences), 4);
     const other = await api.post('/errors', {
       title: 'Another error',
@@ -84,8 +94,6 @@ describe('upgrade: report fingerprints cut to 128 bits (202611230000)', () => {
 });
 
 describe('upgrade: dedup heads folded into the report records (202611231300)', () => {
-  let database: TestDatabase;
-  let server: TestServer;
   let key: string;
   const fingerprint = (...parts: string[]) =>
     createHash('sha256')
@@ -93,10 +101,7 @@ describe('upgrade: dedup heads folded into the report records (202611231300)', (
       .digest('hex')
       .slice(0, 32);
 
-  before(async () => {
-    database = await createTestDatabase();
-    const db = await migratedUpTo(database, '202611231300_dedup_on_records');
-
+  const upgraded = upgradeSuite('202611231300_dedup_on_records', async (db) => {
     await createProject(db, { id: 'folded', name: 'Folded', slug: 'folded', monthlyQuota: null });
     key = (await createApiKey(db, 'folded', 'live', ALL_PUBLIC_SCOPES)).key;
     const recent = new Date(Date.now() - 10 * 60 * 1000).toISOString();
@@ -125,27 +130,22 @@ describe('upgrade: dedup heads folded into the report records (202611231300)', (
       recent,
     ]);
     await db.run(head, ['error', fingerprint('TypeError in cart', 'TypeError'), 'error_before', stale]);
-    await db.close();
-    server = await startTestServer({ database });
-  });
-  after(async () => {
-    await server?.close();
-    await database?.drop();
   });
 
   it('a repeat inside the window is counted on the record from before the upgrade', async () => {
-    const api = new Api(server.baseUrl, key);
+    const api = new Api(upgraded.server.baseUrl, key);
     const repeat = await api.post('/bugs', { title: 'Checkout button', message: 'The checkout button does nothing.' });
     assert.equal(repeat.status, 200);
     assert.equal(repeat.body.id, 'bug_before');
-    const row = await server.db.get<{ occurrences: number }>('SELECT occurrences FROM bug_reports WHERE id = ?', [
-      'bug_before',
-    ]);
+    const row = await upgraded.server.db.get<{ occurrences: number }>(
+      'SELECT occurrences FROM bug_reports WHERE id = ?',
+      ['bug_before'],
+    );
     assert.equal(Number(row!.occurrences), 3);
   });
 
   it('a repeat past the window opens a new record, which then collects the repeats', async () => {
-    const api = new Api(server.baseUrl, key);
+    const api = new Api(upgraded.server.baseUrl, key);
     const error = { title: 'TypeError in cart', message: 'Seen again after the upgrade', errorType: 'TypeError' };
     const first = await api.post('/errors', error);
     assert.equal(first.status, 201);
@@ -153,7 +153,7 @@ describe('upgrade: dedup heads folded into the report records (202611231300)', (
     const again = await api.post('/errors', error);
     assert.equal(again.status, 200);
     assert.equal(again.body.id, first.body.id);
-    const rows = await server.db.all<{ id: string; occurrences: number }>(
+    const rows = await upgraded.server.db.all<{ id: string; occurrences: number }>(
       "SELECT id, occurrences FROM error_reports WHERE project_id = 'folded' ORDER BY id",
     );
     assert.deepEqual(
@@ -168,15 +168,10 @@ describe('upgrade: dedup heads folded into the report records (202611231300)', (
 });
 
 describe('upgrade: one index over an error group (202612010200)', () => {
-  let database: TestDatabase;
-  let server: TestServer;
   let key: string;
   const error = { title: 'RangeError in export', message: 'before the upgrade', errorType: 'RangeError' };
 
-  before(async () => {
-    database = await createTestDatabase();
-    const db = await migratedUpTo(database, '202612010200_error_group_index');
-
+  const upgraded = upgradeSuite('202612010200_error_group_index', async (db) => {
     await createProject(db, { id: 'slotted', name: 'Slotted', slug: 'slotted', monthlyQuota: null });
     key = (await createApiKey(db, 'slotted', 'live', ALL_PUBLIC_SCOPES)).key;
     // One group as the earlier server left it: a record closed when its window had passed, and the
@@ -194,19 +189,13 @@ describe('upgrade: one index over an error group (202612010200)', () => {
         [id, fingerprint, open, error.title, error.message, error.errorType, occurrences, at, at],
       );
     }
-    await db.close();
-    server = await startTestServer({ database });
-  });
-  after(async () => {
-    await server?.close();
-    await database?.drop();
   });
 
   it('a repeat is counted on the open record from before the upgrade, not on the closed one', async () => {
-    const again = await new Api(server.baseUrl, key).post('/errors', error);
+    const again = await new Api(upgraded.server.baseUrl, key).post('/errors', error);
     assert.equal(again.status, 200);
     assert.equal(again.body.id, 'error_open');
-    const rows = await server.db.all<{ id: string; occurrences: number; dedup_slot: string }>(
+    const rows = await upgraded.server.db.all<{ id: string; occurrences: number; dedup_slot: string }>(
       "SELECT id, occurrences, dedup_slot FROM error_reports WHERE project_id = 'slotted' ORDER BY id",
     );
     assert.deepEqual(
@@ -220,7 +209,7 @@ describe('upgrade: one index over an error group (202612010200)', () => {
 
   it('the index admits one open record per group, and any number of closed ones', async () => {
     const insert = (id: string, slot: string) =>
-      server.db.run(
+      upgraded.server.db.run(
         `INSERT INTO error_reports (id, project_id, environment, fingerprint, dedup_open, dedup_slot, title, message, severity, occurrences, first_seen_at, last_seen_at)
          VALUES (?, 'slotted', 'live', ?, ?, ?, 'x', 'x', 'low', 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
         [id, errorFingerprint(error), slot === '' ? 1 : 0, slot],
@@ -231,17 +220,13 @@ describe('upgrade: one index over an error group (202612010200)', () => {
 });
 
 describe('upgrade: error records count their own hours (202612020100)', () => {
-  let database: TestDatabase;
-  let server: TestServer;
   let key: string;
-  const api = () => new Api(server.baseUrl, key);
+  const api = () => new Api(upgraded.server.baseUrl, key);
   const error = { title: 'SyntaxError in import', message: 'before the upgrade', errorType: 'SyntaxError' };
   const fingerprint = errorFingerprint(error);
   const group = { projectId: 'hourly', environment: 'live', fingerprint };
 
-  before(async () => {
-    database = await createTestDatabase();
-    const db = await migratedUpTo(database, '202612020100_error_hour_counts');
+  const upgraded = upgradeSuite('202612020100_error_hour_counts', async (db) => {
     await createProject(db, { id: 'hourly', name: 'Hourly', slug: 'hourly', monthlyQuota: null });
     key = (await createApiKey(db, 'hourly', 'live', ALL_PUBLIC_SCOPES)).key;
     // One group as the earlier server left it: a closed record of 7 reports three hours ago and
@@ -274,27 +259,21 @@ describe('upgrade: error records count their own hours (202612020100)', () => {
         [fingerprint, hourOf(at), occurrences],
       );
     }
-    await db.close();
-    server = await startTestServer({ database });
-  });
-  after(async () => {
-    await server?.close();
-    await database?.drop();
   });
 
   it('a repeat on a record from before is counted in the hourly table; the history adds up', async () => {
     const again = await api().post('/errors', error);
     assert.equal(again.body.id, 'error_h_open');
-    const record = await server.db.get<{ occurrences: number; last_hour_occurrences: number | null }>(
+    const record = await upgraded.server.db.get<{ occurrences: number; last_hour_occurrences: number | null }>(
       "SELECT occurrences, last_hour_occurrences FROM error_reports WHERE id = 'error_h_open'",
     );
     assert.equal(Number(record!.occurrences), 5);
     assert.equal(record!.last_hour_occurrences, null);
-    const hourly = await server.db.get<{ n: number }>(
+    const hourly = await upgraded.server.db.get<{ n: number }>(
       "SELECT SUM(count) AS n FROM error_occurrences_hourly WHERE project_id = 'hourly'",
     );
     assert.equal(Number(hourly!.n), 12);
-    assert.equal((await readHistory(server.db, group, '24h', new Date())).total, 12);
+    assert.equal((await readHistory(upgraded.server.db, group, '24h', new Date())).total, 12);
   });
 
   it('a group new after the upgrade counts on its record, not in the hourly table', async () => {
@@ -302,17 +281,17 @@ describe('upgrade: error records count their own hours (202612020100)', () => {
     const first = await api().post('/errors', fresh);
     assert.equal(first.status, 201);
     await api().post('/errors', fresh);
-    const record = await server.db.get<{ last_hour_occurrences: number | null }>(
+    const record = await upgraded.server.db.get<{ last_hour_occurrences: number | null }>(
       'SELECT last_hour_occurrences FROM error_reports WHERE id = ?',
       [first.body.id],
     );
     assert.equal(Number(record!.last_hour_occurrences), 2);
     const freshGroup = { ...group, fingerprint: errorFingerprint(fresh) };
-    const hourly = await server.db.get<{ n: number }>(
+    const hourly = await upgraded.server.db.get<{ n: number }>(
       'SELECT COUNT(*) AS n FROM error_occurrences_hourly WHERE fingerprint = ?',
       [freshGroup.fingerprint],
     );
     assert.equal(Number(hourly!.n), 0);
-    assert.equal((await readHistory(server.db, freshGroup, '24h', new Date())).total, 2);
+    assert.equal((await readHistory(upgraded.server.db, freshGroup, '24h', new Date())).total, 2);
   });
 });

@@ -47,10 +47,9 @@ export interface Config {
    */
   changelogScheduleIntervalMs: number;
   /**
-   * `ERROR_HISTORY_RETENTION_DAYS`: days of hourly occurrence counts kept in error_occurrences_hourly,
-   * where records from before migration 202612020100 are counted (resources/reports/store-history.ts;
-   * newer records count their own hours); older hours are pruned after writes, at most every 10
-   * minutes per process.
+   * `ERROR_HISTORY_RETENTION_DAYS`: days of the hourly occurrence counts of error records from before
+   * migration 202612020100 (resources/reports/store-history.ts; newer records count their own
+   * hours); older hours are pruned after writes, at most every 10 minutes per process.
    */
   errorHistoryRetentionDays: number;
   /**

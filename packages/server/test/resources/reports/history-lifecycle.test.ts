@@ -6,6 +6,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../../src/db/database.ts';
 import { migrate } from '../../../src/db/migrate.ts';
 import { openDatabase } from '../../../src/db/open.ts';
@@ -26,7 +27,7 @@ import { startServerProcess, type ServerProcess } from '../../support/server.ts'
 /** Waits, if need be, until the current hour has more than five seconds left: a test's reports stay in one hour. */
 async function clearOfTheHourEnd(): Promise<void> {
   const left = 3600_000 - (Date.now() % 3600_000);
-  if (left < 5000) await new Promise((resolve) => setTimeout(resolve, left + 10));
+  if (left < 5000) await sleep(left + 10);
 }
 
 const report = (title: string, extra: Record<string, unknown> = {}) => ({

@@ -32,7 +32,6 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15
   }
 }
 
-/** A project with a live key and one endpoint for `feature.created`, written directly. */
 /** The "endpoint disabled" notice of the project's one endpoint: when it is due, how often tried. */
 async function noticeOf(db: Database, projectId: string) {
   const [row] = await db.all<{ notice_due_at: string | null; notice_attempts: number }>(
@@ -42,6 +41,7 @@ async function noticeOf(db: Database, projectId: string) {
   return row!;
 }
 
+/** A project with a live key and one endpoint for `feature.created`, written directly. */
 async function projectWithHook(db: Database, url: string) {
   const projectId = newId('proj');
   await createProject(db, { id: projectId, name: 'Hooks', slug: projectId, monthlyQuota: null });

@@ -28,6 +28,8 @@ const OWNERS = {
   error_reports: 'resources/reports',
   error_occurrences_hourly: 'resources/reports',
   log_groups: 'resources/logs',
+  log_group_keys: 'resources/logs',
+  log_group_key_sweeps: 'resources/logs',
   maintenance_settings: 'resources/site-config',
   status_messages: 'resources/site-config',
   feature_flags: 'resources/site-config',

@@ -11,7 +11,8 @@
  * http/rate-limit.ts), which serve management lists and the per-request limit checks, never a
  * memoised read. On PostgreSQL NOTIFY takes a database-wide lock at commit; on SQLite every
  * commit emptied every memo (a metered read's quota flush, each error report). No trigger and no
- * foreign key action writes from these tables into another.
+ * foreign key action writes from these tables into another one outside this list (the one trigger,
+ * on SQLite, takes a deleted log group's key out of log_group_keys).
  * test/db/pg-change-notification.test.ts holds that list of readers: a new reader of one of these
  * tables fails it until someone checks that no memo reads through it (and removes the table from
  * this list if one does).
@@ -26,6 +27,9 @@ export const UNMEMOISED_TABLES: ReadonlySet<string> = new Set([
   'dedup_heads',
   'bug_reports',
   'log_groups',
+  // SQLite's keys of log groups and its sweep mark (resources/logs/store-sqlite-keys.ts).
+  'log_group_keys',
+  'log_group_key_sweeps',
   'missing_translations',
   'quota_usage',
   'rate_limit_heads',

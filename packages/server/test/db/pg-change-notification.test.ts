@@ -40,6 +40,12 @@ describe('which PostgreSQL writes notify', () => {
        ON CONFLICT (project_id, key) DO UPDATE SET occurrences = missing_translations.occurrences + 1`,
       'UPDATE error_reports SET status = ? WHERE id = ?',
       'WITH head AS (INSERT INTO log_groups (id) VALUES (?) RETURNING id) UPDATE log_groups SET level = ? WHERE id = ?',
+      // SQLite's log writes: repeats by rowid, and a sweep step of keys.
+      `UPDATE log_groups SET occurrences = log_groups.occurrences + v.column2 FROM (VALUES (?, ?)) AS v
+       WHERE log_groups.rowid = v.column1 RETURNING log_groups.rowid AS rid`,
+      `INSERT INTO log_group_keys (key, group_rowid) VALUES (?, ?), (?, ?)
+       ON CONFLICT (key) DO UPDATE SET group_rowid = excluded.group_rowid`,
+      'UPDATE log_group_key_sweeps SET merged_through = ?',
     ]) {
       assert.equal(changesMemoisedData(sql), false, sql);
     }
@@ -74,6 +80,7 @@ describe('who reads the tables whose writes do not notify', () => {
     'src/http/rate-limit.ts',
     'src/resources/logs/group-key.ts',
     'src/resources/logs/store.ts',
+    'src/resources/logs/store-sqlite-keys.ts',
     'src/resources/reports/index.ts',
     'src/resources/reports/store.ts',
     'src/resources/reports/store-history.ts',

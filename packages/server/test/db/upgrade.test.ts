@@ -12,7 +12,8 @@ import { openDatabase } from '../../src/db/open.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/resources/projects/index.ts';
 import { hourOf, readHistory } from '../../src/resources/reports/store-history.ts';
 import { errorFingerprint } from '../../src/resources/reports/store.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { groupKey } from '../../src/resources/logs/group-key.ts';
+import { createTestDatabase, type TestDatabase, testDbKind } from '../support/database.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { Api } from '../support/api.ts';
 
@@ -293,5 +294,64 @@ describe('upgrade: error records count their own hours (202612020100)', () => {
     );
     assert.equal(Number(hourly!.n), 0);
     assert.equal((await readHistory(upgraded.server.db, freshGroup, '24h', new Date())).total, 2);
+  });
+});
+
+describe('upgrade: SQLite keeps log keys apart from the rows (202612030100)', {
+  skip: testDbKind() !== 'sqlite' && 'the migration is SQLite’s alone',
+}, () => {
+  let key: string;
+  const api = () => new Api(upgraded.server.baseUrl, key);
+  const lines = Array.from({ length: 3 }, (_, i) => ({
+    level: 'warn' as const,
+    message: `Before ${i}`,
+    fingerprint: `before-${i}`,
+  }));
+
+  const upgraded = upgradeSuite('202612030100_log_key_index', async (db) => {
+    await createProject(db, { id: 'keyed', name: 'Keyed', slug: 'keyed', monthlyQuota: null });
+    key = (await createApiKey(db, 'keyed', 'live', ALL_PUBLIC_SCOPES)).key;
+    // Groups as the earlier server wrote them: one row each, found through the unique key index.
+    const at = new Date(Date.now() - 60_000).toISOString();
+    for (const [i, line] of lines.entries())
+      await db.run(
+        `INSERT INTO log_groups (id, project_id, environment, fingerprint, fingerprint_key, level, message, occurrences,
+           first_seen_at, last_seen_at) VALUES (?, 'keyed', 'live', ?, ?, 'warn', ?, 4, ?, ?)`,
+        [`log_before_${i}`, line.fingerprint, groupKey('keyed', 'live', line.fingerprint), line.message, at, at],
+      );
+  });
+
+  it('moves every key to log_group_keys, pointing at its row, and drops the unique index', async () => {
+    const db = upgraded.server.db;
+    const keys = await db.all<{ id: string; key: number }>(
+      `SELECT g.id, k.key FROM log_group_keys k JOIN log_groups g ON g.rowid = k.group_rowid AND g.fingerprint_key = k.key
+       WHERE g.project_id = 'keyed' ORDER BY g.id`,
+    );
+    assert.deepEqual(
+      keys.map((row) => [row.id, Number(row.key)]),
+      lines.map((line, i) => [`log_before_${i}`, groupKey('keyed', 'live', line.fingerprint)]),
+    );
+    const swept = await db.get<{ through: number; top: number }>(
+      'SELECT merged_through AS through, (SELECT max(rowid) FROM log_groups) AS top FROM log_group_key_sweeps',
+    );
+    assert.equal(Number(swept!.through), Number(swept!.top));
+    assert.equal(await db.get("SELECT 1 AS found FROM sqlite_master WHERE name = 'log_groups_key'"), undefined);
+  });
+
+  it('counts the groups from before on their rows, and appends new ones', async () => {
+    const newcomer = { level: 'info' as const, message: 'After', fingerprint: 'after-0' };
+    assert.equal((await api().post('/logs', { logs: [...lines, lines[0]!, newcomer] })).status, 200);
+    const rows = await upgraded.server.db.all<{ fingerprint: string; occurrences: number }>(
+      "SELECT fingerprint, occurrences FROM log_groups WHERE project_id = 'keyed' ORDER BY fingerprint",
+    );
+    assert.deepEqual(
+      rows.map((row) => [row.fingerprint, Number(row.occurrences)]),
+      [
+        ['after-0', 1],
+        ['before-0', 6],
+        ['before-1', 5],
+        ['before-2', 5],
+      ],
+    );
   });
 });

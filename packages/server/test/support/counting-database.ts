@@ -1,6 +1,7 @@
 /**
- * The real database, with a count of the statements run through it: for tests that hold the
- * server to a fixed number of statements per request. Nothing is changed on the way through.
+ * The real database, with a count of the statements run through it (and their text, if asked):
+ * for tests that hold the server to a fixed number of statements per request, or to what it
+ * reads. Nothing is changed on the way through.
  */
 import type { Database, Queryable } from '../../src/db/database.ts';
 
@@ -8,19 +9,24 @@ export interface StatementCount {
   statements: number;
 }
 
-export function countStatements(db: Database): { db: Database; count: StatementCount } {
+/** `noted`, when given, receives the text of every statement as well. */
+export function countStatements(db: Database, noted?: string[]): { db: Database; count: StatementCount } {
   const count: StatementCount = { statements: 0 };
+  const note = (sql: string) => {
+    count.statements++;
+    noted?.push(sql.trim());
+  };
   const counted = (queryable: Queryable): Queryable => ({
     all: (sql, params) => {
-      count.statements++;
+      note(sql);
       return queryable.all(sql, params);
     },
     get: (sql, params) => {
-      count.statements++;
+      note(sql);
       return queryable.get(sql, params);
     },
     run: (sql, params) => {
-      count.statements++;
+      note(sql);
       return queryable.run(sql, params);
     },
   });

@@ -17,6 +17,7 @@ import {
   type TriageTable,
 } from '../reports/index.ts';
 import { groupKey, recentGroupKey } from './group-key.ts';
+import { type KeyChanges, SqliteKeyIndex } from './store-sqlite-keys.ts';
 import type { LogEntry } from './schemas.ts';
 
 /** The given fingerprint, else a hash of level, category and message. */
@@ -192,6 +193,200 @@ async function writeProbing(db: Database, scope: Scope, groups: Group[]): Promis
   });
 }
 
+const insertsReturning = new Map<number, string>();
+
+/** New groups on SQLite: a plain append (store-sqlite-keys.ts found their keys free). */
+function insertFor(rows: number): string {
+  let sql = insertsReturning.get(rows);
+  if (!sql) {
+    sql = `${INSERT}
+  VALUES ${Array.from({ length: rows }, () => ROW).join(', ')}
+  RETURNING rowid AS rid, fingerprint_key AS k`;
+    insertsReturning.set(rows, sql);
+  }
+  return sql;
+}
+
+const UPDATE_ROW = `(${Array.from({ length: 12 }, () => '?').join(', ')})`;
+const updates = new Map<number, string>();
+
+/**
+ * Repeats on SQLite, by rowid, one statement for many groups. A row that is not the group's
+ * (a stale pointer, or another group at a colliding key) is left alone and not returned.
+ */
+function updateFor(rows: number): string {
+  let sql = updates.get(rows);
+  if (!sql) {
+    sql = `UPDATE log_groups SET
+    occurrences = log_groups.occurrences + v.column10,
+    status = CASE WHEN log_groups.status = 'resolved' THEN 'open' ELSE log_groups.status END,
+    level = v.column3, category = v.column4, source = v.column5, message = v.column6, data = v.column7,
+    user_id = v.column8, app_version = v.column9,
+    first_seen_at = CASE WHEN v.column11 < log_groups.first_seen_at THEN v.column11 ELSE log_groups.first_seen_at END,
+    last_seen_at = CASE WHEN v.column12 > log_groups.last_seen_at THEN v.column12 ELSE log_groups.last_seen_at END
+  FROM (VALUES ${Array.from({ length: rows }, () => UPDATE_ROW).join(', ')}) AS v
+  WHERE log_groups.rowid = v.column1 AND log_groups.fingerprint = v.column2
+    AND log_groups.project_id = ? AND log_groups.environment = ?
+  RETURNING log_groups.rowid AS rid`;
+    updates.set(rows, sql);
+  }
+  return sql;
+}
+
+function pushRepeat(params: SqlValue[], group: Group, rowid: number): void {
+  const entry = group.last;
+  params.push(
+    rowid,
+    group.fingerprint,
+    entry.level,
+    entry.category ?? null,
+    entry.source ?? null,
+    entry.message,
+    entry.data === undefined ? null : JSON.stringify(entry.data),
+    entry.userId ?? null,
+    entry.appVersion ?? null,
+    group.count,
+    group.firstSeen,
+    group.lastSeen,
+  );
+}
+
+/** Counts repeats onto their rows; returns the groups whose row was not theirs. */
+async function updateRows(tx: Queryable, scope: Scope, found: Array<[Group, number]>): Promise<Group[]> {
+  const missed: Group[] = [];
+  for (let from = 0; from < found.length; from += ROWS_PER_STATEMENT) {
+    const chunk = found.slice(from, from + ROWS_PER_STATEMENT);
+    const params: SqlValue[] = [];
+    for (const [group, rowid] of chunk) pushRepeat(params, group, rowid);
+    params.push(scope.projectId, scope.environment);
+    const done = new Set((await tx.all<{ rid: number }>(updateFor(chunk.length), params)).map((row) => row.rid));
+    for (const [group, rowid] of chunk) if (!done.has(rowid)) missed.push(group);
+  }
+  return missed;
+}
+
+async function insertRows(tx: Queryable, scope: Scope, groups: Array<[Group, number]>, changes: KeyChanges) {
+  for (let from = 0; from < groups.length; from += ROWS_PER_STATEMENT) {
+    const chunk = groups.slice(from, from + ROWS_PER_STATEMENT);
+    const params: SqlValue[] = [];
+    for (const [group, key] of chunk) pushGroup(params, scope, group, key);
+    for (const row of await tx.all<{ rid: number; k: number }>(insertFor(chunk.length), params)) {
+      changes.added.push([row.k, row.rid]);
+      if (row.rid > changes.top) changes.top = row.rid;
+    }
+  }
+}
+
+/**
+ * SQLite's write of one scope's groups, in one transaction: repeats found by key (fresh keys in
+ * memory, the filter, log_group_keys) and counted by rowid; new groups appended. Anything out of
+ * the ordinary (a key collision, a stale pointer) goes group by group through placeProbing.
+ */
+async function writeGroupsSqlite(db: Database, index: SqliteKeyIndex, scope: Scope, groups: Group[]): Promise<void> {
+  const changes = await db.transaction(async (tx) => {
+    const changes: KeyChanges = { added: [], stale: [], rebuilt: false, top: await index.sync(tx) };
+    const found: Array<[Group, number]> = [];
+    const toRead: Group[] = [];
+    const fresh: Group[] = [];
+    for (const group of groups) {
+      const rowid = index.freshRow(group.key);
+      if (rowid !== undefined) found.push([group, rowid]);
+      else if (index.mayBeMerged(group.key)) toRead.push(group);
+      else fresh.push(group);
+    }
+    const merged =
+      toRead.length > 0
+        ? await index.mergedRows(
+            tx,
+            toRead.map((group) => group.key),
+          )
+        : undefined;
+    for (const group of toRead) {
+      const rowid = merged!.get(group.key);
+      if (rowid !== undefined) found.push([group, rowid]);
+      else fresh.push(group);
+    }
+    const slow = await updateRows(tx, scope, found);
+    // Two new groups of the batch at one key: the second takes the slow path.
+    const taken = new Set<number>();
+    const inserts: Array<[Group, number]> = [];
+    for (const group of fresh) {
+      if (taken.has(group.key)) slow.push(group);
+      else {
+        taken.add(group.key);
+        inserts.push([group, group.key]);
+      }
+    }
+    await insertRows(tx, scope, inserts, changes);
+    for (const group of slow) await placeProbing(tx, index, scope, group, changes);
+    return changes;
+  });
+  index.apply(changes);
+}
+
+/**
+ * One group at its first key that holds it or is free (group-key.ts), every pointer checked
+ * against the row it names.
+ */
+async function placeProbing(
+  tx: Queryable,
+  index: SqliteKeyIndex,
+  scope: Scope,
+  group: Group,
+  changes: KeyChanges,
+): Promise<void> {
+  /** This transaction's new rows: in memory only once it commits. */
+  const written = new Map(changes.added);
+  let probe = 0;
+  /** Set once the key's pointer in memory proved stale: then only log_group_keys can tell. */
+  let tableOnly = false;
+  while (probe < MAX_PROBES) {
+    const key = probe === 0 ? group.key : groupKey(scope.projectId, scope.environment, group.fingerprint, probe);
+    // After a rebuild every older row is in log_group_keys, and memory knows nothing yet.
+    const inMemory = tableOnly ? undefined : (written.get(key) ?? (changes.rebuilt ? undefined : index.freshRow(key)));
+    const rowid = inMemory ?? (await index.mergedRows(tx, [key])).get(key);
+    const row =
+      rowid === undefined
+        ? undefined
+        : await tx.get<{ k: number; project_id: string; environment: string; fingerprint: string }>(
+            'SELECT fingerprint_key AS k, project_id, environment, fingerprint FROM log_groups WHERE rowid = ?',
+            [rowid],
+          );
+    if (rowid === undefined) {
+      await insertRows(tx, scope, [[group, key]], changes);
+      return;
+    }
+    if (row?.k !== key) {
+      // A pointer to a row that is gone (its project was deleted) or is another row now.
+      if (inMemory !== undefined) {
+        changes.stale.push(key);
+        written.delete(key);
+        tableOnly = true;
+      } else {
+        // In log_group_keys, where deletions take their keys along: the rows were renumbered
+        // (VACUUM). Every key again from log_groups, then this group from its first probe.
+        await index.rebuild(tx);
+        changes.rebuilt = true;
+        written.clear();
+        tableOnly = false;
+        probe = 0;
+      }
+      continue;
+    }
+    tableOnly = false;
+    if (
+      row.project_id === scope.projectId &&
+      row.environment === scope.environment &&
+      row.fingerprint === group.fingerprint
+    ) {
+      await updateRows(tx, scope, [[group, rowid]]);
+      return;
+    }
+    probe++; // another group holds this key
+  }
+  throw new Error(`log group ${group.fingerprint}: no free key in ${MAX_PROBES} probes`);
+}
+
 /** One request's entries, kept so that it can be written alone if the folded write fails. */
 interface Batch {
   entries: readonly LogEntry[];
@@ -221,12 +416,15 @@ interface PendingScope {
  */
 class LogWriter {
   private readonly db: Database;
+  /** SQLite's lookup of groups by key (store-sqlite-keys.ts); PostgreSQL has its unique index. */
+  private readonly keys: SqliteKeyIndex | undefined;
   private pending = new Map<string, PendingScope>();
   private writing = false;
   private scheduled = false;
 
   constructor(db: Database) {
     this.db = db;
+    this.keys = db.dialect === 'sqlite' ? new SqliteKeyIndex() : undefined;
   }
 
   add(scope: Scope, entries: readonly LogEntry[], receivedAt: string): Promise<void> {
@@ -258,18 +456,30 @@ class LogWriter {
     this.pending = new Map();
     this.writing = true;
     try {
-      // Scopes share no rows, so their writes may run side by side (PostgreSQL's pool does;
-      // SQLite queues them on its one writer).
-      await Promise.all([...batch.values()].map((waiting) => this.writeScope(waiting)));
+      if (this.keys) {
+        // One after another: each write's keys are in memory before the next one looks.
+        for (const waiting of batch.values()) await this.writeScope(waiting);
+        await this.keys.maintain(this.db).catch((error: unknown) => {
+          // Nothing is lost: the keys stay in memory, and the step is tried after the next write.
+          process.emitWarning(error instanceof Error ? error : new Error(String(error)), 'LogKeyIndexWarning');
+        });
+      } else {
+        // Scopes share no rows, so their writes run side by side on PostgreSQL's pool.
+        await Promise.all([...batch.values()].map((waiting) => this.writeScope(waiting)));
+      }
     } finally {
       this.writing = false;
       if (this.pending.size > 0) this.schedule();
     }
   }
 
+  private writeGroups(scope: Scope, groups: Group[]): Promise<void> {
+    return this.keys ? writeGroupsSqlite(this.db, this.keys, scope, groups) : writeGroups(this.db, scope, groups);
+  }
+
   private async writeScope(waiting: PendingScope): Promise<void> {
     try {
-      await writeGroups(this.db, waiting.scope, inLockOrder(waiting.groups));
+      await this.writeGroups(waiting.scope, inLockOrder(waiting.groups));
       for (const batch of waiting.batches) batch.written.resolve();
       return;
     } catch (error) {
@@ -283,7 +493,7 @@ class LogWriter {
       const groups = new Map<string, Group>();
       foldBatch(waiting.scope, groups, batch.entries, batch.receivedAt);
       try {
-        await writeGroups(this.db, waiting.scope, inLockOrder(groups));
+        await this.writeGroups(waiting.scope, inLockOrder(groups));
         batch.written.resolve();
       } catch (error) {
         batch.written.reject(error);

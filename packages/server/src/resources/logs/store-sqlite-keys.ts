@@ -1,0 +1,225 @@
+/**
+ * Where SQLite finds a log group's row by its key (group-key.ts), without a random write per new
+ * group.
+ *
+ * Why: a unique index on a hash key takes each new group at a random place. SQLite writes a
+ * whole page (4 KiB) to its WAL for every page a commit changed, and copies it back at the
+ * checkpoint; a commit of 3,200 new groups changed as many leaves of that index, nearly one page
+ * for each group, for 8 bytes of key. That was most of what an all-new log line cost. (PostgreSQL
+ * logs the tuple, not the page, and keeps its unique index: migration 202612030100.)
+ *
+ * How: a group's key is found in one of three places, in this order:
+ *
+ * - `fresh`, in memory: key → rowid of the groups written since their keys last moved to
+ *   log_group_keys. It is read again from the database at start, and whenever the table's last
+ *   rowid is not the one this process left (another writer, or a deletion).
+ * - a Bloom filter of log_group_keys (key-filter.ts): a key it does not hold is certainly not
+ *   there, so a batch of new groups reads nothing at all;
+ * - log_group_keys, the table (key → rowid).
+ *
+ * Once SWEEP_AT keys are fresh they move to log_group_keys in key order, SWEEP_STEP keys per
+ * transaction: a step's keys are neighbours, so each page of the table it changes takes many of
+ * them, and a sweep writes each page at most once. The cost per group falls with the number of
+ * groups a sweep carries (the table's pages over SWEEP_AT) instead of one page each; a step is
+ * bounded, so no sweep holds the writer for long.
+ *
+ * A pointer is checked wherever it is used (the row must hold the key), because rowids move:
+ * a deleted group's rowid can be taken again, and VACUUM renumbers every row. A stale fresh
+ * pointer is dropped; a stale pointer in the table means the table is rebuilt from log_groups.
+ */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Database, Queryable } from '../../db/database.ts';
+import { KeyFilter } from './key-filter.ts';
+
+/** Fresh keys that start a sweep. Memory: about 40 bytes each in the map. */
+const SWEEP_AT = 100_000;
+/** Keys moved per sweep transaction. */
+const SWEEP_STEP = 10_000;
+/** Keys per INSERT of a sweep step. */
+const INSERT_ROWS = 500;
+/** Keys read per turn while the filter is built. */
+const FILTER_CHUNK = 50_000;
+
+/** What a write learned about keys; applied once its transaction has committed. */
+export interface KeyChanges {
+  /** Rows written at new keys: [key, rowid]. */
+  added: Array<[number, number]>;
+  /** Fresh keys whose row was gone or another row. */
+  stale: number[];
+  /** log_group_keys was rebuilt from log_groups: read everything again. */
+  rebuilt: boolean;
+  /** max(rowid) of log_groups after the write. */
+  top: number;
+}
+
+interface Sweep {
+  /** The fresh keys when the sweep began, in order (a typed array sorts numbers natively, fast). */
+  keys: Float64Array;
+  next: number;
+  /** The table's last rowid when the sweep began: every row up to it is merged at the end. */
+  through: number;
+}
+
+export class SqliteKeyIndex {
+  private fresh = new Map<number, number>();
+  /** max(rowid) of log_groups as this process left it; undefined until read. */
+  private top: number | undefined;
+  private filter: KeyFilter | undefined;
+  /** A filter being filled from the table (keys swept meanwhile go into both). */
+  private building: KeyFilter | undefined;
+  /** Moves on every rebuild, so a filter build that began before one is thrown away. */
+  private generation = 0;
+  /** Keys of log_group_keys as far as this process knows (the filter's fill). */
+  private merged = 0;
+  private sweep: Sweep | undefined;
+
+  /**
+   * In a write transaction, before any lookup: `fresh` as the database now has it. Returns the
+   * table's last rowid.
+   */
+  async sync(tx: Queryable): Promise<number> {
+    const top = (await tx.get<{ top: number | null }>('SELECT max(rowid) AS top FROM log_groups'))?.top ?? 0;
+    if (top === this.top) return top;
+    const through = (await tx.get<{ through: number }>('SELECT merged_through AS through FROM log_group_key_sweeps'))
+      ?.through;
+    const rows = await tx.all<{ rid: number; k: number }>(
+      `SELECT g.rowid AS rid, g.fingerprint_key AS k FROM log_groups g WHERE g.rowid > ?
+       AND NOT EXISTS (SELECT 1 FROM log_group_keys m WHERE m.key = g.fingerprint_key AND m.group_rowid = g.rowid)`,
+      [through ?? 0],
+    );
+    this.fresh = new Map(rows.map((row) => [row.k, row.rid]));
+    this.sweep = undefined;
+    // Not this process's first read: someone else wrote, and may have moved keys the filter
+    // does not know of. A filter may say "maybe" wrongly, never "no": build it again.
+    if (this.top !== undefined) this.forgetFilter();
+    this.top = top;
+    return top;
+  }
+
+  freshRow(key: number): number | undefined {
+    return this.fresh.get(key);
+  }
+
+  /** False when the key is certainly not in log_group_keys; true while the filter is not built. */
+  mayBeMerged(key: number): boolean {
+    return this.filter?.mayHold(key) ?? true;
+  }
+
+  /** The rows log_group_keys points at for these keys. */
+  async mergedRows(tx: Queryable, keys: readonly number[]): Promise<Map<number, number>> {
+    const rows = new Map<number, number>();
+    for (let from = 0; from < keys.length; from += INSERT_ROWS) {
+      const chunk = keys.slice(from, from + INSERT_ROWS);
+      const found = await tx.all<{ k: number; rid: number }>(
+        `SELECT key AS k, group_rowid AS rid FROM log_group_keys WHERE key IN (${chunk.map(() => '?').join(', ')})`,
+        chunk,
+      );
+      for (const row of found) rows.set(row.k, row.rid);
+    }
+    return rows;
+  }
+
+  /** After VACUUM (pointers to other rows): every key again from log_groups, nothing fresh. */
+  async rebuild(tx: Queryable): Promise<void> {
+    await tx.run('DELETE FROM log_group_keys');
+    await tx.run(
+      'INSERT INTO log_group_keys (key, group_rowid) SELECT fingerprint_key, rowid FROM log_groups ORDER BY fingerprint_key',
+    );
+    await tx.run('UPDATE log_group_key_sweeps SET merged_through = (SELECT coalesce(max(rowid), 0) FROM log_groups)');
+  }
+
+  /** A committed write's changes. */
+  apply(changes: KeyChanges): void {
+    if (changes.rebuilt) {
+      this.fresh.clear();
+      this.top = undefined;
+      this.sweep = undefined;
+      this.forgetFilter();
+      return;
+    }
+    for (const key of changes.stale) this.fresh.delete(key);
+    for (const [key, rowid] of changes.added) this.fresh.set(key, rowid);
+    this.top = changes.top;
+  }
+
+  private forgetFilter(): void {
+    this.filter = undefined;
+    this.building = undefined;
+    this.generation++;
+  }
+
+  /**
+   * Between writes: one step of the sweep when one is due, and the filter built when missing or
+   * full. Errors are the caller's to report; nothing here is lost by one (the keys stay fresh).
+   */
+  async maintain(db: Database): Promise<void> {
+    if ((!this.filter || this.merged > this.filter.capacity) && !this.building) void this.buildFilter(db);
+    if (!this.sweep && this.fresh.size >= SWEEP_AT && this.top !== undefined)
+      this.sweep = { keys: Float64Array.from(this.fresh.keys()).sort(), next: 0, through: this.top };
+    if (this.sweep) await this.sweepStep(db, this.sweep);
+  }
+
+  private async sweepStep(db: Database, sweep: Sweep): Promise<void> {
+    const step = sweep.keys.subarray(sweep.next, sweep.next + SWEEP_STEP);
+    const last = sweep.next + step.length >= sweep.keys.length;
+    const moved = await db.transaction(async (tx) => {
+      await this.sync(tx);
+      if (this.sweep !== sweep) return undefined; // the table moved under us: the next sweep starts over
+      // Each key with the row it has now (a key dropped as stale since is not moved).
+      const pairs: Array<[number, number]> = [];
+      for (const key of step) {
+        const rowid = this.fresh.get(key);
+        if (rowid !== undefined) pairs.push([key, rowid]);
+      }
+      for (let from = 0; from < pairs.length; from += INSERT_ROWS) {
+        const chunk = pairs.slice(from, from + INSERT_ROWS);
+        // A key already there points at this group's old rowid (rows renumbered since, and the
+        // group read back as fresh, whose row was checked): the fresh pointer is the right one.
+        await tx.run(
+          `INSERT INTO log_group_keys (key, group_rowid) VALUES ${chunk.map(() => '(?, ?)').join(', ')}
+           ON CONFLICT (key) DO UPDATE SET group_rowid = excluded.group_rowid`,
+          chunk.flat(),
+        );
+      }
+      if (last) await tx.run('UPDATE log_group_key_sweeps SET merged_through = ?', [sweep.through]);
+      return pairs;
+    });
+    if (!moved || this.sweep !== sweep) return;
+    for (const [key, rowid] of moved) {
+      if (this.fresh.get(key) === rowid) this.fresh.delete(key);
+      this.filter?.add(key);
+      this.building?.add(key);
+    }
+    this.merged += moved.length;
+    sweep.next += step.length;
+    if (last) this.sweep = undefined;
+  }
+
+  /** Fills a new filter from log_group_keys a chunk per turn; lookups read the table meanwhile. */
+  private async buildFilter(db: Database): Promise<void> {
+    const generation = this.generation;
+    const count = (await db.get<{ n: number }>('SELECT count(*) AS n FROM log_group_keys'))?.n ?? 0;
+    if (generation !== this.generation || this.building) return;
+    const filter = new KeyFilter(Math.max(count * 2, SWEEP_AT * 4));
+    this.building = filter;
+    const mergedBefore = this.merged;
+    try {
+      let after = Number.MIN_SAFE_INTEGER;
+      for (;;) {
+        const keys = await db.all<{ k: number }>(
+          'SELECT key AS k FROM log_group_keys WHERE key > ? ORDER BY key LIMIT ?',
+          [after, FILTER_CHUNK],
+        );
+        if (generation !== this.generation) return;
+        for (const { k } of keys) filter.add(k);
+        if (keys.length < FILTER_CHUNK) break;
+        after = keys[keys.length - 1]!.k;
+        await nextTurn();
+      }
+      this.filter = filter;
+      this.merged = count + (this.merged - mergedBefore);
+    } finally {
+      if (this.building === filter) this.building = undefined;
+    }
+  }
+}

@@ -56,3 +56,35 @@ function positionsOf(key: number): [number, number] {
   const high = Math.floor(unsigned / TWO_POW_26);
   return [low, high * 2 + 1];
 }
+
+/**
+ * A filter that grows as keys are added (a scalable Bloom filter): when the newest filter is
+ * full, the next one, twice its size, takes the keys that follow, and a key may be in any of
+ * them. So it never has to be filled again from the keys: each filter keeps its rate, and a few
+ * of them (one per doubling) add theirs up.
+ */
+export class GrowingKeyFilter {
+  private readonly filters: KeyFilter[];
+  /** Keys in the newest filter. */
+  private held = 0;
+
+  constructor(capacity: number) {
+    this.filters = [new KeyFilter(capacity)];
+  }
+
+  add(key: number): void {
+    let newest = this.filters[this.filters.length - 1]!;
+    if (this.held >= newest.capacity) {
+      newest = new KeyFilter(newest.capacity * 2);
+      this.filters.push(newest);
+      this.held = 0;
+    }
+    newest.add(key);
+    this.held++;
+  }
+
+  mayHold(key: number): boolean {
+    for (const filter of this.filters) if (filter.mayHold(key)) return true;
+    return false;
+  }
+}

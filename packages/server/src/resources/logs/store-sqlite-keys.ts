@@ -29,10 +29,11 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database, Queryable } from '../../db/database.ts';
-import { KeyFilter } from './key-filter.ts';
+import { GrowingKeyFilter } from './key-filter.ts';
+import { KeyMap } from './key-map.ts';
 
-/** Fresh keys that start a sweep. Memory: about 40 bytes each in the map. */
-const SWEEP_AT = 100_000;
+/** Fresh keys that start a sweep. Memory: at most 32 bytes each (key-map.ts). */
+const SWEEP_AT = 400_000;
 /** Keys moved per sweep transaction. */
 const SWEEP_STEP = 10_000;
 /** Keys per INSERT of a sweep step. */
@@ -53,7 +54,7 @@ export interface KeyChanges {
 }
 
 interface Sweep {
-  /** The fresh keys when the sweep began, in order (a typed array sorts numbers natively, fast). */
+  /** The fresh keys when the sweep began, in order. */
   keys: Float64Array;
   next: number;
   /** The table's last rowid when the sweep began: every row up to it is merged at the end. */
@@ -61,16 +62,14 @@ interface Sweep {
 }
 
 export class SqliteKeyIndex {
-  private fresh = new Map<number, number>();
+  private fresh = new KeyMap();
   /** max(rowid) of log_groups as this process left it; undefined until read. */
   private top: number | undefined;
-  private filter: KeyFilter | undefined;
-  /** A filter being filled from the table (keys swept meanwhile go into both). */
-  private building: KeyFilter | undefined;
+  private filter: GrowingKeyFilter | undefined;
+  /** The filter while it is filled from the table (keys swept meanwhile go in too). */
+  private building: GrowingKeyFilter | undefined;
   /** Moves on every rebuild, so a filter build that began before one is thrown away. */
   private generation = 0;
-  /** Keys of log_group_keys as far as this process knows (the filter's fill). */
-  private merged = 0;
   private sweep: Sweep | undefined;
 
   /**
@@ -87,7 +86,8 @@ export class SqliteKeyIndex {
        AND NOT EXISTS (SELECT 1 FROM log_group_keys m WHERE m.key = g.fingerprint_key AND m.group_rowid = g.rowid)`,
       [through ?? 0],
     );
-    this.fresh = new Map(rows.map((row) => [row.k, row.rid]));
+    this.fresh = new KeyMap();
+    for (const row of rows) this.fresh.set(row.k, row.rid);
     this.sweep = undefined;
     // Not this process's first read: someone else wrote, and may have moved keys the filter
     // does not know of. A filter may say "maybe" wrongly, never "no": build it again.
@@ -149,13 +149,13 @@ export class SqliteKeyIndex {
   }
 
   /**
-   * Between writes: one step of the sweep when one is due, and the filter built when missing or
-   * full. Errors are the caller's to report; nothing here is lost by one (the keys stay fresh).
+   * Between writes: one step of the sweep when one is due, and the filter built when missing.
+   * Errors are the caller's to report; nothing here is lost by one (the keys stay fresh).
    */
   async maintain(db: Database): Promise<void> {
-    if ((!this.filter || this.merged > this.filter.capacity) && !this.building) void this.buildFilter(db);
+    if (!this.filter && !this.building) void this.buildFilter(db);
     if (!this.sweep && this.fresh.size >= SWEEP_AT && this.top !== undefined)
-      this.sweep = { keys: Float64Array.from(this.fresh.keys()).sort(), next: 0, through: this.top };
+      this.sweep = { keys: this.fresh.sortedKeys(), next: 0, through: this.top };
     if (this.sweep) await this.sweepStep(db, this.sweep);
   }
 
@@ -190,19 +190,20 @@ export class SqliteKeyIndex {
       this.filter?.add(key);
       this.building?.add(key);
     }
-    this.merged += moved.length;
     sweep.next += step.length;
     if (last) this.sweep = undefined;
   }
 
-  /** Fills a new filter from log_group_keys a chunk per turn; lookups read the table meanwhile. */
+  /**
+   * Fills the filter from log_group_keys a chunk per turn (at start, and after a rebuild or
+   * another writer); lookups read the table meanwhile. It then grows with the sweeps.
+   */
   private async buildFilter(db: Database): Promise<void> {
     const generation = this.generation;
     const count = (await db.get<{ n: number }>('SELECT count(*) AS n FROM log_group_keys'))?.n ?? 0;
     if (generation !== this.generation || this.building) return;
-    const filter = new KeyFilter(Math.max(count * 2, SWEEP_AT * 4));
+    const filter = new GrowingKeyFilter(Math.max(count * 2, SWEEP_AT * 4));
     this.building = filter;
-    const mergedBefore = this.merged;
     try {
       let after = Number.MIN_SAFE_INTEGER;
       for (;;) {
@@ -217,7 +218,6 @@ export class SqliteKeyIndex {
         await nextTurn();
       }
       this.filter = filter;
-      this.merged = count + (this.merged - mergedBefore);
     } finally {
       if (this.building === filter) this.building = undefined;
     }

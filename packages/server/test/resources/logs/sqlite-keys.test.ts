@@ -1,6 +1,6 @@
 /**
  * SQLite finds log groups by key without a unique index on log_groups (resources/logs/store-sqlite-keys.ts):
- * a new group's row is appended and its key kept in memory, until a sweep moves 100,000 of them
+ * a new group's row is appended and its key kept in memory, until a sweep moves 400,000 of them
  * to log_group_keys. Everything here goes through POST /logs on a real server: the sweep, repeats
  * before and after it, a restart, rows renumbered under the index (as VACUUM may) and a deleted
  * project. PostgreSQL keeps its unique index on the key and has none of this.
@@ -13,7 +13,11 @@ import { Api } from '../../support/api.ts';
 import { countStatements } from '../../support/counting-database.ts';
 
 /** Fresh keys that start a sweep (SWEEP_AT in store-sqlite-keys.ts). */
-const SWEEP_AT = 100_000;
+const SWEEP_AT = 400_000;
+/** Keys a sweep moves per step, one step after each write (SWEEP_STEP). */
+const SWEEP_STEP = 10_000;
+/** Writes of repeats while the first sweep runs: one more than its steps, and one to spare. */
+const steps = SWEEP_AT / SWEEP_STEP + 2;
 
 describe('SQLite log keys: appended rows, keys swept into log_group_keys', {
   skip: testDbKind() !== 'sqlite' && 'SQLite only',
@@ -79,19 +83,19 @@ describe('SQLite log keys: appended rows, keys swept into log_group_keys', {
     await database?.drop();
   });
 
-  it('moves the keys of 100,000 new groups to log_group_keys, and repeats count on their rows throughout', async () => {
+  it('moves the keys of 400,000 new groups to log_group_keys, and repeats count on their rows throughout', async () => {
     await send(0, SWEEP_AT);
     assert.equal(await sweptKeys(), 0, 'no key is swept before the sweep starts');
-    // Each write is followed by one step of the sweep (10,000 keys): repeats of the first and the
-    // last lines, and of a line in the middle, while the keys move.
-    for (let i = 0; i < 12; i++) {
-      const response = await live().post('/logs', { logs: [line(0), line(50_000), line(SWEEP_AT - 1)] });
+    // Each write is followed by one step of the sweep: repeats of the first and the last lines,
+    // and of a line in the middle, while the keys move.
+    for (let i = 0; i < steps; i++) {
+      const response = await live().post('/logs', { logs: [line(0), line(SWEEP_AT / 2), line(SWEEP_AT - 1)] });
       assert.equal(response.status, 200);
     }
     assert.equal(await sweptKeys(), SWEEP_AT);
     assert.equal(await danglingKeys(), 0);
     assert.equal(await rowCount(), SWEEP_AT);
-    assert.deepEqual(await occurrences(0, 1, 50_000, SWEEP_AT - 1), [13, 1, 13, 13]);
+    assert.deepEqual(await occurrences(0, 1, SWEEP_AT / 2, SWEEP_AT - 1), [steps + 1, 1, steps + 1, steps + 1]);
     const swept = await server.db.get<{ through: number; top: number }>(
       `SELECT merged_through AS through, (SELECT max(rowid) FROM log_groups WHERE project_id = ?) AS top
        FROM log_group_key_sweeps`,
@@ -101,7 +105,7 @@ describe('SQLite log keys: appended rows, keys swept into log_group_keys', {
     // Swept groups again, in full batches: counted on their rows, nothing new.
     await send(0, 300);
     assert.equal(await rowCount(), SWEEP_AT);
-    assert.deepEqual(await occurrences(0, 299, 300), [14, 2, 1]);
+    assert.deepEqual(await occurrences(0, 299, 300), [steps + 2, 2, 1]);
   });
 
   it('finds swept and fresh groups again after a restart', async () => {
@@ -133,7 +137,7 @@ describe('SQLite log keys: appended rows, keys swept into log_group_keys', {
     await send(SWEEP_AT + 500, 100);
     await send(0, 100);
     assert.equal(await rowCount(), SWEEP_AT + 600);
-    assert.deepEqual(await occurrences(0, SWEEP_AT + 550), [15, 1]);
+    assert.deepEqual(await occurrences(0, SWEEP_AT + 550), [steps + 3, 1]);
   });
 
   it('frees the keys of a deleted project, and its lines start over in a new project', async () => {

@@ -4,14 +4,21 @@
  */
 export type SqlValue = string | number | bigint | null;
 export type Row = Record<string, unknown>;
+export interface RunResult {
+  changes: number;
+  lastInsertRowid?: number;
+}
 
 export interface Queryable {
   /** Every row the statement returns (SELECT, or a write with RETURNING). */
   all<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
   /** The first row, or undefined. Implemented over `all` (see sqlite.ts on why). */
   get<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
-  /** A write without rows to read back; resolves to the number of changed rows. */
-  run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }>;
+  /**
+   * A write without rows to read back; resolves to the number of changed rows, and on SQLite
+   * the rowid of the last row inserted (what `last_insert_rowid()` reads).
+   */
+  run(sql: string, params?: readonly SqlValue[]): Promise<RunResult>;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Database, Queryable, Row, SqlValue, TransactionOptions } from './database.ts';
+import type { Database, Queryable, Row, RunResult, SqlValue, TransactionOptions } from './database.ts';
 import { changesMemoisedData } from './memoised-writes.ts';
 import { Mutex } from './mutex.ts';
 import { readsOffThread } from './read-context.ts';
@@ -50,9 +50,9 @@ class Connection {
     return this.prepare(sql).all(...(params as SqlValue[])) as T[];
   }
 
-  run(sql: string, params: readonly SqlValue[]): { changes: number } {
+  run(sql: string, params: readonly SqlValue[]): RunResult {
     const result = this.prepare(sql).run(...(params as SqlValue[]));
-    return { changes: Number(result.changes) };
+    return { changes: Number(result.changes), lastInsertRowid: Number(result.lastInsertRowid) };
   }
 }
 
@@ -71,7 +71,7 @@ class SqliteQueryable implements Queryable {
   async get<T = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
     return (await this.all<T>(sql, params))[0];
   }
-  async run(sql: string, params: readonly SqlValue[] = []): Promise<{ changes: number }> {
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
     if (changesMemoisedData(sql)) this.changedMemoised = true;
     return this.connection.run(sql, params);
   }
@@ -179,7 +179,7 @@ export class SqliteDatabase implements Database {
     return (await this.all<T>(sql, params))[0];
   }
 
-  async run(sql: string, params: readonly SqlValue[] = []): Promise<{ changes: number }> {
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
     return this.writeLock.run(async () => {
       if (changesMemoisedData(sql)) this.memoisedCommits++;
       return this.writer.run(sql, params);

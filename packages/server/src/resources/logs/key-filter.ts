@@ -5,11 +5,15 @@
  * bits of a SHA-256): the filter needs no hash function of its own, only bit positions cut from
  * the key, where the libraries hash strings or buffers again on every call.
  *
- * With 12 bits per key and 7 positions, about 0.3 % of absent keys answer "maybe".
+ * Blocked: a key's bits all lie in one 64-byte block (a cache line), picked by the key's high
+ * bits, so a lookup in a filter of many megabytes misses the CPU cache once, not once per bit.
+ * With 12 bits per key and 7 bits each, well under 1 % of absent keys answer "maybe".
  */
 
 const BITS_PER_KEY = 12;
 const POSITIONS = 7;
+const BLOCK_BITS = 512;
+const BLOCK_WORDS = BLOCK_BITS / 32;
 const TWO_POW_26 = 2 ** 26;
 /** Whatever the count, at least 2^20 bits (128 KiB). */
 const MIN_BITS = 2 ** 20;
@@ -18,43 +22,35 @@ export class KeyFilter {
   /** Keys the filter holds at its intended false-positive rate; more make it answer "maybe" more. */
   readonly capacity: number;
   private readonly words: Uint32Array;
-  private readonly mask: number;
+  private readonly blockMask: number;
 
   constructor(capacity: number) {
     let bits = MIN_BITS;
     while (bits < capacity * BITS_PER_KEY) bits *= 2;
     this.capacity = Math.floor(bits / BITS_PER_KEY);
     this.words = new Uint32Array(bits / 32);
-    this.mask = bits - 1;
+    this.blockMask = bits / BLOCK_BITS - 1;
   }
 
   add(key: number): void {
-    let [position, step] = positionsOf(key);
-    for (let i = 0; i < POSITIONS; i++, position += step) {
-      const bit = position & this.mask;
-      this.words[bit >>> 5]! |= 1 << (bit & 31);
-    }
+    const unsigned = key < 0 ? key + 2 ** 53 : key;
+    const block = (Math.floor(unsigned / TWO_POW_26) & this.blockMask) * BLOCK_WORDS;
+    // In the block, double hashing from the low 26 bits: 9 bits start, the next 9 (odd) step.
+    const low = unsigned % TWO_POW_26;
+    const step = ((low >>> 9) & (BLOCK_BITS - 1)) | 1;
+    for (let i = 0, bit = low & (BLOCK_BITS - 1); i < POSITIONS; i++, bit = (bit + step) & (BLOCK_BITS - 1))
+      this.words[block + (bit >>> 5)]! |= 1 << (bit & 31);
   }
 
   mayHold(key: number): boolean {
-    let [position, step] = positionsOf(key);
-    for (let i = 0; i < POSITIONS; i++, position += step) {
-      const bit = position & this.mask;
-      if ((this.words[bit >>> 5]! & (1 << (bit & 31))) === 0) return false;
-    }
+    const unsigned = key < 0 ? key + 2 ** 53 : key;
+    const block = (Math.floor(unsigned / TWO_POW_26) & this.blockMask) * BLOCK_WORDS;
+    const low = unsigned % TWO_POW_26;
+    const step = ((low >>> 9) & (BLOCK_BITS - 1)) | 1;
+    for (let i = 0, bit = low & (BLOCK_BITS - 1); i < POSITIONS; i++, bit = (bit + step) & (BLOCK_BITS - 1))
+      if ((this.words[block + (bit >>> 5)]! & (1 << (bit & 31))) === 0) return false;
     return true;
   }
-}
-
-/**
- * Double hashing (position + i·step) from the key's two halves: the low 26 bits start, the high
- * 27 bits (odd, so every step moves) step. The sums stay far below 2^53.
- */
-function positionsOf(key: number): [number, number] {
-  const unsigned = key < 0 ? key + 2 ** 53 : key;
-  const low = unsigned % TWO_POW_26;
-  const high = Math.floor(unsigned / TWO_POW_26);
-  return [low, high * 2 + 1];
 }
 
 /**

@@ -193,16 +193,15 @@ async function writeProbing(db: Database, scope: Scope, groups: Group[]): Promis
   });
 }
 
-const insertsReturning = new Map<number, string>();
+const inserts = new Map<number, string>();
 
 /** New groups on SQLite: a plain append (store-sqlite-keys.ts found their keys free). */
 function insertFor(rows: number): string {
-  let sql = insertsReturning.get(rows);
+  let sql = inserts.get(rows);
   if (!sql) {
     sql = `${INSERT}
-  VALUES ${Array.from({ length: rows }, () => ROW).join(', ')}
-  RETURNING rowid AS rid, fingerprint_key AS k`;
-    insertsReturning.set(rows, sql);
+  VALUES ${Array.from({ length: rows }, () => ROW).join(', ')}`;
+    inserts.set(rows, sql);
   }
   return sql;
 }
@@ -265,12 +264,30 @@ async function updateRows(tx: Queryable, scope: Scope, found: Array<[Group, numb
   return missed;
 }
 
+/**
+ * Appends new groups and notes each one's key and rowid. The rowids are not read back
+ * (RETURNING cost about an eighth of the insert, measured on node:sqlite with this table): SQLite
+ * gives each row of an insert without a rowid the table's largest rowid plus one, so a statement
+ * of n rows after `top` ends at `top + n`, and when it does the rows are top + 1 … top + n in
+ * order. When it does not (only at the largest rowid there is), they are read back by id.
+ */
 async function insertRows(tx: Queryable, scope: Scope, groups: Array<[Group, number]>, changes: KeyChanges) {
   for (let from = 0; from < groups.length; from += ROWS_PER_STATEMENT) {
     const chunk = groups.slice(from, from + ROWS_PER_STATEMENT);
     const params: SqlValue[] = [];
     for (const [group, key] of chunk) pushGroup(params, scope, group, key);
-    for (const row of await tx.all<{ rid: number; k: number }>(insertFor(chunk.length), params)) {
+    const { lastInsertRowid } = await tx.run(insertFor(chunk.length), params);
+    if (lastInsertRowid === changes.top + chunk.length) {
+      for (let i = 0; i < chunk.length; i++) changes.added.push([chunk[i]![1], changes.top + 1 + i]);
+      changes.top = lastInsertRowid;
+      continue;
+    }
+    const ids = chunk.map((_, i) => params[i * COLUMNS] as string);
+    const rows = await tx.all<{ rid: number; k: number }>(
+      `SELECT rowid AS rid, fingerprint_key AS k FROM log_groups WHERE id IN (${ids.map(() => '?').join(', ')})`,
+      ids,
+    );
+    for (const row of rows) {
       changes.added.push([row.k, row.rid]);
       if (row.rid > changes.top) changes.top = row.rid;
     }

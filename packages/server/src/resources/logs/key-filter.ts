@@ -33,22 +33,26 @@ export class KeyFilter {
   }
 
   add(key: number): void {
+    this.visit(key, true);
+  }
+
+  mayHold(key: number): boolean {
+    return this.visit(key, false);
+  }
+
+  /** Sets the key's bits, or tells whether all of them are set. */
+  private visit(key: number, set: boolean): boolean {
     const unsigned = key < 0 ? key + 2 ** 53 : key;
     const block = (Math.floor(unsigned / TWO_POW_26) & this.blockMask) * BLOCK_WORDS;
     // In the block, double hashing from the low 26 bits: 9 bits start, the next 9 (odd) step.
     const low = unsigned % TWO_POW_26;
     const step = ((low >>> 9) & (BLOCK_BITS - 1)) | 1;
-    for (let i = 0, bit = low & (BLOCK_BITS - 1); i < POSITIONS; i++, bit = (bit + step) & (BLOCK_BITS - 1))
-      this.words[block + (bit >>> 5)]! |= 1 << (bit & 31);
-  }
-
-  mayHold(key: number): boolean {
-    const unsigned = key < 0 ? key + 2 ** 53 : key;
-    const block = (Math.floor(unsigned / TWO_POW_26) & this.blockMask) * BLOCK_WORDS;
-    const low = unsigned % TWO_POW_26;
-    const step = ((low >>> 9) & (BLOCK_BITS - 1)) | 1;
-    for (let i = 0, bit = low & (BLOCK_BITS - 1); i < POSITIONS; i++, bit = (bit + step) & (BLOCK_BITS - 1))
-      if ((this.words[block + (bit >>> 5)]! & (1 << (bit & 31))) === 0) return false;
+    for (let i = 0, bit = low & (BLOCK_BITS - 1); i < POSITIONS; i++, bit = (bit + step) & (BLOCK_BITS - 1)) {
+      const word = block + (bit >>> 5);
+      const mask = 1 << (bit & 31);
+      if (set) this.words[word]! |= mask;
+      else if ((this.words[word]! & mask) === 0) return false;
+    }
     return true;
   }
 }

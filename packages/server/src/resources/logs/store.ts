@@ -119,13 +119,14 @@ function isKeyCollision(error: unknown): boolean {
 
 /** Appends one group's row of the upsert to `params`. */
 function pushGroup(params: SqlValue[], scope: Scope, group: Group, key: number): SqlValue[] {
+  params.push(newId('log'), scope.projectId, scope.environment, group.fingerprint, key);
+  return pushLatest(params, group);
+}
+
+/** What a group's row takes from its batch: the latest entry's fields, then count, first and last seen. */
+function pushLatest(params: SqlValue[], group: Group): SqlValue[] {
   const entry = group.last;
   params.push(
-    newId('log'),
-    scope.projectId,
-    scope.environment,
-    group.fingerprint,
-    key,
     entry.level,
     entry.category ?? null,
     entry.source ?? null,
@@ -233,21 +234,8 @@ function updateFor(rows: number): string {
 }
 
 function pushRepeat(params: SqlValue[], group: Group, rowid: number): void {
-  const entry = group.last;
-  params.push(
-    rowid,
-    group.fingerprint,
-    entry.level,
-    entry.category ?? null,
-    entry.source ?? null,
-    entry.message,
-    entry.data === undefined ? null : JSON.stringify(entry.data),
-    entry.userId ?? null,
-    entry.appVersion ?? null,
-    group.count,
-    group.firstSeen,
-    group.lastSeen,
-  );
+  params.push(rowid, group.fingerprint);
+  pushLatest(params, group);
 }
 
 /** Counts repeats onto their rows; returns the groups whose row was not theirs. */

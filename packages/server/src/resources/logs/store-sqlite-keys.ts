@@ -61,6 +61,14 @@ interface Sweep {
   through: number;
 }
 
+/**
+ * A background step that failed. Nothing is lost by one (keys stay in memory and the table is
+ * read instead of the filter) and the step runs again after the next write, so it is a warning.
+ */
+export function reportKeyIndexError(error: unknown): void {
+  process.emitWarning(error instanceof Error ? error : new Error(String(error)), 'LogKeyIndexWarning');
+}
+
 export class SqliteKeyIndex {
   private fresh = new KeyMap();
   /** max(rowid) of log_groups as this process left it; undefined until read. */
@@ -153,7 +161,8 @@ export class SqliteKeyIndex {
    * Errors are the caller's to report; nothing here is lost by one (the keys stay fresh).
    */
   async maintain(db: Database): Promise<void> {
-    if (!this.filter && !this.building) void this.buildFilter(db);
+    // Not awaited (it spans turns), so its failure (the database closing under it) is reported here.
+    if (!this.filter && !this.building) this.buildFilter(db).catch(reportKeyIndexError);
     if (!this.sweep && this.fresh.size >= SWEEP_AT && this.top !== undefined)
       this.sweep = { keys: this.fresh.sortedKeys(), next: 0, through: this.top };
     if (this.sweep) await this.sweepStep(db, this.sweep);

@@ -17,7 +17,7 @@ import {
   type TriageTable,
 } from '../reports/index.ts';
 import { groupKey, recentGroupKey } from './group-key.ts';
-import { type KeyChanges, SqliteKeyIndex } from './store-sqlite-keys.ts';
+import { type KeyChanges, reportKeyIndexError, SqliteKeyIndex } from './store-sqlite-keys.ts';
 import type { LogEntry } from './schemas.ts';
 
 /** The given fingerprint, else a hash of level, category and message. */
@@ -464,10 +464,7 @@ class LogWriter {
       if (this.keys) {
         // One after another: each write's keys are in memory before the next one looks.
         for (const waiting of batch.values()) await this.writeScope(waiting);
-        await this.keys.maintain(this.db).catch((error: unknown) => {
-          // Nothing is lost: the keys stay in memory, and the step is tried after the next write.
-          process.emitWarning(error instanceof Error ? error : new Error(String(error)), 'LogKeyIndexWarning');
-        });
+        await this.keys.maintain(this.db).catch(reportKeyIndexError);
       } else {
         // Scopes share no rows, so their writes run side by side on PostgreSQL's pool.
         await Promise.all([...batch.values()].map((waiting) => this.writeScope(waiting)));

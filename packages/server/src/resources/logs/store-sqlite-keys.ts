@@ -28,7 +28,7 @@
  * pointer is dropped; a stale pointer in the table means the table is rebuilt from log_groups.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Database, Queryable } from '../../db/database.ts';
+import { placeholders, type Database, type Queryable } from '../../db/database.ts';
 import { GrowingKeyFilter } from './key-filter.ts';
 import { KeyMap } from './key-map.ts';
 
@@ -36,8 +36,8 @@ import { KeyMap } from './key-map.ts';
 const SWEEP_AT = 400_000;
 /** Keys moved per sweep transaction. */
 const SWEEP_STEP = 10_000;
-/** Keys per INSERT of a sweep step. */
-const INSERT_ROWS = 500;
+/** Keys per statement: a sweep step's inserts, and reads of log_group_keys. */
+const KEYS_PER_STATEMENT = 500;
 /** Keys read per turn while the filter is built. */
 const FILTER_CHUNK = 50_000;
 
@@ -113,13 +113,13 @@ export class SqliteKeyIndex {
     return this.filter?.mayHold(key) ?? true;
   }
 
-  /** The rows log_group_keys points at for these keys. */
+  /** The rows log_group_keys points at for these keys (no read for none). */
   async mergedRows(tx: Queryable, keys: readonly number[]): Promise<Map<number, number>> {
     const rows = new Map<number, number>();
-    for (let from = 0; from < keys.length; from += INSERT_ROWS) {
-      const chunk = keys.slice(from, from + INSERT_ROWS);
+    for (let from = 0; from < keys.length; from += KEYS_PER_STATEMENT) {
+      const chunk = keys.slice(from, from + KEYS_PER_STATEMENT);
       const found = await tx.all<{ k: number; rid: number }>(
-        `SELECT key AS k, group_rowid AS rid FROM log_group_keys WHERE key IN (${chunk.map(() => '?').join(', ')})`,
+        `SELECT key AS k, group_rowid AS rid FROM log_group_keys WHERE key IN (${placeholders(chunk.length)})`,
         chunk,
       );
       for (const row of found) rows.set(row.k, row.rid);
@@ -180,8 +180,8 @@ export class SqliteKeyIndex {
         const rowid = this.fresh.get(key);
         if (rowid !== undefined) pairs.push([key, rowid]);
       }
-      for (let from = 0; from < pairs.length; from += INSERT_ROWS) {
-        const chunk = pairs.slice(from, from + INSERT_ROWS);
+      for (let from = 0; from < pairs.length; from += KEYS_PER_STATEMENT) {
+        const chunk = pairs.slice(from, from + KEYS_PER_STATEMENT);
         // A key already there points at this group's old rowid (rows renumbered since, and the
         // group read back as fresh, whose row was checked): the fresh pointer is the right one.
         await tx.run(

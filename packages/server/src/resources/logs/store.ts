@@ -1,6 +1,6 @@
 /** The one store of log_groups: batches folded per fingerprint on the way in, triage reads and status. */
 import { hash } from 'node:crypto';
-import type { Database, Queryable, SqlValue } from '../../db/database.ts';
+import { placeholders, type Database, type Queryable, type SqlValue } from '../../db/database.ts';
 import { isInputFault } from '../../db/failures.ts';
 import { BadRequestError } from '../../kernel/errors.ts';
 import { searchClause, Where } from '../../db/query.ts';
@@ -80,8 +80,23 @@ const REPEAT = `
     app_version = excluded.app_version,
     first_seen_at = CASE WHEN excluded.first_seen_at < log_groups.first_seen_at THEN excluded.first_seen_at ELSE log_groups.first_seen_at END,
     last_seen_at = CASE WHEN excluded.last_seen_at > log_groups.last_seen_at THEN excluded.last_seen_at ELSE log_groups.last_seen_at END`;
-const ROW = `(${Array.from({ length: COLUMNS }, () => '?').join(', ')})`;
-const upserts = new Map<number, string>();
+const ROW = `(${placeholders(COLUMNS)})`;
+
+/** A statement for a number of rows, built once per number (a batch's chunks take few). */
+function byRowCount(build: (rows: number) => string): (rows: number) => string {
+  const built = new Map<number, string>();
+  return (rows) => {
+    let sql = built.get(rows);
+    if (sql === undefined) {
+      sql = build(rows);
+      built.set(rows, sql);
+    }
+    return sql;
+  };
+}
+
+/** `VALUES` with `rows` rows of `row`. */
+const valuesOf = (row: string, rows: number) => `VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
 
 /**
  * One multi-row upsert per batch, on the integer key (groups are unique per key in it, as
@@ -90,17 +105,12 @@ const upserts = new Map<number, string>();
  * write is done again by writeProbing. Refusing costs nothing on the common path, where a single
  * statement stays the whole write.
  */
-function upsertFor(rows: number): string {
-  let sql = upserts.get(rows);
-  if (!sql) {
-    sql = `${INSERT}
-  VALUES ${Array.from({ length: rows }, () => ROW).join(', ')}
+const upsertFor = byRowCount(
+  (rows) => `${INSERT}
+  ${valuesOf(ROW, rows)}
   ${ON_KEY}
-    occurrences = CASE WHEN ${SAME_GROUP} THEN log_groups.occurrences + excluded.occurrences END,${REPEAT}`;
-    upserts.set(rows, sql);
-  }
-  return sql;
-}
+    occurrences = CASE WHEN ${SAME_GROUP} THEN log_groups.occurrences + excluded.occurrences END,${REPEAT}`,
+);
 
 /** One group at one probe key: counted if the key holds this group or is free, else no row back. */
 const PROBE_UPSERT = `${INSERT}
@@ -194,44 +204,28 @@ async function writeProbing(db: Database, scope: Scope, groups: Group[]): Promis
   });
 }
 
-const inserts = new Map<number, string>();
-
 /** New groups on SQLite: a plain append (store-sqlite-keys.ts found their keys free). */
-function insertFor(rows: number): string {
-  let sql = inserts.get(rows);
-  if (!sql) {
-    sql = `${INSERT}
-  VALUES ${Array.from({ length: rows }, () => ROW).join(', ')}`;
-    inserts.set(rows, sql);
-  }
-  return sql;
-}
+const insertFor = byRowCount((rows) => `${INSERT} ${valuesOf(ROW, rows)}`);
 
-const UPDATE_ROW = `(${Array.from({ length: 12 }, () => '?').join(', ')})`;
-const updates = new Map<number, string>();
+const UPDATE_ROW = `(${placeholders(12)})`;
 
 /**
  * Repeats on SQLite, by rowid, one statement for many groups. A row that is not the group's
  * (a stale pointer, or another group at a colliding key) is left alone and not returned.
  */
-function updateFor(rows: number): string {
-  let sql = updates.get(rows);
-  if (!sql) {
-    sql = `UPDATE log_groups SET
+const updateFor = byRowCount(
+  (rows) => `UPDATE log_groups SET
     occurrences = log_groups.occurrences + v.column10,
     status = CASE WHEN log_groups.status = 'resolved' THEN 'open' ELSE log_groups.status END,
     level = v.column3, category = v.column4, source = v.column5, message = v.column6, data = v.column7,
     user_id = v.column8, app_version = v.column9,
     first_seen_at = CASE WHEN v.column11 < log_groups.first_seen_at THEN v.column11 ELSE log_groups.first_seen_at END,
     last_seen_at = CASE WHEN v.column12 > log_groups.last_seen_at THEN v.column12 ELSE log_groups.last_seen_at END
-  FROM (VALUES ${Array.from({ length: rows }, () => UPDATE_ROW).join(', ')}) AS v
+  FROM (${valuesOf(UPDATE_ROW, rows)}) AS v
   WHERE log_groups.rowid = v.column1 AND log_groups.fingerprint = v.column2
     AND log_groups.project_id = ? AND log_groups.environment = ?
-  RETURNING log_groups.rowid AS rid`;
-    updates.set(rows, sql);
-  }
-  return sql;
-}
+  RETURNING log_groups.rowid AS rid`,
+);
 
 function pushRepeat(params: SqlValue[], group: Group, rowid: number): void {
   params.push(rowid, group.fingerprint);
@@ -272,7 +266,7 @@ async function insertRows(tx: Queryable, scope: Scope, groups: Array<[Group, num
     }
     const ids = chunk.map((_, i) => params[i * COLUMNS] as string);
     const rows = await tx.all<{ rid: number; k: number }>(
-      `SELECT rowid AS rid, fingerprint_key AS k FROM log_groups WHERE id IN (${ids.map(() => '?').join(', ')})`,
+      `SELECT rowid AS rid, fingerprint_key AS k FROM log_groups WHERE id IN (${placeholders(ids.length)})`,
       ids,
     );
     for (const row of rows) {
@@ -299,15 +293,13 @@ async function writeGroupsSqlite(db: Database, index: SqliteKeyIndex, scope: Sco
       else if (index.mayBeMerged(group.key)) toRead.push(group);
       else fresh.push(group);
     }
-    const merged =
-      toRead.length > 0
-        ? await index.mergedRows(
-            tx,
-            toRead.map((group) => group.key),
-          )
-        : undefined;
+    // Reads nothing when the filter answered for every group.
+    const merged = await index.mergedRows(
+      tx,
+      toRead.map((group) => group.key),
+    );
     for (const group of toRead) {
-      const rowid = merged!.get(group.key);
+      const rowid = merged.get(group.key);
       if (rowid !== undefined) found.push([group, rowid]);
       else fresh.push(group);
     }
@@ -475,13 +467,16 @@ class LogWriter {
     }
   }
 
-  private writeGroups(scope: Scope, groups: Group[]): Promise<void> {
-    return this.keys ? writeGroupsSqlite(this.db, this.keys, scope, groups) : writeGroups(this.db, scope, groups);
+  /** A scope's folded groups. Lock order matters only on PostgreSQL, where writers run side by side. */
+  private writeFolded(scope: Scope, groups: Map<string, Group>): Promise<void> {
+    return this.keys
+      ? writeGroupsSqlite(this.db, this.keys, scope, [...groups.values()])
+      : writeGroups(this.db, scope, inLockOrder(groups));
   }
 
   private async writeScope(waiting: PendingScope): Promise<void> {
     try {
-      await this.writeGroups(waiting.scope, inLockOrder(waiting.groups));
+      await this.writeFolded(waiting.scope, waiting.groups);
       for (const batch of waiting.batches) batch.written.resolve();
       return;
     } catch (error) {
@@ -495,7 +490,7 @@ class LogWriter {
       const groups = new Map<string, Group>();
       foldBatch(waiting.scope, groups, batch.entries, batch.receivedAt);
       try {
-        await this.writeGroups(waiting.scope, inLockOrder(groups));
+        await this.writeFolded(waiting.scope, groups);
         batch.written.resolve();
       } catch (error) {
         batch.written.reject(error);

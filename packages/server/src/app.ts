@@ -28,6 +28,7 @@ import { DeliveryWorker, registerWebhookHandlers } from './resources/webhooks/mo
 import { closeQuotaMeter, openQuotaMeter } from './http/quota.ts';
 import { sentryIngestRoutes } from './resources/sentry-ingest/mount.ts';
 import { createOfrep } from './ofrep/plugin.ts';
+import { serializeRequest } from './http/log-redaction.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -53,6 +54,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+            // URLs carry keys and tokens (sentry_key, sign-in links, invites): http/log-redaction.ts.
+            serializers: { req: serializeRequest },
           }),
     bodyLimit: 1024 * 1024,
     // While shutting down, requests that still arrive on open connections are served, with

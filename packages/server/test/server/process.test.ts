@@ -83,6 +83,43 @@ describe('the server process', () => {
     assert.ok(jsonLines.length > 3);
     for (const line of jsonLines) assert.ok(!line.includes(DEFAULT_DEMO_API_KEY), line);
   });
+
+  it('redacts keys and tokens in the URLs it logs (query, path and credential-shaped values)', async () => {
+    const secrets = {
+      sentryKey: 'svc_live_sentrykeyinquery00000001',
+      signInToken: 'signin-link-secret-4f9a',
+      inviteToken: 'invite-secret-7c21',
+      dashboardInvite: 'dash-invite-secret-93be',
+      oauthCode: 'sp_ac_oauthcodesecret5d1e',
+      unsubscribe: 'unsub-secret-aa01',
+      bareKey: 'svc_test_bare0key0in0a0path0000',
+    };
+    const origin = server.origin;
+    const urls = [
+      `${origin}/api/1/envelope/?sentry_version=7&sentry_key=${secrets.sentryKey}`,
+      `${origin}/b/demo/sign-in/link?token=${secrets.signInToken}&returnTo=%2F`,
+      `${origin}/api/v1/invites/${secrets.inviteToken}`,
+      `${origin}/app/invites/${secrets.dashboardInvite}`,
+      `${origin}/oauth/callback?state=s1&code=${secrets.oauthCode}`,
+      `${origin}/unsubscribe?token=${secrets.unsubscribe}`,
+      `${origin}/nowhere/${secrets.bareKey}`,
+    ];
+    for (const url of urls) await (await fetch(url, { headers: { 'x-request-id': 'redact-check' } })).arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('redact-check'));
+    assert.ok(lines.length >= urls.length * 2, 'request and response lines');
+    const requestLines = lines.filter((line) => line.includes('incoming request'));
+    assert.equal(requestLines.filter((line) => line.includes('[redacted]')).length, urls.length);
+    for (const line of server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))) {
+      for (const [name, secret] of Object.entries(secrets)) assert.ok(!line.includes(secret), `${name} in: ${line}`);
+    }
+  });
 });
 
 describe('configuration', () => {

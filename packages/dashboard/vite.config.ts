@@ -1,12 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './build/precompress.ts';
 
 /** Where `npm run dev` sends API calls: a Signpost server started with `npm start` (or SIGNPOST_URL). */
 const server = process.env['SIGNPOST_URL'] ?? 'http://localhost:3000';
 
 export default defineConfig({
   base: '/app/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

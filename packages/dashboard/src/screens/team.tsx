@@ -23,6 +23,12 @@ const ASSIGNABLE: readonly { value: Assignable; label: string }[] = [
   { value: 'admin', label: 'Admin' },
 ];
 
+/** Said where a role is chosen: a member only reads, which surprises who expected to invite a colleague. */
+const ROLE_DESCRIPTIONS: Record<Assignable, string> = {
+  member: 'Member: reads the team’s projects, ideas, errors and logs; changes nothing.',
+  admin: 'Admin: also edits projects, keys, ideas, statuses, the changelog and every project setting.',
+};
+
 const membersKey = (teamId: string) => ['team', teamId, 'members'] as const;
 const invitesKey = (teamId: string) => ['team', teamId, 'invites'] as const;
 
@@ -299,7 +305,13 @@ function InviteForm({ team }: { team: Team }) {
           }}
           serverError={errors['email']}
         />
-        <SelectField label="Role" value={role} options={ASSIGNABLE} onChange={setRole} />
+        <SelectField
+          label="Role"
+          value={role}
+          options={ASSIGNABLE}
+          onChange={setRole}
+          description={ROLE_DESCRIPTIONS[role]}
+        />
         <div>
           <Button type="submit" busy={invite.isPending}>
             {invite.isPending ? 'Sending…' : 'Send invitation'}

@@ -1,11 +1,12 @@
 /**
  * The board's stylesheet and script, read once at start, served under content-hashed paths with
- * long-lived caching, gzip-compressed for readers that accept it. The script is plain JavaScript
+ * long-lived caching, brotli- or gzip-compressed (once, at start) for readers that accept it. The script is plain JavaScript
  * (type-checked through JSDoc; no bundler: it has no imports).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export interface BoardAsset {
@@ -14,6 +15,7 @@ export interface BoardAsset {
   type: string;
   body: Buffer;
   gzipped: Buffer;
+  brotli: Buffer;
   etag: string;
 }
 
@@ -25,6 +27,7 @@ function asset(name: string, extension: string, type: string, text: string): Boa
     type,
     body,
     gzipped: gzipSync(body, { level: 9 }),
+    brotli: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }),
     etag: `"${hash}"`,
   };
 }
@@ -36,7 +39,7 @@ export const BOARD_ASSETS = {
   js: asset('board', 'js', 'text/javascript; charset=utf-8', read('board-client.js')),
 };
 
-/** Answers an asset: immutable caching (the path changes with the content), gzip when accepted. */
+/** Answers an asset: immutable caching (the path changes with the content), brotli or gzip when accepted. */
 export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: BoardAsset): FastifyReply {
   reply.header('cache-control', 'public, max-age=31536000, immutable');
   reply.header('etag', asset.etag);
@@ -44,9 +47,10 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: B
   reply.header('x-content-type-options', 'nosniff');
   reply.type(asset.type);
   if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
-  if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
-    reply.header('content-encoding', 'gzip');
-    return reply.send(asset.gzipped);
+  const encoding = negotiate(request.headers['accept-encoding'] ?? '', ['br', 'gzip']);
+  if (encoding) {
+    reply.header('content-encoding', encoding);
+    return reply.send(encoding === 'br' ? asset.brotli : asset.gzipped);
   }
   return reply.send(asset.body);
 }

@@ -9,7 +9,8 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { negotiate } from '@fastify/accept-negotiator';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export const DASHBOARD_PREFIX = '/app';
 /** The published package carries the build in dist/dashboard-app (copied at pack time); the monorepo reads packages/dashboard/dist. */
@@ -67,6 +68,24 @@ const MISSING_BUILD = `<!doctype html>
 at the repository root, which builds it first), then reload this page.</p></main></body></html>
 `;
 
+/** The build writes `.br` and `.gz` beside each text file (packages/dashboard/build/precompress.ts). */
+const PRECOMPRESSED: Record<string, string> = { br: '.br', gzip: '.gz' };
+
+/**
+ * The file as the browser accepts it: the precompressed copy of the preferred encoding when the
+ * build has one, else the file itself. Every answer varies by Accept-Encoding.
+ */
+async function readEncoded(request: FastifyRequest, reply: FastifyReply, path: string): Promise<Buffer | undefined> {
+  reply.header('vary', 'Accept-Encoding');
+  const encoding = negotiate(request.headers['accept-encoding'] ?? '', ['br', 'gzip']);
+  const compressed = encoding ? await readIfFile(`${path}${PRECOMPRESSED[encoding]}`) : undefined;
+  if (encoding && compressed) {
+    reply.header('content-encoding', encoding);
+    return compressed;
+  }
+  return readIfFile(path);
+}
+
 async function readIfFile(path: string): Promise<Buffer | undefined> {
   try {
     if (!(await stat(path)).isFile()) return undefined;
@@ -80,14 +99,15 @@ export async function dashboardSurface(app: FastifyInstance, deps: DashboardDeps
   const root = normalize(deps.distDir ?? DEFAULT_DASHBOARD_DIST);
   const rootWithSep = root.endsWith(sep) ? root : root + sep;
 
-  async function sendPage(reply: FastifyReply) {
+  async function sendPage(request: FastifyRequest, reply: FastifyReply) {
     securityHeaders(reply).header('cache-control', 'no-cache');
-    const page = await readIfFile(join(root, 'index.html'));
-    if (!page) return reply.code(503).type('text/html; charset=utf-8').send(MISSING_BUILD);
+    const page = await readEncoded(request, reply, join(root, 'index.html'));
+    if (!page)
+      return reply.code(503).removeHeader('content-encoding').type('text/html; charset=utf-8').send(MISSING_BUILD);
     return reply.type('text/html; charset=utf-8').send(page);
   }
 
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => sendPage(reply));
+  app.get('/', { schema: { hide: true } }, async (request, reply) => sendPage(request, reply));
 
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     const rest = (request.params as { '*': string })['*'];
@@ -95,9 +115,10 @@ export async function dashboardSurface(app: FastifyInstance, deps: DashboardDeps
     if (extname(rest) !== '') {
       const path = normalize(join(root, rest));
       if (!path.startsWith(rootWithSep)) return securityHeaders(reply).code(404).send({ error: 'Not found' });
-      const body = path.endsWith(`${sep}index.html`) ? undefined : await readIfFile(path);
+      const body = path.endsWith(`${sep}index.html`) ? undefined : await readEncoded(request, reply, path);
       if (!body) {
         return securityHeaders(reply)
+          .removeHeader('content-encoding')
           .code(404)
           .header('cache-control', 'no-cache')
           .type('text/plain; charset=utf-8')
@@ -110,6 +131,6 @@ export async function dashboardSurface(app: FastifyInstance, deps: DashboardDeps
         .send(body);
     }
     // Every other path is a client route of the app.
-    return sendPage(reply);
+    return sendPage(request, reply);
   });
 }

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { DASHBOARD_PREFIX, dashboardSurface } from '../../src/dashboard/plugin.ts';
@@ -28,6 +29,10 @@ describe('dashboard surface', () => {
     await writeFile(join(dir, 'index.html'), '<!doctype html><title>App</title><div id="root"></div>');
     await writeFile(join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
     await writeFile(join(dir, 'assets', 'index-abc123.css'), 'body{}');
+    const bundle = `export const app = ${JSON.stringify('x'.repeat(4000))};`;
+    await writeFile(join(dir, 'assets', 'bundle-def456.js'), bundle);
+    await writeFile(join(dir, 'assets', 'bundle-def456.js.br'), brotliCompressSync(bundle));
+    await writeFile(join(dir, 'assets', 'bundle-def456.js.gz'), gzipSync(bundle));
     await writeFile(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     await writeFile(join(tmpdir(), 'signpost-outside.txt'), 'secret');
     app = await appServing(dir);
@@ -66,6 +71,34 @@ describe('dashboard surface', () => {
     assert.equal(icon.statusCode, 200);
     assert.equal(icon.headers['content-type'], 'image/svg+xml');
     assert.equal(icon.headers['cache-control'], 'public, max-age=3600');
+  });
+
+  it("serves the build's precompressed copy the browser prefers, and the file itself otherwise", async () => {
+    const plain = await app.inject({ url: '/app/assets/bundle-def456.js' });
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(plain.headers['vary'], 'Accept-Encoding');
+    const bundle = plain.body;
+    const brotli = await app.inject({
+      url: '/app/assets/bundle-def456.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    assert.equal(brotli.headers['content-encoding'], 'br');
+    assert.equal(brotli.headers['content-type'], 'text/javascript; charset=utf-8');
+    assert.ok(brotli.rawPayload.length < bundle.length / 10);
+    assert.equal(brotliDecompressSync(brotli.rawPayload).toString(), bundle);
+    const gzip = await app.inject({ url: '/app/assets/bundle-def456.js', headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(gzip.headers['content-encoding'], 'gzip');
+    assert.equal(gunzipSync(gzip.rawPayload).toString(), bundle);
+    const refused = await app.inject({
+      url: '/app/assets/bundle-def456.js',
+      headers: { 'accept-encoding': 'br;q=0, gzip;q=0' },
+    });
+    assert.equal(refused.headers['content-encoding'], undefined);
+    assert.equal(refused.body, bundle);
+    // A file the build did not compress is sent as it is, whatever the browser accepts.
+    const small = await app.inject({ url: '/app/assets/index-abc123.js', headers: { 'accept-encoding': 'br' } });
+    assert.equal(small.headers['content-encoding'], undefined);
+    assert.equal(small.body, 'console.log(1)');
   });
 
   it('answers 404 for a missing file and never serves anything outside the build', async () => {

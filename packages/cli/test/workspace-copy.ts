@@ -4,7 +4,17 @@
  * touching the dist folder other tests run.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { packageDir } from './support.ts';
@@ -45,12 +55,19 @@ export function workspaceCopy(packages: string[]): WorkspaceCopy {
       filter: (path) => !['dist', 'node_modules', 'test', 'generated'].includes(basename(path)),
     });
     symlinkSync(join('..', '..', 'packages', name), join(modules, '@signpost', name));
+    // A package's own nested dependencies (the CLI's openapi-typescript with its TypeScript 5).
+    if (existsSync(join(source, 'node_modules')))
+      symlinkSync(join(source, 'node_modules'), join(target, 'node_modules'));
     const { bin = {} } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as {
       bin?: Record<string, string>;
     };
     for (const [command, file] of Object.entries(bin))
       symlinkSync(join('..', '@signpost', name, file), join(modules, '.bin', command));
   }
+  // The API types are generated at build time from the server's OpenAPI snapshot.
+  const snapshot = join('packages', 'server', 'test', 'fixtures', 'openapi', 'management.json');
+  mkdirSync(join(root, snapshot, '..'), { recursive: true });
+  cpSync(join(repoRoot, snapshot), join(root, snapshot));
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
   return {

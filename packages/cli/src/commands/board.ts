@@ -17,31 +17,11 @@ import {
 } from '../manage/common.ts';
 import { action } from '../manage/errors.ts';
 import { printFields, printJson, printPaging, printTable, say } from '../manage/output.ts';
+import type { Answer } from '../manage/api.ts';
 
-interface Board {
-  enabled: boolean;
-  private: boolean;
-  title: string | null;
-  logoUrl: string | null;
-  accentColor: string | null;
-  customDomain: string | null;
-  anonymousVotes: boolean;
-  moderation: boolean;
-  url: string;
-  sso: { configured: boolean; hint: string | null };
-}
+type Board = Answer<'getBoardSettings'>;
 
-interface ModerationItem {
-  kind: 'idea' | 'comment';
-  id: string;
-  featureId: string;
-  featureTitle: string;
-  body: string;
-  environment: 'live' | 'test';
-  authorName: string | null;
-  boardUserId: string | null;
-  createdAt: string;
-}
+type ModerationItem = Answer<'listModerationQueue'>['items'][number];
 
 function showBoard(board: Board): void {
   printFields([

@@ -13,21 +13,11 @@ import {
 } from '../manage/common.ts';
 import { action } from '../manage/errors.ts';
 import { printFields, printJson, printPaging, printTable, say } from '../manage/output.ts';
+import type { Answer } from '../manage/api.ts';
 
 const STATUSES = ['new', 'improved', 'fixed'] as const;
 
-interface Entry {
-  id: string;
-  featureId: string | null;
-  featureTitle: string;
-  statusKey: string;
-  statusLabel: string;
-  summary: string;
-  description: string;
-  published: boolean;
-  createdAt: string;
-  publishedAt: string | null;
-}
+type Entry = Answer<'manageGetChangelogEntry'>;
 
 function showEntry(entry: Entry): void {
   printFields([

@@ -13,22 +13,11 @@ import {
 import { registerFeatureTagCommand } from './tags.ts';
 import { action } from '../manage/errors.ts';
 import { printFields, printJson, printPaging, printTable, say } from '../manage/output.ts';
+import type { Answer } from '../manage/api.ts';
 
 const STATUSES = ['new', 'open', 'planned', 'in-progress', 'in-review', 'accepted', 'done', 'declined'] as const;
 
-interface Feature {
-  id: string;
-  environment: string;
-  title: string;
-  description: string;
-  type: string;
-  status: string;
-  internal: boolean;
-  developerNotes: string | null;
-  voteCount: number;
-  commentCount: number;
-  createdAt: string;
-}
+type Feature = Answer<'manageGetFeature'>;
 
 function showFeature(f: Feature): void {
   printFields([

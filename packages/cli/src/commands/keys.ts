@@ -3,20 +3,9 @@ import type { Command } from 'commander';
 import { list, oneOf, projectContext, usageExits, withProject, type CommonFlags } from '../manage/common.ts';
 import { action } from '../manage/errors.ts';
 import { printJson, printTable, say } from '../manage/output.ts';
+import type { Answer } from '../manage/api.ts';
 
-interface ApiKey {
-  id: string;
-  name: string;
-  environment: 'live' | 'test';
-  prefix: string;
-  scopes: string[];
-  /** Made to be embedded in a web page or app: it may not change existing items. */
-  publishable: boolean;
-  createdAt: string;
-  revokedAt: string | null;
-  /** The DSN for Sentry SDKs, with `<key>` where the whole key goes. */
-  sentryDsn?: string;
-}
+type ApiKey = Answer<'listApiKeys'>['keys'][number];
 
 export function registerKeyCommands(program: Command): void {
   const keys = usageExits(

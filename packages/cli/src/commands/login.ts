@@ -8,13 +8,9 @@ import { action, ApiError, CliError, EXIT } from '../manage/errors.ts';
 import { printFields, printJson, say } from '../manage/output.ts';
 import { readSecret } from '../manage/prompt.ts';
 import { signUp, tokenFromPassword } from '../manage/sessions.ts';
+import type { Answer } from '../manage/api.ts';
 
-interface Account {
-  id: string;
-  email: string;
-  name: string;
-  verified: boolean;
-}
+type Account = Answer<'getMe'>['account'];
 
 export function registerLoginCommands(program: Command): void {
   withServer(

@@ -13,19 +13,9 @@ import {
 import { resolveTarget, writeConfig } from '../manage/config.ts';
 import { action } from '../manage/errors.ts';
 import { printFields, printJson, printTable, say } from '../manage/output.ts';
+import type { Answer } from '../manage/api.ts';
 
-interface Project {
-  id: string;
-  teamId: string;
-  name: string;
-  slug: string;
-  defaultLocale: string;
-  supportedLocales: string[];
-  plan: string;
-  monthlyQuota: number | null;
-  role: string;
-  createdAt: string;
-}
+type Project = Answer<'getProject'>;
 
 function showProject(project: Project): void {
   printFields([

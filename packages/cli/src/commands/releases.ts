@@ -11,18 +11,9 @@ import {
 } from '../manage/common.ts';
 import { action } from '../manage/errors.ts';
 import { printFields, printJson, printTable, say } from '../manage/output.ts';
+import type { Answer } from '../manage/api.ts';
 
-interface Release {
-  id: string;
-  version: string;
-  title: string;
-  releaseNotes: string;
-  downloadUrl: string;
-  releaseDate: string;
-  isBeta: boolean;
-  gitCommit: string | null;
-  required: boolean;
-}
+type Release = Answer<'manageGetRelease'>;
 
 interface ReleaseFlags extends CommonFlags {
   newVersion?: string;

@@ -18,46 +18,13 @@ import {
 } from '../manage/common.ts';
 import { action } from '../manage/errors.ts';
 import { printFields, printJson, printTable, say } from '../manage/output.ts';
+import type { Answer } from '../manage/api.ts';
 
-interface Maintenance {
-  enabled: boolean;
-  type: string;
-  customHtml: string | null;
-  expectedRestoration: string | null;
-  showStatusLink: boolean;
-  statusPageUrl: string | null;
-  whitelist: { localStorageKeys: string[]; emails: string[]; ips: string[] };
-}
-interface Message {
-  id: string;
-  type: string;
-  text: string;
-  isActive: boolean;
-  priority: number;
-  startsAt: string | null;
-  expiresAt: string | null;
-  live: boolean;
-}
-interface Flag {
-  key: string;
-  enabled: boolean;
-}
-interface Environment {
-  id: string;
-  name: string;
-  slug: string;
-  url: string;
-  color: string;
-  debugEnabled: boolean;
-}
-interface SiteConfig {
-  maintenance: Maintenance;
-  messages: Message[];
-  featureFlags: Flag[];
-  debugMode: boolean;
-  environments: Environment[];
-  lastUpdated: string;
-}
+type Maintenance = Answer<'manageGetMaintenance'>;
+type Message = Answer<'manageListMessages'>['messages'][number];
+type Flag = Answer<'manageListFlags'>['featureFlags'][number];
+type Environment = Answer<'manageListEnvironments'>['environments'][number];
+type SiteConfig = Answer<'manageGetSiteConfig'>;
 
 function showMaintenance(m: Maintenance): void {
   printFields([

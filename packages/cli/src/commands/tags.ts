@@ -11,13 +11,9 @@ import {
 } from '../manage/common.ts';
 import { action, CliError } from '../manage/errors.ts';
 import { printJson, printTable, say } from '../manage/output.ts';
+import type { Answer } from '../manage/api.ts';
 
-interface Tag {
-  id: string;
-  name: string;
-  color: string | null;
-  createdAt: string;
-}
+type Tag = Answer<'manageListTags'>['tags'][number];
 
 /** `#rrggbb`, or `none` (kept as given; `colorValue` turns it into null for the API). */
 function color(raw: string): string {

@@ -16,26 +16,11 @@ import {
 import { action, CliError, EXIT } from '../manage/errors.ts';
 import { printFields, printJson, printPaging, printTable, say } from '../manage/output.ts';
 import { exportPath, inferFromPath } from '../manage/translation-files.ts';
+import type { Answer } from '../manage/api.ts';
 
-interface Key {
-  key: string;
-  defaultText: string;
-  namespace: string | null;
-  category: string | null;
-  translations: Record<string, string>;
-}
-interface Locales {
-  defaultLocale: string;
-  supportedLocales: string[];
-}
-interface ImportResult {
-  locale: string;
-  namespace: string | null;
-  created: string[];
-  updated: string[];
-  unchanged: string[];
-  unsupportedLocale: boolean;
-}
+type Key = Answer<'manageGetTranslationKey'>;
+type Locales = Answer<'manageGetLocales'>;
+type ImportResult = Answer<'manageImportTranslations'>;
 
 const keyPath = (base: string, key: string) => `${base}/translations/keys/${encodeURIComponent(key)}`;
 

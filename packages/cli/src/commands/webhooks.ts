@@ -11,6 +11,10 @@ import {
 } from '../manage/common.ts';
 import { action } from '../manage/errors.ts';
 import { printFields, printJson, printPaging, printTable, say } from '../manage/output.ts';
+import type { Answer, Body } from '../manage/api.ts';
+
+/** An event an endpoint may choose, as the server's schema lists them. */
+type WebhookEvent = NonNullable<Body<'manageCreateWebhook'>['events']>[number];
 
 /** The events an endpoint may choose (the server's list; it refuses any other). */
 export const WEBHOOK_EVENTS = [
@@ -23,33 +27,14 @@ export const WEBHOOK_EVENTS = [
   'error.new_group',
   'error.regressed',
   'translation.missing_key',
-] as const;
+] as const satisfies readonly WebhookEvent[];
+// The list above names every event of the schema: a new server event fails the type-check here.
+const everyEventListed: [Exclude<WebhookEvent, (typeof WEBHOOK_EVENTS)[number]>] extends [never] ? true : never = true;
+void everyEventListed;
 
-interface Webhook {
-  id: string;
-  url: string;
-  description: string | null;
-  events: string[];
-  format: 'standard' | 'slack';
-  enabled: boolean;
-  secretHint: string;
-  consecutiveFailures: number;
-  disabledReason: string | null;
-  createdAt: string;
-  secret?: string;
-}
+type Webhook = Answer<'manageGetWebhook'> & { secret?: string };
 
-interface Delivery {
-  id: string;
-  messageId: string;
-  event: string;
-  state: string;
-  attempts: number;
-  statusCode: number | null;
-  responseMs: number | null;
-  error: string | null;
-  createdAt: string;
-}
+type Delivery = Answer<'manageListWebhookDeliveries'>['deliveries'][number];
 
 /** `--events a,b` (or `all`), checked against the known events. */
 function events(raw: string): string[] {

@@ -5,13 +5,9 @@
 import { hostname } from 'node:os';
 import { API_PREFIX, Client } from './client.ts';
 import { ApiError, CliError, EXIT } from './errors.ts';
+import type { Answer } from './api.ts';
 
-interface Account {
-  id: string;
-  email: string;
-  name: string;
-  verified: boolean;
-}
+type Account = Answer<'signIn'>['account'];
 
 function sessionCookie(response: Response): string {
   const headers = response.headers as Headers & { getSetCookie?: () => string[] };

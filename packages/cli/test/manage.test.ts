@@ -308,7 +308,7 @@ describe('signpost management commands', { timeout: 120_000 }, () => {
     const featureId = ((await submitted.json()) as { id: string }).id;
     const refused = await send('PATCH', `/features/${featureId}`, created.key, { status: 'declined' });
     assert.equal(refused.status, 403);
-    assert.deepEqual(await refused.json(), { error: 'Publishable keys cannot modify features' });
+    assert.deepEqual(await refused.json(), { error: 'Publishable keys cannot modify features', code: 'Forbidden' });
     assert.equal((await send('PATCH', `/features/${featureId}`, liveKey, { status: 'planned' })).status, 200);
 
     const listed = await json(['keys', 'list']);

@@ -6,18 +6,23 @@ export interface ApiErrorDetail {
 
 /** The error body every Signpost API error carries. */
 export interface ApiErrorBody {
+  /** What went wrong, for people (the text may change). */
   error: string;
+  /** What went wrong, for programs: a stable name such as `NotFound`, `Conflict`, `TooManyRequests`. */
+  code?: string;
   details?: ApiErrorDetail[];
 }
 
 /**
  * The Signpost API answered with an error status (4xx or 5xx). Carries the HTTP status and the
- * parsed `{ error, details? }` body.
+ * parsed `{ error, code, details? }` body.
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly status: number;
   readonly body: ApiErrorBody;
+  /** The server's stable error code (`NotFound`, `Conflict`, …): branch on this, not on the text. */
+  readonly code: string | undefined;
   /** Milliseconds the server asked to wait (`Retry-After`), when it said. */
   readonly retryAfterMs: number | undefined;
   /** The server's `X-Request-Id`, useful when asking for support. */
@@ -27,6 +32,7 @@ export class ApiError extends Error {
     super(`Signpost API ${status}: ${body.error}`);
     this.status = status;
     this.body = body;
+    this.code = typeof body.code === 'string' ? body.code : undefined;
     this.retryAfterMs = options.retryAfterMs;
     this.requestId = options.requestId;
   }

@@ -6,7 +6,7 @@ import { requestIdFrom } from './http/request-id.ts';
 import { ResponseMemo } from './http/response-memo.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { installErrorHandler } from './http/error-handler.ts';
+import { errorAnswer, installErrorHandler } from './http/error-handler.ts';
 import { buildLazySerializerFactory } from './http/lazy-serializer.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { guardRequestInput } from './http/input-guard.ts';
@@ -78,7 +78,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
       void (reply as FastifyReply)
         .code(missing ? 404 : 400)
         .header('x-request-id', request.id)
-        .send({ error: missing ? 'Not found' : 'Malformed URL' });
+        .send(missing ? errorAnswer(404, 'Not found') : errorAnswer(400, 'Malformed URL'));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -112,7 +112,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
       await db.get('SELECT 1 AS ok');
       return { status: 'ready' };
     } catch {
-      return reply.code(503).send({ error: 'Database unavailable' });
+      return reply.code(503).send(errorAnswer(503, 'Database unavailable'));
     }
   });
 

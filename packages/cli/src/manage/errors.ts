@@ -19,6 +19,8 @@ export class CliError extends Error {
 /** An error answer of the management API: `{ error, details? }` and its status. */
 export class ApiError extends CliError {
   readonly status: number;
+  /** The server's stable error code (`NotFound`, `Conflict`, …), when it sent one. */
+  readonly code: string | undefined;
   readonly body: unknown;
   constructor(status: number, message: string, details: Array<{ field: string; message: string }>, body: unknown) {
     super(
@@ -28,6 +30,8 @@ export class ApiError extends CliError {
     );
     this.status = status;
     this.body = body;
+    const code = (body as { code?: unknown } | null)?.code;
+    this.code = typeof code === 'string' ? code : undefined;
   }
 }
 

@@ -20,10 +20,13 @@ export type ApiErrorBody = components['schemas']['def-0'];
 /** An API refusal, in words: the server's message and, per field, what is wrong with it. */
 export class ApiError extends Error {
   readonly status: number;
+  /** The server's stable error code (`SeatLimit`, `Conflict`, …): what the screens branch on. */
+  readonly code: string | undefined;
   readonly fields: Record<string, string>;
   constructor(status: number, body: Partial<ApiErrorBody> | undefined) {
     super(body?.error ?? describeStatus(status));
     this.status = status;
+    this.code = body?.code;
     this.fields = {};
     for (const detail of body?.details ?? []) {
       // `/email` or `email`: the field's name without the JSON pointer slash.

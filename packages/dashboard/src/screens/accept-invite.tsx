@@ -137,7 +137,7 @@ function Details({ token, invite, account }: { token: string; invite: InvitePrev
 
 /** The server's refusal, and what to do about it. */
 function Refusal({ error, account }: { error: unknown; account: Account }) {
-  const seatLimit = error instanceof ApiError && error.status === 403 && /seat limit/i.test(error.message);
+  const seatLimit = error instanceof ApiError && error.code === 'SeatLimit';
   return (
     <div className="stack">
       <ErrorNote error={error} />

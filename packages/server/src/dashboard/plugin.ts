@@ -114,7 +114,8 @@ export async function dashboardSurface(app: FastifyInstance, deps: DashboardDeps
     // A file of the build (hashed assets, icons), never anything outside it.
     if (extname(rest) !== '') {
       const path = normalize(join(root, rest));
-      if (!path.startsWith(rootWithSep)) return securityHeaders(reply).code(404).send({ error: 'Not found' });
+      if (!path.startsWith(rootWithSep))
+        return securityHeaders(reply).code(404).send({ error: 'Not found', code: 'NotFound' });
       const body = path.endsWith(`${sep}index.html`) ? undefined : await readEncoded(request, reply, path);
       if (!body) {
         return securityHeaders(reply)

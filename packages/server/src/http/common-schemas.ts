@@ -4,7 +4,13 @@ export const Timestamp = Type.String({ format: 'date-time' });
 
 export const ErrorBody = Type.Object(
   {
-    error: Type.String(),
+    error: Type.String({ description: 'What went wrong, for people; the text may change' }),
+    code: Type.Optional(
+      Type.String({
+        description:
+          'What went wrong, for programs: a stable name (BadRequest, Unauthorized, Forbidden, NotFound, Conflict, PayloadTooLarge, UnsupportedMediaType, TooManyRequests, SeatLimit, MailFailed, …). Absent only where the product spec fixes the body to {error}.',
+      }),
+    ),
     details: Type.Optional(
       Type.Array(Type.Object({ field: Type.String(), message: Type.String() }, { additionalProperties: false })),
     ),

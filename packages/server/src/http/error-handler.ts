@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { databaseErrorAnswer } from './database-errors.ts';
-import { HttpError } from '../kernel/errors.ts';
+import { codeOfStatus, type FieldProblem, HttpError, SpecFixedBadRequestError } from '../kernel/errors.ts';
 import { namesNoItem, validationError } from './validation.ts';
 
 /** Fastify's own 4xx errors, mapped to the texts our API documents. */
@@ -12,34 +12,51 @@ const FRAMEWORK_ERRORS: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Malformed JSON body'],
 };
 
+export interface ErrorAnswer {
+  error: string;
+  code: string;
+  details?: FieldProblem[];
+}
+
+/** The body of every error answer: the text for people, the stable code for programs, field problems. */
+export function errorAnswer(
+  status: number,
+  error: string,
+  details?: FieldProblem[],
+  code = codeOfStatus(status),
+): ErrorAnswer {
+  return details ? { error, code, details } : { error, code };
+}
+
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof SpecFixedBadRequestError) return reply.code(400).send({ error: error.message });
     if (error instanceof HttpError) {
       reply.headers(error.headers).code(error.statusCode);
-      return error.details ? { error: error.message, details: error.details } : { error: error.message };
+      return errorAnswer(error.statusCode, error.message, error.details, error.code);
     }
     if (error.validation) {
       // A path id, or a query parameter naming an item, that fails its rules names no item.
       if (namesNoItem(error.validation as never, error.validationContext, request.method, request.routeOptions.url))
-        return reply.code(404).send({ error: 'Not found' });
+        return reply.code(404).send(errorAnswer(404, 'Not found'));
       const problem = validationError(error.validation as never, error.validationContext ?? 'body');
-      return reply.code(400).send({ error: problem.message, details: problem.details });
+      return reply.code(400).send(errorAnswer(400, problem.message, problem.details));
     }
     const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
-    if (known) return reply.code(known[0]).send({ error: known[1] });
+    if (known) return reply.code(known[0]).send(errorAnswer(known[0], known[1]));
     if (error instanceof SyntaxError || /prototype property/.test(error.message)) {
       // Body parse failures, including secure-json-parse refusing __proto__ / constructor keys.
-      return reply.code(400).send({ error: 'Malformed JSON body' });
+      return reply.code(400).send(errorAnswer(400, 'Malformed JSON body'));
     }
     const fromDatabase = databaseErrorAnswer(error);
-    if (fromDatabase) return reply.code(fromDatabase[0]).send(fromDatabase[1]);
+    if (fromDatabase) return reply.code(fromDatabase[0]).send(errorAnswer(fromDatabase[0], fromDatabase[1].error));
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send({ error: error.message });
+      return reply.code(status).send(errorAnswer(status, error.message));
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send({ error: 'Internal error' });
+    return reply.code(500).send(errorAnswer(500, 'Internal error'));
   });
 
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not found' }));
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorAnswer(404, 'Not found')));
 }

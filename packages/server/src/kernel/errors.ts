@@ -1,4 +1,8 @@
-/** Errors that become HTTP responses. One class per kind, one stable name, serialised in errors-handler.ts. */
+/**
+ * Errors that become HTTP responses: one class per kind, each defined here once, serialised by
+ * http/error-handler.ts as `{ error, code, details? }`. `error` is the text for people and may
+ * change; `code` is the stable name clients branch on (`NotFound`, `Conflict`, `SeatLimit`, …).
+ */
 export interface FieldProblem {
   field: string;
   message: string;
@@ -63,3 +67,66 @@ export class ConflictError extends HttpError {
     super(409, 'Conflict', message);
   }
 }
+
+/** 413: the body, or what it decompresses to, is larger than the route takes. */
+export class PayloadTooLargeError extends HttpError {
+  constructor(message: string) {
+    super(413, 'PayloadTooLarge', message);
+  }
+}
+
+/** 415: a content type or encoding the route does not read. */
+export class UnsupportedMediaTypeError extends HttpError {
+  constructor(message: string) {
+    super(415, 'UnsupportedMediaType', message);
+  }
+}
+
+/** 502: a service the request depends on (the identity provider) failed. */
+export class BadGatewayError extends HttpError {
+  constructor(message: string) {
+    super(502, 'BadGateway', message);
+  }
+}
+
+/** 503: the request was saved or refused because an e-mail could not be sent. */
+export class MailFailedError extends HttpError {
+  constructor(message: string) {
+    super(503, 'MailFailed', message);
+  }
+}
+
+/** 403: the team has no free seat for another member (teams/seats). */
+export class SeatLimitError extends HttpError {
+  constructor(message: string) {
+    super(403, 'SeatLimit', message);
+  }
+}
+
+/**
+ * A 400 whose body the product spec fixes to exactly `{ error }` (POST /features with an invalid
+ * `type`): sent without `code`, so the answer stays byte-for-byte the spec's.
+ */
+export class SpecFixedBadRequestError extends HttpError {
+  constructor(message: string) {
+    super(400, 'BadRequest', message);
+  }
+}
+
+/** The code of a status without an error class of its own (framework and database answers). */
+export function codeOfStatus(status: number): string {
+  return STATUS_CODES[status] ?? (status >= 500 ? 'Internal' : 'BadRequest');
+}
+
+const STATUS_CODES: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  429: 'TooManyRequests',
+  502: 'BadGateway',
+  503: 'Unavailable',
+};

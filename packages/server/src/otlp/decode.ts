@@ -9,22 +9,10 @@
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
-import { BadRequestError, HttpError } from '../kernel/errors.ts';
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../kernel/errors.ts';
 
 /** The largest body accepted once decompressed. */
 export const MAX_DECODED_BYTES = 16 * 1024 * 1024;
-
-export class PayloadTooLargeError extends HttpError {
-  constructor(message: string) {
-    super(413, 'PayloadTooLarge', message);
-  }
-}
-
-export class UnsupportedMediaTypeError extends HttpError {
-  constructor(message: string) {
-    super(415, 'UnsupportedMediaType', message);
-  }
-}
 
 const gunzipAsync = promisify(gunzip);
 const inflateAsync = promisify(inflate);

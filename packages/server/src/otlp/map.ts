@@ -5,9 +5,8 @@
  * OTLP rules is rejected alone and counted in the response's partialSuccess; a body whose
  * envelope (resourceLogs, scopeLogs, logRecords) is not the OTLP structure is a 400.
  */
-import { BadRequestError } from '../kernel/errors.ts';
+import { BadRequestError, PayloadTooLargeError } from '../kernel/errors.ts';
 import type { LogEntry } from '../resources/logs/index.ts';
-import { PayloadTooLargeError } from './decode.ts';
 
 /** More records than this in one request is a 413: exporters send batches of 512 by default. */
 export const MAX_RECORDS = 10_000;

@@ -10,18 +10,12 @@ import { authenticateApiKey, authenticateApiKeyCached, presentedKey, requireAcce
 import { allowAnyOrigin } from '../http/cors.ts';
 import { consumeQuota } from '../http/quota.ts';
 import { rateLimitHeaders } from '../http/rate-limit.ts';
-import { TooManyRequestsError } from '../kernel/errors.ts';
+import { errorAnswer } from '../http/error-handler.ts';
+import { PayloadTooLargeError, TooManyRequestsError, UnsupportedMediaTypeError } from '../kernel/errors.ts';
 import type { Database } from '../db/database.ts';
 import { storeLogBatch } from '../resources/logs/index.ts';
 import { findKeyByLookup, type ProjectRow } from '../resources/projects/index.ts';
-import {
-  decompressBody,
-  encodeResponse,
-  parseJsonRequest,
-  parseProtobufRequest,
-  PayloadTooLargeError,
-  UnsupportedMediaTypeError,
-} from './decode.ts';
+import { decompressBody, encodeResponse, parseJsonRequest, parseProtobufRequest } from './decode.ts';
 import { mapLogsRequest } from './map.ts';
 
 export const OTLP_PREFIX = '/otlp';
@@ -96,7 +90,7 @@ export async function otlpIntake(app: FastifyInstance, { db }: { db: Database })
       const raw = request.body as Buffer | undefined;
       if (!raw || raw.length === 0) {
         // An empty protobuf message is a valid (empty) request; an empty JSON body is not JSON.
-        if (kind === 'json') return reply.code(400).send({ error: 'Request body is empty: send a JSON object' });
+        if (kind === 'json') return reply.code(400).send(errorAnswer(400, 'Request body is empty: send a JSON object'));
       }
       const body = await decompressBody(raw ?? Buffer.alloc(0), request.headers['content-encoding']);
       const parsed = kind === 'json' ? parseJsonRequest(body) : parseProtobufRequest(body);

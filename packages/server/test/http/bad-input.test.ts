@@ -45,7 +45,7 @@ describe('bad input', () => {
         headers: { 'content-type': 'application/json' },
       });
       assert.equal(malformed.status, 400, path);
-      assert.deepEqual(malformed.body, { error: 'Malformed JSON body' });
+      assert.deepEqual(malformed.body, { error: 'Malformed JSON body', code: 'BadRequest' });
       const empty = await api.post(path, undefined, { rawBody: '', headers: { 'content-type': 'application/json' } });
       assert.equal(empty.status, 400, path);
       const text = await api.post(path, undefined, { rawBody: 'title=x', headers: { 'content-type': 'text/plain' } });
@@ -164,7 +164,7 @@ describe('bad input', () => {
         await api.put(`/features/${id}/votes/voter-1`, undefined, { unchecked: true }),
       ]) {
         assert.equal(res.status, 404, `${id.slice(0, 20)}: ${res.status} ${res.text}`);
-        assert.deepEqual(JSON.parse(res.text), { error: 'Not found' });
+        assert.deepEqual(JSON.parse(res.text), { error: 'Not found', code: 'NotFound' });
       }
     }
     // An id in the query that names an item: the same 404.
@@ -183,7 +183,7 @@ describe('bad input', () => {
   it('answers unknown routes and methods with a JSON 404 and keeps the request id a caller sends', async () => {
     const res = await api.get('/nope', { unchecked: true, headers: { 'x-request-id': 'trace-123' } });
     assert.equal(res.status, 404);
-    assert.deepEqual(res.body, { error: 'Not found' });
+    assert.deepEqual(res.body, { error: 'Not found', code: 'NotFound' });
     assert.equal(res.headers.get('x-request-id'), 'trace-123');
     const generated = await api.get('/features', { headers: { 'x-request-id': 'bad id with spaces' } });
     assert.notEqual(generated.headers.get('x-request-id'), 'bad id with spaces');
@@ -343,7 +343,7 @@ describe('bad input: deep nesting, U+0000 and huge numbers reach no database (de
       }),
     ]) {
       assert.equal(res.status, 404, res.text);
-      assert.deepEqual(JSON.parse(res.text), { error: 'Not found' });
+      assert.deepEqual(JSON.parse(res.text), { error: 'Not found', code: 'NotFound' });
     }
     const signIn = await managementApi(server.origin).post('/auth/sign-in', {
       email: 'a\u0000@example.com',

@@ -230,7 +230,7 @@ describe('front door: repeated reads answered from the response memo', () => {
     const over = await counted(() => reader.get('/features'));
     assert.equal(over.fromMemo, false);
     assert.equal(over.response.status, 429);
-    assert.deepEqual(over.response.body, { error: 'Quota exceeded' });
+    assert.deepEqual(over.response.body, { error: 'Quota exceeded', code: 'TooManyRequests' });
     assert.ok(Number(over.response.headers.get('retry-after')) >= 1);
     assert.equal(over.response.headers.get('ratelimit-remaining'), '0');
   });

@@ -22,7 +22,7 @@ describe('limits', () => {
     assert.equal(statuses.filter((s) => s === 201).length, 50);
     assert.equal(statuses.filter((s) => s === 429).length, 5);
     const refused = responses.find((r) => r.status === 429)!;
-    assert.deepEqual(refused.body, { error: 'Rate limit exceeded' });
+    assert.deepEqual(refused.body, { error: 'Rate limit exceeded', code: 'TooManyRequests' });
     assert.equal(refused.headers.get('ratelimit-limit'), '50');
     assert.equal(refused.headers.get('ratelimit-remaining'), '0');
     const reset = Number(refused.headers.get('ratelimit-reset'));
@@ -82,7 +82,7 @@ describe('limits', () => {
     assert.equal(fifth.headers.get('ratelimit-remaining'), '0');
     const over = await api.get('/features');
     assert.equal(over.status, 429);
-    assert.deepEqual(over.body, { error: 'Quota exceeded' });
+    assert.deepEqual(over.body, { error: 'Quota exceeded', code: 'TooManyRequests' });
     assert.ok(Number(over.headers.get('retry-after')) >= 1);
     assert.equal(over.headers.get('ratelimit-remaining'), '0');
     // Keyless endpoints are not metered.

@@ -111,7 +111,7 @@ describe('plan quota metered in memory, one process', () => {
       assert.equal(a.headers.get('retry-after'), null);
     }
     for (const r of refused) {
-      assert.deepEqual(r.body, { error: 'Quota exceeded' });
+      assert.deepEqual(r.body, { error: 'Quota exceeded', code: 'TooManyRequests' });
       assert.equal(r.headers.get('ratelimit-limit'), String(quota));
       assert.equal(r.headers.get('ratelimit-remaining'), '0');
       assert.ok(Number(r.headers.get('retry-after')) >= 1);

@@ -162,7 +162,7 @@ describe('cookie-authenticated writes: same-origin rule', () => {
         renamed++;
       } else {
         assert.equal(response.status, 403, `${row.what}: ${response.text}`);
-        assert.deepEqual(response.body, { error: 'Cross-origin request refused' }, row.what);
+        assert.deepEqual(response.body, { error: 'Cross-origin request refused', code: 'Forbidden' }, row.what);
       }
     }
     // Refused writes changed nothing.

@@ -166,7 +166,7 @@ describe('management: every project route is scoped to the team and the role', (
       const known = REQUESTS[route.operationId] !== undefined || !['POST', 'PUT', 'PATCH'].includes(route.method);
       if (known) {
         assert.equal(res.status, 404, `${route.method} ${route.template} as outsider: ${res.status} ${res.text}`);
-        assert.deepEqual(res.body, { error: 'Not found' });
+        assert.deepEqual(res.body, { error: 'Not found', code: 'NotFound' });
       } else {
         assert.ok([400, 404].includes(res.status), `${route.method} ${route.template} as outsider: ${res.status}`);
       }

@@ -104,7 +104,7 @@ describe('management: projects, keys and isolation between teams', () => {
     assert.ok(revoked.body.revokedAt);
     const refused = await publicApi.get('/features');
     assert.equal(refused.status, 401);
-    assert.deepEqual(refused.body, { error: 'Invalid API key' });
+    assert.deepEqual(refused.body, { error: 'Invalid API key', code: 'Unauthorized' });
   });
 
   it('never lets an account reach another team’s projects, keys, members or invites', async () => {

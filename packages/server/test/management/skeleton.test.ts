@@ -37,7 +37,7 @@ describe('management API skeleton', () => {
   it('answers 401 in the error model without credentials', async () => {
     const response = await managementApi(server.origin).get('/me');
     assert.equal(response.status, 401);
-    assert.deepEqual(response.body, { error: 'Sign in required' });
+    assert.deepEqual(response.body, { error: 'Sign in required', code: 'Unauthorized' });
   });
 
   it('signs up, then signs in with a secure HTTP-only SameSite=Lax cookie and shows the account', async () => {

@@ -106,7 +106,7 @@ describe('authentication, permissions and isolation', () => {
     it(`${endpoint.name}: 401 without a key or with a bad one, 403 without ${endpoint.permission}`, async () => {
       const missing = await endpoint.call(api.withKey(null), { featureId });
       assert.equal(missing.status, 401);
-      assert.deepEqual(missing.body, { error: 'Missing API key' });
+      assert.deepEqual(missing.body, { error: 'Missing API key', code: 'Unauthorized' });
       for (const bad of [
         'svc_live_0000000000000000000000000000',
         'not-a-key',
@@ -115,7 +115,7 @@ describe('authentication, permissions and isolation', () => {
       ]) {
         const res = await endpoint.call(api.withKey(bad), { featureId });
         assert.equal(res.status, 401, bad);
-        assert.deepEqual(res.body, { error: 'Invalid API key' });
+        assert.deepEqual(res.body, { error: 'Invalid API key', code: 'Unauthorized' });
       }
       const others = [
         'public:read',
@@ -151,7 +151,7 @@ describe('authentication, permissions and isolation', () => {
     await server.db.run('UPDATE api_keys SET revoked_at = ? WHERE id = ?', [now(), key.id]);
     const res = await api.withKey(key.key).get('/features');
     assert.equal(res.status, 401);
-    assert.deepEqual(res.body, { error: 'Invalid API key' });
+    assert.deepEqual(res.body, { error: 'Invalid API key', code: 'Unauthorized' });
   });
 
   it('stores keys hashed: no plain key in the database', async () => {

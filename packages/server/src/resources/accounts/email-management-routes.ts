@@ -2,7 +2,7 @@
 import type { FastifyReply } from 'fastify';
 import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, HttpError, TooManyRequestsError } from '../../kernel/errors.ts';
+import { BadRequestError, ConflictError, MailFailedError, TooManyRequestsError } from '../../kernel/errors.ts';
 import { hitSlidingWindow, rateLimitHeaders } from '../../http/rate-limit.ts';
 import { requireAccount } from '../../management/access.ts';
 import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../../management/context.ts';
@@ -20,11 +20,7 @@ import { findAccount, findAccountByEmail, markEmailVerified, normaliseEmail, res
 const RESEND_LIMIT = { max: 3, windowMs: 60 * 60 * 1000 };
 const RESET_LIMIT = { max: 3, windowMs: 60 * 60 * 1000 };
 
-class MailFailedError extends HttpError {
-  constructor() {
-    super(503, 'MailFailed', 'The e-mail could not be sent; try again later');
-  }
-}
+const mailFailed = () => new MailFailedError('The e-mail could not be sent; try again later');
 
 /** A browser opening the link gets a page; the response schema only describes the JSON answer. */
 function sendHtml(reply: FastifyReply, html: string, status = 200): FastifyReply {
@@ -49,8 +45,7 @@ export async function emailManagementRoutes(app: ManagementApp, deps: Management
     },
     async (request, reply) => {
       const account = (await findAccount(db, requireAccount(request).id))!;
-      if (isTrue(account.email_verified))
-        throw new HttpError(409, 'Conflict', 'This e-mail address is already verified');
+      if (isTrue(account.email_verified)) throw new ConflictError('This e-mail address is already verified');
       const limit = await hitSlidingWindow(db, `verify-resend:${account.id}`, RESEND_LIMIT.max, RESEND_LIMIT.windowMs);
       if (!limit.allowed)
         throw new TooManyRequestsError('Too many verification e-mails; try again later', rateLimitHeaders(limit));
@@ -58,7 +53,7 @@ export async function emailManagementRoutes(app: ManagementApp, deps: Management
         await sendVerification(deps, account);
       } catch (error) {
         request.log.error({ err: error }, 'verification e-mail not sent');
-        throw new MailFailedError();
+        throw mailFailed();
       }
       return reply.code(202).send({ message: `Verification e-mail sent to ${account.email}` });
     },

@@ -1,6 +1,6 @@
 /** Who an identity-provider sign-in is: a linked identity, an account with the same address, or a new account. */
 import { isTrue, type Queryable } from '../../db/database.ts';
-import { HttpError } from '../../kernel/errors.ts';
+import { BadRequestError, ConflictError } from '../../kernel/errors.ts';
 import { revokeAccountTokens } from '../tokens/index.ts';
 import type { ProviderIdentity } from './oidc-provider.ts';
 import { createAccount } from './service.ts';
@@ -38,12 +38,12 @@ export async function resolveAccount(
     }
     return { account, created: false };
   }
-  if (!email) throw new HttpError(400, 'BadRequest', 'The identity provider did not share an e-mail address');
+  if (!email) throw new BadRequestError('The identity provider did not share an e-mail address');
   const existing = await findAccountByEmail(tx, email);
   if (existing) {
     // Only an address the provider vouches for may join an existing account.
     if (!identity.emailVerified) {
-      throw new HttpError(409, 'Conflict', 'An account with this e-mail address exists; sign in with its password');
+      throw new ConflictError('An account with this e-mail address exists; sign in with its password');
     }
     if (!isTrue(existing.email_verified)) {
       // Whoever created the unverified account never proved the address: their password, sessions

@@ -7,7 +7,7 @@
 import { Type } from 'typebox';
 import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, HttpError, NotFoundError } from '../../kernel/errors.ts';
+import { BadGatewayError, BadRequestError, NotFoundError } from '../../kernel/errors.ts';
 import { nowIso } from '../../kernel/ids.ts';
 import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../../management/context.ts';
 import { setSessionCookie } from './cookies.ts';
@@ -76,7 +76,7 @@ export async function oidcManagementRoutes(app: ManagementApp, deps: ManagementD
       if (!provider) throw new NotFoundError();
       const authorization = await provider.authorize(redirectUri).catch((error: unknown) => {
         request.log.error({ err: error }, 'identity provider unreachable');
-        throw new HttpError(502, 'BadGateway', 'The identity provider cannot be reached');
+        throw new BadGatewayError('The identity provider cannot be reached');
       });
       await saveOidcRequest(
         db,
@@ -127,7 +127,7 @@ export async function oidcManagementRoutes(app: ManagementApp, deps: ManagementD
         .identify(callbackUrl, { state, nonce: pending.nonce, codeVerifier: pending.code_verifier })
         .catch((error: unknown) => {
           request.log.warn({ err: error }, 'identity provider sign-in failed');
-          throw new HttpError(502, 'BadGateway', 'Sign-in with the identity provider failed; start again');
+          throw new BadGatewayError('Sign-in with the identity provider failed; start again');
         });
       const { account, created } = await db.transaction((tx) => resolveAccount(tx, identity, seededProjects(config)));
       if (created && !isTrue(account.email_verified)) {

@@ -1,7 +1,7 @@
 import fastJson from 'fast-json-stringify';
 import { ChangeCache } from '../../http/change-cache.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
+import { BadRequestError, NotFoundError, SpecFixedBadRequestError } from '../../kernel/errors.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { scopeOf } from '../../public-api/context.ts';
 import { FEATURE_CREATED_MESSAGE, presentFullFeature, presentListItem, presentPublicFeature } from './presenter.ts';
@@ -34,7 +34,7 @@ export async function featureRoutes(app: App, { db, config }: Deps): Promise<voi
       preValidation: async (request) => {
         const body = request.body as Record<string, unknown> | null;
         if (body && typeof body === 'object' && 'type' in body && !SUBMITTED_TYPES.includes(body['type'] as never)) {
-          throw new BadRequestError(INVALID_TYPE_MESSAGE);
+          throw new SpecFixedBadRequestError(INVALID_TYPE_MESSAGE);
         }
       },
       schema: {

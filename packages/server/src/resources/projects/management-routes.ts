@@ -10,7 +10,7 @@ import {
   updateProjectColumns,
 } from './store.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, ForbiddenError, HttpError } from '../../kernel/errors.ts';
+import { BadRequestError, ConflictError, ForbiddenError } from '../../kernel/errors.ts';
 import { requireAccount, requireProjectAccess, requireTeamAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps, Role } from '../../management/context.ts';
 import { CreateProjectBody, Project, ProjectIdParams, ProjectList, UpdateProjectBody } from './schemas.ts';
@@ -19,7 +19,7 @@ import { listProjectsOf } from './read-model.ts';
 import { Assignments } from '../../db/assignments.ts';
 import { firstOwnedTeamId } from '../teams/index.ts';
 
-const slugConflict = () => new HttpError(409, 'Conflict', 'Another project already uses this slug');
+const slugConflict = () => new ConflictError('Another project already uses this slug');
 
 function checkBilling(role: Role, body: { plan?: string | undefined; monthlyQuota?: number | null | undefined }): void {
   if ((body.plan !== undefined || body.monthlyQuota !== undefined) && role !== 'owner') {

@@ -5,7 +5,7 @@
  */
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
-import { BadRequestError, HttpError } from '../../kernel/errors.ts';
+import { BadRequestError, HttpError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../kernel/errors.ts';
 
 /** The compressed body's limit: the server's usual 1 MiB (Fastify's bodyLimit, app.ts). */
 export const BODY_LIMIT = 1024 * 1024;
@@ -16,12 +16,6 @@ const gunzipAsync = promisify(gunzip);
 const inflateAsync = promisify(inflate);
 const inflateRawAsync = promisify(inflateRaw);
 const brotliAsync = promisify(brotliDecompress);
-
-export class PayloadTooLargeError extends HttpError {
-  constructor(message: string) {
-    super(413, 'PayloadTooLarge', message);
-  }
-}
 
 function tooLarge(error: unknown): boolean {
   return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError;
@@ -49,7 +43,7 @@ export async function decodeBody(body: Buffer, contentEncoding: string | undefin
       case 'br':
         return await brotliAsync(body, options);
       default:
-        throw new HttpError(415, 'UnsupportedMediaType', `Unsupported Content-Encoding: ${encoding}`);
+        throw new UnsupportedMediaTypeError(`Unsupported Content-Encoding: ${encoding}`);
     }
   } catch (error) {
     if (error instanceof HttpError) throw error;

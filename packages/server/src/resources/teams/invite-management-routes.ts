@@ -4,7 +4,14 @@
  */
 import { Type } from 'typebox';
 import { Email, errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, HttpError, NotFoundError, TooManyRequestsError } from '../../kernel/errors.ts';
+import {
+  BadRequestError,
+  ConflictError,
+  MailFailedError,
+  NotFoundError,
+  SeatLimitError,
+  TooManyRequestsError,
+} from '../../kernel/errors.ts';
 import { hitSlidingWindow, rateLimitHeaders } from '../../http/rate-limit.ts';
 import { normaliseEmail } from '../../kernel/email.ts';
 import { requireAccount, requireTeamAccess } from '../../management/access.ts';
@@ -34,12 +41,6 @@ import {
   revokeInvite,
 } from './store.ts';
 
-class SeatLimitError extends HttpError {
-  constructor(message: string) {
-    super(403, 'SeatLimit', message);
-  }
-}
-
 const INVITE_PROBLEMS = {
   accepted: 'This invitation has already been accepted',
   revoked: 'This invitation has been withdrawn',
@@ -49,11 +50,8 @@ const INVITE_PROBLEMS = {
 /** Resends of one invite's e-mail: 3 an hour, so nobody can flood an inbox through it. */
 const RESEND_LIMIT = { max: 3, windowMs: 60 * 60 * 1000 };
 
-class InviteMailFailedError extends HttpError {
-  constructor() {
-    super(503, 'MailFailed', 'The invite was saved but its e-mail could not be sent; invite again later');
-  }
-}
+const inviteMailFailed = () =>
+  new MailFailedError('The invite was saved but its e-mail could not be sent; invite again later');
 
 export async function inviteManagementRoutes(
   app: ManagementApp,
@@ -104,7 +102,7 @@ export async function inviteManagementRoutes(
       const { token, row } = await db.transaction(async (tx) => {
         await lockOwnerSeats(tx, team.ownerAccountId);
         if (await isMemberAddress(tx, team.id, email))
-          throw new HttpError(409, 'Conflict', 'This address is already a member of the team');
+          throw new ConflictError('This address is already a member of the team');
         if (!(await addressCounts(tx, team.ownerAccountId, email))) {
           const seats = await seatsOf(tx, team.ownerAccountId, seatsDefault);
           if (seats.used >= seats.limit)
@@ -116,7 +114,7 @@ export async function inviteManagementRoutes(
         await sendInvite(email, token, team.name, account.name || account.email, row.role);
       } catch (error) {
         request.log.error({ err: error }, 'invite e-mail not sent');
-        throw new InviteMailFailedError();
+        throw inviteMailFailed();
       }
       return reply.code(201).send(presentInvite(row));
     },
@@ -150,8 +148,7 @@ export async function inviteManagementRoutes(
         const invite = await findInvite(tx, team.id, inviteId);
         if (!invite) throw new NotFoundError();
         const status = inviteStatus(invite);
-        if (status === 'accepted' || status === 'revoked')
-          throw new HttpError(409, 'Conflict', INVITE_PROBLEMS[status]);
+        if (status === 'accepted' || status === 'revoked') throw new ConflictError(INVITE_PROBLEMS[status]);
         if (status === 'expired' && !(await addressCounts(tx, team.ownerAccountId, invite.email))) {
           const seats = await seatsOf(tx, team.ownerAccountId, seatsDefault);
           if (seats.used >= seats.limit)
@@ -165,7 +162,7 @@ export async function inviteManagementRoutes(
         await sendInvite(row.email, token, team.name, account.name || account.email, row.role);
       } catch (error) {
         request.log.error({ err: error }, 'invite e-mail not sent');
-        throw new InviteMailFailedError();
+        throw inviteMailFailed();
       }
       return presentInvite(row);
     },

@@ -49,7 +49,7 @@ describe('accounts: sign-up, verification and password reset over real SMTP', ()
 
     const again = await fetch(target);
     assert.equal(again.status, 400);
-    assert.deepEqual(await again.json(), { error: 'This link has already been used' });
+    assert.deepEqual(await again.json(), { error: 'This link has already been used', code: 'BadRequest' });
 
     const browser = await fetch(target, { headers: { accept: 'text/html,application/xhtml+xml' } });
     assert.equal(browser.status, 400);

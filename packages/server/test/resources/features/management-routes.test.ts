@@ -218,7 +218,7 @@ describe('management: features', () => {
       await p.owner.get('/projects/proj_unknown/features'),
     ]) {
       assert.equal(res.status, 404);
-      assert.deepEqual(res.body, { error: 'Not found' });
+      assert.deepEqual(res.body, { error: 'Not found', code: 'NotFound' });
     }
     const anonymous = await p.owner.get(path(), { headers: { authorization: '' }, unchecked: true });
     assert.equal(anonymous.status, 401);

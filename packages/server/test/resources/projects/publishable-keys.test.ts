@@ -13,7 +13,7 @@ import { callTool, connectMcp, textOf } from '../../support/mcp.ts';
 import { managedProject, type ManagedProject } from '../../support/manage-fixtures.ts';
 import { createTestDatabase, startTestServer, type TestDatabase, type TestServer } from '../../support/server.ts';
 
-const REFUSAL = { error: 'Publishable keys cannot modify features' };
+const REFUSAL = { error: 'Publishable keys cannot modify features', code: 'Forbidden' };
 const idea = { title: 'Calendar sync', description: 'Sync events with my calendar.', type: 'feature' };
 
 describe('publishable keys', () => {

@@ -55,7 +55,7 @@ describe('personal access tokens', () => {
     assert.ok(revoked.body.revokedAt);
     const refused = await as(first.token).get('/me');
     assert.equal(refused.status, 401);
-    assert.deepEqual(refused.body, { error: 'Invalid personal access token' });
+    assert.deepEqual(refused.body, { error: 'Invalid personal access token', code: 'Unauthorized' });
 
     await server.db.run("UPDATE personal_access_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?", [
       second.tokenInfo.id,

@@ -80,6 +80,7 @@ describe('CORS on the public API', () => {
     readable(response.headers);
     assert.deepEqual(await response.json(), {
       error: 'A preflight request needs Origin and Access-Control-Request-Method headers',
+      code: 'BadRequest',
     });
   });
 });

@@ -19,6 +19,7 @@
 import type { Static } from 'typebox';
 import type { Database } from '../../db/database.ts';
 import type { Scope } from '../../kernel/scope.ts';
+import { type PreparedEvent, prepareReportBody } from './error-event.ts';
 import type { ErrorBody } from './schemas.ts';
 import { type ErrorReport, errorFingerprint, type Occurrence, writeErrorGroups } from './store.ts';
 
@@ -100,7 +101,8 @@ const writers = new WeakMap<Database, ErrorWriter>();
 
 /**
  * An error; repeats of the same title and errorType within the window are counted on one record
- * (writeErrorGroups in store.ts), reports arriving together in one write.
+ * (writeErrorGroups in store.ts), reports arriving together in one write. `event` is the event its
+ * error group keeps (a Sentry event as sent; by default the body in that shape).
  */
 export function recordError(
   db: Database,
@@ -108,6 +110,7 @@ export function recordError(
   body: Static<typeof ErrorBody>,
   now: Date,
   retentionDays = 30,
+  event: PreparedEvent = prepareReportBody(body, now),
 ): Promise<Occurrence> {
   // One writer per process and database, as the gathering must be.
   let writer = writers.get(db);
@@ -115,5 +118,5 @@ export function recordError(
     writer = new ErrorWriter(db, retentionDays);
     writers.set(db, writer);
   }
-  return writer.add({ scope, body, now, fingerprint: errorFingerprint(body) });
+  return writer.add({ scope, body, now, fingerprint: errorFingerprint(body), event });
 }

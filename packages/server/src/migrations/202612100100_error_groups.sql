@@ -72,4 +72,4 @@ CREATE TABLE error_group_tags (
 CREATE INDEX error_group_tags_by_value ON error_group_tags (tag_key, tag_value);
 
 ALTER TABLE error_reports ADD COLUMN group_id TEXT;
-CREATE INDEX error_reports_by_group ON error_reports (group_id);
+CREATE INDEX error_reports_by_group ON error_reports (group_id, last_seen_at);

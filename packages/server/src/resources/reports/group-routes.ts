@@ -23,6 +23,8 @@ import {
   MergeBody,
 } from './group-schemas.ts';
 import { presentEventSummary, presentGroupSummary } from './group-presenter.ts';
+import { ErrorHistory, HistoryQuery } from './management-schemas.ts';
+import { type HistoryRange, readGroupHistory } from './store-history.ts';
 import {
   decodeCursor,
   type GroupSort,
@@ -32,6 +34,7 @@ import {
   listGroupEvents,
   listGroups,
   mergedGroups,
+  newestRecordOf,
   tagFacets,
 } from './store-group-reads.ts';
 import { familyOf, type GroupStatus, mergeGroups, setGroupStatus, unmergeGroup } from './store-groups.ts';
@@ -47,14 +50,16 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
     const group = await getGroup(db, projectId, groupId);
     if (!group) throw new NotFoundError();
     const family = await familyOf(db, groupId);
-    const [facets, merged, events] = await Promise.all([
+    const [facets, merged, events, recordId] = await Promise.all([
       tagFacets(db, family),
       mergedGroups(db, groupId),
       listGroupEvents(db, groupId, undefined, 1),
+      newestRecordOf(db, family),
     ]);
     return {
       ...presentGroupSummary(group),
       keptEvents: events?.kept ?? 0,
+      recordId,
       tags: facets,
       merged: merged.map(presentGroupSummary),
     };
@@ -114,6 +119,28 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
       const { projectId, groupId } = request.params as Params;
       await requireProjectAccess(request, projectId, 'member');
       return detail(projectId, groupId);
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/error-groups/:groupId/history',
+    {
+      schema: {
+        operationId: 'manageErrorGroupHistory',
+        summary:
+          'Events of an error group (merged groups included) over the last 24 hours by hour or 14 days by day, UTC, zero-filled (role: member)',
+        tags,
+        params: GroupParams,
+        querystring: HistoryQuery,
+        response: { 200: ErrorHistory, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId, groupId } = request.params as Params;
+      await requireProjectAccess(request, projectId, 'member');
+      if (!(await getGroup(db, projectId, groupId))) throw new NotFoundError();
+      const range = (request.query as { range?: HistoryRange }).range ?? '24h';
+      return { range, ...(await readGroupHistory(db, await familyOf(db, groupId), range, new Date())) };
     },
   );
 

@@ -106,6 +106,9 @@ export const ErrorGroupDetail = Type.Object(
   {
     ...groupSummary,
     keptEvents: Type.Integer({ description: 'Events kept to browse: the first, the latest and a sample' }),
+    recordId: NullableString({
+      description: 'The newest error record (dedup record) of the group: GET …/errors/{reportId}/history charts it',
+    }),
     tags: Type.Array(TagFacet),
     merged: Type.Array(ErrorGroupSummary, { description: 'Groups merged into this one' }),
   },

@@ -136,6 +136,16 @@ export async function getGroup(db: Queryable, projectId: string, groupId: string
   return db.get<GroupRow>('SELECT * FROM error_groups WHERE id = ? AND project_id = ?', [groupId, projectId]);
 }
 
+/** The newest error record of a group's family (its history is the chart of the group page). */
+export async function newestRecordOf(db: Queryable, family: readonly string[]): Promise<string | null> {
+  const row = await db.get<{ id: string }>(
+    `SELECT id FROM error_reports WHERE group_id IN (${family.map(() => '?').join(', ')})
+      ORDER BY last_seen_at DESC, id DESC LIMIT 1`,
+    family,
+  );
+  return row?.id ?? null;
+}
+
 /** The groups merged into a group. */
 export async function mergedGroups(db: Queryable, groupId: string) {
   return db.all<GroupRow>('SELECT * FROM error_groups WHERE merged_into = ? ORDER BY last_seen_at DESC, id DESC', [

@@ -105,8 +105,8 @@ export async function setErrorStatus(
   status: ErrorStatus,
   inNextRelease: boolean,
 ): Promise<boolean | 'no-release'> {
-  const record = await db.get<{ environment: string; fingerprint: string | null }>(
-    'SELECT environment, fingerprint FROM error_reports WHERE id = ? AND project_id = ?',
+  const record = await db.get<{ environment: string; fingerprint: string | null; group_id: string | null }>(
+    'SELECT environment, fingerprint, group_id FROM error_reports WHERE id = ? AND project_id = ?',
     [id, projectId],
   );
   if (!record) return false;
@@ -125,6 +125,13 @@ export async function setErrorStatus(
     release,
     ...group,
   ]);
+  // The error group of the record follows (issue 31: the lifecycle lives on groups).
+  if (record.group_id) {
+    await db.run(
+      'UPDATE error_groups SET status = ?, resolved_in_release = ?, regressed_in_release = NULL WHERE id = ? AND project_id = ?',
+      [status, release, record.group_id, projectId],
+    );
+  }
   return true;
 }
 

@@ -21,6 +21,7 @@ import type { Database } from '../../db/database.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { type PreparedEvent, prepareReportBody } from './error-event.ts';
 import type { ErrorBody } from './schemas.ts';
+import { DEFAULT_EVENTS_PER_GROUP } from './store-groups.ts';
 import { type ErrorReport, errorFingerprint, type Occurrence, writeErrorGroups } from './store.ts';
 
 /** Reports taken into one write at most (and so groups per statement: the parameters stay few). */
@@ -34,13 +35,15 @@ interface Waiting {
 class ErrorWriter {
   private readonly db: Database;
   private readonly retentionDays: number;
+  private readonly eventsPerGroup: number;
   /** Reports that arrived while a write was under way, in arrival order. */
   private queue: Waiting[] = [];
   private writing = false;
 
-  constructor(db: Database, retentionDays: number) {
+  constructor(db: Database, retentionDays: number, eventsPerGroup: number) {
     this.db = db;
     this.retentionDays = retentionDays;
+    this.eventsPerGroup = eventsPerGroup;
   }
 
   add(report: ErrorReport): Promise<Occurrence> {
@@ -68,6 +71,7 @@ class ErrorWriter {
         this.db,
         groups.map((group) => group.map((entry) => entry.report)),
         this.retentionDays,
+        this.eventsPerGroup,
       );
       for (const [g, group] of groups.entries()) {
         for (const [i, entry] of group.entries()) entry.answer.resolve(results[g]![i]!);
@@ -111,11 +115,12 @@ export function recordError(
   now: Date,
   retentionDays = 30,
   event: PreparedEvent = prepareReportBody(body, now),
+  eventsPerGroup = DEFAULT_EVENTS_PER_GROUP,
 ): Promise<Occurrence> {
   // One writer per process and database, as the gathering must be.
   let writer = writers.get(db);
   if (!writer) {
-    writer = new ErrorWriter(db, retentionDays);
+    writer = new ErrorWriter(db, retentionDays, eventsPerGroup);
     writers.set(db, writer);
   }
   return writer.add({ scope, body, now, fingerprint: errorFingerprint(body), event });

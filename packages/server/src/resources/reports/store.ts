@@ -14,7 +14,7 @@ import { countOccurrence, countOccurrencesIn, ERROR_ID_PREFIX, hourOf, pruneHist
 import type { BugBody, ErrorBody } from './schemas.ts';
 import { lifecycleAfterRepeat } from './lifecycle.ts';
 import type { PreparedEvent } from './error-event.ts';
-import { type GroupEventInput, writeGroupEvents } from './store-groups.ts';
+import { DEFAULT_EVENTS_PER_GROUP, type GroupEventInput, writeGroupEvents } from './store-groups.ts';
 
 export { compareVersions, lifecycleAfterRepeat } from './lifecycle.ts';
 import {
@@ -225,6 +225,7 @@ export async function writeErrorGroups(
   db: Database,
   groups: readonly ErrorGroupReports[],
   retentionDays: number,
+  eventsPerGroup = DEFAULT_EVENTS_PER_GROUP,
 ): Promise<Occurrence[][]> {
   const written = groups
     .map((reports, index) => ({ index, plan: planGroup(reports) }))
@@ -245,7 +246,7 @@ export async function writeErrorGroups(
         if (n === 0) firsts.push(inputs[inputs.length - 1]!);
       }
     }
-    const groupOf = await writeGroupEvents(tx, inputs);
+    const groupOf = await writeGroupEvents(tx, inputs, eventsPerGroup);
     for (const [i, plan] of plans.entries()) plan.values.push(groupOf.get(firsts[i]!) ?? null);
     const recorded = await upsertErrorRecords(tx, plans, cutoff);
     // Groups whose open record is past the window: those records are closed, and the upsert again

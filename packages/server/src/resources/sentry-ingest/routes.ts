@@ -83,6 +83,7 @@ export async function sentryIngestRoutes(app: FastifyInstance, { db, config }: I
       now,
       config.errorHistoryRetentionDays,
       prepareSentryEvent(event, report.title, report.errorType),
+      config.errorEventsPerGroup,
     );
     countItem(db, 'accepted', 'event');
   };

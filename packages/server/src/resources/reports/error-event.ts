@@ -45,12 +45,24 @@ const clip = (value: string, max: number) => (value.length > max ? value.slice(0
 const LEVELS = new Set(['fatal', 'error', 'warning', 'info', 'debug']);
 const LEVEL_OF_SEVERITY: Record<string, string> = { critical: 'fatal', high: 'error', medium: 'warning', low: 'info' };
 
+/**
+ * Events below this size (as JSON) are stored as they are: zstd's per-call set-up (about 0.1 ms)
+ * costs more than the bytes it saves there, and a small event is a few hundred bytes anyway.
+ */
+const COMPRESS_FROM = 2048;
+
+/** The stored form of an event: 'j' and its JSON, or 'z' and its JSON zstd-compressed in base64. */
 export function compressPayload(event: Json): string {
-  return zstdCompressSync(Buffer.from(JSON.stringify(event))).toString('base64');
+  const json = JSON.stringify(event);
+  if (json.length < COMPRESS_FROM) return `j${json}`;
+  return `z${zstdCompressSync(Buffer.from(json)).toString('base64')}`;
 }
 
 export function decompressPayload(payload: string): Json {
-  return JSON.parse(zstdDecompressSync(Buffer.from(payload, 'base64')).toString('utf8')) as Json;
+  const json = payload.startsWith('j')
+    ? payload.slice(1)
+    : zstdDecompressSync(Buffer.from(payload.slice(1), 'base64')).toString('utf8');
+  return JSON.parse(json) as Json;
 }
 
 function mainException(event: Json): Json | undefined {
@@ -85,11 +97,24 @@ function headerOf(request: Json | undefined, name: string): string | undefined {
   return found === undefined ? undefined : text(map[found]);
 }
 
+/** Parsed user agents, the most recent few hundred: an app's users send a handful of distinct ones. */
+const userAgents = new Map<string, UAParser.IResult>();
+
+function parseUserAgent(userAgent: string): UAParser.IResult {
+  let parsed = userAgents.get(userAgent);
+  if (!parsed) {
+    parsed = new UAParser(userAgent).getResult();
+    if (userAgents.size >= 500) userAgents.delete(userAgents.keys().next().value!);
+    userAgents.set(userAgent, parsed);
+  }
+  return parsed;
+}
+
 /** Fills the browser, OS and device contexts from the user agent where the SDK sent none. */
 function withParsedUserAgent(event: Json): Json {
   const userAgent = headerOf(object(event['request']), 'user-agent');
   if (!userAgent) return event;
-  const parsed = new UAParser(userAgent.slice(0, 1000)).getResult();
+  const parsed = parseUserAgent(userAgent.slice(0, 1000));
   const contexts = { ...(object(event['contexts']) ?? {}) };
   if (!contexts['browser'] && parsed.browser.name)
     contexts['browser'] = { name: parsed.browser.name, version: parsed.browser.version };

@@ -148,6 +148,21 @@ describe('dashboard error groups', () => {
     await page.getByText('Resolved. If it occurs again it shows as regressed.').waitFor();
     await page.emulateMedia({ colorScheme: 'dark' });
     await expectAccessible(page, 'error group, dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // Merge the staging group into the production one from the list, then unmerge it.
+    await page.getByRole('link', { name: '← All errors' }).click();
+    await table.waitFor();
+    for (const box of await page.getByRole('checkbox', { name: /^Select NotFoundError/ }).all()) await box.check();
+    await page.getByRole('button', { name: 'Merge 2 groups' }).click();
+    const merged = page.getByRole('region', { name: 'Merged into this group' });
+    // Into the first selected, as listed: the group seen last (staging's).
+    await merged.getByText(/NotFoundError: order o_1\d\d not found — 3 events/).waitFor();
+    await page.getByText('Event 4 of 4').waitFor();
+    await expectAccessible(page, 'error group with a merged group');
+    await merged.getByRole('button', { name: 'Unmerge' }).click();
+    await merged.waitFor({ state: 'detached' });
+    await page.getByText('Event 1 of 1').waitFor();
     assert.deepEqual(problems, []);
   });
 });

@@ -4,9 +4,9 @@
  * release, level, tag, text) and sorts (last seen, events, users) in the URL, and pages by cursor.
  * Every column shows from 1280 px; below that the low-priority ones (level, first release) hide.
  */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import {
   ERROR_STATUS_OPTIONS,
@@ -18,7 +18,7 @@ import {
   statusName,
   when,
 } from '../api/reports.ts';
-import { useProject } from '../project-layout.tsx';
+import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { useUrlView } from '../url-view.ts';
@@ -121,7 +121,7 @@ export default function ErrorGroups() {
             {groups.data.nextCursor ? ', more on the next page' : ''}
             {groups.isFetching ? ' (updating…)' : ''}
           </p>
-          <GroupTable projectId={project.id} rows={groups.data.groups} />
+          <GroupTable projectId={project.id} rows={groups.data.groups} admin={canAdminister(project)} />
           <nav className="row" aria-label="Pages">
             {cursor ? (
               <Button variant="secondary" onPress={() => window.history.back()}>
@@ -140,51 +140,106 @@ export default function ErrorGroups() {
   );
 }
 
-function GroupTable({ projectId, rows }: { projectId: string; rows: ErrorGroupSummary[] }) {
+function GroupTable({ projectId, rows, admin }: { projectId: string; rows: ErrorGroupSummary[]; admin: boolean }) {
+  const [selected, setSelected] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<unknown>(null);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const toggle = (id: string, on: boolean) =>
+    setSelected((now) => (on ? [...now, id] : now.filter((one) => one !== id)));
+  // Merged into the first selected in the list's order (the most recent, as listed).
+  const merge = async () => {
+    const ordered = rows.map((row) => row.id).filter((id) => selected.includes(id));
+    const [target, ...sources] = ordered;
+    if (!target || sources.length === 0) return;
+    setBusy(true);
+    setProblem(null);
+    try {
+      await unwrap(
+        api.POST('/projects/{projectId}/error-groups/{groupId}/merge', {
+          params: { path: { projectId, groupId: target } },
+          body: { groupIds: sources },
+        }),
+      );
+      await queryClient.invalidateQueries({ queryKey: errorGroupsKey(projectId) });
+      navigate(`/projects/${projectId}/errors/groups/${target}`);
+    } catch (error) {
+      setProblem(error);
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
-    <div className="reports-table-wrap">
-      <table className="table reports-table error-groups-table" aria-label="Error groups">
-        <thead>
-          <tr>
-            <th scope="col">Error</th>
-            <th scope="col" className="col-low">
-              Level
-            </th>
-            <th scope="col">Environment</th>
-            <th scope="col">Release</th>
-            <th scope="col">Status</th>
-            <th scope="col" className="num">
-              Users
-            </th>
-            <th scope="col" className="num">
-              Count
-            </th>
-            <th scope="col">Last seen</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.id}>
-              <td className="reports-title">
-                <Link to={`/projects/${projectId}/errors/groups/${row.id}`}>{row.title}</Link>
-                {row.unhandled ? <span className="badge-unhandled">Unhandled</span> : null}
-                {row.culprit ? <span className="muted reports-message">{row.culprit}</span> : null}
-              </td>
-              <td className="col-low">{row.level}</td>
-              <td>{row.sdkEnvironment}</td>
-              <td>{row.lastRelease ?? <span className="muted">–</span>}</td>
-              <td>
-                <span className={`report-status report-status-${row.status}`}>{statusName(row.status)}</span>
-              </td>
-              <td className="num">{row.users}</td>
-              <td className="num">{row.events}</td>
-              <td>
-                <time dateTime={row.lastSeenAt}>{when(row.lastSeenAt)}</time>
-              </td>
+    <div className="stack">
+      {admin ? (
+        <div className="row">
+          <Button variant="secondary" isDisabled={selected.length < 2} busy={busy} onPress={() => void merge()}>
+            {selected.length < 2 ? 'Merge selected groups' : `Merge ${selected.length} groups`}
+          </Button>
+          <span className="muted">Select two or more groups: they merge into the first selected.</span>
+        </div>
+      ) : null}
+      {problem ? <ErrorNote error={problem} /> : null}
+      <div className="reports-table-wrap">
+        <table className="table reports-table error-groups-table" aria-label="Error groups">
+          <thead>
+            <tr>
+              {admin ? (
+                <th scope="col">
+                  <span className="visually-hidden">Select</span>
+                </th>
+              ) : null}
+              <th scope="col">Error</th>
+              <th scope="col" className="col-low">
+                Level
+              </th>
+              <th scope="col">Environment</th>
+              <th scope="col">Release</th>
+              <th scope="col">Status</th>
+              <th scope="col" className="num">
+                Users
+              </th>
+              <th scope="col" className="num">
+                Count
+              </th>
+              <th scope="col">Last seen</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id}>
+                {admin ? (
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${row.title}`}
+                      checked={selected.includes(row.id)}
+                      onChange={(event) => toggle(row.id, event.target.checked)}
+                    />
+                  </td>
+                ) : null}
+                <td className="reports-title">
+                  <Link to={`/projects/${projectId}/errors/groups/${row.id}`}>{row.title}</Link>
+                  {row.unhandled ? <span className="badge-unhandled">Unhandled</span> : null}
+                  {row.culprit ? <span className="muted reports-message">{row.culprit}</span> : null}
+                </td>
+                <td className="col-low">{row.level}</td>
+                <td>{row.sdkEnvironment}</td>
+                <td>{row.lastRelease ?? <span className="muted">–</span>}</td>
+                <td>
+                  <span className={`report-status report-status-${row.status}`}>{statusName(row.status)}</span>
+                </td>
+                <td className="num">{row.users}</td>
+                <td className="num">{row.events}</td>
+                <td>
+                  <time dateTime={row.lastSeenAt}>{when(row.lastSeenAt)}</time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

@@ -162,6 +162,38 @@ function tagsOf(event: Json, handled: boolean | null): [string, string][] {
   return [...tags];
 }
 
+const SECRET_HEADERS = new Set([
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'x-sentry-auth',
+  'proxy-authorization',
+]);
+
+/**
+ * Without credentials: the request's Authorization, Cookie, API-key and Sentry-auth headers and its
+ * cookies are replaced by "[Filtered]" (as Sentry's own server scrubs them by default).
+ */
+function withoutCredentials(event: Json): Json {
+  const request = object(event['request']);
+  if (!request) return event;
+  const cleaned: Json = { ...request };
+  const headers = request['headers'];
+  if (Array.isArray(headers)) {
+    cleaned['headers'] = headers.map((pair) =>
+      Array.isArray(pair) && SECRET_HEADERS.has(String(pair[0]).toLowerCase()) ? [pair[0], '[Filtered]'] : pair,
+    );
+  } else if (object(headers)) {
+    const kept: Json = {};
+    for (const [name, value] of Object.entries(headers as Json))
+      kept[name] = SECRET_HEADERS.has(name.toLowerCase()) ? '[Filtered]' : value;
+    cleaned['headers'] = kept;
+  }
+  if (request['cookies'] !== undefined) cleaned['cookies'] = '[Filtered]';
+  return { ...event, request: cleaned };
+}
+
 /** Trims the OS version and name a Sentry SDK reads from the system (a trailing newline). */
 function trimmedContexts(event: Json): Json {
   const contexts = object(event['contexts']);
@@ -176,7 +208,7 @@ function trimmedContexts(event: Json): Json {
 
 /** A Sentry event, prepared for its group; `title` is the record's (event-mapping.ts). */
 export function prepareSentryEvent(raw: Json, title: string, errorType: string | undefined): PreparedEvent {
-  const event = withParsedUserAgent(trimmedContexts(raw));
+  const event = withParsedUserAgent(trimmedContexts(withoutCredentials(raw)));
   const exception = mainException(event);
   const frames = framesOf(exception);
   const mechanism = object(exception?.['mechanism']);

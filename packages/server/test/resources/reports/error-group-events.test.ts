@@ -70,4 +70,43 @@ describe('error group events kept', () => {
     assert.equal(test.length, 1);
     assert.equal(test[0].events, 1);
   });
+
+  it('keeps a Sentry event without its credentials, its user agent parsed', async () => {
+    const number = (await server.db.get<{ ingest_number: number }>('SELECT ingest_number FROM projects WHERE id = ?', [
+      p.projectId,
+    ]))!.ingest_number;
+    const event = {
+      event_id: 'a'.repeat(32),
+      message: 'boom',
+      environment: 'qa',
+      request: {
+        url: 'https://shop.example.com/cart',
+        headers: {
+          Authorization: 'Bearer secret-token-1',
+          Cookie: 'session=secret-cookie-2',
+          'User-Agent':
+            'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+        },
+      },
+      contexts: { os: { name: 'Linux', version: '6.1.0\n' } },
+    };
+    const sent = await fetch(`${server.origin}/api/${number}/store/?sentry_key=${p.liveKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(event),
+    });
+    assert.equal(sent.status, 200, await sent.text());
+    const [group] = await groups({ sdkEnvironment: 'qa' });
+    assert.match(group.title, /^boom/);
+    const stored = await p.member.get(`/projects/${p.projectId}/error-groups/${group.id}/events/${'a'.repeat(32)}`);
+    assert.equal(stored.status, 200, stored.text);
+    assert.equal(stored.body.event.message, 'boom');
+    assert.equal(stored.body.event.request.headers.Authorization, '[Filtered]');
+    assert.equal(stored.body.event.request.headers.Cookie, '[Filtered]');
+    assert.doesNotMatch(stored.text, /secret-token-1|secret-cookie-2/);
+    assert.equal(stored.body.event.contexts.browser.name, 'Chrome');
+    assert.equal(stored.body.event.contexts.os.version, '6.1.0');
+    const record = await p.member.get(`/projects/${p.projectId}/errors`, { query: { q: 'boom' } });
+    assert.equal(record.body.errors[0].message, 'boom');
+  });
 });

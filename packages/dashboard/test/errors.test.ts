@@ -87,9 +87,9 @@ describe('dashboard errors and bug reports', () => {
     });
     await p.signIn(page.context());
 
-    await page.goto(`${env.origin}/app/projects/${p.projectId}/errors`);
+    await page.goto(`${env.origin}/app/projects/${p.projectId}/errors/records`);
     await page.getByText('No errors yet.').waitFor();
-    assert.equal(await heading(page).textContent(), 'Errors');
+    assert.equal(await heading(page).textContent(), 'Error records');
     await expectAccessible(page, 'errors, empty');
 
     for (let i = 0; i < 3; i++) assert.ok([200, 201].includes((await send('/errors', crash)).status));
@@ -133,7 +133,7 @@ describe('dashboard errors and bug reports', () => {
     await page.getByText('2 error groups').waitFor();
     await page.getByRole('combobox', { name: 'Status' }).selectOption('resolved');
     await page.getByText('No errors match these filters.').waitFor();
-    await page.goto(`${env.origin}/app/projects/${p.projectId}/errors`);
+    await page.goto(`${env.origin}/app/projects/${p.projectId}/errors/records`);
 
     // The group's page.
     await rowOf(page, crash.title).getByRole('link', { name: crash.title }).click();
@@ -182,7 +182,7 @@ describe('dashboard errors and bug reports', () => {
     await page.locator('.report-header .report-status').filter({ hasText: 'Regressed' }).waitFor();
     await summary.filter({ hasText: ': 4 occurrences' }).waitFor();
     await expectAccessible(page, 'error group, regressed');
-    await page.getByRole('link', { name: '← All errors' }).click();
+    await page.getByRole('link', { name: '← All error records' }).click();
     await page.getByRole('combobox', { name: 'Status' }).selectOption('regressed');
     await page.waitForURL(/status=regressed/);
     await page.getByText('1 error group').waitFor();

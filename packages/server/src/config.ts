@@ -52,6 +52,8 @@ export interface Config {
    * hours); older hours are pruned after writes, at most every 10 minutes per process.
    */
   errorHistoryRetentionDays: number;
+  /** The latest events an error group keeps besides its first and a sample (ERROR_EVENTS_PER_GROUP). */
+  errorEventsPerGroup: number;
   /**
    * `QUOTA_FLUSH_INTERVAL_MS`: how often plan-quota counts kept in memory are written to the
    * database (http/quota-meter.ts). Longer means fewer writes and a larger worst-case overshoot
@@ -230,6 +232,7 @@ export function loadConfig(env: Env = process.env): Config {
       integer(14, 3650),
       'an integer from 14 to 3650',
     ),
+    errorEventsPerGroup: read('ERROR_EVENTS_PER_GROUP', 100, integer(1, 100_000), 'an integer from 1 to 100000'),
     quotaFlushIntervalMs: read('QUOTA_FLUSH_INTERVAL_MS', 1000, integer(10, 60_000), 'an integer from 10 to 60000'),
     changelogScheduleIntervalMs: read(
       'CHANGELOG_SCHEDULE_INTERVAL_MS',

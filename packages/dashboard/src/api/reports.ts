@@ -51,3 +51,26 @@ export const bugsKey = (projectId: string) => ['bugs', projectId] as const;
 export function when(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+export type ErrorGroupPage = Json<paths['/projects/{projectId}/error-groups']['get']['responses'][200]>;
+export type ErrorGroupSummary = ErrorGroupPage['groups'][number];
+export type ErrorGroupQuery = NonNullable<paths['/projects/{projectId}/error-groups']['get']['parameters']['query']>;
+export type ErrorGroupDetail = Json<paths['/projects/{projectId}/error-groups/{groupId}']['get']['responses'][200]>;
+export type ErrorEventDetail = Json<
+  paths['/projects/{projectId}/error-groups/{groupId}/events/{eventId}']['get']['responses'][200]
+>;
+export const errorGroupsKey = (projectId: string) => ['error-groups', projectId] as const;
+
+export const LEVEL_OPTIONS = [
+  { value: 'fatal', label: 'Fatal' },
+  { value: 'error', label: 'Error' },
+  { value: 'warning', label: 'Warning' },
+  { value: 'info', label: 'Info' },
+  { value: 'debug', label: 'Debug' },
+] as const;
+
+export const GROUP_SORT_OPTIONS = [
+  { value: 'lastSeen', label: 'Last seen' },
+  { value: 'count', label: 'Most events' },
+  { value: 'users', label: 'Most users' },
+] as const;

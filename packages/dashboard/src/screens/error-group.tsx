@@ -34,7 +34,7 @@ export default function ErrorGroup() {
   return (
     <div className="reports stack">
       <p>
-        <Link to={`/projects/${project.id}/errors`}>← All errors</Link>
+        <Link to={`/projects/${project.id}/errors/records`}>← All error records</Link>
       </p>
       <QueryView query={error} what="the error">
         {(record) => <ErrorView record={record} admin={canAdminister(project)} />}
@@ -44,15 +44,23 @@ export default function ErrorGroup() {
 }
 
 function ErrorView({ record, admin }: { record: ErrorRecord; admin: boolean }) {
+  const project = useProject();
   return (
     <>
+      {record.groupId ? (
+        <p>
+          <Link to={`/projects/${project.id}/errors/groups/${record.groupId}`}>
+            Open its error group, with every event
+          </Link>
+        </p>
+      ) : null}
       <ReportSummary record={record} occurrencesName="Occurrences" seen={record.group}>
         <Fact name="Release" value={record.release} />
         <Fact name="Type" value={record.errorType} />
         {record.resolvedInRelease ? <Fact name="Resolved after release" value={record.resolvedInRelease} /> : null}
       </ReportSummary>
       {admin ? <Lifecycle record={record} /> : null}
-      <History record={record} />
+      <History reportId={record.id} refresh={record.group.occurrences} />
       <section className="card stack" aria-labelledby="trace-title">
         <h2 id="trace-title">Stack trace</h2>
         <StackTrace trace={record.stackTrace} />
@@ -141,17 +149,27 @@ function Lifecycle({ record }: { record: ErrorRecord }) {
   );
 }
 
-function History({ record }: { record: ErrorRecord }) {
+/**
+ * The chart of the group of record `reportId` (its fingerprint), or of error group `groupId`;
+ * `refresh` changes when its count does.
+ */
+export function History({ reportId, groupId, refresh }: { reportId?: string; groupId?: string; refresh: number }) {
   const project = useProject();
   const [range, setRange] = useState<'24h' | '14d'>('24h');
   const history = useQuery({
-    queryKey: [...errorsKey(project.id), 'history', record.id, range, record.group.occurrences],
+    queryKey: [...errorsKey(project.id), 'history', reportId ?? groupId, range, refresh],
     queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/errors/{reportId}/history', {
-          params: { path: { projectId: project.id, reportId: record.id }, query: { range } },
-        }),
-      ),
+      groupId
+        ? unwrap(
+            api.GET('/projects/{projectId}/error-groups/{groupId}/history', {
+              params: { path: { projectId: project.id, groupId }, query: { range } },
+            }),
+          )
+        : unwrap(
+            api.GET('/projects/{projectId}/errors/{reportId}/history', {
+              params: { path: { projectId: project.id, reportId: reportId ?? '' }, query: { range } },
+            }),
+          ),
   });
   const label =
     range === '24h' ? 'Occurrences in the last 24 hours, by hour' : 'Occurrences in the last 14 days, by day';
@@ -212,7 +230,7 @@ function StackTrace({ trace }: { trace: string | null }) {
   );
 }
 
-type Crumb = {
+export type Crumb = {
   timestamp?: unknown;
   type?: unknown;
   message?: unknown;
@@ -221,7 +239,7 @@ type Crumb = {
   data?: unknown;
 };
 
-function Breadcrumbs({ crumbs }: { crumbs: Crumb[] }) {
+export function Breadcrumbs({ crumbs }: { crumbs: Crumb[] }) {
   if (crumbs.length === 0) return <p className="muted">No breadcrumbs were sent with this error.</p>;
   const sorted = [...crumbs].sort((a, b) => String(a.timestamp ?? '').localeCompare(String(b.timestamp ?? '')));
   return (
@@ -256,7 +274,7 @@ function Breadcrumbs({ crumbs }: { crumbs: Crumb[] }) {
   );
 }
 
-function Context({ title, data }: { title: string; data: Record<string, unknown> | null }) {
+export function Context({ title, data }: { title: string; data: Record<string, unknown> | null }) {
   const entries = Object.entries(data ?? {});
   return (
     <div>

@@ -1,5 +1,6 @@
 /**
- * Error groups of the project: occurrence count, first and last seen, severity, environment,
+ * Error records of the project (the spec's dedup records: title + errorType within an hour; the
+ * Errors screen, error-groups.tsx, lists the groups they belong to): occurrence count, first and last seen, severity, environment,
  * release and status, filtered through the URL's search parameters (severity, environment,
  * release, status, time, text) so a view can be shared and the back button returns to it.
  */
@@ -8,7 +9,7 @@ import { ERROR_STATUS_OPTIONS, type ErrorStatus, type ErrorSummary, errorsKey } 
 import { type ReportKind, ReportList } from '../widgets/report-list.tsx';
 
 const ERRORS: ReportKind<ErrorSummary, ErrorStatus> = {
-  title: 'Errors',
+  title: 'Error records',
   plural: 'errors',
   count: (total) => (total === 1 ? '1 error group' : `${total} error groups`),
   tableLabel: 'Error groups',

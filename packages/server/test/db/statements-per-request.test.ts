@@ -20,6 +20,7 @@ import { addVote } from '../../src/resources/features/store-votes.ts';
 import type { Database } from '../../src/db/database.ts';
 import { errorFingerprint, writeErrorGroups, type ErrorReport } from '../../src/resources/reports/store.ts';
 import { insertEndpoint } from '../../src/resources/webhooks/store.ts';
+import { prepareReportBody } from '../../src/resources/reports/error-event.ts';
 
 /** The most statements a list read may take: key and project, the rows, a version or two. */
 const MOST = 6;
@@ -118,7 +119,8 @@ describe('statements per request: a fixed number for every list, whatever its le
     const reports = (tag: string, n: number): ErrorReport[][] =>
       Array.from({ length: n }, (_, i) => {
         const body = { title: `Statements ${tag} ${i}`, message: 'Counted', errorType: 'TypeError' };
-        return [{ scope, body, now: new Date(), fingerprint: errorFingerprint(body) }];
+        const now = new Date();
+        return [{ scope, body, now, fingerprint: errorFingerprint(body), event: prepareReportBody(body, now) }];
       });
     // A write first: the history's hourly prune (one statement at most every few minutes) is done.
     await writeErrorGroups(server.db, reports('first', 1), 30);

@@ -355,3 +355,60 @@ describe('upgrade: SQLite keeps log keys apart from the rows (202612030100)', {
     );
   });
 });
+
+describe('upgrade: error records collected in error groups (202612100100)', () => {
+  const error = { title: 'RangeError in cart', message: 'before the groups', errorType: 'RangeError' };
+  const fingerprint = errorFingerprint(error);
+
+  const upgraded = upgradeSuite('202612100100_error_groups', async (db) => {
+    await createProject(db, { id: 'grouped', name: 'Grouped', slug: 'grouped', monthlyQuota: null });
+    // One fingerprint's closed record of 7 and open record of 4 (staging), and a record of its own.
+    const stale = new Date(Date.now() - 3 * 60 * 60 * 1000).toISOString();
+    const recent = new Date(Date.now() - 10 * 60 * 1000).toISOString();
+    for (const [id, print, at, occurrences, status] of [
+      ['error_g_closed', fingerprint, stale, 7, 'resolved'],
+      ['error_g_open', fingerprint, recent, 4, 'regressed'],
+      ['error_g_alone', 'other-fingerprint', recent, 1, 'open'],
+    ] as const) {
+      await db.run(
+        `INSERT INTO error_reports (id, project_id, environment, fingerprint, dedup_open, dedup_slot, title, message, error_type, severity, app, app_version, status, occurrences, first_seen_at, last_seen_at)
+         VALUES (?, 'grouped', 'live', ?, ?, ?, ?, ?, ?, 'high', ?, '1.2.0', ?, ?, ?, ?)`,
+        [
+          id,
+          print,
+          id === 'error_g_closed' ? 0 : 1,
+          id === 'error_g_closed' ? id : '',
+          error.title,
+          error.message,
+          error.errorType,
+          JSON.stringify({ environment: 'staging' }),
+          status,
+          occurrences,
+          at,
+          at,
+        ],
+      );
+    }
+  });
+
+  it('makes one group per fingerprint with the sum of its counts and its newest status', async () => {
+    const db = upgraded.server.db;
+    const groups = await db.all<{ id: string; events: number; status: string; sdk_environment: string }>(
+      "SELECT id, events, status, sdk_environment FROM error_groups WHERE project_id = 'grouped' ORDER BY events DESC",
+    );
+    assert.deepEqual(
+      groups.map((g) => [Number(g.events), g.status, g.sdk_environment]),
+      [
+        [11, 'regressed', 'staging'],
+        [1, 'open', 'staging'],
+      ],
+    );
+    const records = await db.all<{ id: string; group_id: string }>(
+      "SELECT id, group_id FROM error_reports WHERE project_id = 'grouped' ORDER BY id",
+    );
+    const groupOf = Object.fromEntries(records.map((r) => [r.id, r.group_id]));
+    assert.equal(groupOf['error_g_closed'], groups[0]!.id);
+    assert.equal(groupOf['error_g_open'], groups[0]!.id);
+    assert.equal(groupOf['error_g_alone'], groups[1]!.id);
+  });
+});

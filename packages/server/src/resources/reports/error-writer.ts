@@ -19,7 +19,9 @@
 import type { Static } from 'typebox';
 import type { Database } from '../../db/database.ts';
 import type { Scope } from '../../kernel/scope.ts';
+import { type PreparedEvent, prepareReportBody } from './error-event.ts';
 import type { ErrorBody } from './schemas.ts';
+import { DEFAULT_EVENTS_PER_GROUP } from './store-groups.ts';
 import { type ErrorReport, errorFingerprint, type Occurrence, writeErrorGroups } from './store.ts';
 
 /** Reports taken into one write at most (and so groups per statement: the parameters stay few). */
@@ -33,13 +35,15 @@ interface Waiting {
 class ErrorWriter {
   private readonly db: Database;
   private readonly retentionDays: number;
+  private readonly eventsPerGroup: number;
   /** Reports that arrived while a write was under way, in arrival order. */
   private queue: Waiting[] = [];
   private writing = false;
 
-  constructor(db: Database, retentionDays: number) {
+  constructor(db: Database, retentionDays: number, eventsPerGroup: number) {
     this.db = db;
     this.retentionDays = retentionDays;
+    this.eventsPerGroup = eventsPerGroup;
   }
 
   add(report: ErrorReport): Promise<Occurrence> {
@@ -67,6 +71,7 @@ class ErrorWriter {
         this.db,
         groups.map((group) => group.map((entry) => entry.report)),
         this.retentionDays,
+        this.eventsPerGroup,
       );
       for (const [g, group] of groups.entries()) {
         for (const [i, entry] of group.entries()) entry.answer.resolve(results[g]![i]!);
@@ -100,7 +105,8 @@ const writers = new WeakMap<Database, ErrorWriter>();
 
 /**
  * An error; repeats of the same title and errorType within the window are counted on one record
- * (writeErrorGroups in store.ts), reports arriving together in one write.
+ * (writeErrorGroups in store.ts), reports arriving together in one write. `event` is the event its
+ * error group keeps (a Sentry event as sent; by default the body in that shape).
  */
 export function recordError(
   db: Database,
@@ -108,12 +114,14 @@ export function recordError(
   body: Static<typeof ErrorBody>,
   now: Date,
   retentionDays = 30,
+  event: PreparedEvent = prepareReportBody(body, now),
+  eventsPerGroup = DEFAULT_EVENTS_PER_GROUP,
 ): Promise<Occurrence> {
   // One writer per process and database, as the gathering must be.
   let writer = writers.get(db);
   if (!writer) {
-    writer = new ErrorWriter(db, retentionDays);
+    writer = new ErrorWriter(db, retentionDays, eventsPerGroup);
     writers.set(db, writer);
   }
-  return writer.add({ scope, body, now, fingerprint: errorFingerprint(body) });
+  return writer.add({ scope, body, now, fingerprint: errorFingerprint(body), event });
 }

@@ -5,6 +5,7 @@ export { presentGroup } from './presenter.ts';
 export { SEVERITIES, type ErrorReportBody } from './schemas.ts';
 // The one write path of error reports, for other ways in (the Sentry-compatible ingest).
 export { recordError } from './error-writer.ts';
+export { prepareSentryEvent } from './error-event.ts';
 // For the features resource (deleting and merging features), so bug_reports keeps one store.
 export { moveBugsToFeature, unlinkBugsFromFeature } from './store.ts';
 export {

@@ -78,6 +78,7 @@ export const ErrorRecord = Type.Object(
       description:
         'Resolved in the next release: the release it was resolved in; a report from a newer one marks it regressed',
     }),
+    groupId: NullableString({ description: 'The error group of its first event (GET …/error-groups/{groupId})' }),
   },
   { additionalProperties: false },
 );

@@ -56,5 +56,6 @@ export function presentError(row: Row) {
     occurredAt: row.occurred_at,
     metadata: parseJson(row.metadata),
     resolvedInRelease: row.resolved_in_release ?? null,
+    groupId: (row.group_id as string | null) ?? null,
   };
 }

@@ -5,6 +5,7 @@ import { scopeOf } from '../../public-api/context.ts';
 import { createFeature } from '../features/index.ts';
 import { BugBody, ErrorBody } from './schemas.ts';
 import { recordError } from './error-writer.ts';
+import { prepareReportBody } from './error-event.ts';
 import { linkBugToFeature, recordBug } from './store.ts';
 
 const BugReceipt = Type.Object({ id: Type.String(), message: Type.String() }, { additionalProperties: false });
@@ -75,7 +76,16 @@ export async function reportRoutes(app: App, { db, config }: Deps): Promise<void
     async (request, reply) => {
       const body = request.body;
       const scope = scopeOf(request);
-      const result = await recordError(db, scope, body, new Date(), config.errorHistoryRetentionDays);
+      const now = new Date();
+      const result = await recordError(
+        db,
+        scope,
+        body,
+        now,
+        config.errorHistoryRetentionDays,
+        prepareReportBody(body, now),
+        config.errorEventsPerGroup,
+      );
       return reply.code(result.duplicate ? 200 : 201).send({
         id: result.id,
         message: result.duplicate ? 'Error already reported; occurrence counted' : 'Error report received',

@@ -80,6 +80,52 @@ export async function pruneHistory(db: Database, retentionDays: number, now: Dat
   }
 }
 
+interface HistoryRecord {
+  first_seen_at: string;
+  last_seen_at: string;
+  occurrences: number;
+  last_hour_occurrences: number;
+}
+
+/** Each record's count in its first hour and in its last (a record spans at most two). */
+function addRecords(records: readonly HistoryRecord[], add: (hour: number, n: number) => void): void {
+  for (const record of records) {
+    const firstHour = Math.floor(Date.parse(record.first_seen_at) / HOUR_MS) * HOUR_MS;
+    const lastHour = Math.floor(Date.parse(record.last_seen_at) / HOUR_MS) * HOUR_MS;
+    const inLastHour = lastHour > firstHour ? Number(record.last_hour_occurrences) : 0;
+    add(firstHour, Number(record.occurrences) - inLastHour);
+    add(lastHour, inLastHour);
+  }
+}
+
+/**
+ * The history of an error group (issue 31): the records that point to it or to a group merged into
+ * it (`family`), counted as readHistory counts a fingerprint's. Records from before records counted
+ * their hours are left out (their groups are the 'legacy:' ones, whose history readHistory reads).
+ */
+export async function readGroupHistory(db: Queryable, family: readonly string[], range: HistoryRange, now: Date) {
+  const size = range === '24h' ? HOUR_MS : DAY_MS;
+  const count = range === '24h' ? 24 : 14;
+  const last = Math.floor(now.getTime() / size) * size;
+  const first = last - (count - 1) * size;
+  const counts = new Array<number>(count).fill(0);
+  const add = (hour: number, n: number) => {
+    const index = Math.floor((hour - first) / size);
+    if (index >= 0 && index < count) counts[index]! += n;
+  };
+  const records = await db.all<HistoryRecord>(
+    `SELECT first_seen_at, last_seen_at, occurrences, last_hour_occurrences FROM error_reports
+      WHERE group_id IN (${family.map(() => '?').join(', ')}) AND last_seen_at >= ? AND last_hour_occurrences IS NOT NULL`,
+    [...family, new Date(first - HOUR_MS).toISOString()],
+  );
+  addRecords(records, add);
+  return {
+    bucket: range === '24h' ? ('hour' as const) : ('day' as const),
+    buckets: counts.map((n, i) => ({ start: new Date(first + i * size).toISOString(), count: n })),
+    total: counts.reduce((a, b) => a + b, 0),
+  };
+}
+
 export interface HistoryBucket {
   start: string;
   count: number;
@@ -106,19 +152,7 @@ export async function readHistory(
     if (index >= 0 && index < count) counts[index]! += n;
   };
   const recordsQuery = historyRecordsQuery(group, first);
-  const records = await db.all<{
-    first_seen_at: string;
-    last_seen_at: string;
-    occurrences: number;
-    last_hour_occurrences: number;
-  }>(recordsQuery.sql, recordsQuery.params);
-  for (const record of records) {
-    const firstHour = Math.floor(Date.parse(record.first_seen_at) / HOUR_MS) * HOUR_MS;
-    const lastHour = Math.floor(Date.parse(record.last_seen_at) / HOUR_MS) * HOUR_MS;
-    const inLastHour = lastHour > firstHour ? Number(record.last_hour_occurrences) : 0;
-    add(firstHour, Number(record.occurrences) - inLastHour);
-    add(lastHour, inLastHour);
-  }
+  addRecords(await db.all<HistoryRecord>(recordsQuery.sql, recordsQuery.params), add);
   const hours = await db.all<{ hour: string; count: number }>(
     `SELECT hour, count FROM error_occurrences_hourly
       WHERE project_id = ? AND environment = ? AND fingerprint = ? AND hour >= ?`,

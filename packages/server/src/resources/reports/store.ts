@@ -12,6 +12,11 @@ import type { Scope } from '../../kernel/scope.ts';
 import { DEDUP_WINDOW_MS, fingerprintOf } from './dedup.ts';
 import { countOccurrence, countOccurrencesIn, ERROR_ID_PREFIX, hourOf, pruneHistory } from './store-history.ts';
 import type { BugBody, ErrorBody } from './schemas.ts';
+import { lifecycleAfterRepeat } from './lifecycle.ts';
+import type { PreparedEvent } from './error-event.ts';
+import { DEFAULT_EVENTS_PER_GROUP, type GroupEventInput, writeGroupEvents } from './store-groups.ts';
+
+export { compareVersions, lifecycleAfterRepeat } from './lifecycle.ts';
 import {
   getTriage,
   listTriage,
@@ -100,8 +105,8 @@ export async function setErrorStatus(
   status: ErrorStatus,
   inNextRelease: boolean,
 ): Promise<boolean | 'no-release'> {
-  const record = await db.get<{ environment: string; fingerprint: string | null }>(
-    'SELECT environment, fingerprint FROM error_reports WHERE id = ? AND project_id = ?',
+  const record = await db.get<{ environment: string; fingerprint: string | null; group_id: string | null }>(
+    'SELECT environment, fingerprint, group_id FROM error_reports WHERE id = ? AND project_id = ?',
     [id, projectId],
   );
   if (!record) return false;
@@ -120,6 +125,13 @@ export async function setErrorStatus(
     release,
     ...group,
   ]);
+  // The error group of the record follows (issue 31: the lifecycle lives on groups).
+  if (record.group_id) {
+    await db.run(
+      'UPDATE error_groups SET status = ?, resolved_in_release = ?, regressed_in_release = NULL WHERE id = ? AND project_id = ?',
+      [status, release, record.group_id, projectId],
+    );
+  }
   return true;
 }
 
@@ -184,6 +196,8 @@ export interface ErrorReport {
   now: Date;
   /** errorFingerprint(body): the group it counts on. */
   fingerprint: string;
+  /** The event as its error group keeps it (error-event.ts). */
+  event: PreparedEvent;
 }
 
 export const errorFingerprint = (body: Static<typeof ErrorBody>) => fingerprintOf(body.title, body.errorType);
@@ -211,6 +225,7 @@ export async function writeErrorGroups(
   db: Database,
   groups: readonly ErrorGroupReports[],
   retentionDays: number,
+  eventsPerGroup = DEFAULT_EVENTS_PER_GROUP,
 ): Promise<Occurrence[][]> {
   const written = groups
     .map((reports, index) => ({ index, plan: planGroup(reports) }))
@@ -222,6 +237,17 @@ export async function writeErrorGroups(
   // Telemetry: on PostgreSQL the commit need not wait for the disk (TransactionOptions).
   const answers = await db.transaction(async (tx) => {
     const plans = written.map(({ plan }) => plan);
+    // The groups first: a new record points to the group of its first report.
+    const inputs: GroupEventInput[] = [];
+    const firsts: GroupEventInput[] = [];
+    for (const { index } of written) {
+      for (const [n, report] of groups[index]!.entries()) {
+        inputs.push({ scope: report.scope, event: report.event, receivedAt: report.now });
+        if (n === 0) firsts.push(inputs[inputs.length - 1]!);
+      }
+    }
+    const groupOf = await writeGroupEvents(tx, inputs, eventsPerGroup);
+    for (const [i, plan] of plans.entries()) plan.values.push(groupOf.get(firsts[i]!) ?? null);
     const recorded = await upsertErrorRecords(tx, plans, cutoff);
     // Groups whose open record is past the window: those records are closed, and the upsert again
     // opens new ones (or, where another process opened one meanwhile, counts on it). The closed
@@ -461,30 +487,6 @@ interface PreviousRecord {
   resolved_in_release: string | null;
 }
 
-/** The status of a group that occurs again, from its status before and the report's release. */
-export function lifecycleAfterRepeat(status: string, resolvedInRelease: string | null, version: string | null) {
-  if (status !== 'resolved') return status;
-  if (resolvedInRelease === null) return 'regressed';
-  return version !== null && compareVersions(version, resolvedInRelease) > 0 ? 'regressed' : 'resolved';
-}
-
-/** Orders release names: numeric parts as numbers ("1.10.0" after "1.9.2"), other parts as text. */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.replace(/^v/i, '').split(/[.\-+_]/);
-  const pb = b.replace(/^v/i, '').split(/[.\-+_]/);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const x = pa[i];
-    const y = pb[i];
-    if (x === undefined) return -1;
-    if (y === undefined) return 1;
-    const nx = /^\d+$/.test(x) ? Number(x) : Number.NaN;
-    const ny = /^\d+$/.test(y) ? Number(y) : Number.NaN;
-    const order = !Number.isNaN(nx) && !Number.isNaN(ny) ? nx - ny : x.localeCompare(y);
-    if (order !== 0) return Math.sign(order);
-  }
-  return 0;
-}
-
 export interface Occurrence {
   id: string;
   duplicate: boolean;
@@ -648,6 +650,7 @@ const ERRORS = reportTable(
     'occurred_at',
     'metadata',
     'app_version',
+    'group_id',
   ],
   {
     reopenResolved: false,

@@ -167,8 +167,8 @@ function deviceOf(contexts: Json, request: Json | undefined): ErrorReportBody['d
     userAgent: short(headerOf(request, 'user-agent'), 1000),
     browser: short(browser?.['name']),
     browserVersion: short(browser?.['version']),
-    os: short(os?.['name']),
-    osVersion: short(os?.['version'] ?? os?.['kernel_version']),
+    os: short(text(os?.['name'])?.trim()),
+    osVersion: short(text(os?.['version'] ?? os?.['kernel_version'])?.trim()),
     device: short(device?.['model'] ?? device?.['family'] ?? device?.['name']),
     screenResolution: short(device?.['screen_resolution'] ?? (width && height ? `${width}x${height}` : undefined)),
     language: short(culture?.['locale']),
@@ -226,7 +226,9 @@ export function errorReportFromEvent(event: Json, receivedAt: Date): ErrorReport
   const level = text(event['level'])?.toLowerCase();
   const report: ErrorReportBody = {
     title,
-    message: atLeast(clip(value ?? message ?? heading, 5000), 10, '(reported through a Sentry SDK)'),
+    // The message as sent: the record's minimum length is POST /errors' input rule, not the
+    // store's, and a short Sentry message ("boom") is kept as it is.
+    message: clip(value ?? message ?? heading, 5000),
     ...(exception ? { stackTrace: stackOf(exception, clip(heading, 1000)) } : {}),
     ...(type ? { errorType: type } : {}),
     severity: (level ? SEVERITY[level] : undefined) ?? (exception ? 'high' : 'low'),

@@ -13,7 +13,7 @@ import { findInputProblem } from '../../http/input-guard.ts';
 import { BadRequestError } from '../../kernel/errors.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { storeLogBatch } from '../logs/index.ts';
-import { recordError } from '../reports/index.ts';
+import { prepareSentryEvent, recordError } from '../reports/index.ts';
 import { admitKey, consumeIngestQuota, type IngestKey, keyFromDsn, keyOutsideBody, requireScopes } from './auth.ts';
 import { BODY_LIMIT, decodeBody } from './body.ts';
 import { countItem } from './counters.ts';
@@ -74,7 +74,17 @@ export async function sentryIngestRoutes(app: FastifyInstance, { db, config }: I
 
   const writeEvent = async (scope: Scope, event: Record<string, unknown>) => {
     guard(event);
-    await recordError(db, scope, errorReportFromEvent(event, new Date()), new Date(), config.errorHistoryRetentionDays);
+    const now = new Date();
+    const report = errorReportFromEvent(event, now);
+    await recordError(
+      db,
+      scope,
+      report,
+      now,
+      config.errorHistoryRetentionDays,
+      prepareSentryEvent(event, report.title, report.errorType),
+      config.errorEventsPerGroup,
+    );
     countItem(db, 'accepted', 'event');
   };
 

@@ -1,0 +1,286 @@
+/**
+ * One error group (issue 31): its facts (environment, releases, events, users), lifecycle (admins),
+ * chart, tag facets, the groups merged into it, and an event browser — older and newer, "event 2
+ * of 10" — showing each event's exceptions (stack with in-app frames highlighted and context
+ * lines, an "Unhandled" badge), contexts, user, request, tags and breadcrumbs.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, unwrap } from '../api/client.ts';
+import { type ErrorEventDetail, type ErrorGroupDetail, errorGroupsKey, errorsKey, when } from '../api/reports.ts';
+import { canAdminister, useProject } from '../project-layout.tsx';
+import { Button } from '../ui.tsx';
+import { useTitle } from '../use-title.ts';
+import { Fact } from '../widgets/report-summary.tsx';
+import { QueryView } from '../widgets/states.tsx';
+import { TriageStatus } from '../widgets/triage.tsx';
+import { Breadcrumbs, Context, type Crumb, History } from './error-group.tsx';
+import { EventView } from './error-event.tsx';
+import './reports.css';
+import './error-groups.css';
+
+export default function ErrorGroupPage() {
+  const project = useProject();
+  const { groupId = '' } = useParams();
+  const group = useQuery({
+    queryKey: [...errorGroupsKey(project.id), 'one', groupId],
+    queryFn: () =>
+      unwrap(
+        api.GET('/projects/{projectId}/error-groups/{groupId}', {
+          params: { path: { projectId: project.id, groupId } },
+        }),
+      ),
+  });
+  useTitle(group.data ? `Error: ${group.data.title}` : 'Error');
+  return (
+    <div className="reports stack">
+      <p>
+        <Link to={`/projects/${project.id}/errors`}>← All errors</Link>
+      </p>
+      <QueryView query={group} what="the error group">
+        {(data) => <GroupView group={data} admin={canAdminister(project)} />}
+      </QueryView>
+    </div>
+  );
+}
+
+function GroupView({ group, admin }: { group: ErrorGroupDetail; admin: boolean }) {
+  return (
+    <>
+      <header className="report-header">
+        <h1>{group.title}</h1>
+        <span className={`report-status report-status-${group.status}`}>{group.status}</span>
+        {group.unhandled ? <span className="badge-unhandled">Unhandled</span> : null}
+      </header>
+      {group.mergedInto ? (
+        <p className="notice">
+          Merged into <Link to={`../errors/groups/${group.mergedInto}`}>another group</Link>.
+        </p>
+      ) : null}
+      <section className="card stack" aria-labelledby="facts-title">
+        <h2 id="facts-title">Summary</h2>
+        <dl className="report-facts">
+          <Fact name="Where" value={group.culprit} />
+          <Fact name="Environment" value={`${group.sdkEnvironment} (${group.environment} key)`} />
+          <Fact name="Events" value={String(group.events)} />
+          <Fact name="Users" value={String(group.users)} />
+          <Fact name="First seen" value={when(group.firstSeenAt)} />
+          <Fact name="Last seen" value={when(group.lastSeenAt)} />
+          <Fact name="New in release" value={group.firstRelease} />
+          <Fact name="Last release" value={group.lastRelease} />
+          {group.regressedInRelease ? <Fact name="Regressed in" value={group.regressedInRelease} /> : null}
+          {group.resolvedInRelease ? <Fact name="Resolved after release" value={group.resolvedInRelease} /> : null}
+        </dl>
+      </section>
+      {admin && !group.mergedInto ? <Lifecycle group={group} /> : null}
+      <History groupId={group.id} refresh={group.events} />
+      <Events group={group} />
+      <section className="card stack" aria-labelledby="tags-title">
+        <h2 id="tags-title">Tags</h2>
+        {group.tags.length === 0 ? (
+          <p className="muted">No tags on this group's events.</p>
+        ) : (
+          <div className="facets">
+            {group.tags.map((tag) => (
+              <div key={tag.key}>
+                <h3>{tag.key}</h3>
+                <ul aria-label={`Values of ${tag.key}`}>
+                  {tag.values.map((value) => (
+                    <li key={value.value}>
+                      {value.value}: {Math.round(value.share * 100)}% ({value.count})
+                      <span className="facet-bar" style={{ width: `${Math.max(2, value.share * 100)}%` }} />
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ))}
+          </div>
+        )}
+      </section>
+      {group.merged.length > 0 ? <Merged group={group} admin={admin} /> : null}
+    </>
+  );
+}
+
+function Lifecycle({ group }: { group: ErrorGroupDetail }) {
+  const project = useProject();
+  const queryClient = useQueryClient();
+  return (
+    <TriageStatus
+      status={group.status}
+      send={(status, options) =>
+        unwrap(
+          api.PATCH('/projects/{projectId}/error-groups/{groupId}', {
+            params: { path: { projectId: project.id, groupId: group.id } },
+            body: { status, ...options },
+          }),
+        )
+      }
+      onSettled={() => {
+        void queryClient.invalidateQueries({ queryKey: errorGroupsKey(project.id) });
+        void queryClient.invalidateQueries({ queryKey: errorsKey(project.id) });
+      }}
+      done={{
+        resolved: 'Resolved. If it occurs again it shows as regressed.',
+        ignored: 'Ignored. New events are still counted.',
+        open: 'Reopened.',
+      }}
+      extra={(change, busy) =>
+        group.status !== 'resolved' || !group.resolvedInRelease ? (
+          <Button
+            variant="secondary"
+            busy={busy}
+            isDisabled={!group.lastRelease}
+            onPress={() =>
+              change({
+                status: 'resolved',
+                options: { inNextRelease: true },
+                done: `Resolved in the release after ${group.lastRelease}. Events from a newer release show it as regressed.`,
+              })
+            }
+          >
+            Resolve in next release
+          </Button>
+        ) : null
+      }
+    />
+  );
+}
+
+function Merged({ group, admin }: { group: ErrorGroupDetail; admin: boolean }) {
+  const project = useProject();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState<string | null>(null);
+  const unmerge = async (id: string) => {
+    setBusy(id);
+    try {
+      await unwrap(
+        api.POST('/projects/{projectId}/error-groups/{groupId}/unmerge', {
+          params: { path: { projectId: project.id, groupId: id } },
+        }),
+      );
+      await queryClient.invalidateQueries({ queryKey: errorGroupsKey(project.id) });
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <section className="card stack" aria-labelledby="merged-title">
+      <h2 id="merged-title">Merged into this group</h2>
+      <ul>
+        {group.merged.map((child) => (
+          <li key={child.id} className="row">
+            <span>
+              {child.title} — {child.events} events
+            </span>
+            {admin ? (
+              <Button variant="secondary" busy={busy === child.id} onPress={() => void unmerge(child.id)}>
+                Unmerge
+              </Button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The event browser: the latest event first, then older and newer ones. */
+function Events({ group }: { group: ErrorGroupDetail }) {
+  const project = useProject();
+  const [eventId, setEventId] = useState('latest');
+  const event = useQuery({
+    queryKey: [...errorGroupsKey(project.id), 'event', group.id, eventId, group.events],
+    queryFn: () =>
+      unwrap(
+        api.GET('/projects/{projectId}/error-groups/{groupId}/events/{eventId}', {
+          params: { path: { projectId: project.id, groupId: group.id, eventId } },
+        }),
+      ),
+    retry: false,
+  });
+  if (group.keptEvents === 0) {
+    return (
+      <section className="card stack" aria-labelledby="events-title">
+        <h2 id="events-title">Events</h2>
+        <p className="muted">No events are kept for this group (it was recorded before events were kept).</p>
+      </section>
+    );
+  }
+  return (
+    <section className="card stack" aria-labelledby="events-title">
+      <div className="event-nav">
+        <h2 id="events-title">Events</h2>
+        {event.data ? <EventNav event={event.data} go={setEventId} /> : null}
+      </div>
+      <QueryView query={event} what="the event">
+        {(data) => <EventDetail detail={data} />}
+      </QueryView>
+    </section>
+  );
+}
+
+function EventNav({ event, go }: { event: ErrorEventDetail; go: (id: string) => void }) {
+  return (
+    <>
+      <span role="status">
+        Event {event.position} of {event.kept}
+      </span>
+      <Button variant="secondary" isDisabled={!event.older} onPress={() => event.older && go(event.older)}>
+        Older
+      </Button>
+      <Button variant="secondary" isDisabled={!event.newer} onPress={() => event.newer && go(event.newer)}>
+        Newer
+      </Button>
+    </>
+  );
+}
+
+type Json = Record<string, unknown>;
+const object = (value: unknown): Json | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
+
+/** Sentry's breadcrumbs (seconds since the epoch) in the shape the timeline reads. */
+function crumbsOf(event: Json): Crumb[] {
+  const raw = object(event['breadcrumbs'])?.['values'] ?? event['breadcrumbs'];
+  if (!Array.isArray(raw)) return [];
+  return raw.map((value) => {
+    const crumb = object(value) ?? {};
+    const at = crumb['timestamp'];
+    return {
+      ...crumb,
+      timestamp: typeof at === 'number' ? new Date(at * 1000).toISOString() : at,
+      type: crumb['type'] ?? 'default',
+    };
+  });
+}
+
+function EventDetail({ detail }: { detail: ErrorEventDetail }) {
+  const event = detail.event as Json;
+  const contexts = object(event['contexts']) ?? {};
+  return (
+    <div className="stack">
+      <dl className="report-facts">
+        <Fact name="Event id" value={detail.eventId} />
+        <Fact name="Received" value={when(detail.receivedAt)} />
+        <Fact name="Release" value={detail.release} />
+        <Fact name="Environment" value={detail.sdkEnvironment} />
+        <Fact name="Handled" value={detail.handled === null ? null : detail.handled ? 'yes' : 'no'} />
+      </dl>
+      <EventView event={event} />
+      <h3>Breadcrumbs</h3>
+      <Breadcrumbs crumbs={crumbsOf(event)} />
+      <h3>Contexts</h3>
+      <div className="report-context">
+        {Object.keys(contexts).length === 0 ? <p className="muted">None sent.</p> : null}
+        {Object.entries(contexts).map(([name, value]) => (
+          <Context key={name} title={name} data={object(value) ?? { value }} />
+        ))}
+        <Context title="User" data={object(event['user']) ?? null} />
+        <Context title="Request" data={object(event['request']) ?? null} />
+        <Context title="Tags" data={object(event['tags']) ?? null} />
+      </div>
+    </div>
+  );
+}

@@ -24,6 +24,12 @@
 export const UNMEMOISED_TABLES: ReadonlySet<string> = new Set([
   'error_reports',
   'error_occurrences_hourly',
+  // Error groups and what they keep (resources/reports/store-groups.ts): written with every error
+  // event, read only by the management API, which keeps no memo.
+  'error_groups',
+  'error_events',
+  'error_group_users',
+  'error_group_tags',
   'dedup_heads',
   'bug_reports',
   'log_groups',

@@ -83,6 +83,8 @@ describe('who reads the tables whose writes do not notify', () => {
     'src/resources/logs/store-sqlite-keys.ts',
     'src/resources/reports/index.ts',
     'src/resources/reports/store.ts',
+    'src/resources/reports/store-group-reads.ts',
+    'src/resources/reports/store-groups.ts',
     'src/resources/reports/store-history.ts',
     'src/resources/reports/store-triage.ts',
     'src/resources/translations/store-missing.ts',

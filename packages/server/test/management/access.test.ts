@@ -38,6 +38,8 @@ const REQUESTS: Record<string, { body?: unknown; query?: Record<string, string> 
   manageUpdateRelease: { body: { title: 'Hacked' } },
   manageSetBugStatus: { body: { status: 'ignored' } },
   manageSetErrorStatus: { body: { status: 'ignored' } },
+  manageSetErrorGroupStatus: { body: { status: 'ignored' } },
+  manageMergeErrorGroups: { body: { groupIds: ['OTHER_GROUP'] } },
   manageSetLogGroupStatus: { body: { status: 'ignored' } },
   updateProject: { body: { name: 'Hacked' } },
   createApiKey: { body: { environment: 'live', scopes: ['public:read'] } },
@@ -91,6 +93,10 @@ describe('management: every project route is scoped to the team and the role', (
     ids['errors'] = (
       await p.live.post('/errors', { title: 'TypeError', message: 'x is undefined in checkout' })
     ).body.id;
+    ids['groupId'] = (await p.owner.get(`${base}/errors/${ids['errors']}`)).body.groupId;
+    ids['eventId'] = 'latest';
+    const other = (await p.live.post('/errors', { title: 'RangeError', message: 'index out of range' })).body.id;
+    ids['OTHER_GROUP'] = (await p.owner.get(`${base}/errors/${other}`)).body.groupId;
     await p.live.post('/logs', { logs: [{ level: 'error', message: 'Timeout' }] });
     ids['logs'] = (await p.owner.get(`${base}/logs`)).body.logs[0].id;
     await p.live.post('/i18n-telemetry', { locale: 'de', missingKeys: ['missing.key'] });
@@ -126,7 +132,11 @@ describe('management: every project route is scoped to the team and the role', (
     const request = REQUESTS[route.operationId] ?? {};
     const body =
       request.body === undefined ? (['POST', 'PUT', 'PATCH'].includes(route.method) ? {} : undefined) : request.body;
-    const resolved = JSON.parse(JSON.stringify(body ?? null).replace(/"TARGET"/g, JSON.stringify(ids['TARGET'])));
+    const resolved = JSON.parse(
+      JSON.stringify(body ?? null)
+        .replace(/"TARGET"/g, JSON.stringify(ids['TARGET']))
+        .replace(/"OTHER_GROUP"/g, JSON.stringify(ids['OTHER_GROUP'])),
+    );
     return p[who].request<any>(route.method, pathOf(route.template), body === undefined ? undefined : resolved, {
       query: request.query ?? {},
     });

@@ -4,7 +4,7 @@
  * resources/tags, hence a read model), sorts including trending, and each item's tags; and the
  * ideas similar to one, the candidates for merging it (full-text search, board-read-model.ts).
  */
-import { bool, type Database } from '../../db/database.ts';
+import { bool, placeholders, type Database } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { searchClause, Where } from '../../db/query.ts';
 import { tagsOfFeatures, type IdeaTag } from '../tags/index.ts';
@@ -15,7 +15,7 @@ import { TAGGED, taggedQueries } from './tagged-read-model.ts';
 import { trendingPage, type TrendingSource } from './store-trending.ts';
 import type { FeatureRow, ListQuery } from './store.ts';
 
-export type ManagedSort = 'newest' | 'oldest' | 'votes' | 'comments' | 'updated' | 'trending';
+export type ManagedSort = 'newest' | 'oldest' | 'votes' | 'comments' | 'updated' | 'trending' | 'value';
 
 export interface FeatureListFilter {
   environment?: KeyEnvironment | undefined;
@@ -33,6 +33,15 @@ export interface FeatureListFilter {
 
 export type TaggedFeatureRow = FeatureRow & { tags: IdeaTag[] };
 
+/**
+ * An idea's "value": the monthly revenue of its voters' companies (resources/people), each
+ * company once however many of its people voted.
+ */
+const VALUE_OF = `(SELECT COALESCE(SUM(c.monthly_revenue), 0) FROM companies c WHERE c.id IN (
+  SELECT p.company_id FROM votes v
+  JOIN person_aliases a ON a.project_id = f.project_id AND a.kind = 'voter_id' AND a.value = v.voter_id
+  JOIN people p ON p.id = a.person_id WHERE v.feature_id = f.id))`;
+
 const TOP = 'f.vote_count DESC, f.created_at DESC, f.id DESC';
 const ORDER: Record<Exclude<ManagedSort, 'trending'>, string> = {
   newest: 'f.created_at DESC, f.id DESC',
@@ -40,7 +49,20 @@ const ORDER: Record<Exclude<ManagedSort, 'trending'>, string> = {
   votes: TOP,
   comments: 'f.comment_count DESC, f.created_at DESC, f.id DESC',
   updated: 'f.updated_at DESC, f.id DESC',
+  value: `${VALUE_OF} DESC, ${TOP}`,
 };
+
+/** The value of each of these ideas (VALUE_OF), by id. */
+export async function valuesOfFeatures(db: Database, ids: string[]): Promise<Map<string, number>> {
+  const values = new Map<string, number>();
+  if (ids.length === 0) return values;
+  const rows = await db.all<{ id: string; value: number }>(
+    `SELECT f.id, ${VALUE_OF} AS value FROM features f WHERE f.id IN (${placeholders(ids.length)})`,
+    ids,
+  );
+  for (const row of rows) values.set(row.id, Number(row.value));
+  return values;
+}
 
 async function withTags(db: Database, rows: FeatureRow[]): Promise<TaggedFeatureRow[]> {
   const tags = await tagsOfFeatures(
@@ -58,14 +80,18 @@ export async function listManagedFeatures(
   db: Database,
   projectId: string,
   filter: FeatureListFilter,
-): Promise<{ rows: TaggedFeatureRow[]; total: number }> {
+): Promise<{ rows: (TaggedFeatureRow & { value: number })[]; total: number }> {
   const { rows, total } = await readList<FeatureRow>(
     db,
     managedFeaturesQuery(db.dialect, projectId, filter),
     filter.limit,
     filter.offset,
   );
-  return { rows: await withTags(db, rows), total };
+  const values = await valuesOfFeatures(
+    db,
+    rows.map((row) => row.id),
+  );
+  return { rows: (await withTags(db, rows)).map((row) => ({ ...row, value: values.get(row.id) ?? 0 })), total };
 }
 
 /**

@@ -11,7 +11,8 @@ import { ProjectParams, requireSomeField } from '../../http/management-schemas.t
 import { tagsOfFeatures } from '../tags/index.ts';
 import type { Database } from '../../db/database.ts';
 import { mergeFeature } from './store-merge.ts';
-import { listCommentPage, moderateDeleteComment, setCommentHidden } from './store-comments.ts';
+import { type CommentRow, listCommentPage, moderateDeleteComment, setCommentHidden } from './store-comments.ts';
+import { peopleByAlias, presentPersonSummary } from '../people/index.ts';
 import { bulkChangeFeatures } from './bulk.ts';
 import { listManagedFeatures, similarFeatures } from './management-read-model.ts';
 import { listVotePage, moderateRemoveVote } from './store-votes.ts';
@@ -55,6 +56,16 @@ async function presentOne(db: Database, row: FeatureRow) {
 
 const tags = ['features'];
 
+/** The people who wrote these comments on the board, by board user id. */
+function commentAuthors(db: Database, projectId: string, rows: CommentRow[]) {
+  return peopleByAlias(
+    db,
+    projectId,
+    'board_user',
+    rows.flatMap((row) => (row.board_user_id ? [row.board_user_id] : [])),
+  );
+}
+
 export async function featureManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   const existing = async (projectId: string, featureId: string) => {
     const row = await getFeature(db, projectId, featureId);
@@ -85,7 +96,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
         limit,
         offset,
       });
-      return { features: rows.map((row) => presentManagedFeature(row, row.tags)), total, limit, offset };
+      return { features: rows.map((row) => presentManagedFeature(row, row.tags, row.value)), total, limit, offset };
     },
   );
 
@@ -231,7 +242,21 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       const limit = clampLimit(request.query.limit, 100, 500);
       const offset = request.query.offset ?? 0;
       const { rows, total } = await listVotePage(db, featureId, limit, offset);
-      return { votes: rows.map((row) => ({ voterId: row.voter_id, createdAt: row.created_at })), total, limit, offset };
+      const people = await peopleByAlias(
+        db,
+        projectId,
+        'voter_id',
+        rows.map((row) => row.voter_id),
+      );
+      const votes = rows.map((row) => {
+        const person = people.get(row.voter_id);
+        return {
+          voterId: row.voter_id,
+          createdAt: row.created_at,
+          person: person ? presentPersonSummary(person) : null,
+        };
+      });
+      return { votes, total, limit, offset };
     },
   );
 
@@ -274,7 +299,8 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       const limit = clampLimit(request.query.limit, 50, 200);
       const offset = request.query.offset ?? 0;
       const { rows, total } = await listCommentPage(db, featureId, limit, offset);
-      return { comments: rows.map(presentComment), total, limit, offset };
+      const people = await commentAuthors(db, projectId, rows);
+      return { comments: rows.map((row) => presentComment(row, people)), total, limit, offset };
     },
   );
 
@@ -297,7 +323,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       const result = await setCommentHidden(db, projectId, featureId, commentId, request.body.hidden);
       if (!result?.comment) throw new NotFoundError();
       return {
-        comment: presentComment(result.comment),
+        comment: presentComment(result.comment, await commentAuthors(db, projectId, [result.comment])),
         voteCount: result.voteCount,
         commentCount: result.commentCount,
       };

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { PersonSummary } from '../people/index.ts';
 import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { FEATURE_STATUSES, FEATURE_TYPES } from './schemas.ts';
 import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams } from '../../http/management-schemas.ts';
@@ -40,11 +41,17 @@ export const ManagedFeature = Type.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
     tags: Type.Array(IdeaTagSchema, { description: "The idea's tags, by name" }),
+    value: Type.Optional(
+      Type.Number({
+        description:
+          "In lists: the monthly revenue of the voters' companies (each company once), from the SSO company claim",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
-export const FEATURE_SORTS = ['newest', 'oldest', 'votes', 'comments', 'updated', 'trending'] as const;
+export const FEATURE_SORTS = ['newest', 'oldest', 'votes', 'comments', 'updated', 'trending', 'value'] as const;
 
 export const ListFeaturesQuery = Type.Object({
   environment: Type.Optional(KeyEnvironmentSchema),
@@ -71,7 +78,7 @@ export const ListFeaturesQuery = Type.Object({
     StringEnum(FEATURE_SORTS, {
       default: 'newest',
       description:
-        'newest / oldest: by creation; votes: most votes, then newest; comments: most comments, then newest; updated: last changed first; trending: most votes cast in the last 7 days, ties by votes overall, then newest',
+        "newest / oldest: by creation; votes: most votes, then newest; comments: most comments, then newest; updated: last changed first; trending: most votes cast in the last 7 days, ties by votes overall, then newest; value: highest monthly revenue of the voters' companies first, then most votes",
     }),
   ),
   ...Paging(50),
@@ -117,7 +124,12 @@ export const MergeResult = Type.Object(
 
 export const VotePage = Type.Object(
   {
-    votes: Type.Array(Type.Object({ voterId: Type.String(), createdAt: Timestamp }, { additionalProperties: false })),
+    votes: Type.Array(
+      Type.Object(
+        { voterId: Type.String(), createdAt: Timestamp, person: Type.Union([PersonSummary, Type.Null()]) },
+        { additionalProperties: false },
+      ),
+    ),
     ...pageFields,
   },
   { additionalProperties: false },
@@ -129,6 +141,7 @@ export const Comment = Type.Object(
     featureId: Type.String(),
     body: Type.String(),
     authorName: NullableString(),
+    person: Type.Union([PersonSummary, Type.Null()], { description: 'The board user who wrote it, as a person' }),
     hidden: Type.Boolean({
       description: 'Not shown on the board or by the public API (hidden by the team, or held for moderation)',
     }),

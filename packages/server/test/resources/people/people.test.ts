@@ -62,7 +62,7 @@ describe('people', () => {
     await page.getByRole('button', { name: 'Remove vote' }).waitFor();
     await context.close();
     // A public API voter without a name.
-    assert.equal((await project.live.post(`/features/${cheap.body.id}/vote`, { voterId: 'app-user-7' })).status, 200);
+    assert.equal((await project.live.put(`/features/${cheap.body.id}/votes/app-user-7`)).status, 200);
 
     const votes = await project.member.get(`/projects/${projectId}/features/${valued.body.id}/votes`);
     assert.equal(votes.status, 200);
@@ -118,7 +118,7 @@ describe('people', () => {
         title: `Idea of ${voterId}`,
         description: 'Long enough text.',
       });
-      await project.live.post(`/features/${idea.body.id}/vote`, { voterId });
+      await project.live.put(`/features/${idea.body.id}/votes/${voterId}`);
     }
     const seen = new Set<string>();
     let cursor: string | null = null;

@@ -63,6 +63,7 @@ const OWNERS = {
   companies: 'resources/people',
   follows: 'resources/notifications',
   notification_outbox: 'resources/notifications',
+  notification_settings: 'resources/notifications',
   webhook_endpoints: 'resources/webhooks',
   webhook_deliveries: 'resources/webhooks',
   instance_keys: 'db',

@@ -25,6 +25,7 @@ import { translationManagementRoutes } from '../resources/translations/mount.ts'
 import { boardManagementRoutes } from '../resources/board/mount.ts';
 import { webhookManagementRoutes } from '../resources/webhooks/mount.ts';
 import { peopleManagementRoutes } from '../resources/people/mount.ts';
+import { notificationManagementRoutes } from '../resources/notifications/mount.ts';
 
 export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   accountManagementRoutes,
@@ -48,4 +49,5 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   tagManagementRoutes,
   webhookManagementRoutes,
   peopleManagementRoutes,
+  notificationManagementRoutes,
 ];

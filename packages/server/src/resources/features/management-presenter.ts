@@ -23,6 +23,7 @@ export function presentManagedFeature(row: FeatureRow, tags: IdeaTag[], value?: 
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     tags,
+    statusResponse: row.status_response ?? null,
     ...(value !== undefined && { value }),
   };
 }
@@ -35,6 +36,10 @@ export function presentComment(row: CommentRow, people: Map<string, PersonWithCo
     body: row.body,
     authorName: row.author_name,
     person: person ? presentPersonSummary(person) : null,
+    team: Number(row.team ?? 0) === 1,
+    internal: Number(row.internal ?? 0) === 1,
+    accountId: row.account_id ?? null,
+    editedAt: row.edited_at ?? null,
     hidden: Number(row.held ?? 0) === 1,
     createdAt: row.created_at,
   };

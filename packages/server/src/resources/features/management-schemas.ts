@@ -41,6 +41,7 @@ export const ManagedFeature = Type.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
     tags: Type.Array(IdeaTagSchema, { description: "The idea's tags, by name" }),
+    statusResponse: NullableString({ description: 'The official response given with the latest status change' }),
     value: Type.Optional(
       Type.Number({
         description:
@@ -97,10 +98,25 @@ export const UpdateFeatureBody = Type.Object(
     status: Type.Optional(StringEnum(FEATURE_STATUSES)),
     internal: Type.Optional(Type.Boolean()),
     developerNotes: Type.Optional(NullableString({ maxLength: 10000 })),
+    response: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 5000,
+        description: "With status: the team's official response, shown on the idea and in the followers' e-mail",
+      }),
+    ),
+    notify: Type.Optional(
+      Type.Boolean({
+        description:
+          'With status: false tells no follower (default true). A told change waits for the undo window and is collapsed with the changes made in it',
+      }),
+    ),
   },
   { description: 'At least one field. `developerNotes: null` clears the notes.' },
 );
 export const UPDATE_FIELDS = ['title', 'description', 'type', 'status', 'internal', 'developerNotes'] as const;
+/** Fields that go only with `status`. */
+export const STATUS_CHANGE_FIELDS = ['response', 'notify'] as const;
 
 export const MergeBody = Type.Object({
   targetId: Type.String({
@@ -142,6 +158,10 @@ export const Comment = Type.Object(
     body: Type.String(),
     authorName: NullableString(),
     person: Type.Union([PersonSummary, Type.Null()], { description: 'The board user who wrote it, as a person' }),
+    team: Type.Boolean({ description: 'Written by a team member: a "Team" badge on the board' }),
+    internal: Type.Boolean({ description: 'A note for the team only: never on the board, the public API or e-mails' }),
+    accountId: NullableString({ description: 'The team member who wrote it' }),
+    editedAt: Type.Union([Timestamp, Type.Null()]),
     hidden: Type.Boolean({
       description: 'Not shown on the board or by the public API (hidden by the team, or held for moderation)',
     }),
@@ -200,8 +220,26 @@ export const SimilarList = Type.Object(
   { additionalProperties: false },
 );
 
-export const CommentVisibilityBody = Type.Object({
-  hidden: Type.Boolean({ description: 'true hides the comment from the board and the public API; false shows it' }),
+export const CommentVisibilityBody = Type.Object(
+  {
+    hidden: Type.Optional(
+      Type.Boolean({
+        description: 'true hides the comment from the board and the public API; false shows it (role: admin)',
+      }),
+    ),
+    body: Type.Optional(Type.String({ minLength: 1, maxLength: 5000, description: 'New text of your own comment' })),
+  },
+  { description: 'At least one field.' },
+);
+
+export const TeamCommentBody = Type.Object({
+  body: Type.String({ minLength: 1, maxLength: 5000 }),
+  internal: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: 'true: an internal note, seen only by the team (dashboard and management API)',
+    }),
+  ),
 });
 
 export const CommentResult = Type.Object(

@@ -28,6 +28,9 @@ export interface FeatureRow {
   contact_email: string | null;
   metadata: string | null;
   developer_notes: string | null;
+  /** The official response given with the latest status change (issue 30). */
+  status_response?: string | null;
+  status_response_at?: string | null;
   vote_count: number;
   comment_count: number;
   created_at: string;
@@ -177,6 +180,10 @@ export interface FeatureChanges {
   internal?: boolean | undefined;
   /** null clears the notes. */
   developerNotes?: string | null | undefined;
+  /** With a status change: the team's official response, shown on the idea and told to followers. */
+  response?: string | undefined;
+  /** With a status change: false tells no follower (default true). */
+  notify?: boolean | undefined;
 }
 
 /**
@@ -217,7 +224,9 @@ export async function changeFeature(
     .set('type', changes.type)
     .set('status', changes.status)
     .set('internal', changes.internal === undefined ? undefined : bool(changes.internal))
-    .set('developer_notes', changes.developerNotes);
+    .set('developer_notes', changes.developerNotes)
+    .set('status_response', changes.status === undefined ? undefined : (changes.response ?? null))
+    .set('status_response_at', changes.status === undefined ? undefined : changes.response ? nowIso() : null);
   const inEnvironment = 'environment' in where;
   const match = `id = ? AND project_id = ?${inEnvironment ? ' AND environment = ?' : ''}`;
   const matchParams = inEnvironment ? [id, where.projectId, where.environment] : [id, where.projectId];
@@ -244,6 +253,8 @@ export async function changeFeature(
       title: row.title,
       from: before.status,
       to: row.status,
+      notify: changes.notify ?? true,
+      response: row.status_response ?? null,
     });
   }
   if (row && Number(row.internal) !== Number(before.internal)) {

@@ -50,7 +50,7 @@ describe(`upgrade: people from existing voters, board users and contact e-mails 
       ['feat_a', 'board:bu_old'],
       ['feat_a', 'app-1'],
       ['feat_b', 'app-1'],
-    ]) {
+    ] as const) {
       await db.run('INSERT INTO votes (feature_id, voter_id, created_at) VALUES (?, ?, ?)', [featureId, voterId, at]);
     }
     await db.close();

@@ -3,7 +3,8 @@
  * company and revenue votes on the board and shows by name (with company) among the idea's voters,
  * on the People screen (searched by company) and on their person page; the inbox sorts by value.
  * A team reply posted from the idea's page shows with its "Team" badge on the board, an internal
- * note does not; a status change carries an official response. axe-core on every new screen.
+ * note does not; a status change carries an official response; the undo window is set in the
+ * project settings. axe-core on every new screen.
  */
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -166,6 +167,26 @@ describe('dashboard: people and team replies', () => {
     assert.equal(await reply.locator('.badge.team').textContent(), 'Team');
     assert.equal(await board.getByText('Needs design time first.').count(), 0);
     await board.locator('.response', { hasText: 'Planned for the summer release.' }).waitFor();
+    await page.context().close();
+  });
+
+  it('sets the undo window of follower e-mails in the project settings', async () => {
+    const page = await dashboardPage();
+    await page.goto(`${env.origin}/app/projects/${projectId}/settings`);
+    const field = page.getByLabel('Undo window (seconds)');
+    await field.waitFor();
+    assert.equal(await field.inputValue(), '0', "the test server's default (NOTIFY_UNDO_SECONDS=0)");
+    await field.fill('soon');
+    await page.getByRole('button', { name: 'Save e-mail settings' }).click();
+    await page.getByText('A whole number of seconds from 0 to 3600').waitFor();
+    await field.fill('15');
+    await page.getByRole('button', { name: 'Save e-mail settings' }).click();
+    await page.getByText('E-mail settings saved.').waitFor();
+    await expectAccessible(page, 'settings with the undo window');
+    const saved = await call(`${env.origin}/api/v1/projects/${projectId}/notification-settings`, {
+      headers: { cookie },
+    });
+    assert.deepEqual(saved.body, { undoWindowSeconds: 15, projectValue: 15 });
     await page.context().close();
   });
 });

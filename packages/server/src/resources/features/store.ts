@@ -224,9 +224,7 @@ export async function changeFeature(
     .set('type', changes.type)
     .set('status', changes.status)
     .set('internal', changes.internal === undefined ? undefined : bool(changes.internal))
-    .set('developer_notes', changes.developerNotes)
-    .set('status_response', changes.status === undefined ? undefined : (changes.response ?? null))
-    .set('status_response_at', changes.status === undefined ? undefined : changes.response ? nowIso() : null);
+    .set('developer_notes', changes.developerNotes);
   const inEnvironment = 'environment' in where;
   const match = `id = ? AND project_id = ?${inEnvironment ? ' AND environment = ?' : ''}`;
   const matchParams = inEnvironment ? [id, where.projectId, where.environment] : [id, where.projectId];
@@ -244,7 +242,15 @@ export async function changeFeature(
     matchParams,
   );
   if (!before) return undefined;
-  const row = await update();
+  let row = await update();
+  // The official response belongs to the latest status change: a new one replaces it (a change
+  // without one clears it); setting the status it already has keeps it unless one is given.
+  if (row && changes.status !== undefined && (row.status !== before.status || changes.response !== undefined)) {
+    [row] = await tx.all<FeatureRow>(
+      'UPDATE features SET status_response = ?, status_response_at = ? WHERE id = ? RETURNING *',
+      [changes.response ?? null, changes.response ? nowIso() : null, row.id],
+    );
+  }
   if (row && row.status !== before.status) {
     await emitDomainEvent(tx, 'feature.status-changed', {
       projectId: row.project_id,

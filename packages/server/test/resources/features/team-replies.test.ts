@@ -109,6 +109,14 @@ describe('team replies and follower e-mails under control', () => {
     await page.goto(`${env.origin}/b/${p.projectId}/ideas/${id}`);
     await page.locator('.response', { hasText: 'Planned for Q3: offline drafts first.' }).waitFor();
     await page.close();
+    // Setting the status it already has keeps the response; the next change without one clears it.
+    assert.equal((await p.live.patch(`/features/${id}`, { status: 'planned' })).status, 200);
+    assert.equal(
+      (await p.member.get(manage(`/features/${id}`))).body.statusResponse,
+      'Planned for Q3: offline drafts first.',
+    );
+    const next = await p.admin.patch(manage(`/features/${id}`), { status: 'in-progress', notify: false });
+    assert.equal(next.body.statusResponse, null);
     // response and notify go only with a status.
     assert.equal((await p.admin.patch(manage(`/features/${id}`), { title: 'Offline', notify: false })).status, 400);
   });

@@ -14,6 +14,12 @@ import { type DashboardEnv, expectAccessible, startDashboardEnv } from './suppor
 
 const PASSWORD = 'quiet harbour lantern 42';
 
+/** With SIGNPOST_SCREENSHOTS=<dir>, the README's screenshots of these screens are saved there. */
+async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env['SIGNPOST_SCREENSHOTS'];
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png` });
+}
+
 async function call(
   url: string,
   init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
@@ -122,12 +128,14 @@ describe('dashboard: people and team replies', () => {
     await table.getByRole('link', { name: 'Ines Okafor' }).waitFor();
     assert.equal(await table.locator('tbody tr').count(), 1);
     await expectAccessible(page, 'people, searched');
+    await screenshot(page, 'dashboard-people');
 
     await table.getByRole('link', { name: 'Ines Okafor' }).click();
     await page.getByRole('heading', { level: 1, name: 'Ines Okafor' }).waitFor();
     await page.getByRole('link', { name: 'Single sign-on with Okta' }).waitFor();
     assert.match((await page.locator('dl.facts').textContent()) ?? '', /ines@globex\.test.*Globex/s);
     await expectAccessible(page, 'person page');
+    await screenshot(page, 'dashboard-person');
 
     await page.goto(`${env.origin}/app/projects/${projectId}/inbox?sort=value`);
     const first = page.getByRole('table', { name: 'Ideas' }).locator('tbody tr').first();
@@ -167,6 +175,7 @@ describe('dashboard: people and team replies', () => {
     assert.equal(await reply.locator('.badge.team').textContent(), 'Team');
     assert.equal(await board.getByText('Needs design time first.').count(), 0);
     await board.locator('.response', { hasText: 'Planned for the summer release.' }).waitFor();
+    await screenshot(board, 'board-team-reply');
     await page.context().close();
   });
 

@@ -1,5 +1,5 @@
 /**
- * The frame of a project's screens: the project's name, its sections (inbox, roadmap, changelog,
+ * The frame of a project's screens: the project's name, its sections (inbox, people, roadmap, changelog,
  * errors, bug reports, logs, site config, translations, releases, settings, keys, webhooks) and the screen.
  * The project comes from GET /projects/{id}, which also says the caller's role, so screens can
  * hide what the role cannot do (the server enforces it either way).
@@ -54,6 +54,7 @@ const SECTIONS: readonly { title: string; links: readonly (readonly [path: strin
     title: 'Feedback',
     links: [
       ['inbox', 'Inbox'],
+      ['people', 'People'],
       ['roadmap', 'Roadmap'],
       ['changelog', 'Changelog'],
     ],

@@ -146,7 +146,10 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
 
   // Follower e-mails: queued by domain events in the change's transaction, sent by the worker
   // while the app runs (the one-click unsubscribe routes are the board's, board/routes.ts).
-  registerNotificationHandlers({ messageIdDomain: domainOfSender(config.accounts.mailFrom) });
+  registerNotificationHandlers({
+    messageIdDomain: domainOfSender(config.accounts.mailFrom),
+    undoWindowSeconds: config.outbox.undoWindowSeconds,
+  });
   const outboxMailer = createMailer(config, app.log, {
     timeoutMs: Math.max(10_000, (config.outbox.leaseSeconds * 1000) / 4),
   });

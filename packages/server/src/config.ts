@@ -94,6 +94,11 @@ export interface OutboxConfig {
   retryBaseMs: number;
   /** `OUTBOX_MAX_ATTEMPTS`: attempts before a message is given up as `failed`. */
   maxAttempts: number;
+  /**
+   * `NOTIFY_UNDO_SECONDS`: how long a status-change e-mail waits, collapsing further changes of
+   * the idea, before it goes out (a project's own setting wins). Default 60.
+   */
+  undoWindowSeconds: number;
 }
 
 export interface OidcConfig {
@@ -215,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
       leaseSeconds: read('OUTBOX_LEASE_SECONDS', 120, integer(1, 86_400), 'an integer from 1 to 86400'),
       retryBaseMs: read('OUTBOX_RETRY_BASE_MS', 30_000, integer(1, 86_400_000), 'an integer from 1 to 86400000'),
       maxAttempts: read('OUTBOX_MAX_ATTEMPTS', 8, integer(1, 100), 'an integer from 1 to 100'),
+      undoWindowSeconds: read('NOTIFY_UNDO_SECONDS', 60, integer(0, 3600), 'an integer from 0 to 3600'),
     },
     webhooks: {
       allowPrivateTargets: read('WEBHOOKS_ALLOW_PRIVATE_TARGETS', false, boolean, 'true or false'),

@@ -8,7 +8,6 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError, api, unwrap } from '../api/client.ts';
 import {
-  type Comment,
   type FeatureStatus,
   featureKey,
   featuresKey,
@@ -27,6 +26,7 @@ import { CheckboxField, SelectField, TextAreaField } from '../widgets/fields.tsx
 import { Empty, Loading, QueryView } from '../widgets/states.tsx';
 import './inbox.css';
 import './feature.css';
+import { Comments, Voters } from './feature-people.tsx';
 
 type Nav = { inboxSearch?: string; note?: string } | null;
 
@@ -115,6 +115,12 @@ function FeatureView({ feature, note, inbox }: { feature: ManagedFeature; note?:
         <h2 id="description-title">Description</h2>
         <p className="feature-description">{feature.description}</p>
       </section>
+      {feature.statusResponse ? (
+        <section className="card stack" aria-labelledby="response-title">
+          <h2 id="response-title">Official response</h2>
+          <p className="feature-description">{feature.statusResponse}</p>
+        </section>
+      ) : null}
       <Triage feature={feature} admin={admin} />
       <Tags feature={feature} admin={admin} />
       <Voters feature={feature} admin={admin} />
@@ -141,9 +147,12 @@ function Triage({ feature, admin }: { feature: ManagedFeature; admin: boolean })
   const [status, setStatus] = useState<FeatureStatus>(feature.status);
   const [internal, setInternal] = useState(feature.internal);
   const [notes, setNotes] = useState(feature.developerNotes ?? '');
+  const [response, setResponse] = useState('');
+  const [notify, setNotify] = useState(true);
   const [saved, setSaved] = useState('');
+  const statusChanged = status !== feature.status;
   const changes = {
-    ...(status !== feature.status ? { status } : {}),
+    ...(statusChanged ? { status, notify, ...(response.trim() ? { response: response.trim() } : {}) } : {}),
     ...(internal !== feature.internal ? { internal } : {}),
     ...(notes !== (feature.developerNotes ?? '') ? { developerNotes: notes.trim() ? notes : null } : {}),
   };
@@ -161,7 +170,15 @@ function Triage({ feature, admin }: { feature: ManagedFeature; admin: boolean })
       if ('status' in changes) said.push(`status ${statusLabel(changed.status)}`);
       if ('internal' in changes) said.push(changed.internal ? 'internal' : 'public');
       if ('developerNotes' in changes) said.push('developer notes');
-      setSaved(`Saved: ${said.join(', ')}.`);
+      const told =
+        'status' in changes
+          ? changes.notify
+            ? ' Followers are told once the undo window ends.'
+            : ' Followers are not told.'
+          : '';
+      setSaved(`Saved: ${said.join(', ')}.${told}`);
+      setResponse('');
+      setNotify(true);
       refresh(changed);
     },
   });
@@ -197,12 +214,38 @@ function Triage({ feature, admin }: { feature: ManagedFeature; admin: boolean })
           value={status}
           options={STATUSES}
           error={errors['status']}
-          description="Followers of the idea get an e-mail when its status changes."
+          description="Followers of the idea get an e-mail when its status changes (unless you choose otherwise below)."
           onChange={(value) => {
             setSaved('');
             setStatus(value);
           }}
         />
+        {statusChanged ? (
+          <>
+            <TextAreaField
+              label="Official response"
+              name="response"
+              rows={3}
+              value={response}
+              error={errors['response']}
+              description="Optional: shown on the idea on the board and in the followers’ e-mail, as the team’s."
+              onChange={(value) => {
+                setSaved('');
+                setResponse(value);
+              }}
+            />
+            <CheckboxField
+              label="Notify followers"
+              name="notify"
+              checked={notify}
+              description="The e-mail waits for the project’s undo window; changing back within it sends nothing."
+              onChange={(value) => {
+                setSaved('');
+                setNotify(value);
+              }}
+            />
+          </>
+        ) : null}
         <CheckboxField
           label="Internal"
           name="internal"
@@ -362,184 +405,6 @@ function Tags({ feature, admin }: { feature: ManagedFeature; admin: boolean }) {
       {setTags.error ? <ErrorNote error={setTags.error} /> : null}
       {create.error && !fieldErrors(create.error)['name'] ? <ErrorNote error={create.error} /> : null}
       {saved ? <Note>{saved}</Note> : null}
-    </section>
-  );
-}
-
-function Voters({ feature, admin }: { feature: ManagedFeature; admin: boolean }) {
-  const refresh = useRefresh(feature);
-  const queryClient = useQueryClient();
-  const [note, setNote] = useState('');
-  const key = ['votes', feature.projectId, feature.id];
-  const votes = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/features/{featureId}/votes', {
-          params: { path: { projectId: feature.projectId, featureId: feature.id }, query: { limit: 200 } },
-        }),
-      ),
-  });
-  const remove = async (voterId: string) => {
-    await unwrap(
-      api.DELETE('/projects/{projectId}/features/{featureId}/votes/{voterId}', {
-        params: { path: { projectId: feature.projectId, featureId: feature.id, voterId } },
-      }),
-    );
-    setNote(`The vote of ${voterId} was removed.`);
-    await queryClient.invalidateQueries({ queryKey: key });
-    refresh();
-  };
-  return (
-    <section className="card stack" aria-labelledby="voters-title">
-      <h2 id="voters-title">Voters</h2>
-      <QueryView query={votes} what="voters">
-        {(data) =>
-          data.votes.length === 0 ? (
-            <p className="muted">No votes yet.</p>
-          ) : (
-            <>
-              <table className="table" aria-labelledby="voters-title">
-                <thead>
-                  <tr>
-                    <th scope="col">Voter</th>
-                    <th scope="col">Voted</th>
-                    {admin ? (
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    ) : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.votes.map((vote) => (
-                    <tr key={vote.voterId}>
-                      <td className="feature-voter">{vote.voterId}</td>
-                      <td>
-                        <time dateTime={vote.createdAt}>{when(vote.createdAt)}</time>
-                      </td>
-                      {admin ? (
-                        <td>
-                          <ConfirmButton
-                            label={`Remove the vote of ${vote.voterId}`}
-                            title="Remove this vote?"
-                            confirmLabel="Remove vote"
-                            onConfirm={() => remove(vote.voterId)}
-                          >
-                            <p>
-                              The vote of <strong>{vote.voterId}</strong> no longer counts for this idea. They can vote
-                              again.
-                            </p>
-                          </ConfirmButton>
-                        </td>
-                      ) : null}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              {data.total > data.votes.length ? (
-                <p className="muted">
-                  Showing the first {data.votes.length} of {data.total} voters.
-                </p>
-              ) : null}
-            </>
-          )
-        }
-      </QueryView>
-      {note ? <Note>{note}</Note> : null}
-    </section>
-  );
-}
-
-function Comments({ feature, admin }: { feature: ManagedFeature; admin: boolean }) {
-  const refresh = useRefresh(feature);
-  const queryClient = useQueryClient();
-  const [note, setNote] = useState('');
-  const key = ['comments', feature.projectId, feature.id];
-  const comments = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/features/{featureId}/comments', {
-          params: { path: { projectId: feature.projectId, featureId: feature.id }, query: { limit: 200 } },
-        }),
-      ),
-  });
-  const path = (commentId: string) => ({
-    params: { path: { projectId: feature.projectId, featureId: feature.id, commentId } },
-  });
-  const visibility = useMutation({
-    mutationFn: ({ comment, hidden }: { comment: Comment; hidden: boolean }) =>
-      unwrap(
-        api.PATCH('/projects/{projectId}/features/{featureId}/comments/{commentId}', {
-          ...path(comment.id),
-          body: { hidden },
-        }),
-      ),
-    onSuccess: (_data, { hidden }) => {
-      setNote(hidden ? 'Comment hidden from the board and the public API.' : 'Comment shown on the board again.');
-      void queryClient.invalidateQueries({ queryKey: key });
-      refresh();
-    },
-  });
-  const remove = async (comment: Comment) => {
-    await unwrap(api.DELETE('/projects/{projectId}/features/{featureId}/comments/{commentId}', path(comment.id)));
-    setNote('Comment deleted.');
-    await queryClient.invalidateQueries({ queryKey: key });
-    refresh();
-  };
-  return (
-    <section className="card stack" aria-labelledby="comments-title">
-      <h2 id="comments-title">Comments</h2>
-      <QueryView query={comments} what="comments">
-        {(data) =>
-          data.comments.length === 0 ? (
-            <p className="muted">No comments yet.</p>
-          ) : (
-            <ol className="feature-comments">
-              {data.comments.map((comment) => (
-                <li key={comment.id} className={comment.hidden ? 'feature-comment is-hidden' : 'feature-comment'}>
-                  <p className="row muted feature-comment-meta">
-                    <span>{comment.authorName || 'Anonymous'}</span>
-                    <span aria-hidden="true">·</span>
-                    <time dateTime={comment.createdAt}>{when(comment.createdAt)}</time>
-                    {comment.hidden ? <span className="badge badge-warn">Hidden</span> : null}
-                  </p>
-                  <p className="feature-comment-body">{comment.body}</p>
-                  {admin ? (
-                    <div className="row">
-                      <Button
-                        variant="secondary"
-                        busy={visibility.isPending && visibility.variables?.comment.id === comment.id}
-                        aria-label={`${comment.hidden ? 'Show' : 'Hide'} the comment by ${comment.authorName || 'Anonymous'}: ${comment.body.slice(0, 40)}`}
-                        onPress={() => {
-                          setNote('');
-                          visibility.mutate({ comment, hidden: !comment.hidden });
-                        }}
-                      >
-                        {comment.hidden ? 'Show' : 'Hide'}
-                      </Button>
-                      <ConfirmButton
-                        label="Delete"
-                        title="Delete this comment?"
-                        confirmLabel="Delete comment"
-                        onConfirm={() => remove(comment)}
-                      >
-                        <p>
-                          “{comment.body.slice(0, 120)}
-                          {comment.body.length > 120 ? '…' : ''}” is deleted for good. Hiding it keeps it for the team.
-                        </p>
-                      </ConfirmButton>
-                    </div>
-                  ) : null}
-                </li>
-              ))}
-            </ol>
-          )
-        }
-      </QueryView>
-      {visibility.error ? <ErrorNote error={visibility.error} /> : null}
-      {note ? <Note>{note}</Note> : null}
     </section>
   );
 }

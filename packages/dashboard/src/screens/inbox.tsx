@@ -22,6 +22,7 @@ import {
   when,
   day,
 } from '../api/features.ts';
+import { money } from '../api/people.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Note } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
@@ -37,6 +38,7 @@ const PAGE_SIZE = 25;
 const SORTS: readonly { value: FeatureSort; label: string }[] = [
   { value: 'newest', label: 'Newest' },
   { value: 'votes', label: 'Most votes' },
+  { value: 'value', label: 'Value (revenue of voters’ companies)' },
   { value: 'trending', label: 'Trending (votes this week)' },
   { value: 'updated', label: 'Recently updated' },
   { value: 'comments', label: 'Most comments' },
@@ -292,6 +294,9 @@ function FeatureTable({
             <th scope="col" className="num">
               Comments
             </th>
+            <th scope="col" className="num">
+              <abbr title="Monthly revenue of the voters’ companies">Value</abbr>
+            </th>
             <th scope="col">Tags</th>
             <th scope="col">Updated</th>
           </tr>
@@ -322,6 +327,7 @@ function FeatureTable({
               </td>
               <td className="num">{row.voteCount}</td>
               <td className="num">{row.commentCount}</td>
+              <td className="num">{row.value ? money(row.value) : <span className="muted">–</span>}</td>
               <td>
                 {row.tags.length === 0 ? (
                   <span className="muted">–</span>

@@ -1,7 +1,8 @@
 /**
  * A project's settings: name, slug, locales (admin), plan and monthly quota (owner); its public
  * board (on/off, private, title, logo, accent colour, custom domain, anonymous votes, moderation)
- * and the board's SSO secret, shown once. Members see the values read-only.
+ * and the board's SSO secret, shown once; the follower e-mails' undo window. Members see the values
+ * read-only.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -18,6 +19,7 @@ import { ShownOnce } from '../widgets/secret.tsx';
 import { QueryView } from '../widgets/states.tsx';
 import './projects.css';
 import { LocaleFields, PlanFields, QUOTA_MESSAGE } from './project-fields.tsx';
+import { NotificationSettings } from './notification-settings.tsx';
 
 const boardKey = (projectId: string) => ['project', projectId, 'board'] as const;
 
@@ -31,6 +33,7 @@ export default function ProjectSettings() {
       {admin ? null : <p className="muted">You are a member of this project’s team: admins and owners change these.</p>}
       {admin ? <ProjectForm project={project} /> : <ProjectFacts project={project} />}
       <BoardSection project={project} admin={admin} />
+      <NotificationSettings project={project} admin={admin} />
     </section>
   );
 }

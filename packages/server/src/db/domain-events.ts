@@ -15,6 +15,10 @@ export interface DomainEvents {
     title: string;
     from: string;
     to: string;
+    /** false: the team chose not to tell followers (issue 30); missing means true. */
+    notify?: boolean;
+    /** The team's official response given with the change, if any. */
+    response?: string | null;
   };
   /** A feature request or bug was created (any surface). */
   'feature.created': {

@@ -24,6 +24,8 @@ import { siteConfigManagementRoutes } from '../resources/site-config/mount.ts';
 import { translationManagementRoutes } from '../resources/translations/mount.ts';
 import { boardManagementRoutes } from '../resources/board/mount.ts';
 import { webhookManagementRoutes } from '../resources/webhooks/mount.ts';
+import { peopleManagementRoutes } from '../resources/people/mount.ts';
+import { notificationManagementRoutes } from '../resources/notifications/mount.ts';
 
 export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   accountManagementRoutes,
@@ -46,4 +48,6 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   boardManagementRoutes,
   tagManagementRoutes,
   webhookManagementRoutes,
+  peopleManagementRoutes,
+  notificationManagementRoutes,
 ];

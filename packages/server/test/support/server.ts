@@ -62,6 +62,8 @@ function testConfig(database: TestDatabase, env: Record<string, string> = {}) {
     DATABASE_URL: database.url,
     DATA_DIR: database.dataDir,
     LOG_LEVEL: 'silent',
+    // Follower e-mails go out at once unless a test sets an undo window.
+    NOTIFY_UNDO_SECONDS: '0',
     ...env,
   });
 }
@@ -139,6 +141,7 @@ export async function startServerProcess(
       DATABASE_URL: database.url,
       DATA_DIR: database.dataDir,
       LOG_LEVEL: 'info',
+      NOTIFY_UNDO_SECONDS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -64,6 +64,8 @@ export const de: Catalog = {
   'idea.comment': 'Dein Kommentar',
   'idea.commentButton': 'Kommentieren',
   'idea.anonymous': 'Jemand',
+  'idea.response': 'Antwort des Teams',
+  'idea.team': 'Team',
   'idea.shipped': 'Ausgeliefert in',
   'idea.signInToVote': 'Melde dich an, um abzustimmen, zu kommentieren und zu folgen.',
   'idea.held': 'Wartet auf die Freigabe durch das Team: Nur du siehst sie.',

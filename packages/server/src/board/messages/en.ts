@@ -61,6 +61,8 @@ export const en = {
   'idea.comment': 'Your comment',
   'idea.commentButton': 'Comment',
   'idea.anonymous': 'Someone',
+  'idea.response': 'The team’s response',
+  'idea.team': 'Team',
   'idea.shipped': 'Shipped in',
   'idea.signInToVote': 'Sign in to vote, comment and follow.',
   'idea.held': 'Waiting for the team to approve it: only you can see it.',

@@ -16,6 +16,7 @@ import {
 } from '../../board/context.ts';
 import { Csrf, Errors, Honeypot, html, Notice, Page } from '../../board/ui.ts';
 import { BOARD_SESSION_COOKIE, boardSsoSecret } from './sso-secret.ts';
+import { profileOfClaims } from './sso-claims.ts';
 import { linkMessage } from '../../mail/link-message.ts';
 import {
   type BoardUserRow,
@@ -217,7 +218,7 @@ export async function boardSignInPages(app: FastifyInstance, deps: BoardDeps): P
     const secret = await boardSsoSecret(deps.db, deps.config, ctx.project.id);
     const token = queryText(request, 'token');
     if (!secret || !token || token.length > 4096) return refuse();
-    let claims: { sub?: unknown; email?: unknown; name?: unknown };
+    let claims: Record<string, unknown> & { sub?: unknown; email?: unknown; name?: unknown };
     try {
       // jose is loaded by the first board SSO sign-in, not at start (kernel/lazy-module.ts).
       ({ payload: claims } = await (await jose()).jwtVerify(token, new TextEncoder().encode(secret), {
@@ -232,12 +233,17 @@ export async function boardSignInPages(app: FastifyInstance, deps: BoardDeps): P
     const { sub, email, name } = claims;
     if (typeof sub !== 'string' || sub.length === 0 || sub.length > 200) return refuse();
     if (typeof email !== 'string' || !EMAIL.test(email) || email.length > 320) return refuse();
-    const user = await upsertBoardUser(db, ctx.project.id, {
-      email,
-      name: typeof name === 'string' ? name.trim().slice(0, NAME_MAX) || undefined : undefined,
-      locale: ctx.locale,
-      externalId: sub,
-    });
+    const user = await upsertBoardUser(
+      db,
+      ctx.project.id,
+      {
+        email,
+        name: typeof name === 'string' ? name.trim().slice(0, NAME_MAX) || undefined : undefined,
+        locale: ctx.locale,
+        externalId: sub,
+      },
+      profileOfClaims(claims),
+    );
     await startSession(deps, reply, ctx, user);
     return reply.redirect(`${ctx.base}${safeReturn(queryText(request, 'return'))}`, 303);
   });

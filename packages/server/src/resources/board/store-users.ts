@@ -5,6 +5,7 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { hashSecret, newSecret } from '../../kernel/secrets.ts';
+import { identifyBoardUser, type PersonFacts } from '../people/index.ts';
 
 export interface BoardUserRow {
   id: string;
@@ -21,12 +22,14 @@ export const LINK_MINUTES = 30;
 
 /**
  * The user with this address (made on first sign-in), with name and language brought up to date
- * when given. An SSO sign-in also binds the host app's `sub`.
+ * when given. An SSO sign-in also binds the host app's `sub`. The user is a person of the project
+ * (resources/people), filled with what the sign-in tells (`profile`: SSO avatar and company).
  */
 export async function upsertBoardUser(
   db: Database,
   projectId: string,
   input: { email: string; name?: string | undefined; locale: string; externalId?: string | undefined },
+  profile: Pick<PersonFacts, 'avatarUrl' | 'company'> = {},
 ): Promise<BoardUserRow> {
   const email = input.email.trim().toLowerCase();
   return db.transaction(async (tx) => {
@@ -54,7 +57,14 @@ export async function upsertBoardUser(
         user.id,
       ]);
     }
-    return (await tx.get<BoardUserRow>('SELECT * FROM board_users WHERE id = ?', [user.id]))!;
+    const current = (await tx.get<BoardUserRow>('SELECT * FROM board_users WHERE id = ?', [user.id]))!;
+    await identifyBoardUser(
+      tx,
+      projectId,
+      { id: current.id, email: current.email, name: current.name, externalId: current.external_id ?? undefined },
+      profile,
+    );
+    return current;
   });
 }
 

@@ -126,6 +126,14 @@ function IdeaView({
         </div>
         <p class="description">${idea.description}</p>
         ${
+          idea.status_response
+            ? html`<section class="response" aria-labelledby="response">
+              <h2 id="response">${ctx.t('idea.response')}</h2>
+              <p>${idea.status_response}</p>
+            </section>`
+            : null
+        }
+        ${
           held
             ? null
             : html`<div class="actions">
@@ -185,7 +193,11 @@ function IdeaView({
             ${comments.map(
               (comment) =>
                 html`<li class="comment" id=${comment.id}>
-                  <div class="meta"><strong>${authorOf(ctx, comment)}</strong> <${DateText} ctx=${ctx} iso=${comment.created_at} /></div>
+                  <div class="meta">
+                    <strong>${authorOf(ctx, comment)}</strong>
+                    ${Number(comment.team ?? 0) === 1 ? html`<span class="badge team">${ctx.t('idea.team')}</span>` : null}
+                    <${DateText} ctx=${ctx} iso=${comment.created_at} />
+                  </div>
                   <p>${comment.body}</p>
                 </li>`,
             )}

@@ -4,7 +4,7 @@
  * resources/tags, hence a read model), sorts including trending, and each item's tags; and the
  * ideas similar to one, the candidates for merging it (full-text search, board-read-model.ts).
  */
-import { bool, type Database } from '../../db/database.ts';
+import { bool, placeholders, type Database } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { searchClause, Where } from '../../db/query.ts';
 import { tagsOfFeatures, type IdeaTag } from '../tags/index.ts';
@@ -15,7 +15,7 @@ import { TAGGED, taggedQueries } from './tagged-read-model.ts';
 import { trendingPage, type TrendingSource } from './store-trending.ts';
 import type { FeatureRow, ListQuery } from './store.ts';
 
-export type ManagedSort = 'newest' | 'oldest' | 'votes' | 'comments' | 'updated' | 'trending';
+export type ManagedSort = 'newest' | 'oldest' | 'votes' | 'comments' | 'updated' | 'trending' | 'value';
 
 export interface FeatureListFilter {
   environment?: KeyEnvironment | undefined;
@@ -33,6 +33,18 @@ export interface FeatureListFilter {
 
 export type TaggedFeatureRow = FeatureRow & { tags: IdeaTag[] };
 
+/**
+ * Ideas' "value": the monthly revenue of their voters' companies (resources/people), each company
+ * once however many of its people voted. One pass from the project's companies to their people's
+ * votes (votes_by_voter), grouped by idea; ideas without a valued voter have no row.
+ */
+const VALUES_BY_FEATURE = `SELECT cv.feature_id, SUM(cv.monthly_revenue) AS value FROM (
+  SELECT DISTINCT v.feature_id, c.id, c.monthly_revenue FROM companies c
+  JOIN people p ON p.company_id = c.id
+  JOIN person_aliases a ON a.person_id = p.id AND a.kind = 'voter_id'
+  JOIN votes v ON v.voter_id = a.value
+  WHERE c.project_id = ? AND c.monthly_revenue IS NOT NULL) cv GROUP BY cv.feature_id`;
+
 const TOP = 'f.vote_count DESC, f.created_at DESC, f.id DESC';
 const ORDER: Record<Exclude<ManagedSort, 'trending'>, string> = {
   newest: 'f.created_at DESC, f.id DESC',
@@ -40,7 +52,26 @@ const ORDER: Record<Exclude<ManagedSort, 'trending'>, string> = {
   votes: TOP,
   comments: 'f.comment_count DESC, f.created_at DESC, f.id DESC',
   updated: 'f.updated_at DESC, f.id DESC',
+  value: `COALESCE(x.value, 0) DESC, ${TOP}`,
 };
+
+/** The value of each of these ideas of the project, by id: from the ideas' own votes (their primary key). */
+export async function valuesOfFeatures(db: Database, projectId: string, ids: string[]): Promise<Map<string, number>> {
+  const values = new Map<string, number>();
+  if (ids.length === 0) return values;
+  const rows = await db.all<{ feature_id: string; value: number }>(
+    `SELECT cv.feature_id, SUM(cv.monthly_revenue) AS value FROM (
+       SELECT DISTINCT v.feature_id, c.id, c.monthly_revenue FROM votes v
+       JOIN person_aliases a ON a.project_id = ? AND a.kind = 'voter_id' AND a.value = v.voter_id
+       JOIN people p ON p.id = a.person_id
+       JOIN companies c ON c.id = p.company_id
+       WHERE v.feature_id IN (${placeholders(ids.length)}) AND c.monthly_revenue IS NOT NULL) cv
+     GROUP BY cv.feature_id`,
+    [projectId, ...ids],
+  );
+  for (const row of rows) values.set(row.feature_id, Number(row.value));
+  return values;
+}
 
 async function withTags(db: Database, rows: FeatureRow[]): Promise<TaggedFeatureRow[]> {
   const tags = await tagsOfFeatures(
@@ -58,14 +89,19 @@ export async function listManagedFeatures(
   db: Database,
   projectId: string,
   filter: FeatureListFilter,
-): Promise<{ rows: TaggedFeatureRow[]; total: number }> {
+): Promise<{ rows: (TaggedFeatureRow & { value: number })[]; total: number }> {
   const { rows, total } = await readList<FeatureRow>(
     db,
     managedFeaturesQuery(db.dialect, projectId, filter),
     filter.limit,
     filter.offset,
   );
-  return { rows: await withTags(db, rows), total };
+  const values = await valuesOfFeatures(
+    db,
+    projectId,
+    rows.map((row) => row.id),
+  );
+  return { rows: (await withTags(db, rows)).map((row) => ({ ...row, value: values.get(row.id) ?? 0 })), total };
 }
 
 /**
@@ -99,12 +135,20 @@ export function managedFeaturesQuery(
     return base;
   };
   const untagged = filtered();
+  // The value sort joins each idea's value (VALUES_BY_FEATURE, computed once for the project).
+  const byValue = filter.sort === 'value';
+  const valueJoin = byValue ? `LEFT JOIN (${VALUES_BY_FEATURE}) x ON x.feature_id = f.id` : '';
+  const valueParams = byValue ? [projectId] : [];
   const where = filtered().when(filter.tag, TAGGED, filter.tag ?? null);
   const orderBy = ORDER[filter.sort === 'trending' ? 'votes' : filter.sort];
   const tagged =
     filter.tag === undefined
       ? undefined
-      : taggedQueries(dialect, { columns: 'f.*', join: '', joinParams: [], where: untagged }, filter.tag);
+      : taggedQueries(
+          dialect,
+          { columns: 'f.*', join: valueJoin, joinParams: valueParams, where: untagged },
+          filter.tag,
+        );
   return {
     // Kept counts answer the equality filters; a tag or search text counts the matching items.
     count:
@@ -118,8 +162,8 @@ export function managedFeaturesQuery(
             internal: filter.internal === undefined ? undefined : filter.internal ? 1 : 0,
           })),
     page: {
-      sql: `SELECT f.* FROM features f WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
-      params: [...where.params, filter.limit, filter.offset],
+      sql: `SELECT f.* FROM features f ${valueJoin} WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+      params: [...valueParams, ...where.params, filter.limit, filter.offset],
     },
     ...(tagged && { taggedPage: tagged.page(orderBy, [], filter.limit, filter.offset) }),
     ...(filter.sort === 'trending' && {

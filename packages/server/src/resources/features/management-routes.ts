@@ -4,14 +4,23 @@
  * votes and comments.
  */
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
-import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../kernel/errors.ts';
+import { requireAccount, requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { tagsOfFeatures } from '../tags/index.ts';
 import type { Database } from '../../db/database.ts';
 import { mergeFeature } from './store-merge.ts';
-import { listCommentPage, moderateDeleteComment, setCommentHidden } from './store-comments.ts';
+import {
+  type CommentRow,
+  editOwnComment,
+  getComment,
+  insertTeamComment,
+  listCommentPage,
+  moderateDeleteComment,
+  setCommentHidden,
+} from './store-comments.ts';
+import { peopleByAlias, presentPersonSummary } from '../people/index.ts';
 import { bulkChangeFeatures } from './bulk.ts';
 import { listManagedFeatures, similarFeatures } from './management-read-model.ts';
 import { listVotePage, moderateRemoveVote } from './store-votes.ts';
@@ -33,6 +42,8 @@ import {
   PageQuery,
   SimilarList,
   SimilarQuery,
+  STATUS_CHANGE_FIELDS,
+  TeamCommentBody,
   UPDATE_FIELDS,
   UpdateFeatureBody,
   VoteParams,
@@ -54,6 +65,16 @@ async function presentOne(db: Database, row: FeatureRow) {
 }
 
 const tags = ['features'];
+
+/** The people who wrote these comments on the board, by board user id. */
+function commentAuthors(db: Database, projectId: string, rows: CommentRow[]) {
+  return peopleByAlias(
+    db,
+    projectId,
+    'board_user',
+    rows.flatMap((row) => (row.board_user_id ? [row.board_user_id] : [])),
+  );
+}
 
 export async function featureManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   const existing = async (projectId: string, featureId: string) => {
@@ -85,7 +106,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
         limit,
         offset,
       });
-      return { features: rows.map((row) => presentManagedFeature(row, row.tags)), total, limit, offset };
+      return { features: rows.map((row) => presentManagedFeature(row, row.tags, row.value)), total, limit, offset };
     },
   );
 
@@ -165,6 +186,14 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       const { projectId, featureId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, UPDATE_FIELDS);
+      if (request.body.status === undefined) {
+        const loose = STATUS_CHANGE_FIELDS.find((field) => request.body[field] !== undefined);
+        if (loose) {
+          throw new BadRequestError(`Invalid field ${loose}: goes only with status`, [
+            { field: loose, message: 'goes only with status' },
+          ]);
+        }
+      }
       const updated = await updateFeature(db, { projectId }, featureId, request.body);
       if (!updated) throw new NotFoundError();
       return presentOne(db, updated);
@@ -231,7 +260,21 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       const limit = clampLimit(request.query.limit, 100, 500);
       const offset = request.query.offset ?? 0;
       const { rows, total } = await listVotePage(db, featureId, limit, offset);
-      return { votes: rows.map((row) => ({ voterId: row.voter_id, createdAt: row.created_at })), total, limit, offset };
+      const people = await peopleByAlias(
+        db,
+        projectId,
+        'voter_id',
+        rows.map((row) => row.voter_id),
+      );
+      const votes = rows.map((row) => {
+        const person = people.get(row.voter_id);
+        return {
+          voterId: row.voter_id,
+          createdAt: row.created_at,
+          person: person ? presentPersonSummary(person) : null,
+        };
+      });
+      return { votes, total, limit, offset };
     },
   );
 
@@ -274,7 +317,41 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       const limit = clampLimit(request.query.limit, 50, 200);
       const offset = request.query.offset ?? 0;
       const { rows, total } = await listCommentPage(db, featureId, limit, offset);
-      return { comments: rows.map(presentComment), total, limit, offset };
+      const people = await commentAuthors(db, projectId, rows);
+      return { comments: rows.map((row) => presentComment(row, people)), total, limit, offset };
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/features/:featureId/comments',
+    {
+      schema: {
+        operationId: 'manageAddTeamComment',
+        summary:
+          'Reply as the team (a "Team" badge on the board), or add an internal note only the team sees (role: admin)',
+        tags,
+        params: FeatureParams,
+        body: TeamCommentBody,
+        response: { 201: CommentResult, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, featureId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const account = requireAccount(request);
+      const row = await insertTeamComment(db, projectId, featureId, {
+        body: request.body.body,
+        accountId: account.id,
+        authorName: account.name,
+        internal: request.body.internal ?? false,
+      });
+      if (!row) throw new NotFoundError();
+      const counts = await getFeature(db, projectId, featureId);
+      return reply.code(201).send({
+        comment: presentComment(row),
+        voteCount: Number(counts?.vote_count ?? 0),
+        commentCount: Number(counts?.comment_count ?? 0),
+      });
     },
   );
 
@@ -284,7 +361,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       schema: {
         operationId: 'manageSetCommentHidden',
         summary:
-          'Hide a comment from the board and the public API, or show it again; commentCount follows (role: admin)',
+          'Hide a comment from the board and the public API, or show it again; or change the text of your own comment; commentCount follows (role: admin)',
         tags,
         params: CommentParams,
         body: CommentVisibilityBody,
@@ -293,11 +370,31 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
     },
     async (request) => {
       const { projectId, featureId, commentId } = request.params;
+      const { hidden, body } = request.body;
+      requireSomeField(request.body, ['hidden', 'body']);
       await requireProjectAccess(request, projectId, 'admin');
-      const result = await setCommentHidden(db, projectId, featureId, commentId, request.body.hidden);
+      const account = requireAccount(request);
+      if (body !== undefined) {
+        const existingComment = await getComment(db, projectId, featureId, commentId);
+        if (!existingComment) throw new NotFoundError();
+        if (existingComment.account_id !== account.id) {
+          throw new ForbiddenError("Only its author can change a comment's text");
+        }
+        await editOwnComment(db, projectId, featureId, commentId, account.id, body);
+      }
+      const result =
+        hidden === undefined
+          ? await (async () => {
+              const feature = await getFeature(db, projectId, featureId);
+              const comment = await getComment(db, projectId, featureId, commentId);
+              return feature
+                ? { comment, voteCount: Number(feature.vote_count), commentCount: Number(feature.comment_count) }
+                : undefined;
+            })()
+          : await setCommentHidden(db, projectId, featureId, commentId, hidden);
       if (!result?.comment) throw new NotFoundError();
       return {
-        comment: presentComment(result.comment),
+        comment: presentComment(result.comment, await commentAuthors(db, projectId, [result.comment])),
         voteCount: result.voteCount,
         commentCount: result.commentCount,
       };

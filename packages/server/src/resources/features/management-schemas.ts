@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { PersonSummary } from '../people/index.ts';
 import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { FEATURE_STATUSES, FEATURE_TYPES } from './schemas.ts';
 import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams } from '../../http/management-schemas.ts';
@@ -40,11 +41,18 @@ export const ManagedFeature = Type.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
     tags: Type.Array(IdeaTagSchema, { description: "The idea's tags, by name" }),
+    statusResponse: NullableString({ description: 'The official response given with the latest status change' }),
+    value: Type.Optional(
+      Type.Number({
+        description:
+          "In lists: the monthly revenue of the voters' companies (each company once), from the SSO company claim",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
-export const FEATURE_SORTS = ['newest', 'oldest', 'votes', 'comments', 'updated', 'trending'] as const;
+export const FEATURE_SORTS = ['newest', 'oldest', 'votes', 'comments', 'updated', 'trending', 'value'] as const;
 
 export const ListFeaturesQuery = Type.Object({
   environment: Type.Optional(KeyEnvironmentSchema),
@@ -71,7 +79,7 @@ export const ListFeaturesQuery = Type.Object({
     StringEnum(FEATURE_SORTS, {
       default: 'newest',
       description:
-        'newest / oldest: by creation; votes: most votes, then newest; comments: most comments, then newest; updated: last changed first; trending: most votes cast in the last 7 days, ties by votes overall, then newest',
+        "newest / oldest: by creation; votes: most votes, then newest; comments: most comments, then newest; updated: last changed first; trending: most votes cast in the last 7 days, ties by votes overall, then newest; value: highest monthly revenue of the voters' companies first, then most votes",
     }),
   ),
   ...Paging(50),
@@ -90,10 +98,25 @@ export const UpdateFeatureBody = Type.Object(
     status: Type.Optional(StringEnum(FEATURE_STATUSES)),
     internal: Type.Optional(Type.Boolean()),
     developerNotes: Type.Optional(NullableString({ maxLength: 10000 })),
+    response: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 5000,
+        description: "With status: the team's official response, shown on the idea and in the followers' e-mail",
+      }),
+    ),
+    notify: Type.Optional(
+      Type.Boolean({
+        description:
+          'With status: false tells no follower (default true). A told change waits for the undo window and is collapsed with the changes made in it',
+      }),
+    ),
   },
   { description: 'At least one field. `developerNotes: null` clears the notes.' },
 );
 export const UPDATE_FIELDS = ['title', 'description', 'type', 'status', 'internal', 'developerNotes'] as const;
+/** Fields that go only with `status`. */
+export const STATUS_CHANGE_FIELDS = ['response', 'notify'] as const;
 
 export const MergeBody = Type.Object({
   targetId: Type.String({
@@ -117,7 +140,12 @@ export const MergeResult = Type.Object(
 
 export const VotePage = Type.Object(
   {
-    votes: Type.Array(Type.Object({ voterId: Type.String(), createdAt: Timestamp }, { additionalProperties: false })),
+    votes: Type.Array(
+      Type.Object(
+        { voterId: Type.String(), createdAt: Timestamp, person: Type.Union([PersonSummary, Type.Null()]) },
+        { additionalProperties: false },
+      ),
+    ),
     ...pageFields,
   },
   { additionalProperties: false },
@@ -129,6 +157,11 @@ export const Comment = Type.Object(
     featureId: Type.String(),
     body: Type.String(),
     authorName: NullableString(),
+    person: Type.Union([PersonSummary, Type.Null()], { description: 'The board user who wrote it, as a person' }),
+    team: Type.Boolean({ description: 'Written by a team member: a "Team" badge on the board' }),
+    internal: Type.Boolean({ description: 'A note for the team only: never on the board, the public API or e-mails' }),
+    accountId: NullableString({ description: 'The team member who wrote it' }),
+    editedAt: Type.Union([Timestamp, Type.Null()]),
     hidden: Type.Boolean({
       description: 'Not shown on the board or by the public API (hidden by the team, or held for moderation)',
     }),
@@ -187,8 +220,26 @@ export const SimilarList = Type.Object(
   { additionalProperties: false },
 );
 
-export const CommentVisibilityBody = Type.Object({
-  hidden: Type.Boolean({ description: 'true hides the comment from the board and the public API; false shows it' }),
+export const CommentVisibilityBody = Type.Object(
+  {
+    hidden: Type.Optional(
+      Type.Boolean({
+        description: 'true hides the comment from the board and the public API; false shows it (role: admin)',
+      }),
+    ),
+    body: Type.Optional(Type.String({ minLength: 1, maxLength: 5000, description: 'New text of your own comment' })),
+  },
+  { description: 'At least one field.' },
+);
+
+export const TeamCommentBody = Type.Object({
+  body: Type.String({ minLength: 1, maxLength: 5000 }),
+  internal: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: 'true: an internal note, seen only by the team (dashboard and management API)',
+    }),
+  ),
 });
 
 export const CommentResult = Type.Object(

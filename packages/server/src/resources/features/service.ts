@@ -10,6 +10,7 @@ import type { Scope } from '../../kernel/scope.ts';
 import { DESCRIPTION_LENGTH, TITLE_LENGTH, type CreateFeatureBody } from './schemas.ts';
 import { insertFeature, type FeatureRow } from './store.ts';
 import { initialInternal, storedKind } from './visibility.ts';
+import { touchPerson } from '../people/index.ts';
 
 /** 50 submissions per 5 minutes per API key (or OAuth grant), whichever surface they come through. */
 export const FEATURE_SUBMISSION_LIMIT = { name: 'features:create', max: 50, windowMs: 5 * 60 * 1000 };
@@ -64,7 +65,7 @@ export async function createFeature(
       );
     }
   }
-  return insertFeature(db, scope, {
+  const row = await insertFeature(db, scope, {
     ...storedKind(input.type),
     title: input.title.slice(0, TITLE_LENGTH.max),
     description: input.description.slice(0, DESCRIPTION_LENGTH.max),
@@ -75,4 +76,7 @@ export async function createFeature(
     held: input.held,
     boardUserId: input.boardUserId,
   });
+  // The submitter's address makes them a person of the project (resources/people).
+  if (input.contactEmail) await touchPerson(db, scope.projectId, 'email', input.contactEmail.trim().toLowerCase());
+  return row;
 }

@@ -19,6 +19,13 @@ export interface CommentRow {
   /** Waiting for moderation: not public, not counted. */
   held?: number;
   board_user_id?: string | null;
+  /** Written by the team (dashboard, management API): a "Team" badge. */
+  team?: number;
+  /** A note for the team only: never public, never counted, never e-mailed. */
+  internal?: number;
+  /** The team member who wrote it. */
+  account_id?: string | null;
+  edited_at?: string | null;
 }
 
 export async function listComments(
@@ -28,7 +35,7 @@ export async function listComments(
   offset: number,
 ): Promise<CommentRow[]> {
   return db.all<CommentRow>(
-    'SELECT * FROM comments WHERE feature_id = ? AND held = 0 ORDER BY created_at ASC, id ASC LIMIT ? OFFSET ?',
+    'SELECT * FROM comments WHERE feature_id = ? AND held = 0 AND internal = 0 ORDER BY created_at ASC, id ASC LIMIT ? OFFSET ?',
     [featureId, limit, offset],
   );
 }
@@ -102,12 +109,14 @@ export async function listCommentPage(db: Queryable, featureId: string, limit: n
 export async function moderateDeleteComment(db: Database, projectId: string, featureId: string, commentId: string) {
   return db.transaction(async (tx) => {
     if (!(await lockFeature(tx, projectId, featureId))) return undefined;
-    const [removed] = await tx.all<{ held: number }>(
-      'DELETE FROM comments WHERE id = ? AND feature_id = ? RETURNING held',
+    const [removed] = await tx.all<{ held: number; internal: number }>(
+      'DELETE FROM comments WHERE id = ? AND feature_id = ? RETURNING held, internal',
       [commentId, featureId],
     );
-    // A held comment was never counted (store-moderation.ts).
-    if (removed && Number(removed.held) === 0) await bumpCounter(tx, featureId, 'comment_count', -1);
+    // A held comment or an internal note was never counted (store-moderation.ts).
+    if (removed && Number(removed.held) === 0 && Number(removed.internal) === 0) {
+      await bumpCounter(tx, featureId, 'comment_count', -1);
+    }
     return { removed: removed !== undefined, ...(await featureCounts(tx, featureId)) };
   });
 }
@@ -127,12 +136,10 @@ export async function setCommentHidden(
 ) {
   return db.transaction(async (tx) => {
     if (!(await lockFeature(tx, projectId, featureId))) return undefined;
-    const { changes } = await tx.run('UPDATE comments SET held = ? WHERE id = ? AND feature_id = ? AND held = ?', [
-      hidden ? 1 : 0,
-      commentId,
-      featureId,
-      hidden ? 0 : 1,
-    ]);
+    const { changes } = await tx.run(
+      'UPDATE comments SET held = ? WHERE id = ? AND feature_id = ? AND held = ? AND internal = 0',
+      [hidden ? 1 : 0, commentId, featureId, hidden ? 0 : 1],
+    );
     if (changes === 1) await bumpCounter(tx, featureId, 'comment_count', hidden ? -1 : 1);
     const comment = await tx.get<CommentRow>('SELECT * FROM comments WHERE id = ? AND feature_id = ?', [
       commentId,
@@ -140,4 +147,67 @@ export async function setCommentHidden(
     ]);
     return { comment, ...(await featureCounts(tx, featureId)) };
   });
+}
+
+/**
+ * A comment by a team member (dashboard, management API) on any idea of the project: `team`, with
+ * the account; an internal note is not counted and emits nothing (webhooks never see it).
+ * undefined: no such feature in the project.
+ */
+export async function insertTeamComment(
+  db: Database,
+  projectId: string,
+  featureId: string,
+  input: { body: string; accountId: string; authorName: string; internal: boolean },
+): Promise<CommentRow | undefined> {
+  return db.transaction(async (tx) => {
+    if (!(await lockFeature(tx, projectId, featureId))) return undefined;
+    const id = newId('cmt');
+    const [row] = await tx.all<CommentRow>(
+      `INSERT INTO comments (id, feature_id, body, author_name, held, team, internal, account_id, created_at)
+       VALUES (?, ?, ?, ?, 0, 1, ?, ?, ?) RETURNING *`,
+      [id, featureId, input.body, input.authorName, input.internal ? 1 : 0, input.accountId, nowIso()],
+    );
+    if (!input.internal) {
+      await bumpCounter(tx, featureId, 'comment_count', 1);
+      const feature = await tx.get<{ environment: string }>('SELECT environment FROM features WHERE id = ?', [
+        featureId,
+      ]);
+      await emitDomainEvent(tx, 'comment.created', {
+        projectId,
+        environment: feature!.environment as Scope['environment'],
+        featureId,
+        commentId: id,
+        body: input.body,
+        authorName: input.authorName,
+      });
+    }
+    return row;
+  });
+}
+
+/** A comment of the feature in the project, whatever its state (for edits and deletes). */
+export async function getComment(db: Queryable, projectId: string, featureId: string, commentId: string) {
+  return db.get<CommentRow>(
+    `SELECT c.* FROM comments c JOIN features f ON f.id = c.feature_id
+     WHERE c.id = ? AND c.feature_id = ? AND f.project_id = ?`,
+    [commentId, featureId, projectId],
+  );
+}
+
+/** Changes the text of a comment its author wrote; undefined when it is not theirs (or not there). */
+export async function editOwnComment(
+  db: Queryable,
+  projectId: string,
+  featureId: string,
+  commentId: string,
+  accountId: string,
+  body: string,
+): Promise<CommentRow | undefined> {
+  const [row] = await db.all<CommentRow>(
+    `UPDATE comments SET body = ?, edited_at = ? WHERE id = ? AND feature_id = ? AND account_id = ?
+       AND feature_id IN (SELECT id FROM features WHERE project_id = ?) RETURNING *`,
+    [body, nowIso(), commentId, featureId, accountId, projectId],
+  );
+  return row;
 }

@@ -84,7 +84,7 @@ export async function mergeFeature(
     await tx.run(
       `UPDATE features SET
          vote_count = (SELECT COUNT(*) FROM votes WHERE feature_id = ?),
-         comment_count = (SELECT COUNT(*) FROM comments WHERE feature_id = ? AND held = 0),
+         comment_count = (SELECT COUNT(*) FROM comments WHERE feature_id = ? AND held = 0 AND internal = 0),
          updated_at = ?
        WHERE id = ?`,
       [targetId, targetId, nowIso(), targetId],

@@ -135,7 +135,9 @@ export async function holdComment(db: Database, projectId: string, commentId: st
   return db.transaction(async (tx) => {
     const found = await commentOf(tx, projectId, commentId);
     if (!found || !(await lockFeature(tx, projectId, found.feature_id))) return false;
-    const { changes } = await tx.run('UPDATE comments SET held = 1 WHERE id = ? AND held = 0', [commentId]);
+    const { changes } = await tx.run('UPDATE comments SET held = 1 WHERE id = ? AND held = 0 AND internal = 0', [
+      commentId,
+    ]);
     if (changes === 1) await bumpCounter(tx, found.feature_id, 'comment_count', -1);
     return true;
   });

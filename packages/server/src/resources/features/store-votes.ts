@@ -9,6 +9,7 @@ import { page } from '../../db/page.ts';
 import { Where } from '../../db/query.ts';
 import { bumpCounter, featureCounts, lockFeature, lockPublicFeature } from './store.ts';
 import type { Scope } from '../../kernel/scope.ts';
+import { touchPerson } from '../people/index.ts';
 
 export interface VoteRow {
   voter_id: string;
@@ -28,7 +29,11 @@ export async function addVote(
       'INSERT INTO votes (feature_id, voter_id, created_at) VALUES (?, ?, ?) ON CONFLICT (feature_id, voter_id) DO NOTHING',
       [featureId, voterId, nowIso()],
     );
-    if (changes === 1) await bumpCounter(tx, featureId, 'vote_count', 1);
+    if (changes === 1) {
+      await bumpCounter(tx, featureId, 'vote_count', 1);
+      // The voter is a person of the project from their first vote on (resources/people).
+      await touchPerson(tx, scope.projectId, 'voter_id', voterId);
+    }
     return (await featureCounts(tx, featureId)).voteCount;
   });
 }

@@ -28,6 +28,9 @@ export interface FeatureRow {
   contact_email: string | null;
   metadata: string | null;
   developer_notes: string | null;
+  /** The official response given with the latest status change (issue 30). */
+  status_response?: string | null;
+  status_response_at?: string | null;
   vote_count: number;
   comment_count: number;
   created_at: string;
@@ -177,6 +180,10 @@ export interface FeatureChanges {
   internal?: boolean | undefined;
   /** null clears the notes. */
   developerNotes?: string | null | undefined;
+  /** With a status change: the team's official response, shown on the idea and told to followers. */
+  response?: string | undefined;
+  /** With a status change: false tells no follower (default true). */
+  notify?: boolean | undefined;
 }
 
 /**
@@ -235,7 +242,15 @@ export async function changeFeature(
     matchParams,
   );
   if (!before) return undefined;
-  const row = await update();
+  let row = await update();
+  // The official response belongs to the latest status change: a new one replaces it (a change
+  // without one clears it); setting the status it already has keeps it unless one is given.
+  if (row && changes.status !== undefined && (row.status !== before.status || changes.response !== undefined)) {
+    [row] = await tx.all<FeatureRow>(
+      'UPDATE features SET status_response = ?, status_response_at = ? WHERE id = ? RETURNING *',
+      [changes.response ?? null, changes.response ? nowIso() : null, row.id],
+    );
+  }
   if (row && row.status !== before.status) {
     await emitDomainEvent(tx, 'feature.status-changed', {
       projectId: row.project_id,
@@ -244,6 +259,8 @@ export async function changeFeature(
       title: row.title,
       from: before.status,
       to: row.status,
+      notify: changes.notify ?? true,
+      response: row.status_response ?? null,
     });
   }
   if (row && Number(row.internal) !== Number(before.internal)) {

@@ -6,11 +6,13 @@
 import { onDomainEvent } from '../../db/domain-events.ts';
 import { newId } from '../../kernel/ids.ts';
 import { featureForNotice } from './read-model.ts';
-import { enqueueForFollowers } from './store.ts';
+import { enqueueForFollowers, enqueueStatusChange, projectUndoWindow } from './store.ts';
 
 export interface NotificationHandlerOptions {
   /** The right-hand side of the Message-IDs given at queueing (the sender's domain). */
   messageIdDomain: string;
+  /** The instance's undo window (NOTIFY_UNDO_SECONDS); a project's setting wins. */
+  undoWindowSeconds?: number;
 }
 
 /**
@@ -19,17 +21,26 @@ export interface NotificationHandlerOptions {
  */
 export function registerNotificationHandlers(options: NotificationHandlerOptions): void {
   const { messageIdDomain } = options;
+  const instanceWindow = options.undoWindowSeconds ?? 60;
   onDomainEvent('feature.status-changed', 'notifications', async (tx, event) => {
-    if (event.from === event.to) return;
+    // The team chose not to tell: nothing new is queued (a message already waiting in the undo
+    // window still goes out, rendered from the idea's state then).
+    if (event.from === event.to || event.notify === false) return;
     const feature = await featureForNotice(tx, event.featureId);
     if (!feature?.public) return;
-    await enqueueForFollowers(tx, {
+    await enqueueStatusChange(tx, {
       projectId: event.projectId,
       featureId: event.featureId,
-      // Each status change is its own event: moving back and forth notifies each time.
       eventKey: `feature.status-changed:${event.featureId}:${newId('evt')}`,
-      payload: { kind: 'status-changed', title: feature.title, from: event.from, to: event.to },
+      payload: {
+        kind: 'status-changed',
+        title: feature.title,
+        from: event.from,
+        to: event.to,
+        response: event.response ?? null,
+      },
       messageIdDomain,
+      windowSeconds: (await projectUndoWindow(tx, event.projectId)) ?? instanceWindow,
     });
   });
   onDomainEvent('changelog.published', 'notifications', async (tx, event) => {

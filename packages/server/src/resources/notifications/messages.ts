@@ -16,6 +16,7 @@ const TEXT = {
     statusLine: (title: string, from: string, to: string) => `The status of “${title}” changed from ${from} to ${to}.`,
     shippedSubject: (title: string) => `Shipped: “${title}”`,
     shippedLine: (title: string) => `“${title}” has shipped.`,
+    response: 'Response from the team',
     open: 'Open the idea',
     why: (board: string) => `You get this e-mail because you follow this idea on the ${board} board.`,
     unsubscribe: 'Unsubscribe from this idea',
@@ -26,6 +27,7 @@ const TEXT = {
       `Der Status von „${title}“ hat sich von ${from} zu ${to} geändert.`,
     shippedSubject: (title: string) => `Veröffentlicht: „${title}“`,
     shippedLine: (title: string) => `„${title}“ ist veröffentlicht.`,
+    response: 'Antwort des Teams',
     open: 'Idee öffnen',
     why: (board: string) => `Du bekommst diese E-Mail, weil du dieser Idee auf dem Board ${board} folgst.`,
     unsubscribe: 'Dieser Idee nicht mehr folgen',
@@ -64,6 +66,8 @@ export function renderNotice(
     const next = statusLabel(language, payload.to);
     subject = t.statusSubject(payload.title, next);
     lines.push(t.statusLine(payload.title, from, next));
+    // The official response, marked as the team's ("Team" in the board's badge).
+    if (payload.response) lines.push(`${t.response} (Team):`, payload.response);
   } else {
     subject = t.shippedSubject(payload.title);
     lines.push(t.shippedLine(payload.title), payload.summary);

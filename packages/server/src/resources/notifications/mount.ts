@@ -5,3 +5,4 @@
 export { registerNotificationHandlers, domainOfSender } from './events.ts';
 export { OutboxWorker } from './outbox-worker.ts';
 export { unsubscribeRoutes } from './unsubscribe-routes.ts';
+export { notificationManagementRoutes } from './management-routes.ts';

@@ -20,7 +20,7 @@ import { drainDue } from '../../kernel/leased-queue.ts';
 import { Poller } from '../../kernel/poller.ts';
 import type { Mailer, MailMessage } from '../../mail/mailer.ts';
 import { renderNotice } from './messages.ts';
-import { recipientOf } from './read-model.ts';
+import { featureForNotice, recipientOf } from './read-model.ts';
 import {
   anythingDue,
   claimDue,
@@ -116,7 +116,7 @@ export class OutboxWorker {
   /** The e-mail as it goes out now; undefined (and the row `skipped`) when it should not go out. */
   private async compose(message: OutboxRow): Promise<MailMessage | undefined> {
     const { db, config } = this.options;
-    const payload = JSON.parse(message.payload) as NotificationPayload;
+    let payload = JSON.parse(message.payload) as NotificationPayload;
     const recipient = await recipientOf(db, message);
     if (!recipient) {
       await markSkipped(db, message.id, 'the recipient or the project is gone');
@@ -129,6 +129,15 @@ export class OutboxWorker {
     if (!(await isFollowing(db, message.feature_id, message.user_id))) {
       await markSkipped(db, message.id, 'unfollowed before sending');
       return undefined;
+    }
+    if (payload.kind === 'status-changed') {
+      // Told as the idea is now, after its undo window: back where it started is nothing to tell.
+      const now = await featureForNotice(db, message.feature_id);
+      if (!now || now.status === payload.from) {
+        await markSkipped(db, message.id, 'the status went back within the undo window');
+        return undefined;
+      }
+      payload = { ...payload, title: now.title, to: now.status, response: now.response };
     }
     this.key ??= await serverKey(db, config.secretKey);
     const board = `${config.publicUrl}/b/${encodeURIComponent(recipient.slug)}`;

@@ -8,17 +8,30 @@ import type { Queryable } from '../../db/database.ts';
 export interface NoticeFeature {
   projectId: string;
   title: string;
+  status: string;
+  /** The official response given with the latest status change. */
+  response: string | null;
   /** Not internal and not held for moderation: an idea a follower may hear about. */
   public: boolean;
 }
 
 export async function featureForNotice(db: Queryable, featureId: string): Promise<NoticeFeature | undefined> {
-  const [row] = await db.all<{ project_id: string; title: string; internal: number; held: number }>(
-    'SELECT project_id, title, internal, held FROM features WHERE id = ?',
-    [featureId],
-  );
+  const [row] = await db.all<{
+    project_id: string;
+    title: string;
+    status: string;
+    status_response: string | null;
+    internal: number;
+    held: number;
+  }>('SELECT project_id, title, status, status_response, internal, held FROM features WHERE id = ?', [featureId]);
   if (!row) return undefined;
-  return { projectId: row.project_id, title: row.title, public: Number(row.internal) === 0 && Number(row.held) === 0 };
+  return {
+    projectId: row.project_id,
+    title: row.title,
+    status: row.status,
+    response: row.status_response,
+    public: Number(row.internal) === 0 && Number(row.held) === 0,
+  };
 }
 
 export interface Recipient {

@@ -56,7 +56,7 @@ export type NotificationKind = 'status-changed' | 'shipped';
 
 /** What a message says, captured at the change (the e-mail is rendered from it at sending). */
 export type NotificationPayload =
-  | { kind: 'status-changed'; title: string; from: string; to: string }
+  | { kind: 'status-changed'; title: string; from: string; to: string; response?: string | null }
   | { kind: 'shipped'; title: string; summary: string; entryId: string };
 
 export interface OutboxRow {
@@ -208,4 +208,76 @@ export async function release(db: Queryable, id: string, lease: string): Promise
 export async function countFollowers(db: Queryable, featureId: string): Promise<number> {
   const row = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM follows WHERE feature_id = ?', [featureId]);
   return Number(row?.n ?? 0);
+}
+
+/**
+ * Queues a status change for each follower of the idea, held for the undo window: a follower who
+ * already has a pending status-change message for the idea gets no second one (that message is
+ * rendered at sending from the idea's state then, and skipped when the idea is back where it
+ * started). Returns how many were queued.
+ */
+export async function enqueueStatusChange(
+  tx: Queryable,
+  input: {
+    projectId: string;
+    featureId: string;
+    eventKey: string;
+    payload: NotificationPayload & { kind: 'status-changed' };
+    messageIdDomain: string;
+    windowSeconds: number;
+  },
+): Promise<number> {
+  const followers = await listFollowers(tx, input.featureId);
+  const now = nowIso();
+  const due = new Date(Date.now() + input.windowSeconds * 1000).toISOString();
+  let queued = 0;
+  for (const userId of followers) {
+    const pending = await tx.get(
+      `SELECT id FROM notification_outbox
+        WHERE feature_id = ? AND user_id = ? AND kind = 'status-changed' AND state = 'pending' LIMIT 1`,
+      [input.featureId, userId],
+    );
+    if (pending) continue;
+    const id = newId('ntf');
+    const { changes } = await tx.run(
+      `INSERT INTO notification_outbox (id, project_id, user_id, feature_id, kind, event_key, payload, message_id,
+         state, attempts, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, 'status-changed', ?, ?, ?, 'pending', 0, ?, ?)
+       ON CONFLICT (event_key, user_id) DO NOTHING`,
+      [
+        id,
+        input.projectId,
+        userId,
+        input.featureId,
+        input.eventKey,
+        JSON.stringify(input.payload),
+        `<${id}@${input.messageIdDomain}>`,
+        due,
+        now,
+      ],
+    );
+    queued += changes;
+  }
+  return queued;
+}
+
+/** The project's undo window in seconds; undefined: the instance default. */
+export async function projectUndoWindow(db: Queryable, projectId: string): Promise<number | undefined> {
+  const row = await db.get<{ undo_window_seconds: number | null }>(
+    'SELECT undo_window_seconds FROM notification_settings WHERE project_id = ?',
+    [projectId],
+  );
+  return row?.undo_window_seconds === null || row?.undo_window_seconds === undefined
+    ? undefined
+    : Number(row.undo_window_seconds);
+}
+
+/** Sets (or, with null, clears back to the instance default) the project's undo window. */
+export async function setProjectUndoWindow(db: Queryable, projectId: string, seconds: number | null): Promise<void> {
+  await db.run(
+    `INSERT INTO notification_settings (project_id, undo_window_seconds, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (project_id) DO UPDATE SET undo_window_seconds = excluded.undo_window_seconds,
+       updated_at = excluded.updated_at`,
+    [projectId, seconds, nowIso()],
+  );
 }

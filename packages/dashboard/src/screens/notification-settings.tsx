@@ -1,0 +1,80 @@
+/**
+ * A project's follower e-mail settings (issue 30): the undo window, the seconds a status-change
+ * e-mail waits so that changes made within it are told once (and not at all when the idea ends
+ * where it started). Admins change it; members read it.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api, type Project, unwrap } from '../api/client.ts';
+import { Button, ErrorNote, Field, fieldErrors, Note } from '../ui.tsx';
+import { QueryView } from '../widgets/states.tsx';
+
+const settingsKey = (projectId: string) => ['project', projectId, 'notification-settings'] as const;
+
+export function NotificationSettings({ project, admin }: { project: Project; admin: boolean }) {
+  const settings = useQuery({
+    queryKey: settingsKey(project.id),
+    queryFn: () =>
+      unwrap(api.GET('/projects/{projectId}/notification-settings', { params: { path: { projectId: project.id } } })),
+  });
+  return (
+    <section className="card stack" aria-labelledby="notifications-title">
+      <h2 id="notifications-title">Follower e-mails</h2>
+      <QueryView query={settings} what="the e-mail settings">
+        {(data) =>
+          admin ? (
+            <UndoWindowForm project={project} seconds={data.undoWindowSeconds} />
+          ) : (
+            <p>Status-change e-mails wait {data.undoWindowSeconds} seconds; changes within that time are told once.</p>
+          )
+        }
+      </QueryView>
+    </section>
+  );
+}
+
+function UndoWindowForm({ project, seconds }: { project: Project; seconds: number }) {
+  const queryClient = useQueryClient();
+  const [value, setValue] = useState(String(seconds));
+  const save = useMutation({
+    mutationFn: (undoWindowSeconds: number) =>
+      unwrap(
+        api.PUT('/projects/{projectId}/notification-settings', {
+          params: { path: { projectId: project.id } },
+          body: { undoWindowSeconds },
+        }),
+      ),
+    onSuccess: (saved) => queryClient.setQueryData(settingsKey(project.id), saved),
+  });
+  const errors = fieldErrors(save.error);
+  const [invalid, setInvalid] = useState<string>();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const number = Number(value);
+    if (!/^\d+$/.test(value.trim()) || number > 3600) {
+      setInvalid('A whole number of seconds from 0 to 3600');
+      return;
+    }
+    setInvalid(undefined);
+    save.mutate(number);
+  };
+  return (
+    <form className="stack" onSubmit={submit}>
+      <Field
+        label="Undo window (seconds)"
+        description="A status-change e-mail waits this long; changing back within it sends nothing, several changes send one. 0 sends at once."
+        value={value}
+        onChange={setValue}
+        inputMode="numeric"
+        serverError={invalid ?? errors['undoWindowSeconds']}
+      />
+      {save.error ? <ErrorNote error={save.error} /> : null}
+      {save.isSuccess && !save.isPending ? <Note>E-mail settings saved.</Note> : null}
+      <div>
+        <Button type="submit" busy={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save e-mail settings'}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * The project's people: everyone who voted, commented or submitted (board users, SSO users with
+ * their company, the app's voter ids, contact e-mails), most recently seen first; searched by
+ * name, e-mail or company through the URL's `q`; more rows through the API's cursor.
+ */
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { api, unwrap } from '../api/client.ts';
+import { day } from '../api/features.ts';
+import { companyLine, peopleKey, personName } from '../api/people.ts';
+import { useProject } from '../project-layout.tsx';
+import { Button, ErrorNote } from '../ui.tsx';
+import { SearchForm } from '../widgets/search-form.tsx';
+import { useTitle } from '../use-title.ts';
+import { Empty, Loading } from '../widgets/states.tsx';
+
+const PAGE_SIZE = 50;
+
+export default function People() {
+  useTitle('People');
+  const project = useProject();
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const list = useInfiniteQuery({
+    queryKey: [...peopleKey(project.id), q],
+    queryFn: ({ pageParam }) =>
+      unwrap(
+        api.GET('/projects/{projectId}/people', {
+          params: {
+            path: { projectId: project.id },
+            query: { limit: PAGE_SIZE, ...(q ? { q } : {}), ...(pageParam ? { cursor: pageParam } : {}) },
+          },
+        }),
+      ),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+  const rows = list.data?.pages.flatMap((page) => page.people) ?? [];
+  return (
+    <div className="stack">
+      <h1>People</h1>
+      <SearchForm
+        className="row"
+        value={q}
+        placeholder="Name, e-mail address or company"
+        onSearch={(next) => setParams(next ? { q: next } : {})}
+      />
+      {list.isPending ? (
+        <Loading what="people" />
+      ) : list.isError ? (
+        <ErrorNote error={list.error} />
+      ) : rows.length === 0 ? (
+        <Empty>
+          <p>
+            {q
+              ? `No one matches “${q}”.`
+              : 'No people yet. Voters, commenters and submitters show here, with their company when the host app signs them in.'}
+          </p>
+        </Empty>
+      ) : (
+        <>
+          <table className="table" aria-label="People">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">E-mail</th>
+                <th scope="col">Company</th>
+                <th scope="col">Last seen</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((person) => (
+                <tr key={person.id}>
+                  <td>
+                    <Link to={`/projects/${project.id}/people/${person.id}`}>{personName(person)}</Link>
+                  </td>
+                  <td>{person.email ?? <span className="muted">–</span>}</td>
+                  <td>{companyLine(person.company) || <span className="muted">–</span>}</td>
+                  <td>
+                    <time dateTime={person.lastSeenAt}>{day(person.lastSeenAt)}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {list.hasNextPage ? (
+            <div className="row">
+              <Button variant="secondary" busy={list.isFetchingNextPage} onPress={() => list.fetchNextPage()}>
+                Load more
+              </Button>
+            </div>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+/**
+ * People (issue 30): every end user of a project as one person, whatever way they came (a public
+ * API voterId, a board user, a contact e-mail), with their company. What other resources may use:
+ * their writes call touchPerson / identifyBoardUser in their own transaction.
+ */
+export {
+  identifyBoardUser,
+  peopleByAlias,
+  touchPerson,
+  type AliasKind,
+  type CompanyFacts,
+  type PersonFacts,
+  type PersonWithCompany,
+} from './store.ts';
+export { presentPersonSummary, PersonSummary } from './presenter.ts';

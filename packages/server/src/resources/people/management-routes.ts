@@ -1,0 +1,154 @@
+/** Management of a project's people: the People screen's list and a person's page. */
+import { Type } from 'typebox';
+import { clampLimit, errorResponses, Timestamp } from '../../http/common-schemas.ts';
+import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { NullableString, ProjectParams } from '../../http/management-schemas.ts';
+import { PersonSchema, presentPerson } from './presenter.ts';
+import { activityOfPerson } from './read-model.ts';
+import { getPerson, listPeople } from './store.ts';
+
+const tags = ['people'];
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+const PeopleQuery = Type.Object({
+  q: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Part of the name, e-mail address or company name' }),
+  ),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 400, description: 'nextCursor of the previous page' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+});
+
+const PeoplePage = Type.Object(
+  { people: Type.Array(PersonSchema), nextCursor: NullableString({ description: 'null on the last page' }) },
+  { additionalProperties: false },
+);
+
+const PersonParams = Type.Object({
+  ...ProjectParams.properties,
+  personId: Type.String({ minLength: 1, maxLength: 100 }),
+});
+
+const IdeaItem = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    status: Type.String(),
+    voteCount: Type.Integer(),
+    createdAt: Timestamp,
+  },
+  { additionalProperties: false },
+);
+
+const PersonPage = Type.Object(
+  {
+    person: PersonSchema,
+    ideas: Type.Array(IdeaItem, { description: 'Ideas they submitted, newest first (at most 100)' }),
+    votes: Type.Array(Type.Object({ ...IdeaItem.properties, votedAt: Timestamp }, { additionalProperties: false }), {
+      description: 'Ideas they voted for, latest vote first (at most 100)',
+    }),
+    comments: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          featureId: Type.String(),
+          featureTitle: Type.String(),
+          body: Type.String(),
+          createdAt: Timestamp,
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Their comments, newest first (at most 100)' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+function encodeCursor(row: { last_seen_at: string; id: string }): string {
+  return Buffer.from(`${row.last_seen_at}|${row.id}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(raw: string): { seen: string; id: string } {
+  const text = Buffer.from(raw, 'base64url').toString('utf8');
+  const bar = text.indexOf('|');
+  const seen = text.slice(0, bar);
+  const id = text.slice(bar + 1);
+  if (bar < 0 || !ISO.test(seen) || id.length === 0 || id.length > 100) {
+    const message = 'must be the nextCursor of a previous page';
+    throw new BadRequestError(`Invalid query parameter cursor: ${message}`, [{ field: 'cursor', message }]);
+  }
+  return { seen, id };
+}
+
+const idea = (row: { id: string; title: string; status: string; vote_count: number; created_at: string }) => ({
+  id: row.id,
+  title: row.title,
+  status: row.status,
+  voteCount: Number(row.vote_count),
+  createdAt: row.created_at,
+});
+
+export async function peopleManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
+  app.get(
+    '/projects/:projectId/people',
+    {
+      schema: {
+        operationId: 'manageListPeople',
+        summary: "The project's people, most recently seen first; search by name, e-mail or company (role: member)",
+        tags,
+        params: ProjectParams,
+        querystring: PeopleQuery,
+        response: { 200: PeoplePage, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      const limit = clampLimit(request.query.limit, 50, 200);
+      const after = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor);
+      const rows = await listPeople(db, projectId, {
+        q: request.query.q?.trim() || undefined,
+        limit: limit + 1,
+        after,
+      });
+      const page = rows.slice(0, limit);
+      return {
+        people: page.map(presentPerson),
+        nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null,
+      };
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/people/:personId',
+    {
+      schema: {
+        operationId: 'manageGetPerson',
+        summary: 'A person with their company, ideas, votes and comments (role: member)',
+        tags,
+        params: PersonParams,
+        response: { 200: PersonPage, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId, personId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      const person = await getPerson(db, projectId, personId);
+      if (!person) throw new NotFoundError();
+      const activity = await activityOfPerson(db, projectId, personId);
+      return {
+        person: presentPerson(person),
+        ideas: activity.ideas.map(idea),
+        votes: activity.votes.map((row) => ({ ...idea(row), votedAt: row.voted_at })),
+        comments: activity.comments.map((row) => ({
+          id: row.id,
+          featureId: row.feature_id,
+          featureTitle: row.feature_title,
+          body: row.body,
+          createdAt: row.created_at,
+        })),
+      };
+    },
+  );
+}

@@ -1,0 +1,229 @@
+/**
+ * The store of people, their aliases and their companies (issue 30): the only code that writes
+ * `people`, `person_aliases` and `companies`.
+ *
+ * A person belongs to one project. The writes of other resources call `touchPerson` in their own
+ * transaction (a vote, a contact e-mail): one UPDATE when the alias is known, which is the usual
+ * case; a new alias inserts the person and the alias once, whatever runs concurrently (the
+ * alias's primary key decides, the loser's person row is removed again).
+ */
+import type { Queryable } from '../../db/database.ts';
+import { placeholders } from '../../db/database.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
+
+export type AliasKind = 'voter_id' | 'board_user' | 'email';
+
+export interface PersonRow {
+  id: string;
+  project_id: string;
+  external_id: string | null;
+  board_user_id: string | null;
+  email: string | null;
+  name: string | null;
+  avatar_url: string | null;
+  company_id: string | null;
+  first_seen_at: string;
+  last_seen_at: string;
+}
+
+export interface CompanyRow {
+  id: string;
+  project_id: string;
+  external_id: string;
+  name: string | null;
+  plan: string | null;
+  monthly_revenue: number | null;
+}
+
+/** What the host app tells about a person (SSO claims, an identify call). */
+export interface PersonFacts {
+  email?: string | undefined;
+  name?: string | undefined;
+  avatarUrl?: string | undefined;
+  externalId?: string | undefined;
+  company?: CompanyFacts | undefined;
+}
+
+export interface CompanyFacts {
+  externalId: string;
+  name?: string | undefined;
+  plan?: string | undefined;
+  monthlyRevenue?: number | undefined;
+}
+
+/** The person known by this alias, made (without a name) the first time; answers its id. */
+export async function touchPerson(tx: Queryable, projectId: string, kind: AliasKind, value: string): Promise<string> {
+  const now = nowIso();
+  const [known] = await tx.all<{ id: string }>(
+    `UPDATE people SET last_seen_at = ? WHERE id = (
+       SELECT person_id FROM person_aliases WHERE project_id = ? AND kind = ? AND value = ?) RETURNING id`,
+    [now, projectId, kind, value],
+  );
+  if (known) return known.id;
+  const id = newId('per');
+  await tx.run('INSERT INTO people (id, project_id, email, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)', [
+    id,
+    projectId,
+    kind === 'email' ? value : null,
+    now,
+    now,
+  ]);
+  const { changes } = await tx.run(
+    'INSERT INTO person_aliases (project_id, kind, value, person_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    [projectId, kind, value, id],
+  );
+  if (changes === 1) return id;
+  await tx.run('DELETE FROM people WHERE id = ?', [id]);
+  return (await aliasOwner(tx, projectId, kind, value))!;
+}
+
+async function aliasOwner(tx: Queryable, projectId: string, kind: AliasKind, value: string) {
+  const row = await tx.get<{ person_id: string }>(
+    'SELECT person_id FROM person_aliases WHERE project_id = ? AND kind = ? AND value = ?',
+    [projectId, kind, value],
+  );
+  return row?.person_id;
+}
+
+async function addAlias(tx: Queryable, projectId: string, kind: AliasKind, value: string, personId: string) {
+  await tx.run(
+    `INSERT INTO person_aliases (project_id, kind, value, person_id) VALUES (?, ?, ?, ?)
+     ON CONFLICT (project_id, kind, value) DO UPDATE SET person_id = excluded.person_id`,
+    [projectId, kind, value, personId],
+  );
+}
+
+/**
+ * A board user signed in (by e-mail link or SSO): their person, found by the board user or by
+ * the address (a contact e-mail seen before), made otherwise, and filled with what is known.
+ * The board user's votes (`board:<id>`) are the person's.
+ */
+export async function identifyBoardUser(
+  tx: Queryable,
+  projectId: string,
+  user: { id: string; email: string; name: string | null; externalId?: string | undefined },
+  facts: PersonFacts = {},
+): Promise<string> {
+  const personId =
+    (await aliasOwner(tx, projectId, 'board_user', user.id)) ??
+    (await aliasOwner(tx, projectId, 'email', user.email)) ??
+    (await touchPerson(tx, projectId, 'board_user', user.id));
+  await addAlias(tx, projectId, 'board_user', user.id, personId);
+  await addAlias(tx, projectId, 'voter_id', `board:${user.id}`, personId);
+  await addAlias(tx, projectId, 'email', user.email, personId);
+  const companyId = facts.company ? await upsertCompany(tx, projectId, facts.company) : undefined;
+  await tx.run(
+    `UPDATE people SET board_user_id = ?, email = ?, name = COALESCE(?, name), avatar_url = COALESCE(?, avatar_url),
+       external_id = COALESCE(?, external_id), company_id = COALESCE(?, company_id), last_seen_at = ? WHERE id = ?`,
+    [
+      user.id,
+      user.email,
+      facts.name ?? user.name,
+      facts.avatarUrl ?? null,
+      user.externalId ?? null,
+      companyId ?? null,
+      nowIso(),
+      personId,
+    ],
+  );
+  return personId;
+}
+
+async function upsertCompany(tx: Queryable, projectId: string, company: CompanyFacts): Promise<string> {
+  const now = nowIso();
+  const [row] = await tx.all<{ id: string }>(
+    `INSERT INTO companies (id, project_id, external_id, name, plan, monthly_revenue, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project_id, external_id) DO UPDATE SET name = COALESCE(excluded.name, companies.name),
+       plan = COALESCE(excluded.plan, companies.plan),
+       monthly_revenue = COALESCE(excluded.monthly_revenue, companies.monthly_revenue), updated_at = excluded.updated_at
+     RETURNING id`,
+    [
+      newId('co'),
+      projectId,
+      company.externalId,
+      company.name ?? null,
+      company.plan ?? null,
+      company.monthlyRevenue ?? null,
+      now,
+      now,
+    ],
+  );
+  return row!.id;
+}
+
+/** The people behind these aliases of one kind (e.g. a page of voter ids), by alias value. */
+export async function peopleByAlias(
+  db: Queryable,
+  projectId: string,
+  kind: AliasKind,
+  values: string[],
+): Promise<Map<string, PersonWithCompany>> {
+  const result = new Map<string, PersonWithCompany>();
+  const unique = [...new Set(values)];
+  if (unique.length === 0) return result;
+  const rows = await db.all<PersonWithCompany & { alias: string }>(
+    `SELECT a.value AS alias, ${PERSON_COLUMNS}
+     FROM person_aliases a JOIN people p ON p.id = a.person_id LEFT JOIN companies c ON c.id = p.company_id
+     WHERE a.project_id = ? AND a.kind = ? AND a.value IN (${placeholders(unique.length)})`,
+    [projectId, kind, ...unique],
+  );
+  for (const row of rows) result.set(row.alias, row);
+  return result;
+}
+
+export interface PersonWithCompany extends PersonRow {
+  company_external_id: string | null;
+  company_name: string | null;
+  company_plan: string | null;
+  company_monthly_revenue: number | null;
+}
+
+const PERSON_COLUMNS = `p.*, c.external_id AS company_external_id, c.name AS company_name, c.plan AS company_plan,
+  c.monthly_revenue AS company_monthly_revenue`;
+
+export async function getPerson(db: Queryable, projectId: string, id: string) {
+  return db.get<PersonWithCompany>(
+    `SELECT ${PERSON_COLUMNS} FROM people p LEFT JOIN companies c ON c.id = p.company_id
+     WHERE p.project_id = ? AND p.id = ?`,
+    [projectId, id],
+  );
+}
+
+/** The alias values of a person of one kind (their voter ids, their board user, their addresses). */
+export async function aliasesOf(db: Queryable, personId: string, kind: AliasKind): Promise<string[]> {
+  const rows = await db.all<{ value: string }>(
+    'SELECT value FROM person_aliases WHERE person_id = ? AND kind = ? ORDER BY value',
+    [personId, kind],
+  );
+  return rows.map((row) => row.value);
+}
+
+/**
+ * A page of the project's people, most recently seen first, after the cursor (the last row's
+ * `last_seen_at` and id); `q` matches name, e-mail or company name (case-insensitive, substring).
+ */
+export async function listPeople(
+  db: Queryable,
+  projectId: string,
+  options: { q?: string | undefined; limit: number; after?: { seen: string; id: string } | undefined },
+): Promise<PersonWithCompany[]> {
+  const where = ['p.project_id = ?'];
+  const params: (string | number)[] = [projectId];
+  if (options.q) {
+    const like = `%${options.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(
+      "(LOWER(COALESCE(p.name, '')) LIKE ? ESCAPE '\\' OR LOWER(COALESCE(p.email, '')) LIKE ? ESCAPE '\\' OR LOWER(COALESCE(c.name, '')) LIKE ? ESCAPE '\\')",
+    );
+    params.push(like, like, like);
+  }
+  if (options.after) {
+    where.push('(p.last_seen_at < ? OR (p.last_seen_at = ? AND p.id < ?))');
+    params.push(options.after.seen, options.after.seen, options.after.id);
+  }
+  return db.all<PersonWithCompany>(
+    `SELECT ${PERSON_COLUMNS} FROM people p LEFT JOIN companies c ON c.id = p.company_id
+     WHERE ${where.join(' AND ')} ORDER BY p.last_seen_at DESC, p.id DESC LIMIT ?`,
+    [...params, options.limit],
+  );
+}

@@ -191,7 +191,11 @@ describe('signpost release, site and translation commands', { timeout: 120_000 }
     assert.match(missing.stderr, /^signpost: Not found \(HTTP 404\)/);
     const asJson = await signpost(['releases', 'create', '1.0.0', '--json']);
     assert.equal(asJson.status, 1);
-    assert.deepEqual(JSON.parse(asJson.stdout), { status: 409, error: 'Release 1.0.0 already exists' });
+    assert.deepEqual(JSON.parse(asJson.stdout), {
+      status: 409,
+      error: 'Release 1.0.0 already exists',
+      code: 'Conflict',
+    });
 
     const usage = await signpost(['changelog', 'create']);
     assert.equal(usage.status, 2);

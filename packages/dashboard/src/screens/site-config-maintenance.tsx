@@ -1,0 +1,212 @@
+/** The site-config screen's maintenance tab: its state, the admins' form and a safe preview of custom HTML. */
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Form } from 'react-aria-components';
+import { api, unwrap } from '../api/client.ts';
+import {
+  formatWhen,
+  fromLocalInput,
+  lines,
+  MAINTENANCE_TYPES,
+  type Maintenance,
+  type MaintenanceUpdate,
+  toLocalInput,
+} from '../api/site-config.ts';
+import { Button, ErrorNote, Field, fieldErrors, Note } from '../ui.tsx';
+import { CheckboxField, SelectField, TextAreaField } from '../widgets/fields.tsx';
+import { useRefresh } from './site-config-refresh.ts';
+
+const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+
+/** Custom HTML as the app would show it, in a frame that runs no script and reaches nothing. */
+function HtmlPreview({ html }: { html: string }) {
+  return (
+    <div className="stack html-preview-block">
+      <h3 id="maintenance-preview-title">Preview of the custom page</h3>
+      <p className="muted">
+        Shown without scripts (they never run here); styles and images from elsewhere are left out.
+      </p>
+      <iframe
+        className="html-preview"
+        title="Preview of the custom maintenance page"
+        sandbox=""
+        srcDoc={html}
+        aria-describedby="maintenance-preview-title"
+      />
+    </div>
+  );
+}
+
+export function MaintenanceSection({
+  projectId,
+  maintenance,
+  admin,
+}: {
+  projectId: string;
+  maintenance: Maintenance;
+  admin: boolean;
+}) {
+  return (
+    <>
+      <h2>Maintenance</h2>
+      <p className={maintenance.enabled ? 'note note-warn' : 'muted'}>
+        {maintenance.enabled
+          ? `Maintenance is on (${maintenance.type}): apps show it now.`
+          : 'Maintenance is off: apps work as usual.'}
+      </p>
+      {admin ? (
+        <MaintenanceForm projectId={projectId} maintenance={maintenance} />
+      ) : (
+        <MaintenanceFacts maintenance={maintenance} />
+      )}
+    </>
+  );
+}
+
+function MaintenanceFacts({ maintenance }: { maintenance: Maintenance }) {
+  const list = (items: string[]) => (items.length > 0 ? items.join(', ') : '—');
+  return (
+    <>
+      <dl className="facts">
+        <dt>On</dt>
+        <dd>{yesNo(maintenance.enabled)}</dd>
+        <dt>Type</dt>
+        <dd>{MAINTENANCE_TYPES.find((t) => t.value === maintenance.type)?.label ?? maintenance.type}</dd>
+        <dt>Expected restoration</dt>
+        <dd>{formatWhen(maintenance.expectedRestoration)}</dd>
+        <dt>Status link</dt>
+        <dd>{maintenance.showStatusLink ? (maintenance.statusPageUrl ?? 'Shown') : 'Not shown'}</dd>
+        <dt>Allowed IPs</dt>
+        <dd>{list(maintenance.whitelist.ips)}</dd>
+        <dt>Allowed e-mails</dt>
+        <dd>{list(maintenance.whitelist.emails)}</dd>
+        <dt>Allowed local-storage keys</dt>
+        <dd>{list(maintenance.whitelist.localStorageKeys)}</dd>
+      </dl>
+      {maintenance.customHtml ? <HtmlPreview html={maintenance.customHtml} /> : null}
+    </>
+  );
+}
+
+/** The first error the API gave for a field or anything inside it (`whitelist/ips/1`, `whitelist.ips.1`). */
+function errorUnder(errors: Record<string, string>, field: string): string | undefined {
+  const key = Object.keys(errors).find((name) => name.replace(/\//g, '.').startsWith(field));
+  return key === undefined ? undefined : errors[key];
+}
+
+function MaintenanceForm({ projectId, maintenance }: { projectId: string; maintenance: Maintenance }) {
+  const refresh = useRefresh(projectId);
+  const [enabled, setEnabled] = useState(maintenance.enabled);
+  const [type, setType] = useState<Maintenance['type']>(maintenance.type);
+  const [customHtml, setCustomHtml] = useState(maintenance.customHtml ?? '');
+  const [restoration, setRestoration] = useState(toLocalInput(maintenance.expectedRestoration));
+  const [restorationError, setRestorationError] = useState<string>();
+  const [showStatusLink, setShowStatusLink] = useState(maintenance.showStatusLink);
+  const [statusPageUrl, setStatusPageUrl] = useState(maintenance.statusPageUrl ?? '');
+  const [ips, setIps] = useState(maintenance.whitelist.ips.join('\n'));
+  const [emails, setEmails] = useState(maintenance.whitelist.emails.join('\n'));
+  const [keys, setKeys] = useState(maintenance.whitelist.localStorageKeys.join('\n'));
+  const [saved, setSaved] = useState(false);
+  const save = useMutation({
+    mutationFn: (body: MaintenanceUpdate) =>
+      unwrap(api.PATCH('/projects/{projectId}/site-config/maintenance', { params: { path: { projectId } }, body })),
+    onSuccess: async () => {
+      setSaved(true);
+      await refresh();
+    },
+  });
+  const errors = fieldErrors(save.error);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSaved(false);
+    const expectedRestoration = fromLocalInput(restoration);
+    if (expectedRestoration === 'invalid') {
+      setRestorationError('Enter a date and time, or leave it empty');
+      return;
+    }
+    setRestorationError(undefined);
+    save.mutate({
+      enabled,
+      type,
+      customHtml: customHtml.trim() === '' ? null : customHtml,
+      expectedRestoration,
+      showStatusLink,
+      statusPageUrl: statusPageUrl.trim() === '' ? null : statusPageUrl.trim(),
+      whitelist: { ips: lines(ips), emails: lines(emails), localStorageKeys: lines(keys) },
+    });
+  };
+  return (
+    <Form className="stack" onSubmit={submit} aria-label="Maintenance settings">
+      <CheckboxField
+        label="Maintenance on"
+        checked={enabled}
+        onChange={setEnabled}
+        description="Apps show maintenance to everyone not allowed below."
+      />
+      <SelectField label="Type" value={type} options={MAINTENANCE_TYPES} onChange={setType} error={errors.type} />
+      <TextAreaField
+        label="Custom HTML"
+        description="Shown by the app as is in the custom type; scripts are your app’s business, the preview runs none."
+        value={customHtml}
+        onChange={setCustomHtml}
+        rows={6}
+        error={errors.customHtml}
+      />
+      {customHtml.trim() !== '' ? <HtmlPreview html={customHtml} /> : null}
+      <div className="grid-2">
+        <Field
+          label="Expected restoration"
+          description="In your time zone; empty: not said"
+          type="datetime-local"
+          value={restoration}
+          onChange={(value) => {
+            setRestoration(value);
+            setRestorationError(undefined);
+          }}
+          serverError={restorationError ?? errors.expectedRestoration}
+        />
+        <Field
+          label="Status page URL"
+          description="http(s) address; empty: none"
+          type="url"
+          value={statusPageUrl}
+          onChange={setStatusPageUrl}
+          serverError={errors.statusPageUrl}
+        />
+      </div>
+      <CheckboxField label="Show the status link" checked={showStatusLink} onChange={setShowStatusLink} />
+      <fieldset className="stack whitelist">
+        <legend>Allowed through maintenance (one a line)</legend>
+        <div className="grid-3">
+          <TextAreaField
+            label="IP addresses"
+            description="IPv4 or IPv6, optionally with a /prefix"
+            value={ips}
+            onChange={setIps}
+            error={errorUnder(errors, 'whitelist.ips')}
+          />
+          <TextAreaField
+            label="E-mail addresses"
+            value={emails}
+            onChange={setEmails}
+            error={errorUnder(errors, 'whitelist.emails')}
+          />
+          <TextAreaField
+            label="Local-storage keys"
+            description="A device with this key set gets through"
+            value={keys}
+            onChange={setKeys}
+            error={errorUnder(errors, 'whitelist.localStorageKeys')}
+          />
+        </div>
+      </fieldset>
+      {save.error ? <ErrorNote error={save.error} /> : null}
+      {saved && !save.isPending ? <Note>Maintenance saved.</Note> : null}
+      <div>
+        <Button type="submit" busy={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save maintenance'}
+        </Button>
+      </div>
+    </Form>
+  );
+}

@@ -35,6 +35,8 @@ const OWNERS = {
   feature_flags: 'resources/site-config',
   environments: 'resources/site-config',
   releases: 'resources/releases',
+  source_map_blobs: 'resources/source-maps',
+  source_map_artifacts: 'resources/source-maps',
   translation_keys: 'resources/translations',
   translation_values: 'resources/translations',
   missing_translations: 'resources/translations',

@@ -24,6 +24,7 @@ import { siteConfigManagementRoutes } from '../resources/site-config/mount.ts';
 import { translationManagementRoutes } from '../resources/translations/mount.ts';
 import { boardManagementRoutes } from '../resources/board/mount.ts';
 import { webhookManagementRoutes } from '../resources/webhooks/mount.ts';
+import { sourceMapManagementRoutes } from '../resources/source-maps/mount.ts';
 
 export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   accountManagementRoutes,
@@ -46,4 +47,5 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   boardManagementRoutes,
   tagManagementRoutes,
   webhookManagementRoutes,
+  sourceMapManagementRoutes,
 ];

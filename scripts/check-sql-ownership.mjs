@@ -37,6 +37,8 @@ const OWNERS = {
   releases: 'resources/releases',
   source_map_blobs: 'resources/source-maps',
   source_map_artifacts: 'resources/source-maps',
+  source_map_chunks: 'resources/source-maps',
+  source_map_bundles: 'resources/source-maps',
   translation_keys: 'resources/translations',
   translation_values: 'resources/translations',
   missing_translations: 'resources/translations',

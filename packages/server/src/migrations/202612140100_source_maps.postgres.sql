@@ -35,3 +35,22 @@ CREATE TABLE source_map_artifacts (
 CREATE UNIQUE INDEX source_map_artifacts_by_name ON source_map_artifacts (project_id, release, dist, name);
 CREATE INDEX source_map_artifacts_by_debug_id ON source_map_artifacts (project_id, debug_id, kind);
 CREATE INDEX source_map_artifacts_by_checksum ON source_map_artifacts (project_id, checksum);
+
+-- sentry-cli's chunk upload (resources/source-maps/sentry-cli-routes.ts): chunks wait here, per
+-- uploading account and SHA-1, until an assemble request joins them into an artifact bundle.
+CREATE TABLE source_map_chunks (
+  account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  checksum TEXT NOT NULL,
+  content BYTEA NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (account_id, checksum)
+);
+CREATE INDEX source_map_chunks_by_age ON source_map_chunks (created_at);
+
+-- Artifact bundles assembled into a project, by SHA-1: sentry-cli asking again is told "ok".
+CREATE TABLE source_map_bundles (
+  project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  checksum TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (project_id, checksum)
+);

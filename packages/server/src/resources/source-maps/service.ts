@@ -15,11 +15,16 @@ import {
 } from './content.ts';
 import { type ArtifactRow, type NewArtifact, putArtifacts } from './store.ts';
 
+/** A release or dist as Sentry accepts it (the API's schema says the same). */
+const NAME = /^(?!\.{1,2}$)[^\s/\\]{1,200}$/;
+
 export interface UploadFile {
   name: string;
   content: string;
   kind?: ArtifactKind | undefined;
   debugId?: string | undefined;
+  /** A minified file's source map URL when not in the file (sentry-cli's `Sourcemap` header). */
+  sourceMapUrl?: string | undefined;
 }
 
 export interface Upload {
@@ -35,6 +40,16 @@ export interface Upload {
 export async function uploadArtifacts(db: Database, projectId: string, upload: Upload): Promise<ArtifactRow[]> {
   const release = upload.release ?? '';
   const dist = upload.dist ?? '';
+  for (const [field, value] of [
+    ['release', release],
+    ['dist', dist],
+  ] as const) {
+    if (value !== '' && !NAME.test(value)) {
+      throw new BadRequestError(`Invalid field ${field}: ${value} has whitespace or slashes, or is . or ..`, [
+        { field, message: 'no whitespace or slashes, not . or .., at most 200 characters' },
+      ]);
+    }
+  }
   if (dist !== '' && release === '') {
     throw new BadRequestError('Invalid field dist: a dist needs a release', [
       { field: 'dist', message: 'needs a release' },
@@ -74,7 +89,7 @@ export async function uploadArtifacts(db: Database, projectId: string, upload: U
       }
     } else {
       debugId ??= debugIdOfMinified(file.content);
-      sourceMapUrl = sourceMappingUrlOf(file.content) ?? null;
+      sourceMapUrl = file.sourceMapUrl ?? sourceMappingUrlOf(file.content) ?? null;
     }
     if (release === '' && !debugId) {
       throw new BadRequestError(

@@ -62,6 +62,8 @@ interface LoadedMap {
 interface LoadedText {
   text: string;
   lineStarts: number[];
+  /** Minified name → offsets of its declarations, found once per name. */
+  declarations: Map<string, number[]>;
 }
 
 /** `debug_meta.images` of a Sentry event → file URL to debug ID (only `type: 'sourcemap'` images). */
@@ -152,7 +154,7 @@ async function loadText(db: Queryable, projectId: string, artifact: ArtifactRow)
   if (text === undefined) return undefined;
   const lineStarts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  const loaded = { text, lineStarts };
+  const loaded = { text, lineStarts, declarations: new Map<string, number[]>() };
   cache.set(key, loaded, text.length);
   return loaded;
 }
@@ -240,21 +242,32 @@ function originalFunctionName(
   if (!loaded.text || !frame.lineno || !frame.colno) return undefined;
   const { text } = loaded;
   const frameOffset = (text.lineStarts[frame.lineno - 1] ?? 0) + frame.colno - 1;
-  const escaped = minifiedName.replace(/\$/g, '\\$');
-  const declaration = new RegExp(
-    `(?:function\\s*\\*?\\s*(${escaped})\\s*\\()|(?:(?<![\\w$.])(${escaped})\\s*=\\s*(?:async\\s*)?(?:function\\b|\\(|[A-Za-z_$][\\w$]*\\s*=>))|(?:[{},;]\\s*(?:async\\s+)?(${escaped})\\s*\\([^()]*\\)\\s*\\{)`,
-    'g',
-  );
   let best: number | undefined;
-  for (const match of text.text.matchAll(declaration)) {
-    const group = match[1] ?? match[2] ?? match[3]!;
-    const offset = match.index + match[0].indexOf(group, match[0].startsWith('function') ? 8 : 0);
+  for (const offset of declarationsOf(text, minifiedName)) {
     if (offset > frameOffset) break;
     best = offset;
   }
   if (best === undefined) return undefined;
   const position = offsetToPosition(text, best);
   return originalNameAt(loaded.map, position.line, position.column);
+}
+
+/** Where the minified file declares `name` (`function n(`, `n=function`, `n=(…)=>`, a method `n(…){`). */
+function declarationsOf(text: LoadedText, name: string): number[] {
+  let offsets = text.declarations.get(name);
+  if (offsets) return offsets;
+  const escaped = name.replace(/\$/g, '\\$');
+  const declaration = new RegExp(
+    `(?:function\\s*\\*?\\s*(${escaped})\\s*\\()|(?:(?<![\\w$.])(${escaped})\\s*=\\s*(?:async\\s*)?(?:function\\b|\\(|[A-Za-z_$][\\w$]*\\s*=>))|(?:[{},;]\\s*(?:async\\s+)?(${escaped})\\s*\\([^()]*\\)\\s*\\{)`,
+    'g',
+  );
+  offsets = [];
+  for (const match of text.text.matchAll(declaration)) {
+    const group = match[1] ?? match[2] ?? match[3]!;
+    offsets.push(match.index + match[0].indexOf(group, match[0].startsWith('function') ? 8 : 0));
+  }
+  text.declarations.set(name, offsets);
+  return offsets;
 }
 
 interface LoadedFile {

@@ -1,11 +1,14 @@
 /**
  * Source maps (issue 31): uploaded maps and minified files per project, and the resolver that maps
  * minified Sentry frames to their original positions. What other resources and tests may import;
- * the event read path calls `resolveFrames` with `debugIdsFromDebugMeta(event.debug_meta)`.
+ * the event read path calls `resolveEventFrames(db, projectId, event)` (or `resolveFrames` with
+ * `debugIdsFromDebugMeta(event.debug_meta)`).
  */
 export {
   resolveFrames,
+  resolveEventFrames,
   debugIdsFromDebugMeta,
+  type SentryEventLike,
   type ResolveContext,
   type ResolvedFrame,
   type SentryFrame,

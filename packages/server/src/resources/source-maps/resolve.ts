@@ -358,3 +358,35 @@ function minifiedOf(frame: SentryFrame): ResolvedFrame['minified'] {
 export function cacheStats(): { entries: number; bytes: number; maxBytes: number } {
   return { entries: cache.size, bytes: cache.bytes, maxBytes: cache.maxBytes };
 }
+
+/** The parts of a Sentry event the resolver reads. */
+export interface SentryEventLike {
+  release?: unknown;
+  dist?: unknown;
+  debug_meta?: unknown;
+  exception?: { values?: Array<{ stacktrace?: { frames?: SentryFrame[] } | undefined }> } | undefined;
+}
+
+/**
+ * Every exception's frames of a Sentry event resolved with the event's own release, dist and
+ * `debug_meta`: one array of frames per `exception.values[]` entry (empty without a stack). For
+ * the event read path, which calls it when an event is shown (or stored).
+ */
+export async function resolveEventFrames(
+  db: Queryable,
+  projectId: string,
+  event: SentryEventLike,
+): Promise<ResolvedFrame[][]> {
+  const context: ResolveContext = {
+    release: typeof event.release === 'string' ? event.release : undefined,
+    dist: typeof event.dist === 'string' ? event.dist : undefined,
+    debugIdsByFile: debugIdsFromDebugMeta(event.debug_meta),
+  };
+  const values = Array.isArray(event.exception?.values) ? event.exception.values : [];
+  return Promise.all(
+    values.map((value) => {
+      const frames = value?.stacktrace?.frames;
+      return Array.isArray(frames) ? resolveFrames(db, projectId, context, frames) : Promise.resolve([]);
+    }),
+  );
+}

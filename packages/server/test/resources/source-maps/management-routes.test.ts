@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import vm from 'node:vm';
 import { after, before, describe, it } from 'node:test';
 import { managedProject, managedProjectSuite } from '../../support/manage-fixtures.ts';
+import { resolveEventFrames } from '../../../src/resources/source-maps/index.ts';
 import { buildMinifiedApp, framesOfStack, type MinifiedApp } from '../../support/source-map-app.ts';
 
 const APP_URL = 'https://shop.example/assets/app.js';
@@ -138,6 +139,14 @@ describe('management: source maps', () => {
       frames: frames.map((frame) => ({ ...frame, debug_id: DEBUG_ID })),
     });
     assert.equal(byFrame.body.frames[2].lineno, 11);
+
+    // What the event read path calls: a whole Sentry event, its debug_meta and frames.
+    const [stack, empty] = await resolveEventFrames(p.server.db, p.projectId, {
+      debug_meta: debugMeta,
+      exception: { values: [{ stacktrace: { frames } }, {}] },
+    });
+    assert.equal(stack![2]!.function, 'computeTotal');
+    assert.deepEqual(empty, []);
   });
 
   it('stores a content once per project, and deletes it with its last artifact', async () => {

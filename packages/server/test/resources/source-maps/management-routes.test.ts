@@ -140,6 +140,14 @@ describe('management: source maps', () => {
     });
     assert.equal(byFrame.body.frames[2].lineno, 11);
 
+    // The debug ID is no key to another project's maps.
+    const stranger = await managedProject(p.server);
+    const leak = await stranger.owner.post(`/projects/${stranger.projectId}/source-maps/resolve`, {
+      debug_meta: debugMeta,
+      frames,
+    });
+    assert.equal(leak.body.frames[2].mapped, false);
+
     // What the event read path calls: a whole Sentry event, its debug_meta and frames.
     const [stack, empty] = await resolveEventFrames(p.server.db, p.projectId, {
       debug_meta: debugMeta,

@@ -15,6 +15,7 @@ import { hostedMcp } from './mcp/hosted.ts';
 import { otlpIntake, OTLP_PREFIX } from './otlp/plugin.ts';
 import type { App } from './public-api/context.ts';
 import { managementApi, MANAGEMENT_API_PREFIX } from './management/plugin.ts';
+import { SENTRY_API_PREFIX, sentryCliApi } from './management/sentry-cli-api.ts';
 import type { ManagementApp } from './management/context.ts';
 import { boardSurface, BOARD_PREFIX } from './board/plugin.ts';
 import { homePage } from './board/home-page.ts';
@@ -132,6 +133,10 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   await ofrep.register(app);
   await app.register(async (scoped) => hostedMcp(scoped, { db, config }));
   await app.register(async (scoped) => otlpIntake(scoped, { db }), { prefix: OTLP_PREFIX });
+  // sentry-cli's source map upload (chunk-upload, artifact-bundle assemble) at `/api/0/organizations/…`.
+  await app.register(async (scoped) => sentryCliApi(scoped as ManagementApp, { db, config }), {
+    prefix: SENTRY_API_PREFIX,
+  });
   // Sentry SDKs post to `/api/<project number>/envelope/` and `/store/` (resources/sentry-ingest).
   await app.register(async (scoped) => sentryIngestRoutes(scoped, { db, config }));
   const boardMailer = createMailer(config, app.log);

@@ -1,7 +1,7 @@
 /**
  * The commands that run and manage a Signpost server: `server`, `login`/`logout`/`whoami`,
  * `projects`, `keys`, `features`, `changelog`, `tags`, `releases`, `site`, `translations`,
- * `bugs`/`errors`/`logs`, `board`/`moderation` and `webhooks`. Each talks to the management API
+ * `bugs`/`errors`/`logs`, `sourcemaps`, `board`/`moderation` and `webhooks`. Each talks to the management API
  * (`<url>/api/v1`) with a personal access token; see src/manage/ for the shared client, config
  * file, options and output.
  */
@@ -16,6 +16,7 @@ import { registerReleaseCommands } from './releases.ts';
 import { registerReportCommands } from './reports.ts';
 import { registerServerCommands } from './server.ts';
 import { registerSiteCommands } from './site.ts';
+import { registerSourceMapCommands } from './sourcemaps.ts';
 import { registerTagCommands } from './tags.ts';
 import { registerTranslationCommands } from './translations.ts';
 import { registerWebhookCommands } from './webhooks.ts';
@@ -32,6 +33,7 @@ export function registerManagementCommands(program: Command): void {
   registerSiteCommands(program);
   registerTranslationCommands(program);
   registerReportCommands(program);
+  registerSourceMapCommands(program);
   registerBoardCommands(program);
   registerWebhookCommands(program);
 }

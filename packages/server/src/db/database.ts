@@ -2,7 +2,8 @@
  * The one database boundary. Stores speak SQL with `?` placeholders in the dialect both
  * SQLite and PostgreSQL understand; each adapter maps that onto its driver.
  */
-export type SqlValue = string | number | bigint | null;
+/** Uint8Array binds a BLOB (SQLite) or BYTEA (PostgreSQL); both come back as bytes (a Buffer on PostgreSQL). */
+export type SqlValue = string | number | bigint | null | Uint8Array;
 export type Row = Record<string, unknown>;
 export interface RunResult {
   changes: number;

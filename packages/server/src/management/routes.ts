@@ -26,6 +26,7 @@ import { boardManagementRoutes } from '../resources/board/mount.ts';
 import { webhookManagementRoutes } from '../resources/webhooks/mount.ts';
 import { peopleManagementRoutes } from '../resources/people/mount.ts';
 import { notificationManagementRoutes } from '../resources/notifications/mount.ts';
+import { sourceMapManagementRoutes } from '../resources/source-maps/mount.ts';
 
 export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   accountManagementRoutes,
@@ -50,4 +51,5 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   webhookManagementRoutes,
   peopleManagementRoutes,
   notificationManagementRoutes,
+  sourceMapManagementRoutes,
 ];

@@ -1,0 +1,3 @@
+/** What the surfaces and app.ts mount: release health's management routes and its worker. */
+export { releaseHealthManagementRoutes } from './management-routes.ts';
+export { ReleaseHealthWorker } from './worker.ts';

@@ -1,0 +1,294 @@
+/**
+ * The only SQL on release health's tables (migration 202612150100): session state while updates
+ * are accepted, sessions per hour by counted status, users per hour, version checks per hour.
+ */
+import type { Queryable } from '../../db/database.ts';
+import type { Scope } from '../../kernel/scope.ts';
+import { type CountedStatus, STATUS_RANK, type SessionAggregate, type SessionUpdate } from './parse.ts';
+
+interface SessionState {
+  release: string;
+  sdk_environment: string;
+  hour: string;
+  status: CountedStatus;
+  distinct_id: string | null;
+}
+
+const HOUR_COLUMNS: Record<CountedStatus, string> = {
+  healthy: 'healthy',
+  errored: 'errored',
+  abnormal: 'abnormal',
+  crashed: 'crashed',
+};
+
+/** Statements per status, built once (the column is the only thing that differs). */
+const ADD_HOUR = Object.fromEntries(
+  Object.entries(HOUR_COLUMNS).map(([status, column]) => [
+    status,
+    `INSERT INTO release_session_hours (project_id, environment, release, sdk_environment, hour, ${column})
+     VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project_id, environment, release, sdk_environment, hour)
+     DO UPDATE SET ${column} = release_session_hours.${column} + excluded.${column}`,
+  ]),
+) as Record<CountedStatus, string>;
+
+const MOVE_HOUR = new Map<string, string>();
+function moveStatement(from: CountedStatus, to: CountedStatus): string {
+  const key = `${from}>${to}`;
+  let sql = MOVE_HOUR.get(key);
+  if (!sql) {
+    sql = `UPDATE release_session_hours SET ${HOUR_COLUMNS[from]} = ${HOUR_COLUMNS[from]} - 1, ${HOUR_COLUMNS[to]} = ${HOUR_COLUMNS[to]} + 1
+      WHERE project_id = ? AND environment = ? AND release = ? AND sdk_environment = ? AND hour = ?`;
+    MOVE_HOUR.set(key, sql);
+  }
+  return sql;
+}
+
+async function addHour(
+  tx: Queryable,
+  scope: Scope,
+  at: { release: string; sdkEnvironment: string; hour: string },
+  status: CountedStatus,
+  n: number,
+): Promise<void> {
+  await tx.run(ADD_HOUR[status], [scope.projectId, scope.environment, at.release, at.sdkEnvironment, at.hour, n]);
+}
+
+async function addUser(
+  tx: Queryable,
+  scope: Scope,
+  at: { release: string; sdkEnvironment: string; hour: string },
+  did: string,
+  crashed: boolean,
+): Promise<void> {
+  await tx.run(
+    `INSERT INTO release_session_users (project_id, environment, release, sdk_environment, hour, distinct_id, crashed)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project_id, environment, release, sdk_environment, hour, distinct_id)
+     DO UPDATE SET crashed = 1 WHERE excluded.crashed = 1 AND release_session_users.crashed = 0`,
+    [scope.projectId, scope.environment, at.release, at.sdkEnvironment, at.hour, did, crashed ? 1 : 0],
+  );
+}
+
+/**
+ * One session update, inside the envelope's transaction. The first update of a session counts
+ * it under the release, SDK environment and hour it started in; a later one moves it only to a
+ * worse status (an `exited` after `crashed` changes nothing). The session's row is locked first
+ * (a no-op UPDATE), so concurrent updates of one session on PostgreSQL count it once.
+ */
+export async function applySessionUpdate(tx: Queryable, scope: Scope, update: SessionUpdate): Promise<void> {
+  const key = [scope.projectId, scope.environment, update.sid] as const;
+  let [state] = await tx.all<SessionState>(
+    `UPDATE release_sessions SET status = status WHERE project_id = ? AND environment = ? AND sid = ?
+     RETURNING release, sdk_environment, hour, status, distinct_id`,
+    key,
+  );
+  if (!state) {
+    const inserted = await tx.all<{ sid: string }>(
+      `INSERT INTO release_sessions (project_id, environment, sid, release, sdk_environment, distinct_id, hour, started, status)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, environment, sid) DO NOTHING RETURNING sid`,
+      [...key, update.release, update.sdkEnvironment, update.did, update.hour, update.started, update.status],
+    );
+    if (inserted.length === 1) {
+      await addHour(tx, scope, update, update.status, 1);
+      if (update.did !== null) await addUser(tx, scope, update, update.did, update.status === 'crashed');
+      return;
+    }
+    // Another transaction inserted it meanwhile: now it is there to lock.
+    [state] = await tx.all<SessionState>(
+      `UPDATE release_sessions SET status = status WHERE project_id = ? AND environment = ? AND sid = ?
+       RETURNING release, sdk_environment, hour, status, distinct_id`,
+      key,
+    );
+    if (!state) return;
+  }
+  const at = { release: state.release, sdkEnvironment: state.sdk_environment, hour: state.hour };
+  const worse = STATUS_RANK[update.status] > STATUS_RANK[state.status];
+  if (worse) {
+    await tx.run('UPDATE release_sessions SET status = ? WHERE project_id = ? AND environment = ? AND sid = ?', [
+      update.status,
+      ...key,
+    ]);
+    await tx.run(moveStatement(state.status, update.status), [
+      scope.projectId,
+      scope.environment,
+      at.release,
+      at.sdkEnvironment,
+      at.hour,
+    ]);
+  }
+  const did = state.distinct_id ?? update.did;
+  if (did !== null && state.distinct_id === null) {
+    await tx.run('UPDATE release_sessions SET distinct_id = ? WHERE project_id = ? AND environment = ? AND sid = ?', [
+      did,
+      ...key,
+    ]);
+    const status = worse ? update.status : state.status;
+    await addUser(tx, scope, at, did, status === 'crashed');
+  } else if (did !== null && worse && update.status === 'crashed') {
+    await addUser(tx, scope, at, did, true);
+  }
+}
+
+/** A `sessions` item's aggregate: counts added to its hour; its user, when named, counted. */
+export async function applySessionAggregate(tx: Queryable, scope: Scope, aggregate: SessionAggregate): Promise<void> {
+  for (const status of ['healthy', 'errored', 'abnormal', 'crashed'] as const) {
+    if (aggregate[status] > 0) await addHour(tx, scope, aggregate, status, aggregate[status]);
+  }
+  if (aggregate.did !== null) await addUser(tx, scope, aggregate, aggregate.did, aggregate.crashed > 0);
+}
+
+/** Adds version-check counts (the in-memory tally of one flush) in one transaction. */
+export async function addVersionChecks(
+  tx: Queryable,
+  counts: readonly { projectId: string; release: string; hour: string; checks: number }[],
+): Promise<void> {
+  for (const count of counts) {
+    await tx.run(
+      `INSERT INTO release_checks (project_id, release, hour, checks) VALUES (?, ?, ?, ?)
+       ON CONFLICT (project_id, release, hour) DO UPDATE SET checks = release_checks.checks + excluded.checks`,
+      [count.projectId, count.release, count.hour, count.checks],
+    );
+  }
+}
+
+/**
+ * Deletes up to `limit` rows of one table older than `cutoff`; the number deleted. Session
+ * state goes once no update of it can be accepted any more, the counts after the retention.
+ */
+export async function expireBatch(
+  db: Queryable,
+  table: 'release_sessions' | 'release_session_hours' | 'release_session_users' | 'release_checks',
+  cutoff: string,
+  limit: number,
+): Promise<number> {
+  const column = table === 'release_sessions' ? 'started' : 'hour';
+  const key = {
+    release_sessions: 'project_id, environment, sid',
+    release_session_hours: 'project_id, environment, release, sdk_environment, hour',
+    release_session_users: 'project_id, environment, release, sdk_environment, hour, distinct_id',
+    release_checks: 'project_id, release, hour',
+  }[table];
+  const { changes } = await db.run(
+    `DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE ${column} < ? LIMIT ?)`,
+    [cutoff, limit],
+  );
+  return changes;
+}
+
+export interface HourCounts {
+  release: string;
+  hour: string;
+  healthy: number;
+  errored: number;
+  abnormal: number;
+  crashed: number;
+}
+
+export interface HealthFilter {
+  projectId: string;
+  environment: string;
+  sdkEnvironment: string | undefined;
+  since: string;
+  until: string;
+  release?: string | undefined;
+}
+
+function where(filter: HealthFilter): { sql: string; params: string[] } {
+  const params = [filter.projectId, filter.environment, filter.since, filter.until];
+  let sql = 'project_id = ? AND environment = ? AND hour >= ? AND hour < ?';
+  if (filter.sdkEnvironment !== undefined) {
+    sql += ' AND sdk_environment = ?';
+    params.push(filter.sdkEnvironment);
+  }
+  if (filter.release !== undefined) {
+    sql += ' AND release = ?';
+    params.push(filter.release);
+  }
+  return { sql, params };
+}
+
+/** Sessions per release and hour in the range. */
+export async function sessionHours(db: Queryable, filter: HealthFilter): Promise<HourCounts[]> {
+  const { sql, params } = where(filter);
+  const rows = await db.all<HourCounts>(
+    `SELECT release, hour, SUM(healthy) AS healthy, SUM(errored) AS errored, SUM(abnormal) AS abnormal, SUM(crashed) AS crashed
+     FROM release_session_hours WHERE ${sql} GROUP BY release, hour`,
+    params,
+  );
+  return rows.map((row) => ({
+    release: row.release,
+    hour: row.hour,
+    healthy: Number(row.healthy),
+    errored: Number(row.errored),
+    abnormal: Number(row.abnormal),
+    crashed: Number(row.crashed),
+  }));
+}
+
+/** Distinct users and users with a crashed session, per release, over the whole range (exact). */
+export async function userTotals(
+  db: Queryable,
+  filter: HealthFilter,
+): Promise<{ release: string; users: number; crashedUsers: number }[]> {
+  const { sql, params } = where(filter);
+  const rows = await db.all<{ release: string; users: number; crashed_users: number }>(
+    `SELECT release, COUNT(DISTINCT distinct_id) AS users,
+       COUNT(DISTINCT CASE WHEN crashed = 1 THEN distinct_id END) AS crashed_users
+     FROM release_session_users WHERE ${sql} GROUP BY release`,
+    params,
+  );
+  return rows.map((row) => ({
+    release: row.release,
+    users: Number(row.users),
+    crashedUsers: Number(row.crashed_users),
+  }));
+}
+
+/** Distinct users and crashed users per hour of one release (each hour exact on its own). */
+export async function userHours(
+  db: Queryable,
+  filter: HealthFilter,
+): Promise<{ hour: string; users: number; crashedUsers: number }[]> {
+  const { sql, params } = where(filter);
+  const rows = await db.all<{ hour: string; users: number; crashed_users: number }>(
+    `SELECT hour, COUNT(DISTINCT distinct_id) AS users, COUNT(DISTINCT CASE WHEN crashed = 1 THEN distinct_id END) AS crashed_users
+     FROM release_session_users WHERE ${sql} GROUP BY hour`,
+    params,
+  );
+  return rows.map((row) => ({ hour: row.hour, users: Number(row.users), crashedUsers: Number(row.crashed_users) }));
+}
+
+/** Version checks per release and hour in the range (version checks carry no key environment). */
+export async function checkHours(
+  db: Queryable,
+  filter: Omit<HealthFilter, 'environment' | 'sdkEnvironment'>,
+): Promise<{ release: string; hour: string; checks: number }[]> {
+  const params = [filter.projectId, filter.since, filter.until];
+  let sql = 'project_id = ? AND hour >= ? AND hour < ?';
+  if (filter.release !== undefined) {
+    sql += ' AND release = ?';
+    params.push(filter.release);
+  }
+  const rows = await db.all<{ release: string; hour: string; checks: number }>(
+    `SELECT release, hour, checks FROM release_checks WHERE ${sql}`,
+    params,
+  );
+  return rows.map((row) => ({ release: row.release, hour: row.hour, checks: Number(row.checks) }));
+}
+
+/** Every release seen in sessions or version checks, with the first hour it was seen in. */
+export async function seenReleases(
+  db: Queryable,
+  projectId: string,
+  environment: string,
+): Promise<{ release: string; first: string }[]> {
+  return db.all<{ release: string; first: string }>(
+    `SELECT release, MIN(first) AS first FROM (
+       SELECT release, MIN(hour) AS first FROM release_session_hours WHERE project_id = ? AND environment = ? GROUP BY release
+       UNION ALL
+       SELECT release, MIN(hour) AS first FROM release_checks WHERE project_id = ? GROUP BY release
+     ) seen GROUP BY release`,
+    [projectId, environment, projectId],
+  );
+}

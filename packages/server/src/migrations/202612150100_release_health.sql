@@ -2,8 +2,8 @@
 --
 -- release_sessions: one row per Sentry session (`sid`) while updates for it are accepted (5
 -- days after it started, Sentry's rule), so a later update moves its count from one status to
--- another and a session counts once, by its worst status (crashed > abnormal > errored >
--- healthy): an `exited` after `crashed` does not un-crash. Rows past that window are deleted in
+-- another and a session counts once, by its worst status (crashed > abnormal > unhandled >
+-- errored > healthy): an `exited` after `crashed` does not un-crash. Rows past that window are deleted in
 -- bounded batches by the release-health worker; the counts below stay.
 CREATE TABLE release_sessions (
   project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
@@ -19,7 +19,8 @@ CREATE TABLE release_sessions (
 );
 CREATE INDEX release_sessions_started ON release_sessions (started);
 
--- Sessions by the hour they started in and by counted status, per project, key environment,
+-- Sessions by the hour they started in and by counted status (`unhandled`: an unhandled error that
+-- did not crash the app, what browser SDKs since v11 send; not a crash), per project, key environment,
 -- release (normalised: no `<package>@` prefix) and the SDK's environment.
 CREATE TABLE release_session_hours (
   project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
@@ -30,6 +31,7 @@ CREATE TABLE release_session_hours (
   healthy INTEGER NOT NULL DEFAULT 0,
   errored INTEGER NOT NULL DEFAULT 0,
   abnormal INTEGER NOT NULL DEFAULT 0,
+  unhandled INTEGER NOT NULL DEFAULT 0,
   crashed INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (project_id, environment, release, sdk_environment, hour)
 );

@@ -3,8 +3,8 @@
  * sessions, users), sessions by status, crash-free sessions and users, and the change from the
  * previous release; for one release, the same over time. Crash-free sessions = 1 − crashed /
  * sessions; crash-free users = 1 − users with a crashed session / users (users are sessions'
- * `did`s, counted exactly as distinct over the range). `abnormal` counts apart and `errored` is not
- * a crash. A rate is null when there is nothing to divide by.
+ * `did`s, counted exactly as distinct over the range). `abnormal` and `unhandled` count apart and
+ * `errored` is not a crash. A rate is null when there is nothing to divide by.
  */
 import semver from 'semver';
 import type { Database } from '../../db/database.ts';
@@ -23,7 +23,7 @@ export interface HealthSummary {
   version: string;
   registered: boolean;
   firstSeen: string | null;
-  sessions: { total: number; healthy: number; errored: number; abnormal: number; crashed: number };
+  sessions: { total: number; healthy: number; errored: number; unhandled: number; abnormal: number; crashed: number };
   users: { total: number; crashed: number };
   versionChecks: number;
   crashFreeSessions: number | null;
@@ -75,7 +75,7 @@ async function summaries(db: Database, scope: Scope, range: HealthRange): Promis
       version,
       registered: registeredSet.has(version),
       firstSeen: first.get(version) ?? null,
-      sessions: { total: 0, healthy: 0, errored: 0, abnormal: 0, crashed: 0 },
+      sessions: { total: 0, healthy: 0, errored: 0, unhandled: 0, abnormal: 0, crashed: 0 },
       users: { total: 0, crashed: 0 },
       versionChecks: 0,
       crashFreeSessions: null,
@@ -87,9 +87,10 @@ async function summaries(db: Database, scope: Scope, range: HealthRange): Promis
     if (!s) continue;
     s.healthy += row.healthy;
     s.errored += row.errored;
+    s.unhandled += row.unhandled;
     s.abnormal += row.abnormal;
     s.crashed += row.crashed;
-    s.total += row.healthy + row.errored + row.abnormal + row.crashed;
+    s.total += row.healthy + row.errored + row.unhandled + row.abnormal + row.crashed;
   }
   for (const row of users) {
     const summary = byVersion.get(row.release);
@@ -136,6 +137,7 @@ export interface SeriesPoint {
   sessions: number;
   crashed: number;
   errored: number;
+  unhandled: number;
   abnormal: number;
   users: number;
   crashedUsers: number;
@@ -174,6 +176,7 @@ export async function releaseHealth(
         sessions: 0,
         crashed: 0,
         errored: 0,
+        unhandled: 0,
         abnormal: 0,
         users: 0,
         crashedUsers: 0,
@@ -185,9 +188,10 @@ export async function releaseHealth(
   };
   for (const row of hours) {
     const p = point(row.hour);
-    p.sessions += row.healthy + row.errored + row.abnormal + row.crashed;
+    p.sessions += row.healthy + row.errored + row.unhandled + row.abnormal + row.crashed;
     p.crashed += row.crashed;
     p.errored += row.errored;
+    p.unhandled += row.unhandled;
     p.abnormal += row.abnormal;
   }
   for (const row of users) {

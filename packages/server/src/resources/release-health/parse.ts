@@ -1,7 +1,9 @@
 /**
  * Sentry's `session` and `sessions` envelope items (develop.sentry.dev/sdk/telemetry/sessions)
  * read into what release health counts. A session counts once, by its worst status: crashed >
- * abnormal > errored > healthy (`ok` and `exited` without errors). Updates are taken while the
+ * abnormal > unhandled > errored > healthy (`ok` and `exited` without errors). `unhandled` is what
+ * @sentry/browser 11 sends for an unhandled error (a page does not crash; Sentry's Relay counts it
+ * apart from crashes), so it does not lower crash-free rates. Updates are taken while the
  * session started at most 5 days ago (Sentry's window) and not more than a day ahead of the
  * server's clock; anything else in an item is ignored, and an item that is not one of these
  * shapes is a 400.
@@ -9,8 +11,15 @@
 import semver from 'semver';
 import { BadRequestError } from '../../kernel/errors.ts';
 
-export type CountedStatus = 'healthy' | 'errored' | 'abnormal' | 'crashed';
-export const STATUS_RANK: Record<CountedStatus, number> = { healthy: 0, errored: 1, abnormal: 2, crashed: 3 };
+export type CountedStatus = 'healthy' | 'errored' | 'unhandled' | 'abnormal' | 'crashed';
+export const STATUS_RANK: Record<CountedStatus, number> = {
+  healthy: 0,
+  errored: 1,
+  unhandled: 2,
+  abnormal: 3,
+  crashed: 4,
+};
+export const COUNTED_STATUSES = ['healthy', 'errored', 'unhandled', 'abnormal', 'crashed'] as const;
 
 /** Sentry accepts session updates for 5 days after the session started. */
 export const UPDATE_WINDOW_MS = 5 * 24 * 3600_000;
@@ -34,6 +43,7 @@ export interface SessionAggregate {
   sdkEnvironment: string;
   healthy: number;
   errored: number;
+  unhandled: number;
   abnormal: number;
   crashed: number;
 }
@@ -91,6 +101,8 @@ function countedStatus(status: unknown, errors: unknown): CountedStatus {
       return 'crashed';
     case 'abnormal':
       return 'abnormal';
+    case 'unhandled':
+      return 'unhandled';
     case 'errored':
       return 'errored';
     case 'ok':
@@ -141,11 +153,12 @@ export function sessionAggregates(payload: Json, now: Date): SessionAggregate[] 
     const counts = {
       healthy: count(aggregate['exited'], 'exited'),
       errored: count(aggregate['errored'], 'errored'),
+      unhandled: count(aggregate['unhandled'], 'unhandled'),
       abnormal: count(aggregate['abnormal'], 'abnormal'),
       crashed: count(aggregate['crashed'], 'crashed'),
     };
     if (!inWindow(startedMs, now)) continue;
-    if (counts.healthy + counts.errored + counts.abnormal + counts.crashed === 0) continue;
+    if (counts.healthy + counts.errored + counts.unhandled + counts.abnormal + counts.crashed === 0) continue;
     found.push({
       did: bounded(aggregate['did']) ?? null,
       hour: hourOf(new Date(startedMs).toISOString()),

@@ -4,7 +4,13 @@
  */
 import type { Queryable } from '../../db/database.ts';
 import type { Scope } from '../../kernel/scope.ts';
-import { type CountedStatus, STATUS_RANK, type SessionAggregate, type SessionUpdate } from './parse.ts';
+import {
+  COUNTED_STATUSES,
+  type CountedStatus,
+  STATUS_RANK,
+  type SessionAggregate,
+  type SessionUpdate,
+} from './parse.ts';
 
 interface SessionState {
   release: string;
@@ -17,6 +23,7 @@ interface SessionState {
 const HOUR_COLUMNS: Record<CountedStatus, string> = {
   healthy: 'healthy',
   errored: 'errored',
+  unhandled: 'unhandled',
   abnormal: 'abnormal',
   crashed: 'crashed',
 };
@@ -132,7 +139,7 @@ export async function applySessionUpdate(tx: Queryable, scope: Scope, update: Se
 
 /** A `sessions` item's aggregate: counts added to its hour; its user, when named, counted. */
 export async function applySessionAggregate(tx: Queryable, scope: Scope, aggregate: SessionAggregate): Promise<void> {
-  for (const status of ['healthy', 'errored', 'abnormal', 'crashed'] as const) {
+  for (const status of COUNTED_STATUSES) {
     if (aggregate[status] > 0) await addHour(tx, scope, aggregate, status, aggregate[status]);
   }
   if (aggregate.did !== null) await addUser(tx, scope, aggregate, aggregate.did, aggregate.crashed > 0);
@@ -181,6 +188,7 @@ export interface HourCounts {
   hour: string;
   healthy: number;
   errored: number;
+  unhandled: number;
   abnormal: number;
   crashed: number;
 }
@@ -212,7 +220,7 @@ function where(filter: HealthFilter): { sql: string; params: string[] } {
 export async function sessionHours(db: Queryable, filter: HealthFilter): Promise<HourCounts[]> {
   const { sql, params } = where(filter);
   const rows = await db.all<HourCounts>(
-    `SELECT release, hour, SUM(healthy) AS healthy, SUM(errored) AS errored, SUM(abnormal) AS abnormal, SUM(crashed) AS crashed
+    `SELECT release, hour, SUM(healthy) AS healthy, SUM(errored) AS errored, SUM(unhandled) AS unhandled, SUM(abnormal) AS abnormal, SUM(crashed) AS crashed
      FROM release_session_hours WHERE ${sql} GROUP BY release, hour`,
     params,
   );
@@ -221,6 +229,7 @@ export async function sessionHours(db: Queryable, filter: HealthFilter): Promise
     hour: row.hour,
     healthy: Number(row.healthy),
     errored: Number(row.errored),
+    unhandled: Number(row.unhandled),
     abnormal: Number(row.abnormal),
     crashed: Number(row.crashed),
   }));

@@ -98,7 +98,11 @@ describe('release health: sessions, version checks and the management API', () =
       ['1.4.2', '1.4.1'],
     );
     const newer: any = byVersion.get('1.4.2');
-    assert.deepEqual(newer.sessions, { total: 3, healthy: 1, errored: 1, abnormal: 0, crashed: 1 }, list.text);
+    assert.deepEqual(
+      newer.sessions,
+      { total: 3, healthy: 1, errored: 1, unhandled: 0, abnormal: 0, crashed: 1 },
+      list.text,
+    );
     assert.deepEqual(newer.users, { total: 3, crashed: 1 });
     assert.equal(newer.versionChecks, 3);
     assert.ok(Math.abs(newer.crashFreeSessions - 2 / 3) < 1e-9);
@@ -106,7 +110,7 @@ describe('release health: sessions, version checks and the management API', () =
     assert.equal(newer.comparison.previous, '1.4.1');
     assert.ok(Math.abs(newer.comparison.crashFreeUsersChange - (2 / 3 - 1)) < 1e-9);
     const older: any = byVersion.get('1.4.1');
-    assert.deepEqual(older.sessions, { total: 2, healthy: 2, errored: 0, abnormal: 0, crashed: 0 });
+    assert.deepEqual(older.sessions, { total: 2, healthy: 2, errored: 0, unhandled: 0, abnormal: 0, crashed: 0 });
     assert.deepEqual(older.users, { total: 2, crashed: 0 });
     assert.equal(older.versionChecks, 1);
     assert.equal(older.crashFreeSessions, 1);
@@ -135,7 +139,14 @@ describe('release health: sessions, version checks and the management API', () =
     );
     assert.equal(both.status, 200);
     const found = await health('3.0.0');
-    assert.deepEqual(found.release.sessions, { total: 2, healthy: 0, errored: 1, abnormal: 0, crashed: 1 });
+    assert.deepEqual(found.release.sessions, {
+      total: 2,
+      healthy: 0,
+      errored: 1,
+      unhandled: 0,
+      abnormal: 0,
+      crashed: 1,
+    });
     assert.deepEqual(found.release.users, { total: 1, crashed: 1 });
     assert.equal(found.release.crashFreeSessions, 0.5);
     assert.equal(found.release.crashFreeUsers, 0);
@@ -163,7 +174,14 @@ describe('release health: sessions, version checks and the management API', () =
     );
     assert.equal(aggregates.status, 200);
     const found = await health('4.0.0');
-    assert.deepEqual(found.release.sessions, { total: 10, healthy: 7, errored: 2, abnormal: 0, crashed: 1 });
+    assert.deepEqual(found.release.sessions, {
+      total: 10,
+      healthy: 7,
+      errored: 2,
+      unhandled: 0,
+      abnormal: 0,
+      crashed: 1,
+    });
     assert.equal(found.release.crashFreeSessions, 0.9);
   });
 

@@ -146,7 +146,7 @@ export interface SeriesPoint {
 
 /**
  * One release's health with its previous release's, and its series in buckets of an hour or a
- * day. A day's users add up its hours' distinct users (a user active in two hours counts twice
+ * day, every bucket of the range (empty ones as zeros). A day's users add up its hours' distinct users (a user active in two hours counts twice
  * there); the summary's users are exact over the whole range.
  */
 export async function releaseHealth(
@@ -200,6 +200,11 @@ export async function releaseHealth(
     p.crashedUsers += row.crashedUsers;
   }
   for (const row of checks) point(row.hour).versionChecks += row.checks;
+  // Every bucket of the range, empty ones too, so a chart's time axis is the range.
+  const step = bucket === 'hour' ? 3600_000 : 24 * 3600_000;
+  for (let at = Math.floor(range.since.getTime() / step) * step; at < range.until.getTime(); at += step) {
+    point(new Date(at).toISOString());
+  }
   const series = [...points.values()].sort((a, b) => (a.start < b.start ? -1 : 1));
   for (const p of series) p.crashFreeSessions = rate(p.crashed, p.sessions);
   return {

@@ -5,11 +5,11 @@
  * @sentry/browser 11 sends for an unhandled error (a page does not crash; Sentry's Relay counts it
  * apart from crashes), so it does not lower crash-free rates. Updates are taken while the
  * session started at most 5 days ago (Sentry's window) and not more than a day ahead of the
- * server's clock; anything else in an item is ignored, and an item that is not one of these
- * shapes is a 400.
+ * server's clock. An item that is not one of these shapes (no sid, no start, an unknown status, a
+ * negative count) is ignored, as Sentry's Relay drops invalid session items: the envelope's other
+ * items (its event) are still taken.
  */
 import semver from 'semver';
-import { BadRequestError } from '../../kernel/errors.ts';
 
 export type CountedStatus = 'healthy' | 'errored' | 'unhandled' | 'abnormal' | 'crashed';
 export const STATUS_RANK: Record<CountedStatus, number> = {
@@ -86,15 +86,15 @@ function inWindow(startedMs: number, now: Date): boolean {
   return startedMs >= now.getTime() - UPDATE_WINDOW_MS && startedMs <= now.getTime() + FUTURE_MS;
 }
 
-function count(value: unknown, field: string): number {
+/** A count, 0 when absent, or NaN when it is not one (the aggregate is then ignored). */
+function count(value: unknown): number {
   if (value === undefined || value === null) return 0;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 1_000_000_000) {
-    throw new BadRequestError(`Invalid session aggregate: ${field} must be a count`);
-  }
-  return value;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 1_000_000_000
+    ? value
+    : Number.NaN;
 }
 
-function countedStatus(status: unknown, errors: unknown): CountedStatus {
+function countedStatus(status: unknown, errors: unknown): CountedStatus | undefined {
   const hadErrors = typeof errors === 'number' && errors > 0;
   switch (status) {
     case 'crashed':
@@ -110,21 +110,20 @@ function countedStatus(status: unknown, errors: unknown): CountedStatus {
     case undefined:
       return hadErrors ? 'errored' : 'healthy';
     default:
-      throw new BadRequestError('Invalid session: unknown status');
+      return undefined;
   }
 }
 
-/** A `session` item, or undefined when it is outside the update window or names no release. */
+/** A `session` item, or undefined when it is invalid, outside the update window or names no release. */
 export function sessionUpdate(payload: Json, now: Date): SessionUpdate | undefined {
   const sid = bounded(payload['sid']);
-  if (sid === undefined) throw new BadRequestError('Invalid session: no sid');
   const startedMs = time(payload['started']);
-  if (startedMs === undefined) throw new BadRequestError('Invalid session: no started time');
   const status = countedStatus(payload['status'], payload['errors']);
   const attrs = object(payload['attrs']) ?? {};
   const release = bounded(attrs['release']);
   // Sentry drops sessions without a release: release health is per release.
-  if (release === undefined || !inWindow(startedMs, now)) return undefined;
+  if (sid === undefined || startedMs === undefined || status === undefined || release === undefined) return undefined;
+  if (!inWindow(startedMs, now)) return undefined;
   const started = new Date(startedMs).toISOString();
   return {
     sid,
@@ -140,25 +139,24 @@ export function sessionUpdate(payload: Json, now: Date): SessionUpdate | undefin
 /** A `sessions` item's aggregates within the window (server-mode SDKs: one per minute bucket). */
 export function sessionAggregates(payload: Json, now: Date): SessionAggregate[] {
   const aggregates = payload['aggregates'];
-  if (!Array.isArray(aggregates)) throw new BadRequestError('Invalid sessions item: no aggregates');
   const attrs = object(payload['attrs']) ?? {};
   const release = bounded(attrs['release']);
-  if (release === undefined) return [];
+  if (!Array.isArray(aggregates) || release === undefined) return [];
   const found: SessionAggregate[] = [];
   for (const raw of aggregates) {
     const aggregate = object(raw);
-    if (!aggregate) throw new BadRequestError('Invalid sessions item: an aggregate is not an object');
-    const startedMs = time(aggregate['started']);
-    if (startedMs === undefined) throw new BadRequestError('Invalid sessions item: an aggregate has no started time');
+    const startedMs = time(aggregate?.['started']);
+    if (!aggregate || startedMs === undefined || !inWindow(startedMs, now)) continue;
     const counts = {
-      healthy: count(aggregate['exited'], 'exited'),
-      errored: count(aggregate['errored'], 'errored'),
-      unhandled: count(aggregate['unhandled'], 'unhandled'),
-      abnormal: count(aggregate['abnormal'], 'abnormal'),
-      crashed: count(aggregate['crashed'], 'crashed'),
+      healthy: count(aggregate['exited']),
+      errored: count(aggregate['errored']),
+      unhandled: count(aggregate['unhandled']),
+      abnormal: count(aggregate['abnormal']),
+      crashed: count(aggregate['crashed']),
     };
-    if (!inWindow(startedMs, now)) continue;
-    if (counts.healthy + counts.errored + counts.unhandled + counts.abnormal + counts.crashed === 0) continue;
+    const total = counts.healthy + counts.errored + counts.unhandled + counts.abnormal + counts.crashed;
+    // NaN when a count is not one: the aggregate is ignored.
+    if (!(total > 0)) continue;
     found.push({
       did: bounded(aggregate['did']) ?? null,
       hour: hourOf(new Date(startedMs).toISOString()),

@@ -16,9 +16,8 @@ export interface SessionItem {
 }
 
 /**
- * Reads every item first (a malformed one is a 400 and nothing is written), then writes them
- * all in one transaction. Returns how many items were counted and how many ignored (outside the
- * 5-day window, or without a release).
+ * Reads every item first, then writes them all in one transaction. Returns how many items were
+ * counted and how many ignored (invalid, outside the 5-day window, or without a release).
  */
 export async function recordSessionItems(
   db: Database,

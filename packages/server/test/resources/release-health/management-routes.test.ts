@@ -4,7 +4,7 @@
  * crash-free sessions and users and the comparison with the previous release. Hand-written
  * envelopes hold Sentry's rules: a session counts once by its worst status (an `exited` after
  * `crashed` does not un-crash), updates of sessions started more than 5 days ago are ignored,
- * `sessions` aggregates add up, and a malformed item is a 400 that writes nothing.
+ * `sessions` aggregates add up, and a malformed item is ignored (the envelope's others are kept).
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -185,25 +185,27 @@ describe('release health: sessions, version checks and the management API', () =
     assert.equal(found.release.crashFreeSessions, 0.9);
   });
 
-  it('refuses a malformed session item with a 400 and writes nothing of its envelope', async () => {
-    const good = session(sid(), 'ok', { attrs: { release: '5.0.0' } });
+  it('ignores a malformed session item, as Sentry does, and keeps the rest of the envelope', async () => {
     for (const bad of [
       { ...session(sid(), 'ok'), sid: undefined },
       { ...session(sid(), 'ok'), status: 'exploded' },
       { ...session(sid(), 'ok'), started: 'yesterday' },
     ]) {
+      const good = session(sid(), 'ok', { attrs: { release: '5.0.0' } });
       const response = await post(envelope(['session', good], ['session', bad]));
-      assert.equal(response.status, 400, await response.text());
+      assert.equal(response.status, 200, await response.text());
     }
     const aggregate = await post(
       envelope([
         'sessions',
-        { aggregates: [{ started: new Date().toISOString(), exited: -1 }], attrs: { release: '5.0.0' } },
+        { aggregates: [{ started: new Date().toISOString(), exited: -1 }, 'x'], attrs: { release: '5.0.0' } },
       ]),
     );
-    assert.equal(aggregate.status, 400);
-    const missing = await p.member.get(`/projects/${p.projectId}/release-health/5.0.0`);
-    assert.equal(missing.status, 404);
+    assert.equal(aggregate.status, 200);
+    const notJson = await post(`{}\n{"type":"session"}\n{not json`);
+    assert.equal(notJson.status, 400);
+    const found = await health('5.0.0');
+    assert.equal(found.release.sessions.total, 3);
   });
 
   it('keeps projects apart and answers 404 to an outsider', async () => {

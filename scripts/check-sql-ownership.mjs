@@ -69,6 +69,7 @@ const OWNERS = {
   release_session_hours: 'resources/release-health',
   release_session_users: 'resources/release-health',
   release_checks: 'resources/release-health',
+  release_users: 'resources/release-health',
   dedup_heads: null,
 };
 const OWNER_PREFIXES = [

@@ -41,6 +41,7 @@ export const UNMEMOISED_TABLES: ReadonlySet<string> = new Set([
   'release_session_hours',
   'release_session_users',
   'release_checks',
+  'release_users',
 ]);
 
 const SELECT = /^\s*select\b/i;

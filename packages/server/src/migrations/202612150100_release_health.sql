@@ -33,13 +33,16 @@ CREATE TABLE release_session_hours (
   abnormal INTEGER NOT NULL DEFAULT 0,
   unhandled INTEGER NOT NULL DEFAULT 0,
   crashed INTEGER NOT NULL DEFAULT 0,
+  -- Users whose latest session (and latest crashed session) of this release started in this hour:
+  -- the sum over the hours since a time is the exact number of users seen (with a crash) since then.
+  last_users INTEGER NOT NULL DEFAULT 0,
+  last_crashed_users INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (project_id, environment, release, sdk_environment, hour)
 );
 CREATE INDEX release_session_hours_hour ON release_session_hours (hour);
 
--- One row per user (the session's `did`) and hour and release: crash-free users are exact,
--- counted as distinct users over any range of hours (crashed = 1 once any of the user's
--- sessions in that hour crashed).
+-- One row per user (the session's `did`) and hour and release: a release's users per hour for its
+-- series (crashed = 1 once any of the user's sessions in that hour crashed).
 CREATE TABLE release_session_users (
   project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
   environment TEXT NOT NULL,
@@ -51,6 +54,20 @@ CREATE TABLE release_session_users (
   PRIMARY KEY (project_id, environment, release, sdk_environment, hour, distinct_id)
 );
 CREATE INDEX release_session_users_hour ON release_session_users (hour);
+
+-- One row per user (the session's `did`) and release: the hour of the user's latest session and
+-- latest crashed session, whose counters in release_session_hours move when these do.
+CREATE TABLE release_users (
+  project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  environment TEXT NOT NULL,
+  release TEXT NOT NULL,
+  sdk_environment TEXT NOT NULL,
+  distinct_id TEXT NOT NULL,
+  last_hour TEXT NOT NULL,
+  crash_hour TEXT,
+  PRIMARY KEY (project_id, environment, release, sdk_environment, distinct_id)
+);
+CREATE INDEX release_users_last_hour ON release_users (last_hour);
 
 -- Public version checks per hour and release the client said it runs (a known release only).
 CREATE TABLE release_checks (

@@ -3,14 +3,16 @@
  * sessions, users), sessions by status, crash-free sessions and users, and the change from the
  * previous release; for one release, the same over time. Crash-free sessions = 1 − crashed /
  * sessions; crash-free users = 1 − users with a crashed session / users (users are sessions'
- * `did`s, counted exactly as distinct over the range). `abnormal` and `unhandled` count apart and
+ * `did`s, each counted once per release and SDK environment: in the hour of their latest session
+ * and latest crashed session, so the sum over a range that ends now, as every range here does, is
+ * exact and costs one row per hour, not one per user). `abnormal` and `unhandled` count apart and
  * `errored` is not a crash. A rate is null when there is nothing to divide by.
  */
 import semver from 'semver';
 import type { Database } from '../../db/database.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { registeredReleases } from './read-model.ts';
-import { checkHours, type HealthFilter, seenReleases, sessionHours, userHours, userTotals } from './store.ts';
+import { checkHours, type HealthFilter, seenReleases, sessionHours, userHours } from './store.ts';
 import { flushVersionChecks } from './tally.ts';
 
 export interface HealthRange {
@@ -57,11 +59,10 @@ async function summaries(db: Database, scope: Scope, range: HealthRange): Promis
   // This process's version checks not yet written are written first, so a read sees them.
   await flushVersionChecks(db);
   const filter = filterOf(scope, range);
-  const [registered, seen, hours, users, checks] = await Promise.all([
+  const [registered, seen, hours, checks] = await Promise.all([
     registeredReleases(db, scope.projectId),
     seenReleases(db, scope.projectId, scope.environment),
     sessionHours(db, filter),
-    userTotals(db, filter),
     checkHours(db, filter),
   ]);
   const first = new Map<string, string>();
@@ -83,18 +84,18 @@ async function summaries(db: Database, scope: Scope, range: HealthRange): Promis
     });
   }
   for (const row of hours) {
-    const s = byVersion.get(row.release)?.sessions;
-    if (!s) continue;
+    const summary = byVersion.get(row.release);
+    if (!summary) continue;
+    const s = summary.sessions;
+    // Each user counts once, in the hour of their latest (crashed) session: the range's sum is exact.
+    summary.users.total += row.lastUsers;
+    summary.users.crashed += row.lastCrashedUsers;
     s.healthy += row.healthy;
     s.errored += row.errored;
     s.unhandled += row.unhandled;
     s.abnormal += row.abnormal;
     s.crashed += row.crashed;
     s.total += row.healthy + row.errored + row.unhandled + row.abnormal + row.crashed;
-  }
-  for (const row of users) {
-    const summary = byVersion.get(row.release);
-    if (summary) summary.users = { total: row.users, crashed: row.crashedUsers };
   }
   for (const row of checks) {
     const summary = byVersion.get(row.release);

@@ -77,6 +77,83 @@ async function addUser(
   );
 }
 
+const HOUR_KEY = 'project_id = ? AND environment = ? AND release = ? AND sdk_environment = ? AND hour = ?';
+
+/** Moves a per-hour user counter (`last_users` or `last_crashed_users`) by `by`, creating the hour. */
+async function moveUserCounter(
+  tx: Queryable,
+  scope: Scope,
+  at: { release: string; sdkEnvironment: string; hour: string },
+  column: 'last_users' | 'last_crashed_users',
+  by: 1 | -1,
+): Promise<void> {
+  const key = [scope.projectId, scope.environment, at.release, at.sdkEnvironment, at.hour];
+  if (by === -1) {
+    await tx.run(`UPDATE release_session_hours SET ${column} = ${column} - 1 WHERE ${HOUR_KEY}`, key);
+    return;
+  }
+  await tx.run(
+    `INSERT INTO release_session_hours (project_id, environment, release, sdk_environment, hour, ${column})
+     VALUES (?, ?, ?, ?, ?, 1)
+     ON CONFLICT (project_id, environment, release, sdk_environment, hour)
+     DO UPDATE SET ${column} = release_session_hours.${column} + 1`,
+    key,
+  );
+}
+
+/**
+ * A user seen in a session of the release that started in `at.hour` (crashed or not): the user's
+ * latest hour (and latest crash hour) moves forward, and the per-hour counters with it, so the
+ * users seen since any hour are one sum (exact for ranges that end now, which all of the API's
+ * do). The user's row is locked first, as a session's is.
+ */
+async function touchUser(
+  tx: Queryable,
+  scope: Scope,
+  at: { release: string; sdkEnvironment: string; hour: string },
+  did: string,
+  crashed: boolean,
+): Promise<void> {
+  await addUser(tx, scope, at, did, crashed);
+  const key = [scope.projectId, scope.environment, at.release, at.sdkEnvironment, did];
+  const lock = () =>
+    tx.all<{ last_hour: string; crash_hour: string | null }>(
+      `UPDATE release_users SET last_hour = last_hour
+       WHERE project_id = ? AND environment = ? AND release = ? AND sdk_environment = ? AND distinct_id = ?
+       RETURNING last_hour, crash_hour`,
+      key,
+    );
+  let [user] = await lock();
+  if (!user) {
+    const inserted = await tx.all<{ last_hour: string }>(
+      `INSERT INTO release_users (project_id, environment, release, sdk_environment, distinct_id, last_hour, crash_hour)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, environment, release, sdk_environment, distinct_id)
+       DO NOTHING RETURNING last_hour`,
+      [...key, at.hour, crashed ? at.hour : null],
+    );
+    if (inserted.length === 1) {
+      await moveUserCounter(tx, scope, at, 'last_users', 1);
+      if (crashed) await moveUserCounter(tx, scope, at, 'last_crashed_users', 1);
+      return;
+    }
+    [user] = await lock();
+    if (!user) return;
+  }
+  const where = 'project_id = ? AND environment = ? AND release = ? AND sdk_environment = ? AND distinct_id = ?';
+  if (at.hour > user.last_hour) {
+    await tx.run(`UPDATE release_users SET last_hour = ? WHERE ${where}`, [at.hour, ...key]);
+    await moveUserCounter(tx, scope, { ...at, hour: user.last_hour }, 'last_users', -1);
+    await moveUserCounter(tx, scope, at, 'last_users', 1);
+  }
+  if (crashed && (user.crash_hour === null || at.hour > user.crash_hour)) {
+    await tx.run(`UPDATE release_users SET crash_hour = ? WHERE ${where}`, [at.hour, ...key]);
+    if (user.crash_hour !== null) {
+      await moveUserCounter(tx, scope, { ...at, hour: user.crash_hour }, 'last_crashed_users', -1);
+    }
+    await moveUserCounter(tx, scope, at, 'last_crashed_users', 1);
+  }
+}
+
 /**
  * One session update, inside the envelope's transaction. The first update of a session counts
  * it under the release, SDK environment and hour it started in; a later one moves it only to a
@@ -98,7 +175,7 @@ export async function applySessionUpdate(tx: Queryable, scope: Scope, update: Se
     );
     if (inserted.length === 1) {
       await addHour(tx, scope, update, update.status, 1);
-      if (update.did !== null) await addUser(tx, scope, update, update.did, update.status === 'crashed');
+      if (update.did !== null) await touchUser(tx, scope, update, update.did, update.status === 'crashed');
       return;
     }
     // Another transaction inserted it meanwhile: now it is there to lock.
@@ -131,9 +208,9 @@ export async function applySessionUpdate(tx: Queryable, scope: Scope, update: Se
       ...key,
     ]);
     const status = worse ? update.status : state.status;
-    await addUser(tx, scope, at, did, status === 'crashed');
+    await touchUser(tx, scope, at, did, status === 'crashed');
   } else if (did !== null && worse && update.status === 'crashed') {
-    await addUser(tx, scope, at, did, true);
+    await touchUser(tx, scope, at, did, true);
   }
 }
 
@@ -142,7 +219,7 @@ export async function applySessionAggregate(tx: Queryable, scope: Scope, aggrega
   for (const status of COUNTED_STATUSES) {
     if (aggregate[status] > 0) await addHour(tx, scope, aggregate, status, aggregate[status]);
   }
-  if (aggregate.did !== null) await addUser(tx, scope, aggregate, aggregate.did, aggregate.crashed > 0);
+  if (aggregate.did !== null) await touchUser(tx, scope, aggregate, aggregate.did, aggregate.crashed > 0);
 }
 
 /** Adds version-check counts (the in-memory tally of one flush) in one transaction. */
@@ -165,15 +242,16 @@ export async function addVersionChecks(
  */
 export async function expireBatch(
   db: Queryable,
-  table: 'release_sessions' | 'release_session_hours' | 'release_session_users' | 'release_checks',
+  table: 'release_sessions' | 'release_session_hours' | 'release_session_users' | 'release_users' | 'release_checks',
   cutoff: string,
   limit: number,
 ): Promise<number> {
-  const column = table === 'release_sessions' ? 'started' : 'hour';
+  const column = table === 'release_sessions' ? 'started' : table === 'release_users' ? 'last_hour' : 'hour';
   const key = {
     release_sessions: 'project_id, environment, sid',
     release_session_hours: 'project_id, environment, release, sdk_environment, hour',
     release_session_users: 'project_id, environment, release, sdk_environment, hour, distinct_id',
+    release_users: 'project_id, environment, release, sdk_environment, distinct_id',
     release_checks: 'project_id, release, hour',
   }[table];
   const { changes } = await db.run(
@@ -191,6 +269,8 @@ export interface HourCounts {
   unhandled: number;
   abnormal: number;
   crashed: number;
+  lastUsers: number;
+  lastCrashedUsers: number;
 }
 
 export interface HealthFilter {
@@ -219,8 +299,9 @@ function where(filter: HealthFilter): { sql: string; params: string[] } {
 /** Sessions per release and hour in the range. */
 export async function sessionHours(db: Queryable, filter: HealthFilter): Promise<HourCounts[]> {
   const { sql, params } = where(filter);
-  const rows = await db.all<HourCounts>(
-    `SELECT release, hour, SUM(healthy) AS healthy, SUM(errored) AS errored, SUM(unhandled) AS unhandled, SUM(abnormal) AS abnormal, SUM(crashed) AS crashed
+  const rows = await db.all<HourCounts & { last_users: number; last_crashed_users: number }>(
+    `SELECT release, hour, SUM(healthy) AS healthy, SUM(errored) AS errored, SUM(unhandled) AS unhandled, SUM(abnormal) AS abnormal, SUM(crashed) AS crashed,
+       SUM(last_users) AS last_users, SUM(last_crashed_users) AS last_crashed_users
      FROM release_session_hours WHERE ${sql} GROUP BY release, hour`,
     params,
   );
@@ -232,25 +313,8 @@ export async function sessionHours(db: Queryable, filter: HealthFilter): Promise
     unhandled: Number(row.unhandled),
     abnormal: Number(row.abnormal),
     crashed: Number(row.crashed),
-  }));
-}
-
-/** Distinct users and users with a crashed session, per release, over the whole range (exact). */
-export async function userTotals(
-  db: Queryable,
-  filter: HealthFilter,
-): Promise<{ release: string; users: number; crashedUsers: number }[]> {
-  const { sql, params } = where(filter);
-  const rows = await db.all<{ release: string; users: number; crashed_users: number }>(
-    `SELECT release, COUNT(DISTINCT distinct_id) AS users,
-       COUNT(DISTINCT CASE WHEN crashed = 1 THEN distinct_id END) AS crashed_users
-     FROM release_session_users WHERE ${sql} GROUP BY release`,
-    params,
-  );
-  return rows.map((row) => ({
-    release: row.release,
-    users: Number(row.users),
-    crashedUsers: Number(row.crashed_users),
+    lastUsers: Number(row.last_users),
+    lastCrashedUsers: Number(row.last_crashed_users),
   }));
 }
 

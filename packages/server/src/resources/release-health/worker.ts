@@ -66,6 +66,7 @@ export class ReleaseHealthWorker {
       ['release_sessions', sessionsCutoff],
       ['release_session_hours', countsCutoff],
       ['release_session_users', countsCutoff],
+      ['release_users', countsCutoff],
       ['release_checks', countsCutoff],
     ] as const) {
       while (!this.poller.stopping) {

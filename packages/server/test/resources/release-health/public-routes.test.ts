@@ -33,6 +33,21 @@ describe('POST /sessions', () => {
     assert.deepEqual(await counts(), { total: 2, healthy: 0, errored: 1, unhandled: 0, abnormal: 0, crashed: 1 });
   });
 
+  it('counts a user once per release, in the range by their latest session and latest crash', async () => {
+    const threeDaysAgo = new Date(Date.now() - 3 * 24 * 3600_000).toISOString();
+    const sessions = [
+      update('e1', 'crashed', { did: 'eve', started: threeDaysAgo, release: '8.0.0' }),
+      update('e2', 'exited', { did: 'eve', release: '8.0.0' }),
+      update('e3', 'exited', { did: 'fay', release: '8.0.0' }),
+      update('e4', 'exited', { did: 'fay', release: '8.0.0' }),
+    ];
+    assert.equal((await p.live.post('/sessions', { sessions })).status, 200);
+    const users = async (days: number) =>
+      (await p.member.get(`/projects/${p.projectId}/release-health/8.0.0`, { query: { days } })).body.release.users;
+    assert.deepEqual(await users(1), { total: 2, crashed: 0 });
+    assert.deepEqual(await users(7), { total: 2, crashed: 1 });
+  });
+
   it('refuses bad input with a 400 and writes nothing; needs errors:write', async () => {
     for (const body of [
       {},

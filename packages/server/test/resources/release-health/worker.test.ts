@@ -53,8 +53,10 @@ describe('release health: expiry', () => {
     assert.equal(await count('release_session_hours'), 3);
     assert.equal(await count('release_session_users'), 3);
     // Past the retention: the counts go too.
-    assert.equal(await worker.expire(new Date(Date.now() + 31 * day)), 6);
+    assert.equal(await count('release_users'), 3);
+    assert.equal(await worker.expire(new Date(Date.now() + 31 * day)), 9);
     assert.equal(await count('release_session_hours'), 0);
     assert.equal(await count('release_session_users'), 0);
+    assert.equal(await count('release_users'), 0);
   });
 });

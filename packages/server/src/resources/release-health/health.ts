@@ -62,7 +62,7 @@ async function summaries(db: Database, scope: Scope, range: HealthRange): Promis
   const [registered, seen, hours, checks] = await Promise.all([
     registeredReleases(db, scope.projectId),
     seenReleases(db, scope.projectId, scope.environment),
-    sessionHours(db, filter),
+    sessionHours(db, filter, true),
     checkHours(db, filter),
   ]);
   const first = new Map<string, string>();

@@ -296,13 +296,15 @@ function where(filter: HealthFilter): { sql: string; params: string[] } {
   return { sql, params };
 }
 
-/** Sessions per release and hour in the range. */
-export async function sessionHours(db: Queryable, filter: HealthFilter): Promise<HourCounts[]> {
+/** Sessions per release and hour in the range (`byRelease`: per release, `hour` the first one). */
+export async function sessionHours(db: Queryable, filter: HealthFilter, byRelease = false): Promise<HourCounts[]> {
   const { sql, params } = where(filter);
+  const group = byRelease ? 'release' : 'release, hour';
+  const hour = byRelease ? 'MIN(hour)' : 'hour';
   const rows = await db.all<HourCounts & { last_users: number; last_crashed_users: number }>(
-    `SELECT release, hour, SUM(healthy) AS healthy, SUM(errored) AS errored, SUM(unhandled) AS unhandled, SUM(abnormal) AS abnormal, SUM(crashed) AS crashed,
+    `SELECT release, ${hour} AS hour, SUM(healthy) AS healthy, SUM(errored) AS errored, SUM(unhandled) AS unhandled, SUM(abnormal) AS abnormal, SUM(crashed) AS crashed,
        SUM(last_users) AS last_users, SUM(last_crashed_users) AS last_crashed_users
-     FROM release_session_hours WHERE ${sql} GROUP BY release, hour`,
+     FROM release_session_hours WHERE ${sql} GROUP BY ${group}`,
     params,
   );
   return rows.map((row) => ({

@@ -77,6 +77,11 @@ const OWNERS = {
   instance_keys: 'db',
   named_locks: 'db',
   quota_usage: 'http',
+  release_sessions: 'resources/release-health',
+  release_session_hours: 'resources/release-health',
+  release_session_users: 'resources/release-health',
+  release_checks: 'resources/release-health',
+  release_users: 'resources/release-health',
   dedup_heads: null,
 };
 const OWNER_PREFIXES = [

@@ -51,6 +51,7 @@ export const SCENARIO_IDS = [
   'errors-duplicate',
   'envelope',
   'envelope-repeat',
+  'sessions',
   'logs',
   'logs-distinct',
   'board-ideas',
@@ -199,6 +200,7 @@ export function scenarios(
       : [
           envelopeScenario(key, more.ingestNumber, runId, 'new'),
           envelopeScenario(key, more.ingestNumber, runId, 'repeat'),
+          sessionScenario(key, more.ingestNumber, runId),
         ]),
     {
       id: 'logs',
@@ -281,6 +283,39 @@ function envelopeScenario(key: string, ingestNumber: number, runId: string, kind
       });
       const body = (await expectStatus(response, 200, 'POST envelope')) as { id?: string };
       if (body.id !== 'e4b5a1a0c0d94f6f9b6c1d2e3f405162') fail(`POST envelope answered id ${String(body.id)}`);
+    },
+  };
+}
+
+/**
+ * A Sentry SDK's release health: an envelope with one `session` item that starts a new session
+ * (a new `sid` and user each request, as page loads of a browser SDK send them), counted into the
+ * session state, the hour's counts and the hour's users in one transaction. Issue 33: 20 % of the
+ * ceiling on SQLite.
+ */
+function sessionScenario(key: string, ingestNumber: number, runId: string): Scenario {
+  const path = `/api/${ingestNumber}/envelope/?sentry_key=${key}&sentry_version=7`;
+  const started = new Date().toISOString();
+  const sessionOf = (id: string) =>
+    `{}\n{"type":"session"}\n${JSON.stringify({
+      sid: `bench-${runId}-${id}`,
+      did: `user-${id}`,
+      init: true,
+      started,
+      timestamp: started,
+      status: 'ok',
+      errors: 0,
+      attrs: { release: 'web@1.4.2', environment: 'production' },
+    })}\n`;
+  const headers = { 'Content-Type': 'text/plain;charset=UTF-8' };
+  return {
+    id: 'sessions',
+    label: 'POST /api/<n>/envelope/ (Sentry session, new)',
+    request: { method: 'POST', path, headers, uniqueBody: { parts: sessionOf('XXX').split('XXX') } },
+    target: { ratio: 0.2 },
+    check: async (origin) => {
+      const response = await fetch(`${origin}${path}`, { method: 'POST', headers, body: sessionOf('check') });
+      await expectStatus(response, 200, 'POST envelope (session)');
     },
   };
 }

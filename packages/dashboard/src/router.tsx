@@ -48,6 +48,7 @@ export const router = createBrowserRouter(
             { path: 'site-config', lazy: screen(() => import('./screens/site-config.tsx')) },
             { path: 'translations', lazy: screen(() => import('./screens/translations.tsx')) },
             { path: 'releases', lazy: screen(() => import('./screens/releases.tsx')) },
+            { path: 'releases/:version', lazy: screen(() => import('./screens/release-health.tsx')) },
             { path: 'settings', lazy: screen(() => import('./screens/project-settings.tsx')) },
             { path: 'keys', lazy: screen(() => import('./screens/project-keys.tsx')) },
             { path: 'webhooks', lazy: screen(() => import('./screens/project-webhooks.tsx')) },

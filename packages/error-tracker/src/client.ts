@@ -12,6 +12,7 @@ import {
   type Transport,
 } from '@signpost/sdk-core';
 import { BreadcrumbBuffer } from './breadcrumbs.js';
+import { type Session, startSession } from './session.js';
 import type {
   AppContext,
   AppEnvironment,
@@ -36,6 +37,11 @@ export interface ErrorTrackerOptions {
   release?: string;
   /** A build or deployment id (`app.releaseId`). */
   releaseId?: string;
+  /**
+   * Release health: a session per page load or process, sent to POST /sessions (session.ts).
+   * Default: on when `release` is set.
+   */
+  sessions?: boolean;
   /** Share of events sent, 0 to 1. Default 1. Sampling happens first, before `beforeSend`. */
   sampleRate?: number;
   /** Change an event, or return `null` to drop it (drops are counted in `stats.dropped`). */
@@ -173,6 +179,7 @@ export function createErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
   const metadata: Record<string, unknown> = { ...options.metadata };
   const sessionId = randomId();
   let user: User | null = null;
+  let session: Session | undefined;
   let deviceProvider: () => DeviceContext | undefined = () => undefined;
   let networkProvider: () => NetworkContext | undefined = () => undefined;
   let locationProvider: () => { url?: string; referrer?: string } = () => ({});
@@ -180,6 +187,49 @@ export function createErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
     (options.offline ?? isBrowser()) && enabled
       ? createOfflineQueue({ transport, storageKey: 'signpost:error-tracker:queue' })
       : undefined;
+
+  function track(pending: Promise<unknown> | undefined): void {
+    if (!pending) return;
+    inFlight.add(pending);
+    void pending.finally(() => inFlight.delete(pending));
+  }
+
+  if (enabled && options.release && options.sessions !== false) {
+    const release = clip(options.release, 200);
+    session = startSession({
+      sid: sessionId,
+      release,
+      environment: options.environment,
+      user: () => user?.id ?? user?.email,
+      unhandledStatus: isBrowser() ? 'unhandled' : 'crashed',
+      send: (update) => {
+        const pending = transport
+          .request('POST', '/sessions', { body: { sessions: [update] }, keepalive: isBrowser() })
+          .then(
+            () => undefined,
+            (error: unknown) => {
+              if (!(error instanceof SdkError && error.code === 'rate_limited')) report(error);
+            },
+          );
+        track(pending);
+        return pending;
+      },
+    });
+    // The session ends with the page or the process; close() ends it too.
+    const g = globalThis as {
+      addEventListener?: (type: string, fn: () => void) => void;
+      removeEventListener?: (type: string, fn: () => void) => void;
+      process?: { once?: (type: string, fn: () => void) => void; off?: (type: string, fn: () => void) => void };
+    };
+    const end = () => void session?.end();
+    if (isBrowser()) {
+      g.addEventListener?.('pagehide', end);
+      cleanups.push(() => g.removeEventListener?.('pagehide', end));
+    } else {
+      g.process?.once?.('beforeExit', end);
+      cleanups.push(() => g.process?.off?.('beforeExit', end));
+    }
+  }
 
   function isDuplicate(fingerprint: string): boolean {
     if (dedupeWindowMs <= 0) return false;
@@ -254,6 +304,7 @@ export function createErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
         stats.dropped++;
         return Promise.resolve(undefined);
       }
+      if (mechanism !== 'captureMessage') track(session?.error(mechanism === 'captureException'));
       const top =
         n.stack
           ?.split('\n')
@@ -325,6 +376,7 @@ export function createErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
       await Promise.all([...inFlight]).catch(() => undefined);
     },
     close: async () => {
+      track(session?.end());
       for (const fn of cleanups.splice(0).reverse()) {
         try {
           fn();

@@ -87,7 +87,8 @@ export function init(options: NodeOptions): ErrorTracker {
         done = true;
         then();
       };
-      void sent.then(finish, finish);
+      // Everything in flight (the report and the session's crash) is sent before exiting.
+      void sent.then(() => tracker.flush()).then(finish, finish);
       setTimeout(finish, timeout).unref();
     };
     const onUncaught = (error: Error) => {

@@ -25,6 +25,7 @@ import { createMailer } from './mail/mailer.ts';
 import { DEMO_PROJECT_ID } from './seed/first-start.ts';
 import { domainOfSender, OutboxWorker, registerNotificationHandlers } from './resources/notifications/mount.ts';
 import { ScheduleWorker } from './resources/changelog/mount.ts';
+import { ReleaseHealthWorker } from './resources/release-health/mount.ts';
 import { DeliveryWorker, registerWebhookHandlers } from './resources/webhooks/mount.ts';
 import { closeQuotaMeter, openQuotaMeter } from './http/quota.ts';
 import { sentryIngestRoutes } from './resources/sentry-ingest/mount.ts';
@@ -177,6 +178,10 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   const changelogSchedule = new ScheduleWorker({ db, intervalMs: config.changelogScheduleIntervalMs, log: app.log });
   app.addHook('onReady', async () => changelogSchedule.start());
   app.addHook('preClose', async () => changelogSchedule.stop());
+  // Release health: version-check counts written every second, old sessions expired in batches.
+  const releaseHealth = new ReleaseHealthWorker({ db, retentionDays: config.sessionRetentionDays, log: app.log });
+  app.addHook('onReady', async () => releaseHealth.start());
+  app.addHook('onClose', async () => releaseHealth.stop());
 
   // Repeats of the hot reads are answered before Fastify's own request handler (see front-door.ts).
   const answerFromMemo = frontDoor({

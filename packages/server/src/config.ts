@@ -47,6 +47,11 @@ export interface Config {
    */
   changelogScheduleIntervalMs: number;
   /**
+   * `SESSION_RETENTION_DAYS`: days release health keeps its hourly session, user and version-check
+   * counts (resources/release-health/worker.ts); per-session state goes after Sentry's 5-day window.
+   */
+  sessionRetentionDays: number;
+  /**
    * `ERROR_HISTORY_RETENTION_DAYS`: days of the hourly occurrence counts of error records from before
    * migration 202612020100 (resources/reports/store-history.ts; newer records count their own
    * hours); older hours are pruned after writes, at most every 10 minutes per process.
@@ -246,6 +251,7 @@ export function loadConfig(env: Env = process.env): Config {
       integer(0, 3_600_000),
       'an integer from 0 (no worker) to 3600000',
     ),
+    sessionRetentionDays: read('SESSION_RETENTION_DAYS', 90, integer(1, 3650), 'an integer from 1 to 3650'),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);

@@ -1,7 +1,8 @@
 /**
  * Home: what needs the signed-in account's attention (GET /me/attention): new ideas to triage and
  * the most-voted open ideas across its projects, an unverified e-mail address, and pending invites
- * of the teams it administers; each leads where it is dealt with.
+ * of the teams it administers; each leads where it is dealt with. Then the latest release of each
+ * of its first projects, with its health (widgets/latest-releases.tsx).
  */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -10,6 +11,7 @@ import { statusLabel } from '../api/features.ts';
 import type { Attention, AttentionIdea } from '../api/projects.ts';
 import { RequireAccount } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
+import { LatestReleases } from '../widgets/latest-releases.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
 
@@ -31,6 +33,7 @@ function HomeScreen({ account }: { account: Account }) {
       <QueryView query={attention} what="what needs your attention">
         {(data) => <NeedsAttention data={data} />}
       </QueryView>
+      <LatestReleases />
       <ul className="links">
         <li>
           <Link to="/projects">Your projects</Link> and <Link to="/teams">your teams</Link>

@@ -1,5 +1,6 @@
 /**
- * Releases: the list (newest version first), creating and editing one (SemVer checked here and by
+ * Releases: each release's health and adoption (widgets/release-health-table.tsx, linking to a
+ * release's page), the list (newest version first), creating and editing one (SemVer checked here and by
  * the server; a refusal is shown in place and nothing typed is lost), deleting after a
  * confirmation, and a preview of the version check: what GET /version-check answers a client on a
  * version the user types, asked of the server's own decision (GET /projects/{id}/releases/check).
@@ -14,6 +15,7 @@ import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
 import { CheckboxField, TextAreaField } from '../widgets/fields.tsx';
 import { FormActions } from '../widgets/form-actions.tsx';
+import { ReleaseHealthTable } from '../widgets/release-health-table.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './releases.css';
 
@@ -72,6 +74,7 @@ export default function Releases() {
   return (
     <div className="releases stack">
       <h1>Releases</h1>
+      <ReleaseHealthTable projectId={project.id} />
       <Preview projectId={project.id} />
       {admin ? (
         <ReleaseForm

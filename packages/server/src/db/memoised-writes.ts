@@ -42,6 +42,12 @@ export const UNMEMOISED_TABLES: ReadonlySet<string> = new Set([
   'rate_limit_hits',
   // The webhook outbox: its worker claims and marks rows all the time, and no memo reads them.
   'webhook_deliveries',
+  // Release health: session updates and version-check counts (resources/release-health).
+  'release_sessions',
+  'release_session_hours',
+  'release_session_users',
+  'release_checks',
+  'release_users',
 ]);
 
 const SELECT = /^\s*select\b/i;

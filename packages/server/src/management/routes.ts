@@ -17,6 +17,7 @@ import { keyRoutes, projectRoutes } from '../resources/projects/mount.ts';
 import { changelogManagementRoutes } from '../resources/changelog/mount.ts';
 import { featureManagementRoutes } from '../resources/features/mount.ts';
 import { releaseManagementRoutes } from '../resources/releases/mount.ts';
+import { releaseHealthManagementRoutes } from '../resources/release-health/mount.ts';
 import { logManagementRoutes } from '../resources/logs/mount.ts';
 import { tagManagementRoutes } from '../resources/tags/mount.ts';
 import { reportManagementRoutes } from '../resources/reports/mount.ts';
@@ -44,6 +45,7 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   siteConfigManagementRoutes,
   translationManagementRoutes,
   releaseManagementRoutes,
+  releaseHealthManagementRoutes,
   reportManagementRoutes,
   logManagementRoutes,
   boardManagementRoutes,

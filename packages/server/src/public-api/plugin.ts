@@ -14,6 +14,7 @@ import { reportRoutes } from '../resources/reports/mount.ts';
 import { siteConfigRoutes } from '../resources/site-config/mount.ts';
 import { i18nTelemetryRoutes, translationRoutes } from '../resources/translations/mount.ts';
 import { versionCheckRoutes } from '../resources/releases/mount.ts';
+import { sessionRoutes } from '../resources/release-health/mount.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResponseMemo } from '../http/response-memo.ts';
 import type { Permission } from '../kernel/key-scopes.ts';
@@ -141,6 +142,7 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
     siteConfigRoutes,
     translationRoutes,
     versionCheckRoutes,
+    sessionRoutes,
   ]) {
     await app.register(async (scoped) => routes(scoped as App, deps));
   }

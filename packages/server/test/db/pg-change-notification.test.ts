@@ -81,6 +81,8 @@ describe('who reads the tables whose writes do not notify', () => {
     'src/resources/logs/group-key.ts',
     'src/resources/logs/store.ts',
     'src/resources/logs/store-sqlite-keys.ts',
+    'src/resources/release-health/store.ts',
+    'src/resources/release-health/worker.ts',
     'src/resources/reports/index.ts',
     'src/resources/reports/store.ts',
     'src/resources/reports/store-group-reads.ts',

@@ -25,7 +25,7 @@ export async function versionCheckRoutes(app: App, { db }: Deps): Promise<void> 
     async (request) => {
       const { projectId, currentVersion } = request.query;
       if (!(await projectExists(db, projectId))) throw new NotFoundError();
-      return checkVersion(db, projectId, currentVersion);
+      return checkVersion(db, projectId, currentVersion, db);
     },
   );
 }

@@ -2,7 +2,8 @@
  * Sentry-compatible ingest: `POST /api/<ingest number>/envelope/` and `/store/`, so an app
  * reports to Signpost with a Sentry SDK by setting its DSN to `http(s)://<key>@<host>/<number>`
  * and nothing else. Event items go through the same write as POST /errors (dedup, history,
- * regression), log items through the same write as POST /logs; other item types are accepted
+ * regression), log items through the same write as POST /logs, session items into release
+ * health (resources/release-health); other item types are accepted
  * and dropped, and counted (counters.ts). Answers any origin (browser SDKs report cross-origin).
  */
 import { randomUUID } from 'node:crypto';
@@ -14,6 +15,7 @@ import { BadRequestError } from '../../kernel/errors.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { storeLogBatch } from '../logs/index.ts';
 import { prepareSentryEvent, recordError } from '../reports/index.ts';
+import { recordSessionItems, type SessionItem } from '../release-health/index.ts';
 import { admitKey, consumeIngestQuota, type IngestKey, keyFromDsn, keyOutsideBody, requireScopes } from './auth.ts';
 import { BODY_LIMIT, decodeBody } from './body.ts';
 import { countItem } from './counters.ts';
@@ -99,12 +101,28 @@ export async function sentryIngestRoutes(app: FastifyInstance, { db, config }: I
     const needed = new Set<string>();
     if (types.includes('event')) needed.add('errors:write');
     if (types.includes('log')) needed.add('logs:write');
+    if (types.includes('session') || types.includes('sessions')) needed.add('errors:write');
     // Only dropped items: any key that may write errors or logs may send them.
     if (needed.size === 0 && !key.scopes.has('logs:write')) needed.add('errors:write');
     requireScopes(key, needed);
     reply.headers(await consumeIngestQuota(db, key));
     const scope = ingestScope(key);
     let id = eventId(parsed.header['event_id']);
+    // Session items (release health) are read first and written together, in one transaction.
+    const sessions: SessionItem[] = [];
+    for (const item of parsed.items) {
+      const type = item.header['type'];
+      if (type === 'session' || type === 'sessions') {
+        const payload = itemJson(item);
+        guard(payload);
+        sessions.push({ type, payload });
+      }
+    }
+    if (sessions.length > 0) {
+      const { counted, ignored } = await recordSessionItems(db, scope, sessions);
+      for (let i = 0; i < counted; i++) countItem(db, 'accepted', 'session');
+      for (let i = 0; i < ignored; i++) countItem(db, 'dropped', 'session');
+    }
     for (const item of parsed.items) {
       const type = String(item.header['type']);
       if (type === 'event') {
@@ -119,7 +137,7 @@ export async function sentryIngestRoutes(app: FastifyInstance, { db, config }: I
           await storeLogBatch(db, scope, entries.slice(i, i + LOG_BATCH), new Date());
         }
         countItem(db, 'accepted', 'log');
-      } else {
+      } else if (type !== 'session' && type !== 'sessions') {
         countItem(db, 'dropped', type);
       }
     }

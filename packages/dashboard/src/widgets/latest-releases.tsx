@@ -1,0 +1,46 @@
+/**
+ * Home's "Latest releases": for each of the account's first projects (five at most), its newest
+ * release's health over the last 7 days, linking to the release's page.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, unwrap } from '../api/client.ts';
+import { releaseHealthKey } from '../api/release-health.ts';
+import { ReleaseHealthFigures } from './release-health-figures.tsx';
+
+const MAX_PROJECTS = 5;
+
+export function LatestReleases() {
+  const projects = useQuery({ queryKey: ['projects'], queryFn: () => unwrap(api.GET('/projects')) });
+  const shown = (projects.data?.projects ?? []).slice(0, MAX_PROJECTS);
+  if (shown.length === 0) return null;
+  return (
+    <section className="stack" aria-labelledby="latest-releases-title">
+      <h2 id="latest-releases-title">Latest releases</h2>
+      {shown.map((project) => (
+        <LatestRelease key={project.id} projectId={project.id} name={project.name} />
+      ))}
+    </section>
+  );
+}
+
+function LatestRelease({ projectId, name }: { projectId: string; name: string }) {
+  const health = useQuery({
+    queryKey: releaseHealthKey(projectId, 7),
+    queryFn: () =>
+      unwrap(api.GET('/projects/{projectId}/release-health', { params: { path: { projectId }, query: { days: 7 } } })),
+  });
+  const latest = health.data?.latest;
+  if (!latest) return null;
+  return (
+    <section className="card stack" aria-label={`${name}: release ${latest.version}`}>
+      <h3>
+        {name}:{' '}
+        <Link to={`/projects/${projectId}/releases/${encodeURIComponent(latest.version)}`}>
+          release {latest.version}
+        </Link>
+      </h3>
+      <ReleaseHealthFigures release={latest} />
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+/**
+ * Every release's health over the last 14 days, newest first (GET /projects/{id}/release-health):
+ * crash-free sessions and users, sessions, users, version checks, the change from the release
+ * before; each version links to its page.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, unwrap } from '../api/client.ts';
+import { percent, points, releaseHealthKey } from '../api/release-health.ts';
+import { Empty, QueryView } from './states.tsx';
+
+export function ReleaseHealthTable({ projectId }: { projectId: string }) {
+  const health = useQuery({
+    queryKey: releaseHealthKey(projectId, 14),
+    queryFn: () =>
+      unwrap(api.GET('/projects/{projectId}/release-health', { params: { path: { projectId }, query: { days: 14 } } })),
+  });
+  return (
+    <section className="card stack" aria-labelledby="health-list-title">
+      <h2 id="health-list-title">Health and adoption, last 14 days</h2>
+      <QueryView query={health} what="release health">
+        {(data) =>
+          data.releases.length === 0 ? (
+            <Empty>
+              <p>
+                No release has sessions or version checks yet. Sentry SDKs send sessions with their events once a
+                release is set.
+              </p>
+            </Empty>
+          ) : (
+            <div className="table-wrap">
+              <table className="table">
+                <caption className="visually-hidden">Health of each release, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Release</th>
+                    <th scope="col">Crash-free sessions</th>
+                    <th scope="col">Crash-free users</th>
+                    <th scope="col">Sessions</th>
+                    <th scope="col">Users</th>
+                    <th scope="col">Version checks</th>
+                    <th scope="col">Change from previous</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.releases.map((release) => (
+                    <tr key={release.version}>
+                      <th scope="row">
+                        <Link to={`/projects/${projectId}/releases/${encodeURIComponent(release.version)}`}>
+                          {release.version}
+                        </Link>
+                      </th>
+                      <td>{percent(release.crashFreeSessions)}</td>
+                      <td>{percent(release.crashFreeUsers)}</td>
+                      <td>{release.sessions.total}</td>
+                      <td>{release.users.total}</td>
+                      <td>{release.versionChecks}</td>
+                      <td>{points(release.comparison.crashFreeUsersChange)} users</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </QueryView>
+    </section>
+  );
+}

@@ -1,0 +1,76 @@
+/** Release health and adoption in the management API: every release of a project, and one over time. */
+import { errorResponses } from '../../http/common-schemas.ts';
+import { ProjectParams } from '../../http/management-schemas.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { type HealthRange, projectHealth, releaseHealth } from './health.ts';
+import { normaliseRelease } from './parse.ts';
+import { HealthQuery, ProjectHealth, ReleaseHealth, ReleaseHealthParams, ReleaseHealthQuery } from './schemas.ts';
+
+const tags = ['releases'];
+const DAY_MS = 24 * 3600_000;
+
+function rangeOf(query: { sdkEnvironment?: string | undefined; days?: number | undefined }, now: Date): HealthRange {
+  // Whole hours: the range ends after the current hour, so it holds all of it.
+  const until = new Date(Math.floor(now.getTime() / 3600_000) * 3600_000 + 3600_000);
+  return {
+    sdkEnvironment: query.sdkEnvironment,
+    since: new Date(until.getTime() - (query.days ?? 14) * DAY_MS),
+    until,
+  };
+}
+
+export async function releaseHealthManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
+  app.get(
+    '/projects/:projectId/release-health',
+    {
+      schema: {
+        operationId: 'manageListReleaseHealth',
+        summary:
+          'Adoption and health of every release (registered or seen in sessions), newest first, each compared with the one before (role: member)',
+        tags,
+        params: ProjectParams,
+        querystring: HealthQuery,
+        response: { 200: ProjectHealth, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      const range = rangeOf(request.query, new Date());
+      const scope = { projectId, environment: request.query.environment ?? 'live' };
+      const releases = await projectHealth(db, scope, range);
+      return {
+        since: range.since.toISOString(),
+        until: range.until.toISOString(),
+        latest: releases[0] ?? null,
+        releases,
+      };
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/release-health/:version',
+    {
+      schema: {
+        operationId: 'manageGetReleaseHealth',
+        summary: "One release's adoption and health over time, with the previous release's (role: member)",
+        tags,
+        params: ReleaseHealthParams,
+        querystring: ReleaseHealthQuery,
+        response: { 200: ReleaseHealth, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      const range = rangeOf(request.query, new Date());
+      const bucket = request.query.bucket ?? ((request.query.days ?? 14) <= 2 ? 'hour' : 'day');
+      const scope = { projectId, environment: request.query.environment ?? 'live' };
+      const found = await releaseHealth(db, scope, normaliseRelease(request.params.version), range, bucket);
+      if (!found) throw new NotFoundError();
+      return { since: range.since.toISOString(), until: range.until.toISOString(), ...found };
+    },
+  );
+}

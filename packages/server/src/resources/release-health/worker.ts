@@ -1,0 +1,81 @@
+/**
+ * Release health's background work, one per process (started on `onReady`, stopped in
+ * `preClose`): every second it writes the version checks counted in memory (tally.ts); every
+ * ten minutes it expires, in batches of 1,000 rows with a pause between them, session state
+ * whose 5-day update window has closed (plus a day) and the hourly counts older than
+ * `SESSION_RETENTION_DAYS` (default 90).
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/database.ts';
+import { Poller } from '../../kernel/poller.ts';
+import { UPDATE_WINDOW_MS } from './parse.ts';
+import { expireBatch } from './store.ts';
+import { flushVersionChecks } from './tally.ts';
+
+const BATCH = 1000;
+const EXPIRE_EVERY_MS = 10 * 60_000;
+const DAY_MS = 24 * 3600_000;
+
+export interface ReleaseHealthWorkerOptions {
+  db: Database;
+  retentionDays: number;
+  log: FastifyBaseLogger;
+  /** Milliseconds between flushes of the version-check counts; 0 runs no worker. */
+  flushMs?: number;
+}
+
+export class ReleaseHealthWorker {
+  private readonly options: ReleaseHealthWorkerOptions;
+  private readonly poller: Poller;
+  private lastExpiry = 0;
+
+  constructor(options: ReleaseHealthWorkerOptions) {
+    this.options = options;
+    this.poller = new Poller({
+      intervalMs: options.flushMs ?? 1000,
+      name: 'release health',
+      log: options.log,
+      runPass: () => this.runPass(),
+    });
+  }
+
+  start(): void {
+    this.poller.start();
+  }
+
+  /** Stops the worker and writes the last counts. */
+  async stop(): Promise<void> {
+    await this.poller.stop();
+    await flushVersionChecks(this.options.db);
+  }
+
+  async runPass(now = new Date()): Promise<void> {
+    await flushVersionChecks(this.options.db);
+    if (now.getTime() - this.lastExpiry < EXPIRE_EVERY_MS) return;
+    this.lastExpiry = now.getTime();
+    await this.expire(now);
+  }
+
+  /** Deletes what is past its time, batch by batch; the number of rows deleted. */
+  async expire(now = new Date()): Promise<number> {
+    const { db, retentionDays } = this.options;
+    const sessionsCutoff = new Date(now.getTime() - UPDATE_WINDOW_MS - DAY_MS).toISOString();
+    const countsCutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
+    let deleted = 0;
+    for (const [table, cutoff] of [
+      ['release_sessions', sessionsCutoff],
+      ['release_session_hours', countsCutoff],
+      ['release_session_users', countsCutoff],
+      ['release_users', countsCutoff],
+      ['release_checks', countsCutoff],
+    ] as const) {
+      while (!this.poller.stopping) {
+        const n = await expireBatch(db, table, cutoff, BATCH);
+        deleted += n;
+        if (n < BATCH) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    return deleted;
+  }
+}

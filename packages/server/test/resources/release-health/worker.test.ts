@@ -1,0 +1,62 @@
+/**
+ * The release-health worker's expiry: session state goes once its 5-day update window (plus a
+ * day) has closed, hourly counts after the retention; newer rows stay. Rows are written through
+ * the real envelope route, then aged by moving their times back.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { ReleaseHealthWorker } from '../../../src/resources/release-health/mount.ts';
+import { type ManagedProject, managedProject } from '../../support/manage-fixtures.ts';
+import { startTestServer, type TestServer } from '../../support/server.ts';
+
+describe('release health: expiry', () => {
+  let server: TestServer;
+  let p: ManagedProject;
+  before(async () => {
+    server = await startTestServer();
+    p = await managedProject(server);
+  });
+  after(() => server.close());
+
+  it('expires session state after the update window and counts after the retention, in batches', async () => {
+    const number = (await server.db.get<{ ingest_number: number }>('SELECT ingest_number FROM projects WHERE id = ?', [
+      p.projectId,
+    ]))!.ingest_number;
+    const url = `${server.origin}/api/${number}/envelope/?sentry_key=${p.liveKey}`;
+    for (let i = 0; i < 3; i++) {
+      const body = [
+        '{}',
+        '{"type":"session"}',
+        JSON.stringify({
+          sid: randomUUID(),
+          did: `u${i}`,
+          status: 'exited',
+          started: new Date().toISOString(),
+          attrs: { release: `7.0.${i}` },
+        }),
+      ].join('\n');
+      assert.equal((await fetch(url, { method: 'POST', body })).status, 200);
+    }
+    const count = async (table: string) =>
+      Number(
+        (await server.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE project_id = ?`, [p.projectId]))!
+          .n,
+      );
+    assert.equal(await count('release_sessions'), 3);
+    const worker = new ReleaseHealthWorker({ db: server.db, retentionDays: 30, log: pino({ level: 'silent' }) });
+    const day = 24 * 3600_000;
+    // Seven days on: the sessions' state is gone, their counts stay.
+    assert.equal(await worker.expire(new Date(Date.now() + 7 * day)), 3);
+    assert.equal(await count('release_sessions'), 0);
+    assert.equal(await count('release_session_hours'), 3);
+    assert.equal(await count('release_session_users'), 3);
+    // Past the retention: the counts go too.
+    assert.equal(await count('release_users'), 3);
+    assert.equal(await worker.expire(new Date(Date.now() + 31 * day)), 9);
+    assert.equal(await count('release_session_hours'), 0);
+    assert.equal(await count('release_session_users'), 0);
+    assert.equal(await count('release_users'), 0);
+  });
+});

@@ -24,6 +24,7 @@ import { createMailer } from './mail/mailer.ts';
 import { DEMO_PROJECT_ID } from './seed/first-start.ts';
 import { domainOfSender, OutboxWorker, registerNotificationHandlers } from './resources/notifications/mount.ts';
 import { ScheduleWorker } from './resources/changelog/mount.ts';
+import { LinesWorker } from './resources/logs/mount.ts';
 import { DeliveryWorker, registerWebhookHandlers } from './resources/webhooks/mount.ts';
 import { closeQuotaMeter, openQuotaMeter } from './http/quota.ts';
 import { sentryIngestRoutes } from './resources/sentry-ingest/mount.ts';
@@ -166,6 +167,9 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   const changelogSchedule = new ScheduleWorker({ db, intervalMs: config.changelogScheduleIntervalMs, log: app.log });
   app.addHook('onReady', async () => changelogSchedule.start());
   app.addHook('preClose', async () => changelogSchedule.stop());
+  const logLines = new LinesWorker(db, config.logLines, app.log);
+  app.addHook('onReady', async () => logLines.start());
+  app.addHook('preClose', async () => logLines.stop());
 
   // Repeats of the hot reads are answered before Fastify's own request handler (see front-door.ts).
   const answerFromMemo = frontDoor({

@@ -17,7 +17,7 @@ import { keyRoutes, projectRoutes } from '../resources/projects/mount.ts';
 import { changelogManagementRoutes } from '../resources/changelog/mount.ts';
 import { featureManagementRoutes } from '../resources/features/mount.ts';
 import { releaseManagementRoutes } from '../resources/releases/mount.ts';
-import { logManagementRoutes } from '../resources/logs/mount.ts';
+import { logLineRoutes, logManagementRoutes } from '../resources/logs/mount.ts';
 import { tagManagementRoutes } from '../resources/tags/mount.ts';
 import { reportManagementRoutes } from '../resources/reports/mount.ts';
 import { siteConfigManagementRoutes } from '../resources/site-config/mount.ts';
@@ -43,6 +43,7 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   releaseManagementRoutes,
   reportManagementRoutes,
   logManagementRoutes,
+  logLineRoutes,
   boardManagementRoutes,
   tagManagementRoutes,
   webhookManagementRoutes,

@@ -607,6 +607,8 @@ export interface LogFilter {
   until?: string | undefined;
   category?: string | undefined;
   source?: string | undefined;
+  appVersion?: string | undefined;
+  userId?: string | undefined;
   q?: string | undefined;
 }
 
@@ -616,12 +618,22 @@ export interface LogCursor {
   id: string;
 }
 
+/**
+ * A group any of whose lines came from this source, app version or user (log_group_attributes),
+ * or, for a group from before those were kept, whose latest entry did.
+ */
+const attributeMatch = (kind: 'source' | 'app_version' | 'user_id') =>
+  `(${kind} = ? OR EXISTS (SELECT 1 FROM log_group_attributes a
+    WHERE a.group_id = log_groups.id AND a.kind = '${kind}' AND a.value = ?))`;
+
 function logWhere(projectId: string, filter: LogFilter): Where {
   const where = new Where('project_id = ?', projectId)
     .when(filter.environment, 'environment = ?', filter.environment ?? null)
     .when(filter.status, 'status = ?', filter.status ?? null)
     .when(filter.category, 'category = ?', filter.category ?? null)
-    .when(filter.source, 'source = ?', filter.source ?? null)
+    .when(filter.source, attributeMatch('source'), filter.source ?? null, filter.source ?? null)
+    .when(filter.appVersion, attributeMatch('app_version'), filter.appVersion ?? null, filter.appVersion ?? null)
+    .when(filter.userId, attributeMatch('user_id'), filter.userId ?? null, filter.userId ?? null)
     .when(filter.since, 'last_seen_at >= ?', filter.since ?? null)
     .when(filter.until, 'last_seen_at < ?', filter.until ?? null);
   if (filter.levels && filter.levels.length > 0) {

@@ -1,0 +1,273 @@
+/**
+ * Reads of log_lines, log_volume and log_group_attributes (issue 32): the explorer's lines
+ * (newest first, keyset pages on (ts, id) read in the order of an index, so a first page reads
+ * rows in proportion to the page, not the table), a group's lines, the histogram by level from
+ * the volume counts, the lines around one line and the live tail's new lines.
+ */
+import type { Database, Queryable, SqlValue } from '../../db/database.ts';
+import { containsPattern, Where } from '../../db/query.ts';
+import type { KeyEnvironment } from '../../kernel/api-keys.ts';
+import type { ReportStatus } from '../reports/index.ts';
+import type { FieldFilter } from './field-filter.ts';
+import { ATTRIBUTE_KINDS, type AttributeKind } from './store-lines.ts';
+
+export interface LineFilter {
+  environment?: KeyEnvironment | undefined;
+  status?: ReportStatus | undefined;
+  levels?: string[] | undefined;
+  category?: string | undefined;
+  source?: string | undefined;
+  appVersion?: string | undefined;
+  userId?: string | undefined;
+  groupId?: string | undefined;
+  /** Plain text: in the group's message and category, or the line's data. */
+  q?: string | undefined;
+  fields?: FieldFilter[] | undefined;
+  /** Line time at or after. */
+  from?: string | undefined;
+  /** Line time before. */
+  to?: string | undefined;
+}
+
+/** Where a page starts: after this line in (ts, id) descending order. */
+export interface LineCursor {
+  ts: string;
+  id: string;
+}
+
+export const LINE_COLUMNS = `l.id, l.group_id, l.environment, l.ts, l.level, l.severity, l.source, l.app_version,
+  l.user_id, l.data, l.trace_id, l.span_id, g.message, g.category, g.fingerprint`;
+
+type Dialect = Database['dialect'];
+
+/** `$."a"."b"`: a path of checked names (field-filter.ts), as SQLite's JSON functions and jsonpath read it. */
+const jsonPath = (path: readonly string[]) => `$${path.map((name) => `."${name}"`).join('')}`;
+
+function nested(path: readonly string[], value: unknown): unknown {
+  return path.reduceRight<unknown>((inner, name) => ({ [name]: inner }), value);
+}
+
+function fieldClause(where: Where, dialect: Dialect, field: FieldFilter): void {
+  const numeric = field.op === 'eq' && /^-?\d+(\.\d+)?$/.test(field.value) ? Number(field.value) : undefined;
+  if (dialect === 'postgres') {
+    // jsonb_path_exists, not its operator @?: the driver reads every ? outside quotes as a placeholder.
+    if (field.op === 'has') where.add('jsonb_path_exists(l.data, CAST(? AS jsonpath))', jsonPath(field.path));
+    else if (field.op === 'eq') {
+      const text = JSON.stringify(nested(field.path, field.value));
+      if (numeric === undefined) where.add('l.data @> CAST(? AS jsonb)', text);
+      else
+        where.add(
+          '(l.data @> CAST(? AS jsonb) OR l.data @> CAST(? AS jsonb))',
+          text,
+          JSON.stringify(nested(field.path, numeric)),
+        );
+    } else
+      where.add(
+        `l.data #>> CAST(? AS text[]) LIKE ? ESCAPE '\\'`,
+        `{${field.path.join(',')}}`,
+        `${field.value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+      );
+    return;
+  }
+  if (field.op === 'has') where.add('json_type(l.data, ?) IS NOT NULL', jsonPath(field.path));
+  else if (field.op === 'eq') {
+    if (numeric === undefined) where.add('json_extract(l.data, ?) = ?', jsonPath(field.path), field.value);
+    else where.add('json_extract(l.data, ?) IN (?, ?)', jsonPath(field.path), field.value, numeric);
+  } else
+    where.add(
+      `json_extract(l.data, ?) LIKE ? ESCAPE '\\'`,
+      jsonPath(field.path),
+      `${field.value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+    );
+}
+
+function lineWhere(dialect: Dialect, projectId: string, filter: LineFilter): Where {
+  const where = new Where('l.project_id = ?', projectId)
+    .when(filter.groupId, 'l.group_id = ?', filter.groupId ?? null)
+    .when(filter.environment, 'l.environment = ?', filter.environment ?? null)
+    .when(filter.status, 'g.status = ?', filter.status ?? null)
+    .when(filter.category, 'g.category = ?', filter.category ?? null)
+    .when(filter.source, 'l.source = ?', filter.source ?? null)
+    .when(filter.appVersion, 'l.app_version = ?', filter.appVersion ?? null)
+    .when(filter.userId, 'l.user_id = ?', filter.userId ?? null)
+    .when(filter.from, 'l.ts >= ?', filter.from ?? null)
+    .when(filter.to, 'l.ts < ?', filter.to ?? null);
+  if (filter.levels && filter.levels.length > 0)
+    where.add(`l.level IN (${filter.levels.map(() => '?').join(', ')})`, ...filter.levels);
+  if (filter.q) {
+    const pattern = containsPattern(filter.q);
+    const data = dialect === 'postgres' ? 'CAST(l.data AS text)' : 'l.data';
+    where.add(
+      `(LOWER(g.message) LIKE ? ESCAPE '\\' OR LOWER(COALESCE(g.category, '')) LIKE ? ESCAPE '\\'
+        OR LOWER(COALESCE(${data}, '')) LIKE ? ESCAPE '\\')`,
+      pattern,
+      pattern,
+      pattern,
+    );
+  }
+  for (const field of filter.fields ?? []) fieldClause(where, dialect, field);
+  return where;
+}
+
+/** One page of lines, newest first, exported for the query-plan test. */
+export function linePageQuery(
+  dialect: Dialect,
+  projectId: string,
+  filter: LineFilter,
+  limit: number,
+  cursor: LineCursor | undefined,
+): { sql: string; params: SqlValue[] } {
+  const where = lineWhere(dialect, projectId, filter);
+  if (cursor) where.add('(l.ts, l.id) < (?, CAST(? AS BIGINT))', cursor.ts, cursor.id);
+  return {
+    sql: `SELECT ${LINE_COLUMNS} FROM log_lines l JOIN log_groups g ON g.id = l.group_id
+      WHERE ${where.sql} ORDER BY l.ts DESC, l.id DESC LIMIT ?`,
+    params: [...where.params, limit],
+  };
+}
+
+export async function listLinePage<T extends { ts: string; id: string | number }>(
+  db: Database,
+  projectId: string,
+  filter: LineFilter,
+  limit: number,
+  cursor: LineCursor | undefined,
+): Promise<{ rows: T[]; hasMore: boolean }> {
+  const { sql, params } = linePageQuery(db.dialect, projectId, filter, limit + 1, cursor);
+  const rows = await db.all<T>(sql, params);
+  const hasMore = rows.length > limit;
+  return { rows: hasMore ? rows.slice(0, limit) : rows, hasMore };
+}
+
+/** The lines of every group of the line's project and environment within `spanMs` either side of it. */
+export async function linesAround<T>(
+  db: Queryable,
+  projectId: string,
+  lineId: string,
+  spanMs: number,
+  limit: number,
+): Promise<{ line: T & { ts: string }; rows: T[] } | undefined> {
+  if (!/^\d{1,18}$/.test(lineId)) return undefined;
+  const line = await db.get<T & { ts: string; environment: string }>(
+    `SELECT ${LINE_COLUMNS} FROM log_lines l JOIN log_groups g ON g.id = l.group_id
+      WHERE l.project_id = ? AND l.id = CAST(? AS BIGINT)`,
+    [projectId, lineId],
+  );
+  if (!line) return undefined;
+  const at = Date.parse(line.ts);
+  const rows = await db.all<T>(
+    `SELECT ${LINE_COLUMNS} FROM log_lines l JOIN log_groups g ON g.id = l.group_id
+      WHERE l.project_id = ? AND l.environment = ? AND l.ts >= ? AND l.ts <= ? ORDER BY l.ts, l.id LIMIT ?`,
+    [projectId, line.environment, new Date(at - spanMs).toISOString(), new Date(at + spanMs).toISOString(), limit],
+  );
+  return { line, rows };
+}
+
+/** Lines written after `afterId`, oldest first: the live tail's poll (ids grow with every insert). */
+export async function linesAfter<T>(
+  db: Database,
+  projectId: string,
+  filter: LineFilter,
+  afterId: string,
+  limit: number,
+): Promise<T[]> {
+  const where = lineWhere(db.dialect, projectId, filter);
+  where.add('l.id > CAST(? AS BIGINT)', afterId);
+  return db.all<T>(
+    `SELECT ${LINE_COLUMNS} FROM log_lines l JOIN log_groups g ON g.id = l.group_id
+      WHERE ${where.sql} ORDER BY l.id LIMIT ?`,
+    [...where.params, limit],
+  );
+}
+
+/** The newest line id of the project (the live tail starts after it), or '0'. */
+export async function lastLineId(db: Queryable, projectId: string): Promise<string> {
+  const row = await db.get<{ id: string | number }>(
+    'SELECT id FROM log_lines WHERE project_id = ? ORDER BY id DESC LIMIT 1',
+    [projectId],
+  );
+  return row ? String(row.id) : '0';
+}
+
+export type VolumeBucket = 'minute' | 'hour' | 'day';
+const PREFIX: Record<VolumeBucket, number> = { minute: 16, hour: 13, day: 10 };
+
+/** Filters the volume counts cannot answer (they are per group): these count lines instead. */
+export const lineOnly = (filter: LineFilter) =>
+  Boolean(filter.source || filter.appVersion || filter.userId || filter.q || (filter.fields?.length ?? 0) > 0);
+
+/**
+ * Lines per bucket and level over [since, until). From log_volume (per group per hour, per
+ * minute for recent hours) unless a filter looks into lines (lineOnly) or minutes are asked for
+ * older than log_volume keeps them (`countLines`): then the kept lines are counted.
+ */
+export function lineHistogramQuery(
+  dialect: Dialect,
+  projectId: string,
+  filter: LineFilter & { from: string; to: string },
+  bucket: VolumeBucket,
+  countLines: boolean,
+): { sql: string; params: SqlValue[] } {
+  const length = PREFIX[bucket];
+  if (countLines || lineOnly(filter)) {
+    const where = lineWhere(dialect, projectId, filter);
+    return {
+      sql: `SELECT SUBSTR(l.ts, 1, ${length}) AS bucket, l.level, COUNT(*) AS n
+        FROM log_lines l JOIN log_groups g ON g.id = l.group_id WHERE ${where.sql} GROUP BY 1, 2`,
+      params: where.params,
+    };
+  }
+  const unit = bucket === 'minute' ? 'm' : 'h';
+  const cut = bucket === 'minute' ? 16 : 13;
+  const where = new Where(
+    'v.project_id = ? AND v.unit = ? AND v.bucket >= ? AND v.bucket < ?',
+    projectId,
+    unit,
+    filter.from.slice(0, cut),
+    filter.to.slice(0, cut),
+  )
+    .when(filter.environment, 'v.environment = ?', filter.environment ?? null)
+    .when(filter.groupId, 'v.group_id = ?', filter.groupId ?? null)
+    .when(filter.status, 'g.status = ?', filter.status ?? null)
+    .when(filter.category, 'g.category = ?', filter.category ?? null);
+  if (filter.levels && filter.levels.length > 0)
+    where.add(`v.level IN (${filter.levels.map(() => '?').join(', ')})`, ...filter.levels);
+  const join = filter.status || filter.category ? 'JOIN log_groups g ON g.id = v.group_id' : '';
+  return {
+    sql: `SELECT SUBSTR(v.bucket, 1, ${length}) AS bucket, v.level, SUM(v.n) AS n
+      FROM log_volume v ${join} WHERE ${where.sql} GROUP BY 1, 2`,
+    params: where.params,
+  };
+}
+
+export async function lineHistogramRows(
+  db: Database,
+  projectId: string,
+  filter: LineFilter & { from: string; to: string },
+  bucket: VolumeBucket,
+  countLines: boolean,
+): Promise<{ bucket: string; level: string; n: number }[]> {
+  const { sql, params } = lineHistogramQuery(db.dialect, projectId, filter, bucket, countLines);
+  const rows = await db.all<{ bucket: string; level: string; n: number | string }>(sql, params);
+  return rows.map((row) => ({ bucket: row.bucket, level: row.level, n: Number(row.n) }));
+}
+
+/** Every source, app version and user of a group with its count, the most frequent first (`limit` each). */
+export async function groupAttributes(
+  db: Queryable,
+  groupId: string,
+  limit: number,
+): Promise<Record<AttributeKind, { value: string; count: number }[]>> {
+  const result = { source: [], app_version: [], user_id: [] } as Record<
+    AttributeKind,
+    { value: string; count: number }[]
+  >;
+  for (const kind of ATTRIBUTE_KINDS) {
+    const rows = await db.all<{ value: string; n: number | string }>(
+      'SELECT value, n FROM log_group_attributes WHERE group_id = ? AND kind = ? ORDER BY n DESC, value LIMIT ?',
+      [groupId, kind, limit],
+    );
+    result[kind] = rows.map((row) => ({ value: row.value, count: Number(row.n) }));
+  }
+  return result;
+}

@@ -219,12 +219,15 @@ export function lineHistogramQuery(
   }
   const unit = bucket === 'minute' ? 'm' : 'h';
   const cut = bucket === 'minute' ? 16 : 13;
+  // Whole buckets: the one `to` falls in counts unless `to` is its start.
+  const step = bucket === 'minute' ? 60_000 : 3_600_000;
+  const end = new Date(Date.parse(filter.to) + step - 1).toISOString().slice(0, cut);
   const where = new Where(
     'v.project_id = ? AND v.unit = ? AND v.bucket >= ? AND v.bucket < ?',
     projectId,
     unit,
     filter.from.slice(0, cut),
-    filter.to.slice(0, cut),
+    end,
   )
     .when(filter.environment, 'v.environment = ?', filter.environment ?? null)
     .when(filter.groupId, 'v.group_id = ?', filter.groupId ?? null)

@@ -56,8 +56,8 @@ export function LogLines({ projectId, query, groupId, empty, tail = false }: Lin
   });
   const { lines: tailed, connected } = useTail(projectId, query, live && tail);
   const rows = [...tailed, ...(list.data?.pages.flatMap((page) => page.lines) ?? [])];
-  const seen = new Set<string>();
-  const unique = rows.filter((row) => (seen.has(row.id) ? false : (seen.add(row.id), true)));
+  // A tailed line may also be on a page read since: shown once.
+  const unique = [...new Map(rows.map((row) => [row.id, row])).values()];
 
   return (
     <div className="stack">

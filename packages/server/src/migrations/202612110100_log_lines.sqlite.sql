@@ -24,7 +24,10 @@ CREATE INDEX log_lines_by_time ON log_lines (project_id, ts, id);
 CREATE INDEX log_lines_by_group ON log_lines (group_id, ts, id);
 
 -- Lines per group per hour (unit 'h', bucket 'YYYY-MM-DDTHH') and per minute (unit 'm', bucket
--- 'YYYY-MM-DDTHH:MM', kept LOG_MINUTE_VOLUME_HOURS), upserted once per written batch.
+-- 'YYYY-MM-DDTHH:MM', kept MINUTE_VOLUME_HOURS of resources/logs/histogram.ts), and the project's
+-- totals per environment and level (units 'H' and 'M', group_id '*<environment>*<level>'), which
+-- answer the explorer's unfiltered histogram in rows per bucket, not per group and bucket.
+-- Upserted once per written batch.
 CREATE TABLE log_volume (
   project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
   unit TEXT NOT NULL,

@@ -217,7 +217,9 @@ export function lineHistogramQuery(
       params: where.params,
     };
   }
-  const unit = bucket === 'minute' ? 'm' : 'h';
+  // The project's totals per level (units H and M, store-lines.ts) unless a filter needs groups.
+  const perGroup = Boolean(filter.groupId || filter.status || filter.category);
+  const unit = bucket === 'minute' ? (perGroup ? 'm' : 'M') : perGroup ? 'h' : 'H';
   const cut = bucket === 'minute' ? 16 : 13;
   // Whole buckets: the one `to` falls in counts unless `to` is its start.
   const step = bucket === 'minute' ? 60_000 : 3_600_000;

@@ -63,9 +63,10 @@ export async function capGroupLines(db: Queryable, groupId: string, perGroup: nu
 
 /** Deletes the project's per-minute counts before `bucket` ('YYYY-MM-DDTHH:MM'). */
 export async function pruneMinuteVolume(db: Queryable, projectId: string, bucket: string): Promise<number> {
-  const result = await db.run("DELETE FROM log_volume WHERE project_id = ? AND unit = 'm' AND bucket < ?", [
-    projectId,
-    bucket,
-  ]);
-  return result.changes;
+  let deleted = 0;
+  for (const unit of ['m', 'M'])
+    deleted += (
+      await db.run('DELETE FROM log_volume WHERE project_id = ? AND unit = ? AND bucket < ?', [projectId, unit, bucket])
+    ).changes;
+  return deleted;
 }

@@ -137,17 +137,20 @@ export async function writeLines(tx: Queryable, scope: Scope, groups: readonly L
         idOf(data, 'traceId', 'trace_id'),
         idOf(data, 'spanId', 'span_id'),
       );
-      for (const [unit, length] of [
-        ['h', 13],
-        ['m', 16],
+      const rollup = `*${scope.environment}*${entry.level}`;
+      for (const [unit, length, owner] of [
+        ['h', 13, group.id],
+        ['m', 16, group.id],
+        ['H', 13, rollup],
+        ['M', 16, rollup],
       ] as const) {
         const bucket = at.slice(0, length);
-        const key = `${group.id}\u0000${unit}\u0000${bucket}`;
+        const key = `${owner}\u0000${unit}\u0000${bucket}`;
         const counted = volume.get(key);
         if (counted) {
           counted.n++;
           counted.level = entry.level;
-        } else volume.set(key, { group: group.id, unit, bucket, level: entry.level, n: 1 });
+        } else volume.set(key, { group: owner, unit, bucket, level: entry.level, n: 1 });
       }
       count(group.id, 'source', entry.source, at);
       count(group.id, 'app_version', entry.appVersion, at);

@@ -7,7 +7,8 @@
  *
  *   node packages/bench/src/log-lines.ts        # SQLite; BENCH_LOGS_PG_URL=postgres://… adds PostgreSQL
  *
- * Settings: BENCH_LINES_SIZES (default 10000,1000000), BENCH_LINES_ITERATIONS (default 50).
+ * Settings: BENCH_LINES_SIZES (default 10000,1000000), BENCH_LINES_ITERATIONS (default 50),
+ * BENCH_LINES_SQLITE=0 (PostgreSQL only).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -136,17 +137,18 @@ async function onDatabase(label: string, open: () => Promise<{ url: string; dir:
 }
 
 const out: string[] = [];
-out.push(
-  ...(await onDatabase('SQLite', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'signpost-bench-lines-'));
-    return {
-      url: `sqlite:${join(dir, 'bench.db')}`,
-      dir,
-      done: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  })),
-  '',
-);
+if (process.env['BENCH_LINES_SQLITE'] !== '0')
+  out.push(
+    ...(await onDatabase('SQLite', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'signpost-bench-lines-'));
+      return {
+        url: `sqlite:${join(dir, 'bench.db')}`,
+        dir,
+        done: async () => rmSync(dir, { recursive: true, force: true }),
+      };
+    })),
+    '',
+  );
 const pgAdmin = process.env['BENCH_LOGS_PG_URL'];
 if (pgAdmin) {
   const admin = new pg.Client({ connectionString: pgAdmin });

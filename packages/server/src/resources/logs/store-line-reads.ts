@@ -133,10 +133,90 @@ export async function listLinePage<T extends { ts: string; id: string | number }
   limit: number,
   cursor: LineCursor | undefined,
 ): Promise<{ rows: T[]; hasMore: boolean }> {
-  const { sql, params } = linePageQuery(db.dialect, projectId, filter, limit + 1, cursor);
-  const rows = await db.all<T>(sql, params);
+  const rows =
+    db.dialect === 'postgres' && filter.fields?.some((field) => field.op === 'eq')
+      ? await byFieldIndex<T>(db, projectId, filter, limit + 1, cursor)
+      : await db.all<T>(...pageArgs(linePageQuery(db.dialect, projectId, filter, limit + 1, cursor)));
   const hasMore = rows.length > limit;
   return { rows: hasMore ? rows.slice(0, limit) : rows, hasMore };
+}
+
+const pageArgs = (query: { sql: string; params: SqlValue[] }) => [query.sql, query.params] as const;
+
+/** Lines read in time order before an equality field filter falls back to its GIN index (PostgreSQL). */
+export const FIELD_WINDOW = 5000;
+
+/**
+ * PostgreSQL, an equality field filter: first the newest FIELD_WINDOW lines in time order
+ * (a value many lines hold fills the page there), then, for what is left, the lines the GIN
+ * index finds (`data @> …`, taken apart from the ordering in a MATERIALIZED CTE, so a rare value
+ * costs its matches, not a scan of every line), sorted. Exported for the query-plan test.
+ */
+export function fieldIndexQueries(
+  projectId: string,
+  filter: LineFilter,
+  limit: number,
+  cursor: LineCursor | undefined,
+): { window: { sql: string; params: SqlValue[] }; rest: (after: LineCursor) => { sql: string; params: SqlValue[] } } {
+  const plain = (after: LineCursor | undefined) => {
+    const where = lineWhere('postgres', projectId, { ...filter, fields: [] });
+    if (after) where.add('(l.ts, l.id) < (?, CAST(? AS BIGINT))', after.ts, after.id);
+    return where;
+  };
+  const fields = new Where();
+  for (const field of filter.fields ?? []) fieldClause(fields, 'postgres', field);
+  const first = plain(cursor);
+  return {
+    window: {
+      sql: `SELECT * FROM (SELECT ${LINE_COLUMNS} FROM log_lines l JOIN log_groups g ON g.id = l.group_id
+        WHERE ${first.sql} ORDER BY l.ts DESC, l.id DESC LIMIT ${FIELD_WINDOW}) l
+        WHERE ${fields.sql} ORDER BY l.ts DESC, l.id DESC LIMIT ?`,
+      params: [...first.params, ...fields.params, limit],
+    },
+    rest: (after) => {
+      const where = plain(after);
+      return {
+        sql: `WITH hits AS MATERIALIZED (SELECT l.id FROM log_lines l JOIN log_groups g ON g.id = l.group_id
+          WHERE ${where.sql} AND ${fields.sql})
+          SELECT ${LINE_COLUMNS} FROM hits JOIN log_lines l ON l.id = hits.id JOIN log_groups g ON g.id = l.group_id
+          ORDER BY l.ts DESC, l.id DESC LIMIT ?`,
+        params: [...where.params, ...fields.params, limit],
+      };
+    },
+  };
+}
+
+/** Where the newest FIELD_WINDOW lines (before `cursor`, other filters applied) end, or undefined if they are all. */
+async function windowEnd(
+  db: Database,
+  projectId: string,
+  filter: LineFilter,
+  cursor: LineCursor | undefined,
+): Promise<LineCursor | undefined> {
+  const where = lineWhere('postgres', projectId, { ...filter, fields: [] });
+  if (cursor) where.add('(l.ts, l.id) < (?, CAST(? AS BIGINT))', cursor.ts, cursor.id);
+  const end = await db.get<{ ts: string; id: string | number }>(
+    `SELECT l.ts, l.id FROM log_lines l JOIN log_groups g ON g.id = l.group_id WHERE ${where.sql}
+      ORDER BY l.ts DESC, l.id DESC LIMIT 1 OFFSET ${FIELD_WINDOW - 1}`,
+    where.params,
+  );
+  return end ? { ts: end.ts, id: String(end.id) } : undefined;
+}
+
+async function byFieldIndex<T extends { ts: string; id: string | number }>(
+  db: Database,
+  projectId: string,
+  filter: LineFilter,
+  limit: number,
+  cursor: LineCursor | undefined,
+): Promise<T[]> {
+  const { window, rest } = fieldIndexQueries(projectId, filter, limit, cursor);
+  const rows = await db.all<T>(window.sql, window.params);
+  if (rows.length >= limit) return rows;
+  const end = await windowEnd(db, projectId, filter, cursor);
+  if (!end) return rows;
+  const older = rest(end);
+  return [...rows, ...(await db.all<T>(older.sql, [...older.params.slice(0, -1), limit - rows.length]))];
 }
 
 /** The lines of every group of the line's project and environment within `spanMs` either side of it. */

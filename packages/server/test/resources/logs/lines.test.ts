@@ -135,6 +135,37 @@ describe('log lines: what a team debugging an incident reads', () => {
     assert.match(JSON.stringify(notField.body), /fields/);
   });
 
+  it('finds a rare field value beyond the newest 5,000 lines (PostgreSQL: through its GIN index)', async () => {
+    const old = Date.now() - 7_200_000;
+    await p.live.post('/logs', {
+      logs: [{ level: 'info', message: 'Rare order', category: 'rare', data: { rareId: 7 }, timestamp: at(7200) }],
+    });
+    for (let batch = 0; batch < 52; batch++) {
+      const logs = Array.from({ length: 100 }, (_, i) => ({
+        level: 'debug',
+        message: 'Filler',
+        category: 'rare',
+        data: { rareId: i === 0 && batch === 0 ? 7 : 1000 + i, common: 1 },
+        timestamp: new Date(old + 60_000 + batch * 1000 + i).toISOString(),
+      }));
+      assert.equal((await p.live.post('/logs', { logs })).status, 200);
+    }
+    const found = await p.member.get(path('/logs/lines'), { query: { q: 'data.rareId = 7', limit: 5 } });
+    assert.deepEqual(
+      found.body.lines.map((l: any) => l.message),
+      ['Filler', 'Rare order'],
+    );
+    const common = await p.member.get(path('/logs/lines'), {
+      query: { category: 'rare', q: 'data.common = 1', limit: 3 },
+    });
+    assert.equal(common.body.lines.length, 3);
+    assert.equal(common.body.hasMore, true);
+    const next = await p.member.get(path('/logs/lines'), {
+      query: { q: 'data.rareId = 7', limit: 1, cursor: found.body.nextCursor ?? undefined },
+    });
+    assert.equal(next.status, 200);
+  });
+
   it('filters lines by their own time and shows the lines of every group around one line', async () => {
     const base = Date.now() - 3_600_000;
     const t = (s: number) => new Date(base + s * 1000).toISOString();

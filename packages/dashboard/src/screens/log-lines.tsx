@@ -80,10 +80,18 @@ export function LogLines({ projectId, query, groupId, empty, tail = false }: Lin
         <Loading what="log lines" />
       ) : list.isError ? (
         <ErrorNote error={list.error} />
-      ) : unique.length === 0 ? (
+      ) : unique.length === 0 && !list.hasNextPage ? (
         <Empty>
           <p>{empty}</p>
         </Empty>
+      ) : unique.length === 0 ? (
+        // A search reads a window of lines a page: none matched in it, older lines remain.
+        <div className="row">
+          <p className="muted">No match in the newest lines read so far.</p>
+          <Button variant="secondary" busy={list.isFetchingNextPage} onPress={() => list.fetchNextPage()}>
+            Search older lines
+          </Button>
+        </div>
       ) : (
         <>
           <LineTable rows={unique} projectId={projectId} withMessage={!groupId} />

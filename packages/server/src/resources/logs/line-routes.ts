@@ -84,7 +84,8 @@ export async function logLineRoutes(app: ManagementApp, { db, config }: Manageme
     return {
       lines: result.rows.map((row) => presentLine(row) as Static<typeof LinePage>['lines'][number]),
       hasMore: result.hasMore,
-      nextCursor: result.hasMore && last ? encodeLineCursor(last) : null,
+      // A search's window may end before its page fills: the next page searches on from there.
+      nextCursor: result.next ? encodeLineCursor(result.next) : result.hasMore && last ? encodeLineCursor(last) : null,
     };
   };
 

@@ -82,8 +82,13 @@ export const GroupLineQuery = Type.Object({
 export const LinePage = Type.Object(
   {
     lines: Type.Array(LogLine, { description: 'Newest first' }),
-    hasMore: Type.Boolean(),
-    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page' }),
+    hasMore: Type.Boolean({
+      description:
+        'More lines may follow. A text or field search reads at most 50,000 lines a page: its page may hold fewer lines than `limit` and still have more',
+    }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'Pass as `cursor` for the next page (a search goes on where this page stopped reading)',
+    }),
   },
   { additionalProperties: false },
 );

@@ -94,6 +94,14 @@ function lineWhere(dialect: Dialect, projectId: string, filter: LineFilter): Whe
     .when(filter.to, 'l.ts < ?', filter.to ?? null);
   if (filter.levels && filter.levels.length > 0)
     where.add(`l.level IN (${filter.levels.map(() => '?').join(', ')})`, ...filter.levels);
+  return searchWhere(where, dialect, filter);
+}
+
+/** Whether the filter searches (text or fields): conditions no index orders, read window by window. */
+const searches = (filter: LineFilter) => Boolean(filter.q || (filter.fields?.length ?? 0) > 0);
+
+/** The text and field conditions of `filter`, added to `where`. */
+function searchWhere(where: Where, dialect: Dialect, filter: LineFilter): Where {
   if (filter.q) {
     const pattern = containsPattern(filter.q);
     const data = dialect === 'postgres' ? 'CAST(l.data AS text)' : 'l.data';
@@ -132,13 +140,60 @@ export async function listLinePage<T extends { ts: string; id: string | number }
   filter: LineFilter,
   limit: number,
   cursor: LineCursor | undefined,
-): Promise<{ rows: T[]; hasMore: boolean }> {
-  const rows =
-    db.dialect === 'postgres' && filter.fields?.some((field) => field.op === 'eq')
-      ? await byFieldIndex<T>(db, projectId, filter, limit + 1, cursor)
-      : await db.all<T>(...pageArgs(linePageQuery(db.dialect, projectId, filter, limit + 1, cursor)));
+): Promise<{ rows: T[]; hasMore: boolean; next?: LineCursor }> {
+  if (db.dialect === 'postgres' && filter.fields?.some((field) => field.op === 'eq')) {
+    const rows = await byFieldIndex<T>(db, projectId, filter, limit + 1, cursor);
+    return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+  }
+  if (searches(filter)) return searchedPage<T>(db, projectId, filter, limit, cursor);
+  const rows = await db.all<T>(...pageArgs(linePageQuery(db.dialect, projectId, filter, limit + 1, cursor)));
   const hasMore = rows.length > limit;
   return { rows: hasMore ? rows.slice(0, limit) : rows, hasMore };
+}
+
+/** Lines a search (text, fields) reads in time order for one page at most. */
+export const SEARCH_BUDGET = 50_000;
+
+/**
+ * One window of a search, exported for the query-plan test: the newest SEARCH_BUDGET lines after
+ * `cursor` that match the other filters, read in index order, then searched.
+ */
+export function searchWindowQuery(
+  dialect: Dialect,
+  projectId: string,
+  filter: LineFilter,
+  limit: number,
+  cursor: LineCursor | undefined,
+): { sql: string; params: SqlValue[] } {
+  const plain = lineWhere(dialect, projectId, { ...filter, q: undefined, fields: [] });
+  if (cursor) plain.add('(l.ts, l.id) < (?, CAST(? AS BIGINT))', cursor.ts, cursor.id);
+  const search = searchWhere(new Where(), dialect, filter);
+  return {
+    sql: `SELECT ${LINE_COLUMNS} FROM (SELECT l.id FROM log_lines l JOIN log_groups g ON g.id = l.group_id
+      WHERE ${plain.sql} ORDER BY l.ts DESC, l.id DESC LIMIT ${SEARCH_BUDGET}) w
+      JOIN log_lines l ON l.id = w.id JOIN log_groups g ON g.id = l.group_id
+      WHERE ${search.sql} ORDER BY l.ts DESC, l.id DESC LIMIT ?`,
+    params: [...plain.params, ...search.params, limit],
+  };
+}
+
+/**
+ * A search's page without reading every line: one window of SEARCH_BUDGET lines in time order.
+ * When the window ends before the page is full, the page is what it found, `hasMore` is true and
+ * `next` is where the window ended: the next page goes on searching from there.
+ */
+async function searchedPage<T extends { ts: string; id: string | number }>(
+  db: Database,
+  projectId: string,
+  filter: LineFilter,
+  limit: number,
+  cursor: LineCursor | undefined,
+): Promise<{ rows: T[]; hasMore: boolean; next?: LineCursor }> {
+  const { sql, params } = searchWindowQuery(db.dialect, projectId, filter, limit + 1, cursor);
+  const rows = await db.all<T>(sql, params);
+  if (rows.length > limit) return { rows: rows.slice(0, limit), hasMore: true };
+  const end = await windowEnd(db, projectId, filter, cursor, SEARCH_BUDGET);
+  return end ? { rows, hasMore: true, next: end } : { rows, hasMore: false };
 }
 
 const pageArgs = (query: { sql: string; params: SqlValue[] }) => [query.sql, query.params] as const;
@@ -192,12 +247,14 @@ async function windowEnd(
   projectId: string,
   filter: LineFilter,
   cursor: LineCursor | undefined,
+  size: number,
+  keepText = false,
 ): Promise<LineCursor | undefined> {
-  const where = lineWhere('postgres', projectId, { ...filter, fields: [] });
+  const where = lineWhere(db.dialect, projectId, { ...filter, fields: [], q: keepText ? filter.q : undefined });
   if (cursor) where.add('(l.ts, l.id) < (?, CAST(? AS BIGINT))', cursor.ts, cursor.id);
   const end = await db.get<{ ts: string; id: string | number }>(
     `SELECT l.ts, l.id FROM log_lines l JOIN log_groups g ON g.id = l.group_id WHERE ${where.sql}
-      ORDER BY l.ts DESC, l.id DESC LIMIT 1 OFFSET ${FIELD_WINDOW - 1}`,
+      ORDER BY l.ts DESC, l.id DESC LIMIT 1 OFFSET ${size - 1}`,
     where.params,
   );
   return end ? { ts: end.ts, id: String(end.id) } : undefined;
@@ -213,7 +270,7 @@ async function byFieldIndex<T extends { ts: string; id: string | number }>(
   const { window, rest } = fieldIndexQueries(projectId, filter, limit, cursor);
   const rows = await db.all<T>(window.sql, window.params);
   if (rows.length >= limit) return rows;
-  const end = await windowEnd(db, projectId, filter, cursor);
+  const end = await windowEnd(db, projectId, filter, cursor, FIELD_WINDOW, true);
   if (!end) return rows;
   const older = rest(end);
   return [...rows, ...(await db.all<T>(older.sql, [...older.params.slice(0, -1), limit - rows.length]))];

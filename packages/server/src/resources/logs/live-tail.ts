@@ -41,7 +41,7 @@ export class LiveTails {
       throw new TooManyRequestsError(`At most ${this.maxPerProject} live tails per project are open at a time`, {
         'retry-after': '30',
       });
-    let after = await lastLineId(this.db, projectId);
+    let after = await lastLineId(this.db);
     this.open.set(projectId, closers);
     reply.hijack();
     const raw = reply.raw;
@@ -74,7 +74,7 @@ export class LiveTails {
         if (closed) return;
         if (rows.length > BATCH) {
           // Too many to send: jump to the newest and say how far.
-          const newest = await lastLineId(this.db, projectId);
+          const newest = await lastLineId(this.db);
           raw.write(`event: skipped\ndata: ${JSON.stringify({ from: after, to: newest })}\n\n`);
           after = newest;
           lastWrite = Date.now();

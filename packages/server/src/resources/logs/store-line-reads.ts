@@ -317,13 +317,13 @@ export async function linesAfter<T>(
   );
 }
 
-/** The newest line id of the project (the live tail starts after it), or '0'. */
-export async function lastLineId(db: Queryable, projectId: string): Promise<string> {
-  const row = await db.get<{ id: string | number }>(
-    'SELECT id FROM log_lines WHERE project_id = ? ORDER BY id DESC LIMIT 1',
-    [projectId],
-  );
-  return row ? String(row.id) : '0';
+/**
+ * The newest line id of all (the live tail starts after it), or '0': the primary key's last
+ * entry, one read whatever the project (linesAfter keeps to the tail's project).
+ */
+export async function lastLineId(db: Queryable): Promise<string> {
+  const row = await db.get<{ id: string | number | null }>('SELECT MAX(id) AS id FROM log_lines');
+  return row?.id === null || row?.id === undefined ? '0' : String(row.id);
 }
 
 export type VolumeBucket = 'minute' | 'hour' | 'day';

@@ -331,12 +331,14 @@ const PREFIX: Record<VolumeBucket, number> = { minute: 16, hour: 13, day: 10 };
 
 /** Filters the volume counts cannot answer (they are per group): these count lines instead. */
 export const lineOnly = (filter: LineFilter) =>
-  Boolean(filter.source || filter.appVersion || filter.userId || filter.q || (filter.fields?.length ?? 0) > 0);
+  Boolean(filter.source || filter.appVersion || filter.userId || (filter.fields?.length ?? 0) > 0);
 
 /**
- * Lines per bucket and level over [since, until). From log_volume (per group per hour, per
- * minute for recent hours) unless a filter looks into lines (lineOnly) or minutes are asked for
- * older than log_volume keeps them (`countLines`): then the kept lines are counted.
+ * Lines per bucket and level over [since, until). From log_volume (the project's totals, or per
+ * group per hour and per minute for recent hours when a group filter applies: status, category,
+ * text in the message or category) unless a filter looks into lines (lineOnly: source, app
+ * version, user, fields) or minutes are asked for older than log_volume keeps them
+ * (`countLines`): then the kept lines are counted.
  */
 export function lineHistogramQuery(
   dialect: Dialect,
@@ -355,7 +357,7 @@ export function lineHistogramQuery(
     };
   }
   // The project's totals per level (units H and M, store-lines.ts) unless a filter needs groups.
-  const perGroup = Boolean(filter.groupId || filter.status || filter.category);
+  const perGroup = Boolean(filter.groupId || filter.status || filter.category || filter.q);
   const unit = bucket === 'minute' ? (perGroup ? 'm' : 'M') : perGroup ? 'h' : 'H';
   const cut = bucket === 'minute' ? 16 : 13;
   // Whole buckets: the one `to` falls in counts unless `to` is its start.
@@ -374,7 +376,16 @@ export function lineHistogramQuery(
     .when(filter.category, 'g.category = ?', filter.category ?? null);
   if (filter.levels && filter.levels.length > 0)
     where.add(`v.level IN (${filter.levels.map(() => '?').join(', ')})`, ...filter.levels);
-  const join = filter.status || filter.category ? 'JOIN log_groups g ON g.id = v.group_id' : '';
+  // Text, in the histogram, is the group's message or category (the lines' data would mean reading every line).
+  if (filter.q) {
+    const pattern = containsPattern(filter.q);
+    where.add(
+      `(LOWER(g.message) LIKE ? ESCAPE '\\' OR LOWER(COALESCE(g.category, '')) LIKE ? ESCAPE '\\')`,
+      pattern,
+      pattern,
+    );
+  }
+  const join = filter.status || filter.category || filter.q ? 'JOIN log_groups g ON g.id = v.group_id' : '';
   return {
     sql: `SELECT SUBSTR(v.bucket, 1, ${length}) AS bucket, v.level, SUM(v.n) AS n
       FROM log_volume v ${join} WHERE ${where.sql} GROUP BY 1, 2`,

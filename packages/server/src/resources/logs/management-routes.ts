@@ -24,6 +24,7 @@ import {
 import { presentLog, presentLogSummary } from './presenter.ts';
 import { parseLevels } from './query-params.ts';
 import { logHistogram } from './histogram.ts';
+import { parseLogSearch } from './field-filter.ts';
 import { groupAttributes } from './store-line-reads.ts';
 import {
   cappedLogStatusCounts,
@@ -142,6 +143,8 @@ export async function logManagementRoutes(app: ManagementApp, { db }: Management
       await requireProjectAccess(request, projectId, 'member');
       const query = request.query as Query;
       const filter = filterOf(query);
+      // The explorer's search box: field filters count lines, the text matches groups.
+      const search = parseLogSearch(filter.q);
       return logHistogram(
         db,
         projectId,
@@ -153,7 +156,8 @@ export async function logManagementRoutes(app: ManagementApp, { db }: Management
           source: filter.source,
           appVersion: filter.appVersion,
           userId: filter.userId,
-          q: filter.q,
+          q: search.text,
+          fields: search.fields,
         },
         filter.since,
         filter.until,

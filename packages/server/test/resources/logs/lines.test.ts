@@ -128,6 +128,10 @@ describe('log lines: what a team debugging an incident reads', () => {
     assert.equal((await find({ q: 'has:data.orderId' })).length, 5);
     assert.deepEqual(await find({ q: 'has:data.other' }), ['No order']);
     assert.deepEqual(await find({ q: 'step data.orderId = 41' }), ['Order step 0']);
+    const chart = await p.member.get(path('/logs/histogram'), {
+      query: { category: 'orders', q: 'data.orderId = 42' },
+    });
+    assert.equal(chart.body.totals.info, 3, 'the histogram counts the lines the field filter finds');
     const bad = await p.member.get(path('/logs/lines'), { query: { q: 'data.a..b = 1' } });
     assert.equal(bad.status, 400);
     const notField = await p.member.get(path('/logs/lines'), { query: { fields: 'hello' } });

@@ -168,11 +168,12 @@ export function searchWindowQuery(
   const plain = lineWhere(dialect, projectId, { ...filter, q: undefined, fields: [] });
   if (cursor) plain.add('(l.ts, l.id) < (?, CAST(? AS BIGINT))', cursor.ts, cursor.id);
   const search = searchWhere(new Where(), dialect, filter);
+  // The window's rows carry the group's columns: the search reads them there (no second lookup).
+  const outer = search.sql.replaceAll('g.message', 'l.message').replaceAll('g.category', 'l.category');
   return {
-    sql: `SELECT ${LINE_COLUMNS} FROM (SELECT l.id FROM log_lines l JOIN log_groups g ON g.id = l.group_id
-      WHERE ${plain.sql} ORDER BY l.ts DESC, l.id DESC LIMIT ${SEARCH_BUDGET}) w
-      JOIN log_lines l ON l.id = w.id JOIN log_groups g ON g.id = l.group_id
-      WHERE ${search.sql} ORDER BY l.ts DESC, l.id DESC LIMIT ?`,
+    sql: `SELECT * FROM (SELECT ${LINE_COLUMNS} FROM log_lines l JOIN log_groups g ON g.id = l.group_id
+      WHERE ${plain.sql} ORDER BY l.ts DESC, l.id DESC LIMIT ${SEARCH_BUDGET}) l
+      WHERE ${outer} ORDER BY l.ts DESC, l.id DESC LIMIT ?`,
     params: [...plain.params, ...search.params, limit],
   };
 }

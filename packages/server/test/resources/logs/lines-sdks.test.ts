@@ -49,7 +49,11 @@ describe('log lines from the pino transport and the OpenTelemetry SDK', () => {
     for (let i = 0; i < 50; i++) logger.info({ i, category: 'pino-beat' }, 'pino heartbeat');
     logger.fatal({ category: 'pino-beat', orderId: 7 }, 'pino out of memory');
     await new Promise<void>((resolve) => stream.end(resolve));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The transport's last flush may still be on its way when the stream says it ended.
+    for (let tries = 0; tries < 50; tries++) {
+      if ((await linesOf({ category: 'pino-beat' })).length === 51) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const beats = await linesOf({ category: 'pino-beat', level: 'info' });
     assert.equal(beats.length, 50);
     assert.deepEqual(

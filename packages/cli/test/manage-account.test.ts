@@ -63,6 +63,7 @@ describe('signpost account and server commands', { timeout: 120_000 }, () => {
       ['bugs', 'list'],
       ['errors', 'show'],
       ['logs', 'resolve'],
+      ['logs', 'lines'],
       ['translations', 'locales'],
       ['translations', 'keys'],
       ['translations', 'import'],

@@ -175,5 +175,17 @@ describe('signpost feedback commands', { timeout: 120_000 }, () => {
     assert.equal((await json(['bugs', 'ignore', bug.id])).status, 'ignored');
     assert.equal((await json(['logs', 'list', '--level', 'error'])).logs[0].message, 'Payment timeout');
     assert.equal((await signpost(['logs', 'list', '--level', 'fatal'])).status, 1);
+    await post('/logs', {
+      logs: [
+        { level: 'info', message: 'Order paid', data: { orderId: 41 } },
+        { level: 'info', message: 'Order paid', data: { orderId: 42 } },
+      ],
+    });
+    const lines = await json(['logs', 'lines', '--search', 'data.orderId = 42']);
+    assert.deepEqual(
+      lines.lines.map((l: { message: string; data: unknown }) => [l.message, l.data]),
+      [['Order paid', { orderId: 42 }]],
+    );
+    assert.match((await ok(['logs', 'lines', '--level', 'info'])).stdout, /"orderId":41/);
   });
 });

@@ -122,10 +122,11 @@ describe('dashboard log explorer', () => {
     await page.goto(logsUrl());
     await page.getByRole('heading', { level: 1, name: 'Logs' }).waitFor();
     await page.getByRole('table', { name: 'Log groups' }).waitFor();
-    await page.getByRole('figure', { name: 'Log groups by level over time' }).waitFor();
+    await page.getByRole('figure', { name: 'Log lines by level over time' }).waitFor();
+    // The histogram counts lines: the payment timeout's three entries are three.
     assert.match(
       (await summary(page).textContent()) ?? '',
-      /^65 log groups: 1 error, 2 warning, 1 info, 1 debug, 60 trace\. Busiest hour: /,
+      /^67 log lines: 3 error, 2 warning, 1 info, 1 debug, 60 trace\. Busiest hour: /,
     );
     await waitForRows(page, 50);
     assert.match(
@@ -152,7 +153,7 @@ describe('dashboard log explorer', () => {
     await page.waitForFunction(() =>
       document
         .querySelector('[data-testid="histogram-summary"]')
-        ?.textContent?.startsWith('3 log groups: 1 error, 2 warning.'),
+        ?.textContent?.startsWith('5 log lines: 3 error, 2 warning.'),
     );
     await expectAccessible(page, 'logs filtered by level');
 
@@ -162,7 +163,7 @@ describe('dashboard log explorer', () => {
     await page.waitForURL(/category=billing/);
     await waitForRows(page, 1);
     assert.deepEqual(await messages(page), ['Payment provider timeout']);
-    assert.match((await summary(page).textContent()) ?? '', /^1 log group: 1 error\./);
+    assert.match((await summary(page).textContent()) ?? '', /^3 log lines: 3 error\./);
 
     // Text alone, from a clean view.
     await page.goto(logsUrl('?q=slow'));
@@ -173,14 +174,14 @@ describe('dashboard log explorer', () => {
     // The time range: the last 24 hours leave out the 3-day-old warning; nothing matches → the empty state.
     await page.goto(logsUrl('?level=warn'));
     await waitForRows(page, 2);
-    await page.getByLabel('Time range (last seen)').selectOption('24h');
+    await page.getByLabel('Time range').selectOption('24h');
     await page.waitForURL(/range=24h/);
     await waitForRows(page, 1);
     assert.deepEqual(await messages(page), ['Slow query on invoices']);
     await page.getByLabel('Search').fill('nothing like this');
     await page.getByRole('button', { name: 'Apply', exact: true }).click();
     await page.getByText('No log groups match these filters in this time range.').waitFor();
-    assert.match((await summary(page).textContent()) ?? '', /^No log groups in this range\./);
+    assert.match((await summary(page).textContent()) ?? '', /^No log lines in this range\./);
     await expectAccessible(page, 'logs, nothing matches');
 
     // A custom range.
@@ -190,7 +191,7 @@ describe('dashboard log explorer', () => {
     await waitForRows(page, 1);
     assert.deepEqual(await messages(page), ['Old disk warning']);
     await page.getByRole('form', { name: 'Custom range' }).waitFor();
-    assert.match((await summary(page).textContent()) ?? '', /^1 log group: 1 warning\. Busiest hour: /);
+    assert.match((await summary(page).textContent()) ?? '', /^1 log line: 1 warning\. Busiest hour: /);
     await expectAccessible(page, 'logs, custom range');
 
     // The same view through the API.
@@ -255,6 +256,38 @@ describe('dashboard log explorer', () => {
     await page.goto(logsUrl('/log_missing'));
     await page.getByRole('heading', { level: 1, name: 'Log group not found' }).waitFor();
     await expectAccessible(page, 'log group not found');
+    assert.deepEqual(problems, []);
+  });
+  it('shows lines with their fields, filters by a field, tails live, and a group page with its chart and lines', async () => {
+    const { page, problems } = await signedInPage();
+    await page.goto(logsUrl('?show=lines&q=data.orderId+%3D+o-2'));
+    const lines = page.getByRole('table', { name: 'Log lines' });
+    await lines.waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Log lines"] tbody tr').length === 1);
+    assert.equal(await lines.locator('tbody tr td.logs-message a').textContent(), 'Payment provider timeout');
+    await lines.locator('summary').first().click();
+    assert.match((await lines.locator('details pre').first().textContent()) ?? '', /"orderId": "o-2"/);
+    await expectAccessible(page, 'log lines, a field filter, fields open');
+
+    // The live tail: a line posted now shows up on top.
+    await page.goto(logsUrl('?show=lines&category=tailed'));
+    await page.getByText('No log lines match these filters in this time range.').waitFor();
+    await page.getByRole('checkbox', { name: 'Live tail' }).check();
+    // Said once the server has opened the stream (its `ready` event): lines from then on arrive.
+    await page.getByRole('status').filter({ hasText: 'Live: new lines appear on top' }).waitFor();
+    await sendLogs([{ level: 'warn', message: 'Tailed in the browser', category: 'tailed', data: { step: 1 } }]);
+    await page.getByRole('link', { name: 'Tailed in the browser' }).waitFor({ timeout: 3000 });
+    await expectAccessible(page, 'log lines, live tail');
+    await page.getByRole('checkbox', { name: 'Live tail' }).uncheck();
+
+    // A group's page: who sent it, its chart and its lines with their fields.
+    await page.goto(logsUrl('?level=error'));
+    await page.getByRole('link', { name: 'Payment provider timeout' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Lines' }).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Log lines"] tbody tr').length === 3);
+    await page.getByRole('figure', { name: "This group's lines by level over time" }).waitFor();
+    assert.match((await page.getByRole('region', { name: 'Sent by' }).textContent()) ?? '', /api \(3\)/);
+    await expectAccessible(page, 'log group with lines');
     assert.deepEqual(problems, []);
   });
 });

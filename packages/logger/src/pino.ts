@@ -33,7 +33,7 @@ export interface PinoTransportOptions {
   maxRetries?: number;
 }
 
-/** pino's numeric levels to Signpost's; `fatal` (60) is sent as `error`. */
+/** pino's numeric levels to Signpost's; `fatal` (60) is sent as `error` with `data.severity: "fatal"`. */
 export function pinoLevel(level: unknown): LogLevel {
   const n = typeof level === 'number' ? level : Number(level);
   if (n >= 50) return 'error';
@@ -85,6 +85,8 @@ export default async function signpostTransport(options: PinoTransportOptions): 
                 ? String((rest['err'] as { message?: unknown }).message ?? 'error')
                 : '';
         const data: Record<string, unknown> = { ...rest };
+        // The spec's levels stop at error: fatal is sent as error and told apart by this field.
+        if (Number(level) >= 60) data['severity'] = 'fatal';
         const cat = typeof category === 'string' ? category : typeof name === 'string' ? name : undefined;
         logger.log(pinoLevel(level), text || '(no message)', data, {
           ...(cat ? { category: cat } : {}),

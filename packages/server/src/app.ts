@@ -26,6 +26,7 @@ import { DEMO_PROJECT_ID } from './seed/first-start.ts';
 import { domainOfSender, OutboxWorker, registerNotificationHandlers } from './resources/notifications/mount.ts';
 import { ScheduleWorker } from './resources/changelog/mount.ts';
 import { ReleaseHealthWorker } from './resources/release-health/mount.ts';
+import { LinesWorker } from './resources/logs/mount.ts';
 import { DeliveryWorker, registerWebhookHandlers } from './resources/webhooks/mount.ts';
 import { closeQuotaMeter, openQuotaMeter } from './http/quota.ts';
 import { sentryIngestRoutes } from './resources/sentry-ingest/mount.ts';
@@ -182,6 +183,9 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   const releaseHealth = new ReleaseHealthWorker({ db, retentionDays: config.sessionRetentionDays, log: app.log });
   app.addHook('onReady', async () => releaseHealth.start());
   app.addHook('onClose', async () => releaseHealth.stop());
+  const logLines = new LinesWorker(db, config.logLines, app.log);
+  app.addHook('onReady', async () => logLines.start());
+  app.addHook('preClose', async () => logLines.stop());
 
   // Repeats of the hot reads are answered before Fastify's own request handler (see front-door.ts).
   const answerFromMemo = frontDoor({

@@ -65,6 +65,19 @@ export interface Config {
    * with several processes (one interval of each other process's traffic, see the README).
    */
   quotaFlushIntervalMs: number;
+  /** Log lines (resources/logs/lines-worker.ts, live-tail.ts). */
+  logLines: LogLinesConfig;
+}
+
+export interface LogLinesConfig {
+  /** `LOG_LINES_PER_GROUP`: lines kept per log group, the newest this many plus the group's first. */
+  perGroup: number;
+  /** `LOG_LINE_RETENTION_DAYS`: days a line is kept (by its own time); groups and counts stay. */
+  retentionDays: number;
+  /** `LOG_LINES_WORKER_MS`: how often the worker caps groups and expires lines; 0 runs no worker in this process. */
+  workerMs: number;
+  /** `LOG_TAIL_MAX_PER_PROJECT`: live-tail connections one project may hold open in this process. */
+  tailMaxPerProject: number;
 }
 
 export interface WebhooksConfig {
@@ -244,6 +257,12 @@ export function loadConfig(env: Env = process.env): Config {
       'an integer from 14 to 3650',
     ),
     errorEventsPerGroup: read('ERROR_EVENTS_PER_GROUP', 100, integer(1, 100_000), 'an integer from 1 to 100000'),
+    logLines: {
+      perGroup: read('LOG_LINES_PER_GROUP', 1000, integer(1, 1_000_000), 'an integer from 1 to 1000000'),
+      retentionDays: read('LOG_LINE_RETENTION_DAYS', 14, integer(1, 3650), 'an integer from 1 to 3650'),
+      workerMs: read('LOG_LINES_WORKER_MS', 60_000, integer(0, 3_600_000), 'an integer from 0 (no worker) to 3600000'),
+      tailMaxPerProject: read('LOG_TAIL_MAX_PER_PROJECT', 5, integer(1, 1000), 'an integer from 1 to 1000'),
+    },
     quotaFlushIntervalMs: read('QUOTA_FLUSH_INTERVAL_MS', 1000, integer(10, 60_000), 'an integer from 10 to 60000'),
     changelogScheduleIntervalMs: read(
       'CHANGELOG_SCHEDULE_INTERVAL_MS',

@@ -1,6 +1,7 @@
 /** `signpost bugs|errors|logs …`: reports as a team triages them: filtered lists, the full record, resolve/ignore/reopen. */
 import type { Command } from 'commander';
 import {
+  integer,
   list,
   oneOf,
   projectContext,
@@ -33,6 +34,7 @@ function registerKind(program: Command, kind: Kind): void {
       .command(kind.name)
       .description(`${kind.singular[0]!.toUpperCase()}${kind.singular.slice(1)}s: list, show, resolve, ignore`),
   );
+  if (kind.name === 'logs') registerLogLines(command);
 
   withPaging(
     withProject(command.command('list').description(`${kind.singular}s, most recently seen first`))
@@ -121,6 +123,52 @@ function registerKind(program: Command, kind: Kind): void {
       }),
     );
   }
+}
+
+/** `signpost logs lines`: the lines under the groups, newest first, with their fields (issue 32). */
+function registerLogLines(logs: Command): void {
+  withProject(logs.command('lines').description('Log lines, newest first, with their data fields'))
+    .option('--group <id>', "one log group's lines")
+    .option('--level <list>', 'comma-separated: error, warn, info, debug, trace', list)
+    .option('--search <text>', 'text, and field filters: data.orderId = 42, data.path = /api/*, has:data.orderId')
+    .option('--source <source>', "the line's source")
+    .option('--app-version <version>', "the line's app version")
+    .option('--user <id>', "the line's user id")
+    .option('--from <iso>', 'lines at or after this time')
+    .option('--to <iso>', 'lines before this time')
+    .option('--limit <n>', 'lines per page (default 100, at most 500)', integer('--limit', 1, 500))
+    .option('--cursor <cursor>', 'the next page: the cursor a previous page printed')
+    .action(
+      action(async (flags: CommonFlags & Record<string, any>) => {
+        const { client, base } = projectContext(flags);
+        const result = await client.get<Record<string, any>>(`${base}/logs/lines`, {
+          groupId: flags['group'],
+          level: (flags['level'] as string[] | undefined)?.join(','),
+          q: flags['search'],
+          source: flags['source'],
+          appVersion: flags['appVersion'],
+          userId: flags['user'],
+          from: flags['from'],
+          to: flags['to'],
+          limit: flags['limit'],
+          cursor: flags['cursor'],
+        });
+        if (flags.json) return printJson(result);
+        const lines = result['lines'] as Report[];
+        printTable(
+          ['time', 'level', 'source', 'message', 'data'],
+          lines.map((l) => [
+            l['timestamp'],
+            l['severity'] ?? l['level'],
+            l['source'] ?? '-',
+            l['message'],
+            l['data'] === null ? '-' : JSON.stringify(l['data']),
+          ]),
+          'No log lines.',
+        );
+        if (result['nextCursor']) say(`more: --cursor ${result['nextCursor']}`);
+      }),
+    );
 }
 
 export function registerReportCommands(program: Command): void {

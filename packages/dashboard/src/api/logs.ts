@@ -32,3 +32,7 @@ export type RangeValue = (typeof RANGES)[number]['value'];
 
 export const logsKey = (projectId: string) => ['logs', projectId] as const;
 export const logKey = (projectId: string, id: string) => ['log', projectId, id] as const;
+
+export type LinePage = Json<paths['/projects/{projectId}/logs/lines']['get']['responses'][200]>;
+export type LogLine = LinePage['lines'][number];
+export type LineListQuery = NonNullable<paths['/projects/{projectId}/logs/lines']['get']['parameters']['query']>;

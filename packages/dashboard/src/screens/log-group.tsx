@@ -1,7 +1,8 @@
 /**
  * A log group's page: its level, message, category and source, how many entries it counts, when
- * it was first and last seen, the last entry's data as formatted JSON, and (admins) resolve,
- * ignore or reopen.
+ * it was first and last seen, every source, app version and user that sent it, its chart (lines
+ * per level over the last 24 hours), its lines newest first with their fields, the last entry's
+ * data as formatted JSON, and (admins) resolve, ignore or reopen.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
@@ -10,6 +11,9 @@ import { when } from '../api/features.ts';
 import { LEVEL_LABELS, type Level, type LogGroup, logKey, logsKey } from '../api/logs.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
 import { ErrorNote } from '../ui.tsx';
+import { StackedHistogram } from '../widgets/histogram.tsx';
+import { LEVELS } from '../api/logs.ts';
+import { LogLines } from './log-lines.tsx';
 import { TriageStatus } from '../widgets/triage.tsx';
 import { useTitle } from '../use-title.ts';
 import { Empty, Loading } from '../widgets/states.tsx';
@@ -112,7 +116,13 @@ function GroupView({ group, admin }: { group: LogGroup; admin: boolean }) {
           </dd>
         </dl>
       </section>
+      <Attribution group={group} />
       {admin ? <Triage group={group} /> : null}
+      <GroupChart group={group} />
+      <section className="card stack" aria-labelledby="log-lines-title">
+        <h2 id="log-lines-title">Lines</h2>
+        <LogLines projectId={group.projectId} groupId={group.id} query={{}} empty="No lines kept for this group." />
+      </section>
       <section className="card stack" aria-labelledby="log-message-title">
         <h2 id="log-message-title">Message</h2>
         <p className="log-message">{group.message}</p>
@@ -158,5 +168,68 @@ function Triage({ group }: { group: LogGroup }) {
         open: 'Reopened.',
       }}
     />
+  );
+}
+
+const SERIES = LEVELS.map((level) => ({ key: level, label: LEVEL_LABELS[level] }));
+
+/** The group's lines per level over the last 24 hours. */
+function GroupChart({ group }: { group: LogGroup }) {
+  const chart = useQuery({
+    queryKey: [...logKey(group.projectId, group.id), 'histogram'],
+    queryFn: () =>
+      unwrap(
+        api.GET('/projects/{projectId}/logs/{reportId}/histogram', {
+          params: { path: { projectId: group.projectId, reportId: group.id } },
+        }),
+      ),
+  });
+  return (
+    <section className="card stack" aria-labelledby="log-chart-title">
+      <h2 id="log-chart-title">Volume, last 24 hours</h2>
+      {chart.isPending ? (
+        <Loading what="the chart" />
+      ) : chart.isError ? (
+        <ErrorNote error={chart.error} />
+      ) : (
+        <StackedHistogram
+          label="This group's lines by level over time"
+          noun="log lines"
+          singular="log line"
+          series={SERIES}
+          size={chart.data.bucket}
+          buckets={chart.data.buckets.map((bucket) => ({
+            start: bucket.start,
+            total: bucket.total,
+            values: bucket.levels,
+          }))}
+        />
+      )}
+    </section>
+  );
+}
+
+/** Every source, app version and user that sent the group, with counts. */
+function Attribution({ group }: { group: LogGroup }) {
+  const lists = [
+    ['Sources', group.attribution.sources],
+    ['App versions', group.attribution.appVersions],
+    ['Users', group.attribution.users],
+  ] as const;
+  if (lists.every(([, values]) => values.length === 0)) return null;
+  return (
+    <section className="card stack" aria-labelledby="log-attribution-title">
+      <h2 id="log-attribution-title">Sent by</h2>
+      <dl className="log-sent">
+        {lists.map(([label, values]) =>
+          values.length === 0 ? null : (
+            <div key={label} className="log-attribution">
+              <dt>{label}</dt>
+              <dd>{values.map((entry) => `${entry.value} (${entry.count.toLocaleString()})`).join(', ')}</dd>
+            </div>
+          ),
+        )}
+      </dl>
+    </section>
   );
 }

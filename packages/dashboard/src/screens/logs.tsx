@@ -1,9 +1,10 @@
 /**
- * The log explorer: the project's log groups, most recently seen first, filtered by level, time
- * range (last seen), category, source and text through the URL's search parameters (a view can be
- * shared, and Back returns to the previous one); a histogram of the groups by level over the same
- * range above the list; more rows through the API's cursor ("Load more"), which stays as fast on
- * the hundredth page as on the first.
+ * The log explorer: the project's log groups (most recently seen first) or its lines (newest
+ * first, each with its fields; a live tail), filtered by level, time range, category, source and
+ * text (with field filters such as `data.orderId = 42`) through the URL's search parameters (a
+ * view can be shared, and Back returns to the previous one); a histogram of the lines by level
+ * over the same range above the list; more rows through the API's cursor ("Load more"), which
+ * stays as fast on the hundredth page as on the first.
  */
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
@@ -19,6 +20,7 @@ import { StackedHistogram } from '../widgets/histogram.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import './logs.css';
 import { useUrlView, type ViewChanges } from '../url-view.ts';
+import { LogLines } from './log-lines.tsx';
 
 const PAGE_SIZE = 50;
 const DEFAULT_RANGE: RangeValue = '7d';
@@ -63,6 +65,7 @@ function readView(params: URLSearchParams) {
     source: params.get('source') ?? '',
     q: params.get('q') ?? '',
     status: (STATUSES.some((option) => option.value === params.get('status')) ? params.get('status') : '') as Status,
+    show: params.get('show') === 'lines' ? ('lines' as const) : ('groups' as const),
   };
 }
 type View = ReturnType<typeof readView>;
@@ -126,7 +129,7 @@ export default function Logs() {
       ),
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,
-    enabled,
+    enabled: enabled && view.show === 'groups',
   });
 
   const rows = list.data?.pages.flatMap((page) => page.logs) ?? [];
@@ -155,9 +158,9 @@ export default function Logs() {
           <ErrorNote error={histogram.error} />
         ) : (
           <StackedHistogram
-            label="Log groups by level over time"
-            noun="log groups"
-            singular="log group"
+            label="Log lines by level over time"
+            noun="log lines"
+            singular="log line"
             series={HISTOGRAM_SERIES}
             size={histogram.data.bucket}
             buckets={histogram.data.buckets.map((bucket) => ({
@@ -168,7 +171,23 @@ export default function Logs() {
           />
         )
       ) : null}
-      {!enabled ? null : list.isPending ? (
+      <ShowToggle show={view.show} update={update} />
+      {!enabled ? null : view.show === 'lines' && 'since' in span ? (
+        <LogLines
+          projectId={project.id}
+          query={{
+            ...(view.levels.length > 0 ? { level: view.levels.join(',') } : {}),
+            ...(view.category ? { category: view.category } : {}),
+            ...(view.source ? { source: view.source } : {}),
+            ...(view.q ? { q: view.q } : {}),
+            ...(view.status ? { status: view.status } : {}),
+            from: span.since,
+            to: span.until,
+          }}
+          empty="No log lines match these filters in this time range."
+          tail
+        />
+      ) : list.isPending ? (
         <Loading what="log groups" />
       ) : list.isError ? (
         <ErrorNote error={list.error} />
@@ -220,7 +239,7 @@ function Filters({ view, update }: { view: View; update: (changes: ViewChanges) 
     setFrom(toLocalInput(view.from));
     setTo(toLocalInput(view.to));
   }, [view.from, view.to]);
-  const ids = { q: useId(), category: useId(), source: useId(), from: useId(), to: useId() };
+  const ids = { q: useId(), qHelp: useId(), category: useId(), source: useId(), from: useId(), to: useId() };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -249,9 +268,13 @@ function Filters({ view, update }: { view: View; update: (changes: ViewChanges) 
             type="search"
             name="q"
             value={text.q}
-            placeholder="Message, category, source"
+            placeholder="Message, category, source, or data.orderId = 42"
+            aria-describedby={ids.qHelp}
             onChange={(event) => setText({ ...text, q: event.target.value })}
           />
+          <p id={ids.qHelp} className="muted field-help">
+            Fields: <code>data.orderId = 42</code>, <code>data.path = /api/*</code>, <code>has:data.orderId</code>
+          </p>
         </div>
         <div className="field">
           <label htmlFor={ids.category}>Category</label>
@@ -293,7 +316,7 @@ function Filters({ view, update }: { view: View; update: (changes: ViewChanges) 
         </fieldset>
         <SelectField label="Status" value={view.status} options={STATUSES} onChange={(status) => update({ status })} />
         <SelectField
-          label="Time range (last seen)"
+          label="Time range"
           value={view.range}
           options={RANGES.map((r) => ({ value: r.value, label: r.label }))}
           onChange={(range) =>
@@ -325,6 +348,26 @@ function Filters({ view, update }: { view: View; update: (changes: ViewChanges) 
         </form>
       ) : null}
     </search>
+  );
+}
+
+/** Groups (one row per message, with its count) or lines (every entry, with its fields). */
+function ShowToggle({ show, update }: { show: 'groups' | 'lines'; update: (changes: ViewChanges) => void }) {
+  return (
+    <fieldset className="row log-show">
+      <legend className="visually-hidden">Show</legend>
+      {(['groups', 'lines'] as const).map((value) => (
+        <button
+          key={value}
+          type="button"
+          className={`button ${show === value ? 'button-primary' : 'button-secondary'}`}
+          aria-pressed={show === value}
+          onClick={() => update({ show: value === 'groups' ? '' : value })}
+        >
+          {value === 'groups' ? 'Groups' : 'Lines'}
+        </button>
+      ))}
+    </fieldset>
   );
 }
 

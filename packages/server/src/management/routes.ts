@@ -18,7 +18,7 @@ import { changelogManagementRoutes } from '../resources/changelog/mount.ts';
 import { featureManagementRoutes } from '../resources/features/mount.ts';
 import { releaseManagementRoutes } from '../resources/releases/mount.ts';
 import { releaseHealthManagementRoutes } from '../resources/release-health/mount.ts';
-import { logManagementRoutes } from '../resources/logs/mount.ts';
+import { logLineRoutes, logManagementRoutes } from '../resources/logs/mount.ts';
 import { tagManagementRoutes } from '../resources/tags/mount.ts';
 import { reportManagementRoutes } from '../resources/reports/mount.ts';
 import { siteConfigManagementRoutes } from '../resources/site-config/mount.ts';
@@ -48,6 +48,7 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   releaseHealthManagementRoutes,
   reportManagementRoutes,
   logManagementRoutes,
+  logLineRoutes,
   boardManagementRoutes,
   tagManagementRoutes,
   webhookManagementRoutes,

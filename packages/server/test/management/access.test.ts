@@ -45,6 +45,9 @@ const REQUESTS: Record<string, { body?: unknown; query?: Record<string, string> 
   createApiKey: { body: { environment: 'live', scopes: ['public:read'] } },
 };
 
+/** Server-sent event streams: they answer 200 and stay open (tested in their own files), so no read of them ends. */
+const STREAMS = new Set(['manageTailLogLines']);
+
 interface Route {
   method: string;
   template: string;
@@ -99,6 +102,7 @@ describe('management: every project route is scoped to the team and the role', (
     ids['OTHER_GROUP'] = (await p.owner.get(`${base}/errors/${other}`)).body.groupId;
     await p.live.post('/logs', { logs: [{ level: 'error', message: 'Timeout' }] });
     ids['logs'] = (await p.owner.get(`${base}/logs`)).body.logs[0].id;
+    ids['lineId'] = (await p.owner.get(`${base}/logs/lines`)).body.lines[0].id;
     await p.live.post('/i18n-telemetry', { locale: 'de', missingKeys: ['missing.key'] });
     ids['keyId'] = (await p.owner.get(`${base}/keys`)).body.keys[0].id;
     // A public name: the endpoint is never reached (the test message fails to resolve, and is retried later).
@@ -145,7 +149,7 @@ describe('management: every project route is scoped to the team and the role', (
   /** Everything the owner can read, to prove nothing changed. */
   async function snapshot(): Promise<Record<string, unknown>> {
     const reads: Record<string, unknown> = {};
-    for (const route of routes.filter((r) => r.method === 'GET')) {
+    for (const route of routes.filter((r) => r.method === 'GET' && !STREAMS.has(r.operationId))) {
       const res = await call('owner', route);
       assert.equal(res.status, 200, `${route.operationId} as owner`);
       reads[route.operationId] = res.body;
@@ -186,7 +190,7 @@ describe('management: every project route is scoped to the team and the role', (
 
   it('lets a member read everything and write nothing', async () => {
     const before = await snapshot();
-    for (const route of routes) {
+    for (const route of routes.filter((r) => !STREAMS.has(r.operationId))) {
       const res = await call('member', route);
       if (route.method === 'GET') {
         assert.equal(res.status, 200, `${route.template} as member`);

@@ -31,6 +31,8 @@ interface Operation {
   method: string;
   pattern: RegExp;
   pointer: string;
+  /** Path parameters in the template: fewer wins when several templates match. */
+  params: number;
   responses: Record<string, unknown>;
 }
 
@@ -47,13 +49,23 @@ class OpenApiChecker {
       const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`);
       for (const [method, operation] of Object.entries<any>(item)) {
         const pointer = `#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}`;
-        this.operations.push({ method: method.toUpperCase(), pattern, pointer, responses: operation.responses ?? {} });
+        const params = (path.match(/\{/g) ?? []).length;
+        this.operations.push({
+          method: method.toUpperCase(),
+          pattern,
+          pointer,
+          params,
+          responses: operation.responses ?? {},
+        });
       }
     }
   }
 
   check(method: string, path: string, status: number, contentType: string | null, body: unknown): void {
-    const operation = this.operations.find((op) => op.method === method && op.pattern.test(path));
+    // As the router does, a literal segment wins over a parameter: /logs/lines is not /logs/{reportId}.
+    const operation = this.operations
+      .filter((op) => op.method === method && op.pattern.test(path))
+      .sort((a, b) => a.params - b.params)[0];
     if (!operation) throw new Error(`OpenAPI: ${method} ${path} is not in the document`);
     const documented = operation.responses[String(status)] as any;
     if (!documented) throw new Error(`OpenAPI: ${method} ${path} answered ${status}, which the document does not list`);

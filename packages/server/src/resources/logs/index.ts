@@ -10,3 +10,7 @@ export {
   storeLogBatch,
   type LogFilter,
 } from './store.ts';
+// The lines' reads, for the bench's in-process timing (packages/bench/src/log-lines.ts).
+export { listLinePage, lineHistogramRows, type LineFilter } from './store-line-reads.ts';
+export { logHistogram } from './histogram.ts';
+export { parseLogSearch } from './field-filter.ts';

@@ -22,39 +22,23 @@ import {
   type LogSummary,
 } from './management-schemas.ts';
 import { presentLog, presentLogSummary } from './presenter.ts';
-import { LOG_LEVELS } from './schemas.ts';
+import { parseLevels } from './query-params.ts';
+import { logHistogram } from './histogram.ts';
+import { parseLogSearch } from './field-filter.ts';
+import { groupAttributes } from './store-line-reads.ts';
 import {
   cappedLogStatusCounts,
   COUNT_CAP,
   countLogGroups,
   getLogGroup,
   listLogPage,
-  logHistogramRows,
   setLogGroupStatus,
-  type HistogramBucket,
   type LogCursor,
   type LogFilter,
 } from './store.ts';
 
 type Row = Record<string, unknown> & { id: string; last_seen_at: string };
 type Query = Record<string, string | number | undefined>;
-
-function parseLevels(raw: string | undefined): string[] | undefined {
-  if (raw === undefined) return undefined;
-  const wanted = [
-    ...new Set(
-      raw
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean),
-    ),
-  ];
-  if (wanted.length === 0 || wanted.some((value) => !(LOG_LEVELS as readonly string[]).includes(value))) {
-    const message = `must be a comma-separated list of: ${LOG_LEVELS.join(', ')}`;
-    throw new BadRequestError(`Invalid query parameter level: ${message}`, [{ field: 'level', message }]);
-  }
-  return wanted;
-}
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -83,31 +67,18 @@ function filterOf(query: Query): LogFilter {
     until: isoOrNull(query['until'] as string | undefined) ?? undefined,
     category: query['category'] as string | undefined,
     source: query['source'] as string | undefined,
+    appVersion: query['appVersion'] as string | undefined,
+    userId: query['userId'] as string | undefined,
     q: query['q'] as string | undefined,
   };
 }
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-const STEP: Record<HistogramBucket, number> = { minute: MINUTE, hour: HOUR, day: DAY };
-const PREFIX: Record<HistogramBucket, number> = { minute: 16, hour: 13, day: 10 };
-/** The longest range a histogram covers (731 day buckets). */
-const MAX_RANGE = 731 * DAY;
-
-/** Minutes up to 3 hours, hours up to 10 days, days beyond. */
-export function bucketFor(rangeMs: number): HistogramBucket {
-  if (rangeMs <= 3 * HOUR) return 'minute';
-  if (rangeMs <= 10 * DAY) return 'hour';
-  return 'day';
-}
-
-function zeroLevels(): Record<string, number> {
-  return Object.fromEntries(LOG_LEVELS.map((level) => [level, 0]));
-}
-
 export async function logManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   const tags = ['reports'];
+  const attributionOf = async (groupId: string) => {
+    const found = await groupAttributes(db, groupId, 50);
+    return { sources: found.source, appVersions: found.app_version, users: found.user_id };
+  };
 
   app.get(
     '/projects/:projectId/logs',
@@ -160,7 +131,7 @@ export async function logManagementRoutes(app: ManagementApp, { db }: Management
       schema: {
         operationId: 'manageLogHistogram',
         summary:
-          'Log groups per level over time (by last seen), in minute, hour or day buckets chosen from the range; the list filters apply (role: member)',
+          'Log lines per level over time (line time), in minute, hour or day buckets chosen from the range; the list filters apply (role: member)',
         tags,
         params: ProjectParams,
         querystring: LogHistogramQuery,
@@ -172,49 +143,25 @@ export async function logManagementRoutes(app: ManagementApp, { db }: Management
       await requireProjectAccess(request, projectId, 'member');
       const query = request.query as Query;
       const filter = filterOf(query);
-      const now = Date.now();
-      let until = filter.until ? Date.parse(filter.until) : now;
-      const since = filter.since ? Date.parse(filter.since) : until - DAY;
-      if (!(since < until) || until - since > MAX_RANGE) {
-        const message = 'must be before until, at most 731 days apart';
-        throw new BadRequestError(`Invalid query parameter since: ${message}`, [{ field: 'since', message }]);
-      }
-      const bucket = bucketFor(until - since);
-      const step = STEP[bucket];
-      // Left out, the range ends with the bucket that holds now: whole buckets, and the same
-      // answer for every request within it.
-      if (!filter.until) until = Math.ceil((now + 1) / step) * step;
-      const start = Math.floor(since / step) * step;
-      const prefix = PREFIX[bucket];
-      const rows = await logHistogramRows(
+      // The explorer's search box: field filters count lines, the text matches groups.
+      const search = parseLogSearch(filter.q);
+      return logHistogram(
         db,
         projectId,
-        { ...filter, since: new Date(start).toISOString(), until: new Date(until).toISOString() },
-        bucket,
+        {
+          environment: filter.environment,
+          status: filter.status,
+          levels: filter.levels,
+          category: filter.category,
+          source: filter.source,
+          appVersion: filter.appVersion,
+          userId: filter.userId,
+          q: search.text,
+          fields: search.fields,
+        },
+        filter.since,
+        filter.until,
       );
-      const buckets: { start: string; total: number; levels: Record<string, number> }[] = [];
-      const byKey = new Map<string, (typeof buckets)[number]>();
-      for (let at = start; at < until; at += step) {
-        const iso = new Date(at).toISOString();
-        const entry = { start: iso, total: 0, levels: zeroLevels() };
-        buckets.push(entry);
-        byKey.set(iso.slice(0, prefix), entry);
-      }
-      const totals = zeroLevels();
-      for (const row of rows) {
-        const entry = byKey.get(row.bucket);
-        if (!entry || !(row.level in totals)) continue;
-        entry.levels[row.level]! += row.n;
-        entry.total += row.n;
-        totals[row.level]! += row.n;
-      }
-      return {
-        bucket,
-        since: new Date(start).toISOString(),
-        until: new Date(until).toISOString(),
-        buckets,
-        totals,
-      };
     },
   );
 
@@ -234,7 +181,7 @@ export async function logManagementRoutes(app: ManagementApp, { db }: Management
       await requireProjectAccess(request, projectId, 'member');
       const row = await getLogGroup<Row>(db, projectId, reportId);
       if (!row) throw new NotFoundError();
-      return presentLog(row) as Static<typeof LogGroup>;
+      return { ...presentLog(row), attribution: await attributionOf(reportId) } as Static<typeof LogGroup>;
     },
   );
 
@@ -255,7 +202,8 @@ export async function logManagementRoutes(app: ManagementApp, { db }: Management
       await requireProjectAccess(request, projectId, 'admin');
       const { status } = request.body as { status: ReportStatus };
       if (!(await setLogGroupStatus(db, projectId, reportId, status))) throw new NotFoundError();
-      return presentLog((await getLogGroup<Row>(db, projectId, reportId))!) as Static<typeof LogGroup>;
+      const row = (await getLogGroup<Row>(db, projectId, reportId))!;
+      return { ...presentLog(row), attribution: await attributionOf(reportId) } as Static<typeof LogGroup>;
     },
   );
 }

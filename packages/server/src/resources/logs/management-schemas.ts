@@ -5,6 +5,7 @@ import { KeyEnvironmentSchema, NullableString, ProjectParams } from '../../http/
 import { groupFields, Json, REPORT_STATUSES } from '../reports/index.ts';
 import { LOG_LEVELS } from './schemas.ts';
 import { COUNT_CAP } from './store.ts';
+import { LogAttribution } from './line-schemas.ts';
 
 const log = {
   ...groupFields,
@@ -17,7 +18,10 @@ const log = {
   appVersion: NullableString(),
 };
 export const LogSummary = Type.Object(log, { additionalProperties: false });
-export const LogGroup = Type.Object({ ...log, data: Json }, { additionalProperties: false });
+export const LogGroup = Type.Object(
+  { ...log, data: Json, attribution: LogAttribution },
+  { additionalProperties: false },
+);
 
 const Status = StringEnum(REPORT_STATUSES, { description: 'open, resolved or ignored' });
 const Levels = Type.String({
@@ -37,7 +41,15 @@ const logFilters = {
   status: Type.Optional(Status),
   level: Type.Optional(Levels),
   category: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  source: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  source: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Groups any of whose lines came from this source' }),
+  ),
+  appVersion: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Groups any of whose lines came from this app version' }),
+  ),
+  userId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Groups any of whose lines came from this user' }),
+  ),
   q: Type.Optional(
     Type.String({
       minLength: 1,
@@ -93,13 +105,13 @@ export const LogHistogramQuery = Type.Object({
   since: Type.Optional(
     Type.String({
       format: 'date-time',
-      description: 'Start of the range (last seen); if left out, 24 hours before `until` (or now)',
+      description: 'Start of the range (line time); if left out, 24 hours before `until` (or now)',
     }),
   ),
   until: Type.Optional(
     Type.String({
       format: 'date-time',
-      description: 'End of the range (last seen); if left out, the end of the bucket that holds now',
+      description: 'End of the range (line time); if left out, the end of the bucket that holds now',
     }),
   ),
 });
@@ -122,7 +134,7 @@ export const LogHistogram = Type.Object(
       ),
       {
         description:
-          'Every bucket of the range in order, empty ones included: the log groups last seen in it, per level (a group counts once, at its latest entry)',
+          'Every bucket of the range in order, empty ones included: the log lines in it per level (every accepted entry counts, at its own time; with a source, app version, user or text filter, the lines kept)',
       },
     ),
     totals: LevelCounts,

@@ -19,3 +19,24 @@ export function presentLogSummary(row: Row) {
 export function presentLog(row: Row) {
   return { ...presentLogSummary(row), data: parseJson(row.data) };
 }
+
+/** A log line (store-line-reads.ts LINE_COLUMNS) as the management API shows it. */
+export function presentLine(row: Row) {
+  return {
+    id: String(row.id),
+    groupId: row.group_id,
+    environment: row.environment,
+    timestamp: row.ts,
+    level: row.level,
+    severity: row.severity ?? null,
+    message: row.message,
+    category: row.category,
+    fingerprint: row.fingerprint,
+    source: row.source,
+    appVersion: row.app_version,
+    userId: row.user_id,
+    traceId: row.trace_id,
+    spanId: row.span_id,
+    data: typeof row.data === 'string' ? parseJson(row.data) : (row.data ?? null),
+  };
+}

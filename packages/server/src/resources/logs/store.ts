@@ -19,6 +19,7 @@ import {
 import { groupKey, recentGroupKey } from './group-key.ts';
 import { type KeyChanges, reportKeyIndexError, SqliteKeyIndex } from './store-sqlite-keys.ts';
 import type { LogEntry } from './schemas.ts';
+import { writeLines } from './store-lines.ts';
 
 /** The given fingerprint, else a hash of level, category and message. */
 export function logFingerprint(entry: LogEntry): string {
@@ -34,6 +35,10 @@ interface Group {
   count: number;
   firstSeen: string;
   lastSeen: string;
+  /** The batch's entries of this group, each with its time: its lines (store-lines.ts). */
+  lines: Array<[LogEntry, string]>;
+  /** The group row's id, once written. */
+  id?: string;
 }
 
 /** Folds a batch into `groups`, one group per fingerprint, so a repeated line costs one upsert. */
@@ -44,8 +49,17 @@ function foldBatch(scope: Scope, groups: Map<string, Group>, entries: readonly L
     const group = groups.get(fingerprint);
     if (!group) {
       const key = recentGroupKey(scope.projectId, scope.environment, fingerprint);
-      groups.set(fingerprint, { fingerprint, key, last: entry, count: 1, firstSeen: at, lastSeen: at });
+      groups.set(fingerprint, {
+        fingerprint,
+        key,
+        last: entry,
+        count: 1,
+        firstSeen: at,
+        lastSeen: at,
+        lines: [[entry, at]],
+      });
     } else {
+      group.lines.push([entry, at]);
       group.last = entry;
       group.count++;
       if (at < group.firstSeen) group.firstSeen = at;
@@ -109,7 +123,8 @@ const upsertFor = byRowCount(
   (rows) => `${INSERT}
   ${valuesOf(ROW, rows)}
   ${ON_KEY}
-    occurrences = CASE WHEN ${SAME_GROUP} THEN log_groups.occurrences + excluded.occurrences END,${REPEAT}`,
+    occurrences = CASE WHEN ${SAME_GROUP} THEN log_groups.occurrences + excluded.occurrences END,${REPEAT}
+  RETURNING id, fingerprint`,
 );
 
 /** One group at one probe key: counted if the key holds this group or is free, else no row back. */
@@ -174,11 +189,15 @@ async function writeGroups(db: Database, scope: Scope, groups: Group[]): Promise
     statements.push([upsertFor(chunk.length), params]);
   }
   try {
-    if (statements.length === 1) await db.run(...statements[0]!);
-    else
-      await db.transaction(async (tx) => {
-        for (const [sql, params] of statements) await tx.run(sql, params);
-      });
+    // One transaction with the groups' lines: a line is never stored without its group's count.
+    await db.transaction(async (tx) => {
+      const ids = new Map<string, string>();
+      for (const [sql, params] of statements)
+        for (const row of await tx.all<{ id: string; fingerprint: string }>(sql, params))
+          ids.set(row.fingerprint, row.id);
+      for (const group of groups) group.id = ids.get(group.fingerprint);
+      await writeLines(tx, scope, linesOf(groups));
+    });
   } catch (error) {
     if (!isKeyCollision(error)) throw error;
     await writeProbing(db, scope, groups);
@@ -198,9 +217,22 @@ async function writeProbing(db: Database, scope: Scope, groups: Group[]): Promis
         if (probe === MAX_PROBES)
           throw new Error(`log group ${group.fingerprint}: no free key in ${MAX_PROBES} probes`);
         const key = probe === 0 ? group.key : groupKey(scope.projectId, scope.environment, group.fingerprint, probe);
-        if ((await tx.all(PROBE_UPSERT, pushGroup([], scope, group, key))).length > 0) break;
+        const rows = await tx.all<{ id: string }>(PROBE_UPSERT, pushGroup([], scope, group, key));
+        if (rows.length > 0) {
+          group.id = rows[0]!.id;
+          break;
+        }
       }
     }
+    await writeLines(tx, scope, linesOf(groups));
+  });
+}
+
+/** The written groups' lines (each group has its id by then). */
+function linesOf(groups: readonly Group[]): { id: string; lines: Group['lines'] }[] {
+  return groups.map((group) => {
+    if (group.id === undefined) throw new Error(`log group ${group.fingerprint}: written without an id`);
+    return { id: group.id, lines: group.lines };
   });
 }
 
@@ -224,7 +256,7 @@ const updateFor = byRowCount(
   FROM (${valuesOf(UPDATE_ROW, rows)}) AS v
   WHERE log_groups.rowid = v.column1 AND log_groups.fingerprint = v.column2
     AND log_groups.project_id = ? AND log_groups.environment = ?
-  RETURNING log_groups.rowid AS rid`,
+  RETURNING log_groups.rowid AS rid, log_groups.id AS gid`,
 );
 
 function pushRepeat(params: SqlValue[], group: Group, rowid: number): void {
@@ -240,8 +272,14 @@ async function updateRows(tx: Queryable, scope: Scope, found: Array<[Group, numb
     const params: SqlValue[] = [];
     for (const [group, rowid] of chunk) pushRepeat(params, group, rowid);
     params.push(scope.projectId, scope.environment);
-    const done = new Set((await tx.all<{ rid: number }>(updateFor(chunk.length), params)).map((row) => row.rid));
-    for (const [group, rowid] of chunk) if (!done.has(rowid)) missed.push(group);
+    const done = new Map(
+      (await tx.all<{ rid: number; gid: string }>(updateFor(chunk.length), params)).map((row) => [row.rid, row.gid]),
+    );
+    for (const [group, rowid] of chunk) {
+      const id = done.get(rowid);
+      if (id === undefined) missed.push(group);
+      else group.id = id;
+    }
   }
   return missed;
 }
@@ -258,6 +296,7 @@ async function insertRows(tx: Queryable, scope: Scope, groups: Array<[Group, num
     const chunk = groups.slice(from, from + ROWS_PER_STATEMENT);
     const params: SqlValue[] = [];
     for (const [group, key] of chunk) pushGroup(params, scope, group, key);
+    for (let i = 0; i < chunk.length; i++) chunk[i]![0].id = params[i * COLUMNS] as string;
     const { lastInsertRowid } = await tx.run(insertFor(chunk.length), params);
     if (lastInsertRowid === changes.top + chunk.length) {
       for (let i = 0; i < chunk.length; i++) changes.added.push([chunk[i]![1], changes.top + 1 + i]);
@@ -316,6 +355,7 @@ async function writeGroupsSqlite(db: Database, index: SqliteKeyIndex, scope: Sco
     }
     await insertRows(tx, scope, inserts, changes);
     for (const group of slow) await placeProbing(tx, index, scope, group, changes);
+    await writeLines(tx, scope, linesOf(groups));
     return changes;
   });
   index.apply(changes);
@@ -567,6 +607,8 @@ export interface LogFilter {
   until?: string | undefined;
   category?: string | undefined;
   source?: string | undefined;
+  appVersion?: string | undefined;
+  userId?: string | undefined;
   q?: string | undefined;
 }
 
@@ -576,12 +618,22 @@ export interface LogCursor {
   id: string;
 }
 
+/**
+ * A group any of whose lines came from this source, app version or user (log_group_attributes),
+ * or, for a group from before those were kept, whose latest entry did.
+ */
+const attributeMatch = (kind: 'source' | 'app_version' | 'user_id') =>
+  `(${kind} = ? OR EXISTS (SELECT 1 FROM log_group_attributes a
+    WHERE a.group_id = log_groups.id AND a.kind = '${kind}' AND a.value = ?))`;
+
 function logWhere(projectId: string, filter: LogFilter): Where {
   const where = new Where('project_id = ?', projectId)
     .when(filter.environment, 'environment = ?', filter.environment ?? null)
     .when(filter.status, 'status = ?', filter.status ?? null)
     .when(filter.category, 'category = ?', filter.category ?? null)
-    .when(filter.source, 'source = ?', filter.source ?? null)
+    .when(filter.source, attributeMatch('source'), filter.source ?? null, filter.source ?? null)
+    .when(filter.appVersion, attributeMatch('app_version'), filter.appVersion ?? null, filter.appVersion ?? null)
+    .when(filter.userId, attributeMatch('user_id'), filter.userId ?? null, filter.userId ?? null)
     .when(filter.since, 'last_seen_at >= ?', filter.since ?? null)
     .when(filter.until, 'last_seen_at < ?', filter.until ?? null);
   if (filter.levels && filter.levels.length > 0) {

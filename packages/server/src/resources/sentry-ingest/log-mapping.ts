@@ -55,6 +55,8 @@ export function logEntriesFromItem(payload: Json): LogEntry[] {
     const data: Json = { ...attributes };
     if (typeof record['trace_id'] === 'string') data['trace_id'] = record['trace_id'];
     if (typeof record['span_id'] === 'string') data['span_id'] = record['span_id'];
+    // Kept apart from error on the line (store-lines.ts severityOf): the spec has no fatal level.
+    if (String(record['level'] ?? '').toLowerCase() === 'fatal') data['severity'] = 'fatal';
     const entry: LogEntry = { level, message: clip(body, 5000) };
     const source = text(attributes['sentry.sdk.name'], 200);
     if (source) entry.source = source;

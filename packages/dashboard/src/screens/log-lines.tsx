@@ -1,0 +1,196 @@
+/**
+ * Log lines (issue 32): a table of lines, newest first, each with its own time, level (and `fatal`
+ * when the line was), message, source and its data behind a disclosure; pages through the API's
+ * cursor; and a live tail (server-sent events from `/logs/tail`, filtered like the list) that puts
+ * new lines on top. Used by the explorer's "Lines" view and a log group's page.
+ */
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import { Link } from 'react-router';
+import { api, unwrap } from '../api/client.ts';
+import { when } from '../api/features.ts';
+import { LEVEL_LABELS, type Level, type LineListQuery, type LogLine, logsKey } from '../api/logs.ts';
+import { Button, ErrorNote } from '../ui.tsx';
+import { Empty, Loading } from '../widgets/states.tsx';
+
+const PAGE_SIZE = 100;
+/** Lines the live tail keeps on screen. */
+const TAIL_KEEP = 500;
+
+export interface LinesProps {
+  projectId: string;
+  /** The list's filters (the tail takes the same, without the time range). */
+  query: LineListQuery;
+  /** The lines of one group: its own lines route, no message column. */
+  groupId?: string;
+  /** Shown when nothing matches. */
+  empty: string;
+  /** Whether to offer the live tail. */
+  tail?: boolean;
+}
+
+export function LogLines({ projectId, query, groupId, empty, tail = false }: LinesProps) {
+  const [live, setLive] = useState(false);
+  const liveId = useId();
+  const list = useInfiniteQuery({
+    queryKey: [...logsKey(projectId), 'lines', groupId ?? '', query],
+    queryFn: ({ pageParam }) => {
+      const paging = { limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) };
+      return groupId
+        ? unwrap(
+            api.GET('/projects/{projectId}/logs/{reportId}/lines', {
+              params: {
+                path: { projectId, reportId: groupId },
+                query: { ...(query.from ? { from: query.from, to: query.to } : {}), ...paging },
+              },
+            }),
+          )
+        : unwrap(
+            api.GET('/projects/{projectId}/logs/lines', {
+              params: { path: { projectId }, query: { ...query, ...paging } },
+            }),
+          );
+    },
+    initialPageParam: '',
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+  const { lines: tailed, connected } = useTail(projectId, query, live && tail);
+  const rows = [...tailed, ...(list.data?.pages.flatMap((page) => page.lines) ?? [])];
+  // A tailed line may also be on a page read since: shown once.
+  const unique = [...new Map(rows.map((row) => [row.id, row])).values()];
+
+  return (
+    <div className="stack">
+      {tail ? (
+        <div className="row log-tail">
+          <label htmlFor={liveId} className="logs-level">
+            <input id={liveId} type="checkbox" checked={live} onChange={(event) => setLive(event.target.checked)} />
+            Live tail
+          </label>
+          <span className="muted" role="status">
+            {!live
+              ? ''
+              : connected
+                ? `Live: new lines appear on top${tailed.length ? ` (${tailed.length} so far)` : ''}.`
+                : 'Connecting…'}
+          </span>
+        </div>
+      ) : null}
+      {list.isPending ? (
+        <Loading what="log lines" />
+      ) : list.isError ? (
+        <ErrorNote error={list.error} />
+      ) : unique.length === 0 && !list.hasNextPage ? (
+        <Empty>
+          <p>{empty}</p>
+        </Empty>
+      ) : unique.length === 0 ? (
+        // A search reads a window of lines a page: none matched in it, older lines remain.
+        <div className="row">
+          <p className="muted">No match in the newest lines read so far.</p>
+          <Button variant="secondary" busy={list.isFetchingNextPage} onPress={() => list.fetchNextPage()}>
+            Search older lines
+          </Button>
+        </div>
+      ) : (
+        <>
+          <LineTable rows={unique} projectId={projectId} withMessage={!groupId} />
+          {list.hasNextPage ? (
+            <div className="row">
+              <Button variant="secondary" busy={list.isFetchingNextPage} onPress={() => list.fetchNextPage()}>
+                Load more lines
+              </Button>
+            </div>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}
+
+/** New lines from the live tail while `on`, newest first, and whether the stream is open. */
+function useTail(projectId: string, query: LineListQuery, on: boolean): { lines: LogLine[]; connected: boolean } {
+  const [lines, setLines] = useState<LogLine[]>([]);
+  const [connected, setConnected] = useState(false);
+  const search = new URLSearchParams(
+    Object.entries(query).filter(
+      (entry): entry is [string, string] =>
+        typeof entry[1] === 'string' && entry[1] !== '' && entry[0] !== 'from' && entry[0] !== 'to',
+    ),
+  ).toString();
+  useEffect(() => {
+    setLines([]);
+    setConnected(false);
+    if (!on) return;
+    const source = new EventSource(`/api/v1/projects/${encodeURIComponent(projectId)}/logs/tail?${search}`);
+    // The server starts after its newest line when it says `ready`; it reconnects on its own.
+    source.addEventListener('ready', () => setConnected(true));
+    source.addEventListener('error', () => setConnected(false));
+    source.addEventListener('lines', (event) => {
+      const added = JSON.parse((event as MessageEvent<string>).data) as LogLine[];
+      setLines((shown) => [...added.reverse(), ...shown].slice(0, TAIL_KEEP));
+    });
+    return () => source.close();
+  }, [projectId, search, on]);
+  return { lines, connected };
+}
+
+function LineTable({ rows, projectId, withMessage }: { rows: LogLine[]; projectId: string; withMessage: boolean }) {
+  return (
+    <div className="table-wrap">
+      <table className="table logs-table log-lines" aria-label="Log lines">
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Level</th>
+            {withMessage ? <th scope="col">Message</th> : null}
+            <th scope="col">Source</th>
+            <th scope="col">Fields</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((line) => (
+            <tr key={line.id}>
+              <td>
+                <time dateTime={line.timestamp} title={line.timestamp}>
+                  {when(line.timestamp)}
+                </time>
+              </td>
+              <td>
+                <span className={`level level-${line.level}`}>{LEVEL_LABELS[line.level as Level] ?? line.level}</span>
+                {line.severity === 'fatal' ? <span className="badge logs-flag">Fatal</span> : null}
+              </td>
+              {withMessage ? (
+                <td className="logs-message">
+                  <Link to={`/projects/${projectId}/logs/${line.groupId}`}>{line.message || '(no message)'}</Link>
+                </td>
+              ) : null}
+              <td>{line.source ?? <span className="muted">–</span>}</td>
+              <td className="log-line-data">
+                {line.data === null ? (
+                  <span className="muted">–</span>
+                ) : (
+                  <details>
+                    <summary>{summaryOf(line.data)}</summary>
+                    <pre>
+                      <code>{JSON.stringify(line.data, null, 2)}</code>
+                    </pre>
+                  </details>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The first fields of a line's data, on one short line. */
+function summaryOf(data: Record<string, unknown>): string {
+  const text = Object.entries(data)
+    .slice(0, 3)
+    .map(([key, value]) => `${key}=${typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
+    .join(' ');
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text || '{}';
+}

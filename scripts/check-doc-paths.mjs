@@ -57,7 +57,10 @@ const missing = [];
 let checked = 0;
 for (const { file, text } of documents) {
   for (const [, span] of text.matchAll(/`([^`\n]+)`/g)) {
-    const candidate = span.trim().replace(/[:#].*$/, '').replace(/\/$/, '');
+    const candidate = span
+      .trim()
+      .replace(/[:#].*$/, '')
+      .replace(/\/$/, '');
     if (!PATH_START.test(candidate) && !FILE_LIKE.test(candidate)) continue;
     // Patterns, and build output (dist/) that a fresh clone does not have yet.
     if (/[*<>…{}$ ]|\.\.\.|(^|\/)dist(\/|$)/.test(candidate)) continue;

@@ -30,5 +30,54 @@ export function buildMcpServer(ctx: ToolContext, version: string): McpServer {
   registerReleasesTool(server, ctx);
   registerSiteConfigTool(server, ctx);
   registerResources(server, ctx);
+  compactToolList(server);
   return server;
+}
+
+const SAFE_INTEGER_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
+
+const isEmptyObject = (value: unknown): boolean =>
+  !!value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
+
+/**
+ * A JSON Schema without what says nothing to a client: `$schema`, integer bounds that are the
+ * number type's own, empty `properties` and `additionalProperties` (allowing anything, as absent ones do).
+ */
+function compactSchema(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(compactSchema);
+  if (!value || typeof value !== 'object') return value;
+  const result: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === '$schema') continue;
+    if ((key === 'maximum' || key === 'minimum') && SAFE_INTEGER_BOUNDS.has(inner as number)) continue;
+    // An empty schema allows anything, as an absent one does.
+    if ((key === 'additionalProperties' || key === 'properties') && isEmptyObject(inner)) continue;
+    result[key] = compactSchema(inner);
+  }
+  return result;
+}
+
+/**
+ * tools/list as the SDK builds it, with compacted schemas: about 1,500 characters less of an
+ * agent's context. The SDK keeps its handlers in a private map; the tools/list size test
+ * notices if that changes.
+ */
+function compactToolList(server: McpServer): void {
+  type Handler = (request: unknown, extra: unknown) => Promise<{ tools: Record<string, unknown>[] }>;
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
+  const list = handlers?.get('tools/list');
+  if (!handlers || !list) return;
+  handlers.set('tools/list', async (request, extra) => {
+    const result = await list(request, extra);
+    return {
+      ...result,
+      // Tasks are not supported: `forbidden` is also what an absent taskSupport means.
+      tools: result.tools.map(({ execution, ...tool }) => ({
+        ...tool,
+        ...(execution && (execution as { taskSupport?: string }).taskSupport !== 'forbidden' ? { execution } : {}),
+        inputSchema: compactSchema(tool['inputSchema']),
+        ...(tool['outputSchema'] ? { outputSchema: compactSchema(tool['outputSchema']) } : {}),
+      })),
+    };
+  });
 }

@@ -17,6 +17,17 @@ export const ProjectIdInput = z
   .max(100, 'projectId must be at most 100 characters')
   .describe('The Signpost project to work on');
 
+/**
+ * An ISO 8601 time. Checked with Date.parse rather than z.iso.datetime, whose 450-character
+ * pattern would be repeated in tools/list for every such field.
+ */
+export const IsoTime = z
+  .string()
+  .max(40)
+  .refine((value) => /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)), {
+    error: 'must be an ISO 8601 time such as 2026-11-28T10:00:00Z',
+  });
+
 export interface ToolContext {
   db: Database;
   config: Config;
@@ -129,13 +140,19 @@ export interface AreaTool<Shape extends z.ZodRawShape> {
   description: string;
   /** The action's parameters besides projectId and action; all optional, each action checks its own. */
   params: Shape;
-  /** The structured content's fields besides `action`; loose, each action fills its own. */
-  output: z.ZodRawShape;
   actions: Record<
     string,
     (args: z.infer<z.ZodObject<Shape>>, project: ProjectRow, ctx: ToolContext) => Promise<ActionResult>
   >;
 }
+
+/** What every area tool answers: a list (items, total) or one item, plus fields of its own. */
+const AREA_OUTPUT = z.looseObject({
+  action: z.string(),
+  items: z.array(z.looseObject({})).optional(),
+  total: z.number().optional(),
+  item: z.looseObject({}).optional(),
+});
 
 export function registerAreaTool<Shape extends z.ZodRawShape>(
   server: McpServer,
@@ -149,7 +166,7 @@ export function registerAreaTool<Shape extends z.ZodRawShape>(
     action: z.enum(names, { error: `action must be one of: ${names.join(', ')}` }),
     ...tool.params,
   }) as unknown as z.ZodObject<z.ZodRawShape>;
-  const output = z.looseObject({ action: z.string(), ...tool.output });
+  const output = AREA_OUTPUT;
   const writes = names.some((name) => !isReadAction(tool.name, name));
   server.registerTool(
     tool.name,

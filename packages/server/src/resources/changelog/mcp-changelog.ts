@@ -11,13 +11,13 @@ import { getEntry, listEntries } from './read-model.ts';
 import { createEntry, editEntry, publishEntry } from './service.ts';
 
 const params = {
-  entryId: z.string().min(1).max(100).optional().describe('get, edit, publish, unpublish: the entry'),
-  summary: z.string().min(1).max(200).optional().describe('draft (required), edit: one line'),
-  description: z.string().max(50_000).optional().describe('draft, edit: HTML, sanitised'),
-  featureId: z.string().min(1).max(100).optional().describe('draft, edit: the idea it ships'),
-  statusKey: z.enum(['new', 'improved', 'fixed']).optional().describe('draft, edit: for entries without an idea'),
-  state: z.enum(['draft', 'scheduled', 'published']).optional().describe('list: filter'),
-  limit: z.number().int().min(1).max(50).optional().describe('list: default 10'),
+  entryId: z.string().min(1).max(100).optional().describe('The entry (all but list, draft)'),
+  summary: z.string().min(1).max(200).optional().describe('One line'),
+  description: z.string().max(50_000).optional().describe('HTML'),
+  featureId: z.string().min(1).max(100).optional().describe('The idea it ships'),
+  statusKey: z.enum(['new', 'improved', 'fixed']).optional().describe('Without featureId'),
+  state: z.enum(['draft', 'scheduled', 'published']).optional(),
+  limit: z.number().int().min(1).max(50).optional(),
   offset: z.number().int().min(0).optional(),
 };
 type Args = { [K in keyof typeof params]?: z.infer<(typeof params)[K]> };
@@ -41,13 +41,8 @@ export function registerChangelogTool(server: McpServer, ctx: ToolContext): void
     name: 'changelog',
     title: 'Changelog',
     description:
-      'What the team shipped, on the public changelog. list (drafts included), get, draft (a new unpublished entry, optionally for an idea: its followers are e-mailed when published), edit, publish, unpublish. Read actions need changelog:read, others changelog:write.',
+      'The public changelog. list (drafts too), get, draft (unpublished; with featureId its followers are e-mailed on publish), edit, publish, unpublish. list/get need changelog:read, others changelog:write.',
     params,
-    output: {
-      items: z.array(z.looseObject({ id: z.string() })).optional(),
-      total: z.number().optional(),
-      item: z.looseObject({ id: z.string() }).optional(),
-    },
     actions: {
       async list(args: Args, project) {
         const { rows, total } = await listEntries(ctx.db, project.id, {

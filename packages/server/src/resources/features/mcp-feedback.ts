@@ -19,17 +19,15 @@ const SORTS = ['votes', 'newest', 'oldest', 'comments', 'updated', 'trending'] a
 const Id = z.string().min(1).max(100);
 
 const params = {
-  featureId: Id.optional().describe('get, comment, set_status, tag, merge: the idea or bug'),
-  query: z.string().max(200).optional().describe('search: words in title, description, notes'),
+  featureId: Id.optional().describe('The idea or bug (all but search)'),
+  query: z.string().max(200).optional().describe('search: words'),
   status: z.enum(FEATURE_STATUSES).optional().describe('search: filter; set_status: the new status'),
-  type: z.enum(['feature', 'bug']).optional().describe('search: filter'),
+  type: z.enum(['feature', 'bug']).optional(),
   sort: z.enum(SORTS).optional().describe('search: default votes'),
-  limit: z.number().int().min(1).max(50).optional().describe('search: default 10'),
+  limit: z.number().int().min(1).max(50).optional(),
   offset: z.number().int().min(0).optional(),
   body: z.string().min(1).max(5000).optional().describe('comment: the text'),
-  authorName: z.string().max(100).optional().describe('comment: shown as author, default "Team"'),
-  developerNotes: z.string().max(10000).optional().describe('set_status: notes for the team'),
-  tags: z.array(z.string().min(1).max(100)).max(20).optional().describe('tag: tag names or ids; replaces'),
+  tags: z.array(z.string().min(1).max(100)).max(20).optional().describe('tag: names; replace the current ones'),
   targetId: Id.optional().describe('merge: the idea that is kept'),
 };
 type Args = { [K in keyof typeof params]?: z.infer<(typeof params)[K]> };
@@ -86,15 +84,10 @@ async function tagIdsOf(ctx: ToolContext, projectId: string, wanted: string[]): 
 export function registerFeedbackTool(server: McpServer, ctx: ToolContext): void {
   registerAreaTool(server, ctx, {
     name: 'feedback',
-    title: 'Ideas and bugs (the feedback inbox)',
+    title: 'Ideas and bugs',
     description:
-      'Triage ideas (feature requests) and bugs. search: filter/sort (sort votes + status open = most-voted open ideas). get: one with comments and tags. comment: public comment. set_status: followers are e-mailed. tag, merge (duplicate featureId into targetId). Read actions need feedback:read, others feedback:write. To create one use create_feature.',
+      'Triage ideas (feature requests) and bugs. search (status open, sort votes: most-voted open ideas); get: with comments and tags; comment (public, as Team); set_status (followers are e-mailed); tag; merge a duplicate featureId into targetId. search/get need feedback:read, others feedback:write.',
     params,
-    output: {
-      items: z.array(z.looseObject({ id: z.string(), uri: z.string() })).optional(),
-      total: z.number().optional(),
-      item: z.looseObject({ id: z.string() }).optional(),
-    },
     actions: {
       async search(args: Args, project) {
         const sort: ManagedSort = args.sort ?? 'votes';
@@ -121,7 +114,7 @@ export function registerFeedbackTool(server: McpServer, ctx: ToolContext): void 
           ctx.db,
           { projectId: project.id, environment: ctx.principal.environment },
           featureId,
-          { body: required(args.body, 'body', 'comment'), authorName: args.authorName ?? 'Team' },
+          { body: required(args.body, 'body', 'comment'), authorName: 'Team' },
         );
         if (!row) throw new ToolError(`Idea "${featureId}" is internal: only public ideas take comments.`);
         return { summary: `Commented on ${featureId}.`, data: { item: presentComment(row) } };
@@ -131,7 +124,7 @@ export function registerFeedbackTool(server: McpServer, ctx: ToolContext): void 
         const status = required(args.status, 'status', 'set_status');
         await existing(ctx, project, featureId);
         const scope = { projectId: project.id, environment: ctx.principal.environment };
-        const row = await updateFeature(ctx.db, scope, featureId, { status, developerNotes: args.developerNotes });
+        const row = await updateFeature(ctx.db, scope, featureId, { status });
         if (!row) throw new ToolError(`Idea "${featureId}" was deleted meanwhile.`);
         return {
           summary: `${featureId} is now ${row.status}; followers are told.`,

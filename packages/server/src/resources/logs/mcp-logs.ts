@@ -4,24 +4,22 @@
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { registerAreaTool, required, ToolError, type ToolContext } from '../../mcp/tools/context.ts';
+import { IsoTime, registerAreaTool, required, ToolError, type ToolContext } from '../../mcp/tools/context.ts';
 import { presentLog, presentLogSummary } from './presenter.ts';
 import { LOG_LEVELS } from './schemas.ts';
 import { countLogGroups, getLogGroup, listLogPage, type LogFilter } from './store.ts';
 
 type Row = Record<string, unknown> & { id: string; last_seen_at: string };
 
-const Time = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time such as 2026-11-28T10:00:00Z' });
-
 const params = {
-  logId: z.string().min(1).max(100).optional().describe('get: the log group'),
-  query: z.string().max(200).optional().describe('search: words in the message'),
-  level: z.array(z.enum(LOG_LEVELS)).max(5).optional().describe('search: filter'),
-  since: Time.optional().describe('search: last seen at or after'),
-  until: Time.optional().describe('search: last seen before'),
+  logId: z.string().min(1).max(100).optional().describe('get'),
+  query: z.string().max(200).optional().describe('search: words'),
+  level: z.array(z.enum(LOG_LEVELS)).max(5).optional(),
+  since: IsoTime.optional().describe('search: last seen at or after'),
+  until: IsoTime.optional().describe('search: last seen before'),
   category: z.string().max(200).optional(),
   source: z.string().max(200).optional(),
-  limit: z.number().int().min(1).max(50).optional().describe('search: default 10'),
+  limit: z.number().int().min(1).max(50).optional(),
   offset: z.number().int().min(0).optional(),
 };
 type Args = { [K in keyof typeof params]?: z.infer<(typeof params)[K]> };
@@ -31,13 +29,8 @@ export function registerLogsTool(server: McpServer, ctx: ToolContext): void {
     name: 'logs',
     title: 'Log groups',
     description:
-      'Search the logs the apps send, e.g. around an error: search by level, text, category, source and time (last seen), newest first; get one group with its last entry and data. Needs logs:read.',
+      'Logs the apps send, e.g. around an error. search: groups by level, text, category, source, time (last seen), newest first; get: with its last entry. Needs logs:read.',
     params,
-    output: {
-      items: z.array(z.looseObject({ id: z.string() })).optional(),
-      total: z.number().optional(),
-      item: z.looseObject({ id: z.string() }).optional(),
-    },
     actions: {
       async search(args: Args, project) {
         const filter: LogFilter = {

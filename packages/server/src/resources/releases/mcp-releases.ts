@@ -16,8 +16,8 @@ const params = {
   version: z.string().min(1).max(100).optional().describe('get, create: SemVer such as 1.4.0'),
   title: z.string().max(200).optional().describe('create'),
   releaseNotes: z.string().max(50_000).optional().describe('create'),
-  isBeta: z.boolean().optional().describe('create: default true for a prerelease version'),
-  required: z.boolean().optional().describe('create: clients below it must update'),
+  isBeta: z.boolean().optional().describe('create'),
+  required: z.boolean().optional().describe('create: older clients must update'),
   gitCommit: z
     .string()
     .regex(/^[0-9a-fA-F]{7,40}$/, 'must be a commit hash')
@@ -44,12 +44,8 @@ export function registerReleasesTool(server: McpServer, ctx: ToolContext): void 
     name: 'releases',
     title: 'Releases',
     description:
-      'The app versions the team ships. list: highest version first. get: one release. create: a new version (SemVer, new to the project). Read actions need releases:read, create releases:write.',
+      'App versions. list (highest first), get, create (new SemVer). list/get need releases:read, create releases:write.',
     params,
-    output: {
-      items: z.array(z.looseObject({ version: z.string() })).optional(),
-      item: z.looseObject({ version: z.string() }).optional(),
-    },
     actions: {
       async list(_args: Args, project) {
         const items = (await listReleases(ctx.db, project.id)).map(present);

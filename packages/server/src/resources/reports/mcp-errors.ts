@@ -17,15 +17,18 @@ import { getReport, listReports } from './store.ts';
 type Row = Record<string, unknown>;
 
 const params = {
-  errorId: z.string().min(1).max(100).optional().describe('get, resolve, ignore, reopen: the error group'),
-  query: z.string().max(200).optional().describe('search: words in title or message'),
-  status: z.enum(ERROR_STATUSES).optional().describe('search: filter'),
-  release: z.string().max(500).optional().describe('search: groups whose last report is of this app version'),
-  severity: z.array(z.enum(SEVERITIES)).max(4).optional().describe('search: filter'),
-  sort: z.enum(['lastSeen', 'firstSeen', 'occurrences']).optional().describe('search: default lastSeen (newest)'),
-  limit: z.number().int().min(1).max(50).optional().describe('search: default 10'),
+  errorId: z.string().min(1).max(100).optional().describe('The error group (all but search)'),
+  query: z.string().max(200).optional().describe('search: words'),
+  status: z.enum(ERROR_STATUSES).optional(),
+  release: z.string().max(500).optional().describe('search: app version of the last report'),
+  severity: z.array(z.enum(SEVERITIES)).max(4).optional(),
+  sort: z.enum(['lastSeen', 'firstSeen', 'occurrences']).optional().describe('search: default lastSeen'),
+  limit: z.number().int().min(1).max(50).optional(),
   offset: z.number().int().min(0).optional(),
-  inNextRelease: z.boolean().optional().describe('resolve: resolved as of the release after the last seen one'),
+  inNextRelease: z
+    .boolean()
+    .optional()
+    .describe('resolve: as of the next release; reports from later releases reopen it'),
 };
 type Args = { [K in keyof typeof params]?: z.infer<(typeof params)[K]> };
 
@@ -71,13 +74,8 @@ export function registerErrorsTool(server: McpServer, ctx: ToolContext): void {
     name: 'errors',
     title: 'Error groups',
     description:
-      'Debug errors the apps report. search: groups newest first (filters status, release, severity, text). get: one group with its stack trace, breadcrumbs, device/app context and 24 h history. resolve (inNextRelease: regressions in later releases reopen it), ignore, reopen. Read actions need errors:read, others errors:triage.',
+      'Debug errors the apps report. search: groups, newest first; get: with stack trace, breadcrumbs, context, 24 h history; resolve, ignore, reopen. search/get need errors:read, others errors:triage.',
     params,
-    output: {
-      items: z.array(z.looseObject({ id: z.string(), uri: z.string() })).optional(),
-      total: z.number().optional(),
-      item: z.looseObject({ id: z.string() }).optional(),
-    },
     actions: {
       async search(args: Args, project) {
         const { rows, total } = await listReports<Row>(ctx.db, 'errors', project.id, {

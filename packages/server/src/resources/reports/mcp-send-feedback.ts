@@ -18,14 +18,14 @@ const Word = z
 const input = z.object({
   projectId: ProjectIdInput,
   issueType: z.enum(ISSUE_TYPES, { error: `issueType must be one of: ${ISSUE_TYPES.join(', ')}` }),
-  tool: Word.describe('The tool (or action) that failed, e.g. errors or feedback.merge'),
-  errorCode: Word.optional().describe('The error code or kind the tool answered, if any'),
+  tool: Word.describe('e.g. feedback.merge'),
+  errorCode: Word.optional().describe('The error code, if any'),
   summary: z
     .string()
     .min(10, 'summary must be at least 10 characters')
     .max(2000)
-    .describe('What was attempted and what went wrong. No personal data: no names, e-mails, tokens'),
-  clientName: Word.optional().describe('Your MCP client name, if the server cannot tell'),
+    .describe('What you tried and what went wrong; no personal data or secrets'),
+  clientName: Word.optional().describe('Your MCP client'),
   clientVersion: Word.optional(),
 });
 

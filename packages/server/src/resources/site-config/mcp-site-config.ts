@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { registerAreaTool, required, type ToolContext } from '../../mcp/tools/context.ts';
+import { IsoTime, registerAreaTool, required, type ToolContext } from '../../mcp/tools/context.ts';
 import type { ProjectRow } from '../projects/index.ts';
 import { presentFlag, presentMaintenance, presentMessage } from './presenter.ts';
 import { MAINTENANCE_TYPES, MESSAGE_TYPES } from './public-schemas.ts';
@@ -18,17 +18,17 @@ const params = {
     .string()
     .regex(new RegExp(FLAG_KEY), 'must be 1 to 100 letters, digits and . _ : -')
     .optional()
-    .describe('set_flag: the flag (created when new)'),
-  enabled: z.boolean().optional().describe('set_flag: the flag on or off everywhere; set_maintenance: on or off'),
-  environment: z.enum(['live', 'test']).optional().describe('set_flag: change only the value for live or test keys'),
+    .describe('set_flag (created if new)'),
+  enabled: z.boolean().optional().describe('set_flag: on/off everywhere; set_maintenance'),
+  environment: z.enum(['live', 'test']).optional().describe('set_flag: only for live or test keys'),
   value: z
     .union([z.boolean(), z.string().max(10_000), z.number()])
     .optional()
-    .describe('set_flag: the value (with environment: for that environment; false turns a boolean flag off there)'),
+    .describe('set_flag: value (false: off)'),
   maintenanceType: z.enum(MAINTENANCE_TYPES).optional().describe('set_maintenance'),
-  expectedRestoration: z.iso.datetime({ offset: true }).optional().describe('set_maintenance: ISO time'),
+  expectedRestoration: IsoTime.optional().describe('set_maintenance'),
   messageType: z.enum(MESSAGE_TYPES).optional().describe('set_message'),
-  text: z.string().min(1).max(2000).optional().describe('set_message: the message shown in the app'),
+  text: z.string().min(1).max(2000).optional().describe('set_message'),
 };
 type Args = { [K in keyof typeof params]?: z.infer<(typeof params)[K]> };
 
@@ -51,14 +51,8 @@ export function registerSiteConfigTool(server: McpServer, ctx: ToolContext): voi
     name: 'site_config',
     title: 'Site configuration',
     description:
-      'What the apps read at run time. get: flags (per live/test environment), maintenance, messages. set_flag: turn a flag on/off or set its value, for both environments or one (environment + value). set_maintenance, set_message (adds a message). get needs config:read, others config:write.',
+      'What the apps read at run time. get: flags, maintenance, messages. set_flag: on/off, or a value for one environment (live/test keys); set_maintenance; set_message adds one. get needs config:read, others config:write.',
     params,
-    output: {
-      maintenance: z.looseObject({}).optional(),
-      messages: z.array(z.looseObject({})).optional(),
-      featureFlags: z.array(z.looseObject({ key: z.string() })).optional(),
-      item: z.looseObject({}).optional(),
-    },
     actions: {
       async get(_args: Args, project) {
         const config = await readConfig(ctx, project);

@@ -14,7 +14,7 @@ import { listMissing } from './store-missing.ts';
 
 const params = {
   locale: z.string().min(1).max(35).optional().describe('missing: only this locale (BCP 47)'),
-  limit: z.number().int().min(1).max(200).optional().describe('missing: default 50'),
+  limit: z.number().int().min(1).max(200).optional(),
   offset: z.number().int().min(0).optional(),
 };
 type Args = { [K in keyof typeof params]?: z.infer<(typeof params)[K]> };
@@ -24,14 +24,8 @@ export function registerTranslationStatusTool(server: McpServer, ctx: ToolContex
     name: 'translations_status',
     title: 'Translation status',
     description:
-      'What is left to translate. missing: keys the apps asked for but found no text, most reported first (fill them with upsert_translation_keys). progress: translated keys per locale. Needs translations:read.',
+      'What is left to translate. missing: keys the apps found without text, most reported first (fill with upsert_translation_keys); progress: per locale. Needs translations:read.',
     params,
-    output: {
-      items: z.array(z.looseObject({ key: z.string() })).optional(),
-      total: z.number().optional(),
-      totalKeys: z.number().optional(),
-      locales: z.array(z.looseObject({ locale: z.string() })).optional(),
-    },
     actions: {
       async missing(args: Args, project) {
         const locale = args.locale === undefined ? undefined : canonicalLocale(args.locale);

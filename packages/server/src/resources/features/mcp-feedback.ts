@@ -127,7 +127,7 @@ export function registerFeedbackTool(server: McpServer, ctx: ToolContext): void 
         const row = await updateFeature(ctx.db, scope, featureId, { status });
         if (!row) throw new ToolError(`Idea "${featureId}" was deleted meanwhile.`);
         return {
-          summary: `${featureId} is now ${row.status}; followers are told.`,
+          summary: `${featureId} is now ${row.status}; its followers are e-mailed of a change.`,
           data: { item: summaryOf(row, []) },
         };
       },

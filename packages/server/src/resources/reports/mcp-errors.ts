@@ -65,7 +65,7 @@ async function setStatus(
   await changeErrorStatus(ctx.db, project.id, id, status, inNextRelease);
   const row = (await getReport<Row>(ctx.db, 'errors', project.id, id))!;
   const item = withUri(presentErrorSummary(row));
-  const release = row['resolved_in_release'] ? ` after release ${String(row['resolved_in_release'])}` : '';
+  const release = row['resolved_in_release'] ? ` as of the release after ${String(row['resolved_in_release'])}` : '';
   return { summary: `Error group ${id} is now ${item.status}${release}.`, data: { item } };
 }
 

@@ -5,7 +5,7 @@
  *
  * Usage: node scripts/gather-docs.ts [--packages-dir <dir>] [--out <file>]
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -22,6 +22,15 @@ const { values } = parseArgs({
 
 const own = JSON.parse(readFileSync(join(pkgRoot, 'package.json'), 'utf8')) as { version: string };
 const content = gatherAll(resolve(values['packages-dir']!), own.version);
+// The guides (hosted MCP server, Sentry DSN, OFREP, OTLP) live in this package's guides/ folder.
+const guidesDir = join(pkgRoot, 'guides');
+content.guides = readdirSync(guidesDir)
+  .filter((file) => file.endsWith('.md'))
+  .sort()
+  .map((file) => {
+    const text = readFileSync(join(guidesDir, file), 'utf8');
+    return { name: file.slice(0, -3), title: /^# (.+)$/m.exec(text)?.[1] ?? file, text };
+  });
 const out = resolve(values.out!);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(
@@ -33,4 +42,4 @@ writeFileSync(
 const summary = content.packages
   .map((p) => (p.available ? `${p.name} (api: ${p.api.source}, ${p.examples.length} examples)` : `${p.name} (missing)`))
   .join(', ');
-console.log(`docs-mcp: gathered ${summary}`);
+console.log(`docs-mcp: gathered ${summary}; guides: ${content.guides.map((g) => g.name).join(', ')}`);

@@ -64,8 +64,20 @@ export interface PackageDocs {
   notes: string[];
 }
 
+/** A guide beyond the SDK packages (the hosted MCP server, the protocols), served as an MCP resource. */
+export interface GuideDoc {
+  /** File name without `.md`: the last part of its URI `signpost-docs://guides/<name>`. */
+  name: string;
+  /** The first `# ` heading. */
+  title: string;
+  /** Markdown. */
+  text: string;
+}
+
 export interface DocsContent {
   /** Version of @signpost/docs-mcp that gathered this content. */
   generator: string;
   packages: PackageDocs[];
+  /** From guides/*.md of this package; absent in content gathered before guides existed. */
+  guides?: GuideDoc[];
 }

@@ -36,7 +36,9 @@ export function createDocsServer(content: DocsContent = builtContent): McpServer
     {
       instructions:
         "Documentation of the Signpost SDK packages (@signpost/*). Start with list_packages, then fetch a package's " +
-        'installation guide, API reference or code examples (plain browser, Node.js, React, Next.js).',
+        'installation guide, API reference or code examples (plain browser, Node.js, React, Next.js). ' +
+        'Guides to the hosted MCP server (its tools and scopes) and the protocols (Sentry DSN, OFREP, OTLP) are resources: ' +
+        'signpost-docs://guides/<name>, listed by resources/list.',
     },
   );
   const byName = new Map(content.packages.map((p) => [p.name, p]));
@@ -104,5 +106,11 @@ export function createDocsServer(content: DocsContent = builtContent): McpServer
     },
     async ({ package: name, platform }) => text(renderCodeExamples(get(name), platform)),
   );
+  for (const guide of content.guides ?? []) {
+    const uri = `signpost-docs://guides/${guide.name}`;
+    server.registerResource(guide.name, uri, { title: guide.title, mimeType: 'text/markdown' }, async () => ({
+      contents: [{ uri, mimeType: 'text/markdown', text: guide.text }],
+    }));
+  }
   return server;
 }

@@ -30,6 +30,17 @@ const SCOPE_TEXT = {
   'logs:write': 'Send log entries',
   'translations:read': 'Read translations through the hosted MCP server',
   'translations:write': 'Write translations through the hosted MCP server',
+  'feedback:read': 'MCP: search and read ideas and bugs',
+  'feedback:write': 'MCP: comment on, set the status of, tag and merge ideas',
+  'changelog:read': 'MCP: read changelog entries, drafts included',
+  'changelog:write': 'MCP: draft, edit and publish changelog entries',
+  'errors:read': 'MCP: search and read error groups',
+  'errors:triage': 'MCP: resolve, ignore and reopen error groups',
+  'logs:read': 'MCP: search and read log groups',
+  'releases:read': 'MCP: list and read releases',
+  'releases:write': 'MCP: create releases',
+  'config:read': 'MCP: read flags, maintenance and messages',
+  'config:write': 'MCP: change flags, maintenance and messages',
 } as const satisfies Record<KeyScope, string>;
 
 type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -9,7 +9,7 @@ import { authenticateApiKey, presentedKey } from '../http/authenticate.ts';
 import { findKeyByLookup } from '../resources/projects/index.ts';
 import { HttpError } from '../kernel/errors.ts';
 import type { McpPrincipal } from './principal.ts';
-import { scopeForTool, type McpScope } from './scopes.ts';
+import { MCP_READ_SCOPES, scopeForCall, type McpScope } from './scopes.ts';
 
 /** Checks an access token from the OAuth server; undefined when it is unknown, expired, revoked or for another resource. */
 export interface AccessTokenVerifier {
@@ -90,17 +90,24 @@ export function checkToolScopes(body: unknown, principal: McpPrincipal, resource
   const messages = Array.isArray(body) ? body : [body];
   for (const message of messages) {
     if (!message || typeof message !== 'object' || (message as { method?: unknown }).method !== 'tools/call') continue;
-    const name = (message as { params?: { name?: unknown } }).params?.name;
-    const scope = typeof name === 'string' ? scopeForTool(name) : undefined;
+    const params = (message as { params?: { name?: unknown; arguments?: unknown } }).params;
+    const name = params?.name;
+    const scope = typeof name === 'string' ? scopeForCall(name, params?.arguments) : undefined;
     if (!scope || principal.scopes.has(scope)) continue;
     const fix =
       principal.kind === 'api-key'
         ? `Use an API key that has the ${scope} scope.`
-        : `Reconnect the MCP server and choose ${scope === 'translations:read' ? 'read or write' : 'write'} access on the consent page.`;
+        : `Reconnect the MCP server and choose ${MCP_READ_SCOPES.includes(scope) ? 'read or write' : 'write'} access on the consent page.`;
     throw new McpInsufficientScopeError(
-      `${principal.kind === 'api-key' ? 'This API key' : 'This access token'} lacks the ${scope} scope, which ${name as string} needs. ${fix}`,
+      `${principal.kind === 'api-key' ? 'This API key' : 'This access token'} lacks the ${scope} scope, which ${describeCall(name as string, params?.arguments)} needs. ${fix}`,
       scope,
       resourceMetadataUrl,
     );
   }
+}
+
+/** "feedback (action set_status)" or a plain tool name, for refusals. */
+function describeCall(name: string, args: unknown): string {
+  const action = args && typeof args === 'object' ? (args as { action?: unknown }).action : undefined;
+  return typeof action === 'string' && /^[a-z_]{1,40}$/.test(action) ? `${name} (action ${action})` : name;
 }

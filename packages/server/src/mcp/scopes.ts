@@ -1,17 +1,131 @@
-/** Scopes of the hosted MCP server. API keys may hold them; OAuth grants are made of them. */
+/**
+ * Scopes of the hosted MCP server. API keys may hold them; OAuth grants are made of them.
+ *
+ * The spec's four tools keep their scopes exactly. The area tools (feedback, changelog, errors,
+ * logs, releases, site_config, translations_status) take an `action`: reading actions need the
+ * area's read scope, the others its write scope. `errors:write` and `logs:write` already mean
+ * "send errors/logs" to the public API (keys embedded in apps hold them), so changing error
+ * groups needs its own scope, `errors:triage`, and logs are read only.
+ */
 export const MCP_TOOL_SCOPES = {
   create_feature: 'features:write',
   update_feature_status: 'features:write',
   list_translation_keys: 'translations:read',
   upsert_translation_keys: 'translations:write',
+  send_feedback: 'bugs:write',
 } as const;
 
-export type McpToolName = keyof typeof MCP_TOOL_SCOPES;
-export type McpScope = (typeof MCP_TOOL_SCOPES)[McpToolName];
+/** Area tools: the read scope, the write scope, the actions that only read and those that write. */
+export const MCP_AREA_TOOLS = {
+  feedback: {
+    read: 'feedback:read',
+    write: 'feedback:write',
+    reads: ['search', 'get'],
+    writes: ['comment', 'set_status', 'tag', 'merge'],
+  },
+  changelog: {
+    read: 'changelog:read',
+    write: 'changelog:write',
+    reads: ['list', 'get'],
+    writes: ['draft', 'edit', 'publish', 'unpublish'],
+  },
+  errors: {
+    read: 'errors:read',
+    write: 'errors:triage',
+    reads: ['search', 'get'],
+    writes: ['resolve', 'ignore', 'reopen'],
+  },
+  logs: { read: 'logs:read', write: 'logs:read', reads: ['search', 'get'], writes: [] },
+  releases: { read: 'releases:read', write: 'releases:write', reads: ['list', 'get'], writes: ['create'] },
+  site_config: {
+    read: 'config:read',
+    write: 'config:write',
+    reads: ['get'],
+    writes: ['set_flag', 'set_maintenance', 'set_message'],
+  },
+  translations_status: {
+    read: 'translations:read',
+    write: 'translations:read',
+    reads: ['missing', 'progress'],
+    writes: [],
+  },
+} as const;
 
-/** The scopes the MCP server knows, in the order metadata lists them. */
-export const MCP_SCOPES: readonly McpScope[] = ['features:write', 'translations:read', 'translations:write'];
+export type McpToolName = keyof typeof MCP_TOOL_SCOPES | keyof typeof MCP_AREA_TOOLS;
+type AreaScope = (typeof MCP_AREA_TOOLS)[keyof typeof MCP_AREA_TOOLS]['read' | 'write'];
+export type McpScope = (typeof MCP_TOOL_SCOPES)[keyof typeof MCP_TOOL_SCOPES] | AreaScope;
 
+/** What each scope allows, in words: the consent page and the docs show these. */
+export const SCOPE_WORDS: Record<McpScope, string> = {
+  'features:write': 'create feature requests and bugs, and change their status',
+  'translations:read': 'read translation keys, missing keys and translation progress',
+  'translations:write': 'create and fill in translation keys',
+  'feedback:read': 'search and read ideas and bugs with their votes, comments and tags',
+  'feedback:write': 'comment on ideas, change their status, tag and merge them',
+  'changelog:read': 'read changelog entries, drafts included',
+  'changelog:write': 'draft, edit and publish changelog entries',
+  'errors:read': 'search and read error groups with their stack, breadcrumbs and history',
+  'errors:triage': 'resolve, ignore and reopen error groups',
+  'logs:read': 'search and read log groups',
+  'releases:read': 'list and read releases',
+  'releases:write': 'create releases',
+  'config:read': 'read the site configuration: flags, maintenance and messages',
+  'config:write': 'turn flags on and off, set maintenance mode and site messages',
+  'bugs:write': 'report problems the agent hits (send_feedback) as bug reports',
+};
+
+/** The scopes the MCP server knows, in the order metadata lists them (the spec's three first). */
+export const MCP_SCOPES: readonly McpScope[] = [
+  'features:write',
+  'translations:read',
+  'translations:write',
+  'feedback:read',
+  'feedback:write',
+  'changelog:read',
+  'changelog:write',
+  'errors:read',
+  'errors:triage',
+  'logs:read',
+  'releases:read',
+  'releases:write',
+  'config:read',
+  'config:write',
+  'bugs:write',
+];
+
+/** The scopes that only read: what the consent page's "Read" grants. */
+export const MCP_READ_SCOPES: readonly McpScope[] = [
+  'translations:read',
+  'feedback:read',
+  'changelog:read',
+  'errors:read',
+  'logs:read',
+  'releases:read',
+  'config:read',
+];
+
+const isArea = (name: string): name is keyof typeof MCP_AREA_TOOLS => Object.hasOwn(MCP_AREA_TOOLS, name);
+
+/** Whether an area tool's action only reads. */
+export function isReadAction(tool: keyof typeof MCP_AREA_TOOLS, action: string): boolean {
+  return (MCP_AREA_TOOLS[tool].reads as readonly string[]).includes(action);
+}
+
+/**
+ * The scope a call needs: the tool's, or for an area tool the one its action needs. Undefined
+ * for an unknown tool or an area call without a string action (the tool refuses those itself).
+ */
+export function scopeForCall(name: string, args: unknown): McpScope | undefined {
+  if (Object.hasOwn(MCP_TOOL_SCOPES, name)) return MCP_TOOL_SCOPES[name as keyof typeof MCP_TOOL_SCOPES];
+  if (!isArea(name)) return undefined;
+  const action = args && typeof args === 'object' ? (args as { action?: unknown }).action : undefined;
+  if (typeof action !== 'string') return undefined;
+  const area = MCP_AREA_TOOLS[name];
+  if (isReadAction(name, action)) return area.read;
+  return (area.writes as readonly string[]).includes(action) ? area.write : undefined;
+}
+
+/** Kept for callers that know only a tool name (the spec's tools). */
 export function scopeForTool(name: string): McpScope | undefined {
-  return Object.hasOwn(MCP_TOOL_SCOPES, name) ? MCP_TOOL_SCOPES[name as McpToolName] : undefined;
+  return scopeForCall(name, undefined);
 }

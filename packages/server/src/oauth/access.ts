@@ -1,10 +1,10 @@
-import { MCP_SCOPES, type McpScope } from '../mcp/scopes.ts';
+import { MCP_READ_SCOPES, MCP_SCOPES, type McpScope } from '../mcp/scopes.ts';
 
 /** The two choices of the consent page and the scopes each grants. */
-export const ACCESS_LEVELS = {
-  read: ['translations:read'],
-  write: ['features:write', 'translations:read', 'translations:write'],
-} as const satisfies Record<string, readonly McpScope[]>;
+export const ACCESS_LEVELS: Record<'read' | 'write', readonly McpScope[]> = {
+  read: MCP_READ_SCOPES,
+  write: MCP_SCOPES,
+};
 
 export type AccessLevel = keyof typeof ACCESS_LEVELS;
 

@@ -1,6 +1,8 @@
 /** The server-rendered pages of the authorization flow: the consent page and error pages. */
 import type { AccessibleProject, SignedInAccount } from './accounts.ts';
 import { escapeHtml } from '../kernel/html.ts';
+import { ACCESS_LEVELS } from './access.ts';
+import { SCOPE_WORDS, type McpScope } from '../mcp/scopes.ts';
 
 // Colours are variables so that one block follows the reader's light or dark preference.
 const STYLE = `
@@ -23,6 +25,8 @@ const STYLE = `
   button { font: inherit; padding: .55rem 1.2rem; border-radius: 6px; border: 1px solid var(--line); background: var(--button); color: var(--text); cursor: pointer; }
   button.primary { background: var(--primary); border-color: var(--primary); color: #fff; }
   .who { color: var(--muted); font-size: .9rem; }
+  ul.scopes { margin: .25rem 0 .5rem 1.6rem; padding-left: 1.1rem; color: var(--muted); font-size: .9rem; }
+  code { font-size: .8rem; color: var(--muted); }
 `;
 
 function layout(title: string, body: string): string {
@@ -64,9 +68,10 @@ export function consentPage(page: ConsentPage): string {
   <fieldset>
     <legend>Access</legend>
     <label><input type="radio" name="access" value="read" checked> Read</label>
-    <small>List translation keys.</small>
+    ${scopeList(ACCESS_LEVELS.read)}
     <label><input type="radio" name="access" value="write"> Read and write</label>
-    <small>Also create and update features and bugs, and create and fill in translation keys.</small>
+    <small>Everything Read allows, and also:</small>
+    ${scopeList(ACCESS_LEVELS.write.filter((scope) => !ACCESS_LEVELS.read.includes(scope)))}
   </fieldset>
   <div class="actions">
     <button class="primary" type="submit" name="decision" value="allow">Allow</button>
@@ -74,6 +79,12 @@ export function consentPage(page: ConsentPage): string {
   </div>
 </form>`,
   );
+}
+
+/** The scopes of an access choice, in words, each with its name: "read ideas (feedback:read)". */
+function scopeList(scopes: readonly McpScope[]): string {
+  const items = scopes.map((scope) => `<li>${escapeHtml(SCOPE_WORDS[scope])} <code>${escapeHtml(scope)}</code></li>`);
+  return `<ul class="scopes">${items.join('')}</ul>`;
 }
 
 export function noProjectsPage(clientName: string, account: SignedInAccount): string {

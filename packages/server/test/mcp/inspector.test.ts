@@ -55,8 +55,16 @@ describe('MCP Inspector CLI against /mcp', () => {
   it('lists the tools', async () => {
     const listed = await inspector('--method', 'tools/list');
     assert.deepEqual(listed.tools.map((tool: { name: string }) => tool.name).sort(), [
+      'changelog',
       'create_feature',
+      'errors',
+      'feedback',
       'list_translation_keys',
+      'logs',
+      'releases',
+      'send_feedback',
+      'site_config',
+      'translations_status',
       'update_feature_status',
       'upsert_translation_keys',
     ]);

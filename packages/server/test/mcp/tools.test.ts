@@ -37,11 +37,19 @@ describe('hosted MCP tools (API key)', () => {
     await server.close();
   });
 
-  it('lists the four tools, each with an input and an output schema', async () => {
+  it("lists the spec's four tools and the area tools, each with an input and an output schema", async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+      'changelog',
       'create_feature',
+      'errors',
+      'feedback',
       'list_translation_keys',
+      'logs',
+      'releases',
+      'send_feedback',
+      'site_config',
+      'translations_status',
       'update_feature_status',
       'upsert_translation_keys',
     ]);

@@ -11,6 +11,10 @@ import { addMember, signUp, teamProject, type SignedUp } from '../support/mcp-ac
 import { callTool, startMcpTestServer, textOf } from '../support/mcp.ts';
 import { Browser, TestOAuthProvider } from '../support/oauth.ts';
 import type { TestServer } from '../support/server.ts';
+import { MCP_READ_SCOPES } from '../../src/mcp/scopes.ts';
+
+/** The scopes the consent page's Read and Read and write grant. */
+const READ_SCOPES = MCP_READ_SCOPES.join(' ');
 
 describe('OAuth consent with management accounts', () => {
   let server: TestServer;
@@ -109,7 +113,7 @@ describe('OAuth consent with management accounts', () => {
     });
     const client = await connect(read);
     try {
-      assert.equal(read.saved?.scope, 'translations:read');
+      assert.equal(read.saved?.scope, READ_SCOPES);
       assert.equal((await callTool(client, 'list_translation_keys', { projectId: annProject })).isError, undefined);
     } finally {
       await client.close();

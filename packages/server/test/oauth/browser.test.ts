@@ -17,6 +17,10 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import { signUp, teamProject, type SignedUp } from '../support/mcp-accounts.ts';
 import { callTool, startMcpTestServer, textOf } from '../support/mcp.ts';
 import type { TestServer } from '../support/server.ts';
+import { MCP_READ_SCOPES } from '../../src/mcp/scopes.ts';
+
+/** The scopes the consent page's Read and Read and write grant. */
+const READ_SCOPES = MCP_READ_SCOPES.join(' ');
 
 /** The editor's side of the redirect: a loopback HTTP server that catches the callback. */
 class LoopbackCallback {
@@ -148,7 +152,7 @@ describe('connecting an MCP client through Chromium', () => {
 
       const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
       await transport.finishAuth(code);
-      assert.equal(provider.saved?.scope, 'translations:read');
+      assert.equal(provider.saved?.scope, READ_SCOPES);
       const client = new Client({ name: 'editor', version: '1' });
       await client.connect(transport);
       try {

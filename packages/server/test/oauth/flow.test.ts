@@ -15,6 +15,11 @@ import { hashSecret } from '../../src/kernel/secrets.ts';
 import { callTool, postMcp, textOf } from '../support/mcp.ts';
 import { Browser, TestOAuthProvider, type Person } from '../support/oauth.ts';
 import { FakeAccounts, startOAuthTestServer, type OAuthTestServer } from '../support/fake-accounts.ts';
+import { MCP_READ_SCOPES, MCP_SCOPES } from '../../src/mcp/scopes.ts';
+
+/** The scopes the consent page's Read and Read and write grant. */
+const READ_SCOPES = MCP_READ_SCOPES.join(' ');
+const WRITE_SCOPES = MCP_SCOPES.join(' ');
 
 const initialize = {
   jsonrpc: '2.0',
@@ -87,7 +92,7 @@ describe('OAuth for the hosted MCP server', () => {
     assert.equal(metadata.revocation_endpoint, `${server.origin}/oauth/revoke`);
     assert.deepEqual(metadata.code_challenge_methods_supported, ['S256']);
     assert.deepEqual(metadata.grant_types_supported, ['authorization_code', 'refresh_token']);
-    assert.deepEqual(metadata.scopes_supported, ['features:write', 'translations:read', 'translations:write']);
+    assert.deepEqual(metadata.scopes_supported, [...MCP_SCOPES]);
   });
 
   it('runs the full flow: registration, sign-in, consent, tool calls on the granted project', async () => {
@@ -103,7 +108,7 @@ describe('OAuth for the hosted MCP server', () => {
       assert.equal(authorizationUrl.searchParams.get('resource'), `${server.origin}/mcp`);
       assert.ok(provider.client?.client_id);
       assert.equal(provider.callback?.searchParams.get('iss'), server.origin);
-      assert.equal(provider.saved?.scope, 'features:write translations:read translations:write');
+      assert.equal(provider.saved?.scope, WRITE_SCOPES);
       assert.match(provider.saved!.access_token, /^sp_at_/);
       assert.match(provider.saved!.refresh_token!, /^sp_rt_/);
 
@@ -278,11 +283,8 @@ describe('OAuth for the hosted MCP server', () => {
     );
     provider.metadata.scope = 'translations:read';
     const client = await connect(provider);
-    assert.equal(provider.saved?.scope, 'translations:read');
-    assert.equal(
-      provider.authorizationUrls[0]!.searchParams.get('scope'),
-      'features:write translations:read translations:write',
-    );
+    assert.equal(provider.saved?.scope, READ_SCOPES);
+    assert.equal(provider.authorizationUrls[0]!.searchParams.get('scope'), WRITE_SCOPES);
     try {
       assert.equal((await callTool(client, 'list_translation_keys', { projectId: projectA })).isError, undefined);
       const raw = await postMcp(
@@ -329,7 +331,7 @@ describe('OAuth for the hosted MCP server', () => {
     provider.invalidateCredentials('tokens');
     const again = await connect(provider);
     try {
-      assert.equal(provider.saved?.scope, 'features:write translations:read translations:write');
+      assert.equal(provider.saved?.scope, WRITE_SCOPES);
       const upsert = await callTool(again, 'upsert_translation_keys', {
         projectId: projectA,
         keys: [{ key: 'stepped.up', defaultText: 'Yes' }],
@@ -394,7 +396,7 @@ describe('OAuth for the hosted MCP server', () => {
     provider.person = ann(() => ({ project: readOnlyProject, access: 'read' }));
     const reader = await connect(provider);
     try {
-      assert.equal(provider.saved?.scope, 'translations:read');
+      assert.equal(provider.saved?.scope, READ_SCOPES);
     } finally {
       await reader.close();
     }

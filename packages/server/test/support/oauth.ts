@@ -106,6 +106,8 @@ export class TestOAuthProvider implements OAuthClientProvider {
   callback: URL | undefined;
   /** Every authorization URL the client opened. */
   readonly authorizationUrls: URL[] = [];
+  /** The HTML of every consent page the person answered. */
+  readonly consentPages: string[] = [];
 
   constructor(browser: Browser, person: Person, metadata: Partial<OAuthClientMetadata> = {}) {
     this.browser = browser;
@@ -156,6 +158,7 @@ export class TestOAuthProvider implements OAuthClientProvider {
       page = await this.browser.submit(page, { email: this.person.email, password: this.person.password });
     }
     if (!page.redirectedTo) {
+      this.consentPages.push(page.html);
       const choice = this.person.choose();
       page = await this.browser.submit(
         page,

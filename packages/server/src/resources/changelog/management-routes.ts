@@ -1,8 +1,5 @@
-/** Management of a project's changelog: drafts, published entries, publishing and unpublishing. */
-import type { Queryable } from '../../db/database.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
-import { isForeignKeyViolation } from '../../db/failures.ts';
-import { BadRequestError, ConflictError, NotFoundError } from '../../kernel/errors.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
@@ -19,43 +16,11 @@ import {
   UPDATE_FIELDS,
   UpdateEntryBody,
 } from './schemas.ts';
-import { getEntry, listEntries, projectHasFeature } from './read-model.ts';
-import { deleteEntry, insertEntry, setPublished, updateEntry } from './store.ts';
+import { getEntry, listEntries } from './read-model.ts';
+import { deleteEntry } from './store.ts';
+import { createEntry, editEntry, publishEntry } from './service.ts';
 
 const tags = ['changelog'];
-
-const noSuchFeature = () =>
-  new BadRequestError('Invalid field featureId: no such feature in this project', [
-    { field: 'featureId', message: 'no such feature in this project' },
-  ]);
-
-async function checkFeature(db: Queryable, projectId: string, featureId: string | null | undefined): Promise<void> {
-  if (featureId && !(await projectHasFeature(db, projectId, featureId))) throw noSuchFeature();
-}
-
-/**
- * A schedule as stored: normalised to ISO UTC (the worker compares text), and in the future. A
- * past time is refused rather than published at once, so a slow form never publishes by surprise.
- */
-function scheduleTime(publishAt: string | null | undefined): string | null | undefined {
-  if (publishAt === undefined || publishAt === null) return publishAt;
-  const time = Date.parse(publishAt);
-  if (Number.isNaN(time) || time <= Date.now()) {
-    const message = 'must be a time in the future (to publish now, publish the entry)';
-    throw new BadRequestError(`Invalid field publishAt: ${message}`, [{ field: 'publishAt', message }]);
-  }
-  return new Date(time).toISOString();
-}
-
-/** A write that links a feature checked just before: deleted in between, it is as if it never was. */
-async function linking<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (isForeignKeyViolation(error)) throw noSuchFeature();
-    throw error;
-  }
-}
 
 export async function changelogManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   const present = async (projectId: string, entryId: string) => {
@@ -101,27 +66,7 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
     async (request, reply) => {
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const body = request.body;
-      if (body.published && body.publishAt) {
-        const message = 'a published entry cannot be scheduled; send one of published and publishAt';
-        throw new BadRequestError(`Invalid field publishAt: ${message}`, [{ field: 'publishAt', message }]);
-      }
-      const publishAt = scheduleTime(body.publishAt);
-      await checkFeature(db, projectId, body.featureId);
-      const description = sanitizeDescription(body.description ?? '');
-      // One transaction: a published entry's followers' e-mails are queued with it.
-      const id = await linking(() =>
-        db.transaction((tx) =>
-          insertEntry(tx, projectId, {
-            summary: body.summary,
-            description,
-            featureId: body.featureId ?? null,
-            statusKey: body.statusKey ?? 'new',
-            published: body.published ?? false,
-            publishAt,
-          }),
-        ),
-      );
+      const id = await createEntry(db, projectId, request.body);
       return reply.code(201).send(await present(projectId, id));
     },
   );
@@ -179,19 +124,8 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
     async (request) => {
       const { projectId, entryId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const body = request.body;
-      requireSomeField(body, UPDATE_FIELDS);
-      const publishAt = scheduleTime(body.publishAt);
-      await checkFeature(db, projectId, body.featureId);
-      const changed = await linking(() =>
-        updateEntry(db, projectId, entryId, {
-          ...body,
-          description: body.description === undefined ? undefined : sanitizeDescription(body.description),
-          publishAt,
-        }),
-      );
-      if (!changed) throw new NotFoundError();
-      if (changed === 'published') throw new ConflictError('The entry is published; unpublish it before scheduling');
+      requireSomeField(request.body, UPDATE_FIELDS);
+      if (!(await editEntry(db, projectId, entryId, request.body))) throw new NotFoundError();
       return present(projectId, entryId);
     },
   );
@@ -216,7 +150,7 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
       async (request) => {
         const { projectId, entryId } = request.params;
         await requireProjectAccess(request, projectId, 'admin');
-        if (!(await db.transaction((tx) => setPublished(tx, projectId, entryId, published)))) throw new NotFoundError();
+        if (!(await publishEntry(db, projectId, entryId, published))) throw new NotFoundError();
         return present(projectId, entryId);
       },
     );

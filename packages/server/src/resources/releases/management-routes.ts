@@ -2,7 +2,7 @@
 import semver from 'semver';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { ConflictError } from '../../kernel/errors.ts';
@@ -19,20 +19,10 @@ import {
   VersionInfo,
 } from './schemas.ts';
 import { presentRelease } from './presenter.ts';
-import { deleteRelease, getRelease, insertRelease, listReleases, updateRelease } from './store.ts';
+import { createRelease, requireSemver } from './service.ts';
+import { deleteRelease, getRelease, listReleases, updateRelease } from './store.ts';
 
 const tags = ['releases'];
-
-/** The normalised SemVer (`v1.2.3` → `1.2.3`), or a 400 naming the field. */
-function requireSemver(raw: string, field: string): string {
-  const version = semver.valid(raw);
-  if (!version) {
-    throw new BadRequestError(`Invalid field ${field}: must be a SemVer version such as 1.4.0 or 2.0.0-beta.1`, [
-      { field, message: 'must be a SemVer version such as 1.4.0 or 2.0.0-beta.1' },
-    ]);
-  }
-  return version;
-}
 
 export async function releaseManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   const existing = async (projectId: string, version: string) => {
@@ -102,15 +92,8 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
     async (request, reply) => {
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const version = requireSemver(request.body.version, 'version');
-      const created = await insertRelease(db, projectId, {
-        ...request.body,
-        version,
-        releaseDate: request.body.releaseDate === undefined ? undefined : isoOrNull(request.body.releaseDate)!,
-        gitCommit: request.body.gitCommit?.toLowerCase() ?? null,
-      });
-      if (!created) throw new ConflictError(`Release ${version} already exists`);
-      return reply.code(201).send(await existing(projectId, version));
+      const created = await createRelease(db, projectId, request.body);
+      return reply.code(201).send(presentRelease(created));
     },
   );
 

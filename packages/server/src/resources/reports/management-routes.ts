@@ -27,7 +27,8 @@ import {
   ReportQuery,
   StatusBody,
 } from './management-schemas.ts';
-import { getReport, listReports, setErrorStatus, setReportStatus, statusCounts, type ReportKind } from './store.ts';
+import { getReport, listReports, setReportStatus, statusCounts, type ReportKind } from './store.ts';
+import { changeErrorStatus } from './service.ts';
 import type { ReportFilter, ReportStatus } from './store-triage.ts';
 
 type Row = Record<string, unknown>;
@@ -75,14 +76,7 @@ const reportStore = (kind: ReportKind): TriageStore => ({
   get: (db, projectId, id) => getReport<Row>(db, kind, projectId, id),
   setStatus: async (db, projectId, id, status, body) => {
     if (kind !== 'errors') return setReportStatus(db, kind, projectId, id, status);
-    const done = await setErrorStatus(db, projectId, id, status, body?.['inNextRelease'] === true);
-    if (done === 'no-release') {
-      const message = 'this error has no release (app.version) to resolve it after; resolve it without inNextRelease';
-      throw new BadRequestError(`Cannot resolve in the next release: ${message}`, [
-        { field: 'inNextRelease', message },
-      ]);
-    }
-    return done;
+    return changeErrorStatus(db, projectId, id, status, body?.['inNextRelease'] === true);
   },
   counts: (db, projectId, environment) => statusCounts(db, kind, projectId, environment),
 });

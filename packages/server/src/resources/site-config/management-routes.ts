@@ -1,28 +1,15 @@
-/**
- * Management of a project's site configuration: the whole of it at once, maintenance, debug
- * mode and feature flags here; status messages and environments in their own files. Every write
- * moves `lastUpdated` (see store.ts).
- */
-import { isIP } from 'node:net';
 import { Type } from 'typebox';
 import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
-import { isoOrNull } from '../../db/query.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { readProjectConfigState } from './read-model.ts';
 import { renderSiteConfig } from './public-snapshot.ts';
 import { SiteConfig } from './public-schemas.ts';
 import { etagOf } from '../../http/etag.ts';
-import {
-  type FlagTargeting,
-  type FlagValue,
-  type FlagValueType,
-  parseTargeting,
-  targetingProblem,
-} from './flag-targeting.ts';
+import { changeMaintenance, setFlag } from './service.ts';
 import { environmentRoutes } from './environment-management-routes.ts';
 import { messageRoutes } from './message-management-routes.ts';
 import { presentEnvironment, presentFlag, presentMaintenance, presentMessage } from './presenter.ts';
@@ -39,26 +26,14 @@ import {
 import {
   configWrite,
   deleteFlag,
-  getFlag,
   listEnvironments,
   listFlags,
   listMessages,
-  putFlag,
   readMaintenance,
   setDebugMode,
-  updateMaintenance,
 } from './store.ts';
 
 const tags = ['site configuration'];
-
-function validIpRule(value: string): boolean {
-  const [address, prefix, ...rest] = value.split('/');
-  const version = isIP(address ?? '');
-  if (version === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  const bits = Number(prefix);
-  return /^\d{1,3}$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
-}
 
 export async function siteConfigManagementRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
   const { db } = deps;
@@ -182,24 +157,8 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     async (request) => {
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const body = request.body;
-      requireSomeField(body, MAINTENANCE_FIELDS);
-      const badIps = (body.whitelist?.ips ?? []).flatMap((ip, index) => (validIpRule(ip) ? [] : [index]));
-      if (badIps.length > 0) {
-        const details = badIps.map((index) => ({
-          field: `whitelist.ips.${index}`,
-          message: 'must be an IPv4 or IPv6 address, optionally with a /prefix',
-        }));
-        throw new BadRequestError(`Invalid field ${details[0]!.field}: ${details[0]!.message}`, details);
-      }
-      await configWrite(db, projectId, async (tx) => {
-        const current = presentMaintenance(await readMaintenance(tx, projectId));
-        return updateMaintenance(tx, projectId, {
-          ...body,
-          expectedRestoration: body.expectedRestoration === undefined ? undefined : isoOrNull(body.expectedRestoration),
-          whitelist: body.whitelist ? { ...current.whitelist, ...body.whitelist } : undefined,
-        });
-      });
+      requireSomeField(request.body, MAINTENANCE_FIELDS);
+      await changeMaintenance(db, projectId, request.body);
       return presentMaintenance(await readMaintenance(db, projectId));
     },
   );
@@ -240,24 +199,8 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     async (request, reply) => {
       const { projectId, flagKey } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const { enabled, type, offValue, ...changes } = request.body;
-      const result = await configWrite(db, projectId, async (tx) => {
-        // Fields left out keep what the flag has; the whole is checked against its type.
-        const existing = await getFlag(tx, projectId, flagKey);
-        const valueType = type ?? ((existing?.value_type ?? 'boolean') as FlagValueType);
-        const targeting: FlagTargeting = { ...parseTargeting(existing?.targeting) };
-        for (const [name, value] of Object.entries(changes)) {
-          if (value === undefined) continue;
-          (targeting as Record<string, unknown>)[name] =
-            name === 'rolloutPercentage' && value === null ? undefined : value;
-        }
-        if (offValue === null) delete targeting.offValue;
-        else if (offValue !== undefined) targeting.offValue = offValue as FlagValue;
-        const problem = targetingProblem(valueType, targeting);
-        if (problem) throw new BadRequestError(problem);
-        return putFlag(tx, projectId, flagKey, enabled, { valueType, targeting: JSON.stringify(targeting) });
-      });
-      return reply.code(result!.created ? 201 : 200).send(presentFlag(result!.row));
+      const result = await setFlag(db, projectId, flagKey, request.body);
+      return reply.code(result.created ? 201 : 200).send(presentFlag(result.row));
     },
   );
 

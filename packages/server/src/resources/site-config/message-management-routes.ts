@@ -1,26 +1,16 @@
 /** Status messages of the site configuration. */
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
-import { isoOrNull } from '../../db/query.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { presentMessage } from './presenter.ts';
 import { CreateMessageBody, Message, MESSAGE_FIELDS, MessageParams, UpdateMessageBody } from './schemas.ts';
-import { configWrite, deleteMessage, getMessage, insertMessage, listMessages, updateMessage } from './store.ts';
+import { checkSchedule, createMessage, stamp } from './service.ts';
+import { configWrite, deleteMessage, getMessage, listMessages, updateMessage } from './store.ts';
 
 const tags = ['site configuration'];
-
-function checkSchedule(startsAt: string | null, expiresAt: string | null): void {
-  if (startsAt !== null && expiresAt !== null && expiresAt <= startsAt) {
-    throw new BadRequestError('Invalid field expiresAt: must be later than startsAt', [
-      { field: 'expiresAt', message: 'must be later than startsAt' },
-    ]);
-  }
-}
-
-const stamp = (value: string | null | undefined) => (value === undefined ? undefined : isoOrNull(value));
 
 export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   app.get(
@@ -59,17 +49,8 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
     async (request, reply) => {
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const body = {
-        ...request.body,
-        startsAt: stamp(request.body.startsAt),
-        expiresAt: stamp(request.body.expiresAt),
-      };
-      checkSchedule(body.startsAt ?? null, body.expiresAt ?? null);
-      // Read back inside the transaction: a DELETE right after the commit must not leave us nothing to show.
-      const created = await configWrite(db, projectId, async (tx) =>
-        getMessage(tx, projectId, await insertMessage(tx, projectId, body)),
-      );
-      return reply.code(201).send(presentMessage(created!));
+      const created = await createMessage(db, projectId, request.body);
+      return reply.code(201).send(presentMessage(created));
     },
   );
 

@@ -15,6 +15,7 @@ import { fileRoutes } from './file-management-routes.ts';
 import { canonicalValues, requireLocale } from './locale.ts';
 import { missingRoutes } from './missing-management-routes.ts';
 import { presentKey } from './presenter.ts';
+import { translationProgress } from './service.ts';
 import {
   CreateKeyBody,
   KEY_FIELDS,
@@ -30,17 +31,7 @@ import {
   ValueParams,
 } from './schemas.ts';
 import { readProjectLocales, writeProjectLocales } from '../projects/index.ts';
-import {
-  deleteKey,
-  deleteValue,
-  getKey,
-  insertKey,
-  listKeys,
-  putValue,
-  summarize,
-  translationWrite,
-  updateKey,
-} from './store.ts';
+import { deleteKey, deleteValue, getKey, insertKey, listKeys, putValue, translationWrite, updateKey } from './store.ts';
 
 const tags = ['translations'];
 
@@ -143,20 +134,9 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
     async (request) => {
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'member');
-      const locales = await readProjectLocales(db, projectId);
-      if (!locales) throw new NotFoundError();
-      const summary = await summarize(db, projectId);
-      const ordered = [...new Set([locales.defaultLocale, ...locales.supportedLocales, ...summary.translated.keys()])];
-      return {
-        totalKeys: summary.totalKeys,
-        locales: ordered.map((locale) => ({
-          locale,
-          translated: summary.translated.get(locale) ?? 0,
-          supported: locales.supportedLocales.includes(locale),
-        })),
-        namespaces: summary.namespaces,
-        categories: summary.categories,
-      };
+      const progress = await translationProgress(db, projectId);
+      if (!progress) throw new NotFoundError();
+      return progress;
     },
   );
 

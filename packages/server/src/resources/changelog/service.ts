@@ -1,0 +1,101 @@
+/**
+ * The changelog's writes, the use cases the management API and the MCP tool `changelog` share:
+ * create (a draft, scheduled or published at once), edit, publish and unpublish. The linked
+ * feature must be the project's; a schedule must lie in the future; descriptions are sanitised.
+ */
+import type { Database, Queryable } from '../../db/database.ts';
+import { isForeignKeyViolation } from '../../db/failures.ts';
+import { BadRequestError, ConflictError } from '../../kernel/errors.ts';
+import { projectHasFeature } from './read-model.ts';
+import { sanitizeDescription } from './sanitize.ts';
+import { insertEntry, setPublished, updateEntry, type EntryChanges, type StandaloneStatus } from './store.ts';
+
+const noSuchFeature = () =>
+  new BadRequestError('Invalid field featureId: no such feature in this project', [
+    { field: 'featureId', message: 'no such feature in this project' },
+  ]);
+
+async function checkFeature(db: Queryable, projectId: string, featureId: string | null | undefined): Promise<void> {
+  if (featureId && !(await projectHasFeature(db, projectId, featureId))) throw noSuchFeature();
+}
+
+/**
+ * A schedule as stored: normalised to ISO UTC (the worker compares text), and in the future. A
+ * past time is refused rather than published at once, so a slow form never publishes by surprise.
+ */
+function scheduleTime(publishAt: string | null | undefined): string | null | undefined {
+  if (publishAt === undefined || publishAt === null) return publishAt;
+  const time = Date.parse(publishAt);
+  if (Number.isNaN(time) || time <= Date.now()) {
+    const message = 'must be a time in the future (to publish now, publish the entry)';
+    throw new BadRequestError(`Invalid field publishAt: ${message}`, [{ field: 'publishAt', message }]);
+  }
+  return new Date(time).toISOString();
+}
+
+/** A write that links a feature checked just before: deleted in between, it is as if it never was. */
+async function linking<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw noSuchFeature();
+    throw error;
+  }
+}
+
+export interface EntryInput {
+  summary: string;
+  description?: string | undefined;
+  featureId?: string | null | undefined;
+  statusKey?: StandaloneStatus | undefined;
+  published?: boolean | undefined;
+  publishAt?: string | null | undefined;
+}
+
+/** A new entry; its id. A published one queues its followers' e-mails in the same transaction. */
+export async function createEntry(db: Database, projectId: string, body: EntryInput): Promise<string> {
+  if (body.published && body.publishAt) {
+    const message = 'a published entry cannot be scheduled; send one of published and publishAt';
+    throw new BadRequestError(`Invalid field publishAt: ${message}`, [{ field: 'publishAt', message }]);
+  }
+  const publishAt = scheduleTime(body.publishAt);
+  await checkFeature(db, projectId, body.featureId);
+  const description = sanitizeDescription(body.description ?? '');
+  return linking(() =>
+    db.transaction((tx) =>
+      insertEntry(tx, projectId, {
+        summary: body.summary,
+        description,
+        featureId: body.featureId ?? null,
+        statusKey: body.statusKey ?? 'new',
+        published: body.published ?? false,
+        publishAt,
+      }),
+    ),
+  );
+}
+
+/** Edits an entry; false when the project has none with this id; 409 when scheduling a published one. */
+export async function editEntry(
+  db: Queryable,
+  projectId: string,
+  entryId: string,
+  body: EntryChanges,
+): Promise<boolean> {
+  const publishAt = scheduleTime(body.publishAt);
+  await checkFeature(db, projectId, body.featureId);
+  const changed = await linking(() =>
+    updateEntry(db, projectId, entryId, {
+      ...body,
+      description: body.description === undefined ? undefined : sanitizeDescription(body.description),
+      publishAt,
+    }),
+  );
+  if (changed === 'published') throw new ConflictError('The entry is published; unpublish it before scheduling');
+  return changed;
+}
+
+/** Publishes now or turns back into a draft; false when there is no such entry. */
+export async function publishEntry(db: Database, projectId: string, entryId: string, published: boolean) {
+  return db.transaction((tx) => setPublished(tx, projectId, entryId, published));
+}

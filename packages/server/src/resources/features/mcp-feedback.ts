@@ -1,0 +1,163 @@
+/**
+ * The MCP tool `feedback`: the team's work on ideas and bugs (the inbox). Each action calls what
+ * the management API calls: listManagedFeatures, getFeature, insertComment, updateFeature
+ * (followers told through feature.status-changed), setFeatureTags, mergeFeature.
+ */
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerAreaTool, itemUri, required, ToolError, type ToolContext } from '../../mcp/tools/context.ts';
+import type { ProjectRow } from '../projects/index.ts';
+import { listTags, setFeatureTags, tagsOfFeatures } from '../tags/index.ts';
+import { listManagedFeatures, type ManagedSort } from './management-read-model.ts';
+import { presentComment, presentManagedFeature } from './management-presenter.ts';
+import { FEATURE_STATUSES } from './schemas.ts';
+import { insertComment, listCommentPage } from './store-comments.ts';
+import { mergeFeature } from './store-merge.ts';
+import { findFeature, updateFeature, type FeatureRow } from './store.ts';
+
+const SORTS = ['votes', 'newest', 'oldest', 'comments', 'updated', 'trending'] as const;
+const Id = z.string().min(1).max(100);
+
+const params = {
+  featureId: Id.optional().describe('The idea or bug (all but search)'),
+  query: z.string().max(200).optional().describe('search: words'),
+  status: z.enum(FEATURE_STATUSES).optional().describe('search: filter; set_status: the new status'),
+  type: z.enum(['feature', 'bug']).optional(),
+  sort: z.enum(SORTS).optional().describe('search: default votes'),
+  limit: z.number().int().min(1).max(50).optional(),
+  offset: z.number().int().min(0).optional(),
+  body: z.string().min(1).max(5000).optional().describe('comment: the text'),
+  tags: z.array(z.string().min(1).max(100)).max(20).optional().describe('tag: names; replace the current ones'),
+  targetId: Id.optional().describe('merge: the idea that is kept'),
+};
+type Args = { [K in keyof typeof params]?: z.infer<(typeof params)[K]> };
+
+const summaryOf = (row: FeatureRow, tags: { name: string }[]) => ({
+  id: row.id,
+  uri: itemUri(row.project_id, 'ideas', row.id),
+  title: row.title,
+  type: row.type,
+  status: row.status,
+  internal: Number(row.internal) === 1,
+  voteCount: Number(row.vote_count),
+  commentCount: Number(row.comment_count),
+  tags: tags.map((tag) => tag.name),
+  createdAt: row.created_at,
+});
+
+/** The item of this project and key environment, or a tool error saying how to find one. */
+async function existing(ctx: ToolContext, project: ProjectRow, id: string): Promise<FeatureRow> {
+  const row = await findFeature(ctx.db, { projectId: project.id, environment: ctx.principal.environment }, id);
+  if (!row) throw new ToolError(`Idea "${id}" not found in project "${project.id}". Find ids with action search.`);
+  return row;
+}
+
+/** An idea with its comments: what action get and the idea resource answer. */
+export async function readIdea(ctx: ToolContext, project: ProjectRow, id: string) {
+  const row = await existing(ctx, project, id);
+  const [tags, comments] = await Promise.all([
+    tagsOfFeatures(ctx.db, [row.id]),
+    listCommentPage(ctx.db, row.id, 50, 0),
+  ]);
+  const { contactEmail: _contact, metadata: _metadata, ...idea } = presentManagedFeature(row, tags.get(row.id) ?? []);
+  return {
+    ...idea,
+    uri: itemUri(project.id, 'ideas', row.id),
+    comments: comments.rows.map(presentComment),
+    commentsTotal: comments.total,
+  };
+}
+
+async function tagIdsOf(ctx: ToolContext, projectId: string, wanted: string[]): Promise<string[]> {
+  const known = await listTags(ctx.db, projectId);
+  const ids = wanted.map(
+    (name) => known.find((tag) => tag.id === name || tag.name.toLowerCase() === name.toLowerCase())?.id,
+  );
+  const unknown = wanted.filter((_name, index) => ids[index] === undefined);
+  if (unknown.length > 0) {
+    const names = known.map((tag) => tag.name).join(', ') || 'none yet (create them in the dashboard)';
+    throw new ToolError(`No such tag in this project: ${unknown.join(', ')}. Its tags: ${names}.`);
+  }
+  return ids as string[];
+}
+
+export function registerFeedbackTool(server: McpServer, ctx: ToolContext): void {
+  registerAreaTool(server, ctx, {
+    name: 'feedback',
+    title: 'Ideas and bugs',
+    description:
+      'Triage ideas (feature requests) and bugs. search (status open, sort votes: most-voted open ideas); get: with comments and tags; comment (public, as Team); set_status (followers are e-mailed); tag; merge a duplicate featureId into targetId. search/get need feedback:read, others feedback:write.',
+    params,
+    actions: {
+      async search(args: Args, project) {
+        const sort: ManagedSort = args.sort ?? 'votes';
+        const { rows, total } = await listManagedFeatures(ctx.db, project.id, {
+          environment: ctx.principal.environment,
+          status: args.status,
+          type: args.type,
+          q: args.query,
+          sort,
+          limit: args.limit ?? 10,
+          offset: args.offset ?? 0,
+        });
+        const items = rows.map((row) => summaryOf(row, row.tags));
+        return { summary: `${items.length} of ${total} items, sorted by ${sort}.`, data: { items, total } };
+      },
+      async get(args: Args, project) {
+        const item = await readIdea(ctx, project, required(args.featureId, 'featureId', 'get'));
+        return { summary: `${item.type} ${item.id}: ${item.title} (${item.status}).`, data: { item } };
+      },
+      async comment(args: Args, project) {
+        const featureId = required(args.featureId, 'featureId', 'comment');
+        await existing(ctx, project, featureId);
+        const row = await insertComment(
+          ctx.db,
+          { projectId: project.id, environment: ctx.principal.environment },
+          featureId,
+          { body: required(args.body, 'body', 'comment'), authorName: 'Team' },
+        );
+        if (!row) throw new ToolError(`Idea "${featureId}" is internal: only public ideas take comments.`);
+        return { summary: `Commented on ${featureId}.`, data: { item: presentComment(row) } };
+      },
+      async set_status(args: Args, project) {
+        const featureId = required(args.featureId, 'featureId', 'set_status');
+        const status = required(args.status, 'status', 'set_status');
+        await existing(ctx, project, featureId);
+        const scope = { projectId: project.id, environment: ctx.principal.environment };
+        const row = await updateFeature(ctx.db, scope, featureId, { status });
+        if (!row) throw new ToolError(`Idea "${featureId}" was deleted meanwhile.`);
+        return {
+          summary: `${featureId} is now ${row.status}; its followers are e-mailed of a change.`,
+          data: { item: summaryOf(row, []) },
+        };
+      },
+      async tag(args: Args, project) {
+        const featureId = required(args.featureId, 'featureId', 'tag');
+        await existing(ctx, project, featureId);
+        const ids = await tagIdsOf(ctx, project.id, required(args.tags, 'tags', 'tag'));
+        await setFeatureTags(ctx.db, project.id, featureId, ids);
+        const tags = (await tagsOfFeatures(ctx.db, [featureId])).get(featureId) ?? [];
+        return {
+          summary: `${featureId} is tagged ${tags.map((tag) => tag.name).join(', ') || '(none)'}.`,
+          data: { item: { id: featureId, tags: tags.map((tag) => tag.name) } },
+        };
+      },
+      async merge(args: Args, project) {
+        const featureId = required(args.featureId, 'featureId', 'merge');
+        const targetId = required(args.targetId, 'targetId', 'merge');
+        await existing(ctx, project, featureId);
+        await existing(ctx, project, targetId);
+        const outcome = await mergeFeature(ctx.db, project.id, featureId, targetId);
+        return {
+          summary: `Merged ${featureId} into ${targetId}: ${outcome.votesMoved} votes and ${outcome.commentsMoved} comments moved.`,
+          data: {
+            item: summaryOf(outcome.feature, []),
+            mergedId: featureId,
+            votesMoved: outcome.votesMoved,
+            commentsMoved: outcome.commentsMoved,
+          },
+        };
+      },
+    },
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * Creating a release, the use case the management API's POST /releases and the MCP tool
+ * `releases` share: the version must be SemVer (stored normalised) and new to the project.
+ */
+import semver from 'semver';
+import type { Queryable } from '../../db/database.ts';
+import { isoOrNull } from '../../db/query.ts';
+import { BadRequestError, ConflictError } from '../../kernel/errors.ts';
+import { getRelease, insertRelease, type ReleaseFields, type ReleaseRow } from './store.ts';
+
+/** The normalised SemVer (`v1.2.3` → `1.2.3`), or a 400 naming the field. */
+export function requireSemver(raw: string, field: string): string {
+  const version = semver.valid(raw);
+  if (!version) {
+    throw new BadRequestError(`Invalid field ${field}: must be a SemVer version such as 1.4.0 or 2.0.0-beta.1`, [
+      { field, message: 'must be a SemVer version such as 1.4.0 or 2.0.0-beta.1' },
+    ]);
+  }
+  return version;
+}
+
+/** The new release; a 409 when the project has that version. */
+export async function createRelease(
+  db: Queryable,
+  projectId: string,
+  input: ReleaseFields & { version: string },
+): Promise<ReleaseRow> {
+  const version = requireSemver(input.version, 'version');
+  const created = await insertRelease(db, projectId, {
+    ...input,
+    version,
+    releaseDate: input.releaseDate === undefined ? undefined : isoOrNull(input.releaseDate)!,
+    gitCommit: input.gitCommit?.toLowerCase() ?? null,
+  });
+  if (!created) throw new ConflictError(`Release ${version} already exists`);
+  return (await getRelease(db, projectId, version))!;
+}

@@ -1,0 +1,114 @@
+/**
+ * Site configuration writes that the management API and the MCP tool `site_config` share:
+ * setting a flag (fields left out keep their setting, the whole checked against its type),
+ * changing maintenance settings, adding a message. Each runs in configWrite (one transaction
+ * that bumps the configuration's version).
+ */
+import { isIP } from 'node:net';
+import type { Static } from 'typebox';
+import type { Database } from '../../db/database.ts';
+import { isoOrNull } from '../../db/query.ts';
+import { BadRequestError } from '../../kernel/errors.ts';
+import {
+  type FlagTargeting,
+  type FlagValue,
+  type FlagValueType,
+  parseTargeting,
+  targetingProblem,
+} from './flag-targeting.ts';
+import { presentMaintenance } from './presenter.ts';
+import type { CreateMessageBody, MaintenanceBody, PutFlagBody } from './schemas.ts';
+import {
+  configWrite,
+  getFlag,
+  getMessage,
+  insertMessage,
+  putFlag,
+  readMaintenance,
+  updateMaintenance,
+  type FlagRow,
+  type MessageRow,
+} from './store.ts';
+
+function validIpRule(value: string): boolean {
+  const [address, prefix, ...rest] = value.split('/');
+  const version = isIP(address ?? '');
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
+}
+
+/** Creates or changes a flag; `created` tells which. */
+export async function setFlag(
+  db: Database,
+  projectId: string,
+  flagKey: string,
+  body: Static<typeof PutFlagBody>,
+): Promise<{ row: FlagRow; created: boolean }> {
+  const { enabled, type, offValue, ...changes } = body;
+  const result = await configWrite(db, projectId, async (tx) => {
+    // Fields left out keep what the flag has; the whole is checked against its type.
+    const existing = await getFlag(tx, projectId, flagKey);
+    const valueType = type ?? ((existing?.value_type ?? 'boolean') as FlagValueType);
+    const targeting: FlagTargeting = { ...parseTargeting(existing?.targeting) };
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === undefined) continue;
+      (targeting as Record<string, unknown>)[name] = name === 'rolloutPercentage' && value === null ? undefined : value;
+    }
+    if (offValue === null) delete targeting.offValue;
+    else if (offValue !== undefined) targeting.offValue = offValue as FlagValue;
+    const problem = targetingProblem(valueType, targeting);
+    if (problem) throw new BadRequestError(problem);
+    return putFlag(tx, projectId, flagKey, enabled, { valueType, targeting: JSON.stringify(targeting) });
+  });
+  return result!;
+}
+
+/** Changes maintenance settings; the whitelist merges per list. */
+export async function changeMaintenance(
+  db: Database,
+  projectId: string,
+  body: Static<typeof MaintenanceBody>,
+): Promise<void> {
+  const badIps = (body.whitelist?.ips ?? []).flatMap((ip, index) => (validIpRule(ip) ? [] : [index]));
+  if (badIps.length > 0) {
+    const details = badIps.map((index) => ({
+      field: `whitelist.ips.${index}`,
+      message: 'must be an IPv4 or IPv6 address, optionally with a /prefix',
+    }));
+    throw new BadRequestError(`Invalid field ${details[0]!.field}: ${details[0]!.message}`, details);
+  }
+  await configWrite(db, projectId, async (tx) => {
+    const current = presentMaintenance(await readMaintenance(tx, projectId));
+    return updateMaintenance(tx, projectId, {
+      ...body,
+      expectedRestoration: body.expectedRestoration === undefined ? undefined : isoOrNull(body.expectedRestoration),
+      whitelist: body.whitelist ? { ...current.whitelist, ...body.whitelist } : undefined,
+    });
+  });
+}
+
+export function checkSchedule(startsAt: string | null, expiresAt: string | null): void {
+  if (startsAt !== null && expiresAt !== null && expiresAt <= startsAt) {
+    throw new BadRequestError('Invalid field expiresAt: must be later than startsAt', [
+      { field: 'expiresAt', message: 'must be later than startsAt' },
+    ]);
+  }
+}
+
+export const stamp = (value: string | null | undefined) => (value === undefined ? undefined : isoOrNull(value));
+
+/** Adds a message; read back inside the transaction, so a DELETE right after cannot leave nothing to show. */
+export async function createMessage(
+  db: Database,
+  projectId: string,
+  input: Static<typeof CreateMessageBody>,
+): Promise<MessageRow> {
+  const body = { ...input, startsAt: stamp(input.startsAt), expiresAt: stamp(input.expiresAt) };
+  checkSchedule(body.startsAt ?? null, body.expiresAt ?? null);
+  const created = await configWrite(db, projectId, async (tx) =>
+    getMessage(tx, projectId, await insertMessage(tx, projectId, body)),
+  );
+  return created!;
+}

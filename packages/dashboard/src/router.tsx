@@ -31,6 +31,7 @@ export const router = createBrowserRouter(
             { index: true, lazy: screen(() => import('./screens/inbox.tsx')) },
             { path: 'inbox', lazy: screen(() => import('./screens/inbox.tsx')) },
             { path: 'inbox/:featureId', lazy: screen(() => import('./screens/feature.tsx')) },
+            { path: 'moderation', lazy: screen(() => import('./screens/moderation.tsx')) },
             { path: 'roadmap', lazy: screen(() => import('./screens/roadmap.tsx')) },
             { path: 'changelog', lazy: screen(() => import('./screens/changelog.tsx')) },
             { path: 'changelog/new', lazy: screen(() => import('./screens/changelog-entry.tsx')) },

@@ -94,6 +94,16 @@ export const Attention = Type.Object(
       description:
         'Ideas with votes still in play (open, planned, in-progress, in-review, accepted) of those projects, most votes first',
     }),
+    awaitingModeration: Type.Array(
+      Type.Object(
+        { projectId: Type.String(), projectName: Type.String(), count: Type.Integer({ minimum: 1 }) },
+        { additionalProperties: false },
+      ),
+      {
+        maxItems: ATTENTION_LIMIT,
+        description: 'Projects of the caller’s teams with ideas or comments held for moderation, most first',
+      },
+    ),
     pendingInvites: Type.Array(AttentionInvite, {
       maxItems: ATTENTION_LIMIT,
       description: 'Invites not yet accepted, revoked or expired, of the teams the caller administers (admin or owner)',

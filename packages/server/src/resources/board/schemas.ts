@@ -118,7 +118,12 @@ export const ModerationDecision = Type.Object(
     kind: StringEnum(MODERATION_KINDS),
     id: Type.String(),
     featureId: Type.String(),
-    decision: StringEnum(['approved', 'rejected'] as const),
+    decision: StringEnum(['approved', 'rejected', 'spam'] as const, {
+      description: '`spam`: rejected, and its author (a board user) marked as spam: what they post next is held',
+    }),
+    authorMarkedSpam: Type.Optional(
+      Type.Boolean({ description: 'Spam only: whether a board user wrote it (false: it came through the API)' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -9,6 +9,7 @@
  */
 import type { Database, SqlValue } from '../../db/database.ts';
 import type { ListQuery } from './store.ts';
+import { countHeldByProject } from './store-moderation.ts';
 
 export type AttentionIdeaRow = {
   id: string;
@@ -112,4 +113,18 @@ export function listIdeasToTriage(db: Database, accountId: string, limit: number
 /** Ideas of the account's projects still in play with at least one vote, most votes first. */
 export function listMostVotedOpenIdeas(db: Database, accountId: string, limit: number): Promise<AttentionIdeaRow[]> {
   return attentionList(db, accountId, (ids) => mostVotedQuery(db.dialect, ids, limit));
+}
+
+/** Projects of the account with ideas or comments held for moderation, with how many, most first. */
+export async function listAwaitingModeration(
+  db: Database,
+  accountId: string,
+  limit: number,
+): Promise<{ project_id: string; project_name: string; count: number }[]> {
+  const projects = await accountProjects(db, accountId);
+  const counts = await countHeldByProject(db, [...projects.keys()]);
+  return [...counts]
+    .map(([id, count]) => ({ project_id: id, project_name: projects.get(id) ?? '', count }))
+    .sort((a, b) => b.count - a.count || a.project_name.localeCompare(b.project_name))
+    .slice(0, limit);
 }

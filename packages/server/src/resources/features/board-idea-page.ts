@@ -299,7 +299,7 @@ export async function boardIdeaPage(app: FastifyInstance, deps: BoardDeps): Prom
       errors.push(ctx.t('field.tooLong', { field: ctx.t('idea.comment'), max: COMMENT_LENGTH.max }));
     if (errors.length > 0) return show(request, reply, { errors, commentText: body, status: 400 });
     await limitClient(deps, request, 'comment');
-    const held = ctx.board.moderation;
+    const held = ctx.board.moderation || (ctx.user?.spam ?? false);
     const comment = await insertComment(db, boardScope(ctx), id, {
       body,
       authorName: ctx.user.name ?? undefined,

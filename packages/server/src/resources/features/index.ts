@@ -10,6 +10,7 @@ export { backdateFeature, getFeature, insertFeature, type FeatureRow, type NewFe
 export {
   approveHeldComment,
   approveHeldFeature,
+  heldItemAuthor,
   holdComment,
   holdFeature,
   listModerationQueue,
@@ -29,4 +30,9 @@ export {
   type BoardSort,
 } from './board-read-model.ts';
 // The dashboard's home: ideas that need attention across an account's projects.
-export { listIdeasToTriage, listMostVotedOpenIdeas, type AttentionIdeaRow } from './attention-read-model.ts';
+export {
+  listAwaitingModeration,
+  listIdeasToTriage,
+  listMostVotedOpenIdeas,
+  type AttentionIdeaRow,
+} from './attention-read-model.ts';

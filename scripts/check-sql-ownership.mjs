@@ -24,6 +24,8 @@ const OWNERS = {
   votes: 'resources/features',
   comments: 'resources/features',
   changelog_entries: 'resources/changelog',
+  changelog_entry_features: 'resources/changelog',
+  feature_redirects: 'resources/features',
   bug_reports: 'resources/reports',
   error_reports: 'resources/reports',
   error_occurrences_hourly: 'resources/reports',

@@ -15,6 +15,8 @@ export interface DomainEvents {
     title: string;
     from: string;
     to: string;
+    /** The change was made by publishing this changelog entry (its own notice tells followers). */
+    shippedIn?: string | undefined;
   };
   /** A feature request or bug was created (any surface). */
   'feature.created': {
@@ -53,7 +55,10 @@ export interface DomainEvents {
   'changelog.published': {
     projectId: string;
     entryId: string;
+    /** The first linked feature (null: standalone). */
     featureId: string | null;
+    /** Every linked feature, in order. */
+    featureIds: string[];
     summary: string;
   };
 }

@@ -13,6 +13,7 @@ export function presentBoard(settings: BoardSettings, publicUrl: string, slug: s
     customDomain: settings.customDomain,
     anonymousVotes: settings.anonymousVotes,
     moderation: settings.moderation,
+    shipOnPublish: settings.shipOnPublish,
     url: boardUrl(settings, publicUrl, slug),
     sso: { configured: settings.ssoSecretId !== null, hint: settings.ssoSecretHint },
   };

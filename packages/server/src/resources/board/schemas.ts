@@ -17,6 +17,9 @@ export const BoardSettings = Type.Object(
     customDomain: NullableString({ description: 'Lower-case host name; the board answers at / of this Host' }),
     anonymousVotes: Type.Boolean({ description: 'Visitors vote without signing in (limited per client)' }),
     moderation: Type.Boolean({ description: 'New ideas and comments wait for the team’s approval' }),
+    shipOnPublish: Type.Boolean({
+      description: 'Publishing a changelog entry moves the ideas it links to done (default true)',
+    }),
     url: Type.String({
       description: 'The board’s address: https://<customDomain>/ when one is set, else <PUBLIC_URL>/b/<slug>',
     }),
@@ -49,6 +52,7 @@ export const UpdateBoardBody = Type.Object(
     ),
     anonymousVotes: Type.Optional(Type.Boolean()),
     moderation: Type.Optional(Type.Boolean()),
+    shipOnPublish: Type.Optional(Type.Boolean()),
   },
   {
     additionalProperties: false,
@@ -64,6 +68,7 @@ export const UPDATE_FIELDS = [
   'customDomain',
   'anonymousVotes',
   'moderation',
+  'shipOnPublish',
 ] as const;
 
 export const SsoSecret = Type.Object(

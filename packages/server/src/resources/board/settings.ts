@@ -46,12 +46,13 @@ export interface BoardUpdate {
   customDomain?: string | null | undefined;
   anonymousVotes?: boolean | undefined;
   moderation?: boolean | undefined;
+  shipOnPublish?: boolean | undefined;
 }
 
 /** The store's changes for a request body, or a 400 naming the first bad field. */
 export function boardChanges(body: BoardUpdate, publicUrl: string): BoardChanges {
   const changes: BoardChanges = {};
-  for (const field of ['enabled', 'private', 'anonymousVotes', 'moderation'] as const) {
+  for (const field of ['enabled', 'private', 'anonymousVotes', 'moderation', 'shipOnPublish'] as const) {
     if (body[field] !== undefined) changes[field] = body[field];
   }
   if (body.title !== undefined) {

@@ -16,6 +16,7 @@ export interface BoardRow {
   custom_domain: string | null;
   anonymous_votes: number;
   moderation: number;
+  ship_on_publish: number;
   sso_secret_id: string | null;
   sso_secret_hint: string | null;
   updated_at: string;
@@ -32,6 +33,8 @@ export interface BoardSettings {
   customDomain: string | null;
   anonymousVotes: boolean;
   moderation: boolean;
+  /** Publishing a changelog entry moves the ideas it links to done (default on). */
+  shipOnPublish: boolean;
   ssoSecretId: string | null;
   ssoSecretHint: string | null;
 }
@@ -39,7 +42,15 @@ export interface BoardSettings {
 export type BoardChanges = Partial<
   Pick<
     BoardSettings,
-    'enabled' | 'private' | 'title' | 'logoUrl' | 'accentColor' | 'customDomain' | 'anonymousVotes' | 'moderation'
+    | 'enabled'
+    | 'private'
+    | 'title'
+    | 'logoUrl'
+    | 'accentColor'
+    | 'customDomain'
+    | 'anonymousVotes'
+    | 'moderation'
+    | 'shipOnPublish'
   >
 >;
 
@@ -55,6 +66,8 @@ export function settingsOfRow(projectId: string, row: Partial<BoardRow> | undefi
     customDomain: row?.custom_domain ?? null,
     anonymousVotes: row?.anonymous_votes === 1,
     moderation: row?.moderation === 1,
+    shipOnPublish:
+      row?.ship_on_publish === undefined || row.ship_on_publish === null || Number(row.ship_on_publish) === 1,
     ssoSecretId: row?.sso_secret_id ?? null,
     ssoSecretHint: row?.sso_secret_hint ?? null,
   };
@@ -96,6 +109,7 @@ export async function updateBoard(tx: Queryable, projectId: string, changes: Boa
   );
   columns.set('anonymous_votes', changes.anonymousVotes === undefined ? undefined : bool(changes.anonymousVotes));
   columns.set('moderation', changes.moderation === undefined ? undefined : bool(changes.moderation));
+  columns.set('ship_on_publish', changes.shipOnPublish === undefined ? undefined : bool(changes.shipOnPublish));
   columns.set('updated_at', now);
   await tx.run(`UPDATE boards SET ${columns.sql} WHERE project_id = ?`, [...columns.params, projectId]);
   return readBoard(tx, projectId);

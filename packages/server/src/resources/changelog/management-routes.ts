@@ -19,7 +19,7 @@ import {
   UPDATE_FIELDS,
   UpdateEntryBody,
 } from './schemas.ts';
-import { getEntry, listEntries, projectHasFeature } from './read-model.ts';
+import { getEntry, linkedFeaturesOf, listEntries, projectHasFeature } from './read-model.ts';
 import { deleteEntry, insertEntry, setPublished, updateEntry } from './store.ts';
 
 const tags = ['changelog'];
@@ -29,8 +29,21 @@ const noSuchFeature = () =>
     { field: 'featureId', message: 'no such feature in this project' },
   ]);
 
-async function checkFeature(db: Queryable, projectId: string, featureId: string | null | undefined): Promise<void> {
-  if (featureId && !(await projectHasFeature(db, projectId, featureId))) throw noSuchFeature();
+/** The links a body asks for (undefined: unchanged), each checked to be a feature of the project. */
+async function checkFeatures(
+  db: Queryable,
+  projectId: string,
+  body: { featureId?: string | null | undefined; featureIds?: string[] | undefined },
+): Promise<string[] | undefined> {
+  if (body.featureIds !== undefined && body.featureId !== undefined) {
+    const message = 'send featureId or featureIds, not both';
+    throw new BadRequestError(`Invalid field featureIds: ${message}`, [{ field: 'featureIds', message }]);
+  }
+  const ids = body.featureIds ?? (body.featureId === undefined ? undefined : body.featureId ? [body.featureId] : []);
+  for (const id of ids ?? []) {
+    if (!(await projectHasFeature(db, projectId, id))) throw noSuchFeature();
+  }
+  return ids;
 }
 
 /**
@@ -61,7 +74,8 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
   const present = async (projectId: string, entryId: string) => {
     const row = await getEntry(db, projectId, entryId);
     if (!row) throw new NotFoundError();
-    return presentManagedEntry(row);
+    const links = await linkedFeaturesOf(db, [row.id]);
+    return presentManagedEntry(row, links.get(row.id));
   };
 
   app.get(
@@ -82,7 +96,11 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
       const limit = clampLimit(request.query.limit, 50, 200);
       const offset = request.query.offset ?? 0;
       const { rows, total } = await listEntries(db, projectId, { ...request.query, limit, offset });
-      return { entries: rows.map(presentManagedEntry), total, limit, offset };
+      const links = await linkedFeaturesOf(
+        db,
+        rows.map((row) => row.id),
+      );
+      return { entries: rows.map((row) => presentManagedEntry(row, links.get(row.id))), total, limit, offset };
     },
   );
 
@@ -91,7 +109,8 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
     {
       schema: {
         operationId: 'manageCreateChangelogEntry',
-        summary: 'Create an entry, standalone (statusKey new, improved or fixed) or linked to a feature (role: admin)',
+        summary:
+          'Create an entry, standalone (statusKey new, improved or fixed) or linked to features it ships (role: admin)',
         tags,
         params: ProjectParams,
         body: CreateEntryBody,
@@ -107,7 +126,7 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
         throw new BadRequestError(`Invalid field publishAt: ${message}`, [{ field: 'publishAt', message }]);
       }
       const publishAt = scheduleTime(body.publishAt);
-      await checkFeature(db, projectId, body.featureId);
+      const featureIds = (await checkFeatures(db, projectId, body)) ?? [];
       const description = sanitizeDescription(body.description ?? '');
       // One transaction: a published entry's followers' e-mails are queued with it.
       const id = await linking(() =>
@@ -115,7 +134,8 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
           insertEntry(tx, projectId, {
             summary: body.summary,
             description,
-            featureId: body.featureId ?? null,
+            featureId: featureIds[0] ?? null,
+            featureIds,
             statusKey: body.statusKey ?? 'new',
             published: body.published ?? false,
             publishAt,
@@ -182,10 +202,12 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
       const body = request.body;
       requireSomeField(body, UPDATE_FIELDS);
       const publishAt = scheduleTime(body.publishAt);
-      await checkFeature(db, projectId, body.featureId);
+      const featureIds = await checkFeatures(db, projectId, body);
       const changed = await linking(() =>
         updateEntry(db, projectId, entryId, {
           ...body,
+          featureId: undefined,
+          featureIds,
           description: body.description === undefined ? undefined : sanitizeDescription(body.description),
           publishAt,
         }),

@@ -166,7 +166,7 @@ function IdeaView({
                 ${entries.map(
                   (entry) =>
                     html`<li>
-                      <a href=${`${ctx.base}/changelog#${entry.id}`}>${entry.summary}</a>
+                      <a href=${`${ctx.base}/changelog/${encodeURIComponent(entry.id)}`}>${entry.summary}</a>
                       ${' '}<${DateText} ctx=${ctx} iso=${entry.published_at} />
                     </li>`,
                 )}

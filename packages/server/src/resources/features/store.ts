@@ -209,6 +209,7 @@ export async function changeFeature(
   where: Scope | { projectId: string },
   id: string,
   changes: FeatureChanges,
+  cause: { shippedIn?: string } = {},
 ): Promise<FeatureRow | undefined> {
   const columns = new Assignments()
     .set('updated_at', nowIso())
@@ -244,6 +245,7 @@ export async function changeFeature(
       title: row.title,
       from: before.status,
       to: row.status,
+      ...(cause.shippedIn ? { shippedIn: cause.shippedIn } : {}),
     });
   }
   if (row && Number(row.internal) !== Number(before.internal)) {

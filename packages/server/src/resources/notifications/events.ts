@@ -1,6 +1,7 @@
 /**
  * Follower e-mails queued by domain events (db/domain-events.ts), in the transaction of the
- * change: a status change of an idea, and a changelog entry linked to an idea being published.
+ * change: a status change of an idea (not one made by publishing an entry), and a changelog entry
+ * linked to ideas being published (one message per follower of each linked idea).
  * Ideas that are internal or held for moderation notify no one.
  */
 import { onDomainEvent } from '../../db/domain-events.ts';
@@ -20,7 +21,8 @@ export interface NotificationHandlerOptions {
 export function registerNotificationHandlers(options: NotificationHandlerOptions): void {
   const { messageIdDomain } = options;
   onDomainEvent('feature.status-changed', 'notifications', async (tx, event) => {
-    if (event.from === event.to) return;
+    // A status set by publishing a changelog entry: the entry's "shipped" message tells followers.
+    if (event.from === event.to || event.shippedIn) return;
     const feature = await featureForNotice(tx, event.featureId);
     if (!feature?.public) return;
     await enqueueForFollowers(tx, {
@@ -33,17 +35,18 @@ export function registerNotificationHandlers(options: NotificationHandlerOptions
     });
   });
   onDomainEvent('changelog.published', 'notifications', async (tx, event) => {
-    if (event.featureId === null) return;
-    const feature = await featureForNotice(tx, event.featureId);
-    if (!feature?.public) return;
-    await enqueueForFollowers(tx, {
-      projectId: event.projectId,
-      featureId: event.featureId,
-      // One entry ships an idea once: unpublishing and publishing it again notifies no one again.
-      eventKey: `changelog.published:${event.entryId}:${event.featureId}`,
-      payload: { kind: 'shipped', title: feature.title, summary: event.summary, entryId: event.entryId },
-      messageIdDomain,
-    });
+    for (const featureId of event.featureIds) {
+      const feature = await featureForNotice(tx, featureId);
+      if (!feature?.public) continue;
+      await enqueueForFollowers(tx, {
+        projectId: event.projectId,
+        featureId,
+        // One entry ships an idea once: unpublishing and publishing it again notifies no one again.
+        eventKey: `changelog.published:${event.entryId}:${featureId}`,
+        payload: { kind: 'shipped', title: feature.title, summary: event.summary, entryId: event.entryId },
+        messageIdDomain,
+      });
+    }
   });
 }
 

@@ -18,6 +18,7 @@ import {
 } from '../../board/context.ts';
 import { Csrf, DateText, Errors, Honeypot, html, Notice, Page, StatusBadge } from '../../board/ui.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
+import { findFeatureRedirect } from './store-merge.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { listPublishedEntriesOfFeature } from '../changelog/index.ts';
 import { countFollowers, follow, isFollowing, unfollow } from '../notifications/index.ts';
@@ -250,7 +251,18 @@ export async function boardIdeaPage(app: FastifyInstance, deps: BoardDeps): Prom
     return sendPage(request, reply, await ideaPage(request, reply, options), options.status);
   }
 
-  app.get('/ideas/:id', (request, reply) => deps.pages.send(request, reply, () => ideaPage(request, reply, {})));
+  app.get('/ideas/:id', async (request, reply) => {
+    try {
+      return await deps.pages.send(request, reply, () => ideaPage(request, reply, {}));
+    } catch (error) {
+      // A merged idea: its links (e-mails, bookmarks) lead to the idea it was merged into.
+      if (!(error instanceof NotFoundError)) throw error;
+      const { id } = request.params as { id: string };
+      const to = await findFeatureRedirect(db, request.board.project.id, id);
+      if (to === undefined) throw error;
+      return reply.redirect(`${request.board.base}${ideaPath(to)}`, 308);
+    }
+  });
 
   app.post('/ideas/:id/vote', async (request, reply) => {
     const ctx = request.board;

@@ -88,7 +88,7 @@ function NeedsAttention({ data }: { data: Attention }) {
       {data.ideasToTriage.length > 0 ? (
         <IdeaList
           id="triage"
-          title="New, waiting for triage"
+          title="Waiting for triage"
           ideas={data.ideasToTriage}
           detail={(idea) => `received ${new Date(idea.createdAt).toLocaleDateString()}`}
         />

@@ -87,7 +87,8 @@ export const Attention = Type.Object(
     emailVerified: Type.Boolean({ description: 'false: the account’s e-mail address still needs its link opened' }),
     ideasToTriage: Type.Array(AttentionIdea, {
       maxItems: ATTENTION_LIMIT,
-      description: 'Ideas in status new of the projects of the caller’s teams, newest first (both key environments)',
+      description:
+        'Ideas and bugs the team has not triaged yet (no status change, edit or “mark triaged”; held ones wait in moderation) of the projects of the caller’s teams, newest first (both key environments)',
     }),
     mostVotedOpenIdeas: Type.Array(AttentionIdea, {
       maxItems: ATTENTION_LIMIT,

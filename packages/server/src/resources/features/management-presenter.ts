@@ -21,6 +21,7 @@ export function presentManagedFeature(row: FeatureRow, tags: IdeaTag[]) {
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    triagedAt: row.triaged_at ?? null,
     tags,
   };
 }

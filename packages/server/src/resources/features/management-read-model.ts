@@ -24,6 +24,8 @@ export interface FeatureListFilter {
   internal?: boolean | undefined;
   /** Only items carrying this tag (a tag id of the project). */
   tag?: string | undefined;
+  /** false: not triaged yet (and not held); true: triaged. */
+  triaged?: boolean | undefined;
   /** Text searched in title, description and developer notes. */
   q?: string | undefined;
   sort: ManagedSort;
@@ -92,6 +94,8 @@ export function managedFeaturesQuery(
       .when(filter.status, 'f.status = ?', filter.status ?? null)
       .when(filter.type, 'f.type = ?', filter.type ?? null)
       .when(filter.internal, 'f.internal = ?', bool(filter.internal ?? false));
+    if (filter.triaged === false) base.add('f.triaged_at IS NULL AND f.held = 0');
+    if (filter.triaged === true) base.add('f.triaged_at IS NOT NULL');
     if (filter.q) {
       const search = searchClause(['f.title', 'f.description', 'f.developer_notes'], filter.q);
       base.add(search.sql, ...search.params);
@@ -109,7 +113,7 @@ export function managedFeaturesQuery(
     // Kept counts answer the equality filters; a tag or search text counts the matching items.
     count:
       tagged?.count ??
-      (filter.q
+      (filter.q || filter.triaged !== undefined
         ? { sql: `SELECT COUNT(*) AS total FROM features f WHERE ${where.sql}`, params: where.params }
         : featureCountQuery(projectId, {
             environment: filter.environment,

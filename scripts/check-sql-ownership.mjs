@@ -26,6 +26,8 @@ const OWNERS = {
   changelog_entries: 'resources/changelog',
   changelog_entry_features: 'resources/changelog',
   feature_redirects: 'resources/features',
+  feature_words: 'resources/features',
+  features_fts_vocab: 'resources/features',
   bug_reports: 'resources/reports',
   error_reports: 'resources/reports',
   error_occurrences_hourly: 'resources/reports',

@@ -8,8 +8,10 @@ import { bool, type Database } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { searchClause, Where } from '../../db/query.ts';
 import { tagsOfFeatures, type IdeaTag } from '../tags/index.ts';
-import { searchWords, textMatch, trendingSince } from './board-read-model.ts';
+import { searchWords, textCondition, textMatch, trendingSince } from './board-read-model.ts';
+import { typoCorrections } from './store-search.ts';
 import { featureCountQuery } from './store-counts.ts';
+import { STOP_WORDS } from './stop-words.ts';
 import { readList } from './list-read.ts';
 import { TAGGED, taggedQueries } from './tagged-read-model.ts';
 import { trendingPage, type TrendingSource } from './store-trending.ts';
@@ -61,9 +63,12 @@ export async function listManagedFeatures(
   projectId: string,
   filter: FeatureListFilter,
 ): Promise<{ rows: TaggedFeatureRow[]; total: number }> {
+  // A search word that matches nothing may be a typo: the text also matches as corrected.
+  const words = searchWords(filter.q);
+  const corrections = words.length > 0 ? await typoCorrections(db, projectId, words) : new Map<string, string[]>();
   const { rows, total } = await readList<FeatureRow>(
     db,
-    managedFeaturesQuery(db.dialect, projectId, filter),
+    managedFeaturesQuery(db.dialect, projectId, filter, corrections),
     filter.limit,
     filter.offset,
   );
@@ -81,6 +86,7 @@ export function managedFeaturesQuery(
   dialect: Database['dialect'],
   projectId: string,
   filter: FeatureListFilter,
+  corrections: ReadonlyMap<string, readonly string[]> = new Map(),
 ): {
   count: ListQuery;
   page: ListQuery;
@@ -98,7 +104,11 @@ export function managedFeaturesQuery(
     if (filter.triaged === true) base.add('f.triaged_at IS NOT NULL');
     if (filter.q) {
       const search = searchClause(['f.title', 'f.description', 'f.developer_notes'], filter.q);
-      base.add(search.sql, ...search.params);
+      if (corrections.size === 0) base.add(search.sql, ...search.params);
+      else {
+        const typo = textCondition(dialect, searchWords(filter.q), corrections);
+        base.add(`(${search.sql} OR ${typo.sql})`, ...search.params, ...typo.params);
+      }
     }
     return base;
   };
@@ -135,13 +145,6 @@ export function managedFeaturesQuery(
   };
 }
 
-/** Words too common to say two ideas are alike (English; other languages rank by their rarer words anyway). */
-const COMMON_WORDS = new Set(
-  'the and for with from that this into when what where which please add can could would should not you your our are was were have has had but all any its via able more less make new use using also some'.split(
-    ' ',
-  ),
-);
-
 /**
  * Items of the project like `feature` (any word of its title, as a prefix, best match first),
  * in its key environment (only those can be merged with it), itself excluded; internal and held
@@ -153,7 +156,7 @@ export async function similarFeatures(
   limit: number,
 ): Promise<TaggedFeatureRow[]> {
   const all = searchWords(feature.title, 16);
-  const long = all.filter((word) => word.length > 2 && !COMMON_WORDS.has(word));
+  const long = all.filter((word) => word.length > 2 && !STOP_WORDS.has(word));
   const words = long.length > 0 ? long : all;
   if (words.length === 0 || limit <= 0) return [];
   const match = textMatch(db.dialect, words, true);

@@ -3,14 +3,12 @@
  * entries that shipped it; and its forms: vote (or take the vote back), comment. Internal and
  * missing ideas are the same 404 page; a held idea shows only to the person who submitted it.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   type BoardContext,
   type BoardDeps,
   formText,
   limitBoardAction,
-  VISITOR_COOKIE,
   redirectTo,
   safeReturn,
   sendPage,
@@ -26,6 +24,7 @@ import { ideaPath } from './board-ideas-page.ts';
 import { type FeatureRow, findPublicFeature, getFeature } from './store.ts';
 import { type CommentRow, insertComment, listComments } from './store-comments.ts';
 import { addVote, hasVoted, removeVote } from './store-votes.ts';
+import { voterOf } from './board-voter.ts';
 
 const COMMENT_LENGTH = { min: 1, max: 5000 };
 /** Per client address: a board is read by people, not scripts. */
@@ -47,25 +46,6 @@ export async function limitClient(
   action: keyof typeof BOARD_LIMITS,
 ): Promise<void> {
   await limitBoardAction(deps.db, `board:${action}:${request.board.project.id}:${request.ip}`, BOARD_LIMITS[action]);
-}
-
-/** Who votes: the signed-in user, or (when the board allows it) an anonymous visitor's cookie. */
-function voterOf(request: FastifyRequest, reply: FastifyReply, create: boolean): string | undefined {
-  const ctx = request.board;
-  if (ctx.user) return `board:${ctx.user.id}`;
-  if (!ctx.board.anonymousVotes) return undefined;
-  let visitor = request.cookies[VISITOR_COOKIE];
-  if (!visitor || !/^[A-Za-z0-9_-]{22}$/.test(visitor)) {
-    if (!create) return undefined;
-    visitor = randomBytes(16).toString('base64url');
-    reply.setCookie(VISITOR_COOKIE, visitor, {
-      path: ctx.base || '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      maxAge: 365 * 86_400,
-    });
-  }
-  return `anon:${visitor}`;
 }
 
 async function visibleIdea(deps: BoardDeps, ctx: BoardContext, id: string): Promise<FeatureRow | undefined> {
@@ -145,7 +125,7 @@ function IdeaView({
               }
               ${
                 ctx.user
-                  ? html`<form method="post" action=${`${ctx.base}${path}/follow`}>
+                  ? html`<form method="post" action=${`${ctx.base}${path}/follow`} data-follow=${idea.id}>
                       <${Csrf} ctx=${ctx} />
                       <input type="hidden" name="intent" value=${following ? 'unfollow' : 'follow'} />
                       <button type="submit" class="quiet" aria-pressed=${following ? 'true' : 'false'}>
@@ -155,7 +135,7 @@ function IdeaView({
                   : null
               }
             </div>
-            <p class="muted">
+            <p class="muted" data-follow-text=${idea.id}>
               ${following ? `${ctx.t('idea.following')} ` : ''}${ctx.t('idea.followers', { count: followers })}
             </p>`
         }
@@ -277,11 +257,18 @@ export async function boardIdeaPage(app: FastifyInstance, deps: BoardDeps): Prom
     // A voter follows the idea (and stays following after taking the vote back, until they unfollow).
     if (adding && ctx.user) await follow(db, id, ctx.user.id);
     if (wantsJson(request)) {
+      // The follow state may have changed with the vote: the idea page shows it in place.
+      const [following, followers] = ctx.user
+        ? await Promise.all([isFollowing(db, id, ctx.user.id), countFollowers(db, id)])
+        : [false, await countFollowers(db, id)];
       return {
         voted: adding,
         voteCount: count,
         label: adding ? ctx.t('idea.unvote') : ctx.t('idea.vote'),
         countText: String(count),
+        following,
+        followLabel: following ? ctx.t('idea.unfollow') : ctx.t('idea.follow'),
+        followText: `${following ? `${ctx.t('idea.following')} ` : ''}${ctx.t('idea.followers', { count: followers })}`,
       };
     }
     return redirectTo(reply, ctx, safeReturn(formText(request, 'return'), ideaPath(id)));

@@ -14,6 +14,7 @@ export function presentBoard(settings: BoardSettings, publicUrl: string, slug: s
     anonymousVotes: settings.anonymousVotes,
     moderation: settings.moderation,
     shipOnPublish: settings.shipOnPublish,
+    roadmapColumns: settings.roadmapColumns,
     url: boardUrl(settings, publicUrl, slug),
     sso: { configured: settings.ssoSecretId !== null, hint: settings.ssoSecretHint },
   };

@@ -2,6 +2,16 @@
 import { Type } from 'typebox';
 import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams } from '../../http/management-schemas.ts';
+import { FILTER_STATUSES } from '../features/index.ts';
+
+export const ROADMAP_LABEL_MAX = 40;
+const RoadmapColumn = Type.Object(
+  {
+    status: StringEnum(FILTER_STATUSES),
+    label: NullableString({ maxLength: ROADMAP_LABEL_MAX, description: 'null: the status’s own label' }),
+  },
+  { additionalProperties: false },
+);
 
 export const TITLE_MAX = 80;
 export const LOGO_URL_MAX = 500;
@@ -19,6 +29,10 @@ export const BoardSettings = Type.Object(
     moderation: Type.Boolean({ description: 'New ideas and comments wait for the team’s approval' }),
     shipOnPublish: Type.Boolean({
       description: 'Publishing a changelog entry moves the ideas it links to done (default true)',
+    }),
+    roadmapColumns: Type.Array(RoadmapColumn, {
+      description:
+        'The board roadmap’s columns, in order (default: every public status but declined). The public REST roadmap keeps the spec’s columns.',
     }),
     url: Type.String({
       description: 'The board’s address: https://<customDomain>/ when one is set, else <PUBLIC_URL>/b/<slug>',
@@ -53,6 +67,24 @@ export const UpdateBoardBody = Type.Object(
     anonymousVotes: Type.Optional(Type.Boolean()),
     moderation: Type.Optional(Type.Boolean()),
     shipOnPublish: Type.Optional(Type.Boolean()),
+    roadmapColumns: Type.Optional(
+      Type.Union(
+        [
+          Type.Array(
+            Type.Object(
+              {
+                status: StringEnum(FILTER_STATUSES),
+                label: Type.Optional(NullableString({ maxLength: ROADMAP_LABEL_MAX })),
+              },
+              { additionalProperties: false },
+            ),
+            { minItems: 1, maxItems: FILTER_STATUSES.length },
+          ),
+          Type.Null(),
+        ],
+        { description: 'The statuses shown as columns, in order, each at most once; null: the default' },
+      ),
+    ),
   },
   {
     additionalProperties: false,
@@ -69,6 +101,7 @@ export const UPDATE_FIELDS = [
   'anonymousVotes',
   'moderation',
   'shipOnPublish',
+  'roadmapColumns',
 ] as const;
 
 export const SsoSecret = Type.Object(

@@ -31,6 +31,7 @@ export function presentManagedEntry(row: ManagedChangelogRow, linked: readonly L
     ...entry,
     featureId: featureId ?? null,
     featureIds: linked.map((feature) => feature.id),
+    features: linked.map((feature) => ({ id: feature.id, title: feature.title, status: feature.status })),
     featureInternal: isTrue(row.f_internal),
     publishAt: published ? null : row.publish_at,
     state: published ? ('published' as const) : row.publish_at ? ('scheduled' as const) : ('draft' as const),

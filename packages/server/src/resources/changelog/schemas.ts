@@ -30,6 +30,10 @@ export const ManagedEntry = Type.Object(
     projectId: Type.String(),
     featureId: NullableString({ description: 'The first linked feature' }),
     featureIds: Type.Array(Type.String(), { description: 'Every linked feature, in order' }),
+    features: Type.Array(
+      Type.Object({ id: Type.String(), title: Type.String(), status: Type.String() }, { additionalProperties: false }),
+      { description: 'The linked features, in order, with their title and status as they are now' },
+    ),
     featureTitle: Type.String(),
     featureType: Type.String(),
     featureInternal: Type.Boolean({

@@ -1,5 +1,6 @@
 /**
- * The frame of a project's screens: the project's name, its sections (inbox, people, roadmap, changelog,
+ * The frame of a project's screens: the project's name, its sections (inbox, moderation with the
+ * count of held items, people, roadmap, changelog,
  * errors, bug reports, logs, site config, translations, releases, settings, keys, webhooks) and the screen.
  * The project comes from GET /projects/{id}, which also says the caller's role, so screens can
  * hide what the role cannot do (the server enforces it either way).
@@ -7,6 +8,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { NavLink, Outlet, useOutletContext, useParams } from 'react-router';
 import { api, type Project, unwrap } from './api/client.ts';
+import { moderationKey } from './api/moderation.ts';
 import { ErrorNote, RequireAccount } from './ui.tsx';
 
 export const projectKey = (projectId: string) => ['project', projectId] as const;
@@ -21,6 +23,13 @@ function ProjectFrame({ projectId }: { projectId: string }) {
     queryKey: projectKey(projectId),
     queryFn: () => unwrap(api.GET('/projects/{projectId}', { params: { path: { projectId } } })),
   });
+  // The navigation's badge: how many items wait in the moderation queue (one row read for the total).
+  const held = useQuery({
+    queryKey: [...moderationKey(projectId), 'count'],
+    queryFn: () =>
+      unwrap(api.GET('/projects/{projectId}/moderation', { params: { path: { projectId }, query: { limit: 1 } } })),
+    select: (page) => page.total,
+  });
   if (project.isPending) return <p className="loading">Loading…</p>;
   if (project.isError) return <ErrorNote error={project.error} />;
   const base = `/projects/${projectId}`;
@@ -34,7 +43,16 @@ function ProjectFrame({ projectId }: { projectId: string }) {
             <ul>
               {group.links.map(([path, label]) => (
                 <li key={path}>
-                  <NavLink to={`${base}/${path}`}>{label}</NavLink>
+                  <NavLink to={`${base}/${path}`}>
+                    {label}
+                    {path === 'moderation' && held.data ? (
+                      <span className="nav-count">
+                        {' '}
+                        {held.data}
+                        <span className="visually-hidden"> waiting</span>
+                      </span>
+                    ) : null}
+                  </NavLink>
                 </li>
               ))}
             </ul>
@@ -54,6 +72,7 @@ const SECTIONS: readonly { title: string; links: readonly (readonly [path: strin
     title: 'Feedback',
     links: [
       ['inbox', 'Inbox'],
+      ['moderation', 'Moderation'],
       ['people', 'People'],
       ['roadmap', 'Roadmap'],
       ['changelog', 'Changelog'],

@@ -33,6 +33,7 @@ export const router = createBrowserRouter(
             { path: 'inbox/:featureId', lazy: screen(() => import('./screens/feature.tsx')) },
             { path: 'people', lazy: screen(() => import('./screens/people.tsx')) },
             { path: 'people/:personId', lazy: screen(() => import('./screens/person.tsx')) },
+            { path: 'moderation', lazy: screen(() => import('./screens/moderation.tsx')) },
             { path: 'roadmap', lazy: screen(() => import('./screens/roadmap.tsx')) },
             { path: 'changelog', lazy: screen(() => import('./screens/changelog.tsx')) },
             { path: 'changelog/new', lazy: screen(() => import('./screens/changelog-entry.tsx')) },

@@ -18,11 +18,12 @@ describe('dashboard changelog', () => {
   let env: DashboardEnv;
   let p: SeededProject;
   let ideaId = '';
+  let exportsId = '';
   before(async () => {
     env = await startDashboardEnv({ CHANGELOG_SCHEDULE_INTERVAL_MS: '200' });
     p = await seedProject(env, 'Changelog project');
     ideaId = await p.addIdea({ title: 'Dark mode everywhere', status: 'done' });
-    await p.addIdea({ title: 'Faster exports', status: 'planned' });
+    exportsId = await p.addIdea({ title: 'Faster exports', status: 'planned' });
   });
   after(async () => env?.close());
 
@@ -104,7 +105,11 @@ describe('dashboard changelog', () => {
     // Link an idea by searching for it.
     await page.getByLabel('Find an idea').fill('dark');
     await page.getByRole('button', { name: 'Link “Dark mode everywhere”' }).click();
-    await page.getByText('Tells about').waitFor();
+    await page.getByText('Ships').waitFor();
+    // A second idea: the entry ships both.
+    await page.getByLabel('Find an idea').fill('exports');
+    await page.getByRole('button', { name: 'Link “Faster exports”' }).click();
+    await page.getByRole('button', { name: 'Unlink “Faster exports”' }).waitFor();
     assert.equal(await page.getByLabel('Status').count(), 0, 'a linked entry shows its idea’s status');
     await expectAccessible(page, 'new entry, filled in');
 
@@ -114,7 +119,7 @@ describe('dashboard changelog', () => {
     await page.getByRole('alert').first().waitFor();
     assert.match(await editor.innerHTML(), /<strong>a dark theme<\/strong>/);
     assert.equal(await page.getByLabel('Summary').inputValue(), ' ');
-    await page.getByText('Tells about').waitFor();
+    await page.getByRole('button', { name: 'Unlink “Faster exports”' }).waitFor();
     await expectAccessible(page, 'new entry, refused');
 
     // Save the draft: the entry's own page; not public, not on the board.
@@ -127,6 +132,7 @@ describe('dashboard changelog', () => {
     const stored = await p.manage('GET', `/projects/${p.projectId}/changelog/${entryId}`);
     assert.equal(stored.body.state, 'draft');
     assert.equal(stored.body.featureId, ideaId);
+    assert.deepEqual(stored.body.featureIds, [ideaId, exportsId]);
     assert.match(stored.body.description, /<strong>a dark theme<\/strong>/);
     assert.match(
       stored.body.description,
@@ -165,6 +171,9 @@ describe('dashboard changelog', () => {
     assert.equal(await publicEntry(summary), undefined);
 
     await until('the scheduled entry to be public', async () => (await publicEntry(summary)) !== undefined);
+    // Published: both ideas it links shipped (Faster exports was planned).
+    const shipped = await p.manage('GET', `/projects/${p.projectId}/features/${exportsId}`);
+    assert.equal(shipped.body.status, 'done');
     const board = await boardPage();
     assert.ok(board.includes(summary));
     assert.match(board, /<strong>a dark theme<\/strong>/);

@@ -199,7 +199,9 @@ describe('dashboard inbox and idea page', () => {
     const boardText = (await boardPage.locator('body').textContent()) ?? '';
     assert.match(boardText, /Dark theme for the editor/);
     assert.doesNotMatch(boardText, /Dark theme please/);
-    assert.equal((await boardPage.goto(`${seeded.boardUrl}/ideas/${dup}`))?.status(), 404);
+    // The duplicate's board URL leads to the idea it was merged into (308).
+    assert.equal((await boardPage.goto(`${seeded.boardUrl}/ideas/${dup}`))?.status(), 200);
+    assert.equal(boardPage.url(), `${seeded.boardUrl}/ideas/${target}`);
     await boardPage.goto(`${seeded.boardUrl}/ideas/${target}`);
     assert.match((await boardPage.locator('body').textContent()) ?? '', /Planned/);
     assert.match((await boardPage.locator('body').textContent()) ?? '', /Buy cheap watches/);

@@ -206,8 +206,8 @@ describe('dashboard projects, settings, keys and home', () => {
 
     // Home: the new bug waits for triage and links to its page in the inbox.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
-    await page.getByRole('heading', { name: 'New, waiting for triage' }).waitFor();
-    const triage = page.getByRole('region', { name: 'New, waiting for triage' });
+    await page.getByRole('heading', { name: 'Waiting for triage' }).waitFor();
+    const triage = page.getByRole('region', { name: 'Waiting for triage' });
     const link = triage.getByRole('link', { name: 'Photos fail to upload' });
     await link.waitFor();
     assert.equal(await link.getAttribute('href'), `/app/projects/${projectId}/inbox/${bug.id}`);

@@ -24,6 +24,7 @@ import { createHostRouter } from './board/host-routing.ts';
 import { createMailer } from './mail/mailer.ts';
 import { DEMO_PROJECT_ID } from './seed/first-start.ts';
 import { domainOfSender, OutboxWorker, registerNotificationHandlers } from './resources/notifications/mount.ts';
+import { registerShippingHandler } from './resources/features/mount.ts';
 import { ScheduleWorker } from './resources/changelog/mount.ts';
 import { ReleaseHealthWorker } from './resources/release-health/mount.ts';
 import { LinesWorker } from './resources/logs/mount.ts';
@@ -153,6 +154,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
 
   // Follower e-mails: queued by domain events in the change's transaction, sent by the worker
   // while the app runs (the one-click unsubscribe routes are the board's, board/routes.ts).
+  // Publishing a changelog entry moves its linked ideas to done (the board's shipOnPublish).
+  registerShippingHandler();
   registerNotificationHandlers({
     messageIdDomain: domainOfSender(config.accounts.mailFrom),
     undoWindowSeconds: config.outbox.undoWindowSeconds,

@@ -11,12 +11,10 @@ import { useEffect, useId, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import {
   type Entry,
-  type Feature,
   formatTime,
   STANDALONE_LABELS,
   type StandaloneStatus,
   STATE_LABELS,
-  STATUS_LABELS,
   timeZone,
 } from '../api/changelog.ts';
 import { api, type Project, unwrap } from '../api/client.ts';
@@ -25,6 +23,7 @@ import { Button, ErrorNote, Field, fieldErrors, Note } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
 import { SelectField } from '../widgets/fields.tsx';
+import { IdeaPicker, type LinkedIdea } from '../widgets/idea-picker.tsx';
 import { RichTextEditor } from '../widgets/rich-text.tsx';
 import { QueryView } from '../widgets/states.tsx';
 import './changelog.css';
@@ -71,7 +70,7 @@ function toLocalInput(iso: string): string {
 interface Draft {
   summary: string;
   description: string;
-  featureId: string | null;
+  featureIds: string[];
   statusKey?: StandaloneStatus;
 }
 
@@ -85,9 +84,10 @@ function EntryForm({ project, entry }: { project: Project; entry: Entry | null }
 
   const [summary, setSummary] = useState(entry?.summary ?? '');
   const [description, setDescription] = useState(entry?.description ?? '');
-  const [idea, setIdea] = useState<{ id: string; title: string } | null>(
-    entry?.featureId ? { id: entry.featureId, title: entry.featureTitle } : null,
+  const [ideas, setIdeas] = useState<LinkedIdea[]>(
+    entry?.features.map((feature) => ({ id: feature.id, title: feature.title })) ?? [],
   );
+  const idea = ideas[0] ?? null;
   const [statusKey, setStatusKey] = useState<StandaloneStatus>(
     entry && !entry.featureId && entry.statusKey in STANDALONE_LABELS ? (entry.statusKey as StandaloneStatus) : 'new',
   );
@@ -97,7 +97,7 @@ function EntryForm({ project, entry }: { project: Project; entry: Entry | null }
   const fields = (): Draft => ({
     summary: summary.trim(),
     description,
-    featureId: idea?.id ?? null,
+    featureIds: ideas.map((linked) => linked.id),
     ...(idea ? {} : { statusKey }),
   });
 
@@ -215,7 +215,12 @@ function EntryForm({ project, entry }: { project: Project; entry: Entry | null }
           description="Bold, italic, headings, lists, code and links. The server removes anything else (scripts, styles) when it stores the entry; the preview shows what stays."
         />
         {errors['description'] ? <p className="field-error">{errors['description']}</p> : null}
-        <IdeaPicker projectId={projectId} idea={idea} onChange={setIdea} error={errors['featureId']} />
+        <IdeaPicker
+          projectId={projectId}
+          ideas={ideas}
+          onChange={setIdeas}
+          error={errors['featureIds'] ?? errors['featureId']}
+        />
         {idea ? null : (
           <SelectField
             label="Status"
@@ -261,7 +266,7 @@ function EntryForm({ project, entry }: { project: Project; entry: Entry | null }
         {action.isError ? <ErrorNote error={action.error} /> : null}
         {done ? <Note>{done}</Note> : null}
       </form>
-      <Preview projectId={projectId} summary={summary} description={description} idea={idea} statusKey={statusKey} />
+      <Preview projectId={projectId} summary={summary} description={description} ideas={ideas} statusKey={statusKey} />
       {entry ? (
         <div className="row">
           <ConfirmButton
@@ -360,97 +365,6 @@ function ScheduleControls({
   );
 }
 
-/** The idea the entry tells about: searched among the project's ideas by title. */
-function IdeaPicker({
-  projectId,
-  idea,
-  onChange,
-  error,
-}: {
-  projectId: string;
-  idea: { id: string; title: string } | null;
-  onChange: (idea: { id: string; title: string } | null) => void;
-  error: string | undefined;
-}) {
-  const [search, setSearch] = useState('');
-  const [q, setQ] = useState('');
-  useEffect(() => {
-    const timer = setTimeout(() => setQ(search.trim()), 250);
-    return () => clearTimeout(timer);
-  }, [search]);
-  const results = useQuery({
-    queryKey: ['idea-search', projectId, q],
-    enabled: q.length > 0,
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/features', {
-          params: { path: { projectId }, query: { q, limit: 8, sort: 'votes' } },
-        }),
-      ),
-  });
-  return (
-    <fieldset className="idea-picker">
-      <legend>Linked idea</legend>
-      {idea ? (
-        <div className="row">
-          <span>
-            Tells about <strong>{idea.title}</strong>
-          </span>
-          <Button variant="quiet" onPress={() => onChange(null)} aria-label={`Unlink “${idea.title}”`}>
-            Unlink
-          </Button>
-        </div>
-      ) : (
-        <p className="muted">None: a standalone entry.</p>
-      )}
-      {error ? <p className="field-error">{error}</p> : null}
-      <Field
-        label="Find an idea"
-        type="search"
-        value={search}
-        onChange={setSearch}
-        description="Search the project's ideas by title or description, then link one."
-      />
-      {q ? (
-        results.isPending ? (
-          <p className="muted" role="status">
-            Searching…
-          </p>
-        ) : results.isError ? (
-          <ErrorNote error={results.error} />
-        ) : results.data.features.length === 0 ? (
-          <p className="muted" role="status">
-            No idea matches “{q}”.
-          </p>
-        ) : (
-          <ul className="idea-results" aria-label="Matching ideas">
-            {results.data.features.map((feature: Feature) => (
-              <li key={feature.id} className="row">
-                <span className="idea-title">{feature.title}</span>
-                <span className="muted">
-                  {STATUS_LABELS[feature.status]}
-                  {feature.internal ? ' · internal' : ''}
-                </span>
-                <Button
-                  variant="secondary"
-                  aria-label={`Link “${feature.title}”`}
-                  isDisabled={idea?.id === feature.id}
-                  onPress={() => {
-                    onChange({ id: feature.id, title: feature.title });
-                    setSearch('');
-                  }}
-                >
-                  Link
-                </Button>
-              </li>
-            ))}
-          </ul>
-        )
-      ) : null}
-    </fieldset>
-  );
-}
-
 /**
  * The entry as the board's changelog shows it, with the description as the server would store it
  * (sanitised by the server's preview endpoint as the description changes: never the editor's HTML).
@@ -459,13 +373,13 @@ function Preview({
   projectId,
   summary,
   description,
-  idea,
+  ideas,
   statusKey,
 }: {
   projectId: string;
   summary: string;
   description: string;
-  idea: { id: string; title: string } | null;
+  ideas: LinkedIdea[];
   statusKey: StandaloneStatus;
 }) {
   const [open, setOpen] = useState(false);
@@ -505,7 +419,7 @@ function Preview({
             <article className="board-entry">
               <h3>{summary || 'Summary'}</h3>
               <div className="board-meta">
-                <span className="board-badge">{idea ? 'Idea’s status' : STANDALONE_LABELS[statusKey]}</span>
+                <span className="board-badge">{ideas.length > 0 ? 'Idea’s status' : STANDALONE_LABELS[statusKey]}</span>
                 <span>{formatTime(new Date().toISOString())}</span>
               </div>
               <div
@@ -515,7 +429,7 @@ function Preview({
                 // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by the server (changelog/sanitize.ts)
                 dangerouslySetInnerHTML={{ __html: preview.data.description }}
               />
-              {idea ? <p>Ideas: {idea.title}</p> : null}
+              {ideas.length > 0 ? <p>Ideas: {ideas.map((linked) => linked.title).join(', ')}</p> : null}
             </article>
           )}
         </div>
@@ -544,7 +458,7 @@ function ReadOnlyEntry({ entry }: { entry: Entry | null }) {
           // biome-ignore lint/security/noDangerouslySetInnerHtml: stored descriptions are sanitised by the server
           dangerouslySetInnerHTML={{ __html: entry.description }}
         />
-        {entry.featureId ? <p>Ideas: {entry.featureTitle}</p> : null}
+        {entry.features.length > 0 ? <p>Ideas: {entry.features.map((feature) => feature.title).join(', ')}</p> : null}
       </article>
     </div>
   );

@@ -109,6 +109,7 @@ function FeatureView({ feature, note, inbox }: { feature: ManagedFeature; note?:
           {feature.environment === 'test' ? <span className="badge badge-muted">Test key</span> : null}
           {boardLink ? <a href={boardLink}>View on the public board</a> : null}
         </p>
+        <MarkTriaged feature={feature} />
         {note ? <Note>{note}</Note> : null}
       </header>
       <section className="card stack" aria-labelledby="description-title">
@@ -129,6 +130,38 @@ function FeatureView({ feature, note, inbox }: { feature: ManagedFeature; note?:
       {admin ? <Merge feature={feature} /> : null}
       {admin ? <Delete feature={feature} inbox={inbox} /> : null}
     </>
+  );
+}
+
+/**
+ * An idea nobody has acted on yet says so, with a button to mark it triaged (looked at) without
+ * changing it; a status change or an edit triages it too.
+ */
+function MarkTriaged({ feature }: { feature: ManagedFeature }) {
+  const refresh = useRefresh(feature);
+  const queryClient = useQueryClient();
+  const mark = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST('/projects/{projectId}/features/triage', {
+          params: { path: { projectId: feature.projectId } },
+          body: { ids: [feature.id] },
+        }),
+      ),
+    onSuccess: () => {
+      refresh();
+      void queryClient.invalidateQueries({ queryKey: ['me', 'attention'] });
+    },
+  });
+  if (feature.triagedAt !== null) return null;
+  return (
+    <div className="row">
+      <span className="badge badge-warn">Needs triage</span>
+      <Button variant="secondary" busy={mark.isPending} onPress={() => mark.mutate()}>
+        Mark triaged
+      </Button>
+      {mark.isError ? <ErrorNote error={mark.error} /> : null}
+    </div>
   );
 }
 

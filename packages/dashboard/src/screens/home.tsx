@@ -1,6 +1,6 @@
 /**
  * Home: what needs the signed-in account's attention (GET /me/attention): new ideas to triage and
- * the most-voted open ideas across its projects, an unverified e-mail address, and pending invites
+ * the most-voted open ideas across its projects, the projects with items held for moderation, an unverified e-mail address, and pending invites
  * of the teams it administers; each leads where it is dealt with. Then the latest release of each
  * of its first projects, with its health (widgets/latest-releases.tsx).
  */
@@ -54,6 +54,7 @@ function NeedsAttention({ data }: { data: Attention }) {
     data.emailVerified &&
     data.ideasToTriage.length === 0 &&
     data.mostVotedOpenIdeas.length === 0 &&
+    data.awaitingModeration.length === 0 &&
     data.pendingInvites.length === 0;
   return (
     <section className="stack" aria-labelledby="attention-title">
@@ -72,10 +73,25 @@ function NeedsAttention({ data }: { data: Attention }) {
           Your e-mail address is not verified yet. <Link to="/account">Verify it from your account</Link>.
         </p>
       )}
+      {data.awaitingModeration.length > 0 ? (
+        <section className="card stack" aria-labelledby="moderation-title">
+          <h3 id="moderation-title">Waiting for moderation</h3>
+          <ul className="attention-list">
+            {data.awaitingModeration.map((row) => (
+              <li key={row.projectId}>
+                <Link to={`/projects/${row.projectId}/moderation`}>{row.projectName}</Link>
+                <span className="muted">
+                  {row.count === 1 ? '1 held idea or comment' : `${row.count} held ideas or comments`}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {data.ideasToTriage.length > 0 ? (
         <IdeaList
           id="triage"
-          title="New, waiting for triage"
+          title="Waiting for triage"
           ideas={data.ideasToTriage}
           detail={(idea) => `received ${new Date(idea.createdAt).toLocaleDateString()}`}
         />

@@ -65,6 +65,7 @@ function readView(params: URLSearchParams) {
       TYPES.map((t) => t.value),
     ),
     visibility: pick<Exclude<Visibility, ''>>('visibility', ['internal', 'public']),
+    triage: pick<'needed' | 'done'>('triage', ['needed', 'done']),
     tag: params.get('tag') ?? '',
     sort: pick<FeatureSort>(
       'sort',
@@ -83,7 +84,7 @@ export default function Inbox() {
   /** Said by the idea's page after deleting it. */
   const arrivalNote = (location.state as { note?: string } | null)?.note;
   const view = readView(params);
-  const filtered = Boolean(view.q || view.status || view.type || view.visibility || view.tag);
+  const filtered = Boolean(view.q || view.status || view.type || view.visibility || view.triage || view.tag);
 
   const tags = useQuery({
     queryKey: tagsKey(project.id),
@@ -96,6 +97,7 @@ export default function Inbox() {
     ...(view.type ? { type: view.type } : {}),
     ...(view.visibility ? { internal: view.visibility === 'internal' } : {}),
     ...(view.tag ? { tag: view.tag } : {}),
+    ...(view.triage ? { triaged: view.triage === 'done' } : {}),
     sort: view.sort || 'newest',
     limit: PAGE_SIZE,
     offset: (view.page - 1) * PAGE_SIZE,
@@ -224,6 +226,16 @@ function Filters({
           onChange={(visibility) => update({ visibility })}
         />
         <SelectField
+          label="Triage"
+          value={view.triage}
+          options={[
+            { value: '', label: 'Triaged or not' },
+            { value: 'needed', label: 'Needs triage' },
+            { value: 'done', label: 'Triaged' },
+          ]}
+          onChange={(triage) => update({ triage })}
+        />
+        <SelectField
           label="Tag"
           value={view.tag}
           options={[{ value: '', label: 'Any tag' }, ...tags.map((tag) => ({ value: tag.id, label: tag.name }))]}
@@ -319,6 +331,7 @@ function FeatureTable({
                   {row.title}
                 </Link>
                 {row.internal ? <span className="badge badge-warn inbox-flag">Internal</span> : null}
+                {row.triagedAt === null ? <span className="badge badge-muted inbox-flag">Needs triage</span> : null}
                 {row.environment === 'test' ? <span className="badge badge-muted inbox-flag">Test key</span> : null}
               </td>
               <td>{row.type === 'bug' ? 'Bug' : 'Feature'}</td>

@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { api, type Project, unwrap } from '../api/client.ts';
+import { STATUSES, statusLabel } from '../api/features.ts';
 import type { paths } from '../api/schema.gen.ts';
 import { type BoardSettings, type BoardUpdate, formatDate, parseLocales, parseQuota } from '../api/projects.ts';
 import { canAdminister, projectKey, useProject } from '../project-layout.tsx';
@@ -214,6 +215,10 @@ function BoardFacts({ settings }: { settings: BoardSettings }) {
         <dd>{yesNo(settings.anonymousVotes)}</dd>
         <dt>Moderation</dt>
         <dd>{yesNo(settings.moderation)}</dd>
+        <dt>Ship on publish</dt>
+        <dd>{yesNo(settings.shipOnPublish)}</dd>
+        <dt>Roadmap columns</dt>
+        <dd>{settings.roadmapColumns.map((column) => column.label ?? statusLabel(column.status)).join(', ')}</dd>
         <dt>Single sign-on</dt>
         <dd>{settings.sso.configured ? `Configured (…${settings.sso.hint ?? ''})` : 'Not configured'}</dd>
       </dl>
@@ -234,6 +239,8 @@ function BoardForm({ project, settings }: { project: Project; settings: BoardSet
   const [customDomain, setCustomDomain] = useState(settings.customDomain ?? '');
   const [anonymousVotes, setAnonymousVotes] = useState(settings.anonymousVotes);
   const [moderation, setModeration] = useState(settings.moderation);
+  const [shipOnPublish, setShipOnPublish] = useState(settings.shipOnPublish);
+  const [columns, setColumns] = useState<RoadmapColumnDraft[]>(() => columnDrafts(settings));
   const [saved, setSaved] = useState(false);
   const save = useMutation({
     mutationFn: (body: BoardUpdate) =>
@@ -256,6 +263,10 @@ function BoardForm({ project, settings }: { project: Project; settings: BoardSet
       customDomain: orNull(customDomain),
       anonymousVotes,
       moderation,
+      shipOnPublish,
+      roadmapColumns: columns
+        .filter((column) => column.shown)
+        .map((column) => ({ status: column.status, label: orNull(column.label) })),
     });
   };
   return (
@@ -286,6 +297,13 @@ function BoardForm({ project, settings }: { project: Project; settings: BoardSet
         onChange={setModeration}
         description="New ideas and comments wait for the team’s approval before they are public."
       />
+      <CheckboxField
+        label="Ship on publish"
+        checked={shipOnPublish}
+        onChange={setShipOnPublish}
+        description="Publishing a changelog entry moves the ideas it links to Done; their followers hear of it once."
+      />
+      <RoadmapColumns columns={columns} onChange={setColumns} error={errors.roadmapColumns} />
       <div className="grid-2">
         <Field
           label="Title"
@@ -376,5 +394,80 @@ function MakeSecret({ onMake }: { onMake: () => Promise<void> }) {
       </div>
       {make.error ? <ErrorNote error={make.error} /> : null}
     </div>
+  );
+}
+
+interface RoadmapColumnDraft {
+  status: BoardSettings['roadmapColumns'][number]['status'];
+  shown: boolean;
+  label: string;
+}
+
+/** The configured columns first, in their order, then the other public statuses, hidden. */
+function columnDrafts(settings: BoardSettings): RoadmapColumnDraft[] {
+  const shown = settings.roadmapColumns.map((column) => ({
+    status: column.status,
+    shown: true,
+    label: column.label ?? '',
+  }));
+  const rest = STATUSES.filter(
+    (status) => status.value !== 'new' && !settings.roadmapColumns.some((column) => column.status === status.value),
+  ).map((status) => ({ status: status.value as RoadmapColumnDraft['status'], shown: false, label: '' }));
+  return [...shown, ...rest];
+}
+
+/** Which statuses are the board roadmap's columns, their order and labels (the REST roadmap keeps its own). */
+function RoadmapColumns({
+  columns,
+  onChange,
+  error,
+}: {
+  columns: RoadmapColumnDraft[];
+  onChange: (columns: RoadmapColumnDraft[]) => void;
+  error: string | undefined;
+}) {
+  const change = (index: number, next: Partial<RoadmapColumnDraft>) =>
+    onChange(columns.map((column, at) => (at === index ? { ...column, ...next } : column)));
+  const move = (index: number, by: -1 | 1) => {
+    const next = [...columns];
+    const [column] = next.splice(index, 1);
+    next.splice(index + by, 0, column!);
+    onChange(next);
+  };
+  return (
+    <fieldset className="stack">
+      <legend>Roadmap columns</legend>
+      <p className="muted">
+        The statuses the board’s roadmap shows, in this order, with your labels (empty: the status’s name). Declined is
+        hidden unless you show it. The public REST roadmap keeps its standard columns.
+      </p>
+      {error ? <p className="field-error">{error}</p> : null}
+      <ol className="stack">
+        {columns.map((column, index) => {
+          const name = statusLabel(column.status);
+          return (
+            <li key={column.status} className="row">
+              <CheckboxField
+                label={`Show ${name}`}
+                checked={column.shown}
+                onChange={(shown) => change(index, { shown })}
+              />
+              <Field
+                label={`Label for ${name}`}
+                value={column.label}
+                onChange={(label) => change(index, { label })}
+                isDisabled={!column.shown}
+              />
+              <Button variant="quiet" isDisabled={index === 0} onPress={() => move(index, -1)}>
+                Move up<span className="visually-hidden"> {name}</span>
+              </Button>
+              <Button variant="quiet" isDisabled={index === columns.length - 1} onPress={() => move(index, 1)}>
+                Move down<span className="visually-hidden"> {name}</span>
+              </Button>
+            </li>
+          );
+        })}
+      </ol>
+    </fieldset>
   );
 }

@@ -35,6 +35,8 @@ export interface BoardUser {
   id: string;
   email: string;
   name: string | null;
+  /** Marked as spam by the team: what they post is held for moderation. */
+  spam: boolean;
 }
 
 export interface BoardContext {

@@ -59,7 +59,7 @@ export async function boardSurface(app: FastifyInstance, options: Omit<BoardDeps
       origin,
       locale,
       t: translator(locale),
-      user: user ? { id: user.id, email: user.email, name: user.name } : undefined,
+      user: user ? { id: user.id, email: user.email, name: user.name, spam: Number(user.spam) === 1 } : undefined,
       visitorId: undefined,
       nonce: NONCE_PLACEHOLDER,
       csrfToken: () => CSRF_PLACEHOLDER,

@@ -19,6 +19,8 @@ export interface DomainEvents {
     notify?: boolean;
     /** The team's official response given with the change, if any. */
     response?: string | null;
+    /** The change was made by publishing this changelog entry (its own notice tells followers). */
+    shippedIn?: string | undefined;
   };
   /** A feature request or bug was created (any surface). */
   'feature.created': {
@@ -57,7 +59,10 @@ export interface DomainEvents {
   'changelog.published': {
     projectId: string;
     entryId: string;
+    /** The first linked feature (null: standalone). */
     featureId: string | null;
+    /** Every linked feature, in order. */
+    featureIds: string[];
     summary: string;
   };
 }

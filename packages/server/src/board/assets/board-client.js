@@ -3,7 +3,7 @@
 // Plain JavaScript served as written (no build), type-checked through JSDoc (tsconfig.json here).
 // @ts-check
 
-/** @typedef {{ voted: boolean, voteCount: number, label: string, countText: string }} VoteAnswer */
+/** @typedef {{ voted: boolean, voteCount: number, label: string, countText: string, following: boolean, followLabel: string, followText: string }} VoteAnswer */
 /** @typedef {{ title: string, url: string, votes: string }} Suggestion */
 
 function enhanceVotes() {
@@ -11,8 +11,9 @@ function enhanceVotes() {
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       const button = /** @type {HTMLButtonElement | null} */ (form.querySelector('button[type="submit"]'));
-      if (!button || button.disabled) return;
-      button.disabled = true;
+      // Busy, not disabled: a disabled button loses the keyboard focus (it would drop to <body>).
+      if (!button || button.getAttribute('aria-disabled') === 'true') return;
+      button.setAttribute('aria-disabled', 'true');
       try {
         const response = await fetch(form.action, {
           method: 'POST',
@@ -26,12 +27,26 @@ function enhanceVotes() {
         if (intent) intent.value = answer.voted ? 'remove' : 'add';
         button.setAttribute('aria-pressed', String(answer.voted));
         button.textContent = answer.label;
-        const count = document.querySelector(`[data-vote-count="${form.dataset['vote']}"]`);
+        const id = form.dataset['vote'];
+        const count = document.querySelector(`[data-vote-count="${id}"]`);
         if (count) count.textContent = answer.countText;
+        // Voting follows the idea: the follow button and line say so at once.
+        const follow = document.querySelector(`form[data-follow="${id}"]`);
+        const followButton = follow?.querySelector('button[type="submit"]');
+        const followIntent = /** @type {HTMLInputElement | null | undefined} */ (
+          follow?.querySelector('input[name="intent"]')
+        );
+        if (followButton && followIntent) {
+          followIntent.value = answer.following ? 'unfollow' : 'follow';
+          followButton.setAttribute('aria-pressed', String(answer.following));
+          followButton.textContent = answer.followLabel;
+        }
+        const followText = document.querySelector(`[data-follow-text="${id}"]`);
+        if (followText) followText.textContent = answer.followText;
       } catch {
         form.submit();
       } finally {
-        button.disabled = false;
+        button.removeAttribute('aria-disabled');
       }
     });
   }

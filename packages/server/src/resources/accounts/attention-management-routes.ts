@@ -7,7 +7,12 @@ import { errorResponses } from '../../http/common-schemas.ts';
 import { nowIso } from '../../kernel/ids.ts';
 import { requireAccount } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
-import { type AttentionIdeaRow, listIdeasToTriage, listMostVotedOpenIdeas } from '../features/index.ts';
+import {
+  type AttentionIdeaRow,
+  listAwaitingModeration,
+  listIdeasToTriage,
+  listMostVotedOpenIdeas,
+} from '../features/index.ts';
 import { listPendingInvitesAdministeredBy } from '../teams/index.ts';
 import { Attention, ATTENTION_LIMIT } from './schemas.ts';
 import { findAccount } from './store.ts';
@@ -33,23 +38,29 @@ export async function attentionManagementRoutes(app: ManagementApp, { db }: Mana
       schema: {
         operationId: 'getAttention',
         summary:
-          'What needs the caller’s attention: ideas to triage, most-voted open ideas, e-mail status, pending invites of teams it administers (at most 10 each)',
+          'What needs the caller’s attention: ideas to triage, most-voted open ideas, items held for moderation, e-mail status, pending invites of teams it administers (at most 10 each)',
         tags: ['accounts'],
         response: { 200: Attention, ...errorResponses(401) },
       },
     },
     async (request) => {
       const caller = requireAccount(request);
-      const [account, triage, voted, invites] = await Promise.all([
+      const [account, triage, voted, held, invites] = await Promise.all([
         findAccount(db, caller.id),
         listIdeasToTriage(db, caller.id, ATTENTION_LIMIT),
         listMostVotedOpenIdeas(db, caller.id, ATTENTION_LIMIT),
+        listAwaitingModeration(db, caller.id, ATTENTION_LIMIT),
         listPendingInvitesAdministeredBy(db, caller.id, nowIso(), ATTENTION_LIMIT),
       ]);
       return {
         emailVerified: account ? Boolean(Number(account.email_verified)) : false,
         ideasToTriage: triage.map(presentIdea),
         mostVotedOpenIdeas: voted.map(presentIdea),
+        awaitingModeration: held.map((row) => ({
+          projectId: row.project_id,
+          projectName: row.project_name,
+          count: row.count,
+        })),
         pendingInvites: invites.map((row) => ({
           id: row.id,
           teamId: row.team_id,

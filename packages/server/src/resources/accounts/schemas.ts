@@ -87,13 +87,24 @@ export const Attention = Type.Object(
     emailVerified: Type.Boolean({ description: 'false: the account’s e-mail address still needs its link opened' }),
     ideasToTriage: Type.Array(AttentionIdea, {
       maxItems: ATTENTION_LIMIT,
-      description: 'Ideas in status new of the projects of the caller’s teams, newest first (both key environments)',
+      description:
+        'Ideas and bugs the team has not triaged yet (no status change, edit or “mark triaged”; held ones wait in moderation) of the projects of the caller’s teams, newest first (both key environments)',
     }),
     mostVotedOpenIdeas: Type.Array(AttentionIdea, {
       maxItems: ATTENTION_LIMIT,
       description:
         'Ideas with votes still in play (open, planned, in-progress, in-review, accepted) of those projects, most votes first',
     }),
+    awaitingModeration: Type.Array(
+      Type.Object(
+        { projectId: Type.String(), projectName: Type.String(), count: Type.Integer({ minimum: 1 }) },
+        { additionalProperties: false },
+      ),
+      {
+        maxItems: ATTENTION_LIMIT,
+        description: 'Projects of the caller’s teams with ideas or comments held for moderation, most first',
+      },
+    ),
     pendingInvites: Type.Array(AttentionInvite, {
       maxItems: ATTENTION_LIMIT,
       description: 'Invites not yet accepted, revoked or expired, of the teams the caller administers (admin or owner)',

@@ -69,8 +69,8 @@ const render = (feed: Feed, format: FeedFormat) => (format === 'rss' ? feed.rss2
 
 /**
  * The changelog feed: `entries` as listBoardChangelog returns them (published, public ideas
- * only, newest first). Each item links to the entry on the board's changelog page; its content
- * is the sanitised description and, when it shipped an idea, a link to that idea.
+ * only, newest first). Each item links to the entry's permalink page; its content is the
+ * sanitised description and links to the ideas it shipped.
  */
 export function changelogFeed(
   board: BoardFeedInfo,
@@ -82,13 +82,15 @@ export function changelogFeed(
   const feed = newFeed(board, `${board.title}: changelog`, page, newest, format);
   for (const entry of entries) {
     const label = entry.statusLabel ?? STATUS_LABELS[entry.statusKey as keyof typeof STATUS_LABELS] ?? entry.statusKey;
-    const shipped = entry.idea
-      ? `<p>${escapeHtml(label)}: <a href="${escapeHtml(ideaUrl(board, entry.idea.id))}">${textAsHtml(entry.idea.title)}</a></p>`
-      : '';
+    const ideas = entry.ideas.map(
+      (idea) => `<a href="${escapeHtml(ideaUrl(board, idea.id))}">${textAsHtml(idea.title)}</a>`,
+    );
+    const shipped = ideas.length > 0 ? `<p>${escapeHtml(label)}: ${ideas.join(', ')}</p>` : '';
     const item: Item = {
       title: textAsHtml(entry.summary),
+      // The id stays what it was (readers keep items they saw); the link is the entry's own page.
       id: `${page}#${encodeURIComponent(entry.id)}`,
-      link: `${page}#${encodeURIComponent(entry.id)}`,
+      link: `${page}/${encodeURIComponent(entry.id)}`,
       date: new Date(entry.publishedAt),
       description: cdataSafe(sanitizeDescription(entry.description) + shipped) || textAsHtml(entry.summary),
       category: [category(label)],

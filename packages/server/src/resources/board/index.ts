@@ -11,7 +11,7 @@ export {
   type BoardChanges,
   type BoardSettings,
 } from './store.ts';
-export { findSessionUser, type BoardUserRow } from './store-users.ts';
+export { findSessionUser, setBoardUserSpam, type BoardUserRow } from './store-users.ts';
 // The board's SSO page verifies the host app's tokens with this secret.
 export { BOARD_SESSION_COOKIE, boardSsoSecret } from './sso-secret.ts';
 export { boardUrl } from './settings.ts';

@@ -12,6 +12,7 @@ import type { ManagementApp, ManagementDeps } from '../../management/context.ts'
 import {
   approveHeldComment,
   approveHeldFeature,
+  heldItemAuthor,
   listModerationQueue,
   rejectHeldComment,
   rejectHeldFeature,
@@ -31,6 +32,7 @@ import {
 } from './schemas.ts';
 import { boardChanges } from './settings.ts';
 import { rotateSsoSecret } from './sso-secret.ts';
+import { setBoardUserSpam } from './store-users.ts';
 import { domainTaken, readBoard, updateBoard } from './store.ts';
 
 const domainClash = () => new ConflictError("Another project's board already uses this custom domain");
@@ -186,6 +188,38 @@ export async function boardManagementRoutes(app: ManagementApp, { db, config }: 
           : await rejectHeldComment(db, projectId, commentId);
         decided(outcome, 'comment');
         return { kind: 'comment' as const, id: commentId, featureId: featureId!, decision };
+      },
+    );
+  }
+  for (const kind of ['idea', 'comment'] as const) {
+    app.post(
+      kind === 'idea'
+        ? '/projects/:projectId/moderation/ideas/:featureId/spam'
+        : '/projects/:projectId/moderation/comments/:commentId/spam',
+      {
+        schema: {
+          operationId: kind === 'idea' ? 'markHeldIdeaSpam' : 'markHeldCommentSpam',
+          summary: `Mark a held ${kind} as spam: it is deleted, and the board user who wrote it is marked so that what they post next is held (role: admin)`,
+          tags,
+          params: kind === 'idea' ? ModerationIdeaParams : ModerationCommentParams,
+          response: { 200: ModerationDecision, ...errorResponses(401, 403, 404, 409) },
+        },
+      },
+      async (request) => {
+        const params = request.params as { projectId: string; featureId?: string; commentId?: string };
+        const { projectId } = params;
+        const id = (kind === 'idea' ? params.featureId : params.commentId) ?? '';
+        await requireProjectAccess(request, projectId, 'admin');
+        const author = await heldItemAuthor(db, projectId, kind, id);
+        let featureId = id;
+        if (kind === 'idea') decided(await rejectHeldFeature(db, projectId, id), kind);
+        else {
+          const result = await rejectHeldComment(db, projectId, id);
+          decided(result.outcome, kind);
+          featureId = result.featureId!;
+        }
+        const marked = typeof author === 'string' && (await setBoardUserSpam(db, projectId, author, true));
+        return { kind, id, featureId, decision: 'spam' as const, authorMarkedSpam: marked };
       },
     );
   }

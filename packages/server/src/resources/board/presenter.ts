@@ -13,6 +13,8 @@ export function presentBoard(settings: BoardSettings, publicUrl: string, slug: s
     customDomain: settings.customDomain,
     anonymousVotes: settings.anonymousVotes,
     moderation: settings.moderation,
+    shipOnPublish: settings.shipOnPublish,
+    roadmapColumns: settings.roadmapColumns,
     url: boardUrl(settings, publicUrl, slug),
     sso: { configured: settings.ssoSecretId !== null, hint: settings.ssoSecretHint },
   };

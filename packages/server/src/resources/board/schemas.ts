@@ -2,6 +2,16 @@
 import { Type } from 'typebox';
 import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams } from '../../http/management-schemas.ts';
+import { FILTER_STATUSES } from '../features/index.ts';
+
+export const ROADMAP_LABEL_MAX = 40;
+const RoadmapColumn = Type.Object(
+  {
+    status: StringEnum(FILTER_STATUSES),
+    label: NullableString({ maxLength: ROADMAP_LABEL_MAX, description: 'null: the status’s own label' }),
+  },
+  { additionalProperties: false },
+);
 
 export const TITLE_MAX = 80;
 export const LOGO_URL_MAX = 500;
@@ -17,6 +27,13 @@ export const BoardSettings = Type.Object(
     customDomain: NullableString({ description: 'Lower-case host name; the board answers at / of this Host' }),
     anonymousVotes: Type.Boolean({ description: 'Visitors vote without signing in (limited per client)' }),
     moderation: Type.Boolean({ description: 'New ideas and comments wait for the team’s approval' }),
+    shipOnPublish: Type.Boolean({
+      description: 'Publishing a changelog entry moves the ideas it links to done (default true)',
+    }),
+    roadmapColumns: Type.Array(RoadmapColumn, {
+      description:
+        'The board roadmap’s columns, in order (default: every public status but declined). The public REST roadmap keeps the spec’s columns.',
+    }),
     url: Type.String({
       description: 'The board’s address: https://<customDomain>/ when one is set, else <PUBLIC_URL>/b/<slug>',
     }),
@@ -49,6 +66,25 @@ export const UpdateBoardBody = Type.Object(
     ),
     anonymousVotes: Type.Optional(Type.Boolean()),
     moderation: Type.Optional(Type.Boolean()),
+    shipOnPublish: Type.Optional(Type.Boolean()),
+    roadmapColumns: Type.Optional(
+      Type.Union(
+        [
+          Type.Array(
+            Type.Object(
+              {
+                status: StringEnum(FILTER_STATUSES),
+                label: Type.Optional(NullableString({ maxLength: ROADMAP_LABEL_MAX })),
+              },
+              { additionalProperties: false },
+            ),
+            { minItems: 1, maxItems: FILTER_STATUSES.length },
+          ),
+          Type.Null(),
+        ],
+        { description: 'The statuses shown as columns, in order, each at most once; null: the default' },
+      ),
+    ),
   },
   {
     additionalProperties: false,
@@ -64,6 +100,8 @@ export const UPDATE_FIELDS = [
   'customDomain',
   'anonymousVotes',
   'moderation',
+  'shipOnPublish',
+  'roadmapColumns',
 ] as const;
 
 export const SsoSecret = Type.Object(
@@ -118,7 +156,12 @@ export const ModerationDecision = Type.Object(
     kind: StringEnum(MODERATION_KINDS),
     id: Type.String(),
     featureId: Type.String(),
-    decision: StringEnum(['approved', 'rejected'] as const),
+    decision: StringEnum(['approved', 'rejected', 'spam'] as const, {
+      description: '`spam`: rejected, and its author (a board user) marked as spam: what they post next is held',
+    }),
+    authorMarkedSpam: Type.Optional(
+      Type.Boolean({ description: 'Spam only: whether a board user wrote it (false: it came through the API)' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -3,7 +3,7 @@
  * beyond its schema (every one before anything is written), and the board's address.
  */
 import { BadRequestError } from '../../kernel/errors.ts';
-import type { BoardChanges, BoardSettings } from './store.ts';
+import type { BoardChanges, BoardSettings, RoadmapStatus } from './store.ts';
 
 const invalid = (field: string, message: string) =>
   new BadRequestError(`Invalid field ${field}: ${message}`, [{ field, message }]);
@@ -46,18 +46,32 @@ export interface BoardUpdate {
   customDomain?: string | null | undefined;
   anonymousVotes?: boolean | undefined;
   moderation?: boolean | undefined;
+  shipOnPublish?: boolean | undefined;
+  roadmapColumns?: { status: RoadmapStatus; label?: string | null | undefined }[] | null | undefined;
 }
 
 /** The store's changes for a request body, or a 400 naming the first bad field. */
 export function boardChanges(body: BoardUpdate, publicUrl: string): BoardChanges {
   const changes: BoardChanges = {};
-  for (const field of ['enabled', 'private', 'anonymousVotes', 'moderation'] as const) {
+  for (const field of ['enabled', 'private', 'anonymousVotes', 'moderation', 'shipOnPublish'] as const) {
     if (body[field] !== undefined) changes[field] = body[field];
   }
   if (body.title !== undefined) {
     const title = body.title === null ? null : body.title.trim();
     if (title === '') throw invalid('title', 'must not be blank');
     changes.title = title;
+  }
+  if (body.roadmapColumns !== undefined) {
+    const columns = body.roadmapColumns;
+    if (columns !== null && new Set(columns.map((column) => column.status)).size !== columns.length) {
+      throw invalid('roadmapColumns', 'each status at most once');
+    }
+    changes.roadmapColumns =
+      columns?.map((column) => {
+        const label = column.label?.trim() ?? null;
+        if (label === '') throw invalid('roadmapColumns', 'a label must not be blank (null: the status’s own)');
+        return { status: column.status, label };
+      }) ?? null;
   }
   if (body.logoUrl !== undefined) changes.logoUrl = body.logoUrl === null ? null : checkLogoUrl(body.logoUrl);
   if (body.accentColor !== undefined) changes.accentColor = body.accentColor?.toLowerCase() ?? null;

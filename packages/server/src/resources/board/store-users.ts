@@ -14,6 +14,8 @@ export interface BoardUserRow {
   name: string | null;
   external_id: string | null;
   locale: string;
+  /** 1: marked as spam by the team; what this person posts next is held. */
+  spam: number;
   created_at: string;
 }
 
@@ -139,4 +141,22 @@ export async function useSignInLink(
     [now, hashSecret(token), projectId, now],
   );
   return row ? { email: row.email, name: row.name, locale: row.locale, returnTo: row.return_to } : undefined;
+}
+
+/**
+ * Marks a board user of the project as spam (or clears the mark): while marked, their new ideas
+ * and comments are held for moderation. False when the project has no such user.
+ */
+export async function setBoardUserSpam(
+  db: Queryable,
+  projectId: string,
+  userId: string,
+  spam: boolean,
+): Promise<boolean> {
+  const { changes } = await db.run('UPDATE board_users SET spam = ? WHERE id = ? AND project_id = ?', [
+    spam ? 1 : 0,
+    userId,
+    projectId,
+  ]);
+  return changes === 1;
 }

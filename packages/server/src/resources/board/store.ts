@@ -5,6 +5,29 @@
 import { bool, type Queryable } from '../../db/database.ts';
 import { Assignments } from '../../db/assignments.ts';
 import { nowIso } from '../../kernel/ids.ts';
+import { FILTER_STATUSES } from '../features/index.ts';
+
+export type RoadmapStatus = (typeof FILTER_STATUSES)[number];
+/** One column of the board's roadmap: a public status, with the team's label (null: the status's own). */
+export interface RoadmapColumn {
+  status: RoadmapStatus;
+  label: string | null;
+}
+/** Every public status but Declined, in the workflow's order. */
+export const DEFAULT_ROADMAP_COLUMNS: readonly RoadmapColumn[] = FILTER_STATUSES.filter(
+  (status) => status !== 'declined',
+).map((status) => ({ status, label: null }));
+
+function roadmapColumnsOf(text: string | null | undefined): RoadmapColumn[] {
+  if (!text) return [...DEFAULT_ROADMAP_COLUMNS];
+  try {
+    const parsed = JSON.parse(text) as RoadmapColumn[];
+    const valid = parsed.filter((column) => (FILTER_STATUSES as readonly string[]).includes(column.status));
+    return valid.length > 0 ? valid : [...DEFAULT_ROADMAP_COLUMNS];
+  } catch {
+    return [...DEFAULT_ROADMAP_COLUMNS];
+  }
+}
 
 export interface BoardRow {
   project_id: string;
@@ -16,6 +39,8 @@ export interface BoardRow {
   custom_domain: string | null;
   anonymous_votes: number;
   moderation: number;
+  ship_on_publish: number;
+  roadmap_columns: string | null;
   sso_secret_id: string | null;
   sso_secret_hint: string | null;
   updated_at: string;
@@ -32,6 +57,10 @@ export interface BoardSettings {
   customDomain: string | null;
   anonymousVotes: boolean;
   moderation: boolean;
+  /** Publishing a changelog entry moves the ideas it links to done (default on). */
+  shipOnPublish: boolean;
+  /** The board roadmap's columns, in order. */
+  roadmapColumns: RoadmapColumn[];
   ssoSecretId: string | null;
   ssoSecretHint: string | null;
 }
@@ -39,9 +68,17 @@ export interface BoardSettings {
 export type BoardChanges = Partial<
   Pick<
     BoardSettings,
-    'enabled' | 'private' | 'title' | 'logoUrl' | 'accentColor' | 'customDomain' | 'anonymousVotes' | 'moderation'
+    | 'enabled'
+    | 'private'
+    | 'title'
+    | 'logoUrl'
+    | 'accentColor'
+    | 'customDomain'
+    | 'anonymousVotes'
+    | 'moderation'
+    | 'shipOnPublish'
   >
->;
+> & { roadmapColumns?: RoadmapColumn[] | null | undefined };
 
 /** Settings from a boards row (or the columns of one joined to its project); no row: all off. */
 export function settingsOfRow(projectId: string, row: Partial<BoardRow> | undefined): BoardSettings {
@@ -55,6 +92,9 @@ export function settingsOfRow(projectId: string, row: Partial<BoardRow> | undefi
     customDomain: row?.custom_domain ?? null,
     anonymousVotes: row?.anonymous_votes === 1,
     moderation: row?.moderation === 1,
+    shipOnPublish:
+      row?.ship_on_publish === undefined || row.ship_on_publish === null || Number(row.ship_on_publish) === 1,
+    roadmapColumns: roadmapColumnsOf(row?.roadmap_columns),
     ssoSecretId: row?.sso_secret_id ?? null,
     ssoSecretHint: row?.sso_secret_hint ?? null,
   };
@@ -96,6 +136,15 @@ export async function updateBoard(tx: Queryable, projectId: string, changes: Boa
   );
   columns.set('anonymous_votes', changes.anonymousVotes === undefined ? undefined : bool(changes.anonymousVotes));
   columns.set('moderation', changes.moderation === undefined ? undefined : bool(changes.moderation));
+  columns.set(
+    'roadmap_columns',
+    changes.roadmapColumns === undefined
+      ? undefined
+      : changes.roadmapColumns === null
+        ? null
+        : JSON.stringify(changes.roadmapColumns),
+  );
+  columns.set('ship_on_publish', changes.shipOnPublish === undefined ? undefined : bool(changes.shipOnPublish));
   columns.set('updated_at', now);
   await tx.run(`UPDATE boards SET ${columns.sql} WHERE project_id = ?`, [...columns.params, projectId]);
   return readBoard(tx, projectId);

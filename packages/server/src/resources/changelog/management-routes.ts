@@ -1,3 +1,4 @@
+/** Management of a project's changelog: drafts, published entries, publishing and unpublishing. */
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
@@ -16,7 +17,7 @@ import {
   UPDATE_FIELDS,
   UpdateEntryBody,
 } from './schemas.ts';
-import { getEntry, listEntries } from './read-model.ts';
+import { getEntry, linkedFeaturesOf, listEntries } from './read-model.ts';
 import { deleteEntry } from './store.ts';
 import { createEntry, editEntry, publishEntry } from './service.ts';
 
@@ -26,7 +27,8 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
   const present = async (projectId: string, entryId: string) => {
     const row = await getEntry(db, projectId, entryId);
     if (!row) throw new NotFoundError();
-    return presentManagedEntry(row);
+    const links = await linkedFeaturesOf(db, [row.id]);
+    return presentManagedEntry(row, links.get(row.id));
   };
 
   app.get(
@@ -47,7 +49,11 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
       const limit = clampLimit(request.query.limit, 50, 200);
       const offset = request.query.offset ?? 0;
       const { rows, total } = await listEntries(db, projectId, { ...request.query, limit, offset });
-      return { entries: rows.map(presentManagedEntry), total, limit, offset };
+      const links = await linkedFeaturesOf(
+        db,
+        rows.map((row) => row.id),
+      );
+      return { entries: rows.map((row) => presentManagedEntry(row, links.get(row.id))), total, limit, offset };
     },
   );
 
@@ -56,7 +62,8 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
     {
       schema: {
         operationId: 'manageCreateChangelogEntry',
-        summary: 'Create an entry, standalone (statusKey new, improved or fixed) or linked to a feature (role: admin)',
+        summary:
+          'Create an entry, standalone (statusKey new, improved or fixed) or linked to features it ships (role: admin)',
         tags,
         params: ProjectParams,
         body: CreateEntryBody,

@@ -1,7 +1,7 @@
 /** The shape of a changelog entry: the public one, and the management one built on it. */
 import { isTrue } from '../../db/database.ts';
 import { STATUS_LABELS } from '../features/index.ts';
-import type { ChangelogRow, ManagedChangelogRow } from './read-model.ts';
+import type { ChangelogRow, LinkedFeature, ManagedChangelogRow } from './read-model.ts';
 
 /** A linked entry shows its feature's title, type and status as they are now. */
 export function presentEntry(row: ChangelogRow) {
@@ -24,12 +24,14 @@ export function presentEntry(row: ChangelogRow) {
 }
 
 /** The public shape (live feature fields for linked entries), plus what only the team sees. */
-export function presentManagedEntry(row: ManagedChangelogRow) {
+export function presentManagedEntry(row: ManagedChangelogRow, linked: readonly LinkedFeature[] = []) {
   const { featureId, ...entry } = presentEntry(row);
   const published = isTrue(row.published);
   return {
     ...entry,
     featureId: featureId ?? null,
+    featureIds: linked.map((feature) => feature.id),
+    features: linked.map((feature) => ({ id: feature.id, title: feature.title, status: feature.status })),
     featureInternal: isTrue(row.f_internal),
     publishAt: published ? null : row.publish_at,
     state: published ? ('published' as const) : row.publish_at ? ('scheduled' as const) : ('draft' as const),

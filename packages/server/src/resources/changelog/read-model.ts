@@ -67,9 +67,16 @@ export interface ChangelogFilter {
 
 /** Newest first: a published entry by its publication time, a draft by its creation time. */
 export async function listEntries(db: Queryable, projectId: string, filter: ChangelogFilter) {
-  const where = new Where('e.project_id = ?', projectId)
-    .when(filter.published, 'e.published = ?', bool(filter.published ?? false))
-    .when(filter.featureId, 'e.feature_id = ?', filter.featureId ?? null);
+  const where = new Where('e.project_id = ?', projectId).when(
+    filter.published,
+    'e.published = ?',
+    bool(filter.published ?? false),
+  );
+  if (filter.featureId)
+    where.add(
+      'EXISTS (SELECT 1 FROM changelog_entry_features l WHERE l.entry_id = e.id AND l.feature_id = ?)',
+      filter.featureId,
+    );
   if (filter.state === 'published') where.add('e.published = 1');
   if (filter.state === 'scheduled') where.add('e.published = 0 AND e.publish_at IS NOT NULL');
   if (filter.state === 'draft') where.add('e.published = 0 AND e.publish_at IS NULL');
@@ -106,10 +113,56 @@ export async function listPublishedEntriesOfFeature(
   featureId: string,
 ): Promise<{ id: string; summary: string; published_at: string }[]> {
   return db.all(
-    `SELECT id, summary, published_at FROM changelog_entries
-      WHERE project_id = ? AND feature_id = ? AND published = 1 ORDER BY published_at DESC, id DESC LIMIT 20`,
-    [projectId, featureId],
+    `SELECT e.id, e.summary, e.published_at FROM changelog_entry_features l JOIN changelog_entries e ON e.id = l.entry_id
+      WHERE l.feature_id = ? AND e.project_id = ? AND e.published = 1 ORDER BY e.published_at DESC, e.id DESC LIMIT 20`,
+    [featureId, projectId],
   );
+}
+
+/** A feature an entry links, as the entry's readers need it. */
+export interface LinkedFeature {
+  id: string;
+  title: string;
+  type: string;
+  status: string;
+  environment: string;
+  /** Internal or held: not public. */
+  hidden: boolean;
+}
+
+/** The features each of the given entries links, in their order. */
+export async function linkedFeaturesOf(
+  db: Queryable,
+  entryIds: readonly string[],
+): Promise<Map<string, LinkedFeature[]>> {
+  const links = new Map<string, LinkedFeature[]>(entryIds.map((id) => [id, []]));
+  if (entryIds.length === 0) return links;
+  const rows = await db.all<{
+    entry_id: string;
+    id: string;
+    title: string;
+    type: string;
+    status: string;
+    environment: string;
+    internal: number;
+    held: number;
+  }>(
+    `SELECT l.entry_id, f.id, f.title, f.type, f.status, f.environment, f.internal, f.held
+       FROM changelog_entry_features l JOIN features f ON f.id = l.feature_id
+      WHERE l.entry_id IN (${entryIds.map(() => '?').join(', ')}) ORDER BY l.entry_id, l.position`,
+    [...entryIds],
+  );
+  for (const row of rows) {
+    links.get(row.entry_id)?.push({
+      id: row.id,
+      title: row.title,
+      type: row.type,
+      status: row.status,
+      environment: row.environment,
+      hidden: Number(row.internal) === 1 || Number(row.held) === 1,
+    });
+  }
+  return links;
 }
 
 // The public board: published entries with the public idea each one shipped.
@@ -131,8 +184,10 @@ export interface BoardChangelogEntry {
   /** null for a linked entry: its idea's status, labelled by the caller with STATUS_LABELS. */
   statusLabel: string | null;
   publishedAt: string;
-  /** The public idea it shipped; null for a standalone entry or one linked to a test-environment idea. */
+  /** The public idea it shipped first; null for a standalone entry or one linked to a test-environment idea. */
   idea: ShippedIdea | null;
+  /** Every public (live) idea it shipped, in order. */
+  ideas: ShippedIdea[];
 }
 
 interface BoardChangelogRow extends ChangelogRow {
@@ -149,11 +204,12 @@ export async function listBoardChangelog(
   projectId: string,
   limit: number,
   offset: number,
+  entryId?: string,
 ): Promise<{ entries: BoardChangelogEntry[]; total: number }> {
   const where = new Where(
     'e.project_id = ? AND e.published = 1 AND (e.feature_id IS NULL OR (f.internal = 0 AND f.held = 0))',
     projectId,
-  );
+  ).when(entryId, 'e.id = ?', entryId ?? null);
   const { rows, total } = await page<BoardChangelogRow>(
     db,
     'changelog_entries e LEFT JOIN features f ON f.id = e.feature_id',
@@ -163,9 +219,17 @@ export async function listBoardChangelog(
     limit,
     offset,
   );
+  const links = await linkedFeaturesOf(
+    db,
+    rows.map((row) => row.id),
+  );
   const entries = rows.map((row) => {
     const shown = presentBoardStatus(row);
+    const ideas = (links.get(row.id) ?? [])
+      .filter((idea) => !idea.hidden && idea.environment === 'live')
+      .map(({ id, title, type, status }) => ({ id, title, type, status }));
     return {
+      ideas,
       id: row.id,
       summary: row.summary,
       description: row.description,

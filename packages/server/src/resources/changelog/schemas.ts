@@ -28,7 +28,12 @@ export const ManagedEntry = Type.Object(
   {
     id: Type.String(),
     projectId: Type.String(),
-    featureId: NullableString(),
+    featureId: NullableString({ description: 'The first linked feature' }),
+    featureIds: Type.Array(Type.String(), { description: 'Every linked feature, in order' }),
+    features: Type.Array(
+      Type.Object({ id: Type.String(), title: Type.String(), status: Type.String() }, { additionalProperties: false }),
+      { description: 'The linked features, in order, with their title and status as they are now' },
+    ),
     featureTitle: Type.String(),
     featureType: Type.String(),
     featureInternal: Type.Boolean({
@@ -64,6 +69,14 @@ export const EntryPage = Type.Object(
   { additionalProperties: false },
 );
 
+export const MAX_LINKED_FEATURES = 50;
+const FeatureIds = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+  maxItems: MAX_LINKED_FEATURES,
+  uniqueItems: true,
+  description:
+    'The features of this project the entry ships, in order ([]: standalone); publishing moves them to done (the board setting shipOnPublish). Send featureId or featureIds, not both.',
+});
+
 const Summary = Type.String({ minLength: 1, maxLength: 200 });
 const Description = Type.String({
   maxLength: 50_000,
@@ -80,6 +93,7 @@ export const CreateEntryBody = Type.Object({
       description: 'Link to a feature of this project; omitted or null: standalone',
     }),
   ),
+  featureIds: Type.Optional(FeatureIds),
   statusKey: Type.Optional(StatusKey),
   published: Type.Optional(Type.Boolean({ description: 'Publish at once (default false: a draft)' })),
   publishAt: Type.Optional(PublishAt),
@@ -90,6 +104,7 @@ export const UpdateEntryBody = Type.Object(
     summary: Type.Optional(Summary),
     description: Type.Optional(Description),
     featureId: Type.Optional(NullableString({ minLength: 1, maxLength: 100, description: 'null unlinks' })),
+    featureIds: Type.Optional(FeatureIds),
     statusKey: Type.Optional(StatusKey),
     publishAt: Type.Optional(PublishAt),
   },
@@ -98,7 +113,7 @@ export const UpdateEntryBody = Type.Object(
       'At least one field. Publishing has its own routes; publishAt schedules a draft (409 for a published entry: unpublish it first).',
   },
 );
-export const UPDATE_FIELDS = ['summary', 'description', 'featureId', 'statusKey', 'publishAt'] as const;
+export const UPDATE_FIELDS = ['summary', 'description', 'featureId', 'featureIds', 'statusKey', 'publishAt'] as const;
 
 // The public GET /changelog.
 

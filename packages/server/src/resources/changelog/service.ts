@@ -1,7 +1,7 @@
 /**
  * The changelog's writes, the use cases the management API and the MCP tool `changelog` share:
  * create (a draft, scheduled or published at once), edit, publish and unpublish. The linked
- * feature must be the project's; a schedule must lie in the future; descriptions are sanitised.
+ * features must be the project's; a schedule must lie in the future; descriptions are sanitised.
  */
 import type { Database, Queryable } from '../../db/database.ts';
 import { isForeignKeyViolation } from '../../db/failures.ts';
@@ -15,8 +15,21 @@ const noSuchFeature = () =>
     { field: 'featureId', message: 'no such feature in this project' },
   ]);
 
-async function checkFeature(db: Queryable, projectId: string, featureId: string | null | undefined): Promise<void> {
-  if (featureId && !(await projectHasFeature(db, projectId, featureId))) throw noSuchFeature();
+/** The links a body asks for (undefined: unchanged), each checked to be a feature of the project. */
+async function checkFeatures(
+  db: Queryable,
+  projectId: string,
+  body: { featureId?: string | null | undefined; featureIds?: string[] | undefined },
+): Promise<string[] | undefined> {
+  if (body.featureIds !== undefined && body.featureId !== undefined) {
+    const message = 'send featureId or featureIds, not both';
+    throw new BadRequestError(`Invalid field featureIds: ${message}`, [{ field: 'featureIds', message }]);
+  }
+  const ids = body.featureIds ?? (body.featureId === undefined ? undefined : body.featureId ? [body.featureId] : []);
+  for (const id of ids ?? []) {
+    if (!(await projectHasFeature(db, projectId, id))) throw noSuchFeature();
+  }
+  return ids;
 }
 
 /**
@@ -47,6 +60,8 @@ export interface EntryInput {
   summary: string;
   description?: string | undefined;
   featureId?: string | null | undefined;
+  /** The ideas it ships (several); send this or featureId, not both. */
+  featureIds?: string[] | undefined;
   statusKey?: StandaloneStatus | undefined;
   published?: boolean | undefined;
   publishAt?: string | null | undefined;
@@ -59,14 +74,16 @@ export async function createEntry(db: Database, projectId: string, body: EntryIn
     throw new BadRequestError(`Invalid field publishAt: ${message}`, [{ field: 'publishAt', message }]);
   }
   const publishAt = scheduleTime(body.publishAt);
-  await checkFeature(db, projectId, body.featureId);
+  const featureIds = (await checkFeatures(db, projectId, body)) ?? [];
   const description = sanitizeDescription(body.description ?? '');
+  // One transaction: a published entry's followers' e-mails are queued with it.
   return linking(() =>
     db.transaction((tx) =>
       insertEntry(tx, projectId, {
         summary: body.summary,
         description,
-        featureId: body.featureId ?? null,
+        featureId: featureIds[0] ?? null,
+        featureIds,
         statusKey: body.statusKey ?? 'new',
         published: body.published ?? false,
         publishAt,
@@ -80,13 +97,15 @@ export async function editEntry(
   db: Queryable,
   projectId: string,
   entryId: string,
-  body: EntryChanges,
+  body: EntryChanges & { featureIds?: string[] | undefined },
 ): Promise<boolean> {
   const publishAt = scheduleTime(body.publishAt);
-  await checkFeature(db, projectId, body.featureId);
+  const featureIds = await checkFeatures(db, projectId, body);
   const changed = await linking(() =>
     updateEntry(db, projectId, entryId, {
       ...body,
+      featureId: undefined,
+      featureIds,
       description: body.description === undefined ? undefined : sanitizeDescription(body.description),
       publishAt,
     }),

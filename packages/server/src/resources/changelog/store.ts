@@ -1,6 +1,7 @@
 /**
- * The one store of changelog_entries: drafts and published entries, standalone or linked to a
- * feature. Reads that show the linked feature's title and status are in read-model.ts.
+ * The one store of changelog_entries and changelog_entry_features: drafts and published entries,
+ * standalone or linked to one or more features (`feature_id` is kept equal to the first link, for
+ * the `featureId` the APIs answer). Reads that show the linked features are in read-model.ts.
  */
 import { bool, type Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
@@ -16,6 +17,8 @@ export interface NewEntry {
   /** Already sanitised HTML. */
   description: string;
   featureId: string | null;
+  /** Several linked features, in order (the first becomes `featureId`); wins over `featureId`. */
+  featureIds?: readonly string[] | undefined;
   statusKey: StandaloneStatus;
   published: boolean;
   /** Default now; the demo seed backdates its samples. */
@@ -31,6 +34,13 @@ export interface NewEntry {
  * Runs in the merge's transaction; returns how many entries moved.
  */
 export async function moveEntriesToFeature(tx: Queryable, fromFeatureId: string, toFeatureId: string): Promise<number> {
+  // An entry that links both keeps the target's link; the others' links move to the target.
+  await tx.run(
+    `DELETE FROM changelog_entry_features WHERE feature_id = ? AND entry_id IN
+       (SELECT entry_id FROM changelog_entry_features WHERE feature_id = ?)`,
+    [fromFeatureId, toFeatureId],
+  );
+  await tx.run('UPDATE changelog_entry_features SET feature_id = ? WHERE feature_id = ?', [toFeatureId, fromFeatureId]);
   const { changes } = await tx.run('UPDATE changelog_entries SET feature_id = ? WHERE feature_id = ?', [
     toFeatureId,
     fromFeatureId,
@@ -47,10 +57,52 @@ export async function detachEntriesFromFeature(
   featureId: string,
   status: { key: string; label: string },
 ): Promise<void> {
+  // An entry that links other features too is now about the next of them.
   await tx.run(
-    'UPDATE changelog_entries SET status_key = ?, status_label = ?, feature_id = NULL WHERE feature_id = ?',
-    [status.key, status.label, featureId],
+    `UPDATE changelog_entries SET status_key = ?, status_label = ?, feature_id =
+       (SELECT l.feature_id FROM changelog_entry_features l WHERE l.entry_id = changelog_entries.id AND l.feature_id <> ?
+         ORDER BY l.position LIMIT 1)
+      WHERE feature_id = ?`,
+    [status.key, status.label, featureId, featureId],
   );
+  await tx.run('DELETE FROM changelog_entry_features WHERE feature_id = ?', [featureId]);
+}
+
+/** The features an entry links, in order. */
+export async function linkedFeatureIds(db: Queryable, entryId: string): Promise<string[]> {
+  const rows = await db.all<{ feature_id: string }>(
+    'SELECT feature_id FROM changelog_entry_features WHERE entry_id = ? ORDER BY position',
+    [entryId],
+  );
+  return rows.map((row) => row.feature_id);
+}
+
+/** Replaces an entry's links (duplicates dropped, order kept) and its first link in `feature_id`. */
+async function setLinks(db: Queryable, entryId: string, featureIds: readonly string[]): Promise<void> {
+  const ids = [...new Set(featureIds)];
+  await db.run('DELETE FROM changelog_entry_features WHERE entry_id = ?', [entryId]);
+  for (const [position, featureId] of ids.entries()) {
+    await db.run('INSERT INTO changelog_entry_features (entry_id, feature_id, position) VALUES (?, ?, ?)', [
+      entryId,
+      featureId,
+      position,
+    ]);
+  }
+  await db.run('UPDATE changelog_entries SET feature_id = ? WHERE id = ?', [ids[0] ?? null, entryId]);
+}
+
+const linksOf = (input: { featureId?: string | null | undefined; featureIds?: readonly string[] | undefined }) =>
+  input.featureIds ?? (input.featureId === undefined ? undefined : input.featureId === null ? [] : [input.featureId]);
+
+async function announcePublished(db: Queryable, projectId: string, entryId: string, summary: string): Promise<void> {
+  const featureIds = await linkedFeatureIds(db, entryId);
+  await emitDomainEvent(db, 'changelog.published', {
+    projectId,
+    entryId,
+    featureId: featureIds[0] ?? null,
+    featureIds,
+    summary,
+  });
 }
 
 /**
@@ -77,22 +129,18 @@ export async function insertEntry(db: Queryable, projectId: string, input: NewEn
       input.published ? null : (input.publishAt ?? null),
     ],
   );
-  if (input.published) {
-    await emitDomainEvent(db, 'changelog.published', {
-      projectId,
-      entryId: id,
-      featureId: input.featureId,
-      summary: input.summary,
-    });
-  }
+  await setLinks(db, id, linksOf(input) ?? []);
+  if (input.published) await announcePublished(db, projectId, id, input.summary);
   return id;
 }
 
 export interface EntryChanges {
   summary?: string | undefined;
   description?: string | undefined;
-  /** null unlinks the entry from its feature. */
+  /** null unlinks the entry from its features. */
   featureId?: string | null | undefined;
+  /** The linked features, in order ([] unlinks all); wins over `featureId`. */
+  featureIds?: readonly string[] | undefined;
   statusKey?: StandaloneStatus | undefined;
   /** A draft's scheduled publication time; null clears the schedule. */
   publishAt?: string | null | undefined;
@@ -111,20 +159,25 @@ export async function updateEntry(
   const columns = new Assignments();
   columns.set('summary', changes.summary);
   columns.set('description', changes.description);
-  columns.set('feature_id', changes.featureId);
   columns.set('status_key', changes.statusKey);
   columns.set('status_label', changes.statusKey === undefined ? undefined : STANDALONE_STATUSES[changes.statusKey]);
   columns.set('publish_at', changes.publishAt);
-  if (columns.empty)
-    return (
-      (await db.get('SELECT id FROM changelog_entries WHERE id = ? AND project_id = ?', [id, projectId])) !== undefined
-    );
+  const links = linksOf(changes);
+  if (columns.empty) {
+    const found =
+      (await db.get('SELECT id FROM changelog_entries WHERE id = ? AND project_id = ?', [id, projectId])) !== undefined;
+    if (found && links) await setLinks(db, id, links);
+    return found;
+  }
   const scheduling = typeof changes.publishAt === 'string';
   const { changes: changed } = await db.run(
     `UPDATE changelog_entries SET ${columns.sql} WHERE id = ? AND project_id = ?${scheduling ? ' AND published = 0' : ''}`,
     [...columns.params, id, projectId],
   );
-  if (changed === 1) return true;
+  if (changed === 1) {
+    if (links) await setLinks(db, id, links);
+    return true;
+  }
   if (!scheduling) return false;
   const row = await db.get('SELECT id FROM changelog_entries WHERE id = ? AND project_id = ?', [id, projectId]);
   return row === undefined ? false : 'published';
@@ -145,21 +198,16 @@ export async function setPublished(tx: Queryable, projectId: string, id: string,
     );
     return changes === 1;
   }
-  const [draft] = await tx.all<{ feature_id: string | null; summary: string }>(
+  const [draft] = await tx.all<{ summary: string }>(
     `UPDATE changelog_entries SET published = 1, published_at = COALESCE(published_at, ?), publish_at = NULL
-      WHERE id = ? AND project_id = ? AND published = 0 RETURNING feature_id, summary`,
+      WHERE id = ? AND project_id = ? AND published = 0 RETURNING summary`,
     [nowIso(), id, projectId],
   );
   if (!draft) {
     const rows = await tx.all('SELECT id FROM changelog_entries WHERE id = ? AND project_id = ?', [id, projectId]);
     return rows.length === 1;
   }
-  await emitDomainEvent(tx, 'changelog.published', {
-    projectId,
-    entryId: id,
-    featureId: draft.feature_id,
-    summary: draft.summary,
-  });
+  await announcePublished(tx, projectId, id, draft.summary);
   return true;
 }
 
@@ -192,19 +240,14 @@ export async function listScheduleDue(
  * notifies; one unpublished or rescheduled in between is left alone. True when this call published it.
  */
 export async function publishIfDue(tx: Queryable, projectId: string, id: string, now: string): Promise<boolean> {
-  const [entry] = await tx.all<{ feature_id: string | null; summary: string }>(
+  const [entry] = await tx.all<{ summary: string }>(
     `UPDATE changelog_entries SET published = 1, published_at = ?, publish_at = NULL
       WHERE id = ? AND project_id = ? AND published = 0 AND publish_at IS NOT NULL AND publish_at <= ?
-      RETURNING feature_id, summary`,
+      RETURNING summary`,
     [nowIso(), id, projectId, now],
   );
   if (!entry) return false;
-  await emitDomainEvent(tx, 'changelog.published', {
-    projectId,
-    entryId: id,
-    featureId: entry.feature_id,
-    summary: entry.summary,
-  });
+  await announcePublished(tx, projectId, id, entry.summary);
   return true;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Ideas that need someone's attention across every project of an account's teams (the dashboard's
- * home): new ones waiting for triage and the most-voted ones still in play. Reads `projects`
+ * home): those waiting for triage (no `triaged_at`) and the most-voted ones still in play. Reads `projects`
  * (resources/projects) and `team_members` (resources/teams) to find the account's projects.
  *
  * Each list is one ordered index range per project (and status), merged and cut at `limit`, as
@@ -9,6 +9,7 @@
  */
 import type { Database, SqlValue } from '../../db/database.ts';
 import type { ListQuery } from './store.ts';
+import { countHeldByProject } from './store-moderation.ts';
 
 export type AttentionIdeaRow = {
   id: string;
@@ -69,7 +70,10 @@ export function mergedRangesQuery(
 }
 
 export function triageQuery(dialect: Database['dialect'], projectIds: readonly string[], limit: number): ListQuery {
-  const ranges = projectIds.map((id) => ({ where: "project_id = ? AND status = 'new'", params: [id] }));
+  const ranges = projectIds.map((id) => ({
+    where: 'project_id = ? AND triaged_at IS NULL AND held = 0',
+    params: [id],
+  }));
   return mergedRangesQuery(dialect, ranges, NEWEST, limit);
 }
 
@@ -104,7 +108,7 @@ async function attentionList(
   return rows.map((row) => ({ ...row, project_name: projects.get(row.project_id) ?? '' }));
 }
 
-/** Ideas in status `new` of the account's projects, newest first. */
+/** Items of the account's projects the team has not triaged yet (held ones wait in moderation), newest first. */
 export function listIdeasToTriage(db: Database, accountId: string, limit: number): Promise<AttentionIdeaRow[]> {
   return attentionList(db, accountId, (ids) => triageQuery(db.dialect, ids, limit));
 }
@@ -112,4 +116,18 @@ export function listIdeasToTriage(db: Database, accountId: string, limit: number
 /** Ideas of the account's projects still in play with at least one vote, most votes first. */
 export function listMostVotedOpenIdeas(db: Database, accountId: string, limit: number): Promise<AttentionIdeaRow[]> {
   return attentionList(db, accountId, (ids) => mostVotedQuery(db.dialect, ids, limit));
+}
+
+/** Projects of the account with ideas or comments held for moderation, with how many, most first. */
+export async function listAwaitingModeration(
+  db: Database,
+  accountId: string,
+  limit: number,
+): Promise<{ project_id: string; project_name: string; count: number }[]> {
+  const projects = await accountProjects(db, accountId);
+  const counts = await countHeldByProject(db, [...projects.keys()]);
+  return [...counts]
+    .map(([id, count]) => ({ project_id: id, project_name: projects.get(id) ?? '', count }))
+    .sort((a, b) => b.count - a.count || a.project_name.localeCompare(b.project_name))
+    .slice(0, limit);
 }

@@ -3,14 +3,12 @@
  * entries that shipped it; and its forms: vote (or take the vote back), comment. Internal and
  * missing ideas are the same 404 page; a held idea shows only to the person who submitted it.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   type BoardContext,
   type BoardDeps,
   formText,
   limitBoardAction,
-  VISITOR_COOKIE,
   redirectTo,
   safeReturn,
   sendPage,
@@ -18,6 +16,7 @@ import {
 } from '../../board/context.ts';
 import { Csrf, DateText, Errors, Honeypot, html, Notice, Page, StatusBadge } from '../../board/ui.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
+import { findFeatureRedirect } from './store-merge.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { listPublishedEntriesOfFeature } from '../changelog/index.ts';
 import { countFollowers, follow, isFollowing, unfollow } from '../notifications/index.ts';
@@ -25,6 +24,7 @@ import { ideaPath } from './board-ideas-page.ts';
 import { type FeatureRow, findPublicFeature, getFeature } from './store.ts';
 import { type CommentRow, insertComment, listComments } from './store-comments.ts';
 import { addVote, hasVoted, removeVote } from './store-votes.ts';
+import { voterOf } from './board-voter.ts';
 
 const COMMENT_LENGTH = { min: 1, max: 5000 };
 /** Per client address: a board is read by people, not scripts. */
@@ -46,25 +46,6 @@ export async function limitClient(
   action: keyof typeof BOARD_LIMITS,
 ): Promise<void> {
   await limitBoardAction(deps.db, `board:${action}:${request.board.project.id}:${request.ip}`, BOARD_LIMITS[action]);
-}
-
-/** Who votes: the signed-in user, or (when the board allows it) an anonymous visitor's cookie. */
-function voterOf(request: FastifyRequest, reply: FastifyReply, create: boolean): string | undefined {
-  const ctx = request.board;
-  if (ctx.user) return `board:${ctx.user.id}`;
-  if (!ctx.board.anonymousVotes) return undefined;
-  let visitor = request.cookies[VISITOR_COOKIE];
-  if (!visitor || !/^[A-Za-z0-9_-]{22}$/.test(visitor)) {
-    if (!create) return undefined;
-    visitor = randomBytes(16).toString('base64url');
-    reply.setCookie(VISITOR_COOKIE, visitor, {
-      path: ctx.base || '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      maxAge: 365 * 86_400,
-    });
-  }
-  return `anon:${visitor}`;
 }
 
 async function visibleIdea(deps: BoardDeps, ctx: BoardContext, id: string): Promise<FeatureRow | undefined> {
@@ -152,7 +133,7 @@ function IdeaView({
               }
               ${
                 ctx.user
-                  ? html`<form method="post" action=${`${ctx.base}${path}/follow`}>
+                  ? html`<form method="post" action=${`${ctx.base}${path}/follow`} data-follow=${idea.id}>
                       <${Csrf} ctx=${ctx} />
                       <input type="hidden" name="intent" value=${following ? 'unfollow' : 'follow'} />
                       <button type="submit" class="quiet" aria-pressed=${following ? 'true' : 'false'}>
@@ -162,7 +143,7 @@ function IdeaView({
                   : null
               }
             </div>
-            <p class="muted">
+            <p class="muted" data-follow-text=${idea.id}>
               ${following ? `${ctx.t('idea.following')} ` : ''}${ctx.t('idea.followers', { count: followers })}
             </p>`
         }
@@ -174,7 +155,7 @@ function IdeaView({
                 ${entries.map(
                   (entry) =>
                     html`<li>
-                      <a href=${`${ctx.base}/changelog#${entry.id}`}>${entry.summary}</a>
+                      <a href=${`${ctx.base}/changelog/${encodeURIComponent(entry.id)}`}>${entry.summary}</a>
                       ${' '}<${DateText} ctx=${ctx} iso=${entry.published_at} />
                     </li>`,
                 )}
@@ -262,7 +243,18 @@ export async function boardIdeaPage(app: FastifyInstance, deps: BoardDeps): Prom
     return sendPage(request, reply, await ideaPage(request, reply, options), options.status);
   }
 
-  app.get('/ideas/:id', (request, reply) => deps.pages.send(request, reply, () => ideaPage(request, reply, {})));
+  app.get('/ideas/:id', async (request, reply) => {
+    try {
+      return await deps.pages.send(request, reply, () => ideaPage(request, reply, {}));
+    } catch (error) {
+      // A merged idea: its links (e-mails, bookmarks) lead to the idea it was merged into.
+      if (!(error instanceof NotFoundError)) throw error;
+      const { id } = request.params as { id: string };
+      const to = await findFeatureRedirect(db, request.board.project.id, id);
+      if (to === undefined) throw error;
+      return reply.redirect(`${request.board.base}${ideaPath(to)}`, 308);
+    }
+  });
 
   app.post('/ideas/:id/vote', async (request, reply) => {
     const ctx = request.board;
@@ -277,11 +269,18 @@ export async function boardIdeaPage(app: FastifyInstance, deps: BoardDeps): Prom
     // A voter follows the idea (and stays following after taking the vote back, until they unfollow).
     if (adding && ctx.user) await follow(db, id, ctx.user.id);
     if (wantsJson(request)) {
+      // The follow state may have changed with the vote: the idea page shows it in place.
+      const [following, followers] = ctx.user
+        ? await Promise.all([isFollowing(db, id, ctx.user.id), countFollowers(db, id)])
+        : [false, await countFollowers(db, id)];
       return {
         voted: adding,
         voteCount: count,
         label: adding ? ctx.t('idea.unvote') : ctx.t('idea.vote'),
         countText: String(count),
+        following,
+        followLabel: following ? ctx.t('idea.unfollow') : ctx.t('idea.follow'),
+        followText: `${following ? `${ctx.t('idea.following')} ` : ''}${ctx.t('idea.followers', { count: followers })}`,
       };
     }
     return redirectTo(reply, ctx, safeReturn(formText(request, 'return'), ideaPath(id)));
@@ -311,7 +310,7 @@ export async function boardIdeaPage(app: FastifyInstance, deps: BoardDeps): Prom
       errors.push(ctx.t('field.tooLong', { field: ctx.t('idea.comment'), max: COMMENT_LENGTH.max }));
     if (errors.length > 0) return show(request, reply, { errors, commentText: body, status: 400 });
     await limitClient(deps, request, 'comment');
-    const held = ctx.board.moderation;
+    const held = ctx.board.moderation || (ctx.user?.spam ?? false);
     const comment = await insertComment(db, boardScope(ctx), id, {
       body,
       authorName: ctx.user.name ?? undefined,

@@ -5,7 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { type BoardContext, type BoardDeps, queryText } from '../../board/context.ts';
-import { DateText, html, Page, StatusBadge } from '../../board/ui.ts';
+import { Csrf, DateText, html, Page, StatusBadge } from '../../board/ui.ts';
+import { voterOf } from './board-voter.ts';
+import { votedAmong } from './store-votes.ts';
 import { FILTER_STATUSES } from './schemas.ts';
 import { type BoardIdea, listBoardIdeas, suggestSimilarIdeas } from './board-read-model.ts';
 import { listTags } from '../tags/index.ts';
@@ -22,15 +24,44 @@ export function ideaPath(id: string): string {
   return `/ideas/${encodeURIComponent(id)}`;
 }
 
-function IdeaRow({ ctx, idea }: { ctx: BoardContext; idea: BoardIdea }) {
+/**
+ * One idea of the list, with its vote form when the reader may vote: a plain POST that comes back
+ * to this list without the script; with it, the count and the button change in place.
+ */
+function IdeaRow({
+  ctx,
+  idea,
+  voted,
+  canVote,
+  back,
+}: {
+  ctx: BoardContext;
+  idea: BoardIdea;
+  voted: boolean;
+  canVote: boolean;
+  back: string;
+}) {
   const excerpt = idea.excerpt;
+  const titleId = `title-${idea.id}`;
   return html`<li class="idea">
     <div class="votes">
-      <strong>${idea.voteCount}</strong>
+      <strong data-vote-count=${idea.id}>${idea.voteCount}</strong>
       <span>${ctx.t('idea.voteCount')}</span>
+      ${
+        canVote
+          ? html`<form method="post" action=${`${ctx.base}${ideaPath(idea.id)}/vote`} data-vote=${idea.id}>
+              <${Csrf} ctx=${ctx} />
+              <input type="hidden" name="intent" value=${voted ? 'remove' : 'add'} />
+              <input type="hidden" name="return" value=${back} />
+              <button type="submit" class="vote" aria-pressed=${voted ? 'true' : 'false'} aria-describedby=${titleId}>
+                ${voted ? ctx.t('idea.unvote') : ctx.t('idea.vote')}
+              </button>
+            </form>`
+          : null
+      }
     </div>
     <div>
-      <h2><a href=${`${ctx.base}${ideaPath(idea.id)}`}>${idea.title}</a></h2>
+      <h2 id=${titleId}><a href=${`${ctx.base}${ideaPath(idea.id)}`}>${idea.title}</a></h2>
       <p>${excerpt}</p>
       <div class="meta">
         <${StatusBadge} ctx=${ctx} status=${idea.status} />
@@ -95,6 +126,16 @@ export async function boardIdeasPage(app: FastifyInstance, { db, pages }: BoardD
       });
       const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
       const title = ctx.board.title ?? ctx.project.name;
+      const canVote = Boolean(ctx.user) || ctx.board.anonymousVotes;
+      const voter = voterOf(request, reply, false);
+      const voted = voter
+        ? await votedAmong(
+            db,
+            rows.map((row) => row.id),
+            voter,
+          )
+        : new Set<string>();
+      const back = listUrl(ctx, state, {}).slice(ctx.base.length) || '/';
       return html`<${Page} ctx=${ctx} title=${title} section="ideas" description=${ctx.t('ideas.description', { board: title })}>
         <h1>${ctx.t('ideas.title')}</h1>
         <form class="toolbar" method="get" action=${`${ctx.base}/`} role="search">
@@ -154,7 +195,16 @@ export async function boardIdeasPage(app: FastifyInstance, { db, pages }: BoardD
           rows.length === 0
             ? html`<p>${ctx.t('ideas.empty')}</p>`
             : html`<ul class="ideas">
-              ${rows.map((idea) => html`<${IdeaRow} ctx=${ctx} idea=${idea} />`)}
+              ${rows.map(
+                (idea) =>
+                  html`<${IdeaRow}
+                    ctx=${ctx}
+                    idea=${idea}
+                    voted=${voted.has(idea.id)}
+                    canVote=${canVote}
+                    back=${back}
+                  />`,
+              )}
             </ul>`
         }
         ${

@@ -17,6 +17,9 @@ import { readList } from './list-read.ts';
 import { TAGGED, taggedQueries } from './tagged-read-model.ts';
 import type { ListQuery } from './store.ts';
 import { trendingPage, type TrendingSource } from './store-trending.ts';
+import { typoCorrections } from './store-search.ts';
+import { STOP_WORDS } from './stop-words.ts';
+import { folded } from './typo.ts';
 
 /** The longest search text looked at, and the most words taken from it. */
 export const SEARCH_TEXT_MAX = 200;
@@ -95,10 +98,23 @@ export interface TextMatch {
 
 const PG_DOCUMENT = "to_tsvector('simple', f.title || ' ' || f.description)";
 
-export function textMatch(dialect: Database['dialect'], words: string[], any: boolean): TextMatch {
+/**
+ * `corrections`: for a word that matches nothing, the indexed words it may be a typo of
+ * (store-search.ts); the word then matches any of them, whole.
+ */
+export function textMatch(
+  dialect: Database['dialect'],
+  words: string[],
+  any: boolean,
+  corrections: ReadonlyMap<string, readonly string[]> = new Map(),
+): TextMatch {
   if (dialect === 'sqlite') {
     // Words hold only letters, marks and digits, so a quoted word is always one FTS5 string.
-    const expression = words.map((word) => `"${word}"*`).join(any ? ' OR ' : ' ');
+    const term = (word: string) => {
+      const near = corrections.get(word);
+      return near ? `("${word}"* OR ${near.map((w) => `"${w}"`).join(' OR ')})` : `"${word}"*`;
+    };
+    const expression = words.map(term).join(any ? ' OR ' : ' AND ');
     return {
       join: `JOIN (SELECT rowid AS fts_rowid, bm25(features_fts, 4.0, 1.0) AS fts_rank FROM features_fts
               WHERE features_fts MATCH ?) fts ON fts.fts_rowid = f.rowid`,
@@ -109,7 +125,11 @@ export function textMatch(dialect: Database['dialect'], words: string[], any: bo
       rankParams: [],
     };
   }
-  const query = words.map((word) => `'${word}':*`).join(any ? ' | ' : ' & ');
+  const term = (word: string) => {
+    const near = corrections.get(word);
+    return near ? `('${word}':* | ${near.map((w) => `'${w}'`).join(' | ')})` : `'${word}':*`;
+  };
+  const query = words.map(term).join(any ? ' | ' : ' & ');
   return {
     join: '',
     joinParams: [],
@@ -118,6 +138,22 @@ export function textMatch(dialect: Database['dialect'], words: string[], any: bo
     rank: `ts_rank(setweight(to_tsvector('simple', f.title), 'A') || setweight(to_tsvector('simple', f.description), 'D'), to_tsquery('simple', ?)) DESC`,
     rankParams: [query],
   };
+}
+
+/** The same match as a condition on `f` alone (all words, corrections allowed), for OR-ing with others. */
+export function textCondition(
+  dialect: Database['dialect'],
+  words: string[],
+  corrections: ReadonlyMap<string, readonly string[]>,
+): { sql: string; params: SqlValue[] } {
+  const match = textMatch(dialect, words, false, corrections);
+  if (dialect === 'sqlite') {
+    return {
+      sql: 'f.rowid IN (SELECT rowid FROM features_fts WHERE features_fts MATCH ?)',
+      params: match.joinParams,
+    };
+  }
+  return { sql: match.where, params: match.whereParams };
 }
 
 function publicIdeas(projectId: string): Where {
@@ -164,9 +200,11 @@ export async function listBoardIdeas(
   projectId: string,
   query: BoardIdeaQuery,
 ): Promise<{ rows: BoardIdea[]; total: number }> {
+  const words = searchWords(query.q);
+  const corrections = words.length > 0 ? await typoCorrections(db, projectId, words) : new Map<string, string[]>();
   const { rows, total } = await readList<IdeaRow>(
     db,
-    boardIdeasQuery(db.dialect, projectId, query),
+    boardIdeasQuery(db.dialect, projectId, query, corrections),
     query.limit,
     query.offset,
   );
@@ -185,6 +223,7 @@ export function boardIdeasQuery(
   dialect: Database['dialect'],
   projectId: string,
   query: BoardIdeaQuery,
+  corrections: ReadonlyMap<string, readonly string[]> = new Map(),
 ): {
   count: ListQuery;
   page: ListQuery;
@@ -192,7 +231,7 @@ export function boardIdeasQuery(
   trending?: { source: TrendingSource; since: string };
 } {
   const words = searchWords(query.q);
-  const match = words.length > 0 ? textMatch(dialect, words, false) : undefined;
+  const match = words.length > 0 ? textMatch(dialect, words, false, corrections) : undefined;
   // Every filter but the tag; `where` adds the tag as a check per idea (for walking an index).
   const filtered = () => {
     const base = publicIdeas(projectId)
@@ -258,9 +297,14 @@ export function boardIdeasQuery(
   };
 }
 
+/** Of the meaningful words of a suggestion's text, at least this share must match an idea. */
+const SUGGESTION_FLOOR = 0.5;
+
 /**
- * Public ideas like the text being typed (a new idea's title): any of its words, as a prefix,
- * best match first. Words of one character are left out while longer ones exist. No words: [].
+ * Public ideas like the text being typed (a new idea's title), best first. Stop-words ("for",
+ * "the", "app") are left out; a word that matches nothing may match as a typo (store-search.ts).
+ * A relevance floor keeps only ideas that match at least half of the remaining words, one of them
+ * in the title. Nothing meaningful typed: [].
  */
 export async function suggestSimilarIdeas(
   db: Database,
@@ -268,17 +312,28 @@ export async function suggestSimilarIdeas(
   text: string,
   limit: number,
 ): Promise<BoardIdea[]> {
-  const all = searchWords(text, 16);
-  const long = all.filter((word) => word.length > 1);
-  const words = long.length > 0 ? long : all;
+  const words = searchWords(text, 16).filter((word) => word.length > 2 && !STOP_WORDS.has(word));
   if (words.length === 0 || limit <= 0) return [];
-  const match = textMatch(db.dialect, words, true);
+  const corrections = await typoCorrections(db, projectId, words);
+  const match = textMatch(db.dialect, words, true, corrections);
   const where = publicIdeas(projectId);
   if (match.where) where.add(match.where, ...match.whereParams);
   const rows = await db.all<IdeaRow>(
     `SELECT ${COLUMNS} FROM features f ${match.join} WHERE ${where.sql}
       ORDER BY ${match.rank}, f.vote_count DESC, f.created_at DESC, f.id DESC LIMIT ?`,
-    [...match.joinParams, ...where.params, ...match.rankParams, limit],
+    [...match.joinParams, ...where.params, ...match.rankParams, limit * 4],
   );
-  return present(db, rows);
+  const relevant = rows.filter((row) => {
+    const title = new Set(searchWords(row.title, 64).map(folded));
+    const body = new Set(searchWords(row.excerpt, 64).map(folded));
+    const matches = (set: Set<string>, word: string) => {
+      const forms = [folded(word), ...(corrections.get(word) ?? [])];
+      for (const known of set) if (forms.some((form) => known.startsWith(form))) return true;
+      return false;
+    };
+    const inTitle = words.filter((word) => matches(title, word)).length;
+    const anywhere = words.filter((word) => matches(title, word) || matches(body, word)).length;
+    return inTitle > 0 && anywhere / words.length >= SUGGESTION_FLOOR;
+  });
+  return present(db, relevant.slice(0, limit));
 }

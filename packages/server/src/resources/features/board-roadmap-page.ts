@@ -1,10 +1,12 @@
-/** The board's roadmap (`/roadmap`): the spec's columns in their order, public ideas only. */
+/**
+ * The board's roadmap (`/roadmap`): the columns the team chose (board settings: statuses, order,
+ * labels; by default every public status but Declined), public ideas only.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { BoardDeps } from '../../board/context.ts';
 import { html, Page } from '../../board/ui.ts';
 import { boardScope } from './board-idea-page.ts';
 import { ideaPath } from './board-ideas-page.ts';
-import { FILTER_STATUSES } from './schemas.ts';
 import { listRoadmapItems } from './store.ts';
 
 const ROADMAP_LIMIT = 600;
@@ -13,14 +15,20 @@ export async function boardRoadmapPage(app: FastifyInstance, { db, pages }: Boar
   app.get('/roadmap', (request, reply) =>
     pages.send(request, reply, async () => {
       const ctx = request.board;
-      const items = await listRoadmapItems(db, boardScope(ctx), FILTER_STATUSES, ROADMAP_LIMIT);
+      const columns = ctx.board.roadmapColumns;
+      const items = await listRoadmapItems(
+        db,
+        boardScope(ctx),
+        columns.map((column) => column.status),
+        ROADMAP_LIMIT,
+      );
       return html`<${Page} ctx=${ctx} title=${ctx.t('roadmap.title')} section="roadmap">
         <h1>${ctx.t('roadmap.title')}</h1>
         <div class="columns">
-          ${FILTER_STATUSES.map((status) => {
+          ${columns.map(({ status, label }) => {
             const column = items.filter((item) => item.status === status);
             return html`<section class="column" aria-labelledby=${`col-${status}`}>
-              <h2 id=${`col-${status}`}>${ctx.t(`status.${status}`)} <span class="muted">(${column.length})</span></h2>
+              <h2 id=${`col-${status}`}>${label ?? ctx.t(`status.${status}`)} <span class="muted">(${column.length})</span></h2>
               ${
                 column.length === 0
                   ? html`<p class="muted">${ctx.t('roadmap.empty')}</p>`

@@ -139,7 +139,7 @@ export async function boardSubmitPage(app: FastifyInstance, deps: BoardDeps): Pr
       if (similar.length > 0) return render(request, reply, draft, [], similar);
     }
     await limitClient(deps, request, 'submit');
-    const held = ctx.board.moderation;
+    const held = ctx.board.moderation || (ctx.user?.spam ?? false);
     const idea = await createFeature(
       db,
       {

@@ -3,13 +3,14 @@
  * moderation and merging): what other resources, the surfaces, seed and cli may import.
  */
 export { createFeature, FEATURE_SUBMISSION_LIMIT, type FeatureSubmission, type Submitter } from './service.ts';
-export { FEATURE_STATUSES, type FeatureStatus } from './schemas.ts';
+export { FEATURE_STATUSES, FILTER_STATUSES, type FeatureStatus } from './schemas.ts';
 export { STATUS_LABELS } from './status-labels.ts';
 export { backdateFeature, getFeature, insertFeature, type FeatureRow, type NewFeature } from './store.ts';
 // POST /bugs still builds its linked feature itself; it moves to createFeature with the reports resource.
 export {
   approveHeldComment,
   approveHeldFeature,
+  heldItemAuthor,
   holdComment,
   holdFeature,
   listModerationQueue,
@@ -29,4 +30,9 @@ export {
   type BoardSort,
 } from './board-read-model.ts';
 // The dashboard's home: ideas that need attention across an account's projects.
-export { listIdeasToTriage, listMostVotedOpenIdeas, type AttentionIdeaRow } from './attention-read-model.ts';
+export {
+  listAwaitingModeration,
+  listIdeasToTriage,
+  listMostVotedOpenIdeas,
+  type AttentionIdeaRow,
+} from './attention-read-model.ts';

@@ -22,6 +22,7 @@ export function presentManagedFeature(row: FeatureRow, tags: IdeaTag[], value?: 
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    triagedAt: row.triaged_at ?? null,
     tags,
     statusResponse: row.status_response ?? null,
     ...(value !== undefined && { value }),

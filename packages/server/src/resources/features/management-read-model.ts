@@ -8,8 +8,10 @@ import { bool, placeholders, type Database } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { searchClause, Where } from '../../db/query.ts';
 import { tagsOfFeatures, type IdeaTag } from '../tags/index.ts';
-import { searchWords, textMatch, trendingSince } from './board-read-model.ts';
+import { searchWords, textCondition, textMatch, trendingSince } from './board-read-model.ts';
+import { typoCorrections } from './store-search.ts';
 import { featureCountQuery } from './store-counts.ts';
+import { STOP_WORDS } from './stop-words.ts';
 import { readList } from './list-read.ts';
 import { TAGGED, taggedQueries } from './tagged-read-model.ts';
 import { trendingPage, type TrendingSource } from './store-trending.ts';
@@ -24,6 +26,8 @@ export interface FeatureListFilter {
   internal?: boolean | undefined;
   /** Only items carrying this tag (a tag id of the project). */
   tag?: string | undefined;
+  /** false: not triaged yet (and not held); true: triaged. */
+  triaged?: boolean | undefined;
   /** Text searched in title, description and developer notes. */
   q?: string | undefined;
   sort: ManagedSort;
@@ -90,9 +94,12 @@ export async function listManagedFeatures(
   projectId: string,
   filter: FeatureListFilter,
 ): Promise<{ rows: (TaggedFeatureRow & { value: number })[]; total: number }> {
+  // A search word that matches nothing may be a typo: the text also matches as corrected.
+  const words = searchWords(filter.q);
+  const corrections = words.length > 0 ? await typoCorrections(db, projectId, words) : new Map<string, string[]>();
   const { rows, total } = await readList<FeatureRow>(
     db,
-    managedFeaturesQuery(db.dialect, projectId, filter),
+    managedFeaturesQuery(db.dialect, projectId, filter, corrections),
     filter.limit,
     filter.offset,
   );
@@ -115,6 +122,7 @@ export function managedFeaturesQuery(
   dialect: Database['dialect'],
   projectId: string,
   filter: FeatureListFilter,
+  corrections: ReadonlyMap<string, readonly string[]> = new Map(),
 ): {
   count: ListQuery;
   page: ListQuery;
@@ -128,9 +136,15 @@ export function managedFeaturesQuery(
       .when(filter.status, 'f.status = ?', filter.status ?? null)
       .when(filter.type, 'f.type = ?', filter.type ?? null)
       .when(filter.internal, 'f.internal = ?', bool(filter.internal ?? false));
+    if (filter.triaged === false) base.add('f.triaged_at IS NULL AND f.held = 0');
+    if (filter.triaged === true) base.add('f.triaged_at IS NOT NULL');
     if (filter.q) {
       const search = searchClause(['f.title', 'f.description', 'f.developer_notes'], filter.q);
-      base.add(search.sql, ...search.params);
+      if (corrections.size === 0) base.add(search.sql, ...search.params);
+      else {
+        const typo = textCondition(dialect, searchWords(filter.q), corrections);
+        base.add(`(${search.sql} OR ${typo.sql})`, ...search.params, ...typo.params);
+      }
     }
     return base;
   };
@@ -153,7 +167,7 @@ export function managedFeaturesQuery(
     // Kept counts answer the equality filters; a tag or search text counts the matching items.
     count:
       tagged?.count ??
-      (filter.q
+      (filter.q || filter.triaged !== undefined
         ? { sql: `SELECT COUNT(*) AS total FROM features f WHERE ${where.sql}`, params: where.params }
         : featureCountQuery(projectId, {
             environment: filter.environment,
@@ -175,13 +189,6 @@ export function managedFeaturesQuery(
   };
 }
 
-/** Words too common to say two ideas are alike (English; other languages rank by their rarer words anyway). */
-const COMMON_WORDS = new Set(
-  'the and for with from that this into when what where which please add can could would should not you your our are was were have has had but all any its via able more less make new use using also some'.split(
-    ' ',
-  ),
-);
-
 /**
  * Items of the project like `feature` (any word of its title, as a prefix, best match first),
  * in its key environment (only those can be merged with it), itself excluded; internal and held
@@ -193,7 +200,7 @@ export async function similarFeatures(
   limit: number,
 ): Promise<TaggedFeatureRow[]> {
   const all = searchWords(feature.title, 16);
-  const long = all.filter((word) => word.length > 2 && !COMMON_WORDS.has(word));
+  const long = all.filter((word) => word.length > 2 && !STOP_WORDS.has(word));
   const words = long.length > 0 ? long : all;
   if (words.length === 0 || limit <= 0) return [];
   const match = textMatch(db.dialect, words, true);

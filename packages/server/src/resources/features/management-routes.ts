@@ -44,12 +44,14 @@ import {
   SimilarQuery,
   STATUS_CHANGE_FIELDS,
   TeamCommentBody,
+  TriageBody,
+  TriageResult,
   UPDATE_FIELDS,
   UpdateFeatureBody,
   VoteParams,
   VotePage,
 } from './management-schemas.ts';
-import { deleteFeature, getFeature, updateFeature, type FeatureRow } from './store.ts';
+import { deleteFeature, getFeature, markTriaged, updateFeature, type FeatureRow } from './store.ts';
 
 /** Items as the management API shows them, each with its tags. */
 async function presentAll(db: Database, rows: FeatureRow[]) {
@@ -128,6 +130,26 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       await requireProjectAccess(request, projectId, 'admin');
       const rows = await bulkChangeFeatures(db, projectId, request.body);
       return { features: await presentAll(db, rows), updated: rows.length };
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/features/triage',
+    {
+      schema: {
+        operationId: 'manageMarkTriaged',
+        summary:
+          'Mark items as triaged (looked at) without changing them: they leave the "needs triage" view; ids of other projects are ignored (role: member)',
+        tags,
+        params: ProjectParams,
+        body: TriageBody,
+        response: { 200: TriageResult, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      return { triaged: await markTriaged(db, projectId, request.body.ids) };
     },
   );
 

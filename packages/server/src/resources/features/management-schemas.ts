@@ -40,6 +40,9 @@ export const ManagedFeature = Type.Object(
     metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    triagedAt: Type.Union([Timestamp, Type.Null()], {
+      description: 'When the team first acted on it (status, edit, reply, mark triaged); null: it needs triage',
+    }),
     tags: Type.Array(IdeaTagSchema, { description: "The idea's tags, by name" }),
     statusResponse: NullableString({ description: 'The official response given with the latest status change' }),
     value: Type.Optional(
@@ -73,6 +76,11 @@ export const ListFeaturesQuery = Type.Object({
       minLength: 1,
       maxLength: 100,
       description: 'Only items carrying this tag (a tag id of the project)',
+    }),
+  ),
+  triaged: Type.Optional(
+    Type.Boolean({
+      description: 'false: the "needs triage" view (not triaged yet, held ones left to moderation); true: triaged only',
     }),
   ),
   sort: Type.Optional(
@@ -244,5 +252,15 @@ export const TeamCommentBody = Type.Object({
 
 export const CommentResult = Type.Object(
   { comment: Comment, voteCount: Type.Integer(), commentCount: Type.Integer() },
+  { additionalProperties: false },
+);
+
+export const TriageBody = Type.Object(
+  { ids: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 100, uniqueItems: true }) },
+  { additionalProperties: false },
+);
+
+export const TriageResult = Type.Object(
+  { triaged: Type.Array(Type.String(), { description: 'The ids of the project now triaged' }) },
   { additionalProperties: false },
 );

@@ -5,3 +5,4 @@ export { boardIdeasPage } from './board-ideas-page.ts';
 export { boardIdeaPage } from './board-idea-page.ts';
 export { boardSubmitPage } from './board-submit-page.ts';
 export { boardRoadmapPage } from './board-roadmap-page.ts';
+export { registerShippingHandler } from './shipping.ts';

@@ -1,7 +1,8 @@
 /**
  * Merging a duplicate feature into another. One transaction: votes move over without counting a
  * voter twice, comments move, changelog entries and bug reports that pointed at the duplicate
- * point at the kept feature, the duplicate is deleted, and the kept feature's counters are
+ * point at the kept feature, the duplicate is deleted (its id kept in feature_redirects, so its
+ * board links lead to the kept one), and the kept feature's counters are
  * recounted from its rows (held comments are not counted), so they stay exact whatever happened before.
  */
 import type { Database, Queryable } from '../../db/database.ts';
@@ -80,6 +81,13 @@ export async function mergeFeature(
     const changelogEntriesMoved = await moveEntriesToFeature(tx, duplicateId, targetId);
     await moveBugsToFeature(tx, duplicateId, targetId);
     await moveFollowers(tx, duplicateId, targetId);
+    // The duplicate's links lead to the target from now on (and those that led to the duplicate).
+    await tx.run('UPDATE feature_redirects SET to_id = ? WHERE to_id = ?', [targetId, duplicateId]);
+    await tx.run(
+      `INSERT INTO feature_redirects (from_id, to_id, project_id, created_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (from_id) DO UPDATE SET to_id = excluded.to_id`,
+      [duplicateId, targetId, projectId, nowIso()],
+    );
     await tx.run('DELETE FROM features WHERE id = ?', [duplicateId]);
     await tx.run(
       `UPDATE features SET
@@ -97,4 +105,17 @@ export async function mergeFeature(
       changelogEntriesMoved,
     };
   });
+}
+
+/** The idea a merged idea's id now leads to (feature_redirects), if the project has one. */
+export async function findFeatureRedirect(
+  db: Queryable,
+  projectId: string,
+  fromId: string,
+): Promise<string | undefined> {
+  const row = await db.get<{ to_id: string }>(
+    'SELECT to_id FROM feature_redirects WHERE from_id = ? AND project_id = ?',
+    [fromId, projectId],
+  );
+  return row?.to_id;
 }

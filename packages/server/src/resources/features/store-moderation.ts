@@ -142,3 +142,44 @@ export async function holdComment(db: Database, projectId: string, commentId: st
     return true;
   });
 }
+
+/**
+ * The board user who wrote a held idea or comment of the project: undefined when there is no
+ * such held item, null when it came through the API (no board user).
+ */
+export async function heldItemAuthor(
+  db: Queryable,
+  projectId: string,
+  kind: ModerationKind,
+  id: string,
+): Promise<string | null | undefined> {
+  const row =
+    kind === 'idea'
+      ? await db.get<{ board_user_id: string | null }>(
+          'SELECT board_user_id FROM features WHERE id = ? AND project_id = ? AND held = 1',
+          [id, projectId],
+        )
+      : await db.get<{ board_user_id: string | null }>(
+          'SELECT c.board_user_id FROM comments c JOIN features f ON f.id = c.feature_id WHERE c.id = ? AND f.project_id = ? AND c.held = 1',
+          [id, projectId],
+        );
+  return row ? row.board_user_id : undefined;
+}
+
+/** How many ideas and comments wait for approval in each of the given projects (only those with any). */
+export async function countHeldByProject(db: Queryable, projectIds: readonly string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (projectIds.length === 0) return counts;
+  const marks = projectIds.map(() => '?').join(', ');
+  const rows = await db.all<{ project_id: string; n: number | string }>(
+    `SELECT project_id, COUNT(*) AS n FROM (
+       SELECT project_id FROM features WHERE held = 1 AND project_id IN (${marks})
+       UNION ALL
+       SELECT f.project_id FROM comments c JOIN features f ON f.id = c.feature_id
+        WHERE c.held = 1 AND f.project_id IN (${marks})
+     ) held GROUP BY project_id`,
+    [...projectIds, ...projectIds],
+  );
+  for (const row of rows) counts.set(row.project_id, Number(row.n));
+  return counts;
+}

@@ -60,6 +60,16 @@ export async function hasVoted(db: Queryable, featureId: string, voterId: string
   );
 }
 
+/** Which of the given features this voter has voted for (one read for a page of the list). */
+export async function votedAmong(db: Queryable, featureIds: readonly string[], voterId: string): Promise<Set<string>> {
+  if (featureIds.length === 0) return new Set();
+  const rows = await db.all<{ feature_id: string }>(
+    `SELECT feature_id FROM votes WHERE voter_id = ? AND feature_id IN (${featureIds.map(() => '?').join(', ')})`,
+    [voterId, ...featureIds],
+  );
+  return new Set(rows.map((row) => row.feature_id));
+}
+
 // Moderation: any feature of the project, internal ones included.
 
 export async function listVotePage(db: Queryable, featureId: string, limit: number, offset: number) {

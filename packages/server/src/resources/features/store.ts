@@ -35,6 +35,8 @@ export interface FeatureRow {
   comment_count: number;
   created_at: string;
   updated_at: string;
+  /** When the team first acted on it (status, edit, reply, "mark triaged"); null: needs triage. */
+  triaged_at?: string | null;
 }
 
 export interface NewFeature {
@@ -216,9 +218,11 @@ export async function changeFeature(
   where: Scope | { projectId: string },
   id: string,
   changes: FeatureChanges,
+  cause: { shippedIn?: string } = {},
 ): Promise<FeatureRow | undefined> {
+  const now = nowIso();
   const columns = new Assignments()
-    .set('updated_at', nowIso())
+    .set('updated_at', now)
     .set('title', changes.title)
     .set('description', changes.description)
     .set('type', changes.type)
@@ -228,11 +232,12 @@ export async function changeFeature(
   const inEnvironment = 'environment' in where;
   const match = `id = ? AND project_id = ?${inEnvironment ? ' AND environment = ?' : ''}`;
   const matchParams = inEnvironment ? [id, where.projectId, where.environment] : [id, where.projectId];
+  // Any change the team makes triages the item (the first time).
   const update = async () => {
-    const [row] = await tx.all<FeatureRow>(`UPDATE features SET ${columns.sql} WHERE ${match} RETURNING *`, [
-      ...columns.params,
-      ...matchParams,
-    ]);
+    const [row] = await tx.all<FeatureRow>(
+      `UPDATE features SET ${columns.sql}, triaged_at = COALESCE(triaged_at, ?) WHERE ${match} RETURNING *`,
+      [...columns.params, now, ...matchParams],
+    );
     return row;
   };
   if (changes.status === undefined && changes.internal === undefined) return update();
@@ -261,6 +266,7 @@ export async function changeFeature(
       to: row.status,
       notify: changes.notify ?? true,
       response: row.status_response ?? null,
+      ...(cause.shippedIn ? { shippedIn: cause.shippedIn } : {}),
     });
   }
   if (row && Number(row.internal) !== Number(before.internal)) {
@@ -437,4 +443,21 @@ export async function backdateFeature(
     stats.createdAt,
     id,
   ]);
+}
+
+/**
+ * Marks items of the project as triaged (the team has looked at them) without changing anything
+ * else; an item already triaged keeps its first time. Returns the ids the project has.
+ */
+export async function markTriaged(db: Queryable, projectId: string, ids: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  const now = nowIso();
+  for (const id of ids) {
+    const [row] = await db.all<{ id: string }>(
+      'UPDATE features SET triaged_at = COALESCE(triaged_at, ?) WHERE id = ? AND project_id = ? RETURNING id',
+      [now, id, projectId],
+    );
+    if (row) found.push(row.id);
+  }
+  return found;
 }

@@ -1,6 +1,7 @@
 /**
  * Follower e-mails queued by domain events (db/domain-events.ts), in the transaction of the
- * change: a status change of an idea, and a changelog entry linked to an idea being published.
+ * change: a status change of an idea (not one made by publishing an entry), and a changelog entry
+ * linked to ideas being published (one message per follower of each linked idea).
  * Ideas that are internal or held for moderation notify no one.
  */
 import { onDomainEvent } from '../../db/domain-events.ts';
@@ -24,8 +25,9 @@ export function registerNotificationHandlers(options: NotificationHandlerOptions
   const instanceWindow = options.undoWindowSeconds ?? 60;
   onDomainEvent('feature.status-changed', 'notifications', async (tx, event) => {
     // The team chose not to tell: nothing new is queued (a message already waiting in the undo
-    // window still goes out, rendered from the idea's state then).
-    if (event.from === event.to || event.notify === false) return;
+    // window still goes out, rendered from the idea's state then). A status set by publishing a
+    // changelog entry: the entry's "shipped" message tells followers.
+    if (event.from === event.to || event.notify === false || event.shippedIn) return;
     const feature = await featureForNotice(tx, event.featureId);
     if (!feature?.public) return;
     await enqueueStatusChange(tx, {
@@ -44,17 +46,18 @@ export function registerNotificationHandlers(options: NotificationHandlerOptions
     });
   });
   onDomainEvent('changelog.published', 'notifications', async (tx, event) => {
-    if (event.featureId === null) return;
-    const feature = await featureForNotice(tx, event.featureId);
-    if (!feature?.public) return;
-    await enqueueForFollowers(tx, {
-      projectId: event.projectId,
-      featureId: event.featureId,
-      // One entry ships an idea once: unpublishing and publishing it again notifies no one again.
-      eventKey: `changelog.published:${event.entryId}:${event.featureId}`,
-      payload: { kind: 'shipped', title: feature.title, summary: event.summary, entryId: event.entryId },
-      messageIdDomain,
-    });
+    for (const featureId of event.featureIds) {
+      const feature = await featureForNotice(tx, featureId);
+      if (!feature?.public) continue;
+      await enqueueForFollowers(tx, {
+        projectId: event.projectId,
+        featureId,
+        // One entry ships an idea once: unpublishing and publishing it again notifies no one again.
+        eventKey: `changelog.published:${event.entryId}:${featureId}`,
+        payload: { kind: 'shipped', title: feature.title, summary: event.summary, entryId: event.entryId },
+        messageIdDomain,
+      });
+    }
   });
 }
 

@@ -35,7 +35,7 @@ describe('GET /me/attention', () => {
     assert.equal(refused.status, 401);
   });
 
-  it('lists new ideas to triage and the most-voted open ones of the caller’s projects only', async () => {
+  it('lists ideas not triaged yet and the most-voted open ones of the caller’s projects only', async () => {
     const fresh = await p.live.post('/features', bug('Reports crash on dark mode'));
     assert.equal(fresh.status, 201, fresh.text);
     const testIdea = await p.test.post('/features', bug('Export to CSV fails in the test app'));
@@ -47,6 +47,10 @@ describe('GET /me/attention', () => {
     const finished = (await p.live.post('/features', idea('Finished thing'))).body.id as string;
     await p.live.put(`/features/${finished}/votes/v1`);
     await p.owner.patch(`/projects/${p.projectId}/features/${finished}`, { status: 'done' });
+    const markedId = (await p.live.post('/features', idea('Looked at already'))).body.id as string;
+    const marked = await p.member.post(`/projects/${p.projectId}/features/triage`, { ids: [markedId, 'feat_nope'] });
+    assert.equal(marked.status, 200, marked.text);
+    assert.deepEqual(marked.body.triaged, [markedId]);
 
     // The outsider's own project, with a new idea and a voted open one: never in the others' lists.
     const theirs = await p.outsider.post('/projects', { name: 'Outsider app' });
@@ -68,8 +72,11 @@ describe('GET /me/attention', () => {
       const triage = body.ideasToTriage.map((i) => i.id);
       assert.ok(triage.includes(fresh.body.id), 'live new idea listed');
       assert.ok(triage.includes(testIdea.body.id), 'test-environment new idea listed');
-      assert.ok(!triage.includes(popularId), 'an open idea is not waiting for triage');
-      assert.ok(body.ideasToTriage.every((i) => i.status === 'new' && i.projectId === p.projectId));
+      // Submitted `open` (the spec's rule) but not looked at yet: waiting for triage too.
+      assert.ok(triage.includes(notVoted), 'an open idea nobody triaged is listed');
+      assert.ok(!triage.includes(finished), 'an idea whose status the team changed is triaged');
+      assert.ok(!triage.includes(markedId), 'an idea marked triaged is not listed');
+      assert.ok(body.ideasToTriage.every((i) => i.projectId === p.projectId));
       const testListed = body.ideasToTriage.find((i) => i.id === testIdea.body.id)!;
       assert.equal(testListed.environment, 'test');
       assert.equal(body.mostVotedOpenIdeas[0]!.id, popularId);

@@ -115,7 +115,7 @@ describe('board: feeds', () => {
         ['Dark mode shipped <i>today</i>', 'Standalone fix', 'Tested shipped'],
       );
       const [shipped, standalone, tested] = feed.items;
-      assert.equal(shipped!.url, `${board(format).url}/changelog#${ids['entryShipped']}`);
+      assert.equal(shipped!.url, `${board(format).url}/changelog/${ids['entryShipped']}`);
       assert.equal(shipped!.id, `${board(format).url}/changelog#${ids['entryShipped']}`);
       assert.equal(new Date(shipped!.published ?? shipped!.updated!).toISOString(), '2026-04-01T10:00:00.000Z');
       assert.equal(new Date(standalone!.published ?? standalone!.updated!).toISOString(), '2026-03-01T10:00:00.000Z');

@@ -35,6 +35,11 @@ describe('management: board settings', () => {
       customDomain: null,
       anonymousVotes: false,
       moderation: false,
+      shipOnPublish: true,
+      roadmapColumns: ['open', 'planned', 'in-progress', 'in-review', 'accepted', 'done'].map((status) => ({
+        status,
+        label: null,
+      })),
       url: `${PUBLIC_URL}/b/${p.projectId}`,
       sso: { configured: false, hint: null },
     });
@@ -62,6 +67,7 @@ describe('management: board settings', () => {
       customDomain: 'Feedback.Acme.Example',
       anonymousVotes: true,
       moderation: true,
+      shipOnPublish: false,
     });
     assert.equal(changed.status, 200, changed.text);
     const expected = {
@@ -73,6 +79,11 @@ describe('management: board settings', () => {
       customDomain: 'feedback.acme.example',
       anonymousVotes: true,
       moderation: true,
+      shipOnPublish: false,
+      roadmapColumns: ['open', 'planned', 'in-progress', 'in-review', 'accepted', 'done'].map((status) => ({
+        status,
+        label: null,
+      })),
       url: 'https://feedback.acme.example/',
       sso: { configured: false, hint: null },
     };

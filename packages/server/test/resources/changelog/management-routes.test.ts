@@ -65,8 +65,10 @@ describe('management: changelog', () => {
     });
     assert.equal(created.status, 201);
     assert.equal(created.body.featureId, feature.id);
+    assert.deepEqual(created.body.featureIds, [feature.id]);
     assert.equal(created.body.featureTitle, 'Dark mode');
-    assert.equal(created.body.statusKey, 'open');
+    // Published: the linked idea shipped (the board's shipOnPublish, on by default).
+    assert.equal(created.body.statusKey, 'done');
     assert.ok(created.body.publishedAt);
     await p.admin.patch(`/projects/${p.projectId}/features/${feature.id}`, { status: 'in-progress' });
     const shown = (await p.live.get('/changelog')).body.entries.find((e: any) => e.id === created.body.id);

@@ -290,7 +290,7 @@ describe('list query plans with 100,000 features', { timeout: 900_000 }, () => {
   it("the dashboard's attention lists merge one ordered index range per project (and status)", async () => {
     for (const projects of [[projectId], [projectId, 'another-project', 'a-third']]) {
       for (const [name, query, index] of [
-        ['to triage', triageQuery(server.db.dialect, projects, 10), 'features_project_status_newest'],
+        ['to triage', triageQuery(server.db.dialect, projects, 10), 'features_untriaged'],
         ['most voted', mostVotedQuery(server.db.dialect, projects, 10), 'features_project_status_votes'],
       ] as const) {
         assertIndexedNoSort(await plan(query), `${name}, ${projects.length} projects`, [index]);

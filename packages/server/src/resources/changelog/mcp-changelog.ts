@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerAreaTool, required, ToolError, type ToolContext } from '../../mcp/tools/context.ts';
 import type { ProjectRow } from '../projects/index.ts';
 import { presentManagedEntry } from './presenter.ts';
-import { getEntry, listEntries } from './read-model.ts';
+import { getEntry, linkedFeaturesOf, listEntries } from './read-model.ts';
 import { createEntry, editEntry, publishEntry } from './service.ts';
 
 const params = {
@@ -26,7 +26,8 @@ async function entry(ctx: ToolContext, project: ProjectRow, id: string) {
   const row = await getEntry(ctx.db, project.id, id);
   if (!row)
     throw new ToolError(`Changelog entry "${id}" not found in project "${project.id}". List them with action list.`);
-  return presentManagedEntry(row);
+  const links = await linkedFeaturesOf(ctx.db, [row.id]);
+  return presentManagedEntry(row, links.get(row.id));
 }
 
 async function publishing(ctx: ToolContext, project: ProjectRow, args: Args, action: string, published: boolean) {
@@ -50,7 +51,11 @@ export function registerChangelogTool(server: McpServer, ctx: ToolContext): void
           limit: args.limit ?? 10,
           offset: args.offset ?? 0,
         });
-        const items = rows.map(presentManagedEntry);
+        const links = await linkedFeaturesOf(
+          ctx.db,
+          rows.map((row) => row.id),
+        );
+        const items = rows.map((row) => presentManagedEntry(row, links.get(row.id)));
         return { summary: `${items.length} of ${total} entries.`, data: { items, total } };
       },
       async get(args: Args, project) {

@@ -14,6 +14,7 @@ import { FEATURE_STATUSES } from './schemas.ts';
 import { insertComment, listCommentPage } from './store-comments.ts';
 import { mergeFeature } from './store-merge.ts';
 import { findFeature, updateFeature, type FeatureRow } from './store.ts';
+import { peopleByAlias } from '../people/index.ts';
 
 const SORTS = ['votes', 'newest', 'oldest', 'comments', 'updated', 'trending'] as const;
 const Id = z.string().min(1).max(100);
@@ -59,11 +60,18 @@ export async function readIdea(ctx: ToolContext, project: ProjectRow, id: string
     tagsOfFeatures(ctx.db, [row.id]),
     listCommentPage(ctx.db, row.id, 50, 0),
   ]);
+  // The people who wrote the comments on the board, as the management API shows them.
+  const authors = await peopleByAlias(
+    ctx.db,
+    project.id,
+    'board_user',
+    comments.rows.flatMap((comment) => (comment.board_user_id ? [comment.board_user_id] : [])),
+  );
   const { contactEmail: _contact, metadata: _metadata, ...idea } = presentManagedFeature(row, tags.get(row.id) ?? []);
   return {
     ...idea,
     uri: itemUri(project.id, 'ideas', row.id),
-    comments: comments.rows.map(presentComment),
+    comments: comments.rows.map((comment) => presentComment(comment, authors)),
     commentsTotal: comments.total,
   };
 }

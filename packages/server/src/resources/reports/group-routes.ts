@@ -38,6 +38,7 @@ import {
   tagFacets,
 } from './store-group-reads.ts';
 import { familyOf, type GroupStatus, mergeGroups, setGroupStatus, unmergeGroup } from './store-groups.ts';
+import { symbolicatedEvent } from './symbolicate.ts';
 
 const tags = ['error-groups'];
 type Params = { projectId: string; groupId: string };
@@ -185,7 +186,8 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
       const found = await getGroupEvent(db, groupId, eventId);
       if (!found) throw new NotFoundError();
       const { row, event, position, kept, older, newer } = found;
-      return { ...presentEventSummary(row), position, kept, older, newer, event };
+      const shown = await symbolicatedEvent(db, projectId, event as Record<string, unknown>);
+      return { ...presentEventSummary(row), position, kept, older, newer, event: shown };
     },
   );
 

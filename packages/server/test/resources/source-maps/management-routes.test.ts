@@ -107,6 +107,52 @@ describe('management: source maps', () => {
     assert.equal((await p.outsider.post(path('/resolve'), { release: 'shop@1.4.0', frames })).status, 404);
   });
 
+  it('shows a Sentry event of the release with its frames mapped, the stored event unchanged', async () => {
+    const frames = crash(plain);
+    const number = (await p.server.db.get<{ ingest_number: number }>(
+      'SELECT ingest_number FROM projects WHERE id = ?',
+      [p.projectId],
+    ))!.ingest_number;
+    const event = {
+      event_id: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+      platform: 'javascript',
+      release: 'shop@1.4.0',
+      exception: { values: [{ type: 'RangeError', value: 'Negative quantity for sku-1', stacktrace: { frames } }] },
+    };
+    const sent = await fetch(`${p.server.origin}/api/${number}/store/?sentry_key=${p.liveKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(event),
+    });
+    assert.equal(sent.status, 200, await sent.text());
+    const groups = await p.member.get(`/projects/${p.projectId}/error-groups`, { query: { q: 'Negative quantity' } });
+    const [group] = groups.body.groups;
+    const shown = await p.member.get(`/projects/${p.projectId}/error-groups/${group.id}/events/latest`);
+    assert.equal(shown.status, 200, shown.text);
+    const inner = shown.body.event.exception.values[0].stacktrace.frames[2];
+    assert.equal(inner.mapped, true);
+    assert.equal(inner.filename, 'src/cart.ts');
+    assert.equal(inner.function, 'computeTotal');
+    assert.equal(inner.context_line, THROW_LINE);
+    assert.equal(inner.minified.filename, APP_URL);
+    // Another project's map never applies: a second project's copy of the event stays minified.
+    const stranger = await managedProject(p.server);
+    const strangerNumber = (await p.server.db.get<{ ingest_number: number }>(
+      'SELECT ingest_number FROM projects WHERE id = ?',
+      [stranger.projectId],
+    ))!.ingest_number;
+    await fetch(`${p.server.origin}/api/${strangerNumber}/store/?sentry_key=${stranger.liveKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(event),
+    });
+    const [theirs] = (await stranger.member.get(`/projects/${stranger.projectId}/error-groups`)).body.groups;
+    const theirEvent = await stranger.member.get(
+      `/projects/${stranger.projectId}/error-groups/${theirs.id}/events/latest`,
+    );
+    assert.equal(theirEvent.body.event.exception.values[0].stacktrace.frames[2].filename, APP_URL);
+  });
+
   it('finds a map by the debug ID of debug_meta, without a release', async () => {
     const frames = crash(injected);
     const upload = await p.admin.post(path(), {

@@ -62,8 +62,8 @@ for (const { file, text } of documents) {
       .replace(/[:#].*$/, '')
       .replace(/\/$/, '');
     if (!PATH_START.test(candidate) && !FILE_LIKE.test(candidate)) continue;
-    // Patterns, and what a build writes (dist/, *.gen.ts) that a fresh clone does not have yet.
-    if (/[*<>…{}$ ]|\.\.\.|(^|\/)dist(\/|$)|\.gen\.ts$/.test(candidate)) continue;
+    // Patterns, and what a build writes (dist/, generated/, *.gen.ts) that a fresh clone lacks.
+    if (/[*<>…{}$ ]|\.\.\.|(^|\/)(dist|generated)(\/|$)|\.gen\.ts$/.test(candidate)) continue;
     checked++;
     const own = packageRootOf(file);
     const bases = [root, own, dirname(file), join(own, 'src'), ...everyPackage, SERVER_RESOURCES];

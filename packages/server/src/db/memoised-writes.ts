@@ -36,6 +36,11 @@ export const UNMEMOISED_TABLES: ReadonlySet<string> = new Set([
   // SQLite's keys of log groups and its sweep mark (resources/logs/store-sqlite-keys.ts).
   'log_group_keys',
   'log_group_key_sweeps',
+  // Log lines, their volume and who sent them (resources/logs/store-lines.ts): written with every
+  // POST /logs, read only by the management API.
+  'log_lines',
+  'log_volume',
+  'log_group_attributes',
   'missing_translations',
   'quota_usage',
   'rate_limit_heads',

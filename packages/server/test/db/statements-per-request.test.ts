@@ -118,7 +118,8 @@ describe('statements per request: a fixed number for every list, whatever its le
     });
     const reports = (tag: string, n: number): ErrorReport[][] =>
       Array.from({ length: n }, (_, i) => {
-        const body = { title: `Statements ${tag} ${i}`, message: 'Counted', errorType: 'TypeError' };
+        // Titles that group apart (grouping normalises numbers in a message).
+        const body = { title: `Statements ${tag} ${'x'.repeat(i + 1)}`, message: 'Counted', errorType: 'TypeError' };
         const now = new Date();
         return [{ scope, body, now, fingerprint: errorFingerprint(body), event: prepareReportBody(body, now) }];
       });

@@ -160,11 +160,13 @@ export function registerWebhookHandlers(options: { publicUrl: string }): void {
     onDomainEvent(domain, 'webhooks', async (tx, event, shared) => {
       await queueEvent(
         tx,
-        `error:${event.environment}:${event.fingerprint}`,
+        `error-group:${event.groupId}`,
         body(type, {
           projectId: event.projectId,
           environment: event.environment,
-          error: { id: event.errorId, title: event.title, fingerprint: event.fingerprint },
+          groupId: event.groupId,
+          sdkEnvironment: event.sdkEnvironment,
+          error: { id: event.errorId, groupId: event.groupId, title: event.title, fingerprint: event.fingerprint },
           url: links(event.projectId).error(event.errorId),
         }),
         shared,

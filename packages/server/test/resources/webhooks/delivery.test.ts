@@ -136,6 +136,9 @@ describe('webhooks', () => {
     assert.equal(byType['comment.created'].data.feature.title, 'Dark mode for the app');
     assert.equal(byType['changelog.published'].data.entry.summary, 'Dark mode is here');
     assert.equal(byType['error.new_group'].data.error.id, first.body.id);
+    // Told per error group: the group's id, the same on both.
+    assert.match(byType['error.new_group'].data.groupId, /^eg_/);
+    assert.equal(byType['error.regressed'].data.error.groupId, byType['error.new_group'].data.groupId);
     assert.equal(byType['error.regressed'].data.error.title, error.title);
     assert.deepEqual(
       [byType['translation.missing_key'].data.key, byType['translation.missing_key'].data.locale],

@@ -19,6 +19,20 @@ export interface ErrorGroupEvent {
   level: string;
 }
 
+/** An error alert rule fired for a group (resources/reports/alerts.ts); webhooks subscribe. */
+export interface ErrorAlertEvent {
+  projectId: string;
+  ruleId: string;
+  ruleName: string;
+  reason: 'new_group' | 'regression' | 'spike';
+  groupId: string;
+  title: string;
+  sdkEnvironment: string;
+  level: string;
+  events?: number;
+  minutes?: number;
+}
+
 export interface DomainEvents {
   /** An idea's status moved (any surface: management API, public PATCH, MCP, dashboard). */
   'feature.status-changed': {
@@ -60,6 +74,7 @@ export interface DomainEvents {
   'error.new-group': ErrorGroupEvent;
   /** A resolved error group had a new event (it regressed). */
   'error.regressed': ErrorGroupEvent;
+  'error.alert': ErrorAlertEvent;
   /** The i18n SDK reported a key missing in a locale for the first time. */
   'translation.missing-key': { projectId: string; environment: string; locale: string; key: string };
   /** A changelog entry became published (created published, or a draft published). */

@@ -72,7 +72,12 @@ describe('statements per request: a fixed number for every list, whatever its le
   before(async () => {
     server = await startTestServer({
       // No outbox, changelog schedule or webhook worker: their polls would be counted with the request's statements.
-      env: { OUTBOX_POLL_MS: '0', CHANGELOG_SCHEDULE_INTERVAL_MS: '0', WEBHOOKS_POLL_MS: '0' },
+      env: {
+        OUTBOX_POLL_MS: '0',
+        CHANGELOG_SCHEDULE_INTERVAL_MS: '0',
+        WEBHOOKS_POLL_MS: '0',
+        ERROR_ALERT_POLL_MS: '0',
+      },
       wrapDatabase: (db) => {
         const counting = countStatements(db);
         count = counting.count;

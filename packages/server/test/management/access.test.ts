@@ -58,7 +58,7 @@ describe('management: every project route is scoped to the team and the role', (
   before(async () => {
     // No webhook worker: its delivery of the test message queued below would change the
     // snapshots these tests compare, at whatever moment its poll comes.
-    server = await startTestServer({ env: { WEBHOOKS_POLL_MS: '0' } });
+    server = await startTestServer({ env: { WEBHOOKS_POLL_MS: '0', ERROR_ALERT_POLL_MS: '0' } });
     p = await managedProject(server);
     const base = `/projects/${p.projectId}`;
     ids['projectId'] = p.projectId;

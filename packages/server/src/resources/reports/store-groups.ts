@@ -369,3 +369,28 @@ export async function setGroupStatus(
   );
   return true;
 }
+
+/**
+ * Retention (ERROR_EVENT_RETENTION_DAYS): deletes the kept events received before `cutoff` of up
+ * to `limit` groups after `afterId` (by id; only groups first seen before the cutoff can have
+ * such events), each group's by its primary key's range. Groups, counts, users and tags stay.
+ * Answers the events deleted and the id to go on after, undefined once every group was looked at.
+ */
+export async function pruneGroupEvents(
+  db: Queryable,
+  cutoff: string,
+  afterId: string,
+  limit: number,
+): Promise<{ deleted: number; next: string | undefined }> {
+  const groups = await db.all<{ id: string }>(
+    'SELECT id FROM error_groups WHERE id > ? AND first_seen_at < ? ORDER BY id LIMIT ?',
+    [afterId, cutoff, limit],
+  );
+  if (groups.length === 0) return { deleted: 0, next: undefined };
+  const ids = groups.map((group) => group.id);
+  const { changes } = await db.run(
+    `DELETE FROM error_events WHERE group_id IN (${ids.map(() => '?').join(', ')}) AND received_at < ?`,
+    [...ids, cutoff],
+  );
+  return { deleted: changes, next: groups.length < limit ? undefined : ids[ids.length - 1] };
+}

@@ -18,3 +18,4 @@ export {
   type ReportStatus,
   type TriageTable,
 } from './store-triage.ts';
+export { type AttentionGroupRow, listErrorGroupsNeedingAttention } from './attention-read-model.ts';

@@ -131,6 +131,16 @@ describe('Error alerts with @sentry/node', () => {
     const regressed = await mailbox.waitFor((m) => m.subject.startsWith('Error regressed'));
     assert.match(regressed.subject, /PaymentError/);
 
+    // Home's "Needs attention" lists the regressed group and the new staging one.
+    const attention = await p.member.get('/me/attention');
+    assert.equal(attention.status, 200, attention.text);
+    const listed = attention.body.errorGroups.map((g: any) => [g.title.split(':')[0], g.status]);
+    assert.deepEqual(listed.sort(), [
+      ['PaymentError', 'regressed'],
+      ['StagingOnlyError', 'open'],
+    ]);
+    assert.deepEqual((await p.outsider.get('/me/attention')).body.errorGroups, [], 'no other team sees them');
+
     await sleep(500);
     assert.equal(mailsTo('New error').length, 1, 'one e-mail for the production group, none for staging');
     // Webhooks: one error.new_group per group (two groups), and error.alert for each firing.

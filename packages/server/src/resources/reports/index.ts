@@ -19,3 +19,4 @@ export {
   type TriageTable,
 } from './store-triage.ts';
 export { type AttentionGroupRow, listErrorGroupsNeedingAttention } from './attention-read-model.ts';
+export { feedbackFromEvent, feedbackFromUserReport, recordSentryFeedback } from './feedback.ts';

@@ -1,6 +1,6 @@
 /**
  * The frame of a project's screens: the project's name, its sections (inbox, roadmap, changelog,
- * errors, bug reports, logs, site config, translations, releases, settings, keys, webhooks) and the screen.
+ * errors, bug reports, logs, site config, translations, releases, settings, keys, webhooks, error alerts) and the screen.
  * The project comes from GET /projects/{id}, which also says the caller's role, so screens can
  * hide what the role cannot do (the server enforces it either way).
  */
@@ -75,6 +75,7 @@ const SECTIONS: readonly { title: string; links: readonly (readonly [path: strin
       ['settings', 'Settings'],
       ['keys', 'API keys'],
       ['webhooks', 'Webhooks'],
+      ['alerts', 'Error alerts'],
     ],
   },
 ];

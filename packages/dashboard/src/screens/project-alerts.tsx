@@ -13,7 +13,7 @@ import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Field, fieldErrors } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
-import { CheckboxGroup, SelectField, useRequiredSelection } from '../widgets/fields.tsx';
+import { CheckboxField, CheckboxGroup, SelectField, useRequiredSelection } from '../widgets/fields.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
 
@@ -140,7 +140,7 @@ function CreateRule({ project }: { project: Project }) {
   const [quiet, setQuiet] = useState('60');
   const [webhooks, setWebhooks] = useState<'yes' | 'no'>('yes');
   const levels = useRequiredSelection<Level>(['fatal', 'error'], 'Choose at least one level');
-  const recipients = useRequiredSelection<string>([], 'Choose at least one member');
+  const [recipients, setRecipients] = useState<string[]>([]);
   const create = useMutation({
     mutationFn: () =>
       unwrap(
@@ -153,7 +153,7 @@ function CreateRule({ project }: { project: Project }) {
             levels: levels.selected,
             ...(kind === 'spike' ? { spikeEvents: Number(events), spikeMinutes: Number(minutes) } : {}),
             quietMinutes: Number(quiet),
-            recipients: recipients.selected,
+            recipients,
             webhooks: webhooks === 'yes',
           },
         }),
@@ -221,12 +221,27 @@ function CreateRule({ project }: { project: Project }) {
       <CheckboxGroup legend="Levels" options={LEVELS} selection={levels} serverError={errors.levels} />
       <QueryView query={members} what="the team's members">
         {(data) => (
-          <CheckboxGroup
-            legend="E-mail these members"
-            options={data.members.map((member) => ({ value: member.accountId, description: member.email }))}
-            selection={recipients}
-            serverError={errors.recipients}
-          />
+          <fieldset className="scope-list">
+            <legend>E-mail these members</legend>
+            {data.members.map((member) => (
+              <CheckboxField
+                key={member.accountId}
+                label={member.name || member.email}
+                description={member.email}
+                checked={recipients.includes(member.accountId)}
+                onChange={(on) =>
+                  setRecipients(
+                    on ? [...recipients, member.accountId] : recipients.filter((id) => id !== member.accountId),
+                  )
+                }
+              />
+            ))}
+            {errors.recipients ? (
+              <span className="field-error" role="alert">
+                {errors.recipients}
+              </span>
+            ) : null}
+          </fieldset>
         )}
       </QueryView>
       {create.error ? <ErrorNote error={create.error} /> : null}

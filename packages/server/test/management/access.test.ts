@@ -38,6 +38,8 @@ const REQUESTS: Record<string, { body?: unknown; query?: Record<string, string> 
   manageUpdateRelease: { body: { title: 'Hacked' } },
   manageSetBugStatus: { body: { status: 'ignored' } },
   manageSetErrorStatus: { body: { status: 'ignored' } },
+  manageCreateErrorAlertRule: { body: { name: 'Sneaky', kind: 'new_group', recipients: [] } },
+  manageReplaceErrorAlertRule: { body: { name: 'Hacked', kind: 'new_group', recipients: [] } },
   manageSetLogGroupStatus: { body: { status: 'ignored' } },
   updateProject: { body: { name: 'Hacked' } },
   createApiKey: { body: { environment: 'live', scopes: ['public:read'] } },
@@ -90,6 +92,11 @@ describe('management: every project route is scoped to the team and the role', (
     ids['bugs'] = (await p.live.post('/bugs', { title: 'Broken button', message: 'The button does nothing.' })).body.id;
     ids['errors'] = (
       await p.live.post('/errors', { title: 'TypeError', message: 'x is undefined in checkout' })
+    ).body.id;
+    ids['groupId'] = (await p.owner.get(`${base}/error-groups`)).body.groups[0].id;
+    ids['eventId'] = (await p.owner.get(`${base}/error-groups/${ids['groupId']}/events`)).body.events[0].eventId;
+    ids['ruleId'] = (
+      await p.admin.post(`${base}/error-alerts`, { name: 'New errors', kind: 'new_group', recipients: [] })
     ).body.id;
     await p.live.post('/logs', { logs: [{ level: 'error', message: 'Timeout' }] });
     ids['logs'] = (await p.owner.get(`${base}/logs`)).body.logs[0].id;

@@ -1,8 +1,8 @@
 /**
  * The error alerts screen in Chromium against a real server and mailbox: an admin adds a
  * new-group rule e-mailing themself, a new error group arrives through the public API, the alert
- * e-mail comes, Home lists the group under "Needs attention", and the rule is deleted. axe on
- * every state.
+ * e-mail comes, Home lists the group under "Needs attention", a user's feedback on its event
+ * shows on the group's page, and the rule is deleted. axe on every state.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -65,6 +65,29 @@ describe('dashboard error alerts', () => {
     const attention = page.locator('section', { has: page.getByRole('heading', { name: 'New and regressed errors' }) });
     await attention.getByRole('link', { name: /AlertScreenError/ }).waitFor();
     await expectAccessible(page, 'home with a new error group');
+
+    // User feedback on the group's event (a legacy user_report item through the Sentry DSN) shows
+    // on the group's page.
+    const groups = await p.manage('GET', `/projects/${p.projectId}/error-groups?q=AlertScreenError`);
+    const groupId = groups.body.groups[0].id as string;
+    const events = await p.manage('GET', `/projects/${p.projectId}/error-groups/${groupId}/events`);
+    const dsn = new URL(key.body.sentryDsn as string);
+    const report = {
+      event_id: events.body.events[0].eventId,
+      name: 'Grace',
+      email: 'grace@example.com',
+      comments: 'My basket is empty again',
+    };
+    const sent = await fetch(`${dsn.protocol}//${dsn.host}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}`, {
+      method: 'POST',
+      body: `{}\n{"type":"user_report"}\n${JSON.stringify(report)}\n`,
+    });
+    assert.equal(sent.status, 200, await sent.text());
+    await page.goto(`${env.origin}/app/projects/${p.projectId}/errors/groups/${groupId}`);
+    const feedback = page.locator('section', { has: page.getByRole('heading', { name: 'User feedback' }) });
+    await feedback.getByText('My basket is empty again').waitFor();
+    await feedback.getByText(/Grace <grace@example\.com>/).waitFor();
+    await expectAccessible(page, 'error group with user feedback');
 
     await page.goto(`${env.origin}/app/projects/${p.projectId}/alerts`);
     await row.getByRole('button', { name: 'Delete' }).click();

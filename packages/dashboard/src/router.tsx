@@ -53,6 +53,7 @@ export const router = createBrowserRouter(
             { path: 'settings', lazy: screen(() => import('./screens/project-settings.tsx')) },
             { path: 'keys', lazy: screen(() => import('./screens/project-keys.tsx')) },
             { path: 'webhooks', lazy: screen(() => import('./screens/project-webhooks.tsx')) },
+            { path: 'alerts', lazy: screen(() => import('./screens/project-alerts.tsx')) },
           ],
         },
         { path: '*', lazy: screen(() => import('./screens/not-found.tsx')) },

@@ -28,6 +28,7 @@ import { registerShippingHandler } from './resources/features/mount.ts';
 import { ScheduleWorker } from './resources/changelog/mount.ts';
 import { ReleaseHealthWorker } from './resources/release-health/mount.ts';
 import { LinesWorker } from './resources/logs/mount.ts';
+import { AlertWorker, registerAlertHandlers } from './resources/reports/mount.ts';
 import { DeliveryWorker, registerWebhookHandlers } from './resources/webhooks/mount.ts';
 import { closeQuotaMeter, openQuotaMeter } from './http/quota.ts';
 import { sentryIngestRoutes } from './resources/sentry-ingest/mount.ts';
@@ -177,6 +178,16 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.addHook('preClose', async () => {
     await webhooks.stop();
     webhookMailer.close();
+  });
+  // Error alerts (new group, regression, spike) and the retention of kept error events.
+  const alertDomain = domainOfSender(config.accounts.mailFrom);
+  registerAlertHandlers({ messageIdDomain: alertDomain });
+  const alertMailer = createMailer(config, app.log);
+  const alerts = new AlertWorker({ db, config, mailer: alertMailer, log: app.log, messageIdDomain: alertDomain });
+  app.addHook('onReady', async () => alerts.start());
+  app.addHook('preClose', async () => {
+    await alerts.stop();
+    alertMailer.close();
   });
   // Scheduled changelog entries: published by the worker when due, as a manual publish would.
   const changelogSchedule = new ScheduleWorker({ db, intervalMs: config.changelogScheduleIntervalMs, log: app.log });

@@ -2,6 +2,20 @@ import { resolve } from 'node:path';
 import { DEFAULT_CHECKPOINT_PAGES } from './db/sqlite.ts';
 
 /** Every setting the server reads, parsed once at start; a bad value stops start-up. */
+export interface ErrorAlertsConfig {
+  /** `ERROR_ALERT_POLL_MS`: how often the alert e-mails are sent; 0 runs no alert worker here. */
+  pollMs: number;
+  /** `ERROR_ALERT_TICK_MS`: how often spike rules are checked (a minute). */
+  tickMs: number;
+  leaseSeconds: number;
+  retryBaseMs: number;
+  maxAttempts: number;
+  /** `ERROR_EVENT_RETENTION_DAYS`: kept error events older than this are deleted (90). */
+  retentionDays: number;
+  /** `ERROR_EVENT_RETENTION_INTERVAL_MS`: how often the retention pass runs (an hour). */
+  retentionIntervalMs: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -59,6 +73,8 @@ export interface Config {
   errorHistoryRetentionDays: number;
   /** The latest events an error group keeps besides its first and a sample (ERROR_EVENTS_PER_GROUP). */
   errorEventsPerGroup: number;
+  /** Error alerts and the retention of kept events (resources/reports/alert-worker.ts). */
+  errorAlerts: ErrorAlertsConfig;
   /**
    * `QUOTA_FLUSH_INTERVAL_MS`: how often plan-quota counts kept in memory are written to the
    * database (http/quota-meter.ts). Longer means fewer writes and a larger worst-case overshoot
@@ -262,6 +278,28 @@ export function loadConfig(env: Env = process.env): Config {
       retentionDays: read('LOG_LINE_RETENTION_DAYS', 14, integer(1, 3650), 'an integer from 1 to 3650'),
       workerMs: read('LOG_LINES_WORKER_MS', 60_000, integer(0, 3_600_000), 'an integer from 0 (no worker) to 3600000'),
       tailMaxPerProject: read('LOG_TAIL_MAX_PER_PROJECT', 5, integer(1, 1000), 'an integer from 1 to 1000'),
+    },
+    errorAlerts: {
+      pollMs: read('ERROR_ALERT_POLL_MS', 1000, integer(0, 3_600_000), 'an integer from 0 (no worker) to 3600000'),
+      tickMs: read('ERROR_ALERT_TICK_MS', 60_000, integer(100, 3_600_000), 'an integer from 100 to 3600000'),
+      leaseSeconds: read('ERROR_ALERT_LEASE_SECONDS', 120, integer(1, 86_400), 'an integer from 1 to 86400'),
+      retryBaseMs: read('ERROR_ALERT_RETRY_BASE_MS', 30_000, integer(1, 86_400_000), 'an integer from 1 to 86400000'),
+      maxAttempts: read('ERROR_ALERT_MAX_ATTEMPTS', 8, integer(1, 100), 'an integer from 1 to 100'),
+      retentionDays: read(
+        'ERROR_EVENT_RETENTION_DAYS',
+        90,
+        (raw) => {
+          const n = Number(raw);
+          return Number.isFinite(n) && n > 0 && n <= 36_500 ? n : undefined;
+        },
+        'a number of days above 0 (fractions allowed), at most 36500',
+      ),
+      retentionIntervalMs: read(
+        'ERROR_EVENT_RETENTION_INTERVAL_MS',
+        3_600_000,
+        integer(100, 86_400_000),
+        'an integer from 100 to 86400000',
+      ),
     },
     quotaFlushIntervalMs: read('QUOTA_FLUSH_INTERVAL_MS', 1000, integer(10, 60_000), 'an integer from 10 to 60000'),
     changelogScheduleIntervalMs: read(

@@ -26,6 +26,7 @@ export const WEBHOOK_EVENTS = [
   'changelog.published',
   'error.new_group',
   'error.regressed',
+  'error.alert',
   'translation.missing_key',
 ] as const satisfies readonly WebhookEvent[];
 // The list above names every event of the schema: a new server event fails the type-check here.

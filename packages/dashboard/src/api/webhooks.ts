@@ -22,9 +22,10 @@ const EVENT_TEXT = {
   'feature.hidden': 'A public idea is made internal',
   'comment.created': 'A public comment is added',
   'changelog.published': 'A changelog entry is published',
-  'error.new_group': 'An error is reported for the first time',
-  'error.regressed': 'A resolved error occurs again',
+  'error.new_group': 'A new error group is made (its first event)',
+  'error.regressed': 'A resolved error group has a new event',
   'translation.missing_key': 'A translation key is reported missing in a locale',
+  'error.alert': 'An error alert rule fires (new group, regression or spike)',
 } as const satisfies Record<WebhookEvent, string>;
 
 type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -76,6 +76,7 @@ function GroupView({ group, admin }: { group: ErrorGroupDetail; admin: boolean }
       {admin && !group.mergedInto ? <Lifecycle group={group} /> : null}
       <History groupId={group.id} refresh={group.events} />
       <Events group={group} />
+      <Feedback group={group} />
       <section className="card stack" aria-labelledby="tags-title">
         <h2 id="tags-title">Tags</h2>
         {group.tags.length === 0 ? (
@@ -100,6 +101,51 @@ function GroupView({ group, admin }: { group: ErrorGroupDetail; admin: boolean }
       </section>
       {group.merged.length > 0 ? <Merged group={group} admin={admin} /> : null}
     </>
+  );
+}
+
+/** User feedback on the group's events (Sentry's feedback widget, captureFeedback, user_report). */
+function Feedback({ group }: { group: ErrorGroupDetail }) {
+  const project = useProject();
+  const feedback = useQuery({
+    queryKey: [...errorGroupsKey(project.id), 'feedback', group.id],
+    queryFn: () =>
+      unwrap(
+        api.GET('/projects/{projectId}/error-groups/{groupId}/feedback', {
+          params: { path: { projectId: project.id, groupId: group.id } },
+        }),
+      ),
+  });
+  return (
+    <section className="card stack" aria-labelledby="feedback-title">
+      <h2 id="feedback-title">User feedback</h2>
+      <QueryView query={feedback} what="the feedback">
+        {(data) =>
+          data.feedback.length === 0 ? (
+            <p className="muted">No user feedback on this group's events.</p>
+          ) : (
+            <ul className="feedback-list">
+              {data.feedback.map((item) => (
+                <li key={item.id} className="stack">
+                  <p className="feedback-message">{item.message}</p>
+                  <p className="muted">
+                    {item.name ?? 'Someone'}
+                    {item.email ? ` <${item.email}>` : ''} · {when(item.createdAt)}
+                    {item.url ? (
+                      <>
+                        {' '}
+                        · on <span className="feedback-url">{item.url}</span>
+                      </>
+                    ) : null}{' '}
+                    · <Link to={`/projects/${project.id}/bugs/${item.id}`}>bug report</Link>
+                  </p>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryView>
+    </section>
   );
 }
 

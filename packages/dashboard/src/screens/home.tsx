@@ -55,7 +55,8 @@ function NeedsAttention({ data }: { data: Attention }) {
     data.ideasToTriage.length === 0 &&
     data.mostVotedOpenIdeas.length === 0 &&
     data.awaitingModeration.length === 0 &&
-    data.pendingInvites.length === 0;
+    data.pendingInvites.length === 0 &&
+    data.errorGroups.length === 0;
   return (
     <section className="stack" aria-labelledby="attention-title">
       <h2 id="attention-title">Needs attention</h2>
@@ -105,6 +106,23 @@ function NeedsAttention({ data }: { data: Attention }) {
             `${idea.voteCount} ${idea.voteCount === 1 ? 'vote' : 'votes'} · ${statusLabel(idea.status)}`
           }
         />
+      ) : null}
+      {data.errorGroups.length > 0 ? (
+        <section className="card stack" aria-labelledby="error-groups-title">
+          <h3 id="error-groups-title">New and regressed errors</h3>
+          <ul className="attention-list">
+            {data.errorGroups.map((group) => (
+              <li key={group.id}>
+                <Link to={`/projects/${group.projectId}/errors/groups/${group.id}`}>{group.title}</Link>
+                <span className="muted">
+                  {group.projectName} · {group.status === 'regressed' ? 'regressed' : 'new'} · {group.sdkEnvironment} ·{' '}
+                  {group.events} {group.events === 1 ? 'event' : 'events'}, last{' '}
+                  {new Date(group.lastSeenAt).toLocaleString()}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
       ) : null}
       {data.pendingInvites.length > 0 ? (
         <section className="card stack" aria-labelledby="invites-title">

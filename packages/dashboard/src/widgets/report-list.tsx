@@ -172,17 +172,21 @@ export function ReportList<T extends ReportRow, S extends string>({ kind }: { ki
             {reports.isFetching ? ' (updating…)' : ''}
           </p>
           <div className="reports-table-wrap">
-            <table className="table reports-table" aria-label={kind.tableLabel}>
+            <table className="table reports-table report-list-table" aria-label={kind.tableLabel}>
               <thead>
                 <tr>
                   <th scope="col">{kind.titleHeader}</th>
                   <th scope="col" className="num">
                     {kind.occurrencesHeader}
                   </th>
-                  <th scope="col">First seen</th>
+                  <th scope="col" className="col-low">
+                    First seen
+                  </th>
                   <th scope="col">Last seen</th>
                   <th scope="col">Severity</th>
-                  <th scope="col">Environment</th>
+                  <th scope="col" className="col-low">
+                    Environment
+                  </th>
                   {columns('environment').map((column) => (
                     <th key={column.header} scope="col">
                       {column.header}
@@ -206,7 +210,7 @@ export function ReportList<T extends ReportRow, S extends string>({ kind }: { ki
                         <span className="muted reports-message">{row.message.slice(0, 160)}</span>
                       </td>
                       <td className="num">{seen.occurrences}</td>
-                      <td>
+                      <td className="col-low">
                         <time dateTime={seen.firstSeenAt}>{when(seen.firstSeenAt)}</time>
                       </td>
                       <td>
@@ -215,7 +219,7 @@ export function ReportList<T extends ReportRow, S extends string>({ kind }: { ki
                       <td>
                         <span className={`severity severity-${row.severity}`}>{severityName(row.severity)}</span>
                       </td>
-                      <td>{row.environment === 'live' ? 'Live' : 'Test'}</td>
+                      <td className="col-low">{row.environment === 'live' ? 'Live' : 'Test'}</td>
                       {columns('environment').map((column) => (
                         <td key={column.header}>{column.cell(row, project.id)}</td>
                       ))}

@@ -6,6 +6,33 @@
  */
 import type { Queryable } from './database.ts';
 
+/** A new or regressed error group: `errorId` is the dedup record its event was counted on. */
+export interface ErrorGroupEvent {
+  projectId: string;
+  environment: string;
+  errorId: string;
+  groupId: string;
+  title: string;
+  fingerprint: string;
+  /** The SDK's environment (production, staging, …) and the event's level. */
+  sdkEnvironment: string;
+  level: string;
+}
+
+/** An error alert rule fired for a group (resources/reports/alerts.ts); webhooks subscribe. */
+export interface ErrorAlertEvent {
+  projectId: string;
+  ruleId: string;
+  ruleName: string;
+  reason: 'new_group' | 'regression' | 'spike';
+  groupId: string;
+  title: string;
+  sdkEnvironment: string;
+  level: string;
+  events?: number;
+  minutes?: number;
+}
+
 export interface DomainEvents {
   /** An idea's status moved (any surface: management API, public PATCH, MCP, dashboard). */
   'feature.status-changed': {
@@ -49,10 +76,11 @@ export interface DomainEvents {
     body: string;
     authorName: string | null;
   };
-  /** An error fingerprint was reported for the first time (not on each repeat). */
-  'error.new-group': { projectId: string; environment: string; errorId: string; title: string; fingerprint: string };
-  /** A resolved error group occurred again. */
-  'error.regressed': { projectId: string; environment: string; errorId: string; title: string; fingerprint: string };
+  /** An error group was made (its first event; not on each repeat). */
+  'error.new-group': ErrorGroupEvent;
+  /** A resolved error group had a new event (it regressed). */
+  'error.regressed': ErrorGroupEvent;
+  'error.alert': ErrorAlertEvent;
   /** The i18n SDK reported a key missing in a locale for the first time. */
   'translation.missing-key': { projectId: string; environment: string; locale: string; key: string };
   /** A changelog entry became published (created published, or a draft published). */

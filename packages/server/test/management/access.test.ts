@@ -40,6 +40,8 @@ const REQUESTS: Record<string, { body?: unknown; query?: Record<string, string> 
   manageSetErrorStatus: { body: { status: 'ignored' } },
   manageSetErrorGroupStatus: { body: { status: 'ignored' } },
   manageMergeErrorGroups: { body: { groupIds: ['OTHER_GROUP'] } },
+  manageCreateErrorAlertRule: { body: { name: 'Sneaky', kind: 'new_group', recipients: [] } },
+  manageReplaceErrorAlertRule: { body: { name: 'Hacked', kind: 'new_group', recipients: [] } },
   manageSetLogGroupStatus: { body: { status: 'ignored' } },
   updateProject: { body: { name: 'Hacked' } },
   createApiKey: { body: { environment: 'live', scopes: ['public:read'] } },
@@ -63,7 +65,7 @@ describe('management: every project route is scoped to the team and the role', (
   before(async () => {
     // No webhook worker: its delivery of the test message queued below would change the
     // snapshots these tests compare, at whatever moment its poll comes.
-    server = await startTestServer({ env: { WEBHOOKS_POLL_MS: '0' } });
+    server = await startTestServer({ env: { WEBHOOKS_POLL_MS: '0', ERROR_ALERT_POLL_MS: '0' } });
     p = await managedProject(server);
     const base = `/projects/${p.projectId}`;
     ids['projectId'] = p.projectId;
@@ -100,6 +102,9 @@ describe('management: every project route is scoped to the team and the role', (
     ids['eventId'] = 'latest';
     const other = (await p.live.post('/errors', { title: 'RangeError', message: 'index out of range' })).body.id;
     ids['OTHER_GROUP'] = (await p.owner.get(`${base}/errors/${other}`)).body.groupId;
+    ids['ruleId'] = (
+      await p.admin.post(`${base}/error-alerts`, { name: 'New errors', kind: 'new_group', recipients: [] })
+    ).body.id;
     await p.live.post('/logs', { logs: [{ level: 'error', message: 'Timeout' }] });
     ids['logs'] = (await p.owner.get(`${base}/logs`)).body.logs[0].id;
     ids['lineId'] = (await p.owner.get(`${base}/logs/lines`)).body.lines[0].id;

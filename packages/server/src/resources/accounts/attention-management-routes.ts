@@ -13,6 +13,7 @@ import {
   listIdeasToTriage,
   listMostVotedOpenIdeas,
 } from '../features/index.ts';
+import { listErrorGroupsNeedingAttention } from '../reports/index.ts';
 import { listPendingInvitesAdministeredBy } from '../teams/index.ts';
 import { Attention, ATTENTION_LIMIT } from './schemas.ts';
 import { findAccount } from './store.ts';
@@ -38,19 +39,20 @@ export async function attentionManagementRoutes(app: ManagementApp, { db }: Mana
       schema: {
         operationId: 'getAttention',
         summary:
-          'What needs the caller’s attention: ideas to triage, most-voted open ideas, items held for moderation, e-mail status, pending invites of teams it administers (at most 10 each)',
+          'What needs the caller’s attention: ideas to triage, most-voted open ideas, items held for moderation, e-mail status, pending invites of teams it administers, new and regressed error groups (at most 10 each)',
         tags: ['accounts'],
         response: { 200: Attention, ...errorResponses(401) },
       },
     },
     async (request) => {
       const caller = requireAccount(request);
-      const [account, triage, voted, held, invites] = await Promise.all([
+      const [account, triage, voted, held, invites, groups] = await Promise.all([
         findAccount(db, caller.id),
         listIdeasToTriage(db, caller.id, ATTENTION_LIMIT),
         listMostVotedOpenIdeas(db, caller.id, ATTENTION_LIMIT),
         listAwaitingModeration(db, caller.id, ATTENTION_LIMIT),
         listPendingInvitesAdministeredBy(db, caller.id, nowIso(), ATTENTION_LIMIT),
+        listErrorGroupsNeedingAttention(db, caller.id, ATTENTION_LIMIT),
       ]);
       return {
         emailVerified: account ? Boolean(Number(account.email_verified)) : false,
@@ -69,6 +71,18 @@ export async function attentionManagementRoutes(app: ManagementApp, { db }: Mana
           role: row.role,
           createdAt: row.created_at,
           expiresAt: row.expires_at,
+        })),
+        errorGroups: groups.map((row) => ({
+          id: row.id,
+          projectId: row.project_id,
+          projectName: row.project_name,
+          title: row.title,
+          status: row.status,
+          sdkEnvironment: row.sdk_environment,
+          level: row.level,
+          events: Number(row.events),
+          firstSeenAt: row.first_seen_at,
+          lastSeenAt: row.last_seen_at,
         })),
       };
     },

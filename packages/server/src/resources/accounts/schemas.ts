@@ -82,6 +82,22 @@ const AttentionInvite = Type.Object(
 
 export const ATTENTION_LIMIT = 10;
 
+const AttentionErrorGroup = Type.Object(
+  {
+    id: Type.String(),
+    projectId: Type.String(),
+    projectName: Type.String(),
+    title: Type.String(),
+    status: Type.String({ description: 'open (new) or regressed' }),
+    sdkEnvironment: Type.String(),
+    level: Type.String(),
+    events: Type.Integer(),
+    firstSeenAt: Type.String({ format: 'date-time' }),
+    lastSeenAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
 export const Attention = Type.Object(
   {
     emailVerified: Type.Boolean({ description: 'false: the account’s e-mail address still needs its link opened' }),
@@ -108,6 +124,11 @@ export const Attention = Type.Object(
     pendingInvites: Type.Array(AttentionInvite, {
       maxItems: ATTENTION_LIMIT,
       description: 'Invites not yet accepted, revoked or expired, of the teams the caller administers (admin or owner)',
+    }),
+    errorGroups: Type.Array(AttentionErrorGroup, {
+      maxItems: ATTENTION_LIMIT,
+      description:
+        'Error groups of those projects (live keys) that regressed, or are new (first seen in the last 7 days) and open, latest seen first',
     }),
   },
   { additionalProperties: false },

@@ -18,3 +18,5 @@ export {
   type ReportStatus,
   type TriageTable,
 } from './store-triage.ts';
+export { type AttentionGroupRow, listErrorGroupsNeedingAttention } from './attention-read-model.ts';
+export { feedbackFromEvent, feedbackFromUserReport, recordSentryFeedback } from './feedback.ts';

@@ -12,12 +12,16 @@ import { createFeature } from '../features/index.ts';
 import { type HistoryRange, readHistory } from './store-history.ts';
 import { BugFeature, ErrorHistory, HistoryQuery, ReportParams } from './management-schemas.ts';
 import { KIND_ROUTES, triageRoutes } from './management-routes.ts';
+import { errorAlertRoutes } from './alert-routes.ts';
+import { errorFeedbackRoutes } from './feedback-routes.ts';
 import { errorGroupRoutes } from './group-routes.ts';
 import { errorGroupOf, getReport, linkBugToFeature } from './store.ts';
 
 export async function reportManagementRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
   for (const spec of KIND_ROUTES) triageRoutes(app, deps, spec);
   await errorGroupRoutes(app, deps);
+  await errorAlertRoutes(app, deps);
+  await errorFeedbackRoutes(app, deps);
   const { db, config } = deps;
 
   app.get(

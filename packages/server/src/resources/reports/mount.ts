@@ -2,3 +2,5 @@
 export type { KindRoutes } from './management-routes.ts';
 export { reportManagementRoutes } from './lifecycle-routes.ts';
 export { reportRoutes } from './public-routes.ts';
+export { AlertWorker } from './alert-worker.ts';
+export { registerAlertHandlers } from './alerts.ts';

@@ -24,6 +24,20 @@ export interface GroupEventInput {
   receivedAt: Date;
 }
 
+/** A group this write made (`new`) or regressed (the group shown: a merged group's target). */
+export interface GroupChange {
+  kind: 'new' | 'regressed';
+  groupId: string;
+  /** The first event of the batch that made the change. */
+  input: GroupEventInput;
+}
+
+export interface WrittenGroups {
+  /** Each input's group id. */
+  groupOf: Map<GroupEventInput, string>;
+  changes: GroupChange[];
+}
+
 interface GroupBatch {
   key: string;
   scope: Scope;
@@ -129,7 +143,7 @@ export async function writeGroupEvents(
   tx: Queryable,
   inputs: readonly GroupEventInput[],
   cap = DEFAULT_EVENTS_PER_GROUP,
-): Promise<Map<GroupEventInput, string>> {
+): Promise<WrittenGroups> {
   const batches = batchesOf(inputs);
   const params: SqlValue[] = [];
   for (const b of batches) {
@@ -149,10 +163,13 @@ export async function writeGroupEvents(
   const users: [string, string][] = [];
   const tags = new Map<string, [string, string, string, number]>();
   const dropped: [string, number[]][] = [];
+  const changes: GroupChange[] = [];
   for (const b of batches) {
     const group = byKey.get(b.key)!;
     const isNew = group.id === b.candidate;
-    await applyGroupLifecycle(tx, group, b, isNew);
+    if (isNew) changes.push({ kind: 'new', groupId: group.id, input: b.first });
+    const regressed = await applyGroupLifecycle(tx, group, b, isNew);
+    if (regressed) changes.push({ kind: 'regressed', groupId: regressed, input: b.first });
     const firstOrdinal = Number(group.own_events) - b.items.length + 1;
     const gone: number[] = [];
     for (const [i, item] of b.items.entries()) {
@@ -183,7 +200,7 @@ export async function writeGroupEvents(
   await countUsers(tx, users, batches, byKey);
   const tagRows = [...tags.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
   await inChunks(tagRows, (chunk) => tx.run(upsertTags(chunk.length), chunk.flat()).then(() => undefined));
-  return groupOf;
+  return { groupOf, changes };
 }
 
 /** Adds each group's new distinct users to its count (and a merged group's target's). */
@@ -219,8 +236,13 @@ async function countUsers(
  * The status after a batch: a repeat of a resolved group may regress it (on the group shown: a
  * merged group's target), and the target of a merged group counts the batch too.
  */
-async function applyGroupLifecycle(tx: Queryable, group: UpsertedGroup, b: GroupBatch, isNew: boolean): Promise<void> {
-  if (isNew) return;
+async function applyGroupLifecycle(
+  tx: Queryable,
+  group: UpsertedGroup,
+  b: GroupBatch,
+  isNew: boolean,
+): Promise<string | undefined> {
+  if (isNew) return undefined;
   let shown = { id: group.id, status: group.status, resolved_in_release: group.resolved_in_release };
   if (group.merged_into) {
     const target = await tx.get<typeof shown>(
@@ -230,16 +252,17 @@ async function applyGroupLifecycle(tx: Queryable, group: UpsertedGroup, b: Group
        WHERE id = ? RETURNING id, status, resolved_in_release`,
       [b.items.length, b.lastSeen, b.lastSeen, b.lastRelease, group.merged_into],
     );
-    if (!target) return;
+    if (!target) return undefined;
     shown = target;
   }
   const status = lifecycleAfterRepeat(shown.status, shown.resolved_in_release, b.lastRelease);
-  if (status === shown.status) return;
+  if (status === shown.status) return undefined;
   await tx.run('UPDATE error_groups SET status = ?, regressed_in_release = ? WHERE id = ?', [
     status,
     status === 'regressed' ? b.lastRelease : null,
     shown.id,
   ]);
+  return status === 'regressed' ? shown.id : undefined;
 }
 
 /** The ids of a group and the groups merged into it. */
@@ -345,4 +368,29 @@ export async function setGroupStatus(
     [status, resolvingLater ? group.last_release : null, groupId],
   );
   return true;
+}
+
+/**
+ * Retention (ERROR_EVENT_RETENTION_DAYS): deletes the kept events received before `cutoff` of up
+ * to `limit` groups after `afterId` (by id; only groups first seen before the cutoff can have
+ * such events), each group's by its primary key's range. Groups, counts, users and tags stay.
+ * Answers the events deleted and the id to go on after, undefined once every group was looked at.
+ */
+export async function pruneGroupEvents(
+  db: Queryable,
+  cutoff: string,
+  afterId: string,
+  limit: number,
+): Promise<{ deleted: number; next: string | undefined }> {
+  const groups = await db.all<{ id: string }>(
+    'SELECT id FROM error_groups WHERE id > ? AND first_seen_at < ? ORDER BY id LIMIT ?',
+    [afterId, cutoff, limit],
+  );
+  if (groups.length === 0) return { deleted: 0, next: undefined };
+  const ids = groups.map((group) => group.id);
+  const { changes } = await db.run(
+    `DELETE FROM error_events WHERE group_id IN (${ids.map(() => '?').join(', ')}) AND received_at < ?`,
+    [...ids, cutoff],
+  );
+  return { deleted: changes, next: groups.length < limit ? undefined : ids[ids.length - 1] };
 }

@@ -14,7 +14,7 @@ import { countOccurrence, countOccurrencesIn, ERROR_ID_PREFIX, hourOf, pruneHist
 import type { BugBody, ErrorBody } from './schemas.ts';
 import { lifecycleAfterRepeat } from './lifecycle.ts';
 import type { PreparedEvent } from './error-event.ts';
-import { DEFAULT_EVENTS_PER_GROUP, type GroupEventInput, writeGroupEvents } from './store-groups.ts';
+import { DEFAULT_EVENTS_PER_GROUP, type GroupChange, type GroupEventInput, writeGroupEvents } from './store-groups.ts';
 
 export { compareVersions, lifecycleAfterRepeat } from './lifecycle.ts';
 import {
@@ -240,13 +240,15 @@ export async function writeErrorGroups(
     // The groups first: a new record points to the group of its first report.
     const inputs: GroupEventInput[] = [];
     const firsts: GroupEventInput[] = [];
-    for (const { index } of written) {
+    const planOf = new Map<GroupEventInput, number>();
+    for (const [i, { index }] of written.entries()) {
       for (const [n, report] of groups[index]!.entries()) {
         inputs.push({ scope: report.scope, event: report.event, receivedAt: report.now });
+        planOf.set(inputs[inputs.length - 1]!, i);
         if (n === 0) firsts.push(inputs[inputs.length - 1]!);
       }
     }
-    const groupOf = await writeGroupEvents(tx, inputs, eventsPerGroup);
+    const { groupOf, changes } = await writeGroupEvents(tx, inputs, eventsPerGroup);
     for (const [i, plan] of plans.entries()) plan.values.push(groupOf.get(firsts[i]!) ?? null);
     const recorded = await upsertErrorRecords(tx, plans, cutoff);
     // Groups whose open record is past the window: those records are closed, and the upsert again
@@ -277,6 +279,19 @@ export async function writeErrorGroups(
         ),
       );
     await applyLifecycle(tx, plans, recorded, closed);
+    // New and regressed groups are told per error group (webhooks and alerts subscribe).
+    const shared: SharedReads = new Map();
+    for (const change of changes) {
+      const plan = plans[planOf.get(change.input)!]!;
+      await tellEvent(
+        tx,
+        change.kind === 'new' ? 'error.new-group' : 'error.regressed',
+        plan,
+        change,
+        recorded,
+        shared,
+      );
+    }
     return plans.map((plan) => recorded.get(plan.key)!);
   }, RELAXED);
   await pruneHistory(db, retentionDays, new Date(latest));
@@ -424,10 +439,6 @@ async function applyLifecycle(
   recorded: ReadonlyMap<string, RecordedGroup>,
   previous: ReadonlyMap<string, PreviousRecord>,
 ): Promise<void> {
-  // The events of this write share their handlers' reads (a project's webhook endpoints).
-  const shared: SharedReads = new Map();
-  const tell = (event: 'error.new-group' | 'error.regressed', plan: GroupPlan, errorId: string) =>
-    tellEvent(tx, event, plan, errorId, shared);
   for (const plan of plans) {
     const record = recorded.get(plan.key)!;
     if (record.duplicate) {
@@ -440,43 +451,44 @@ async function applyLifecycle(
           record.id,
         ]);
       }
-      if (status === 'regressed' && record.status !== 'regressed') await tell('error.regressed', plan, record.id);
       continue;
     }
     const before = previous.get(plan.key);
-    if (!before) {
-      // A fingerprint never seen before: the one write that tells of a new group (repeats do not).
-      await tell('error.new-group', plan, record.id);
-      continue;
-    }
-    if (before.status === 'open') continue;
+    if (!before || before.status === 'open') continue;
     const status = lifecycleAfterRepeat(before.status, before.resolved_in_release, plan.version);
     await tx.run('UPDATE error_reports SET status = ?, resolved_in_release = ? WHERE id = ?', [
       status,
       status === 'resolved' ? before.resolved_in_release : null,
       record.id,
     ]);
-    if (before.status === 'resolved' && status === 'regressed') await tell('error.regressed', plan, record.id);
   }
 }
 
-/** A new error group, or a regression, told in the write's transaction (webhooks subscribe). */
+/**
+ * A new error group, or a regressed one, told in the write's transaction (webhooks and alerts
+ * subscribe); `errorId` is the dedup record the group's event was counted on.
+ */
 function tellEvent(
   tx: Queryable,
   event: 'error.new-group' | 'error.regressed',
   plan: GroupPlan,
-  errorId: string,
+  change: GroupChange,
+  recorded: ReadonlyMap<string, RecordedGroup>,
   shared: SharedReads,
 ) {
+  const { event: prepared } = change.input;
   return emitDomainEvent(
     tx,
     event,
     {
       projectId: plan.scope.projectId,
       environment: plan.scope.environment,
-      errorId,
-      title: String(plan.values[0]),
+      errorId: recorded.get(plan.key)!.id,
+      groupId: change.groupId,
+      title: prepared.title,
       fingerprint: plan.fingerprint,
+      sdkEnvironment: prepared.sdkEnvironment,
+      level: prepared.level,
     },
     shared,
   );

@@ -3,7 +3,8 @@
  * reports to Signpost with a Sentry SDK by setting its DSN to `http(s)://<key>@<host>/<number>`
  * and nothing else. Event items go through the same write as POST /errors (dedup, history,
  * regression), log items through the same write as POST /logs, session items into release
- * health (resources/release-health); other item types are accepted
+ * health (resources/release-health), user feedback (`feedback`, `user_report`) as bug reports
+ * linked to their event's error group; other item types are accepted
  * and dropped, and counted (counters.ts). Answers any origin (browser SDKs report cross-origin).
  */
 import { randomUUID } from 'node:crypto';
@@ -14,7 +15,13 @@ import { findInputProblem } from '../../http/input-guard.ts';
 import { BadRequestError } from '../../kernel/errors.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { storeLogBatch } from '../logs/index.ts';
-import { prepareSentryEvent, recordError } from '../reports/index.ts';
+import {
+  feedbackFromEvent,
+  feedbackFromUserReport,
+  prepareSentryEvent,
+  recordError,
+  recordSentryFeedback,
+} from '../reports/index.ts';
 import { recordSessionItems, type SessionItem } from '../release-health/index.ts';
 import { admitKey, consumeIngestQuota, type IngestKey, keyFromDsn, keyOutsideBody, requireScopes } from './auth.ts';
 import { BODY_LIMIT, decodeBody } from './body.ts';
@@ -99,7 +106,9 @@ export async function sentryIngestRoutes(app: FastifyInstance, { db, config }: I
     key ??= await admitKey(db, keyFromDsn(parsed.header['dsn']), request.params.projectNumber);
     const types = parsed.items.map((item) => String(item.header['type']));
     const needed = new Set<string>();
-    if (types.includes('event')) needed.add('errors:write');
+    if (types.some((type) => type === 'event' || type === 'feedback' || type === 'user_report')) {
+      needed.add('errors:write');
+    }
     if (types.includes('log')) needed.add('logs:write');
     if (types.includes('session') || types.includes('sessions')) needed.add('errors:write');
     // Only dropped items: any key that may write errors or logs may send them.
@@ -137,6 +146,15 @@ export async function sentryIngestRoutes(app: FastifyInstance, { db, config }: I
           await storeLogBatch(db, scope, entries.slice(i, i + LOG_BATCH), new Date());
         }
         countItem(db, 'accepted', 'log');
+      } else if (type === 'feedback' || type === 'user_report') {
+        // User feedback: a bug report linked to the error group of its event (reports/feedback.ts).
+        const payload = itemJson(item);
+        guard(payload);
+        const feedback = type === 'feedback' ? feedbackFromEvent(payload) : feedbackFromUserReport(payload);
+        if (feedback) {
+          await recordSentryFeedback(db, scope, feedback, new Date());
+          countItem(db, 'accepted', type);
+        } else countItem(db, 'dropped', type);
       } else if (type !== 'session' && type !== 'sessions') {
         countItem(db, 'dropped', type);
       }

@@ -19,6 +19,7 @@ export const WEBHOOK_EVENTS = [
   'error.new_group',
   'error.regressed',
   'translation.missing_key',
+  'error.alert',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** The event of a send-test message (not subscribable: it goes to the one endpoint tested). */
@@ -37,6 +38,7 @@ export function dashboardLinks(publicUrl: string, projectId: string) {
     feature: (id: string) => `${base}/inbox/${encodeURIComponent(id)}`,
     changelog: (id: string) => `${base}/changelog/${encodeURIComponent(id)}`,
     error: (id: string) => `${base}/errors/${encodeURIComponent(id)}`,
+    group: (id: string) => `${base}/errors/groups/${encodeURIComponent(id)}`,
     translations: () => `${base}/translations`,
     webhooks: () => `${base}/webhooks`,
   };
@@ -160,17 +162,36 @@ export function registerWebhookHandlers(options: { publicUrl: string }): void {
     onDomainEvent(domain, 'webhooks', async (tx, event, shared) => {
       await queueEvent(
         tx,
-        `error:${event.environment}:${event.fingerprint}`,
+        `error-group:${event.groupId}`,
         body(type, {
           projectId: event.projectId,
           environment: event.environment,
-          error: { id: event.errorId, title: event.title, fingerprint: event.fingerprint },
+          groupId: event.groupId,
+          sdkEnvironment: event.sdkEnvironment,
+          error: { id: event.errorId, groupId: event.groupId, title: event.title, fingerprint: event.fingerprint },
           url: links(event.projectId).error(event.errorId),
         }),
         shared,
       );
     });
   }
+  onDomainEvent('error.alert', 'webhooks', async (tx, event) => {
+    const { projectId, ruleId, ruleName, reason, groupId, title, sdkEnvironment, level, events, minutes } = event;
+    await queueEvent(
+      tx,
+      `error-group:${groupId}`,
+      body('error.alert', {
+        projectId,
+        environment: 'live',
+        rule: { id: ruleId, name: ruleName, reason },
+        groupId,
+        sdkEnvironment,
+        error: { groupId, title, level },
+        ...(events === undefined ? {} : { events, minutes }),
+        url: links(projectId).group(groupId),
+      }),
+    );
+  });
   onDomainEvent('translation.missing-key', 'webhooks', async (tx, event) => {
     await queueEvent(
       tx,

@@ -41,6 +41,11 @@ export function slackText(body: WebhookBody): string {
       const what = body.type === 'error.new_group' ? 'New error' : 'Error regressed';
       return `${what} (${mrkdwn(str(data['environment']))}): ${link(str(error['title']))}`;
     }
+    case 'error.alert': {
+      const error = (data['error'] ?? {}) as Record<string, unknown>;
+      const rule = (data['rule'] ?? {}) as Record<string, unknown>;
+      return `Alert ${mrkdwn(str(rule['name']))} (${mrkdwn(str(data['sdkEnvironment']))}): ${link(str(error['title']))}`;
+    }
     case 'translation.missing_key':
       return `Missing translation: \`${mrkdwn(str(data['key']))}\` in ${mrkdwn(str(data['locale']))} (${link('translations')})`;
     default:

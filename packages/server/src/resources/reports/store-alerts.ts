@@ -1,0 +1,320 @@
+/**
+ * The store of error_alert_rules, error_alert_firings and error_alert_outbox (issue 31's alerts):
+ * the rules of a project, the quiet period of a rule and group (claimed in one statement), the
+ * alert e-mails queued in the transaction that fired a rule (sent by alert-worker.ts, the lease
+ * pattern of the follower outbox), and the spike candidates read from error groups and their
+ * kept events.
+ */
+import type { Database, Queryable } from '../../db/database.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
+
+export const ALERT_KINDS = ['new_group', 'regression', 'spike'] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+export interface AlertRule {
+  id: string;
+  projectId: string;
+  name: string;
+  kind: AlertKind;
+  sdkEnvironment: string | null;
+  levels: string[] | null;
+  spikeEvents: number | null;
+  spikeMinutes: number | null;
+  quietMinutes: number;
+  recipients: string[];
+  webhooks: boolean;
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type AlertRuleInput = Omit<AlertRule, 'id' | 'projectId' | 'createdAt' | 'updatedAt'>;
+
+interface RuleRow {
+  id: string;
+  project_id: string;
+  name: string;
+  kind: AlertKind;
+  sdk_environment: string | null;
+  levels: string | null;
+  spike_events: number | null;
+  spike_minutes: number | null;
+  quiet_minutes: number;
+  recipients: string;
+  webhooks: number;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const ruleOf = (row: RuleRow): AlertRule => ({
+  id: row.id,
+  projectId: row.project_id,
+  name: row.name,
+  kind: row.kind,
+  sdkEnvironment: row.sdk_environment,
+  levels: row.levels === null ? null : (JSON.parse(row.levels) as string[]),
+  spikeEvents: row.spike_events === null ? null : Number(row.spike_events),
+  spikeMinutes: row.spike_minutes === null ? null : Number(row.spike_minutes),
+  quietMinutes: Number(row.quiet_minutes),
+  recipients: JSON.parse(row.recipients) as string[],
+  webhooks: Number(row.webhooks) === 1,
+  enabled: Number(row.enabled) === 1,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const values = (input: AlertRuleInput) => [
+  input.name,
+  input.kind,
+  input.sdkEnvironment,
+  input.levels === null ? null : JSON.stringify(input.levels),
+  input.kind === 'spike' ? input.spikeEvents : null,
+  input.kind === 'spike' ? input.spikeMinutes : null,
+  input.quietMinutes,
+  JSON.stringify(input.recipients),
+  input.webhooks ? 1 : 0,
+  input.enabled ? 1 : 0,
+];
+
+export async function createAlertRule(db: Queryable, projectId: string, input: AlertRuleInput): Promise<AlertRule> {
+  const now = nowIso();
+  const row = await db.get<RuleRow>(
+    `INSERT INTO error_alert_rules (id, project_id, name, kind, sdk_environment, levels, spike_events, spike_minutes,
+       quiet_minutes, recipients, webhooks, enabled, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    [newId('alr'), projectId, ...values(input), now, now],
+  );
+  return ruleOf(row!);
+}
+
+export async function updateAlertRule(
+  db: Queryable,
+  projectId: string,
+  ruleId: string,
+  input: AlertRuleInput,
+): Promise<AlertRule | undefined> {
+  const row = await db.get<RuleRow>(
+    `UPDATE error_alert_rules SET name = ?, kind = ?, sdk_environment = ?, levels = ?, spike_events = ?,
+       spike_minutes = ?, quiet_minutes = ?, recipients = ?, webhooks = ?, enabled = ?, updated_at = ?
+     WHERE id = ? AND project_id = ? RETURNING *`,
+    [...values(input), nowIso(), ruleId, projectId],
+  );
+  return row && ruleOf(row);
+}
+
+export async function deleteAlertRule(db: Queryable, projectId: string, ruleId: string): Promise<boolean> {
+  const { changes } = await db.run('DELETE FROM error_alert_rules WHERE id = ? AND project_id = ?', [
+    ruleId,
+    projectId,
+  ]);
+  return changes === 1;
+}
+
+export async function getAlertRule(db: Queryable, projectId: string, ruleId: string): Promise<AlertRule | undefined> {
+  const row = await db.get<RuleRow>('SELECT * FROM error_alert_rules WHERE id = ? AND project_id = ?', [
+    ruleId,
+    projectId,
+  ]);
+  return row && ruleOf(row);
+}
+
+export async function listAlertRules(db: Queryable, projectId: string): Promise<AlertRule[]> {
+  const rows = await db.all<RuleRow>('SELECT * FROM error_alert_rules WHERE project_id = ? ORDER BY created_at, id', [
+    projectId,
+  ]);
+  return rows.map(ruleOf);
+}
+
+/** The enabled rules of a kind in a project (new group, regression: on the write path, once per write). */
+export async function enabledRules(db: Queryable, projectId: string, kind: AlertKind): Promise<AlertRule[]> {
+  const rows = await db.all<RuleRow>(
+    'SELECT * FROM error_alert_rules WHERE project_id = ? AND kind = ? AND enabled = 1 ORDER BY id',
+    [projectId, kind],
+  );
+  return rows.map(ruleOf);
+}
+
+/** Every enabled spike rule (the worker's tick). */
+export async function enabledSpikeRules(db: Queryable): Promise<AlertRule[]> {
+  const rows = await db.all<RuleRow>(
+    "SELECT * FROM error_alert_rules WHERE kind = 'spike' AND enabled = 1 ORDER BY project_id, id",
+  );
+  return rows.map(ruleOf);
+}
+
+/**
+ * Claims the rule's firing for the group: true when it had not fired for it within the quiet
+ * period (and records now), false when it had. One statement, so two processes firing the same
+ * rule and group at once fire it once.
+ */
+export async function claimFiring(
+  tx: Queryable,
+  ruleId: string,
+  groupId: string,
+  now: Date,
+  quietMinutes: number,
+): Promise<boolean> {
+  const cutoff = new Date(now.getTime() - quietMinutes * 60_000).toISOString();
+  const rows = await tx.all(
+    `INSERT INTO error_alert_firings (rule_id, group_id, fired_at) VALUES (?, ?, ?)
+     ON CONFLICT (rule_id, group_id) DO UPDATE SET fired_at = excluded.fired_at
+       WHERE error_alert_firings.fired_at <= ?
+     RETURNING rule_id`,
+    [ruleId, groupId, now.toISOString(), cutoff],
+  );
+  return rows.length > 0;
+}
+
+/** A group whose kept events in the window reach a spike rule's count. */
+export interface SpikeCandidate {
+  id: string;
+  title: string;
+  sdk_environment: string;
+  level: string;
+  n: number;
+}
+
+/**
+ * The live groups of the project with at least `events` kept events received since `since`
+ * (groups seen since then only; each group's events are read by its primary key's range). Counts
+ * are exact up to the latest events a group keeps (ERROR_EVENTS_PER_GROUP, 100 by default).
+ */
+export async function spikeCandidates(
+  db: Queryable,
+  rule: AlertRule,
+  since: string,
+  events: number,
+): Promise<SpikeCandidate[]> {
+  const params: (string | number)[] = [since, rule.projectId, since];
+  let filter = '';
+  if (rule.sdkEnvironment !== null) {
+    filter += ' AND g.sdk_environment = ?';
+    params.push(rule.sdkEnvironment);
+  }
+  if (rule.levels !== null && rule.levels.length > 0) {
+    filter += ` AND g.level IN (${rule.levels.map(() => '?').join(', ')})`;
+    params.push(...rule.levels);
+  }
+  params.push(events);
+  const rows = await db.all<SpikeCandidate>(
+    `SELECT g.id, g.title, g.sdk_environment, g.level, COUNT(*) AS n
+       FROM error_groups g JOIN error_events e ON e.group_id = g.id AND e.received_at >= ?
+      WHERE g.project_id = ? AND g.environment = 'live' AND g.last_seen_at >= ?${filter}
+      GROUP BY g.id, g.title, g.sdk_environment, g.level
+     HAVING COUNT(*) >= ?
+      ORDER BY g.id`,
+    params,
+  );
+  return rows.map((row) => ({ ...row, n: Number(row.n) }));
+}
+
+// The alert outbox
+
+export interface AlertPayload {
+  reason: AlertKind;
+  ruleName: string;
+  groupId: string;
+  title: string;
+  sdkEnvironment: string;
+  level: string;
+  /** Spike: the events counted and the window. */
+  events?: number;
+  minutes?: number;
+}
+
+export interface AlertOutboxRow {
+  id: string;
+  project_id: string;
+  rule_id: string;
+  group_id: string;
+  account_id: string;
+  payload: string;
+  message_id: string;
+  state: string;
+  attempts: number;
+}
+
+/** Queues one alert e-mail per recipient, in the caller's transaction. */
+export async function enqueueAlertMails(
+  tx: Queryable,
+  input: { projectId: string; ruleId: string; recipients: readonly string[]; payload: AlertPayload; domain: string },
+): Promise<void> {
+  const now = nowIso();
+  for (const accountId of input.recipients) {
+    const id = newId('alm');
+    await tx.run(
+      `INSERT INTO error_alert_outbox (id, project_id, rule_id, group_id, account_id, payload, message_id, state,
+         attempts, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
+      [
+        id,
+        input.projectId,
+        input.ruleId,
+        input.payload.groupId,
+        accountId,
+        JSON.stringify(input.payload),
+        `<${id}@${input.domain}>`,
+        now,
+        now,
+      ],
+    );
+  }
+}
+
+const DUE = `((state = 'pending' AND next_attempt_at <= ?) OR (state = 'sending' AND lease_until <= ?))`;
+
+export async function anyAlertDue(db: Queryable, now: string): Promise<boolean> {
+  return (await db.all(`SELECT id FROM error_alert_outbox WHERE ${DUE} LIMIT 1`, [now, now])).length > 0;
+}
+
+/** Claims due alert e-mails with a lease (as the follower outbox's claimDue). */
+export async function claimDueAlerts(
+  db: Database,
+  input: { now: string; leaseUntil: string; limit: number },
+): Promise<AlertOutboxRow[]> {
+  const pick = `SELECT id FROM error_alert_outbox WHERE ${DUE} ORDER BY next_attempt_at, id LIMIT ?`;
+  const which = db.dialect === 'postgres' ? `id = ANY(ARRAY(${pick} FOR UPDATE SKIP LOCKED))` : `id IN (${pick})`;
+  return db.all<AlertOutboxRow>(
+    `UPDATE error_alert_outbox SET state = 'sending', lease_until = ?, attempts = attempts + 1
+      WHERE ${which} AND ${DUE}
+      RETURNING id, project_id, rule_id, group_id, account_id, payload, message_id, state, attempts`,
+    [input.leaseUntil, input.now, input.now, input.limit, input.now, input.now],
+  );
+}
+
+export async function markAlertSent(db: Queryable, id: string): Promise<void> {
+  await db.run(
+    "UPDATE error_alert_outbox SET state = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL WHERE id = ?",
+    [nowIso(), id],
+  );
+}
+
+export async function markAlertFailed(
+  db: Queryable,
+  id: string,
+  lease: string,
+  error: string,
+  retryAt: string | null,
+): Promise<void> {
+  await db.run(
+    `UPDATE error_alert_outbox SET state = ?, next_attempt_at = COALESCE(?, next_attempt_at), lease_until = NULL,
+       last_error = ? WHERE id = ? AND state = 'sending' AND lease_until = ?`,
+    [retryAt === null ? 'failed' : 'pending', retryAt, error.slice(0, 1000), id, lease],
+  );
+}
+
+export async function markAlertSkipped(db: Queryable, id: string, reason: string): Promise<void> {
+  await db.run(
+    "UPDATE error_alert_outbox SET state = 'skipped', lease_until = NULL, last_error = ? WHERE id = ? AND state = 'sending'",
+    [reason, id],
+  );
+}
+
+export async function releaseAlert(db: Queryable, id: string, lease: string): Promise<void> {
+  await db.run(
+    `UPDATE error_alert_outbox SET state = 'pending', lease_until = NULL, attempts = attempts - 1
+      WHERE id = ? AND state = 'sending' AND lease_until = ?`,
+    [id, lease],
+  );
+}

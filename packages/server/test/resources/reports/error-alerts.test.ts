@@ -1,0 +1,177 @@
+/**
+ * Error alerts (issue 31) with the real @sentry/node, a real mailbox and a real webhook receiver:
+ * new-group, regression and spike rules e-mail the chosen member (filtered by SDK environment and
+ * level) and post error.alert to the project's webhooks, a spike at most once per quiet period;
+ * webhooks tell of each new error group once; rules' validation, roles and scoping.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import { type Mailbox, startMailbox } from '../../support/mailbox.ts';
+import { type ManagedProject, managedProject } from '../../support/manage-fixtures.ts';
+import { freePort } from '../../support/mcp.ts';
+import { startTestServer, type TestServer } from '../../support/server.ts';
+import { startWebhookReceiver, verified, type WebhookReceiver } from '../../support/webhook-receiver.ts';
+
+const run = promisify(execFile);
+const APP = fileURLToPath(new URL('../../fixtures/sentry/alert-app.ts', import.meta.url));
+
+describe('Error alerts with @sentry/node', () => {
+  let server: TestServer;
+  let mailbox: Mailbox;
+  let receiver: WebhookReceiver;
+  let dsn: string;
+  let p: ManagedProject;
+  let memberId: string;
+  let memberEmail: string;
+  let outsiderId: string;
+  let hookSecret: string;
+  const sentry = async (environment: string, name: string, times: number) => {
+    const { stdout } = await run(process.execPath, [APP, dsn, environment, name, String(times)], { timeout: 60_000 });
+    assert.equal(stdout.trim(), 'flushed');
+  };
+  const mailsTo = (subject: string) =>
+    mailbox.messages.filter((mail) => mail.to.includes(memberEmail) && mail.subject.startsWith(subject));
+  const groupOf = async (title: string) => {
+    const response = await p.member.get(`/projects/${p.projectId}/error-groups`, { query: { q: title } });
+    assert.equal(response.status, 200, response.text);
+    assert.equal(response.body.groups.length, 1, response.text);
+    return response.body.groups[0];
+  };
+  const rule = (body: Record<string, unknown>) =>
+    p.admin.post(`/projects/${p.projectId}/error-alerts`, { recipients: [memberId], ...body });
+
+  before(async () => {
+    mailbox = await startMailbox();
+    receiver = await startWebhookReceiver();
+    const port = await freePort();
+    server = await startTestServer({
+      env: {
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        SMTP_URL: mailbox.url,
+        WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOKS_POLL_MS: '50',
+        ERROR_ALERT_POLL_MS: '50',
+        ERROR_ALERT_TICK_MS: '200',
+      },
+    });
+    p = await managedProject(server);
+    const members = await server.db.all<{ id: string; email: string; role: string }>(
+      `SELECT a.id, a.email, m.role FROM team_members m JOIN accounts a ON a.id = m.account_id WHERE m.team_id = ?`,
+      [p.teamId],
+    );
+    const member = members.find((m) => m.role === 'member')!;
+    memberId = member.id;
+    memberEmail = member.email;
+    const outsider = await server.db.get<{ id: string }>(
+      "SELECT id FROM accounts WHERE email LIKE 'outsider-%' ORDER BY created_at DESC LIMIT 1",
+    );
+    outsiderId = outsider!.id;
+    const key = await p.owner.post(`/projects/${p.projectId}/keys`, { environment: 'live', scopes: ['errors:write'] });
+    assert.equal(key.status, 201, key.text);
+    dsn = key.body.sentryDsn;
+    const hook = await p.admin.post(`/projects/${p.projectId}/webhooks`, {
+      url: `${receiver.origin}/ok/hook`,
+      events: ['error.alert', 'error.new_group'],
+    });
+    assert.equal(hook.status, 201, hook.text);
+    hookSecret = hook.body.secret;
+  });
+  after(async () => {
+    await server.close();
+    await receiver.close();
+    await mailbox.close();
+  });
+
+  it('validates rules, and lets admins change them and members read them', async () => {
+    const spikeWithoutCount = await rule({ name: 'Spike', kind: 'spike', spikeMinutes: 5 });
+    assert.equal(spikeWithoutCount.status, 400, spikeWithoutCount.text);
+    assert.equal(spikeWithoutCount.body.details[0].field, 'spikeEvents');
+    const stranger = await rule({ name: 'New', kind: 'new_group', recipients: [outsiderId] });
+    assert.equal(stranger.status, 400, stranger.text);
+    assert.equal(stranger.body.details[0].field, 'recipients');
+    assert.equal((await rule({ name: 'x', kind: 'sometimes' })).status, 400);
+    assert.equal((await rule({ name: 'Spike', kind: 'spike', spikeEvents: 1000, spikeMinutes: 5 })).status, 400);
+    const byMember = await p.member.post(`/projects/${p.projectId}/error-alerts`, {
+      name: 'New',
+      kind: 'new_group',
+      recipients: [],
+    });
+    assert.equal(byMember.status, 403, byMember.text);
+    assert.equal((await p.outsider.get(`/projects/${p.projectId}/error-alerts`)).status, 404);
+    const list = await p.member.get(`/projects/${p.projectId}/error-alerts`);
+    assert.equal(list.status, 200, list.text);
+    assert.deepEqual(list.body.rules, [], 'bad rules changed nothing');
+  });
+
+  it('e-mails and posts a new group and a regression, filtered by SDK environment', async () => {
+    const created = await rule({ name: 'New in production', kind: 'new_group', sdkEnvironment: 'production' });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.quietMinutes, 60);
+    assert.equal((await rule({ name: 'Regressions', kind: 'regression' })).status, 201);
+
+    await sentry('staging', 'StagingOnlyError', 1);
+    await sentry('production', 'PaymentError', 2);
+    const mail = await mailbox.waitFor((m) => m.subject.startsWith('New error') && m.subject.includes('PaymentError'));
+    assert.deepEqual(mail.to, [memberEmail]);
+    assert.match(mail.text, /Alert rule "New in production"/);
+    const group = await groupOf('PaymentError');
+    assert.ok(
+      mail.links.some((link) => link.endsWith(`/errors/groups/${group.id}`)),
+      mail.text,
+    );
+
+    const resolved = await p.admin.patch(`/projects/${p.projectId}/error-groups/${group.id}`, { status: 'resolved' });
+    assert.equal(resolved.status, 200, resolved.text);
+    await sentry('production', 'PaymentError', 1);
+    const regressed = await mailbox.waitFor((m) => m.subject.startsWith('Error regressed'));
+    assert.match(regressed.subject, /PaymentError/);
+
+    // Home's "Needs attention" lists the regressed group and the new staging one.
+    const attention = await p.member.get('/me/attention');
+    assert.equal(attention.status, 200, attention.text);
+    const listed = attention.body.errorGroups.map((g: any) => [g.title.split(':')[0], g.status]);
+    assert.deepEqual(listed.sort(), [
+      ['PaymentError', 'regressed'],
+      ['StagingOnlyError', 'open'],
+    ]);
+    assert.deepEqual((await p.outsider.get('/me/attention')).body.errorGroups, [], 'no other team sees them');
+
+    await sleep(500);
+    assert.equal(mailsTo('New error').length, 1, 'one e-mail for the production group, none for staging');
+    // Webhooks: one error.new_group per group (two groups), and error.alert for each firing.
+    const bodies = receiver.to('/ok/hook').map((request) => verified(hookSecret, request));
+    const newGroups = bodies.filter((body) => body.type === 'error.new_group');
+    assert.equal(newGroups.length, 2, JSON.stringify(newGroups));
+    assert.ok(newGroups.some((body) => body.data.groupId === group.id));
+    const alerts = bodies.filter((body) => body.type === 'error.alert');
+    assert.deepEqual(alerts.map((body) => body.data.rule.reason).sort(), ['new_group', 'regression']);
+    assert.equal(alerts[0].data.groupId, group.id);
+  });
+
+  it('sends exactly one e-mail for a spike within its quiet period', async () => {
+    const created = await rule({
+      name: 'Checkout spike',
+      kind: 'spike',
+      spikeEvents: 5,
+      spikeMinutes: 10,
+      levels: ['error', 'fatal'],
+    });
+    assert.equal(created.status, 201, created.text);
+    await sentry('production', 'QuietError', 4);
+    await sleep(700);
+    assert.equal(mailsTo('Error spike').length, 0, 'four events are no spike of five');
+    await sentry('production', 'SpikeError', 6);
+    const mail = await mailbox.waitFor((m) => m.subject.startsWith('Error spike') && m.subject.includes('SpikeError'));
+    assert.match(mail.text, /6 events in 10 minutes/);
+    await sentry('production', 'SpikeError', 6);
+    await sleep(1000);
+    assert.equal(mailsTo('Error spike').length, 1, 'one e-mail per rule and group within the quiet period');
+    const bodies = receiver.to('/ok/hook').map((request) => verified(hookSecret, request));
+    assert.equal(bodies.filter((body) => body.type === 'error.alert' && body.data.rule.reason === 'spike').length, 1);
+  });
+});

@@ -87,6 +87,7 @@ test('npm run bench measures every scenario with right answers only', { timeout:
         'errors-duplicate',
         'envelope',
         'envelope-repeat',
+        'sessions',
         'logs',
         'logs-distinct',
         'board-ideas',

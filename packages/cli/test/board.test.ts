@@ -147,8 +147,14 @@ describe('signpost board and moderation', { timeout: 120_000 }, () => {
     assert.match(set.stdout, /Address:\s+https:\/\/ideas\.board-app\.example\//);
     assert.match(set.stdout, /Moderation:\s+on/);
     const board = await json(['board', 'show']);
+    assert.equal(board.shipOnPublish, true);
     assert.deepEqual(
-      { ...board, sso: undefined },
+      board.roadmapColumns.map((column: { status: string }) => column.status),
+      ['open', 'planned', 'in-progress', 'in-review', 'accepted', 'done'],
+    );
+    // The roadmap columns and shipping setting keep their defaults (set in the dashboard).
+    assert.deepEqual(
+      { ...board, sso: undefined, roadmapColumns: undefined, shipOnPublish: undefined },
       {
         enabled: true,
         private: false,
@@ -160,6 +166,8 @@ describe('signpost board and moderation', { timeout: 120_000 }, () => {
         moderation: true,
         url: 'https://ideas.board-app.example/',
         sso: undefined,
+        roadmapColumns: undefined,
+        shipOnPublish: undefined,
       },
     );
 

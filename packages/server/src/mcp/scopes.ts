@@ -74,24 +74,11 @@ export const SCOPE_WORDS: Record<McpScope, string> = {
   'bugs:write': 'report problems the agent hits (send_feedback) as bug reports',
 };
 
-/** The scopes the MCP server knows, in the order metadata lists them (the spec's three first). */
-export const MCP_SCOPES: readonly McpScope[] = [
-  'features:write',
-  'translations:read',
-  'translations:write',
-  'feedback:read',
-  'feedback:write',
-  'changelog:read',
-  'changelog:write',
-  'errors:read',
-  'errors:triage',
-  'logs:read',
-  'releases:read',
-  'releases:write',
-  'config:read',
-  'config:write',
-  'bugs:write',
-];
+/**
+ * The scopes the MCP server knows, in the order metadata lists them (the spec's three first): the
+ * order SCOPE_WORDS names them in, so a scope is written down once.
+ */
+export const MCP_SCOPES: readonly McpScope[] = Object.keys(SCOPE_WORDS) as McpScope[];
 
 /** The scopes that only read: what the consent page's "Read" grants. */
 export const MCP_READ_SCOPES: readonly McpScope[] = [

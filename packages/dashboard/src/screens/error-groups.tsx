@@ -20,6 +20,7 @@ import {
 } from '../api/reports.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote } from '../ui.tsx';
+import { TextFilterForm } from '../widgets/text-filters.tsx';
 import { useTitle } from '../use-title.ts';
 import { useUrlView } from '../url-view.ts';
 import { SelectField } from '../widgets/fields.tsx';
@@ -63,7 +64,7 @@ export default function ErrorGroups() {
         </p>
       ) : null}
       <search aria-label="Search and filter errors" className="reports-filters">
-        <TextFilters values={TEXT_FILTERS.map(({ name }) => read(name))} onSubmit={change} />
+        <TextFilterForm fields={TEXT_FILTERS} values={TEXT_FILTERS.map(({ name }) => read(name))} onSubmit={change} />
         <div className="reports-selects">
           <SelectField
             label="Status"
@@ -241,37 +242,5 @@ function GroupTable({ projectId, rows, admin }: { projectId: string; rows: Error
         </table>
       </div>
     </div>
-  );
-}
-
-/** The search box and text filters, sent together with Search or Enter; they follow Back and forward. */
-function TextFilters({ values, onSubmit }: { values: string[]; onSubmit: (changes: Record<string, string>) => void }) {
-  const shown = JSON.stringify(values);
-  const [texts, setTexts] = useState<string[]>(() => JSON.parse(shown));
-  useEffect(() => setTexts(JSON.parse(shown)), [shown]);
-  const baseId = useId();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit(Object.fromEntries(TEXT_FILTERS.map(({ name }, index) => [name, (texts[index] ?? '').trim()])));
-  };
-  return (
-    <form className="reports-search row" onSubmit={submit}>
-      {TEXT_FILTERS.map(({ name, label, placeholder }, index) => (
-        <div key={name} className={name === 'q' ? 'field reports-grow' : 'field'}>
-          <label htmlFor={`${baseId}-${name}`}>{label}</label>
-          <input
-            id={`${baseId}-${name}`}
-            type={name === 'q' ? 'search' : undefined}
-            name={name}
-            value={texts[index] ?? ''}
-            placeholder={placeholder}
-            onChange={(event) => setTexts((now) => now.map((text, i) => (i === index ? event.target.value : text)))}
-          />
-        </div>
-      ))}
-      <Button type="submit" variant="secondary">
-        Search
-      </Button>
-    </form>
   );
 }

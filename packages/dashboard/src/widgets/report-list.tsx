@@ -11,6 +11,7 @@ import { Link } from 'react-router';
 import { ENVIRONMENT_OPTIONS, SEVERITY_OPTIONS, severityName, statusName, TIME_OPTIONS, when } from '../api/reports.ts';
 import { useProject } from '../project-layout.tsx';
 import { Button, ErrorNote } from '../ui.tsx';
+import { TextFilterForm } from './text-filters.tsx';
 import { useTitle } from '../use-title.ts';
 import { useUrlView } from '../url-view.ts';
 import { SelectField } from './fields.tsx';
@@ -282,33 +283,6 @@ function Filters<T extends ReportRow, S extends string>({ kind, view, update }: 
  */
 function TextFilters<T extends ReportRow, S extends string>({ kind, view, update }: FilterProps<T, S>) {
   const fields = [{ name: 'q', label: 'Search', placeholder: kind.searchPlaceholder }, ...(kind.textFilters ?? [])];
-  // The URL's values as one string, so the boxes follow them only when they change.
-  const shown = JSON.stringify(fields.map(({ name }) => (name === 'q' ? view.q : (view.texts[name] ?? ''))));
-  const [texts, setTexts] = useState<string[]>(() => JSON.parse(shown));
-  useEffect(() => setTexts(JSON.parse(shown)), [shown]);
-  const baseId = useId();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    update(Object.fromEntries(fields.map(({ name }, index) => [name, (texts[index] ?? '').trim()])));
-  };
-  return (
-    <form className="reports-search row" onSubmit={submit}>
-      {fields.map(({ name, label, placeholder }, index) => (
-        <div key={name} className={name === 'q' ? 'field reports-grow' : 'field'}>
-          <label htmlFor={`${baseId}-${name}`}>{label}</label>
-          <input
-            id={`${baseId}-${name}`}
-            type={name === 'q' ? 'search' : undefined}
-            name={name}
-            value={texts[index] ?? ''}
-            placeholder={placeholder}
-            onChange={(event) => setTexts((now) => now.map((text, i) => (i === index ? event.target.value : text)))}
-          />
-        </div>
-      ))}
-      <Button type="submit" variant="secondary">
-        Search
-      </Button>
-    </form>
-  );
+  const values = fields.map(({ name }) => (name === 'q' ? view.q : (view.texts[name] ?? '')));
+  return <TextFilterForm fields={fields} values={values} onSubmit={update} />;
 }

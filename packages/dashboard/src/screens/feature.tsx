@@ -109,7 +109,7 @@ function FeatureView({ feature, note, inbox }: { feature: ManagedFeature; note?:
           {feature.environment === 'test' ? <span className="badge badge-muted">Test key</span> : null}
           {boardLink ? <a href={boardLink}>View on the public board</a> : null}
         </p>
-        <MarkTriaged feature={feature} />
+        <MarkTriaged feature={feature} admin={admin} />
         {note ? <Note>{note}</Note> : null}
       </header>
       <section className="card stack" aria-labelledby="description-title">
@@ -135,9 +135,9 @@ function FeatureView({ feature, note, inbox }: { feature: ManagedFeature; note?:
 
 /**
  * An idea nobody has acted on yet says so, with a button to mark it triaged (looked at) without
- * changing it; a status change or an edit triages it too.
+ * changing it (admins; members see the badge only); a status change or an edit triages it too.
  */
-function MarkTriaged({ feature }: { feature: ManagedFeature }) {
+function MarkTriaged({ feature, admin }: { feature: ManagedFeature; admin: boolean }) {
   const refresh = useRefresh(feature);
   const queryClient = useQueryClient();
   const mark = useMutation({
@@ -157,9 +157,11 @@ function MarkTriaged({ feature }: { feature: ManagedFeature }) {
   return (
     <div className="row">
       <span className="badge badge-warn">Needs triage</span>
-      <Button variant="secondary" busy={mark.isPending} onPress={() => mark.mutate()}>
-        Mark triaged
-      </Button>
+      {admin ? (
+        <Button variant="secondary" busy={mark.isPending} onPress={() => mark.mutate()}>
+          Mark triaged
+        </Button>
+      ) : null}
       {mark.isError ? <ErrorNote error={mark.error} /> : null}
     </div>
   );

@@ -12,6 +12,11 @@ import { managedProject, type ManagedProject } from '../support/manage-fixtures.
 /** A valid body (and query) per operation, so that access, not validation, decides the answer. */
 const REQUESTS: Record<string, { body?: unknown; query?: Record<string, string> }> = {
   manageUpdateFeature: { body: { status: 'planned' } },
+  manageAddTeamComment: { body: { body: 'Sneaky reply' } },
+  manageMarkTriaged: { body: { ids: ['TARGET'] } },
+  manageSetNotificationSettings: { body: { undoWindowSeconds: 5 } },
+  manageUploadSourceMaps: { body: { release: '1.0.0', files: [{ name: '~/app.js', content: 'x' }] } },
+  manageDeleteReleaseSourceMaps: { query: { release: '1.0.0' } },
   manageMergeFeature: { body: { targetId: 'TARGET' } },
   manageCreateChangelogEntry: { body: { summary: 'Sneaky entry' } },
   manageUpdateChangelogEntry: { body: { summary: 'Changed' } },
@@ -105,6 +110,14 @@ describe('management: every project route is scoped to the team and the role', (
     ids['ruleId'] = (
       await p.admin.post(`${base}/error-alerts`, { name: 'New errors', kind: 'new_group', recipients: [] })
     ).body.id;
+    ids['personId'] = (await p.owner.get(`${base}/people`)).body.people[0].id;
+    const sourceMap = JSON.stringify({ version: 3, sources: ['a.js'], names: [], mappings: 'AAAA' });
+    ids['artifactId'] = (
+      await p.admin.post(`${base}/source-maps`, {
+        release: '1.0.0',
+        files: [{ name: '~/app.js.map', content: sourceMap }],
+      })
+    ).body.artifacts[0].id;
     await p.live.post('/logs', { logs: [{ level: 'error', message: 'Timeout' }] });
     ids['logs'] = (await p.owner.get(`${base}/logs`)).body.logs[0].id;
     ids['lineId'] = (await p.owner.get(`${base}/logs/lines`)).body.lines[0].id;

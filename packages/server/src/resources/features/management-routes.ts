@@ -139,7 +139,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       schema: {
         operationId: 'manageMarkTriaged',
         summary:
-          'Mark items as triaged (looked at) without changing them: they leave the "needs triage" view; ids of other projects are ignored (role: member)',
+          'Mark items as triaged (looked at) without changing them: they leave the "needs triage" view; ids of other projects are ignored (role: admin)',
         tags,
         params: ProjectParams,
         body: TriageBody,
@@ -148,7 +148,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
+      await requireProjectAccess(request, projectId, 'admin');
       return { triaged: await markTriaged(db, projectId, request.body.ids) };
     },
   );

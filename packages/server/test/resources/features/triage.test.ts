@@ -51,7 +51,9 @@ describe('management: triage', () => {
     const edited = await p.admin.patch(features(`/${b}`), { title: 'Beta idea, clearer' });
     assert.equal(edited.status, 200);
     assert.ok(edited.body.triagedAt);
-    const marked = await p.member.post(features('/triage'), { ids: [c] });
+    // Marking is a write: a member may not, an admin may.
+    assert.equal((await p.member.post(features('/triage'), { ids: [c] })).status, 403);
+    const marked = await p.admin.post(features('/triage'), { ids: [c] });
     assert.deepEqual(marked.body.triaged, [c]);
     assert.deepEqual(await untriaged(), [d]);
     const triaged = await p.member.get(features('?triaged=true'));
@@ -59,21 +61,21 @@ describe('management: triage', () => {
 
     // Marking again keeps the first time.
     const first = (await p.member.get(features(`/${c}`))).body.triagedAt;
-    await p.member.post(features('/triage'), { ids: [c] });
+    await p.admin.post(features('/triage'), { ids: [c] });
     assert.equal((await p.member.get(features(`/${c}`))).body.triagedAt, first);
   });
 
   it('refuses bad input and ignores other projects', async () => {
     const mine = await idea('Mine to triage');
     for (const body of [{}, { ids: [] }, { ids: 'x' }, { ids: [mine, mine] }, { ids: [mine], extra: 1 }]) {
-      const refused = await p.member.post(features('/triage'), body);
+      const refused = await p.admin.post(features('/triage'), body);
       assert.equal(refused.status, 400, JSON.stringify(body));
     }
     assert.ok((await untriaged()).includes(mine));
     const other = await managedProject(server);
     const theirs = (await other.live.post('/features', { title: 'Their idea', description: 'Not yours at all.' })).body
       .id;
-    const cross = await p.member.post(features('/triage'), { ids: [theirs] });
+    const cross = await p.admin.post(features('/triage'), { ids: [theirs] });
     assert.deepEqual(cross.body.triaged, []);
     assert.equal((await other.member.get(`/projects/${other.projectId}/features/${theirs}`)).body.triagedAt, null);
     const outsider = await p.outsider.post(features('/triage'), { ids: [mine] });

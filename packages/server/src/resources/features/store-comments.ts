@@ -7,7 +7,14 @@ import { emitDomainEvent } from '../../db/domain-events.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { page } from '../../db/page.ts';
 import { Where } from '../../db/query.ts';
-import { bumpCounter, countPublicComment, featureCounts, lockFeature, lockPublicFeature } from './store.ts';
+import {
+  bumpCounter,
+  countPublicComment,
+  featureCounts,
+  lockFeature,
+  lockPublicFeature,
+  markTriaged,
+} from './store.ts';
 import type { Scope } from '../../kernel/scope.ts';
 
 export interface CommentRow {
@@ -151,7 +158,8 @@ export async function setCommentHidden(
 
 /**
  * A comment by a team member (dashboard, management API) on any idea of the project: `team`, with
- * the account; an internal note is not counted and emits nothing (webhooks never see it).
+ * the account; an internal note is not counted and emits nothing (webhooks never see it). Either
+ * marks the idea triaged.
  * undefined: no such feature in the project.
  */
 export async function insertTeamComment(
@@ -168,6 +176,8 @@ export async function insertTeamComment(
        VALUES (?, ?, ?, ?, 0, 1, ?, ?, ?) RETURNING *`,
       [id, featureId, input.body, input.authorName, input.internal ? 1 : 0, input.accountId, nowIso()],
     );
+    // The team answered (or noted): the idea has been looked at.
+    await markTriaged(tx, projectId, [featureId]);
     if (!input.internal) {
       await bumpCounter(tx, featureId, 'comment_count', 1);
       const feature = await tx.get<{ environment: string }>('SELECT environment FROM features WHERE id = ?', [

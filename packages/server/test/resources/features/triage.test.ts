@@ -51,13 +51,20 @@ describe('management: triage', () => {
     const edited = await p.admin.patch(features(`/${b}`), { title: 'Beta idea, clearer' });
     assert.equal(edited.status, 200);
     assert.ok(edited.body.triagedAt);
+    // A team reply triages too.
+    const replied = await idea('Answered by the team');
+    assert.equal(
+      (await p.admin.post(features(`/${replied}/comments`), { body: 'Thanks, looking into it' })).status,
+      201,
+    );
+    assert.ok((await p.member.get(features(`/${replied}`))).body.triagedAt);
     // Marking is a write: a member may not, an admin may.
     assert.equal((await p.member.post(features('/triage'), { ids: [c] })).status, 403);
     const marked = await p.admin.post(features('/triage'), { ids: [c] });
     assert.deepEqual(marked.body.triaged, [c]);
     assert.deepEqual(await untriaged(), [d]);
     const triaged = await p.member.get(features('?triaged=true'));
-    assert.deepEqual(triaged.body.features.map((f: any) => f.id).sort(), [a, b, c].sort());
+    assert.deepEqual(triaged.body.features.map((f: any) => f.id).sort(), [a, b, c, replied].sort());
 
     // Marking again keeps the first time.
     const first = (await p.member.get(features(`/${c}`))).body.triagedAt;

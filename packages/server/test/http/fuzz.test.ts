@@ -22,6 +22,8 @@ import {
 import { random, type Schema } from '../support/fuzz-values.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
+/** Operations whose valid answer is a stream that never ends (server-sent events). */
+const STREAMS = new Set(['/projects/{projectId}/logs/tail']);
 const ROUNDS = Math.max(1, Number(process.env['FUZZ_ROUNDS'] ?? 1));
 const SEED = Number(process.env['FUZZ_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
 /** Random combined breakages per operation and extra round. */
@@ -83,11 +85,11 @@ describe(`fuzz (rounds ${ROUNDS}, seed ${SEED})`, () => {
     await server.close();
   });
 
-  // Every operation of both documents (some 170 now) with each breakage: minutes on a busy 2-core machine.
-  it('answers no malformed request to any operation of either API with a 5xx', { timeout: 480_000 }, async () => {
+  it('answers no malformed request to any operation of either API with a 5xx', { timeout: 300_000 }, async () => {
     const operations: Operation[] = [
       ...operationsOf(publicDoc, '/api/public/v1'),
-      ...operationsOf(managementDoc, '/api/v1'),
+      // The live tail answers a stream that stays open: its bad input is tested in logs/lines.test.ts.
+      ...operationsOf(managementDoc, '/api/v1').filter((op) => !STREAMS.has(op.path)),
     ];
     assert.ok(operations.length > 50, 'both documents were read');
     const next = random(SEED);

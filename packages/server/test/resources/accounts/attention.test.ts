@@ -48,7 +48,7 @@ describe('GET /me/attention', () => {
     await p.live.put(`/features/${finished}/votes/v1`);
     await p.owner.patch(`/projects/${p.projectId}/features/${finished}`, { status: 'done' });
     const markedId = (await p.live.post('/features', idea('Looked at already'))).body.id as string;
-    const marked = await p.member.post(`/projects/${p.projectId}/features/triage`, { ids: [markedId, 'feat_nope'] });
+    const marked = await p.admin.post(`/projects/${p.projectId}/features/triage`, { ids: [markedId, 'feat_nope'] });
     assert.equal(marked.status, 200, marked.text);
     assert.deepEqual(marked.body.triaged, [markedId]);
 

@@ -21,9 +21,13 @@ import { type KeyChanges, reportKeyIndexError, SqliteKeyIndex } from './store-sq
 import type { LogEntry } from './schemas.ts';
 import { writeLines } from './store-lines.ts';
 
-/** The given fingerprint, else a hash of level, category and message. */
+/**
+ * The given fingerprint, else a hash of level, category and message. A given one is made well
+ * formed (a lone surrogate becomes U+FFFD), as both databases store it: the write matches the
+ * rows it returns by fingerprint, so the two must be the same string.
+ */
 export function logFingerprint(entry: LogEntry): string {
-  if (entry.fingerprint) return entry.fingerprint;
+  if (entry.fingerprint) return entry.fingerprint.toWellFormed();
   return hash('sha1', `${entry.level}\u0000${entry.category ?? ''}\u0000${entry.message}`);
 }
 

@@ -85,10 +85,10 @@ module.exports = {
       name: 'statement-builders-only-from-stores',
       severity: 'error',
       comment:
-        'db/page.ts runs statements on the table its caller names: only stores and read models, ' +
+        'db/page.ts and db/outbox-statements.ts run statements on the table their caller names: only stores and read models, ' +
         'which own or read those tables, may call it.',
       from: { path: '^packages/server/src/', pathNot: ['/store[^/]*\\.ts$', '-store\\.ts$', 'read-model\\.ts$'] },
-      to: { path: `${SERVER}db/page\\.ts$` },
+      to: { path: `${SERVER}db/(page|outbox-statements)\\.ts$` },
     },
     {
       name: 'resource-imports-only-surface-contexts',

@@ -5,6 +5,16 @@
  */
 import type { Database, Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
+import {
+  outboxAnythingDue,
+  outboxClaimDue,
+  outboxMarkFailed,
+  outboxMarkSent,
+  outboxMarkSkipped,
+  outboxRelease,
+} from '../../db/outbox-statements.ts';
+
+const TABLE = 'notification_outbox';
 
 // Follows
 
@@ -122,86 +132,37 @@ export async function enqueueForFollowers(
   return queued;
 }
 
-const DUE = `((state = 'pending' AND next_attempt_at <= ?) OR (state = 'sending' AND lease_until <= ?))`;
-
 /** Whether anything is due (a read only: polling an idle outbox writes nothing). */
-export async function anythingDue(db: Queryable, now: string): Promise<boolean> {
-  const rows = await db.all(`SELECT id FROM notification_outbox WHERE ${DUE} LIMIT 1`, [now, now]);
-  return rows.length > 0;
+export function anythingDue(db: Queryable, now: string): Promise<boolean> {
+  return outboxAnythingDue(db, TABLE, now);
 }
 
-/**
- * Claims up to `limit` due messages for this worker until `leaseUntil`, in one statement: pending
- * ones whose time has come, and ones left `sending` by a worker whose lease ran out (it crashed,
- * or hangs). Each claim counts as an attempt. On PostgreSQL the inner SELECT takes row locks with
- * FOR UPDATE SKIP LOCKED, so concurrent workers of several processes claim disjoint rows (and a
- * row claimed by another meanwhile fails the repeated condition); SQLite's single writer runs the
- * statement alone.
- */
-export async function claimDue(
+/** Claims up to `limit` due messages for this worker until `leaseUntil` (db/outbox-statements.ts). */
+export function claimDue(
   db: Database,
   input: { now: string; leaseUntil: string; limit: number },
 ): Promise<OutboxRow[]> {
-  const pick = `SELECT id FROM notification_outbox WHERE ${DUE} ORDER BY next_attempt_at, id LIMIT ?`;
-  // PostgreSQL: ARRAY(…) runs the locking SELECT once, as an init plan (an IN subquery may be
-  // planned as a join that runs it again, and then claims more or other rows than it locked).
-  const which = db.dialect === 'postgres' ? `id = ANY(ARRAY(${pick} FOR UPDATE SKIP LOCKED))` : `id IN (${pick})`;
-  return db.all<OutboxRow>(
-    `UPDATE notification_outbox SET state = 'sending', lease_until = ?, attempts = attempts + 1
-      WHERE ${which} AND ${DUE}
-      RETURNING *`,
-    [input.leaseUntil, input.now, input.now, input.limit, input.now, input.now],
-  );
+  return outboxClaimDue<OutboxRow>(db, TABLE, input, '*');
 }
 
-/**
- * Marks a message sent, by id alone: the mail server accepted it, so even a worker whose lease
- * ran out records that (no one should send it again).
- */
-export async function markSent(db: Queryable, id: string): Promise<void> {
-  await db.run(
-    "UPDATE notification_outbox SET state = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL WHERE id = ?",
-    [nowIso(), id],
-  );
+/** Marks a message sent, by id alone (the mail server accepted it). */
+export function markSent(db: Queryable, id: string): Promise<void> {
+  return outboxMarkSent(db, TABLE, id);
 }
 
-/**
- * A failed attempt: back to `pending` until `retryAt`, or `failed` for good when `retryAt` is
- * null. Only while this worker still holds the lease it claimed with (another worker may have
- * taken the message over, or sent it).
- */
-export async function markFailed(
-  db: Queryable,
-  id: string,
-  lease: string,
-  error: string,
-  retryAt: string | null,
-): Promise<void> {
-  await db.run(
-    `UPDATE notification_outbox SET state = ?, next_attempt_at = COALESCE(?, next_attempt_at), lease_until = NULL,
-       last_error = ? WHERE id = ? AND state = 'sending' AND lease_until = ?`,
-    [retryAt === null ? 'failed' : 'pending', retryAt, error.slice(0, 1000), id, lease],
-  );
+/** A failed attempt: pending until `retryAt`, or failed for good when it is null; only under this lease. */
+export function markFailed(db: Queryable, id: string, lease: string, error: string, retryAt: string | null) {
+  return outboxMarkFailed(db, TABLE, id, lease, error, retryAt);
 }
 
 /** A message not to send after all (unfollowed, or the idea is no longer public). */
-export async function markSkipped(db: Queryable, id: string, reason: string): Promise<void> {
-  await db.run(
-    "UPDATE notification_outbox SET state = 'skipped', lease_until = NULL, last_error = ? WHERE id = ? AND state = 'sending'",
-    [reason, id],
-  );
+export function markSkipped(db: Queryable, id: string, reason: string): Promise<void> {
+  return outboxMarkSkipped(db, TABLE, id, reason);
 }
 
-/**
- * Hands a claimed message back unsent (the worker is stopping, or its lease is too short to
- * start a send): pending again at once, its attempt not counted.
- */
-export async function release(db: Queryable, id: string, lease: string): Promise<void> {
-  await db.run(
-    `UPDATE notification_outbox SET state = 'pending', lease_until = NULL, attempts = attempts - 1
-      WHERE id = ? AND state = 'sending' AND lease_until = ?`,
-    [id, lease],
-  );
+/** Hands a claimed message back unsent (stopping, or too little lease left): its attempt not counted. */
+export function release(db: Queryable, id: string, lease: string): Promise<void> {
+  return outboxRelease(db, TABLE, id, lease);
 }
 
 /** How many people follow the idea (the board shows it). */

@@ -7,6 +7,16 @@
  */
 import type { Database, Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
+import {
+  outboxAnythingDue,
+  outboxClaimDue,
+  outboxMarkFailed,
+  outboxMarkSent,
+  outboxMarkSkipped,
+  outboxRelease,
+} from '../../db/outbox-statements.ts';
+
+const TABLE = 'error_alert_outbox';
 
 export const ALERT_KINDS = ['new_group', 'regression', 'spike'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
@@ -262,59 +272,35 @@ export async function enqueueAlertMails(
   }
 }
 
-const DUE = `((state = 'pending' AND next_attempt_at <= ?) OR (state = 'sending' AND lease_until <= ?))`;
-
-export async function anyAlertDue(db: Queryable, now: string): Promise<boolean> {
-  return (await db.all(`SELECT id FROM error_alert_outbox WHERE ${DUE} LIMIT 1`, [now, now])).length > 0;
+export function anyAlertDue(db: Queryable, now: string): Promise<boolean> {
+  return outboxAnythingDue(db, TABLE, now);
 }
 
-/** Claims due alert e-mails with a lease (as the follower outbox's claimDue). */
-export async function claimDueAlerts(
+/** Claims due alert e-mails with a lease (the same statements as the follower outbox's). */
+export function claimDueAlerts(
   db: Database,
   input: { now: string; leaseUntil: string; limit: number },
 ): Promise<AlertOutboxRow[]> {
-  const pick = `SELECT id FROM error_alert_outbox WHERE ${DUE} ORDER BY next_attempt_at, id LIMIT ?`;
-  const which = db.dialect === 'postgres' ? `id = ANY(ARRAY(${pick} FOR UPDATE SKIP LOCKED))` : `id IN (${pick})`;
-  return db.all<AlertOutboxRow>(
-    `UPDATE error_alert_outbox SET state = 'sending', lease_until = ?, attempts = attempts + 1
-      WHERE ${which} AND ${DUE}
-      RETURNING id, project_id, rule_id, group_id, account_id, payload, message_id, state, attempts`,
-    [input.leaseUntil, input.now, input.now, input.limit, input.now, input.now],
+  return outboxClaimDue<AlertOutboxRow>(
+    db,
+    TABLE,
+    input,
+    'id, project_id, rule_id, group_id, account_id, payload, message_id, state, attempts',
   );
 }
 
-export async function markAlertSent(db: Queryable, id: string): Promise<void> {
-  await db.run(
-    "UPDATE error_alert_outbox SET state = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL WHERE id = ?",
-    [nowIso(), id],
-  );
+export function markAlertSent(db: Queryable, id: string): Promise<void> {
+  return outboxMarkSent(db, TABLE, id);
 }
 
-export async function markAlertFailed(
-  db: Queryable,
-  id: string,
-  lease: string,
-  error: string,
-  retryAt: string | null,
-): Promise<void> {
-  await db.run(
-    `UPDATE error_alert_outbox SET state = ?, next_attempt_at = COALESCE(?, next_attempt_at), lease_until = NULL,
-       last_error = ? WHERE id = ? AND state = 'sending' AND lease_until = ?`,
-    [retryAt === null ? 'failed' : 'pending', retryAt, error.slice(0, 1000), id, lease],
-  );
+export function markAlertFailed(db: Queryable, id: string, lease: string, error: string, retryAt: string | null) {
+  return outboxMarkFailed(db, TABLE, id, lease, error, retryAt);
 }
 
-export async function markAlertSkipped(db: Queryable, id: string, reason: string): Promise<void> {
-  await db.run(
-    "UPDATE error_alert_outbox SET state = 'skipped', lease_until = NULL, last_error = ? WHERE id = ? AND state = 'sending'",
-    [reason, id],
-  );
+export function markAlertSkipped(db: Queryable, id: string, reason: string): Promise<void> {
+  return outboxMarkSkipped(db, TABLE, id, reason);
 }
 
-export async function releaseAlert(db: Queryable, id: string, lease: string): Promise<void> {
-  await db.run(
-    `UPDATE error_alert_outbox SET state = 'pending', lease_until = NULL, attempts = attempts - 1
-      WHERE id = ? AND state = 'sending' AND lease_until = ?`,
-    [id, lease],
-  );
+export function releaseAlert(db: Queryable, id: string, lease: string): Promise<void> {
+  return outboxRelease(db, TABLE, id, lease);
 }

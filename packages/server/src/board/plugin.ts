@@ -9,7 +9,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fromOwnOrigin } from '../http/same-origin.ts';
-import { HttpError } from '../kernel/errors.ts';
+import { DatabaseUnavailableError, HttpError } from '../kernel/errors.ts';
 import { BOARD_SESSION_COOKIE, findProjectForBoard, findSessionUser, settingsOfRow } from '../resources/board/index.ts';
 import { BOARD_ASSETS, sendAsset } from './assets.ts';
 import type { BoardContext, BoardDeps } from './context.ts';
@@ -97,15 +97,20 @@ export async function boardSurface(app: FastifyInstance, options: Omit<BoardDeps
 
 function boardError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const ctx = request.board;
-  if (!ctx) return reply.code(500).type('text/plain').send('Internal error');
+  if (!ctx) {
+    // The board itself could not be read (its context comes from the database).
+    if (error instanceof DatabaseUnavailableError)
+      return reply.headers(error.headers).code(503).type('text/plain').send(error.message);
+    return reply.code(500).type('text/plain').send('Internal error');
+  }
   if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
     return sendErrorPage(request, reply, ctx, 403, 'error.csrf');
   }
   const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
   if (status === 404) return sendErrorPage(request, reply, ctx, 404, 'error.notFoundText');
-  if (status === 429) {
+  if (status === 429 || status === 503) {
     if (error instanceof HttpError) reply.headers(error.headers);
-    return sendErrorPage(request, reply, ctx, 429, 'error.tooMany');
+    return sendErrorPage(request, reply, ctx, status, status === 429 ? 'error.tooMany' : 'error.unavailable');
   }
   if (status >= 400 && status < 500) return sendErrorPage(request, reply, ctx, status, 'error.badRequest');
   request.log.error({ err: error }, 'board request failed');

@@ -2,6 +2,7 @@
  * Database failures told apart portably (PostgreSQL SQLSTATE codes, SQLite result codes), and
  * the bounded retry that answers the transient ones.
  */
+import { DatabaseUnavailableError } from '../kernel/errors.ts';
 
 /** PostgreSQL's deadlock_detected and serialization_failure: the work may simply run again. */
 const RETRYABLE_PG_CODES = new Set(['40P01', '40001']);
@@ -60,6 +61,61 @@ export function isInputFault(error: unknown): boolean {
     primary === SQLITE_TOOBIG ||
     (primary === SQLITE_CONSTRAINT && !isForeignKeyViolation(error) && !isUniqueViolation(error))
   );
+}
+
+/** SQLite primary result codes of a database that cannot work now (not of a bad request). */
+const SQLITE_BUSY = 5;
+const SQLITE_LOCKED = 6;
+const SQLITE_READONLY = 8;
+const SQLITE_IOERR = 10;
+const SQLITE_FULL = 13;
+const SQLITE_CANTOPEN = 14;
+const SQLITE_UNAVAILABLE = new Set([SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_IOERR, SQLITE_CANTOPEN]);
+
+/**
+ * PostgreSQL's connection exceptions (class 08), shutdown and start-up (57P01–57P03), too many
+ * connections and its disk full (class 53); the socket errors of a server gone or unreachable.
+ */
+const PG_UNAVAILABLE = /^(08...|57P0[123]|53...)$/;
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/** node-postgres says these in words only: a connection that ended, or never came. */
+const PG_DRIVER_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|is not queryable|Cannot use a pool after calling end/;
+
+/** The disk under the database is full (SQLite's FULL, PostgreSQL's 53100, ENOSPC). */
+export function isStorageFull(error: unknown): boolean {
+  const code = codeOf(error);
+  if (code === '53100' || code === 'ENOSPC') return true;
+  const errcode = sqliteCodeOf(error);
+  return errcode !== undefined && (errcode & 0xff) === SQLITE_FULL;
+}
+
+/** The database cannot be reached or cannot work now: a fault of the moment, not of the request. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (isStorageFull(error)) return true;
+  const code = codeOf(error);
+  if (code !== undefined && (PG_UNAVAILABLE.test(code) || NETWORK_CODES.has(code))) return true;
+  const errcode = sqliteCodeOf(error);
+  if (errcode !== undefined) return SQLITE_UNAVAILABLE.has(errcode & 0xff);
+  return error instanceof Error && PG_DRIVER_MESSAGES.test(error.message);
+}
+
+/**
+ * What a database adapter throws: a fault of the moment becomes DatabaseUnavailableError (a 503
+ * with Retry-After on every surface, never a 500), anything else stays as the driver threw it.
+ */
+export function classifyDatabaseError(error: unknown): unknown {
+  if (error instanceof DatabaseUnavailableError || !isDatabaseUnavailable(error)) return error;
+  return new DatabaseUnavailableError({ storageFull: isStorageFull(error), cause: error });
 }
 
 export const MAX_ATTEMPTS = 5;

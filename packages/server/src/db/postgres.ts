@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { retryConflicts } from './failures.ts';
+import { classifyDatabaseError, retryConflicts } from './failures.ts';
 import type { Database, Queryable, Row, SqlValue, TransactionOptions } from './database.ts';
 import { CHANGE_CHANNEL, ChangeListener } from './pg-listener.ts';
 import { pgDriver } from './pg-driver.ts';
@@ -72,9 +72,13 @@ class PgQueryable implements Queryable {
   }
   private query(sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult> {
     const config = statement(sql, params);
-    return typeof config === 'string'
-      ? this.client.query(config, params as unknown[])
-      : (this.client.query(config) as Promise<pg.QueryResult>);
+    const running =
+      typeof config === 'string'
+        ? this.client.query(config, params as unknown[])
+        : (this.client.query(config) as Promise<pg.QueryResult>);
+    return running.catch((error: unknown) => {
+      throw classifyDatabaseError(error);
+    });
   }
   /**
    * A write that changed no row (a conditional UPDATE that lost its race, an upsert that did
@@ -143,7 +147,17 @@ export class PostgresDatabase extends PgQueryable implements Database {
   }
 
   private async transactionOnce<T>(fn: (tx: Queryable) => Promise<T>, begin: string): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.pool.connect().catch((error: unknown) => {
+      throw classifyDatabaseError(error);
+    });
+    // A checked-out client has no listener of the pool's: a connection lost between two
+    // statements would be an unhandled 'error' event, which ends the process. Noted instead, and
+    // the client is then discarded on release, not handed to the next request.
+    let lost: Error | undefined;
+    const onLost = (error: Error) => {
+      lost = error;
+    };
+    client.on('error', onLost);
     const changes: TransactionChanges = { memoised: false };
     try {
       await client.query(begin);
@@ -152,9 +166,10 @@ export class PostgresDatabase extends PgQueryable implements Database {
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
-      throw error;
+      throw classifyDatabaseError(error);
     } finally {
-      client.release();
+      client.off('error', onLost);
+      client.release(lost);
       // After COMMIT (never before: a read between would memoise old rows under the new marker),
       // and also after a failed one, which may have committed all the same (a lost connection).
       if (changes.memoised) this.listener.moved();

@@ -1,6 +1,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { classifyDatabaseError } from './failures.ts';
 import type { Database, Queryable, Row, RunResult, SqlValue, TransactionOptions } from './database.ts';
 import { changesMemoisedData } from './memoised-writes.ts';
 import { Mutex } from './mutex.ts';
@@ -47,12 +48,20 @@ class Connection {
   // Rows are always read with `.all()`: a write with RETURNING read through `.get()` is never
   // stepped to completion, which keeps its write open and blocks WAL checkpoints for good.
   all<T>(sql: string, params: readonly SqlValue[]): T[] {
-    return this.prepare(sql).all(...(params as SqlValue[])) as T[];
+    try {
+      return this.prepare(sql).all(...(params as SqlValue[])) as T[];
+    } catch (error) {
+      throw classifyDatabaseError(error);
+    }
   }
 
   run(sql: string, params: readonly SqlValue[]): RunResult {
-    const result = this.prepare(sql).run(...(params as SqlValue[]));
-    return { changes: Number(result.changes), lastInsertRowid: Number(result.lastInsertRowid) };
+    try {
+      const result = this.prepare(sql).run(...(params as SqlValue[]));
+      return { changes: Number(result.changes), lastInsertRowid: Number(result.lastInsertRowid) };
+    } catch (error) {
+      throw classifyDatabaseError(error);
+    }
   }
 }
 
@@ -228,7 +237,7 @@ export class SqliteDatabase implements Database {
     } catch (error) {
       // No write lock (another process held it past the busy timeout), nothing ran: each caller
       // alone would only wait that long again, so all of them hear it now.
-      for (const item of batch) item.reject(error);
+      for (const item of batch) item.reject(classifyDatabaseError(error));
       return [];
     }
     try {
@@ -253,11 +262,11 @@ export class SqliteDatabase implements Database {
       // is stored. Those that failed in their own savepoint keep their answer.
       if (this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK');
       const refused = new Set(failed.map(({ item }) => item));
-      for (const { item, error } of failed) item.reject(error);
+      for (const { item, error } of failed) item.reject(classifyDatabaseError(error));
       return batch.filter((item) => !refused.has(item));
     }
     for (const { item, value } of succeeded) item.resolve(value);
-    for (const { item, error } of failed) item.reject(error);
+    for (const { item, error } of failed) item.reject(classifyDatabaseError(error));
     return [];
   }
 
@@ -272,7 +281,7 @@ export class SqliteDatabase implements Database {
       item.resolve(value);
     } catch (error) {
       if (this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK');
-      item.reject(error);
+      item.reject(classifyDatabaseError(error));
     }
   }
 

@@ -1,6 +1,13 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { isStorageFull } from '../db/failures.ts';
 import { databaseErrorAnswer } from './database-errors.ts';
-import { codeOfStatus, type FieldProblem, HttpError, SpecFixedBadRequestError } from '../kernel/errors.ts';
+import {
+  codeOfStatus,
+  DatabaseUnavailableError,
+  type FieldProblem,
+  HttpError,
+  SpecFixedBadRequestError,
+} from '../kernel/errors.ts';
 import { namesNoItem, validationError } from './validation.ts';
 
 /** Fastify's own 4xx errors, mapped to the texts our API documents. */
@@ -28,9 +35,33 @@ export function errorAnswer(
   return details ? { error, code, details } : { error, code };
 }
 
+/** A request that carries a file: a source map, an artifact bundle's chunks, an attachment. */
+function isUpload(request: FastifyRequest): boolean {
+  return /^(multipart\/|application\/(octet-stream|zip|gzip|x-gzip))/i.test(request.headers['content-type'] ?? '');
+}
+
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof SpecFixedBadRequestError) return reply.code(400).send({ error: error.message });
+    // Before HttpError: the database's faults (and a full disk under uploaded files) are 503s.
+    // The adapters (db/) turn the database's faults into DatabaseUnavailableError; a file written
+    // to a full disk (ENOSPC) is the same fault of the moment.
+    const unavailable =
+      error instanceof DatabaseUnavailableError
+        ? error
+        : isStorageFull(error)
+          ? new DatabaseUnavailableError({ storageFull: true, cause: error })
+          : undefined;
+    if (unavailable) {
+      request.log.warn({ err: unavailable.cause ?? unavailable }, 'database unavailable');
+      reply.headers(unavailable.headers);
+      // RFC 4918's 507: the upload itself cannot be stored, a different remedy than waiting.
+      if (unavailable.storageFull && isUpload(request))
+        return reply
+          .code(507)
+          .send(errorAnswer(507, 'The server has no room to store this upload now; try again later'));
+      return reply.code(503).send(errorAnswer(503, unavailable.message, undefined, unavailable.code));
+    }
     if (error instanceof HttpError) {
       reply.headers(error.headers).code(error.statusCode);
       return errorAnswer(error.statusCode, error.message, error.details, error.code);

@@ -104,6 +104,28 @@ export class SeatLimitError extends HttpError {
 }
 
 /**
+ * 503: the database cannot take the request now: the connection to PostgreSQL is lost or refused,
+ * it is restarting, SQLite's disk is full or its file locked past the busy timeout. Nothing of
+ * the request was stored; the client may send it again after Retry-After. `storageFull` tells an
+ * upload's 507 apart (http/error-handler.ts).
+ */
+export class DatabaseUnavailableError extends HttpError {
+  readonly storageFull: boolean;
+  constructor(options: { storageFull?: boolean; cause?: unknown } = {}) {
+    super(
+      503,
+      'Unavailable',
+      options.storageFull
+        ? 'The server cannot store data now (its disk is full); try again later'
+        : 'The database is unavailable; try again shortly',
+      { 'retry-after': options.storageFull ? '30' : '5' },
+    );
+    this.storageFull = options.storageFull ?? false;
+    if (options.cause !== undefined) this.cause = options.cause;
+  }
+}
+
+/**
  * A 400 whose body the product spec fixes to exactly `{ error }` (POST /features with an invalid
  * `type`): sent without `code`, so the answer stays byte-for-byte the spec's.
  */
@@ -129,4 +151,5 @@ const STATUS_CODES: Record<number, string> = {
   429: 'TooManyRequests',
   502: 'BadGateway',
   503: 'Unavailable',
+  507: 'InsufficientStorage',
 };

@@ -14,6 +14,7 @@ import {
   TooManyRequestsError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { hitSlidingWindow } from '../http/rate-limit.ts';
+import { DatabaseUnavailableError } from '../kernel/errors.ts';
 import { authorizeRoutes, type OAuthDeps } from './authorize.ts';
 import { registerClient } from './clients.ts';
 import { authorizationServerMetadata, OAUTH_PATHS } from './metadata.ts';
@@ -70,6 +71,11 @@ export async function oauthServer(app: FastifyInstance, deps: OAuthDeps): Promis
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.code(400).send({ error: 'invalid_request', error_description: error.message });
     }
+    if (error instanceof DatabaseUnavailableError)
+      return reply
+        .headers(error.headers)
+        .code(503)
+        .send({ error: 'temporarily_unavailable', error_description: error.message });
     request.log.error({ err: error }, 'OAuth request failed');
     return reply.code(500).send({ error: 'server_error', error_description: 'Internal error' });
   });

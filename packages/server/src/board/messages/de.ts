@@ -111,6 +111,7 @@ export const de: Catalog = {
   'error.notFoundText': 'Unter dieser Adresse gibt es nichts.',
   'error.badRequest': 'Im Formular muss etwas korrigiert werden.',
   'error.tooMany': 'Zu viele Anfragen von hier. Warte kurz und versuche es noch einmal.',
+  'error.unavailable': 'Das Board ist gerade nicht erreichbar. Versuche es in ein paar Sekunden noch einmal.',
   'error.csrf': 'Das Formular ist abgelaufen. Lade die Seite neu und sende es noch einmal.',
   'error.server': 'Bei uns ist etwas schiefgegangen.',
   'field.tooShort': '{field}: mindestens {min} Zeichen.',

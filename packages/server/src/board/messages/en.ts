@@ -107,6 +107,7 @@ export const en = {
   'error.notFoundText': 'There is nothing at this address.',
   'error.badRequest': 'Something in the form needs fixing.',
   'error.tooMany': 'Too many requests from here. Wait a moment and try again.',
+  'error.unavailable': 'The board cannot be reached just now. Try again in a few seconds.',
   'error.csrf': 'The form expired. Go back, reload the page and send it again.',
   'error.server': 'Something went wrong on our side.',
   'field.tooShort': '{field}: at least {min} characters.',

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_CHECKPOINT_PAGES } from './db/sqlite.ts';
 
@@ -28,6 +29,12 @@ export interface Config {
   demoApiKey: string;
   /** Seconds in-flight requests get to finish after SIGTERM/SIGINT. */
   shutdownGraceSeconds: number;
+  /**
+   * `WORKERS`: server processes behind the one port (server-cluster.ts). An integer or `auto`
+   * (the machine's cores). Default: 1 on SQLite (one writer at a time gains little from more),
+   * the cores but at most 4 on PostgreSQL.
+   */
+  workers: number;
   trustProxy: boolean;
   /**
    * SQLite: WAL pages after which a commit copies the log back into the database file
@@ -228,6 +235,13 @@ export function loadConfig(env: Env = process.env): Config {
       'svc_live_ followed by at least 16 letters, digits or _',
     ),
     shutdownGraceSeconds: read('SHUTDOWN_GRACE_SECONDS', 10, integer(0, 600), 'an integer from 0 to 600'),
+    workers: read(
+      'WORKERS',
+      // Decided on the database: SQLite has one writer at a time, PostgreSQL scales with processes.
+      0,
+      (raw) => (raw === 'auto' ? availableParallelism() : integer(1, 256)(raw)),
+      'an integer from 1 to 256, or auto (one per core)',
+    ),
     trustProxy: read('TRUST_PROXY', false, boolean, 'true or false'),
     sqliteCheckpointPages: read(
       'SQLITE_CHECKPOINT_PAGES',
@@ -310,6 +324,10 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     sessionRetentionDays: read('SESSION_RETENTION_DAYS', 90, integer(1, 3650), 'an integer from 1 to 3650'),
   };
+  // PostgreSQL: one per core, at most 4: each process holds a pool of 10 connections and a
+  // listener, and two replicas of 4 (88 connections) stay under PostgreSQL's default 100.
+  if (config.workers === 0)
+    config.workers = /^postgres(ql)?:\/\//.test(config.databaseUrl ?? '') ? Math.min(availableParallelism(), 4) : 1;
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }

@@ -1,8 +1,30 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { migrate } from './db/migrate.ts';
-import { seedOnFirstStart } from './seed/first-start.ts';
+import { type SeedResult, seedOnFirstStart } from './seed/first-start.ts';
+import { isClusterWorker, runPrimary } from './server-cluster.ts';
+
+/** What a person starting the server reads first: where it runs and how to try it. */
+function announce(config: Config, seeded: SeedResult, dialect: 'sqlite' | 'postgres', port: string | number): void {
+  const origin = config.publicUrl;
+  const lines = [
+    '',
+    `  Signpost is running on ${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} at http://localhost:${port}`,
+    `  Public API:      ${origin}/api/public/v1  (reference: ${origin}/api/public/v1/docs)`,
+    `  Management API:  ${origin}/api/v1  (reference: ${origin}/api/v1/docs)`,
+    `  Hosted MCP:      ${origin}/mcp`,
+  ];
+  if (config.workers > 1) lines.push(`  Processes:       ${config.workers} (WORKERS)`);
+  if (seeded.demo) {
+    lines.push(`  Demo project:    ${seeded.demo.projectId}`);
+    lines.push(`  Demo board:      ${origin}/b/${seeded.demo.projectId}`);
+    lines.push(`  Demo API key:    ${seeded.demo.apiKey}`);
+    lines.push(`  Try:             curl -H "X-API-Key: ${seeded.demo.apiKey}" ${origin}/api/public/v1/roadmap`);
+  }
+  lines.push(`  Platform project: ${config.platformProjectId}`, '');
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -15,9 +37,13 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  if (config.workers > 1 && !isClusterWorker) {
+    await runPrimary(config, (seeded, dialect, port) => announce(config, seeded, dialect, port));
+    return;
+  }
   const db = openDatabase(config);
-  await migrate(db);
-  const seeded = await seedOnFirstStart(db, config);
+  // A cluster's primary has migrated and seeded before forking its workers.
+  const seeded = isClusterWorker ? undefined : (await migrate(db), await seedOnFirstStart(db, config));
   const app = await buildApp({ config, db });
 
   let closing = false;
@@ -41,25 +67,12 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  const address = await app.listen({ port: config.port, host: config.host });
-  const port = new URL(address).port;
+  // A cluster's workers each bind the port themselves (SO_REUSEPORT): the kernel spreads the
+  // connections, none passes through the primary, and a worker that dies takes only its own.
+  const reusePort = isClusterWorker ? { exclusive: true, reusePort: true } : {};
+  const address = await app.listen({ port: config.port, host: config.host, ...reusePort });
   app.log.info({ address, database: db.dialect }, 'Signpost is listening');
-  const origin = config.publicUrl;
-  const lines = [
-    '',
-    `  Signpost is running on ${db.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} at http://localhost:${port}`,
-    `  Public API:      ${origin}/api/public/v1  (reference: ${origin}/api/public/v1/docs)`,
-    `  Management API:  ${origin}/api/v1  (reference: ${origin}/api/v1/docs)`,
-    `  Hosted MCP:      ${origin}/mcp`,
-  ];
-  if (seeded.demo) {
-    lines.push(`  Demo project:    ${seeded.demo.projectId}`);
-    lines.push(`  Demo board:      ${origin}/b/${seeded.demo.projectId}`);
-    lines.push(`  Demo API key:    ${seeded.demo.apiKey}`);
-    lines.push(`  Try:             curl -H "X-API-Key: ${seeded.demo.apiKey}" ${origin}/api/public/v1/roadmap`);
-  }
-  lines.push(`  Platform project: ${config.platformProjectId}`, '');
-  process.stdout.write(`${lines.join('\n')}\n`);
+  if (seeded) announce(config, seeded, db.dialect, new URL(address).port);
 }
 
 main().catch((error: unknown) => {

@@ -142,6 +142,8 @@ export async function startServerProcess(
       DATA_DIR: database.dataDir,
       LOG_LEVEL: 'info',
       NOTIFY_UNDO_SECONDS: '0',
+      // One process unless the test asks for more (PostgreSQL's default is one per core).
+      WORKERS: '1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,7 +3,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { migrate } from './db/migrate.ts';
 import { type SeedResult, seedOnFirstStart } from './seed/first-start.ts';
-import { isClusterWorker, runPrimary } from './server-cluster.ts';
+import { isClusterWorker, runPrimary, workerListening } from './server-cluster.ts';
 
 /** What a person starting the server reads first: where it runs and how to try it. */
 function announce(config: Config, seeded: SeedResult, dialect: 'sqlite' | 'postgres', port: string | number): void {
@@ -73,6 +73,7 @@ async function main(): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host, ...reusePort });
   app.log.info({ address, database: db.dialect }, 'Signpost is listening');
   if (seeded) announce(config, seeded, db.dialect, new URL(address).port);
+  else workerListening();
 }
 
 main().catch((error: unknown) => {

@@ -34,6 +34,13 @@ function freePort(host: string): Promise<number> {
   });
 }
 
+const LISTENING = 'listening';
+
+/** Called by a worker once it listens: the primary announces the server on the first. */
+export function workerListening(): void {
+  process.send?.({ signpost: LISTENING });
+}
+
 /** Whether this process is one of a cluster's workers (which neither migrate nor seed). */
 export const isClusterWorker = cluster.isWorker;
 
@@ -72,11 +79,13 @@ export async function runPrimary(
     log(50, 'worker exited; starting another', { worker: worker.process.pid, code, signal });
     setTimeout(fork, RESTART_DELAY_MS).unref();
   });
+  // Workers that bind with SO_REUSEPORT listen outside the cluster's shared handles, so the
+  // cluster's own 'listening' event never comes: each worker says so itself (workerListening).
   let announced = false;
-  cluster.on('listening', (_worker, address) => {
-    if (announced) return;
+  cluster.on('message', (_worker, message: unknown) => {
+    if (announced || (message as { signpost?: unknown } | null)?.signpost !== LISTENING) return;
     announced = true;
-    ready(seeded, dialect, address.port);
+    ready(seeded, dialect, port);
   });
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;

@@ -1,0 +1,114 @@
+/**
+ * `WORKERS=1` against `WORKERS=2` (issue 37): the CPU one request costs with one server process
+ * and with two, on the same core. Both runs pin every server process to core 0 and wrk to core
+ * 1, so the second process adds no cores: what is measured is the price of running two (their
+ * own event loops, caches and connections), which the issue bounds at 1.1× of one. Throughput is
+ * printed too; on a machine with more cores, unpinned, two processes serve about twice as much.
+ *
+ *   npm run workers -w @signpost/bench                 # SQLite; --db postgres | both
+ *   BENCH_SECONDS (10), BENCH_ROUNDS (2): rounds alternate 1, 2, 1, 2 … so drift hits both.
+ *
+ * CPU is read from /proc (utime + stime of the primary and all its workers), so Linux only.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DB_LABEL, databasesOf, dbModeOf, prepareDatabase } from './databases.ts';
+import { startProcess, stopProcess } from './processes.ts';
+import { runWrk, type WrkRequest } from './wrk.ts';
+
+const SERVER_MAIN =
+  process.env['BENCH_SERVER_MAIN'] ?? fileURLToPath(new URL('../../server/bin/signpost-server.js', import.meta.url));
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
+const DEMO_KEY = 'svc_live_demo_signpostpublicdemokey0001';
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** CPU seconds used so far by `pid` and every process below it. */
+function treeCpuSeconds(pid: number): number {
+  const stats = new Map<number, { parent: number; ticks: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // After the name: state(0) ppid(1) … utime(11) stime(12)
+      stats.set(Number(entry), { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {}
+  }
+  let ticks = 0;
+  const visit = (id: number) => {
+    ticks += stats.get(id)?.ticks ?? 0;
+    for (const [child, stat] of stats) if (stat.parent === id) visit(child);
+  };
+  visit(pid);
+  return ticks / TICKS_PER_SECOND;
+}
+
+const features: WrkRequest = { path: '/api/public/v1/features', headers: { 'x-api-key': DEMO_KEY } };
+
+async function measure(workers: number, dataDir: string, databaseUrl: string, scriptDir: string) {
+  const server = await startProcess(
+    SERVER_MAIN,
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'production',
+      WORKERS: String(workers),
+    },
+    /running on (?:SQLite|PostgreSQL) at http:\/\/localhost:(\d+)/,
+  );
+  try {
+    const origin = `http://127.0.0.1:${server.port}`;
+    const options = { seconds: SECONDS, connections: 32, threads: 2, core: 1, scriptDir };
+    // Every worker warm (connections spread over them), then measured.
+    await runWrk(origin, features, { ...options, seconds: 3 });
+    const before = treeCpuSeconds(server.child.pid!);
+    const result = await runWrk(origin, features, options);
+    const cpu = treeCpuSeconds(server.child.pid!) - before;
+    return { requestsPerSecond: result.requestsPerSecond, cpuMsPerRequest: (cpu * 1000) / result.requests };
+  } finally {
+    await stopProcess(server.child);
+  }
+}
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), 'signpost-bench-workers-'));
+  const scriptDir = join(work, 'wrk');
+  mkdirSync(scriptDir);
+  try {
+    process.stdout.write(
+      '| Database | Workers | req/s | CPU per request | CPU / one process |\n|---|---|---|---|---|\n',
+    );
+    for (const db of databasesOf(dbModeOf(process.argv.slice(2), process.env))) {
+      const dataDir = join(work, db);
+      mkdirSync(dataDir);
+      const database = await prepareDatabase(db, dataDir, '_workers');
+      try {
+        const runs: Record<1 | 2, Array<{ requestsPerSecond: number; cpuMsPerRequest: number }>> = { 1: [], 2: [] };
+        for (let round = 0; round < ROUNDS; round++)
+          for (const workers of [1, 2] as const)
+            runs[workers].push(await measure(workers, dataDir, database.databaseUrl, scriptDir));
+        const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+        const one = mean(runs[1].map((r) => r.cpuMsPerRequest));
+        for (const workers of [1, 2] as const) {
+          const cpu = mean(runs[workers].map((r) => r.cpuMsPerRequest));
+          const rate = mean(runs[workers].map((r) => r.requestsPerSecond));
+          process.stdout.write(
+            `| ${DB_LABEL[db]} | ${workers} | ${Math.round(rate)} | ${(cpu * 1000).toFixed(0)} µs | ${(cpu / one).toFixed(2)}× |\n`,
+          );
+        }
+      } finally {
+        await database.drop();
+      }
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -59,7 +59,13 @@ export async function attachmentManagementRoutes(app: ManagementApp, { db }: Man
         summary: 'One attachment as its image (role: member)',
         tags,
         params: AttachmentParams,
-        response: { 200: Type.Unsafe({ type: 'string', format: 'binary' }), ...errorResponses(401, 403, 404) },
+        response: {
+          200: {
+            description: 'The image, as uploaded',
+            content: { 'image/*': { schema: Type.Unsafe({ type: 'string', format: 'binary' }) } },
+          },
+          ...errorResponses(401, 403, 404),
+        },
       },
     },
     async (request, reply) => {

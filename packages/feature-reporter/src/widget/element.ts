@@ -71,7 +71,6 @@ export interface FeedbackErrorDetail {
   error: unknown;
 }
 
-
 let counter = 0;
 
 /** Builds the element class; only called where `HTMLElement` exists. */
@@ -145,7 +144,8 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
     }
 
     private get _texts(): FeedbackWidgetTexts {
-      const lang = this._options.locale ?? (this.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang);
+      const lang =
+        this._options.locale ?? (this.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang);
       return { ...(/^de\b/i.test(lang ?? '') ? GERMAN_TEXTS : DEFAULT_TEXTS), ...this._options.texts };
     }
 
@@ -349,7 +349,15 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
       const turn = ++this._typed;
       this._timer = setTimeout(async () => {
         try {
-          const { ideas } = await client.suggest(text, this._person, 3);
+          const person = this._person;
+          // A token the server refuses still gets the suggestions (public anyway); votes with it are refused.
+          const { ideas } = await client
+            .suggest(text, person, 3)
+            .catch((error: unknown) =>
+              person.token && error instanceof ApiError && error.status === 401
+                ? client.suggest(text, {}, 3)
+                : Promise.reject(error),
+            );
           if (turn !== this._typed) return;
           this._q('.suggest ul')!.innerHTML = suggestionsHtml(ideas, this._texts, this._id);
           const shown = ideas.length > 0;

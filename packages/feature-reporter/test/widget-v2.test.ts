@@ -137,7 +137,7 @@ describe('feedback widget v2 in a Vite app', () => {
           .shadowRoot!.querySelector('button.vote')!
           .getAttribute('aria-pressed') === 'true',
     );
-    assert.match((await item.textContent())!, /1 votes/);
+    assert.match((await item.textContent())!, /1 vote\b/);
     const user = await server.db.get<{ id: string }>('SELECT id FROM board_users WHERE project_id = ? AND email = ?', [
       project.projectId,
       'ada@example.com',

@@ -3,7 +3,7 @@ import { createFeatureReporter, type FeatureReporter } from '../client.js';
 import type { CreatedFeature, FeatureType, WidgetPerson } from '../types.js';
 import { FEEDBACK_LIMITS, validateFeedback, type FeedbackIssue } from '../validate.js';
 import { anonymousVoterId } from '../voter.js';
-import { esc, fill, myIdeasHtml, suggestionsHtml, takeScreenshot } from './parts.js';
+import { esc, fill, myIdeasHtml, reportContext, suggestionsHtml, takeScreenshot, votesText } from './parts.js';
 import { WIDGET_CSS } from './styles.js';
 import { DEFAULT_TEXTS, GERMAN_TEXTS, type FeedbackWidgetTexts } from './texts.js';
 
@@ -384,7 +384,7 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
         const count = [...this._root.querySelectorAll<HTMLElement>('[data-votes]')].find(
           (el) => el.dataset['votes'] === featureId,
         );
-        if (count) count.textContent = fill(t.votes, { count: state.voteCount });
+        if (count) count.textContent = votesText(t, state.voteCount);
         if (state.voted) this._announce(t.voteThanks);
         this._emit('signpost-feedback-vote', state);
       } catch (error) {
@@ -444,18 +444,6 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
       }
     }
 
-    /** What a bug report carries: the page, the app release and the last reported error, when known. */
-    private _context(type: FeatureType): Record<string, unknown> {
-      const url = typeof location !== 'undefined' ? location.href.split('#')[0] : undefined;
-      const bridge = (globalThis as { __signpost?: { release?: string; lastErrorId?: string } }).__signpost ?? {};
-      const release = this._options.release ?? bridge.release;
-      return {
-        ...(url ? { url } : {}),
-        ...(type === 'bug' && release ? { release } : {}),
-        ...(type === 'bug' && bridge.lastErrorId ? { errorEventId: bridge.lastErrorId } : {}),
-      };
-    }
-
     private _announce(text: string) {
       const status = this._q<HTMLElement>('[role="status"]')!;
       status.textContent = '';
@@ -506,7 +494,10 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
       form.setAttribute('aria-busy', 'true');
       try {
         const values = this._values();
-        const input = { ...values, metadata: { ...this._context(values.type), ...this._options.metadata } };
+        const input = {
+          ...values,
+          metadata: { ...reportContext(values.type, this._options.release), ...this._options.metadata },
+        };
         const person = this._person;
         const feature = person.token ? await client.submitAs(input, person) : await client.submit(input);
         const shot = values.type === 'bug' ? this._shot : undefined;

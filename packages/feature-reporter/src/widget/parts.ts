@@ -3,12 +3,14 @@
  * ideas", and the page screenshot. The screenshot library (modern-screenshot) is imported on the
  * first "Add a screenshot" click only, so bundlers split it off and the widget stays small.
  */
-import type { MyIdea, SuggestedIdea } from '../types.js';
+import type { FeatureType, MyIdea, SuggestedIdea } from '../types.js';
 import type { FeedbackWidgetTexts } from './texts.js';
 
 export const esc = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 export const fill = (text: string, values: Record<string, string | number>) =>
   text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+export const votesText = (t: FeedbackWidgetTexts, count: number) =>
+  count === 1 ? t.oneVote : fill(t.votes, { count });
 
 /** One similar idea: its title, status, votes and a toggle button to vote for it. */
 export function suggestionsHtml(ideas: SuggestedIdea[], t: FeedbackWidgetTexts, id: string): string {
@@ -17,7 +19,7 @@ export function suggestionsHtml(ideas: SuggestedIdea[], t: FeedbackWidgetTexts, 
       (idea, i) => `<li part="suggestion">
   <span class="s-title" id="${id}-s${i}">${esc(idea.title)}</span>
   <span class="s-meta"><span class="badge" part="status">${esc(idea.statusLabel)}</span>
-  <span class="s-votes" data-votes="${esc(idea.id)}">${esc(fill(t.votes, { count: idea.voteCount }))}</span></span>
+  <span class="s-votes" data-votes="${esc(idea.id)}">${esc(votesText(t, idea.voteCount))}</span></span>
   <button type="button" class="vote" part="vote" data-id="${esc(idea.id)}" aria-pressed="${idea.voted}" aria-describedby="${id}-s${i}">${esc(idea.voted ? t.voted : t.vote)}</button>
 </li>`,
     )
@@ -68,4 +70,19 @@ function pageBackground(): string {
     if (color && color !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(color)) return color;
   }
   return '#ffffff';
+}
+
+/**
+ * What a report carries besides its text: the page, and for a bug the app's release and the id of
+ * the last error `@signpost/error-tracker` reported on this page (it leaves both in a global).
+ */
+export function reportContext(type: FeatureType, release: string | undefined): Record<string, unknown> {
+  const url = typeof location !== 'undefined' ? location.href.split('#')[0] : undefined;
+  const bridge = (globalThis as { __signpost?: { release?: string; lastErrorId?: string } }).__signpost ?? {};
+  const appRelease = release ?? bridge.release;
+  return {
+    ...(url ? { url } : {}),
+    ...(type === 'bug' && appRelease ? { release: appRelease } : {}),
+    ...(type === 'bug' && bridge.lastErrorId ? { errorEventId: bridge.lastErrorId } : {}),
+  };
 }

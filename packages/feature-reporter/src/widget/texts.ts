@@ -34,6 +34,7 @@ export interface FeedbackWidgetTexts {
   voted: string;
   /** `{count}` is filled in. */
   votes: string;
+  oneVote: string;
   voteThanks: string;
   /** When the project takes votes only from identified people and the page has not called identify(). */
   signInToVote: string;
@@ -84,6 +85,7 @@ export const DEFAULT_TEXTS: FeedbackWidgetTexts = {
   vote: 'Vote',
   voted: 'Voted',
   votes: '{count} votes',
+  oneVote: '1 vote',
   voteThanks: 'Your vote was counted. Thank you!',
   signInToVote: 'Please sign in to vote.',
   voteFailed: 'Your vote could not be counted. Please try again.',
@@ -133,6 +135,7 @@ export const GERMAN_TEXTS: FeedbackWidgetTexts = {
   vote: 'Abstimmen',
   voted: 'Abgestimmt',
   votes: '{count} Stimmen',
+  oneVote: '1 Stimme',
   voteThanks: 'Ihre Stimme wurde gezählt. Vielen Dank!',
   signInToVote: 'Bitte melden Sie sich an, um abzustimmen.',
   voteFailed: 'Ihre Stimme konnte nicht gezählt werden. Bitte versuchen Sie es erneut.',

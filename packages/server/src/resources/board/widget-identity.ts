@@ -74,10 +74,12 @@ export async function identifyWidgetUser(
   token: string,
 ): Promise<BoardUserRow> {
   const identity = await verifyIdentityToken(db, config, projectId, token);
+  // The widget knows no language: a board user keeps theirs.
+  const locale = (await findBoardUserByEmail(db, projectId, identity.email))?.locale ?? 'en';
   return upsertBoardUser(
     db,
     projectId,
-    { email: identity.email, name: identity.name, locale: 'en', externalId: identity.externalId },
+    { email: identity.email, name: identity.name, locale, externalId: identity.externalId },
     profileOfClaims(identity.claims),
   );
 }

@@ -202,11 +202,11 @@ describe('widget public API', () => {
 
   describe('screenshots', () => {
     let bugId: string;
-    const upload = (featureId: string, body: Uint8Array, type = 'image/png', key = project.liveKey) =>
+    const upload = (featureId: string, body: Buffer, type = 'image/png', key = project.liveKey) =>
       fetch(`${server.baseUrl}/features/${featureId}/attachments`, {
         method: 'POST',
         headers: { 'x-api-key': key, 'content-type': type },
-        body,
+        body: new Uint8Array(body),
       });
 
     before(async () => {

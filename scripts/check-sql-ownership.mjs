@@ -21,6 +21,7 @@ const BASELINE = join(ROOT, 'scripts/sql-ownership-known.json');
 /** Owner folder of each table, relative to packages/server/src. `null`: obsolete, not checked. */
 const OWNERS = {
   features: 'resources/features',
+  feature_attachments: 'resources/features',
   votes: 'resources/features',
   comments: 'resources/features',
   changelog_entries: 'resources/changelog',

@@ -281,6 +281,13 @@ export function createErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
         : await transport.request<CaptureResult>('POST', '/errors', { body: event, keepalive: isBrowser() });
       if (!res) return undefined; // kept for later
       stats.sent++;
+      // The page's feedback widget (@signpost/feature-reporter) attaches the last report and the
+      // release to a bug the user files; a plain global, so neither package imports the other.
+      (globalThis as { __signpost?: Record<string, unknown> }).__signpost = {
+        ...(globalThis as { __signpost?: Record<string, unknown> }).__signpost,
+        lastErrorId: res.data.id,
+        ...(options.release ? { release: options.release } : {}),
+      };
       return { id: res.data.id, duplicate: !!res.data.duplicate };
     } catch (error) {
       stats.failed++;

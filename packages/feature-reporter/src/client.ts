@@ -1,5 +1,6 @@
-import { createTransport, type Transport, type TransportOptions } from '@signpost/sdk-core';
+import { ApiError, createTransport, SdkError, type Transport, type TransportOptions } from '@signpost/sdk-core';
 import type {
+  Attachment,
   Changelog,
   Channel,
   Comment,
@@ -14,7 +15,10 @@ import type {
   Roadmap,
   RoadmapQuery,
   SubmitInput,
+  MyIdeas,
+  Suggestions,
   VoteState,
+  WidgetPerson,
 } from './types.js';
 
 export interface FeatureReporterOptions extends Omit<TransportOptions, 'apiKey'> {
@@ -54,6 +58,16 @@ export interface FeatureReporter {
   listComments(featureId: string, query?: PageQuery): Promise<CommentList>;
   /** POST /features/{id}/comments. */
   addComment(featureId: string, comment: NewComment): Promise<Comment>;
+  /** GET /suggestions: public ideas like a title being typed (the board's search), with votes and status. */
+  suggest(title: string, person?: WidgetPerson, limit?: number): Promise<Suggestions>;
+  /** PUT (or, `on` false, DELETE) /me/votes/{id}: the identified person's vote. */
+  voteAs(featureId: string, person: WidgetPerson, on?: boolean): Promise<VoteState>;
+  /** GET /me/ideas: the identified person's ideas with their status. */
+  myIdeas(person: WidgetPerson): Promise<MyIdeas>;
+  /** POST /me/ideas: submit as the identified person. */
+  submitAs(input: SubmitInput, person: WidgetPerson): Promise<CreatedFeature>;
+  /** POST /features/{id}/attachments: a PNG, JPEG or WebP screenshot (at most 2 MB) for an item just filed. */
+  attach(featureId: string, image: Blob): Promise<Attachment>;
   /** The transport underneath (base URL, rate-limit state). */
   readonly transport: Transport;
 }
@@ -69,7 +83,14 @@ export function createFeatureReporter(options: FeatureReporterOptions): FeatureR
     return (await transport.request<T>(method, path, init)).data;
   }
 
-  function submit(input: SubmitInput): Promise<CreatedFeature> {
+  const personHeaders = (person: WidgetPerson = {}) => {
+    const headers: Record<string, string> = {};
+    if (person.token) headers['X-Signpost-User'] = person.token;
+    if (person.visitorId) headers['X-Signpost-Visitor'] = person.visitorId;
+    return headers;
+  };
+
+  function body(input: SubmitInput) {
     const metadata = baseMetadata || input.metadata ? { ...baseMetadata, ...input.metadata } : undefined;
     const body = {
       title: String(input.title ?? '').trim(),
@@ -79,9 +100,31 @@ export function createFeatureReporter(options: FeatureReporterOptions): FeatureR
       ...(input.contactEmail?.trim() ? { contactEmail: input.contactEmail.trim() } : {}),
       ...(metadata ? { metadata } : {}),
     };
+    return body;
+  }
+
+  function submit(input: SubmitInput): Promise<CreatedFeature> {
     // Retried by the transport on network errors, 429 and 5xx. A submission whose answer was lost
     // may, rarely, be filed twice; the API has no idempotency key for POST /features.
-    return call<CreatedFeature>('POST', '/features', { body });
+    return call<CreatedFeature>('POST', '/features', { body: body(input) });
+  }
+
+  // The transport sends JSON only; the image goes as raw bytes, once (a retry could attach it twice).
+  async function attach(featureId: string, image: Blob): Promise<Attachment> {
+    const f = transportOptions.fetch ?? fetch;
+    let response: Response;
+    try {
+      response = (await f(`${transport.baseUrl}/features/${seg(featureId)}/attachments`, {
+        method: 'POST',
+        headers: { 'X-API-Key': transportOptions.apiKey ?? '', 'Content-Type': image.type },
+        body: image,
+      })) as Response;
+    } catch (error) {
+      throw new SdkError('network_error', 'The attachment could not be sent', { cause: error });
+    }
+    const data = await response.json().catch(() => ({ error: response.statusText }));
+    if (!response.ok) throw new ApiError(response.status, data);
+    return data as Attachment;
   }
 
   return {
@@ -101,5 +144,12 @@ export function createFeatureReporter(options: FeatureReporterOptions): FeatureR
     listComments: (featureId, query = {}) =>
       call('GET', `/features/${seg(featureId)}/comments`, { query: { ...query } }),
     addComment: (featureId, comment) => call('POST', `/features/${seg(featureId)}/comments`, { body: comment }),
+    suggest: (title, person, limit) =>
+      call('GET', '/suggestions', { query: { title, limit }, headers: personHeaders(person) }),
+    voteAs: (featureId, person, on = true) =>
+      call(on ? 'PUT' : 'DELETE', `/me/votes/${seg(featureId)}`, { headers: personHeaders(person) }),
+    myIdeas: (person) => call('GET', '/me/ideas', { headers: personHeaders(person) }),
+    submitAs: (input, person) => call('POST', '/me/ideas', { body: body(input), headers: personHeaders(person) }),
+    attach,
   };
 }

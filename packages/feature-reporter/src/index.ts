@@ -10,6 +10,12 @@ export type { FeedbackIssue } from './validate.js';
 export { anonymousVoterId } from './voter.js';
 export { ApiError, SdkError } from '@signpost/sdk-core';
 export type {
+  Attachment,
+  MyIdea,
+  MyIdeas,
+  SuggestedIdea,
+  Suggestions,
+  WidgetPerson,
   Changelog,
   ChangelogEntry,
   Channel,

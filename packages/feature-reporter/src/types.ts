@@ -142,3 +142,52 @@ export interface NewComment {
   /** Up to 100 characters. */
   authorName?: string;
 }
+
+/**
+ * Who the widget acts for (issue 35): `token` is the HS256 JWT your server signs with the project's
+ * board SSO secret (`sub`, `email`, optional `name`, `company`; `iat` and `exp`); `visitorId` an
+ * anonymous id, used only where the project allows anonymous votes.
+ */
+export interface WidgetPerson {
+  token?: string | undefined;
+  visitorId?: string | undefined;
+}
+
+export interface SuggestedIdea {
+  id: string;
+  title: string;
+  status: FeatureStatus;
+  /** The status as the board shows it ("Planned", "Done"…). */
+  statusLabel: string;
+  voteCount: number;
+  /** Whether this person has voted for it already. */
+  voted: boolean;
+}
+
+export interface Suggestions {
+  ideas: SuggestedIdea[];
+}
+
+export interface MyIdea {
+  id: string;
+  title: string;
+  type: string;
+  status: FeatureStatus;
+  statusLabel: string;
+  voteCount: number;
+  createdAt: string;
+  /** The published changelog entry that shipped it. */
+  shippedIn: { id: string; summary: string; publishedAt: string | null } | null;
+}
+
+export interface MyIdeas {
+  ideas: MyIdea[];
+}
+
+export interface Attachment {
+  id: string;
+  featureId: string;
+  contentType: string;
+  size: number;
+  createdAt: string;
+}

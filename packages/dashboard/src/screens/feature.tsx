@@ -27,6 +27,7 @@ import { Empty, Loading, QueryView } from '../widgets/states.tsx';
 import './inbox.css';
 import './feature.css';
 import { Comments, Voters } from './feature-people.tsx';
+import { ReportContext } from '../widgets/report-context.tsx';
 
 type Nav = { inboxSearch?: string; note?: string } | null;
 
@@ -116,6 +117,7 @@ function FeatureView({ feature, note, inbox }: { feature: ManagedFeature; note?:
         <h2 id="description-title">Description</h2>
         <p className="feature-description">{feature.description}</p>
       </section>
+      <ReportContext feature={feature} />
       {feature.statusResponse ? (
         <section className="card stack" aria-labelledby="response-title">
           <h2 id="response-title">Official response</h2>

@@ -1,9 +1,24 @@
 import { ApiError, SdkError, createReporter, type ErrorHandler, type FetchLike } from '@signpost/sdk-core';
 import { createFeatureReporter, type FeatureReporter } from '../client.js';
-import type { CreatedFeature, FeatureType } from '../types.js';
+import type { CreatedFeature, FeatureType, WidgetPerson } from '../types.js';
 import { FEEDBACK_LIMITS, validateFeedback, type FeedbackIssue } from '../validate.js';
+import { anonymousVoterId } from '../voter.js';
+import { esc, fill, myIdeasHtml, reportContext, suggestionsHtml, takeScreenshot, votesText } from './parts.js';
 import { WIDGET_CSS } from './styles.js';
-import { DEFAULT_TEXTS, type FeedbackWidgetTexts } from './texts.js';
+import { DEFAULT_TEXTS, GERMAN_TEXTS, type FeedbackWidgetTexts } from './texts.js';
+
+/**
+ * The person using your app, for `identify()`. `token` is what makes votes and ideas theirs: an
+ * HS256 JWT your server signs with the project's board SSO secret (claims `sub` = id, `email`,
+ * `name`, `company`, `iat`, `exp`). Without it the widget is anonymous.
+ */
+export interface WidgetUser {
+  id: string;
+  email?: string;
+  name?: string;
+  company?: { id: string; name?: string };
+  token?: string;
+}
 
 /** Settings of a widget, as properties (`configure`) or attributes (`api-key`, `base-url`, `nonce`…). */
 export interface FeedbackWidgetOptions {
@@ -21,6 +36,16 @@ export interface FeedbackWidgetOptions {
   showType?: boolean;
   /** Offer the e-mail field (attribute `hide-email` turns it off). Default true. */
   showEmail?: boolean;
+  /** The signed-in person (same as `identify()`). */
+  user?: WidgetUser | null;
+  /** Your app's release, sent with bug reports (default: `@signpost/error-tracker`'s, when on the page). */
+  release?: string;
+  /** `de` for the German texts; default from the element's or the page's `lang`. */
+  locale?: string;
+  /** Offer similar ideas while a title is typed. Default true. */
+  suggestions?: boolean;
+  /** Offer a screenshot on bug reports (loads modern-screenshot on demand). Default true. */
+  screenshot?: boolean;
   /** Receives failures (also dispatched as `signpost-feedback-error`). Default: console. */
   onError?: ErrorHandler;
   fetch?: FetchLike;
@@ -30,6 +55,8 @@ export interface FeedbackWidgetOptions {
 export interface FeedbackWidgetElement extends HTMLElement {
   /** Sets options; texts and fields apply at once. */
   configure(options: FeedbackWidgetOptions): void;
+  /** Who is using the app (`null`: nobody); votes and ideas belong to them when `token` is given. */
+  identify(user: WidgetUser | null): void;
   open(): void;
   close(): void;
   readonly isOpen: boolean;
@@ -43,10 +70,6 @@ export interface FeedbackSubmitDetail {
 export interface FeedbackErrorDetail {
   error: unknown;
 }
-
-const esc = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const fill = (text: string, values: Record<string, number>) =>
-  text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
 
 let counter = 0;
 
@@ -63,6 +86,9 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
     private _id = `sp${++counter}`;
     private _returnFocus: HTMLElement | null = null;
     private _busy = false;
+    private _shot: Blob | undefined;
+    private _typed = 0;
+    private _timer: ReturnType<typeof setTimeout> | undefined;
 
     constructor() {
       super();
@@ -79,12 +105,17 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
     }
 
     configure(options: FeedbackWidgetOptions) {
-      const looks = (o: FeedbackWidgetOptions) => JSON.stringify([o.texts, o.showType, o.showEmail, o.nonce]);
+      const looks = (o: FeedbackWidgetOptions) =>
+        JSON.stringify([o.texts, o.showType, o.showEmail, o.nonce, o.locale, o.screenshot, !!o.user?.token]);
       const before = looks(this._options);
       this._options = { ...this._options, ...options, texts: { ...this._options.texts, ...options.texts } };
       this._client = undefined;
       // Re-render only when what is shown changed, so a half-filled form survives.
       if (this._root.firstChild && looks(this._options) !== before) this._render();
+    }
+
+    identify(user: WidgetUser | null) {
+      this.configure({ user });
     }
 
     get isOpen() {
@@ -113,7 +144,15 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
     }
 
     private get _texts(): FeedbackWidgetTexts {
-      return { ...DEFAULT_TEXTS, ...this._options.texts };
+      const lang =
+        this._options.locale ?? (this.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang);
+      return { ...(/^de\b/i.test(lang ?? '') ? GERMAN_TEXTS : DEFAULT_TEXTS), ...this._options.texts };
+    }
+
+    /** Who votes and files: the signed token, else this browser's anonymous id. */
+    private get _person(): WidgetPerson {
+      const token = this._options.user?.token;
+      return token ? { token } : { visitorId: anonymousVoterId() };
     }
 
     private _q<T extends Element>(selector: string): T | null {
@@ -135,6 +174,7 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
       // Browsers hide the nonce attribute of a connected element under a CSP; the property keeps it.
       const nonce = this._options.nonce || this.nonce || this.getAttribute('nonce');
       const wasOpen = this.isOpen;
+      const identified = !!this._options.user?.token;
       if (wasOpen) this._dialog!.close();
       const choice = (value: FeatureType, label: string, checked: boolean) =>
         `<label class="choice" part="choice"><input type="radio" name="type" value="${value}"${checked ? ' checked' : ''}><span>${esc(label)}</span></label>`;
@@ -145,6 +185,7 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
  <div class="inner">
   <div class="head">
    <h2 id="${id}-heading" part="heading" tabindex="-1">${esc(t.heading)}</h2>
+   ${identified ? `<button class="mine-toggle" part="my-ideas-button" type="button" aria-controls="${id}-mine">${esc(t.myIdeas)}</button>` : ''}
    <button class="close" part="close" type="button" aria-label="${esc(t.close)}">&times;</button>
   </div>
   <form part="form" novalidate>
@@ -155,6 +196,7 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
     <input part="input" id="${id}-title" name="title" type="text" required minlength="${L.titleMin}" maxlength="${L.titleMax}" autocomplete="off" placeholder="${esc(t.titlePlaceholder)}" aria-describedby="${id}-title-error">
     <p class="error" part="error" id="${id}-title-error" hidden></p>
    </div>
+   <div class="suggest" part="suggestions" hidden><p id="${id}-similar"><strong>${esc(t.similarHeading)}</strong> ${esc(t.similarHint)}</p><ul aria-labelledby="${id}-similar"></ul></div>
    <div class="field" part="field description">
     <label for="${id}-description">${esc(t.description)}</label>
     <textarea part="input textarea" id="${id}-description" name="description" required minlength="${L.descriptionMin}" maxlength="${L.descriptionMax}" placeholder="${esc(t.descriptionPlaceholder)}" aria-describedby="${id}-description-error ${id}-count"></textarea>
@@ -169,8 +211,15 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
    </div>`
        : ''
    }
+   ${
+     this._options.screenshot !== false
+       ? `<div class="shot" part="screenshot" hidden><button type="button" class="shot-add" part="screenshot-button">${esc(t.screenshotAdd)}</button>
+    <figure hidden><img alt="${esc(t.screenshotAlt)}"><figcaption>${esc(t.screenshotHint)} <button type="button" class="shot-remove" part="screenshot-remove">${esc(t.screenshotRemove)}</button></figcaption></figure></div>`
+       : ''
+   }
    <div class="actions"><p class="alert" part="alert" role="alert"></p><button class="submit" part="submit" type="submit">${esc(t.submit)}</button></div>
   </form>
+  <div class="mine" id="${id}-mine" part="my-ideas" hidden><h3 tabindex="-1">${esc(t.myIdeasHeading)}</h3><ul></ul><button type="button" class="back" part="submit back">${esc(t.back)}</button></div>
   <div class="done" part="done" hidden><p id="${id}-done">${esc(t.thanks)}</p><button type="button" part="submit done-button" aria-describedby="${id}-done">${esc(t.done)}</button></div>
  </div>
 </dialog>
@@ -204,6 +253,20 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
             false,
             field,
           );
+      });
+      const title = this._q<HTMLInputElement>('input[name="title"]')!;
+      title.addEventListener('input', () => this._suggestSoon(title.value));
+      form.addEventListener('change', () => this._syncType());
+      this._q('.suggest ul')!.addEventListener('click', (event) => {
+        const button = (event.target as Element).closest<HTMLButtonElement>('button.vote');
+        if (button) void this._vote(button);
+      });
+      this._q('.shot-add')?.addEventListener('click', () => void this._capture());
+      this._q('.shot-remove')?.addEventListener('click', () => this._setShot(undefined));
+      this._q('.mine-toggle')?.addEventListener('click', () => void this._showMine());
+      this._q('.mine .back')!.addEventListener('click', () => {
+        this._showForm();
+        this._q<HTMLElement>('.mine-toggle')?.focus();
       });
       form.addEventListener('submit', (event) => {
         event.preventDefault();
@@ -262,8 +325,123 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
     private _showForm() {
       const form = this._q<HTMLFormElement>('form')!;
       this._q<HTMLElement>('.done')!.hidden = true;
+      this._q<HTMLElement>('.mine')!.hidden = true;
       form.hidden = false;
       this._q('.alert')!.textContent = '';
+      this._syncType();
+    }
+
+    /** The screenshot is offered on bug reports only. */
+    private _syncType() {
+      const shot = this._q<HTMLElement>('.shot');
+      if (shot) shot.hidden = this._values().type !== 'bug';
+    }
+
+    /** Similar ideas for the title being typed, once typing pauses; a late answer for older text is dropped. */
+    private _suggestSoon(text: string) {
+      clearTimeout(this._timer);
+      const box = this._q<HTMLElement>('.suggest')!;
+      const client = this._getClient();
+      if (this._options.suggestions === false || !client || text.trim().length < FEEDBACK_LIMITS.titleMin) {
+        box.hidden = true;
+        return;
+      }
+      const turn = ++this._typed;
+      this._timer = setTimeout(async () => {
+        try {
+          const person = this._person;
+          // A token the server refuses still gets the suggestions (public anyway); votes with it are refused.
+          const { ideas } = await client
+            .suggest(text, person, 3)
+            .catch((error: unknown) =>
+              person.token && error instanceof ApiError && error.status === 401
+                ? client.suggest(text, {}, 3)
+                : Promise.reject(error),
+            );
+          if (turn !== this._typed) return;
+          this._q('.suggest ul')!.innerHTML = suggestionsHtml(ideas, this._texts, this._id);
+          const shown = ideas.length > 0;
+          if (shown && box.hidden) this._announce(fill(this._texts.similarFound, { count: ideas.length }));
+          box.hidden = !shown;
+        } catch (error) {
+          // Suggestions are a help, not a step: the form works without them.
+          createReporter(this._options.onError)(error);
+        }
+      }, 300);
+    }
+
+    private async _vote(button: HTMLButtonElement) {
+      const t = this._texts;
+      const client = this._getClient();
+      const featureId = button.dataset['id']!;
+      const on = button.getAttribute('aria-pressed') !== 'true';
+      if (!client || button.disabled) return;
+      button.disabled = true;
+      try {
+        const state = await client.voteAs(featureId, this._person, on);
+        button.setAttribute('aria-pressed', String(state.voted));
+        button.textContent = state.voted ? t.voted : t.vote;
+        const count = [...this._root.querySelectorAll<HTMLElement>('[data-votes]')].find(
+          (el) => el.dataset['votes'] === featureId,
+        );
+        if (count) count.textContent = votesText(t, state.voteCount);
+        if (state.voted) this._announce(t.voteThanks);
+        this._emit('signpost-feedback-vote', state);
+      } catch (error) {
+        this._q('.alert')!.textContent =
+          error instanceof ApiError && error.status === 401 ? t.signInToVote : t.voteFailed;
+        createReporter(this._options.onError)(error);
+      } finally {
+        button.disabled = false;
+      }
+    }
+
+    private async _capture() {
+      const t = this._texts;
+      const add = this._q<HTMLButtonElement>('.shot-add')!;
+      add.disabled = true;
+      add.textContent = t.screenshotTaking;
+      try {
+        this._setShot(await takeScreenshot(this));
+        this._q<HTMLElement>('.shot-remove')?.focus();
+      } catch (error) {
+        this._q('.alert')!.textContent = t.screenshotFailed;
+        createReporter(this._options.onError)(error);
+      } finally {
+        add.disabled = false;
+        add.textContent = t.screenshotAdd;
+      }
+    }
+
+    /** Shows the screenshot that will be sent (or none); the user can remove it before sending. */
+    private _setShot(blob: Blob | undefined) {
+      const figure = this._q<HTMLElement>('.shot figure');
+      const img = this._q<HTMLImageElement>('.shot img');
+      if (!figure || !img) return;
+      if (img.src) URL.revokeObjectURL(img.src);
+      this._shot = blob;
+      if (blob) img.src = URL.createObjectURL(blob);
+      else img.removeAttribute('src');
+      figure.hidden = !blob;
+      this._q<HTMLElement>('.shot-add')!.hidden = !!blob;
+      if (!blob) this._q<HTMLElement>('.shot-add')!.focus();
+    }
+
+    private async _showMine() {
+      const client = this._getClient();
+      const mine = this._q<HTMLElement>('.mine')!;
+      if (!client) return;
+      try {
+        const { ideas } = await client.myIdeas(this._person);
+        mine.querySelector('ul')!.innerHTML = myIdeasHtml(ideas, this._texts);
+        this._q<HTMLElement>('form')!.hidden = true;
+        this._q<HTMLElement>('.done')!.hidden = true;
+        mine.hidden = false;
+        mine.querySelector<HTMLElement>('h3')!.focus();
+      } catch (error) {
+        this._q('.alert')!.textContent = this._texts.failed;
+        createReporter(this._options.onError)(error);
+      }
     }
 
     private _announce(text: string) {
@@ -316,11 +494,19 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
       form.setAttribute('aria-busy', 'true');
       try {
         const values = this._values();
-        const url = typeof location !== 'undefined' ? location.href.split('#')[0] : undefined;
-        const feature = await client.submit({
+        const input = {
           ...values,
-          metadata: { ...(url ? { url } : {}), ...this._options.metadata },
-        });
+          metadata: { ...reportContext(values.type, this._options.release), ...this._options.metadata },
+        };
+        const person = this._person;
+        const feature = person.token ? await client.submitAs(input, person) : await client.submit(input);
+        const shot = values.type === 'bug' ? this._shot : undefined;
+        if (shot) {
+          // The report is filed either way; a screenshot that fails is reported, not shown as a failure.
+          await client.attach(feature.id, shot).catch(createReporter(this._options.onError));
+        }
+        this._setShot(undefined);
+        this._q<HTMLElement>('.suggest')!.hidden = true;
         form.reset();
         this._q('.count')!.textContent = `0 / ${FEEDBACK_LIMITS.descriptionMax}`;
         form.hidden = true;

@@ -10,9 +10,10 @@ export type {
   FeedbackSubmitDetail,
   FeedbackWidgetElement,
   FeedbackWidgetOptions,
+  WidgetUser,
 } from './element.js';
 export type { FeedbackWidgetTexts } from './texts.js';
-export { DEFAULT_TEXTS } from './texts.js';
+export { DEFAULT_TEXTS, GERMAN_TEXTS } from './texts.js';
 export { WIDGET_CSS } from './styles.js';
 
 /** The default tag name. */

@@ -105,6 +105,30 @@ input:focus-visible, textarea:focus-visible { outline: 2px solid var(--_accent);
 .submit[disabled] { opacity: .65; cursor: progress; }
 .done { text-align: center; padding: 10px 0 4px; }
 .done p { margin: 4px 0 18px; color: var(--_success); font-weight: 600; }
+.head .mine-toggle { margin-left: auto; padding: .35em .7em; border: 1px solid var(--_border); border-radius: 999px;
+  background: transparent; cursor: pointer; font-size: .85rem; color: var(--_fg);
+}
+.suggest { border: 1px solid var(--_border); border-radius: calc(var(--_radius) - 4px); padding: 10px 12px; background: var(--_field); }
+.suggest p { margin: 0 0 6px; font-size: .84rem; color: var(--_muted); }
+.suggest strong { color: var(--_fg); }
+.suggest ul, .mine ul { list-style: none; margin: 0; padding: 0; display: grid; gap: 6px; }
+.suggest li, .mine li { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; font-size: .9rem; }
+.s-title { flex: 1 1 12em; font-weight: 600; }
+.s-meta { display: flex; gap: 8px; align-items: center; color: var(--_muted); font-size: .8rem; }
+.badge { padding: .1em .55em; border-radius: 999px; border: 1px solid var(--_border); font-size: .78rem; color: var(--_fg); }
+.vote { padding: .3em .8em; border: 1px solid var(--_accent); border-radius: 999px; cursor: pointer;
+  background: transparent; color: var(--_fg); font-weight: 600; font-size: .85rem;
+}
+.vote[aria-pressed="true"] { background: var(--_accent); color: var(--_accent-fg); }
+.shot-add, .shot-remove, .back { padding: .45em .9em; border: 1px dashed var(--_border); border-radius: calc(var(--_radius) - 4px);
+  background: transparent; cursor: pointer; font-size: .88rem; color: var(--_fg);
+}
+.shot figure { margin: 0; display: grid; gap: 6px; }
+.shot img { max-width: 100%; max-height: 160px; object-fit: contain; border: 1px solid var(--_border); border-radius: 6px; }
+.shot figcaption { font-size: .8rem; color: var(--_muted); display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
+.mine { display: grid; gap: 12px; }
+.mine h3 { margin: 8px 0 0; font-size: 1rem; }
+.mine .empty { color: var(--_muted); }
 .sr-only {
   position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0;
   overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap;

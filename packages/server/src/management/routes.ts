@@ -15,7 +15,7 @@ import { inviteManagementRoutes, teamManagementRoutes } from '../resources/teams
 import { tokenManagementRoutes } from '../resources/tokens/mount.ts';
 import { keyRoutes, projectRoutes } from '../resources/projects/mount.ts';
 import { changelogManagementRoutes } from '../resources/changelog/mount.ts';
-import { featureManagementRoutes } from '../resources/features/mount.ts';
+import { attachmentManagementRoutes, featureManagementRoutes } from '../resources/features/mount.ts';
 import { releaseManagementRoutes } from '../resources/releases/mount.ts';
 import { releaseHealthManagementRoutes } from '../resources/release-health/mount.ts';
 import { logLineRoutes, logManagementRoutes } from '../resources/logs/mount.ts';
@@ -41,6 +41,7 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   projectRoutes,
   keyRoutes,
   featureManagementRoutes,
+  attachmentManagementRoutes,
   changelogManagementRoutes,
   siteConfigManagementRoutes,
   translationManagementRoutes,

@@ -68,7 +68,16 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
   // cookies, so any origin may call; the response headers SDKs need are exposed.
   allowAnyOrigin(app, {
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'If-None-Match', 'X-Request-Id'],
+    allowedHeaders: [
+      'Authorization',
+      'X-API-Key',
+      'Content-Type',
+      'If-None-Match',
+      'X-Request-Id',
+      // The in-app widget's person (resources/features/widget-public-routes.ts).
+      'X-Signpost-User',
+      'X-Signpost-Visitor',
+    ],
     exposedHeaders: [
       'ETag',
       'Retry-After',

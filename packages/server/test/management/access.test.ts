@@ -82,6 +82,20 @@ describe('management: every project route is scoped to the team and the role', (
     ).body;
     ids['featureId'] = feature.id;
     ids['TARGET'] = target.id;
+    // The widget's screenshot (issue 35): a 1x1 PNG on the feature.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+      'base64',
+    );
+    ids['attachmentId'] = (
+      (await (
+        await fetch(`${server.baseUrl}/features/${feature.id}/attachments`, {
+          method: 'POST',
+          headers: { 'x-api-key': p.liveKey, 'content-type': 'image/png' },
+          body: png,
+        })
+      ).json()) as { id: string }
+    ).id;
     await p.live.put(`/features/${feature.id}/votes/voter-1`);
     ids['voterId'] = 'voter-1';
     ids['commentId'] = (await p.live.post(`/features/${feature.id}/comments`, { body: 'Yes please' })).body.id;

@@ -70,6 +70,15 @@ class OpenApiChecker {
     const documented = operation.responses[String(status)] as any;
     if (!documented) throw new Error(`OpenAPI: ${method} ${path} answered ${status}, which the document does not list`);
     const schema = documented.content?.['application/json']?.schema;
+    // A documented non-JSON answer (an attachment's image): its type must be one the document names.
+    const other = Object.keys(documented.content ?? {}).filter((type) => type !== 'application/json');
+    if (!schema && other.length > 0 && contentType) {
+      const answered = contentType.split(';')[0]!.trim();
+      if (other.some((type) => type === answered || (type.endsWith('/*') && answered.startsWith(type.slice(0, -1))))) {
+        return;
+      }
+      throw new Error(`OpenAPI: ${method} ${path} ${status} answered ${contentType}, not one of ${other.join(', ')}`);
+    }
     if (!schema) {
       if (status === 304 || status === 204) return;
       throw new Error(`OpenAPI: ${method} ${path} ${status} has no JSON schema in the document`);

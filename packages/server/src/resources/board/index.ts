@@ -15,3 +15,5 @@ export { findSessionUser, setBoardUserSpam, type BoardUserRow } from './store-us
 // The board's SSO page verifies the host app's tokens with this secret.
 export { BOARD_SESSION_COOKIE, boardSsoSecret } from './sso-secret.ts';
 export { boardUrl } from './settings.ts';
+// The in-app widget's identity (issue 35): the same HS256 token and secret as the board's SSO.
+export { findWidgetUser, identifyWidgetUser, IDENTITY_HEADER } from './widget-identity.ts';

@@ -160,3 +160,15 @@ export async function setBoardUserSpam(
   ]);
   return changes === 1;
 }
+
+/** The board user of this project with this address (read only: the widget's reads). */
+export async function findBoardUserByEmail(
+  db: Queryable,
+  projectId: string,
+  email: string,
+): Promise<BoardUserRow | undefined> {
+  return db.get<BoardUserRow>('SELECT * FROM board_users WHERE project_id = ? AND email = ?', [
+    projectId,
+    email.trim().toLowerCase(),
+  ]);
+}

@@ -156,7 +156,15 @@ export function textCondition(
   return { sql: match.where, params: match.whereParams };
 }
 
-function publicIdeas(projectId: string): Where {
+function publicIdeas(projectId: string, environment = 'live'): Where {
+  // The board's statements keep the literal 'live' (their plans are tested); a test key's widget asks for 'test'.
+  if (environment !== 'live') {
+    return new Where(
+      'f.project_id = ? AND f.environment = ? AND f.internal = 0 AND f.held = 0',
+      projectId,
+      environment,
+    );
+  }
   return new Where("f.project_id = ? AND f.environment = 'live' AND f.internal = 0 AND f.held = 0", projectId);
 }
 
@@ -311,12 +319,14 @@ export async function suggestSimilarIdeas(
   projectId: string,
   text: string,
   limit: number,
+  /** The board's ideas are the live ones; the widget asks in its key's environment. */
+  environment = 'live',
 ): Promise<BoardIdea[]> {
   const words = searchWords(text, 16).filter((word) => word.length > 2 && !STOP_WORDS.has(word));
   if (words.length === 0 || limit <= 0) return [];
   const corrections = await typoCorrections(db, projectId, words);
   const match = textMatch(db.dialect, words, true, corrections);
-  const where = publicIdeas(projectId);
+  const where = publicIdeas(projectId, environment);
   if (match.where) where.add(match.where, ...match.whereParams);
   const rows = await db.all<IdeaRow>(
     `SELECT ${COLUMNS} FROM features f ${match.join} WHERE ${where.sql}

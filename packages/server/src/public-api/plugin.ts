@@ -7,7 +7,7 @@ import { allowAnyOrigin } from '../http/cors.ts';
 import { TooManyRequestsError } from '../kernel/errors.ts';
 import { consumeQuota } from '../http/quota.ts';
 import { hitSlidingWindow, rateLimitHeaders } from '../http/rate-limit.ts';
-import { changelogRoutes } from '../resources/changelog/mount.ts';
+import { changelogRoutes, updatesRoutes } from '../resources/changelog/mount.ts';
 import { featurePublicRoutes } from '../resources/features/mount.ts';
 import { logRoutes } from '../resources/logs/mount.ts';
 import { reportRoutes } from '../resources/reports/mount.ts';
@@ -68,7 +68,15 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
   // cookies, so any origin may call; the response headers SDKs need are exposed.
   allowAnyOrigin(app, {
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'If-None-Match', 'X-Request-Id'],
+    allowedHeaders: [
+      'Authorization',
+      'X-API-Key',
+      'Content-Type',
+      'If-None-Match',
+      'X-Request-Id',
+      // "What's new" identifies its reader with the host app's signed token.
+      'X-Signpost-User-Token',
+    ],
     exposedHeaders: [
       'ETag',
       'Retry-After',
@@ -136,6 +144,7 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
   for (const routes of [
     featurePublicRoutes,
     changelogRoutes,
+    updatesRoutes,
     reportRoutes,
     logRoutes,
     i18nTelemetryRoutes,

@@ -15,3 +15,5 @@ export { findSessionUser, setBoardUserSpam, type BoardUserRow } from './store-us
 // The board's SSO page verifies the host app's tokens with this secret.
 export { BOARD_SESSION_COOKIE, boardSsoSecret } from './sso-secret.ts';
 export { boardUrl } from './settings.ts';
+// "What's new" in the host app identifies its reader with the same signed token as the board's SSO.
+export { verifyHostUserToken, USER_TOKEN_MAX_LENGTH } from './host-user-token.ts';

@@ -29,7 +29,7 @@ export interface RoadmapElement extends HTMLElement {
 }
 
 const STYLES = `${EMBED_BASE_CSS}
-:host{display:block}
+:host{display:block;padding:16px;border-radius:var(--_radius);background:var(--_bg)}
 h2{margin:0 0 12px;font-size:1.2rem}
 .cols{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:14px}
 section{border:1px solid var(--_border);border-radius:var(--_radius);background:var(--_bg);padding:12px 14px}

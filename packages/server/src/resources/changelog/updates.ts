@@ -6,6 +6,7 @@
  */
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
+import { BadRequestError } from '../../kernel/errors.ts';
 import { boardUrl, readBoard, verifyHostUserToken } from '../board/index.ts';
 import { presentUpdate } from './presenter.ts';
 import { markSeenThrough, readSeenThrough } from './readers-store.ts';
@@ -24,8 +25,17 @@ export interface UpdatesProject {
   slug: string;
 }
 
-/** A time as the database keeps publication times (ISO 8601 UTC with milliseconds). */
-const iso = (time: string) => new Date(Date.parse(time)).toISOString();
+/**
+ * A time as the database keeps publication times (ISO 8601 UTC with milliseconds). The schema
+ * checked the format; a time it lets through that no clock has (a leap second) is a 400.
+ */
+function iso(time: string, field: string): string {
+  const parsed = Date.parse(time);
+  if (Number.isNaN(parsed)) {
+    throw new BadRequestError(`Invalid field ${field}: not a time`, [{ field, message: 'not a time' }]);
+  }
+  return new Date(parsed).toISOString();
+}
 
 export async function listUpdates(
   { db, config }: UpdatesDeps,
@@ -34,7 +44,7 @@ export async function listUpdates(
 ) {
   const subject = query.userToken ? await verifyHostUserToken(db, config, project.id, query.userToken) : undefined;
   const seenThrough =
-    subject === undefined ? (query.since ? iso(query.since) : null) : await readSeenThrough(db, project.id, subject);
+    subject === undefined ? (query.since ? iso(query.since, 'since') : null) : await readSeenThrough(db, project.id, subject);
   const [rows, unread, board] = [
     await listNewestPublished(db, project.id, query.limit),
     await countPublishedAfter(db, project.id, seenThrough, UNREAD_CAP),
@@ -61,6 +71,6 @@ export async function markUpdatesSeen(
   const subject = await verifyHostUserToken(db, config, project.id, userToken);
   const newest = await newestPublishedAt(db, project.id);
   if (newest === null) return { seenThrough: await readSeenThrough(db, project.id, subject) };
-  const wanted = through === undefined ? newest : iso(through);
+  const wanted = through === undefined ? newest : iso(through, 'through');
   return { seenThrough: await markSeenThrough(db, project.id, subject, wanted < newest ? wanted : newest) };
 }

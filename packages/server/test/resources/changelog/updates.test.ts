@@ -89,6 +89,8 @@ describe("public API: what's new", () => {
     assert.equal(res.body.seenThrough, newest);
     assert.ok(res.body.entries.every((e: any) => e.unread === false));
     assert.equal((await p.live.get('/updates', { query: { since: 'yesterday' } })).status, 400);
+    // A leap second passes the date-time format but is no time: 400 too, never a 500.
+    assert.equal((await p.live.get('/updates', { query: { since: '2026-12-31T23:59:60Z' } })).status, 400);
   });
 
   it('hides entries of internal features, and refuses forged, expired or missing tokens', async () => {

@@ -21,7 +21,6 @@ import { createApiKey } from '../../server/src/resources/projects/index.ts';
 import { rotateSsoSecret } from '../../server/src/resources/board/sso-secret.ts';
 import { assertAccessible } from '../../server/test/support/axe.ts';
 
-
 const NONCE = 'upd4tesN0nce';
 const packageDir = new URL('..', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'signpost-updates-app-'));
@@ -88,7 +87,10 @@ writeFileSync(
 );
 await build({ root: app, configFile: false, logLevel: 'warn', build: { outDir: join(app, 'dist') } });
 const csp = `default-src 'self'; style-src 'nonce-${NONCE}'; connect-src ${server.origin}`;
-site.serve('/', { headers: { 'content-security-policy': csp }, body: readFileSync(join(app, 'dist', 'index.html'), 'utf8') });
+site.serve('/', {
+  headers: { 'content-security-policy': csp },
+  body: readFileSync(join(app, 'dist', 'index.html'), 'utf8'),
+});
 for (const file of readdirSync(join(app, 'dist', 'assets')))
   site.serve(`/assets/${file}`, readFileSync(join(app, 'dist', 'assets', file), 'utf8'));
 
@@ -233,7 +235,11 @@ describe("What's new and the roadmap in a Vite app with the packed packages", ()
       const api = `${server.baseUrl}/features`;
       const headers = { 'content-type': 'application/json', 'x-api-key': project.liveKey };
       const created = (await (
-        await fetch(api, { method: 'POST', headers, body: JSON.stringify({ title, description: `${title}, described.`, internal }) })
+        await fetch(api, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ title, description: `${title}, described.`, internal }),
+        })
       ).json()) as { id: string };
       const patched = await fetch(`${api}/${created.id}`, {
         method: 'PATCH',

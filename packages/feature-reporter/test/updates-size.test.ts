@@ -19,10 +19,14 @@ const BUDGET_KB: Record<string, number> = {
 test('the updates and roadmap entry points stay within their gzip budgets, as README states', () => {
   const dir = fileURLToPath(new URL('..', import.meta.url));
   const measured = JSON.parse(
-    execFileSync(process.execPath, [fileURLToPath(new URL('../../sdk-core/scripts/size.mjs', import.meta.url)), '--json'], {
-      cwd: dir,
-      encoding: 'utf8',
-    }),
+    execFileSync(
+      process.execPath,
+      [fileURLToPath(new URL('../../sdk-core/scripts/size.mjs', import.meta.url)), '--json'],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+      },
+    ),
   ) as { entry: string; gzipped: number }[];
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   const table = readme.slice(readme.indexOf('## Size'));

@@ -101,7 +101,9 @@ export function createRoadmapClass(): { new (): RoadmapElement } {
 
     private _fail(error: unknown) {
       (this._o.onError ?? ((e: unknown) => console.warn('signpost-roadmap:', e)))(error);
-      this.dispatchEvent(new CustomEvent('signpost-roadmap-error', { detail: { error }, bubbles: true, composed: true }));
+      this.dispatchEvent(
+        new CustomEvent('signpost-roadmap-error', { detail: { error }, bubbles: true, composed: true }),
+      );
     }
 
     private _statuses(): string[] {

@@ -219,7 +219,10 @@ export function createUpdatesClass(): { new (): UpdatesElement } {
       if (!page || !newest) return;
       if (page.identified) {
         try {
-          await this._client()?.request('PUT', '/updates/seen', { body: { through: newest }, headers: this._headers() });
+          await this._client()?.request('PUT', '/updates/seen', {
+            body: { through: newest },
+            headers: this._headers(),
+          });
         } catch (error) {
           this._fail(error);
           return;
@@ -299,7 +302,9 @@ export function createUpdatesClass(): { new (): UpdatesElement } {
                   date.format(new Date(e.publishedAt)),
                 )}</time></div></li>`,
             )
-            .join('')}</ul>${all ? `<a class="go" part="all" href="${esc(all)}" target="_blank" rel="noopener">${esc(t.all)}</a>` : ''}`
+            .join(
+              '',
+            )}</ul>${all ? `<a class="go" part="all" href="${esc(all)}" target="_blank" rel="noopener">${esc(t.all)}</a>` : ''}`
         : `<p class="muted">${esc(t.empty)}</p>`;
     }
 

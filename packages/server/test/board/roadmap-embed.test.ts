@@ -45,14 +45,20 @@ describe('board: roadmap embed page', () => {
 
     // A second, cached answer carries the same policy; other board pages still refuse framing.
     const again = await fetch(`${server.origin}/b/${p.projectId}/embed/roadmap`);
-    assert.match(again.headers.get('content-security-policy') ?? '', /frame-ancestors 'self' https:\/\/app\.example\.com/);
+    assert.match(
+      again.headers.get('content-security-policy') ?? '',
+      /frame-ancestors 'self' https:\/\/app\.example\.com/,
+    );
     const roadmap = await fetch(`${server.origin}/b/${p.projectId}/roadmap`);
     assert.match(roadmap.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
     assert.equal(roadmap.headers.get('x-frame-options'), 'DENY');
   });
 
   it('a bad frame-ancestors setting is refused when the configuration is read', async () => {
-    assert.throws(() => loadConfig({ BOARD_EMBED_FRAME_ANCESTORS: 'javascript:alert(1)' }), /BOARD_EMBED_FRAME_ANCESTORS/);
+    assert.throws(
+      () => loadConfig({ BOARD_EMBED_FRAME_ANCESTORS: 'javascript:alert(1)' }),
+      /BOARD_EMBED_FRAME_ANCESTORS/,
+    );
     assert.equal(loadConfig({}).boardEmbedFrameAncestors, '*');
   });
 });

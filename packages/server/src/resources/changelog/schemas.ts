@@ -21,7 +21,7 @@ const PublishAt = Type.Union([Timestamp, Type.Null()], {
 
 const Announcement = Type.Boolean({
   description:
-    "An announcement: \"What's new\" in the host app opens it once as a popup for each reader who has not seen it",
+    'An announcement: "What\'s new" in the host app opens it once as a popup for each reader who has not seen it',
 });
 
 export const EntryParams = Type.Object({
@@ -121,7 +121,15 @@ export const UpdateEntryBody = Type.Object(
       'At least one field. Publishing has its own routes; publishAt schedules a draft (409 for a published entry: unpublish it first).',
   },
 );
-export const UPDATE_FIELDS = ['summary', 'description', 'featureId', 'featureIds', 'statusKey', 'publishAt', 'announcement'] as const;
+export const UPDATE_FIELDS = [
+  'summary',
+  'description',
+  'featureId',
+  'featureIds',
+  'statusKey',
+  'publishAt',
+  'announcement',
+] as const;
 
 // The public GET /changelog.
 

@@ -59,7 +59,8 @@ export async function updatesRoutes(app: App, deps: Deps): Promise<void> {
         querystring: Type.Object({
           since: Type.Optional({
             ...Timestamp,
-            description: "An anonymous reader's marker, kept by its browser; ignored when the token identifies the reader",
+            description:
+              "An anonymous reader's marker, kept by its browser; ignored when the token identifies the reader",
           }),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
         }),

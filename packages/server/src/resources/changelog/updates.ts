@@ -44,7 +44,11 @@ export async function listUpdates(
 ) {
   const subject = query.userToken ? await verifyHostUserToken(db, config, project.id, query.userToken) : undefined;
   const seenThrough =
-    subject === undefined ? (query.since ? iso(query.since, 'since') : null) : await readSeenThrough(db, project.id, subject);
+    subject === undefined
+      ? query.since
+        ? iso(query.since, 'since')
+        : null
+      : await readSeenThrough(db, project.id, subject);
   const [rows, unread, board] = [
     await listNewestPublished(db, project.id, query.limit),
     await countPublishedAfter(db, project.id, seenThrough, UNREAD_CAP),
@@ -72,5 +76,7 @@ export async function markUpdatesSeen(
   const newest = await newestPublishedAt(db, project.id);
   if (newest === null) return { seenThrough: await readSeenThrough(db, project.id, subject) };
   const wanted = through === undefined ? newest : iso(through, 'through');
-  return { seenThrough: await markSeenThrough(db, project.id, subject, wanted < newest ? wanted : newest) };
+  // ISO times in UTC order as text: the earlier of the two.
+  const [earlier] = [wanted, newest].sort();
+  return { seenThrough: await markSeenThrough(db, project.id, subject, earlier!) };
 }

@@ -8,15 +8,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { VNode } from 'preact';
-import { BOARD_ASSETS } from '../../board/assets.ts';
 import type { BoardDeps } from '../../board/context.ts';
-import { html } from '../../board/ui.ts';
+import { EmbedPage, html } from '../../board/ui.ts';
 import { boardScope } from './board-idea-page.ts';
 import { ideaPath } from './board-ideas-page.ts';
 import { listRoadmapItems } from './store.ts';
 
 const ROADMAP_LIMIT = 600;
-const ACCENT = /^#[0-9a-fA-F]{6}$/;
 
 export async function boardRoadmapEmbed(app: FastifyInstance, { db, pages, config }: BoardDeps): Promise<void> {
   const ancestors = config.boardEmbedFrameAncestors;
@@ -27,7 +25,10 @@ export async function boardRoadmapEmbed(app: FastifyInstance, { db, pages, confi
       onSend: async (_request, reply, payload) => {
         const policy = reply.getHeader('content-security-policy');
         if (typeof policy === 'string')
-          reply.header('content-security-policy', policy.replace("frame-ancestors 'none'", `frame-ancestors ${ancestors}`));
+          reply.header(
+            'content-security-policy',
+            policy.replace("frame-ancestors 'none'", `frame-ancestors ${ancestors}`),
+          );
         reply.removeHeader('x-frame-options');
         return payload;
       },
@@ -42,46 +43,33 @@ export async function boardRoadmapEmbed(app: FastifyInstance, { db, pages, confi
           columns.map((column) => column.status),
           ROADMAP_LIMIT,
         );
-        const title = `${ctx.t('roadmap.title')} · ${ctx.board.title ?? ctx.project.name}`;
-        const accent = ctx.board.accentColor && ACCENT.test(ctx.board.accentColor) ? ctx.board.accentColor : undefined;
-        return html`<html lang=${ctx.locale}>
-          <head>
-            <meta charset="utf-8" />
-            <meta name="viewport" content="width=device-width, initial-scale=1" />
-            <meta name="color-scheme" content="light dark" />
-            <link rel="icon" href="data:," />
-            <title>${title}</title>
-            <link rel="stylesheet" href=${`${ctx.base}${BOARD_ASSETS.css.path}`} />
-            ${accent ? html`<style nonce=${ctx.nonce}>:root { --accent: ${accent}; }</style>` : null}
-          </head>
-          <body class="embed">
-            <main id="content" class="wrap">
-              <h1>${title}</h1>
-              <div class="columns">
-                ${columns.map(({ status, label }) => {
-                  const column = items.filter((item) => item.status === status);
-                  return html`<section class="column" aria-labelledby=${`col-${status}`}>
-                    <h2 id=${`col-${status}`}>${label ?? ctx.t(`status.${status}`)} <span class="muted">(${column.length})</span></h2>
-                    ${
-                      column.length === 0
-                        ? html`<p class="muted">${ctx.t('roadmap.empty')}</p>`
-                        : html`<ul>
-                            ${column.map(
-                              (item) =>
-                                html`<li>
-                                  <a href=${`${ctx.base}${ideaPath(item.id)}`} target="_blank" rel="noopener">${item.title}</a>
-                                  <div class="meta">${ctx.t('ideas.votes', { count: item.vote_count })}</div>
-                                </li>`,
-                            )}
-                          </ul>`
-                    }
-                  </section>`;
-                })}
-              </div>
-              <p><a href=${`${ctx.base}/roadmap`} target="_blank" rel="noopener">${ctx.board.title ?? ctx.project.name}</a></p>
-            </main>
-          </body>
-        </html>` as VNode;
+        const name = ctx.board.title ?? ctx.project.name;
+        const title = `${ctx.t('roadmap.title')} · ${name}`;
+        return html`<${EmbedPage} ctx=${ctx} title=${title}>
+          <h1>${title}</h1>
+          <div class="columns">
+            ${columns.map(({ status, label }) => {
+              const column = items.filter((item) => item.status === status);
+              return html`<section class="column" aria-labelledby=${`col-${status}`}>
+                <h2 id=${`col-${status}`}>${label ?? ctx.t(`status.${status}`)} <span class="muted">(${column.length})</span></h2>
+                ${
+                  column.length === 0
+                    ? html`<p class="muted">${ctx.t('roadmap.empty')}</p>`
+                    : html`<ul>
+                        ${column.map(
+                          (item) =>
+                            html`<li>
+                              <a href=${`${ctx.base}${ideaPath(item.id)}`} target="_blank" rel="noopener">${item.title}</a>
+                              <div class="meta">${ctx.t('ideas.votes', { count: item.vote_count })}</div>
+                            </li>`,
+                        )}
+                      </ul>`
+                }
+              </section>`;
+            })}
+          </div>
+          <p><a href=${`${ctx.base}/roadmap`} target="_blank" rel="noopener">${name}</a></p>
+        <//>` as VNode;
       }),
   );
 }

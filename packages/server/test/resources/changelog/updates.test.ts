@@ -24,7 +24,11 @@ describe("public API: what's new", () => {
   const header = (token: string) => ({ headers: { 'x-signpost-user-token': token } });
 
   const publish = async (summary: string, announcement = false) => {
-    const created = await p.admin.post(`/projects/${p.projectId}/changelog`, { summary, published: true, announcement });
+    const created = await p.admin.post(`/projects/${p.projectId}/changelog`, {
+      summary,
+      published: true,
+      announcement,
+    });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.equal(created.body.announcement, announcement);
     return created.body as { id: string; publishedAt: string };

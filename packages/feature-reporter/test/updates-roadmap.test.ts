@@ -18,6 +18,7 @@ import { build } from 'vite';
 import { sdkTestEnv } from '@signpost/test-support/env';
 import { insertEntry } from '../../server/src/resources/changelog/index.ts';
 import { createApiKey } from '../../server/src/resources/projects/index.ts';
+import { updateBoard } from '../../server/src/resources/board/index.ts';
 import { rotateSsoSecret } from '../../server/src/resources/board/sso-secret.ts';
 import { assertAccessible } from '../../server/test/support/axe.ts';
 
@@ -268,6 +269,28 @@ describe("What's new and the roadmap in a Vite app with the packed packages", ()
       }
       assert.deepEqual(page.problems, []);
       await page.context().close();
+    }
+
+    // The board's iframe page, framed by another site: the same public items, axe clean in both schemes.
+    await updateBoard(server.db, project.projectId, { enabled: true });
+    const embedUrl = `${server.origin}/b/${project.projectId}/embed/roadmap`;
+    site.serve(
+      '/framed',
+      `<!doctype html><html lang="en"><head><title>Framed</title></head>
+      <body><h1>A site</h1><iframe src="${embedUrl}" title="Roadmap" width="900" height="600"></iframe></body></html>`,
+    );
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({ colorScheme });
+      const host = await context.newPage();
+      await host.goto(`${site.origin}/framed`);
+      const frame = host.frameLocator('iframe');
+      await frame.getByRole('link', { name: 'Public roadmap idea' }).waitFor();
+      assert.equal(await frame.getByText('Internal roadmap idea').count(), 0);
+      const embed = (await context.newPage()) as Watched;
+      embed.problems = [];
+      await embed.goto(embedUrl);
+      await accessible(embed, `board embed page, ${colorScheme}`);
+      await context.close();
     }
 
     const readOnly = await openApp({ key: readOnlyKey });

@@ -26,6 +26,7 @@ const OWNERS = {
   comments: 'resources/features',
   changelog_entries: 'resources/changelog',
   changelog_entry_features: 'resources/changelog',
+  changelog_readers: 'resources/changelog',
   feature_redirects: 'resources/features',
   feature_words: 'resources/features',
   features_fts_vocab: 'resources/features',

@@ -122,8 +122,10 @@ describe('dashboard changelog', () => {
     await page.getByRole('button', { name: 'Unlink “Faster exports”' }).waitFor();
     await expectAccessible(page, 'new entry, refused');
 
-    // Save the draft: the entry's own page; not public, not on the board.
+    // Save the draft: the entry's own page; not public, not on the board. Marked an announcement
+    // ("What's new" in the host app opens it once as a popup).
     await page.getByLabel('Summary').fill(summary);
+    await page.getByLabel('Announcement').check();
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.waitForURL(/\/changelog\/chg_[^/]+$/);
     const entryId = page.url().split('/').pop()!;
@@ -131,6 +133,7 @@ describe('dashboard changelog', () => {
     assert.equal(await heading(page).textContent(), 'Edit changelog entry');
     const stored = await p.manage('GET', `/projects/${p.projectId}/changelog/${entryId}`);
     assert.equal(stored.body.state, 'draft');
+    assert.equal(stored.body.announcement, true);
     assert.equal(stored.body.featureId, ideaId);
     assert.deepEqual(stored.body.featureIds, [ideaId, exportsId]);
     assert.match(stored.body.description, /<strong>a dark theme<\/strong>/);

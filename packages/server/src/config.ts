@@ -27,6 +27,8 @@ export interface Config {
   platformProjectId: string;
   demoEnabled: boolean;
   demoApiKey: string;
+  /** CSP `frame-ancestors` of the board's iframe pages (`/embed/roadmap`): `*` (default) or space-separated sources. */
+  boardEmbedFrameAncestors: string;
   /** Seconds in-flight requests get to finish after SIGTERM/SIGINT. */
   shutdownGraceSeconds: number;
   /**
@@ -248,6 +250,18 @@ export function loadConfig(env: Env = process.env): Config {
       DEFAULT_CHECKPOINT_PAGES,
       integer(100, 1_000_000),
       'an integer from 100 to 1000000',
+    ),
+    boardEmbedFrameAncestors: read(
+      'BOARD_EMBED_FRAME_ANCESTORS',
+      '*',
+      (raw) =>
+        raw
+          .trim()
+          .split(/\s+/)
+          .every((source) => /^('self'|'none'|\*|https?:|https?:\/\/[A-Za-z0-9*.:-]+)$/.test(source))
+          ? raw.trim().replace(/\s+/g, ' ')
+          : undefined,
+      "*, 'self', 'none' or origins such as https://app.example.com, separated by spaces",
     ),
     sqliteReadWorkers: read('SQLITE_READ_WORKERS', 2, integer(0, 16), 'an integer from 0 to 16'),
     ingestDurability: read<'full' | 'relaxed'>(

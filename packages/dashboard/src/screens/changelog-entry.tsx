@@ -22,7 +22,7 @@ import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Field, fieldErrors, Note } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
-import { SelectField } from '../widgets/fields.tsx';
+import { CheckboxField, SelectField } from '../widgets/fields.tsx';
 import { IdeaPicker, type LinkedIdea } from '../widgets/idea-picker.tsx';
 import { RichTextEditor } from '../widgets/rich-text.tsx';
 import { QueryView } from '../widgets/states.tsx';
@@ -72,6 +72,7 @@ interface Draft {
   description: string;
   featureIds: string[];
   statusKey?: StandaloneStatus;
+  announcement: boolean;
 }
 
 function EntryForm({ project, entry }: { project: Project; entry: Entry | null }) {
@@ -91,6 +92,7 @@ function EntryForm({ project, entry }: { project: Project; entry: Entry | null }
   const [statusKey, setStatusKey] = useState<StandaloneStatus>(
     entry && !entry.featureId && entry.statusKey in STANDALONE_LABELS ? (entry.statusKey as StandaloneStatus) : 'new',
   );
+  const [announcement, setAnnouncement] = useState(entry?.announcement ?? false);
   const [publishAt, setPublishAt] = useState(entry?.publishAt ? toLocalInput(entry.publishAt) : '');
   const [done, setDone] = useState<string>((location.state as { done?: string } | null)?.done ?? '');
 
@@ -99,6 +101,7 @@ function EntryForm({ project, entry }: { project: Project; entry: Entry | null }
     description,
     featureIds: ideas.map((linked) => linked.id),
     ...(idea ? {} : { statusKey }),
+    announcement,
   });
 
   const stored = (updated: Entry) => {
@@ -230,6 +233,13 @@ function EntryForm({ project, entry }: { project: Project; entry: Entry | null }
             description="An entry without a linked idea shows this status; a linked one shows its idea's status."
           />
         )}
+        <CheckboxField
+          label="Announcement"
+          name="announcement"
+          checked={announcement}
+          onChange={setAnnouncement}
+          description="“What's new” in your app opens this entry once as a popup for each reader who has not seen it."
+        />
         <div className="row">
           <Button type="submit" variant="primary" busy={busy && action.variables === 'save'}>
             {state === 'published' ? 'Save changes' : 'Save draft'}

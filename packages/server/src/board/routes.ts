@@ -2,7 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import { boardFeedRoutes, boardSignInPages } from '../resources/board/mount.ts';
 import { boardChangelogPage } from '../resources/changelog/mount.ts';
-import { boardIdeaPage, boardIdeasPage, boardRoadmapPage, boardSubmitPage } from '../resources/features/mount.ts';
+import {
+  boardIdeaPage,
+  boardIdeasPage,
+  boardRoadmapEmbed,
+  boardRoadmapPage,
+  boardSubmitPage,
+} from '../resources/features/mount.ts';
 import { unsubscribeRoutes } from '../resources/notifications/mount.ts';
 import type { BoardDeps } from './context.ts';
 
@@ -11,6 +17,7 @@ export const BOARD_ROUTES: ((app: FastifyInstance, deps: BoardDeps) => Promise<v
   boardIdeaPage,
   boardSubmitPage,
   boardRoadmapPage,
+  boardRoadmapEmbed,
   boardChangelogPage,
   boardSignInPages,
   boardFeedRoutes,

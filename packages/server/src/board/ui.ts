@@ -99,6 +99,28 @@ export function Page({ ctx, title, section, children, description }: PageProps):
   </html>` as VNode;
 }
 
+/**
+ * The shell of a page meant for another site's iframe (`/embed/…`): the board's stylesheet and
+ * accent, no header, footer, script or form.
+ */
+export function EmbedPage({ ctx, title, children }: { ctx: BoardContext; title: string; children: ComponentChildren }) {
+  const accent = ctx.board.accentColor && ACCENT.test(ctx.board.accentColor) ? ctx.board.accentColor : undefined;
+  return html`<html lang=${ctx.locale}>
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <meta name="color-scheme" content="light dark" />
+      <link rel="icon" href="data:," />
+      <title>${title}</title>
+      <link rel="stylesheet" href=${`${ctx.base}${BOARD_ASSETS.css.path}`} />
+      ${accent ? html`<style nonce=${ctx.nonce}>:root { --accent: ${accent}; }</style>` : null}
+    </head>
+    <body class="embed">
+      <main id="content" class="wrap">${children}</main>
+    </body>
+  </html>` as VNode;
+}
+
 function Account({ ctx }: { ctx: BoardContext }): VNode {
   if (!ctx.user) {
     return html`<a class="button quiet" href=${`${ctx.base}/sign-in?return=${encodeURIComponent(ctx.here)}`}

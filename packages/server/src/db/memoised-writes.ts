@@ -53,6 +53,9 @@ export const UNMEMOISED_TABLES: ReadonlySet<string> = new Set([
   'release_session_users',
   'release_checks',
   'release_users',
+  // "What's new" seen markers (resources/changelog/readers-store.ts): written whenever a reader
+  // opens the panel, read only by GET /updates, which is not memoised.
+  'changelog_readers',
 ]);
 
 const SELECT = /^\s*select\b/i;

@@ -7,7 +7,7 @@ import { allowAnyOrigin } from '../http/cors.ts';
 import { TooManyRequestsError } from '../kernel/errors.ts';
 import { consumeQuota } from '../http/quota.ts';
 import { hitSlidingWindow, rateLimitHeaders } from '../http/rate-limit.ts';
-import { changelogRoutes } from '../resources/changelog/mount.ts';
+import { changelogRoutes, updatesRoutes } from '../resources/changelog/mount.ts';
 import { featurePublicRoutes } from '../resources/features/mount.ts';
 import { logRoutes } from '../resources/logs/mount.ts';
 import { reportRoutes } from '../resources/reports/mount.ts';
@@ -74,7 +74,7 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
       'Content-Type',
       'If-None-Match',
       'X-Request-Id',
-      // The in-app widget's person (resources/features/widget-public-routes.ts).
+      // The in-app widget's and What's new's person (resources/board/widget-identity.ts).
       'X-Signpost-User',
       'X-Signpost-Visitor',
     ],
@@ -145,6 +145,7 @@ export async function publicApi(app: App, deps: Deps): Promise<void> {
   for (const routes of [
     featurePublicRoutes,
     changelogRoutes,
+    updatesRoutes,
     reportRoutes,
     logRoutes,
     i18nTelemetryRoutes,

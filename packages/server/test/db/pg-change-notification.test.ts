@@ -78,6 +78,7 @@ describe('who reads the tables whose writes do not notify', () => {
     'src/http/quota.ts',
     'src/http/quota-store.ts',
     'src/http/rate-limit.ts',
+    'src/resources/changelog/readers-store.ts',
     'src/resources/logs/group-key.ts',
     'src/resources/logs/store.ts',
     'src/resources/logs/store-line-reads.ts',

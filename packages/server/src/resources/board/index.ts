@@ -16,4 +16,11 @@ export { findSessionUser, setBoardUserSpam, type BoardUserRow } from './store-us
 export { BOARD_SESSION_COOKIE, boardSsoSecret } from './sso-secret.ts';
 export { boardUrl } from './settings.ts';
 // The in-app widget's identity (issue 35): the same HS256 token and secret as the board's SSO.
-export { findWidgetUser, identifyWidgetUser, IDENTITY_HEADER } from './widget-identity.ts';
+// "What's new" names its reader with the same token (only `sub` is needed there).
+export {
+  findWidgetUser,
+  identifyWidgetUser,
+  IDENTITY_HEADER,
+  IDENTITY_TOKEN_MAX_LENGTH,
+  verifyIdentityToken,
+} from './widget-identity.ts';

@@ -13,21 +13,22 @@ import { profileOfClaims } from './sso-claims.ts';
 import { boardSsoSecret } from './sso-secret.ts';
 import { type BoardUserRow, findBoardUserByEmail, upsertBoardUser } from './store-users.ts';
 
-/** The header the widget sends the token in. */
+/** The header the widget and "What's new" send the token in. */
 export const IDENTITY_HEADER = 'x-signpost-user';
+export const IDENTITY_TOKEN_MAX_LENGTH = 4096;
 /**
  * A widget page may stay open for hours (unlike the board's one-shot `/sso` redirect), so a token
  * lives up to a day; its own `exp` still applies and is required.
  */
 const IDENTITY_MAX_AGE = '24h';
-const TOKEN_MAX = 4096;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
 const NAME_MAX = 100;
 const jose = () => import('jose');
 
 export interface WidgetIdentity {
   externalId: string;
-  email: string;
+  /** Absent from a token that only names the reader (What's new needs no more than `sub`). */
+  email: string | undefined;
   name: string | undefined;
   claims: Record<string, unknown>;
 }
@@ -42,13 +43,13 @@ export async function verifyIdentityToken(
   token: string,
 ): Promise<WidgetIdentity> {
   const secret = await boardSsoSecret(db, config, projectId);
-  if (!secret || token.length === 0 || token.length > TOKEN_MAX) throw refused();
+  if (!secret || token.length === 0 || token.length > IDENTITY_TOKEN_MAX_LENGTH) throw refused();
   const { jwtVerify, errors } = await jose();
   let claims: Record<string, unknown>;
   try {
     ({ payload: claims } = await jwtVerify(token, new TextEncoder().encode(secret), {
       algorithms: ['HS256'],
-      requiredClaims: ['sub', 'email', 'exp', 'iat'],
+      requiredClaims: ['sub', 'exp', 'iat'],
       maxTokenAge: IDENTITY_MAX_AGE,
     }));
   } catch (error) {
@@ -57,10 +58,10 @@ export async function verifyIdentityToken(
   }
   const { sub, email, name } = claims;
   if (typeof sub !== 'string' || sub.length === 0 || sub.length > 200) throw refused();
-  if (typeof email !== 'string' || email.length > 320 || !EMAIL.test(email)) throw refused();
+  if (email !== undefined && (typeof email !== 'string' || email.length > 320 || !EMAIL.test(email))) throw refused();
   return {
     externalId: sub,
-    email,
+    email: email as string | undefined,
     name: typeof name === 'string' ? name.trim().slice(0, NAME_MAX) || undefined : undefined,
     claims,
   };
@@ -74,6 +75,8 @@ export async function identifyWidgetUser(
   token: string,
 ): Promise<BoardUserRow> {
   const identity = await verifyIdentityToken(db, config, projectId, token);
+  // A person who votes or files is a board user, found by e-mail: the token must carry it.
+  if (!identity.email) throw refused();
   // The widget knows no language: a board user keeps theirs.
   const locale = (await findBoardUserByEmail(db, projectId, identity.email))?.locale ?? 'en';
   return upsertBoardUser(
@@ -92,5 +95,5 @@ export async function findWidgetUser(
   token: string,
 ): Promise<BoardUserRow | undefined> {
   const identity = await verifyIdentityToken(db, config, projectId, token);
-  return findBoardUserByEmail(db, projectId, identity.email);
+  return identity.email ? findBoardUserByEmail(db, projectId, identity.email) : undefined;
 }

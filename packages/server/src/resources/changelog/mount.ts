@@ -3,3 +3,4 @@ export { changelogRoutes } from './public-routes.ts';
 export { changelogManagementRoutes } from './management-routes.ts';
 export { boardChangelogPage } from './board-page.ts';
 export { ScheduleWorker } from './schedule-worker.ts';
+export { updatesRoutes } from './updates-routes.ts';

@@ -2,6 +2,7 @@
 import { isTrue } from '../../db/database.ts';
 import { STATUS_LABELS } from '../features/index.ts';
 import type { ChangelogRow, LinkedFeature, ManagedChangelogRow } from './read-model.ts';
+import type { UpdateRow } from './updates-read-model.ts';
 
 /** A linked entry shows its feature's title, type and status as they are now. */
 export function presentEntry(row: ChangelogRow) {
@@ -35,5 +36,21 @@ export function presentManagedEntry(row: ManagedChangelogRow, linked: readonly L
     featureInternal: isTrue(row.f_internal),
     publishAt: published ? null : row.publish_at,
     state: published ? ('published' as const) : row.publish_at ? ('scheduled' as const) : ('draft' as const),
+    announcement: isTrue(row.announcement),
+  };
+}
+
+/** An entry in "What's new": its board permalink, and whether it is newer than the reader's marker. */
+export function presentUpdate(row: UpdateRow, board: string, seenThrough: string | null) {
+  const status = row.f_title !== null ? (row.f_status as keyof typeof STATUS_LABELS | null) : null;
+  return {
+    id: row.id,
+    summary: row.summary,
+    statusKey: status ?? row.status_key,
+    statusLabel: status ? STATUS_LABELS[status] : row.status_label,
+    publishedAt: row.published_at,
+    announcement: isTrue(row.announcement),
+    unread: seenThrough === null || row.published_at > seenThrough,
+    url: `${board}/changelog/${encodeURIComponent(row.id)}`,
   };
 }

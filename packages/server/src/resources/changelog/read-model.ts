@@ -19,6 +19,8 @@ export interface ChangelogRow {
   published_at: string | null;
   /** A draft's scheduled publication time, or null. */
   publish_at: string | null;
+  /** 1: "What's new" opens it once as a popup. */
+  announcement: number;
   f_title: string | null;
   f_type: string | null;
   f_status: string | null;

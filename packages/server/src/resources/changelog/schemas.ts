@@ -19,6 +19,11 @@ const PublishAt = Type.Union([Timestamp, Type.Null()], {
     'Schedule a draft: the server publishes it at this time (ISO 8601 date-time, in the future; a past time is a 400, publish instead). null clears the schedule.',
 });
 
+const Announcement = Type.Boolean({
+  description:
+    'An announcement: "What\'s new" in the host app opens it once as a popup for each reader who has not seen it',
+});
+
 export const EntryParams = Type.Object({
   ...ProjectParams.properties,
   entryId: Type.String({ minLength: 1, maxLength: 100 }),
@@ -50,6 +55,7 @@ export const ManagedEntry = Type.Object(
       description: 'A scheduled draft: when the server publishes it; null otherwise',
     }),
     state: EntryStateSchema,
+    announcement: Announcement,
   },
   { additionalProperties: false },
 );
@@ -97,6 +103,7 @@ export const CreateEntryBody = Type.Object({
   statusKey: Type.Optional(StatusKey),
   published: Type.Optional(Type.Boolean({ description: 'Publish at once (default false: a draft)' })),
   publishAt: Type.Optional(PublishAt),
+  announcement: Type.Optional(Announcement),
 });
 
 export const UpdateEntryBody = Type.Object(
@@ -107,13 +114,22 @@ export const UpdateEntryBody = Type.Object(
     featureIds: Type.Optional(FeatureIds),
     statusKey: Type.Optional(StatusKey),
     publishAt: Type.Optional(PublishAt),
+    announcement: Type.Optional(Announcement),
   },
   {
     description:
       'At least one field. Publishing has its own routes; publishAt schedules a draft (409 for a published entry: unpublish it first).',
   },
 );
-export const UPDATE_FIELDS = ['summary', 'description', 'featureId', 'featureIds', 'statusKey', 'publishAt'] as const;
+export const UPDATE_FIELDS = [
+  'summary',
+  'description',
+  'featureId',
+  'featureIds',
+  'statusKey',
+  'publishAt',
+  'announcement',
+] as const;
 
 // The public GET /changelog.
 

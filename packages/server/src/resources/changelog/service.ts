@@ -65,6 +65,7 @@ export interface EntryInput {
   statusKey?: StandaloneStatus | undefined;
   published?: boolean | undefined;
   publishAt?: string | null | undefined;
+  announcement?: boolean | undefined;
 }
 
 /** A new entry; its id. A published one queues its followers' e-mails in the same transaction. */
@@ -87,6 +88,7 @@ export async function createEntry(db: Database, projectId: string, body: EntryIn
         statusKey: body.statusKey ?? 'new',
         published: body.published ?? false,
         publishAt,
+        announcement: body.announcement,
       }),
     ),
   );

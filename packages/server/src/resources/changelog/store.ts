@@ -27,6 +27,8 @@ export interface NewEntry {
   publishedAt?: string | undefined;
   /** A draft's scheduled publication time (ISO, UTC, in the future); null or omitted: none. */
   publishAt?: string | null | undefined;
+  /** "What's new" in the host app opens it once as a popup. */
+  announcement?: boolean | undefined;
 }
 
 /**
@@ -113,8 +115,8 @@ export async function insertEntry(db: Queryable, projectId: string, input: NewEn
   const id = newId('chg');
   const now = nowIso();
   await db.run(
-    `INSERT INTO changelog_entries (id, project_id, feature_id, summary, description, status_key, status_label, published, created_at, published_at, publish_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO changelog_entries (id, project_id, feature_id, summary, description, status_key, status_label, published, created_at, published_at, publish_at, announcement)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       id,
       projectId,
@@ -127,6 +129,7 @@ export async function insertEntry(db: Queryable, projectId: string, input: NewEn
       input.createdAt ?? now,
       input.published ? (input.publishedAt ?? now) : null,
       input.published ? null : (input.publishAt ?? null),
+      bool(input.announcement ?? false),
     ],
   );
   await setLinks(db, id, linksOf(input) ?? []);
@@ -144,6 +147,7 @@ export interface EntryChanges {
   statusKey?: StandaloneStatus | undefined;
   /** A draft's scheduled publication time; null clears the schedule. */
   publishAt?: string | null | undefined;
+  announcement?: boolean | undefined;
 }
 
 /**
@@ -162,6 +166,7 @@ export async function updateEntry(
   columns.set('status_key', changes.statusKey);
   columns.set('status_label', changes.statusKey === undefined ? undefined : STANDALONE_STATUSES[changes.statusKey]);
   columns.set('publish_at', changes.publishAt);
+  columns.set('announcement', changes.announcement === undefined ? undefined : bool(changes.announcement));
   const links = linksOf(changes);
   if (columns.empty) {
     const found =

@@ -7,3 +7,4 @@ export { boardIdeaPage } from './board-idea-page.ts';
 export { boardSubmitPage } from './board-submit-page.ts';
 export { boardRoadmapPage } from './board-roadmap-page.ts';
 export { registerShippingHandler } from './shipping.ts';
+export { boardRoadmapEmbed } from './board-roadmap-embed.ts';

@@ -6,7 +6,7 @@ export { createFeature, FEATURE_SUBMISSION_LIMIT, type FeatureSubmission, type S
 export { FEATURE_STATUSES, FILTER_STATUSES, type FeatureStatus } from './schemas.ts';
 export { STATUS_LABELS } from './status-labels.ts';
 // A release going live ships the ideas and bugs resolved in it (resources/release-hub).
-export { shipFeaturesInRelease } from './shipping.ts';
+export { shipFeaturesInRelease } from './release-shipping.ts';
 export { backdateFeature, getFeature, insertFeature, type FeatureRow, type NewFeature } from './store.ts';
 // POST /bugs still builds its linked feature itself; it moves to createFeature with the reports resource.
 export {

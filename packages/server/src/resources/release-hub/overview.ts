@@ -83,9 +83,7 @@ export async function releaseOverview(
     featuresByIds(db, projectId, featureIds),
     groupsByIds(db, projectId, groupIds),
     draft ? entryOf(db, projectId, draft) : undefined,
-    previous
-      ? releaseGroupTotals(db, { projectId, environment, version: previous.version, kind: 'new' })
-      : undefined,
+    previous ? releaseGroupTotals(db, { projectId, environment, version: previous.version, kind: 'new' }) : undefined,
   ]);
   return {
     version,
@@ -97,7 +95,12 @@ export async function releaseOverview(
       items: features.map((f) => ({ id: f.id, title: f.title, type: f.type, status: f.status })),
       errorGroups: groups.map(presentGroup),
       changelogEntry: entry
-        ? { id: entry.id, summary: entry.summary, published: Number(entry.published) === 1, publishedAt: entry.published_at }
+        ? {
+            id: entry.id,
+            summary: entry.summary,
+            published: Number(entry.published) === 1,
+            publishedAt: entry.published_at,
+          }
         : null,
     },
     comparison: {

@@ -10,11 +10,17 @@ export const GroupLinkParams = Type.Object({ ...GroupParams.properties, featureI
 export const FeatureParams = Type.Object({ ...ProjectParams.properties, featureId: Id });
 export const OverviewParams = Type.Object({
   ...ProjectParams.properties,
-  version: Type.String({ minLength: 1, maxLength: 200, description: 'As listed, or as an SDK sends it (`shop@1.4.2`)' }),
+  version: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'As listed, or as an SDK sends it (`shop@1.4.2`)',
+  }),
 });
 export const OverviewQuery = Type.Object({
   environment: Type.Optional(KeyEnvironmentSchema),
-  days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90, default: 14, description: 'Health over the days up to now' })),
+  days: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 90, default: 14, description: 'Health over the days up to now' }),
+  ),
 });
 
 export const LinkBody = Type.Object({ featureId: Id }, { additionalProperties: false });

@@ -27,6 +27,7 @@ import { Empty, Loading, QueryView } from '../widgets/states.tsx';
 import './inbox.css';
 import './feature.css';
 import { Comments, Voters } from './feature-people.tsx';
+import { FeatureErrorLinksSection } from '../widgets/release-hub.tsx';
 
 type Nav = { inboxSearch?: string; note?: string } | null;
 
@@ -127,6 +128,7 @@ function FeatureView({ feature, note, inbox }: { feature: ManagedFeature; note?:
       <Voters feature={feature} admin={admin} />
       <Comments feature={feature} admin={admin} />
       <LinkedBugs feature={feature} />
+      <FeatureErrorLinksSection featureId={feature.id} />
       {admin ? <Merge feature={feature} /> : null}
       {admin ? <Delete feature={feature} inbox={inbox} /> : null}
     </>

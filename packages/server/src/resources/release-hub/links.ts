@@ -4,9 +4,18 @@
  */
 import type { Queryable } from '../../db/database.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { presentGroup } from './overview.ts';
-import { distinctUsersOf, featureOf, featuresByIds, groupOf, groupsByIds, reportersOfGroup } from './read-model.ts';
-import { linksOfFeature, linksOfGroups, type ResolutionRow, resolutionOf } from './store.ts';
+import { presentGroup } from './presenter.ts';
+import {
+  distinctUsersOf,
+  featureOf,
+  feedbackLinksOfFeature,
+  feedbackLinksOfGroups,
+  featuresByIds,
+  groupOf,
+  groupsByIds,
+  reportersOfGroup,
+} from './read-model.ts';
+import { type LinkRow, linksOfFeature, linksOfGroups, type ResolutionRow, resolutionOf } from './store.ts';
 
 export function presentResolution(row: ResolutionRow | undefined) {
   if (!row) return null;
@@ -24,9 +33,23 @@ export function presentResolution(row: ResolutionRow | undefined) {
 
 const REPORTERS = 100;
 
+/** Written links, then those made by feedback (a bug report on its events tied to an idea) not written. */
+export async function allLinksOfGroups(db: Queryable, groupIds: string[]): Promise<LinkRow[]> {
+  const [written, feedback] = await Promise.all([linksOfGroups(db, groupIds), feedbackLinksOfGroups(db, groupIds)]);
+  return merge(written, feedback);
+}
+
+function merge(written: LinkRow[], feedback: { feature_id: string; group_id: string; created_at: string }[]) {
+  const seen = new Set(written.map((link) => `${link.feature_id} ${link.group_id}`));
+  const derived = feedback
+    .filter((link) => !seen.has(`${link.feature_id} ${link.group_id}`))
+    .map((link) => ({ ...link, source: 'feedback' }));
+  return [...written, ...derived];
+}
+
 export async function groupLinks(db: Queryable, projectId: string, groupId: string) {
   if (!(await groupOf(db, projectId, groupId))) throw new NotFoundError();
-  const links = await linksOfGroups(db, [groupId]);
+  const links = await allLinksOfGroups(db, [groupId]);
   const [features, reports, resolution] = await Promise.all([
     featuresByIds(
       db,
@@ -61,7 +84,8 @@ export async function groupLinks(db: Queryable, projectId: string, groupId: stri
 
 export async function featureLinks(db: Queryable, projectId: string, featureId: string) {
   if (!(await featureOf(db, projectId, featureId))) throw new NotFoundError();
-  const links = await linksOfFeature(db, featureId);
+  const [written, feedback] = await Promise.all([linksOfFeature(db, featureId), feedbackLinksOfFeature(db, featureId)]);
+  const links = merge(written, feedback);
   const groupIds = links.map((link) => link.group_id);
   const [groups, users, resolution] = await Promise.all([
     groupsByIds(db, projectId, groupIds),

@@ -8,34 +8,13 @@
 import type { Database } from '../../db/database.ts';
 import { normaliseRelease } from '../../kernel/release.ts';
 import { projectHealth } from '../release-health/index.ts';
-import {
-  entryOf,
-  featuresByIds,
-  groupsByIds,
-  groupsOfRelease,
-  type LinkedGroup,
-  releaseGroupTotals,
-} from './read-model.ts';
-import { draftOf, linksOfGroups, resolvedIn } from './store.ts';
+import { entryOf, featuresByIds, groupsByIds, groupsOfRelease, releaseGroupTotals } from './read-model.ts';
+import { allLinksOfGroups } from './links.ts';
+import { presentGroup } from './presenter.ts';
+import { draftOf, resolvedIn } from './store.ts';
 
 const DAY_MS = 24 * 3600_000;
 const LISTED = 20;
-
-export const presentGroup = (g: LinkedGroup) => ({
-  id: g.id,
-  title: g.title,
-  status: g.status,
-  level: g.level,
-  sdkEnvironment: g.sdk_environment,
-  events: Number(g.events),
-  users: Number(g.users),
-  firstSeenAt: g.first_seen_at,
-  lastSeenAt: g.last_seen_at,
-  firstRelease: g.first_release,
-  lastRelease: g.last_release,
-  resolvedInRelease: g.resolved_in_release,
-  regressedInRelease: g.regressed_in_release,
-});
 
 async function broke(db: Database, projectId: string, environment: string, version: string, kind: 'new' | 'regressed') {
   const where = { projectId, environment, version, kind };
@@ -76,7 +55,7 @@ export async function releaseOverview(
   const featureIds = [
     ...new Set([
       ...resolved.filter((r) => r.item_type === 'feature').map((r) => r.item_id),
-      ...(await linksOfGroups(db, groupIds)).map((link) => link.feature_id),
+      ...(await allLinksOfGroups(db, groupIds)).map((link) => link.feature_id),
     ]),
   ];
   const [features, groups, entry, previousNew] = await Promise.all([

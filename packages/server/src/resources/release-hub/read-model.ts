@@ -86,11 +86,32 @@ export async function groupOfEventId(db: Queryable, projectId: string, eventId: 
   return row?.group_id;
 }
 
-/** The idea of bug reports that were made for a group's events (Sentry feedback with createFeature). */
-export function featuresOfGroupFeedback(db: Queryable, groupId: string): Promise<{ feature_id: string }[]> {
-  return db.all<{ feature_id: string }>(
-    'SELECT DISTINCT feature_id FROM bug_reports WHERE error_group_id = ? AND feature_id IS NOT NULL',
-    [groupId],
+/**
+ * Links made by feedback: bug reports on the groups' events (Sentry `feedback`/`user_report`)
+ * that the team tied to an idea or bug. They count as links without being written as ones.
+ */
+export function feedbackLinksOfGroups(
+  db: Queryable,
+  groupIds: string[],
+): Promise<{ feature_id: string; group_id: string; created_at: string }[]> {
+  if (groupIds.length === 0) return Promise.resolve([]);
+  return db.all(
+    `SELECT feature_id, error_group_id AS group_id, MIN(first_seen_at) AS created_at FROM bug_reports
+      WHERE error_group_id IN (${list(groupIds.length)}) AND feature_id IS NOT NULL
+      GROUP BY feature_id, error_group_id`,
+    groupIds,
+  );
+}
+
+/** The same, from the idea's side: the groups of the bug reports tied to it. */
+export function feedbackLinksOfFeature(
+  db: Queryable,
+  featureId: string,
+): Promise<{ feature_id: string; group_id: string; created_at: string }[]> {
+  return db.all(
+    `SELECT feature_id, error_group_id AS group_id, MIN(first_seen_at) AS created_at FROM bug_reports
+      WHERE feature_id = ? AND error_group_id IS NOT NULL GROUP BY feature_id, error_group_id`,
+    [featureId],
   );
 }
 

@@ -14,6 +14,7 @@ import { normaliseRelease } from '../../kernel/release.ts';
 import { insertEntry } from '../changelog/index.ts';
 import { shipFeaturesInRelease } from '../features/index.ts';
 import { setGroupStatus } from '../reports/index.ts';
+import { allLinksOfGroups } from './links.ts';
 import { featureOf, featuresByIds, groupOf, releaseVersions } from './read-model.ts';
 import {
   deleteLink,
@@ -22,7 +23,6 @@ import {
   insertDraft,
   insertLink,
   type ItemType,
-  linksOfGroups,
   markResolved,
   pendingResolutions,
   type ResolutionRow,
@@ -133,7 +133,7 @@ export async function releaseWentLive(tx: Queryable, projectId: string, version:
   for (const row of due) if (row.item_type === 'feature') notify.set(row.item_id, row.notify === 1);
   const groupRows = due.filter((row) => row.item_type === 'error_group');
   const groupNotify = new Map(groupRows.map((row) => [row.item_id, row.notify === 1]));
-  for (const link of await linksOfGroups(
+  for (const link of await allLinksOfGroups(
     tx,
     groupRows.map((row) => row.item_id),
   )) {

@@ -4,7 +4,8 @@
  * that group, resolved in the next release, moves to done when the release is created, its
  * follower gets one e-mail (and none more when the drafted entry is published), and the drafted
  * entry lists it; the release page shows what broke (new groups, whatever the SDK's spelling of
- * the release) and what shipped; bad input is a 4xx and changes nothing; other teams see nothing.
+ * the release) and what shipped; a feedback report tied to an idea links it to the group; bad
+ * input is a 4xx and changes nothing; other teams see nothing.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -177,5 +178,27 @@ describe('releases as the hub', () => {
 
     // Unlinking: a link that is not there is a 404.
     assert.equal((await p.admin.delete(path(`/error-groups/${groupId}/links/${idea}`))).status, 404);
+  });
+
+  it('a feedback report tied to an idea links that idea to the group by itself', async () => {
+    const before = await p.member.get(path(`/error-groups/${groupId}/links`));
+    const bugReportId = before.body.reporters[0].bugReportId;
+    const made = await p.admin.post(path(`/bugs/${bugReportId}/feature`));
+    assert.equal(made.status, 201, made.text);
+    const featureId = made.body.featureId;
+    const links = await p.member.get(path(`/error-groups/${groupId}/links`));
+    assert.deepEqual(
+      links.body.items.filter((i: { id: string }) => i.id === featureId).map((i: { source: string }) => i.source),
+      ['feedback'],
+    );
+    const fromIdea = await p.member.get(path(`/features/${featureId}/error-links`));
+    assert.equal(fromIdea.status, 200, fromIdea.text);
+    assert.deepEqual(
+      fromIdea.body.groups.map((g: { id: string; source: string }) => [g.id, g.source]),
+      [[groupId, 'feedback']],
+    );
+    assert.equal(fromIdea.body.events, 1);
+    assert.equal(fromIdea.body.users, 0, 'the app sends no user');
+    assert.equal((await p.outsider.get(path(`/features/${featureId}/error-links`))).status, 404);
   });
 });

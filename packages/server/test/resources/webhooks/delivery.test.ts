@@ -121,7 +121,14 @@ describe('webhooks', () => {
     // status change of its own; the release's idea is created, moves to done and ships.
     const got = await receiver.waitFor('/ok/all', 14);
     await sleep(400);
-    assert.equal(receiver.to('/ok/all').length, 14, 'nothing more arrives');
+    assert.equal(
+      receiver.to('/ok/all').length,
+      14,
+      `nothing more arrives: ${receiver
+        .to('/ok/all')
+        .map((r) => `${JSON.parse(r.body).type} ${r.headers['webhook-id']}`)
+        .join(', ')}`,
+    );
     const bodies = got.map((request) => verified(hook.secret, request));
     // error.alert needs an alert rule: error-alerts.test.ts tells it.
     const wired = WEBHOOK_EVENTS.filter((event) => event !== 'error.alert');

@@ -94,6 +94,9 @@ const OWNERS = {
   release_session_users: 'resources/release-health',
   release_checks: 'resources/release-health',
   release_users: 'resources/release-health',
+  error_links: 'resources/release-hub',
+  release_resolutions: 'resources/release-hub',
+  release_drafts: 'resources/release-hub',
   dedup_heads: null,
 };
 const OWNER_PREFIXES = [

@@ -25,6 +25,7 @@ import { createMailer } from './mail/mailer.ts';
 import { DEMO_PROJECT_ID } from './seed/first-start.ts';
 import { domainOfSender, OutboxWorker, registerNotificationHandlers } from './resources/notifications/mount.ts';
 import { registerShippingHandler } from './resources/features/mount.ts';
+import { registerReleaseHubHandlers } from './resources/release-hub/mount.ts';
 import { ScheduleWorker } from './resources/changelog/mount.ts';
 import { ReleaseHealthWorker } from './resources/release-health/mount.ts';
 import { LinesWorker } from './resources/logs/mount.ts';
@@ -157,6 +158,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   // while the app runs (the one-click unsubscribe routes are the board's, board/routes.ts).
   // Publishing a changelog entry moves its linked ideas to done (the board's shipOnPublish).
   registerShippingHandler();
+  registerReleaseHubHandlers();
   registerNotificationHandlers({
     messageIdDomain: domainOfSender(config.accounts.mailFrom),
     undoWindowSeconds: config.outbox.undoWindowSeconds,

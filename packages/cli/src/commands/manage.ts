@@ -13,6 +13,7 @@ import { registerKeyCommands } from './keys.ts';
 import { registerLoginCommands } from './login.ts';
 import { registerProjectCommands } from './projects.ts';
 import { registerReleaseCommands } from './releases.ts';
+import { registerReleaseHubCommands } from './release-hub.ts';
 import { registerReportCommands } from './reports.ts';
 import { registerServerCommands } from './server.ts';
 import { registerSiteCommands } from './site.ts';
@@ -30,6 +31,7 @@ export function registerManagementCommands(program: Command): void {
   registerChangelogCommands(program);
   registerTagCommands(program);
   registerReleaseCommands(program);
+  registerReleaseHubCommands(program);
   registerSiteCommands(program);
   registerTranslationCommands(program);
   registerReportCommands(program);

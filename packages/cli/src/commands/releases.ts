@@ -12,6 +12,7 @@ import {
 import { action } from '../manage/errors.ts';
 import { printFields, printJson, printTable, say } from '../manage/output.ts';
 import type { Answer } from '../manage/api.ts';
+import { registerReleaseOverviewCommand } from './release-hub.ts';
 
 type Release = Answer<'manageGetRelease'>;
 
@@ -145,4 +146,6 @@ export function registerReleaseCommands(program: Command): void {
       else say(`Deleted release ${version}.`);
     }),
   );
+
+  registerReleaseOverviewCommand(releases);
 }

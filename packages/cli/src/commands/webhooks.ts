@@ -28,6 +28,8 @@ export const WEBHOOK_EVENTS = [
   'error.regressed',
   'error.alert',
   'translation.missing_key',
+  'release.created',
+  'feature.shipped',
 ] as const satisfies readonly WebhookEvent[];
 // The list above names every event of the schema: a new server event fails the type-check here.
 const everyEventListed: [Exclude<WebhookEvent, (typeof WEBHOOK_EVENTS)[number]>] extends [never] ? true : never = true;

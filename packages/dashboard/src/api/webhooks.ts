@@ -26,6 +26,8 @@ const EVENT_TEXT = {
   'error.regressed': 'A resolved error group has a new event',
   'translation.missing_key': 'A translation key is reported missing in a locale',
   'error.alert': 'An error alert rule fires (new group, regression or spike)',
+  'release.created': 'A release is created (it goes live)',
+  'feature.shipped': 'An idea or bug resolved in a release ships with it',
 } as const satisfies Record<WebhookEvent, string>;
 
 type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -13,6 +13,7 @@ import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { Fact } from '../widgets/report-summary.tsx';
+import { ErrorGroupLinks } from '../widgets/release-hub.tsx';
 import { QueryView } from '../widgets/states.tsx';
 import { TriageStatus } from '../widgets/triage.tsx';
 import { Breadcrumbs, Context, type Crumb, History } from './error-group.tsx';
@@ -77,6 +78,7 @@ function GroupView({ group, admin }: { group: ErrorGroupDetail; admin: boolean }
       <History groupId={group.id} refresh={group.events} />
       <Events group={group} />
       <Feedback group={group} />
+      <ErrorGroupLinks groupId={group.id} admin={admin} />
       <section className="card stack" aria-labelledby="tags-title">
         <h2 id="tags-title">Tags</h2>
         {group.tags.length === 0 ? (

@@ -28,6 +28,7 @@ import './inbox.css';
 import './feature.css';
 import { Comments, Voters } from './feature-people.tsx';
 import { ReportContext } from '../widgets/report-context.tsx';
+import { FeatureErrorLinksSection } from '../widgets/release-hub.tsx';
 
 type Nav = { inboxSearch?: string; note?: string } | null;
 
@@ -129,6 +130,7 @@ function FeatureView({ feature, note, inbox }: { feature: ManagedFeature; note?:
       <Voters feature={feature} admin={admin} />
       <Comments feature={feature} admin={admin} />
       <LinkedBugs feature={feature} />
+      <FeatureErrorLinksSection featureId={feature.id} />
       {admin ? <Merge feature={feature} /> : null}
       {admin ? <Delete feature={feature} inbox={inbox} /> : null}
     </>

@@ -2,7 +2,7 @@
  * A release's page (`/app/projects/:id/releases/:version`): who has it (sessions and version
  * checks per hour or day, the adoption chart), whether it is healthy (crash-free sessions and
  * users, sessions by status) and how it compares with the previous release, over the last 1, 7,
- * 14 or 30 days (in the URL, so a view can be shared).
+ * 14 or 30 days (in the URL, so a view can be shared); what broke and what shipped in it (issue 33).
  */
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -11,6 +11,7 @@ import { oneReleaseHealthKey, percent, type ReleaseHealth } from '../api/release
 import { useProject } from '../project-layout.tsx';
 import { useTitle } from '../use-title.ts';
 import { ReleaseHealthFigures } from '../widgets/release-health-figures.tsx';
+import { ReleaseHubSections } from '../widgets/release-hub.tsx';
 import { QueryView } from '../widgets/states.tsx';
 import { TimeChart } from '../widgets/time-chart.tsx';
 import './releases.css';
@@ -58,6 +59,7 @@ export default function ReleasePage() {
       <QueryView query={health} what="the release's health">
         {(data) => <Health data={data} />}
       </QueryView>
+      <ReleaseHubSections version={version} days={days} />
     </div>
   );
 }

@@ -48,6 +48,11 @@ export interface DomainEvents {
     response?: string | null;
     /** The change was made by publishing this changelog entry (its own notice tells followers). */
     shippedIn?: string | undefined;
+    /**
+     * The change was made by a release going live (issue 33): its followers are told now, under
+     * the key the drafted entry's publish would use, so publishing it tells no one twice.
+     */
+    releasedIn?: { version: string; entryId: string | null } | undefined;
   };
   /** A feature request or bug was created (any surface). */
   'feature.created': {
@@ -84,6 +89,11 @@ export interface DomainEvents {
   /** The i18n SDK reported a key missing in a locale for the first time. */
   'translation.missing-key': { projectId: string; environment: string; locale: string; key: string };
   /** A changelog entry became published (created published, or a draft published). */
+  /**
+   * A release went live (issue 33): created through the API, CLI, MCP or dashboard. What was
+   * resolved in it ships in the same transaction (resources/release-hub); webhooks tell of it.
+   */
+  'release.created': { projectId: string; version: string; title: string };
   'changelog.published': {
     projectId: string;
     entryId: string;

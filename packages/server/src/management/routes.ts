@@ -18,6 +18,7 @@ import { changelogManagementRoutes } from '../resources/changelog/mount.ts';
 import { attachmentManagementRoutes, featureManagementRoutes } from '../resources/features/mount.ts';
 import { releaseManagementRoutes } from '../resources/releases/mount.ts';
 import { releaseHealthManagementRoutes } from '../resources/release-health/mount.ts';
+import { releaseHubManagementRoutes } from '../resources/release-hub/mount.ts';
 import { logLineRoutes, logManagementRoutes } from '../resources/logs/mount.ts';
 import { tagManagementRoutes } from '../resources/tags/mount.ts';
 import { reportManagementRoutes } from '../resources/reports/mount.ts';
@@ -47,6 +48,7 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   translationManagementRoutes,
   releaseManagementRoutes,
   releaseHealthManagementRoutes,
+  releaseHubManagementRoutes,
   reportManagementRoutes,
   logManagementRoutes,
   logLineRoutes,

@@ -5,6 +5,8 @@
 export { createFeature, FEATURE_SUBMISSION_LIMIT, type FeatureSubmission, type Submitter } from './service.ts';
 export { FEATURE_STATUSES, FILTER_STATUSES, type FeatureStatus } from './schemas.ts';
 export { STATUS_LABELS } from './status-labels.ts';
+// A release going live ships the ideas and bugs resolved in it (resources/release-hub).
+export { shipFeaturesInRelease } from './release-shipping.ts';
 export { backdateFeature, getFeature, insertFeature, type FeatureRow, type NewFeature } from './store.ts';
 // POST /bugs still builds its linked feature itself; it moves to createFeature with the reports resource.
 export {

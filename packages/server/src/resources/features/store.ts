@@ -218,7 +218,7 @@ export async function changeFeature(
   where: Scope | { projectId: string },
   id: string,
   changes: FeatureChanges,
-  cause: { shippedIn?: string } = {},
+  cause: { shippedIn?: string; releasedIn?: { version: string; entryId: string | null } } = {},
 ): Promise<FeatureRow | undefined> {
   const now = nowIso();
   const columns = new Assignments()
@@ -267,6 +267,7 @@ export async function changeFeature(
       notify: changes.notify ?? true,
       response: row.status_response ?? null,
       ...(cause.shippedIn ? { shippedIn: cause.shippedIn } : {}),
+      ...(cause.releasedIn ? { releasedIn: cause.releasedIn } : {}),
     });
   }
   if (row && Number(row.internal) !== Number(before.internal)) {

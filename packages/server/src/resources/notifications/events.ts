@@ -33,7 +33,9 @@ export function registerNotificationHandlers(options: NotificationHandlerOptions
     await enqueueStatusChange(tx, {
       projectId: event.projectId,
       featureId: event.featureId,
-      eventKey: `feature.status-changed:${event.featureId}:${newId('evt')}`,
+      eventKey: event.releasedIn?.entryId
+        ? `changelog.published:${event.releasedIn.entryId}:${event.featureId}`
+        : `feature.status-changed:${event.featureId}:${newId('evt')}`,
       payload: {
         kind: 'status-changed',
         title: feature.title,

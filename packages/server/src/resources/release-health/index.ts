@@ -2,3 +2,6 @@
 export { normaliseRelease } from './parse.ts';
 export { recordSessionItems, type SessionItem } from './service.ts';
 export { countVersionCheck } from './tally.ts';
+// A release's page (resources/release-hub) shows its health next to what broke and shipped.
+export { projectHealth } from './health.ts';
+export { ReleaseHealthSummary } from './schemas.ts';

@@ -10,6 +10,7 @@
  * items (its event) are still taken.
  */
 import semver from 'semver';
+import { normaliseRelease } from '../../kernel/release.ts';
 
 export type CountedStatus = 'healthy' | 'errored' | 'unhandled' | 'abnormal' | 'crashed';
 export const STATUS_RANK: Record<CountedStatus, number> = {
@@ -59,17 +60,8 @@ function bounded(value: unknown): string | undefined {
   return trimmed === '' ? undefined : trimmed.slice(0, MAX_TEXT);
 }
 
-/**
- * A release as Signpost matches it (decisions.md, Wave 3): a `<package>@` prefix dropped
- * (`shop@1.4.2` and `@acme/shop@1.4.2` are `1.4.2`), a SemVer normalised (`v1.4.2` → `1.4.2`),
- * anything else kept as sent.
- */
-export function normaliseRelease(raw: string): string {
-  const at = raw.lastIndexOf('@');
-  const bare = at > 0 ? raw.slice(at + 1) : raw;
-  const cleaned = semver.valid(semver.clean(bare) ?? '');
-  return cleaned ?? (bare === '' ? raw : bare);
-}
+/** A release as Signpost matches it: the one normalisation (kernel/release.ts). */
+export { normaliseRelease } from '../../kernel/release.ts';
 
 export function hourOf(iso: string): string {
   return `${iso.slice(0, 13)}:00:00.000Z`;

@@ -3,7 +3,8 @@
  * `releases` share: the version must be SemVer (stored normalised) and new to the project.
  */
 import semver from 'semver';
-import type { Queryable } from '../../db/database.ts';
+import type { Database } from '../../db/database.ts';
+import { emitDomainEvent } from '../../db/domain-events.ts';
 import { isoOrNull } from '../../db/query.ts';
 import { BadRequestError, ConflictError } from '../../kernel/errors.ts';
 import { getRelease, insertRelease, type ReleaseFields, type ReleaseRow } from './store.ts';
@@ -19,18 +20,25 @@ export function requireSemver(raw: string, field: string): string {
   return version;
 }
 
-/** The new release; a 409 when the project has that version. */
+/**
+ * The new release; a 409 when the project has that version. It goes live in its transaction:
+ * `release.created` ships what was resolved in it (resources/release-hub) and queues webhooks.
+ */
 export async function createRelease(
-  db: Queryable,
+  db: Database,
   projectId: string,
   input: ReleaseFields & { version: string },
 ): Promise<ReleaseRow> {
   const version = requireSemver(input.version, 'version');
-  const created = await insertRelease(db, projectId, {
-    ...input,
-    version,
-    releaseDate: input.releaseDate === undefined ? undefined : isoOrNull(input.releaseDate)!,
-    gitCommit: input.gitCommit?.toLowerCase() ?? null,
+  const created = await db.transaction(async (tx) => {
+    const inserted = await insertRelease(tx, projectId, {
+      ...input,
+      version,
+      releaseDate: input.releaseDate === undefined ? undefined : isoOrNull(input.releaseDate)!,
+      gitCommit: input.gitCommit?.toLowerCase() ?? null,
+    });
+    if (inserted) await emitDomainEvent(tx, 'release.created', { projectId, version, title: input.title ?? '' });
+    return inserted;
   });
   if (!created) throw new ConflictError(`Release ${version} already exists`);
   return (await getRelease(db, projectId, version))!;

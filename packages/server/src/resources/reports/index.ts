@@ -20,3 +20,5 @@ export {
 } from './store-triage.ts';
 export { type AttentionGroupRow, listErrorGroupsNeedingAttention } from './attention-read-model.ts';
 export { feedbackFromEvent, feedbackFromUserReport, recordSentryFeedback } from './feedback.ts';
+// Resolving a group in a release (resources/release-hub) sets its status as the group routes do.
+export { setGroupStatus } from './store-groups.ts';

@@ -5,6 +5,7 @@
  */
 import type { Queryable, SqlValue } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
+import { normaliseRelease } from '../../kernel/release.ts';
 import { decompressPayload } from './error-event.ts';
 import { familyOf } from './store-groups.ts';
 
@@ -71,7 +72,7 @@ function conditions(projectId: string, filter: Omit<GroupFilter, 'sort' | 'limit
   if (filter.level) where.push('g.level = ?') && params.push(filter.level);
   if (filter.release) {
     where.push('(g.first_release = ? OR g.last_release = ?)');
-    params.push(filter.release, filter.release);
+    params.push(normaliseRelease(filter.release), normaliseRelease(filter.release));
   }
   if (filter.q) {
     const like = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

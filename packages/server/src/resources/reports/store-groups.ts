@@ -11,6 +11,7 @@
  */
 import type { Queryable, SqlValue } from '../../db/database.ts';
 import { newId } from '../../kernel/ids.ts';
+import { normaliseRelease } from '../../kernel/release.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import type { PreparedEvent } from './error-event.ts';
 import { lifecycleAfterRepeat } from './lifecycle.ts';
@@ -123,8 +124,10 @@ function batchesOf(inputs: readonly GroupEventInput[]): GroupBatch[] {
       batches.set(key, batch);
     }
     batch.items.push(input);
-    batch.firstRelease ??= input.event.release;
-    batch.lastRelease = input.event.release ?? batch.lastRelease;
+    // Groups keep the normalised release, so `shop@1.4.2` and `1.4.2` are one release's groups.
+    const release = input.event.release === null ? null : normaliseRelease(input.event.release);
+    batch.firstRelease ??= release;
+    batch.lastRelease = release ?? batch.lastRelease;
     if (at < batch.firstSeen) batch.firstSeen = at;
     if (at > batch.lastSeen) batch.lastSeen = at;
     if (input.event.handled === false) batch.unhandled = true;
@@ -176,7 +179,8 @@ export async function writeGroupEvents(
       const ordinal = firstOrdinal + i;
       const e = item.event;
       groupOf.set(item, group.id);
-      events.push([group.id, ordinal, e.eventId, item.receivedAt.toISOString(), e.release, e.sdkEnvironment]);
+      const release = e.release === null ? null : normaliseRelease(e.release);
+      events.push([group.id, ordinal, e.eventId, item.receivedAt.toISOString(), release, e.sdkEnvironment]);
       events[events.length - 1]!.push(e.userKey, e.handled === null ? null : e.handled ? 1 : 0, e.payload);
       if (e.userKey) users.push([group.id, e.userKey]);
       for (const [k, v] of e.tags) {

@@ -9,6 +9,7 @@
  */
 import { AnyMap, originalPositionFor, sourceContentFor, type TraceMap } from '@jridgewell/trace-mapping';
 import type { Queryable } from '../../db/database.ts';
+import { releaseSpellings } from '../../kernel/release.ts';
 import { ByteLru } from './cache.ts';
 import { decompress, normaliseDebugId } from './content.ts';
 import { candidateNames, displayName, resolveRelative } from './names.ts';
@@ -99,7 +100,7 @@ async function findArtifacts(
     if (map) return { map, minified: await artifactByDebugId(db, projectId, debugId, 'minified_source') };
   }
   if (context.release === undefined || context.release === '') return undefined;
-  const release = context.release;
+  const release = releaseSpellings(context.release);
   const dist = context.dist ?? '';
   const names = candidateNames(url);
   const minified = await artifactByNames(db, projectId, release, dist, names);

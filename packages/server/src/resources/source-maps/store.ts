@@ -175,23 +175,29 @@ export async function artifactByDebugId(
   return rows[0];
 }
 
-/** The first of `names` (in that order of preference) that the release and dist have. */
+/**
+ * The first of `names` (in that order of preference) that the release and dist have; `releases`
+ * are the release's spellings (kernel/release.ts), the one as sent preferred.
+ */
 export async function artifactByNames(
   db: Queryable,
   projectId: string,
-  release: string,
+  releases: string[],
   dist: string,
   names: string[],
 ): Promise<ArtifactRow | undefined> {
-  if (names.length === 0) return undefined;
+  if (names.length === 0 || releases.length === 0) return undefined;
   const rows = await db.all<ArtifactRow>(
     `SELECT ${COLUMNS} FROM source_map_artifacts
-      WHERE project_id = ? AND release = ? AND dist = ? AND name IN (${placeholders(names.length)})`,
-    [projectId, release, dist, ...names],
+      WHERE project_id = ? AND release IN (${placeholders(releases.length)}) AND dist = ?
+        AND name IN (${placeholders(names.length)})`,
+    [projectId, ...releases, dist, ...names],
   );
-  for (const name of names) {
-    const row = rows.find((candidate) => candidate.name === name);
-    if (row) return row;
+  for (const release of releases) {
+    for (const name of names) {
+      const row = rows.find((candidate) => candidate.name === name && candidate.release === release);
+      if (row) return row;
+    }
   }
   return undefined;
 }

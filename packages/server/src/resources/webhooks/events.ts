@@ -20,6 +20,8 @@ export const WEBHOOK_EVENTS = [
   'error.regressed',
   'translation.missing_key',
   'error.alert',
+  'release.created',
+  'feature.shipped',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** The event of a send-test message (not subscribable: it goes to the one endpoint tested). */
@@ -41,6 +43,7 @@ export function dashboardLinks(publicUrl: string, projectId: string) {
     group: (id: string) => `${base}/errors/groups/${encodeURIComponent(id)}`,
     translations: () => `${base}/translations`,
     webhooks: () => `${base}/webhooks`,
+    release: (version: string) => `${base}/releases/${encodeURIComponent(version)}`,
   };
 }
 
@@ -113,6 +116,33 @@ export function registerWebhookHandlers(options: { publicUrl: string }): void {
         feature: { id: event.featureId, title: event.title, status: event.to },
         from: event.from,
         to: event.to,
+        url: links(event.projectId).feature(event.featureId),
+      }),
+    );
+  });
+  // A release went live (issue 33); the ideas and bugs it shipped follow as feature.shipped.
+  onDomainEvent('release.created', 'webhooks', async (tx, event) => {
+    await queueEvent(
+      tx,
+      `release:${event.version}`,
+      body('release.created', {
+        projectId: event.projectId,
+        release: { version: event.version, title: event.title },
+        url: links(event.projectId).release(event.version),
+      }),
+    );
+  });
+  onDomainEvent('feature.status-changed', 'webhooks-shipped', async (tx, event) => {
+    if (!event.releasedIn || event.from === event.to) return;
+    await queueEvent(
+      tx,
+      `feature:${event.featureId}`,
+      body('feature.shipped', {
+        projectId: event.projectId,
+        environment: event.environment,
+        feature: { id: event.featureId, title: event.title, status: event.to },
+        release: { version: event.releasedIn.version },
+        changelogEntryId: event.releasedIn.entryId,
         url: links(event.projectId).feature(event.featureId),
       }),
     );

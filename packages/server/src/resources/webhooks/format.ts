@@ -46,6 +46,14 @@ export function slackText(body: WebhookBody): string {
       const rule = (data['rule'] ?? {}) as Record<string, unknown>;
       return `Alert ${mrkdwn(str(rule['name']))} (${mrkdwn(str(data['sdkEnvironment']))}): ${link(str(error['title']))}`;
     }
+    case 'release.created': {
+      const release = (data['release'] ?? {}) as Record<string, unknown>;
+      return `Release ${link(str(release['version']))} is live`;
+    }
+    case 'feature.shipped': {
+      const release = (data['release'] ?? {}) as Record<string, unknown>;
+      return `${link(title)} shipped in ${mrkdwn(str(release['version']))}`;
+    }
     case 'translation.missing_key':
       return `Missing translation: \`${mrkdwn(str(data['key']))}\` in ${mrkdwn(str(data['locale']))} (${link('translations')})`;
     default:

@@ -57,7 +57,7 @@ describe('Error groups with @sentry/node', () => {
     assert.equal(notFound.length, 1, JSON.stringify(groups));
     assert.equal(notFound[0].events, 3);
     assert.equal(notFound[0].users, 3);
-    assert.equal(notFound[0].firstRelease, 'shop@2.0.0');
+    assert.equal(notFound[0].firstRelease, '2.0.0');
     assert.match(notFound[0].culprit, /loadOrder/);
     const expired = (await list({ sdkEnvironment: 'production', q: 'expired' })).groups;
     assert.equal(expired.length, 1, JSON.stringify(expired));
@@ -182,7 +182,7 @@ describe('Error groups with @sentry/node', () => {
     const url = `/projects/${p.projectId}/error-groups/${group.id}`;
     const resolved = await p.admin.patch(url, { status: 'resolved', inNextRelease: true });
     assert.equal(resolved.status, 200, resolved.text);
-    assert.equal(resolved.body.resolvedInRelease, 'shop@2.0.0');
+    assert.equal(resolved.body.resolvedInRelease, '2.0.0');
     assert.equal((await list({ status: 'resolved' })).groups.length, 1);
     assert.equal((await p.admin.patch(url, { status: 'gone' })).status, 400);
     assert.equal(

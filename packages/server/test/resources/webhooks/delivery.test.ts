@@ -108,11 +108,27 @@ describe('webhooks', () => {
       const telemetry = await p.live.post('/i18n-telemetry', { locale: 'de', missingKeys: ['home.title'] });
       assert.equal(telemetry.status, 200, telemetry.text);
     }
+    // An idea resolved in 3.0.0 ships when that release is created (issue 33).
+    const shippedId = await newFeature(p.live);
+    const resolution = await p.admin.put(`/projects/${p.projectId}/features/${shippedId}/resolution`, {
+      release: '3.0.0',
+    });
+    assert.equal(resolution.status, 200, resolution.text);
+    const release = await p.admin.post(`/projects/${p.projectId}/releases`, { version: '3.0.0', title: 'Three' });
+    assert.equal(release.status, 201, release.text);
 
-    // Ten: publishing the entry shipped its idea (planned → done), a status change of its own.
-    const got = await receiver.waitFor('/ok/all', 10);
+    // Ten, then four of the release: publishing the entry shipped its idea (planned → done), a
+    // status change of its own; the release's idea is created, moves to done and ships.
+    const got = await receiver.waitFor('/ok/all', 14);
     await sleep(400);
-    assert.equal(receiver.to('/ok/all').length, 10, 'nothing more arrives');
+    assert.equal(
+      receiver.to('/ok/all').length,
+      14,
+      `nothing more arrives: ${receiver
+        .to('/ok/all')
+        .map((r) => `${JSON.parse(r.body).type} ${r.headers['webhook-id']}`)
+        .join(', ')}`,
+    );
     const bodies = got.map((request) => verified(hook.secret, request));
     // error.alert needs an alert rule: error-alerts.test.ts tells it.
     const wired = WEBHOOK_EVENTS.filter((event) => event !== 'error.alert');
@@ -153,10 +169,16 @@ describe('webhooks', () => {
       assert.match(request.headers['webhook-id']!, /^msg_/);
       assert.equal(request.headers['content-type'], 'application/json');
     }
-    assert.equal(new Set(got.map((request) => request.headers['webhook-id'])).size, 10);
+    assert.equal(byType['release.created'].data.release.version, '3.0.0');
+    assert.match(byType['release.created'].data.url, /\/releases\/3\.0\.0$/);
+    assert.deepEqual(
+      [byType['feature.shipped'].data.feature.id, byType['feature.shipped'].data.release.version],
+      [shippedId, '3.0.0'],
+    );
+    assert.equal(new Set(got.map((request) => request.headers['webhook-id'])).size, 14);
 
     const log = await deliveries(p, hook.id);
-    assert.equal(log.length, 10);
+    assert.equal(log.length, 14);
     for (const row of log) {
       assert.equal(row['state'], 'delivered');
       assert.equal(row['statusCode'], 204);

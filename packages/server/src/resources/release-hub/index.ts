@@ -1,0 +1,5 @@
+/**
+ * Releases as the hub (issue 33): links between ideas or bugs and error groups, resolving items
+ * in a release, and what a release broke and shipped. What other resources may import.
+ */
+export { releaseWentLive } from './service.ts';

@@ -111,8 +111,9 @@ export async function dashboardSurface(app: FastifyInstance, deps: DashboardDeps
 
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     const rest = (request.params as { '*': string })['*'];
-    // A file of the build (hashed assets, icons), never anything outside it.
-    if (extname(rest) !== '') {
+    // A file of the build (hashed assets, icons), never anything outside it. Only the build's own
+    // file types count: a client route may hold a dot (`/releases/2.0.0`) and is a page.
+    if (CONTENT_TYPES[extname(rest)] !== undefined) {
       const path = normalize(join(root, rest));
       if (!path.startsWith(rootWithSep))
         return securityHeaders(reply).code(404).send({ error: 'Not found', code: 'NotFound' });

@@ -80,6 +80,7 @@ describe('who reads the tables whose writes do not notify', () => {
     'src/http/rate-limit.ts',
     'src/resources/logs/group-key.ts',
     'src/resources/logs/store.ts',
+    'src/resources/logs/store-group-writes.ts',
     'src/resources/logs/store-line-reads.ts',
     'src/resources/logs/store-line-upkeep.ts',
     'src/resources/logs/store-lines.ts',

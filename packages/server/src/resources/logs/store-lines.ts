@@ -5,7 +5,7 @@
  * sent it. One multi-row statement per table and chunk, counts folded per batch first, so a
  * batch of repeats costs a few upserts, not one per entry.
  */
-import { placeholders, type Queryable, type SqlValue } from '../../db/database.ts';
+import { type Database, placeholders, type Queryable, type SqlValue } from '../../db/database.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import type { LogEntry } from './schemas.ts';
 
@@ -41,6 +41,8 @@ function idOf(data: Record<string, unknown> | undefined, ...names: string[]): st
   }
   return null;
 }
+
+type Dialect = Database['dialect'];
 
 const LINE_COLUMNS = 12;
 const LINE_ROW = `(${placeholders(LINE_COLUMNS)})`;
@@ -87,6 +89,26 @@ const upsertAttributes = (rows: number) =>
           THEN excluded.last_seen_at ELSE log_group_attributes.last_seen_at END`,
     ATTRIBUTE_ROW,
   );
+
+/**
+ * PostgreSQL: all of a write's lines in one statement of one array per column. Against 100-row
+ * `VALUES` statements of 12 parameters a row, 3,200 lines with the table's indexes took about a
+ * quarter less (node-postgres, two runs, each way first once).
+ */
+const INSERT_LINES_PG = `INSERT INTO log_lines (group_id, project_id, environment, ts, level, severity, source,
+    app_version, user_id, data, trace_id, span_id)
+  SELECT * FROM unnest(CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]),
+    CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS jsonb[]), CAST(? AS text[]),
+    CAST(? AS text[]))`;
+
+/** The lines' values (LINE_COLUMNS a row) as one array per column, which node-postgres sends as PostgreSQL arrays. */
+function columnsOf(values: readonly SqlValue[]): SqlValue[] {
+  const columns: SqlValue[][] = Array.from({ length: LINE_COLUMNS }, () => []);
+  for (let i = 0; i < values.length; i += LINE_COLUMNS)
+    for (let column = 0; column < LINE_COLUMNS; column++) columns[column]!.push(values[i + column]!);
+  // SqlValue names no arrays (SQLite has none); the PostgreSQL driver takes them as they are.
+  return columns as unknown as SqlValue[];
+}
 
 /** Runs `rows` (each `width` values) as multi-row statements of at most ROWS rows. */
 async function inChunks(
@@ -163,7 +185,12 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * value, so the maps see a key per run, not several keys built per line. A profile of POST /logs
  * with repeats had the per-line keys of the first version at a sixth of the server's CPU.
  */
-export async function writeLines(tx: Queryable, scope: Scope, groups: readonly LineGroup[]): Promise<void> {
+export async function writeLines(
+  tx: Queryable,
+  dialect: Dialect,
+  scope: Scope,
+  groups: readonly LineGroup[],
+): Promise<void> {
   const lines: SqlValue[] = [];
   const volume = new Map<string, VolumeRow>();
   const attributes: Array<[string, AttributeKind, Map<string, AttributeCount>]> = [];
@@ -215,7 +242,9 @@ export async function writeLines(tx: Queryable, scope: Scope, groups: readonly L
     if (versions.size > 0) attributes.push([groupId, 'app_version', versions]);
     if (users.size > 0) attributes.push([groupId, 'user_id', users]);
   }
-  await inChunks(tx, lines, LINE_COLUMNS, insertLines);
+  if (dialect === 'postgres') {
+    if (lines.length > 0) await tx.run(INSERT_LINES_PG, columnsOf(lines));
+  } else await inChunks(tx, lines, LINE_COLUMNS, insertLines);
   // Sorted: two PostgreSQL writers upserting the same rows take their locks in one order.
   const volumeRows: SqlValue[] = [];
   for (const key of [...volume.keys()].sort()) {

@@ -52,14 +52,18 @@ async function baseStore(): Promise<Store> {
   const path = (name: string) => `${base}:packages/server/src/resources/logs/${name}`;
   const exists = (name: string) => {
     try {
-      git('cat-file', '-e', path(name));
+      execFileSync('git', ['cat-file', '-e', path(name)], { cwd: SERVER, stdio: 'ignore' });
       return true;
     } catch {
       return false;
     }
   };
   const split = exists('log-writer.ts');
-  const taken = new Set(split ? ['log-writer.ts', 'store-group-writes.ts', 'store-lines.ts'] : ['store.ts']);
+  const taken = new Set(
+    (split ? ['log-writer.ts', 'store-group-writes.ts', 'store-lines.ts'] : ['store.ts', 'store-lines.ts']).filter(
+      exists,
+    ),
+  );
   for (const name of taken) {
     const source = git('show', path(name)).replace(/from '(\.\.?\/[^']+)'/g, (_, target: string) =>
       taken.has(target.replace(/^\.\//, ''))

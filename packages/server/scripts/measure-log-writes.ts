@@ -22,7 +22,7 @@ import { loadMigrations, migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { createProject } from '../src/resources/projects/index.ts';
 import type { LogEntry } from '../src/resources/logs/schemas.ts';
-import * as current from '../src/resources/logs/store.ts';
+import * as current from '../src/resources/logs/log-writer.ts';
 
 const { values } = parseArgs({
   options: {
@@ -43,15 +43,36 @@ const work = mkdtempSync(join(tmpdir(), 'signpost-log-writes-'));
 
 type Store = Pick<typeof current, 'storeLogBatch'>;
 
-/** The base commit's store, its imports pointed at this checkout's modules (which it shares). */
+/**
+ * The base commit's write path, its other imports pointed at this checkout's modules (which it
+ * shares). The write was store.ts alone, then log-writer.ts over store-group-writes.ts and
+ * store-lines.ts: whichever of these the base has are taken from it, and import each other there.
+ */
 async function baseStore(): Promise<Store> {
-  const source = git('show', `${base}:packages/server/src/resources/logs/store.ts`).replace(
-    /from '(\.\.?\/[^']+)'/g,
-    (_, path: string) => `from '${pathToFileURL(join(SERVER, 'src/resources/logs', path)).href}'`,
+  const path = (name: string) => `${base}:packages/server/src/resources/logs/${name}`;
+  const exists = (name: string) => {
+    try {
+      execFileSync('git', ['cat-file', '-e', path(name)], { cwd: SERVER, stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const split = exists('log-writer.ts');
+  const taken = new Set(
+    (split ? ['log-writer.ts', 'store-group-writes.ts', 'store-lines.ts'] : ['store.ts', 'store-lines.ts']).filter(
+      exists,
+    ),
   );
-  const file = join(work, 'store-base.ts');
-  writeFileSync(file, source);
-  return import(pathToFileURL(file).href) as Promise<Store>;
+  for (const name of taken) {
+    const source = git('show', path(name)).replace(/from '(\.\.?\/[^']+)'/g, (_, target: string) =>
+      taken.has(target.replace(/^\.\//, ''))
+        ? `from '${target}'`
+        : `from '${pathToFileURL(join(SERVER, 'src/resources/logs', target)).href}'`,
+    );
+    writeFileSync(join(work, name), source);
+  }
+  return import(pathToFileURL(join(work, split ? 'log-writer.ts' : 'store.ts')).href) as Promise<Store>;
 }
 
 /** The base commit's migrations, by id: those this checkout has and the base had too. */

@@ -81,6 +81,7 @@ describe('who reads the tables whose writes do not notify', () => {
     'src/resources/changelog/readers-store.ts',
     'src/resources/logs/group-key.ts',
     'src/resources/logs/store.ts',
+    'src/resources/logs/store-group-writes.ts',
     'src/resources/logs/store-line-reads.ts',
     'src/resources/logs/store-line-upkeep.ts',
     'src/resources/logs/store-lines.ts',

@@ -7,9 +7,9 @@ export {
   getLogGroup,
   listLogPage,
   logHistogramRows,
-  storeLogBatch,
   type LogFilter,
 } from './store.ts';
+export { storeLogBatch } from './log-writer.ts';
 // The lines' reads, for the bench's in-process timing (packages/bench/src/log-lines.ts).
 export { listLinePage, lineHistogramRows, type LineFilter } from './store-line-reads.ts';
 export { logHistogram } from './histogram.ts';

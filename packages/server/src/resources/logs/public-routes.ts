@@ -3,7 +3,7 @@ import { errorResponses } from '../../http/common-schemas.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { scopeOf } from '../../public-api/context.ts';
 import { LogBatch } from './schemas.ts';
-import { storeLogBatch } from './store.ts';
+import { storeLogBatch } from './log-writer.ts';
 
 export async function logRoutes(app: App, { db }: Deps): Promise<void> {
   app.post(

@@ -10,7 +10,7 @@ import { loadMigrations, migrate } from '../../../src/db/migrate.ts';
 import { openDatabase } from '../../../src/db/open.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../../src/resources/projects/index.ts';
 import { groupKey } from '../../../src/resources/logs/group-key.ts';
-import { logFingerprint } from '../../../src/resources/logs/store.ts';
+import { logFingerprint } from '../../../src/resources/logs/store-group-writes.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { Api } from '../../support/api.ts';

@@ -20,3 +20,5 @@ export {
 } from './store-triage.ts';
 export { type AttentionGroupRow, listErrorGroupsNeedingAttention } from './attention-read-model.ts';
 export { feedbackFromEvent, feedbackFromUserReport, recordSentryFeedback } from './feedback.ts';
+// For site-config's flag history (issue 33): the error rate before and after each change.
+export { errorRatesAround } from './store-error-rate.ts';

@@ -17,7 +17,7 @@ export function presentFlagChange(
     flagKey: row.flag_key,
     action: row.action,
     environment: row.environment as 'live' | 'test' | null,
-    changedFields: fields.filter((name) => JSON.stringify(oldValue?.[name]) !== JSON.stringify(newValue?.[name])),
+    changedFields: fields.filter((name) => JSON.stringify(oldValue?.[name]) !== JSON.stringify(newValue?.[name])).sort(),
     oldValue,
     newValue,
     actor: {

@@ -119,7 +119,10 @@ describe('signpost release, site and translation commands', { timeout: 120_000 }
         ['created', 'token'],
       ],
     );
-    assert.match((await ok(['site', 'flags', 'history', 'new-ui', '--limit', '1'])).stdout, /deleted[\s\S]*More: --cursor /);
+    assert.match(
+      (await ok(['site', 'flags', 'history', 'new-ui', '--limit', '1'])).stdout,
+      /deleted[\s\S]*More: --cursor /,
+    );
     await ok(['site', 'envs', 'edit', 'staging', '--no-debug']);
     const after = (await publicGet(`/site-config?projectId=${projectId}`)).body;
     assert.equal(after.maintenance.enabled, false);

@@ -292,7 +292,11 @@ describe('dashboard site configuration', () => {
     const rows = history.getByRole('row');
     await page.waitForFunction(() => document.querySelectorAll('.flag-history-table tbody tr').length === 3);
     const cells = await rows.evaluateAll((all) =>
-      all.slice(1).map((row) => Array.from(row.querySelectorAll('td')).slice(1, 4).map((cell) => cell.textContent)),
+      all.slice(1).map((row) =>
+        Array.from(row.querySelectorAll('td'))
+          .slice(1, 4)
+          .map((cell) => cell.textContent),
+      ),
     );
     const [targeting, turnedOn, created] = cells;
     assert.match(targeting![0]!, /\(dashboard\)/);

@@ -50,7 +50,12 @@ export class SignpostProvider implements Provider {
           {
             after(_hookContext, details) {
               const value = details.value;
-              if (typeof value === 'boolean' || typeof value === 'string' || typeof value === 'number' || value === null)
+              if (
+                typeof value === 'boolean' ||
+                typeof value === 'string' ||
+                typeof value === 'number' ||
+                value === null
+              )
                 tracker.addFeatureFlag(details.flagKey, value);
             },
           },

@@ -110,17 +110,16 @@ const SuspectFlag = Type.Object(
       description: 'The key environment the change was limited to; null: both',
     }),
     changedAt: Timestamp,
-    enabled: Type.Union([Type.Boolean(), Type.Null()], { description: 'Whether the flag was on after it (null: deleted)' }),
+    enabled: Type.Union([Type.Boolean(), Type.Null()], {
+      description: 'Whether the flag was on after it (null: deleted)',
+    }),
     actorName: NullableString(),
   },
   { additionalProperties: false },
 );
 
 /** A flag evaluation an event carried (Sentry's `contexts.flags.values`, newest last). */
-export const EventFlag = Type.Object(
-  { flag: Type.String(), result: Type.Unknown() },
-  { additionalProperties: false },
-);
+export const EventFlag = Type.Object({ flag: Type.String(), result: Type.Unknown() }, { additionalProperties: false });
 
 export const ErrorGroupDetail = Type.Object(
   {

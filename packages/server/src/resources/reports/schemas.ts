@@ -81,7 +81,7 @@ export const ErrorBody = Type.Object({
       {
         maxItems: 100,
         description:
-          'Feature flags evaluated before the error, newest last (as Sentry\'s contexts.flags.values): shown on the event and its group',
+          "Feature flags evaluated before the error, newest last (as Sentry's contexts.flags.values): shown on the event and its group",
       },
     ),
   ),

@@ -58,10 +58,12 @@ export async function flagHistoryRoutes(app: ManagementApp, { db }: ManagementDe
           rows.map((row) => row.created_at),
           now,
         );
-        rows.forEach((row, i) => rates.set(row.id, found[i]!));
+        for (const [i, row] of rows.entries()) rates.set(row.id, found[i]!);
       }
       return {
-        changes: page.rows.map((row) => presentFlagChange(row, { environment: environmentOf(row.environment), ...rates.get(row.id)! })),
+        changes: page.rows.map((row) =>
+          presentFlagChange(row, { environment: environmentOf(row.environment), ...rates.get(row.id)! }),
+        ),
         nextCursor: page.nextCursor,
       };
     },

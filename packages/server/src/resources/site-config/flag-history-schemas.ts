@@ -23,7 +23,8 @@ export const ErrorRate = Type.Object(
     environment: StringEnum(['live', 'test'] as const, { description: 'The key environment counted' }),
     before: Type.Number({ description: 'Error events per hour over the 3 UTC hours before the hour of the change' }),
     after: Type.Number({
-      description: 'Error events per hour from the hour of the change on (up to 3 hours, the current one counted whole)',
+      description:
+        'Error events per hour from the hour of the change on (up to 3 hours, the current one counted whole)',
     }),
     afterHours: Type.Integer({ description: 'Hours averaged for `after` (fewer than 3 for a recent change)' }),
   },

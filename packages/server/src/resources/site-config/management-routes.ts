@@ -24,14 +24,7 @@ import {
   PutFlagBody,
   SettingsBody,
 } from './schemas.ts';
-import {
-  configWrite,
-  listEnvironments,
-  listFlags,
-  listMessages,
-  readMaintenance,
-  setDebugMode,
-} from './store.ts';
+import { configWrite, listEnvironments, listFlags, listMessages, readMaintenance, setDebugMode } from './store.ts';
 
 const tags = ['site configuration'];
 

@@ -17,7 +17,9 @@ export function presentFlagChange(
     flagKey: row.flag_key,
     action: row.action,
     environment: row.environment as 'live' | 'test' | null,
-    changedFields: fields.filter((name) => JSON.stringify(oldValue?.[name]) !== JSON.stringify(newValue?.[name])).sort(),
+    changedFields: fields
+      .filter((name) => JSON.stringify(oldValue?.[name]) !== JSON.stringify(newValue?.[name]))
+      .sort(),
     oldValue,
     newValue,
     actor: {

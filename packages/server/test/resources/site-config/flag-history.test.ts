@@ -84,11 +84,21 @@ describe('flag history, flags on error events, suspect flags', () => {
     assert.deepEqual(
       all.changes.map((c: any) => [c.action, c.environment, c.actor.type, c.changedFields]),
       [
-        ['deleted', null, 'token', ['enabled', 'environmentValues', 'rolloutPercentage', 'rules', 'type', 'value', 'key']],
+        [
+          'deleted',
+          null,
+          'token',
+          ['enabled', 'environmentValues', 'rolloutPercentage', 'rules', 'type', 'value', 'key'],
+        ],
         ['changed', null, 'api-key', ['enabled']],
         ['changed', 'test', 'token', ['environmentValues']],
         ['changed', null, 'token', ['enabled']],
-        ['created', null, 'token', ['key', 'enabled', 'type', 'value', 'environmentValues', 'rolloutPercentage', 'rules']],
+        [
+          'created',
+          null,
+          'token',
+          ['key', 'enabled', 'type', 'value', 'environmentValues', 'rolloutPercentage', 'rules'],
+        ],
       ].map(([action, environment, type, fields]) => [action, environment, type, (fields as string[]).sort()]),
       JSON.stringify(all.changes.map((c: any) => c.changedFields)),
     );
@@ -122,12 +132,15 @@ describe('flag history, flags on error events, suspect flags', () => {
   it('a flag turned on before a new error group is its suspect; the event carries the flags evaluated', async () => {
     // Changed two hours before: not a suspect.
     assert.equal((await p.admin.put(flagPath('old-banner'), { enabled: true })).status, 201);
-    await server.db.run(
-      "UPDATE flag_changes SET created_at = ? WHERE project_id = ? AND flag_key = 'old-banner'",
-      [new Date(Date.now() - 2 * 3600_000).toISOString(), p.projectId],
-    );
+    await server.db.run("UPDATE flag_changes SET created_at = ? WHERE project_id = ? AND flag_key = 'old-banner'", [
+      new Date(Date.now() - 2 * 3600_000).toISOString(),
+      p.projectId,
+    ]);
     // Only the test environment: cannot explain a live group.
-    assert.equal((await p.admin.put(flagPath('test-only'), { enabled: true, environmentValues: { test: false } })).status, 201);
+    assert.equal(
+      (await p.admin.put(flagPath('test-only'), { enabled: true, environmentValues: { test: false } })).status,
+      201,
+    );
     assert.equal(
       (await p.admin.put(flagPath('test-only'), { enabled: true, environmentValues: { test: true } })).status,
       200,
@@ -135,14 +148,20 @@ describe('flag history, flags on error events, suspect flags', () => {
     assert.equal((await p.admin.put(flagPath('new-payment'), { enabled: false })).status, 201);
     assert.equal((await p.admin.put(flagPath('new-payment'), { enabled: true })).status, 200);
 
-    const { stdout } = await run(process.execPath, [APP, dsn, 'PaymentFlagError', 'new-payment=true', 'old-banner=false'], {
-      timeout: 60_000,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      [APP, dsn, 'PaymentFlagError', 'new-payment=true', 'old-banner=false'],
+      {
+        timeout: 60_000,
+      },
+    );
     assert.equal(stdout.trim(), 'flushed');
 
     const group = await groupOf('PaymentFlagError');
     assert.deepEqual(
-      group.suspectFlags.filter((f: any) => f.flagKey !== 'checkout-v2').map((f: any) => [f.flagKey, f.action, f.enabled]),
+      group.suspectFlags
+        .filter((f: any) => f.flagKey !== 'checkout-v2')
+        .map((f: any) => [f.flagKey, f.action, f.enabled]),
       [
         ['new-payment', 'changed', true],
         ['new-payment', 'created', false],

@@ -180,6 +180,26 @@ describe('flag history, flags on error events, suspect flags', () => {
     assert.equal(turnedOn.errorRate.environment, 'live');
     assert.equal(turnedOn.errorRate.before, 0);
     assert.ok(turnedOn.errorRate.after > 0, JSON.stringify(turnedOn.errorRate));
+
+    // Resolved, then a flag changes and the error comes back: the regression's suspect is that flag.
+    const resolved = await p.admin.patch(`/projects/${p.projectId}/error-groups/${group.id}`, { status: 'resolved' });
+    assert.equal(resolved.status, 200, resolved.text);
+    assert.equal((await p.admin.put(flagPath('retry-payments'), { enabled: true })).status, 201);
+    const again = await run(process.execPath, [APP, dsn, 'PaymentFlagError', 'retry-payments=true'], {
+      timeout: 60_000,
+    });
+    assert.equal(again.stdout.trim(), 'flushed');
+    const regressed = await groupOf('PaymentFlagError');
+    assert.equal(regressed.status, 'regressed');
+    assert.deepEqual(regressed.suspectFlags[0], {
+      flagKey: 'retry-payments',
+      action: 'created',
+      environment: null,
+      changedAt: regressed.suspectFlags[0].changedAt,
+      enabled: true,
+      actorName: 'Admin',
+    });
+    assert.deepEqual((await latestEvent(group.id)).flags, [{ flag: 'retry-payments', result: true }]);
   });
 
   it('POST /errors takes the flags evaluated before the error and shows them on the event', async () => {

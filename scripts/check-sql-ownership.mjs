@@ -49,6 +49,7 @@ const OWNERS = {
   maintenance_settings: 'resources/site-config',
   status_messages: 'resources/site-config',
   feature_flags: 'resources/site-config',
+  flag_changes: 'resources/site-config',
   environments: 'resources/site-config',
   releases: 'resources/releases',
   source_map_blobs: 'resources/source-maps',

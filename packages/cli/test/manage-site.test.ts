@@ -110,6 +110,19 @@ describe('signpost release, site and translation commands', { timeout: 120_000 }
 
     await ok(['site', 'maintenance', 'off']);
     await ok(['site', 'flags', 'delete', 'new-ui']);
+    // The flag's history (issue 33): every change, newest first, by the CLI's token; kept after the delete.
+    const history = await json(['flags', 'history', 'new-ui']);
+    assert.deepEqual(
+      history.changes.map((c: any) => [c.action, c.actor.type]),
+      [
+        ['deleted', 'token'],
+        ['created', 'token'],
+      ],
+    );
+    assert.match(
+      (await ok(['site', 'flags', 'history', 'new-ui', '--limit', '1'])).stdout,
+      /deleted[\s\S]*More: --cursor /,
+    );
     await ok(['site', 'envs', 'edit', 'staging', '--no-debug']);
     const after = (await publicGet(`/site-config?projectId=${projectId}`)).body;
     assert.equal(after.maintenance.enabled, false);

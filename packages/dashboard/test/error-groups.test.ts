@@ -36,7 +36,11 @@ const event = (id: string, environment: string, browser: string) => ({
   release: 'shop@3.1.0',
   user: { id: `user-${id}` },
   tags: { 'browser.name': browser },
-  contexts: { order: { id, total: 42.5 }, runtime: { name: 'node', version: 'v24.1.0' } },
+  contexts: {
+    order: { id, total: 42.5 },
+    runtime: { name: 'node', version: 'v24.1.0' },
+    flags: { values: [{ flag: 'pay-v2', result: true }] },
+  },
   breadcrumbs: { values: [{ timestamp: Date.now() / 1000 - 5, category: 'ui.click', message: 'Clicked Pay' }] },
   exception: {
     values: [
@@ -78,6 +82,9 @@ describe('dashboard error groups', () => {
       await response.arrayBuffer();
       return response.status;
     };
+    // Turned on just before the errors begin: the groups' suspect flag (issue 33).
+    const flag = await p.manage('PUT', `/projects/${p.projectId}/site-config/flags/pay-v2`, { enabled: true });
+    assert.equal(flag.status, 201, JSON.stringify(flag.body));
     for (const [id, browser] of [
       ['o_101', 'Chrome'],
       ['o_102', 'Chrome'],
@@ -142,6 +149,11 @@ describe('dashboard error groups', () => {
     const chrome = page.getByRole('list', { name: 'Values of browser.name' });
     assert.match((await chrome.textContent()) ?? '', /Chrome: 67% \(2\)/);
     await page.getByRole('list', { name: 'Breadcrumbs, oldest first' }).getByText('Clicked Pay').waitFor();
+    // Flags next to errors: the flag turned on before the group began, and the flags the event carried.
+    const suspects = page.getByRole('region', { name: 'Suspect flags' });
+    assert.match((await suspects.textContent()) ?? '', /pay-v2 created, on/);
+    const evaluated = page.getByRole('table', { name: 'Feature flags evaluated before the error, newest last' });
+    assert.deepEqual(await evaluated.getByRole('cell').allTextContents(), ['pay-v2', 'true']);
     await expectAccessible(page, 'error group with events');
 
     await page.getByRole('button', { name: 'Resolve', exact: true }).click();

@@ -285,6 +285,29 @@ describe('dashboard site configuration', () => {
       'projectId',
     ]);
 
+    // The flag's history (issue 33): every change, newest first, by this signed-in member.
+    await page.getByText('History of new-checkout').click();
+    const history = page.getByRole('table', { name: 'Changes of new-checkout, newest first' });
+    await history.waitFor();
+    const rows = history.getByRole('row');
+    await page.waitForFunction(() => document.querySelectorAll('.flag-history-table tbody tr').length === 3);
+    const cells = await rows.evaluateAll((all) =>
+      all.slice(1).map((row) =>
+        Array.from(row.querySelectorAll('td'))
+          .slice(1, 4)
+          .map((cell) => cell.textContent),
+      ),
+    );
+    const [targeting, turnedOn, created] = cells;
+    assert.match(targeting![0]!, /\(dashboard\)/);
+    assert.match(targeting![2]!, /environmentValues changed; rolloutPercentage changed; rules changed/);
+    assert.equal(turnedOn![2], 'Turned off → on');
+    assert.equal(created![2], 'Created, off');
+    await expectAccessible(page, 'site config: flag history');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page, 'site config: flag history (dark)');
+    await page.emulateMedia({ colorScheme: 'light' });
+
     await page.getByRole('button', { name: 'Delete new-checkout' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete new-checkout' }).click();
     await page.getByText('No feature flags yet.').waitFor();

@@ -12,6 +12,7 @@ import {
   type Transport,
 } from '@signpost/sdk-core';
 import { BreadcrumbBuffer } from './breadcrumbs.js';
+import { FlagBuffer } from './flags.js';
 import { type Session, startSession } from './session.js';
 import type {
   AppContext,
@@ -95,6 +96,11 @@ export interface ErrorTracker {
   addBreadcrumb(crumb: Breadcrumb): void;
   /** Adds to the metadata of every event. */
   setMetadata(key: string, value: unknown): void;
+  /**
+   * Records a feature flag's evaluation: events carry the last 100 (newest last), shown next to
+   * the error. `openFeatureHook` calls it for every OpenFeature evaluation.
+   */
+  addFeatureFlag(flag: string, result: boolean | string | number | null): void;
   /** Waits for reports in flight. Never rejects. */
   flush(): Promise<void>;
   /** Removes handlers and instrumentation installed for this tracker, and flushes. */
@@ -171,6 +177,7 @@ export function createErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
   if (!enabled) report(new Error('@signpost/error-tracker: no apiKey given, so no errors are sent'));
   const stats: ErrorTrackerStats = { captured: 0, sent: 0, dropped: 0, sampledOut: 0, deduplicated: 0, failed: 0 };
   const breadcrumbs = new BreadcrumbBuffer(options.maxBreadcrumbs);
+  const flags = new FlagBuffer();
   const sampleRate = options.sampleRate ?? 1;
   const dedupeWindowMs = options.dedupeWindowMs ?? 5000;
   const recent = new Map<string, number>();
@@ -254,6 +261,7 @@ export function createErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
     if (n.stack) event.stackTrace = clip(n.stack, 50_000);
     const crumbs = breadcrumbs.list();
     if (crumbs.length) event.breadcrumbs = crumbs;
+    if (flags.size) event.flags = flags.list();
     const device = deviceProvider();
     if (device && Object.keys(device).length) event.device = device;
     const network = networkProvider();
@@ -379,6 +387,7 @@ export function createErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
     setMetadata: (key, value) => {
       metadata[key] = value;
     },
+    addFeatureFlag: (flag, result) => flags.add(flag, result),
     flush: async () => {
       await Promise.all([...inFlight]).catch(() => undefined);
     },

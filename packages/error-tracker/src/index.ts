@@ -12,6 +12,7 @@ export type { CaptureResult, ErrorTracker, ErrorTrackerOptions, ErrorTrackerStat
 export type { BreadcrumbOptions } from './browser.js';
 export { describeElement, MAX_BREADCRUMBS } from './breadcrumbs.js';
 export { parseUserAgent } from './context.js';
+export { MAX_FLAGS, openFeatureHook, type FlagEvaluation, type FlagRecorder, type FlagResult } from './flags.js';
 export type {
   AppContext,
   AppEnvironment,
@@ -88,6 +89,11 @@ export function setUser(user: User | null): void {
 /** Adds a breadcrumb to the current tracker. */
 export function addBreadcrumb(crumb: Breadcrumb): void {
   current?.addBreadcrumb(crumb);
+}
+
+/** Records a feature flag's evaluation on the current tracker: its events carry the last 100. */
+export function addFeatureFlag(flag: string, result: boolean | string | number | null): void {
+  current?.addFeatureFlag(flag, result);
 }
 
 /** Waits for the current tracker's reports in flight. */

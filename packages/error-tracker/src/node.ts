@@ -9,7 +9,16 @@ import { baseDevice } from './context.js';
 import { getCurrentTracker, setCurrentTracker } from './index.js';
 import type { DeviceContext } from './types.js';
 
-export { addBreadcrumb, captureException, captureMessage, flush, getCurrentTracker, setUser } from './index.js';
+export {
+  addBreadcrumb,
+  addFeatureFlag,
+  captureException,
+  captureMessage,
+  flush,
+  getCurrentTracker,
+  openFeatureHook,
+  setUser,
+} from './index.js';
 export type { CaptureResult, ErrorTracker, ErrorTrackerOptions } from './client.js';
 
 export interface NodeOptions extends ErrorTrackerOptions {

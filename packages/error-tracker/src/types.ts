@@ -59,6 +59,8 @@ export interface ErrorEvent {
   referrer?: string;
   timestamp?: string;
   metadata?: Record<string, unknown>;
+  /** Feature flags evaluated before the error, newest last. */
+  flags?: { flag: string; result: boolean | string | number | null }[];
 }
 
 /** Extra information for one capture. */

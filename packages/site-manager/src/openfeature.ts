@@ -11,13 +11,25 @@ import {
   ProviderEvents,
   StandardResolutionReasons,
   type EvaluationContext,
+  type Hook,
   type JsonValue,
   type Provider,
   type ResolutionDetails,
 } from '@openfeature/web-sdk';
 import { createSiteManager, type SiteManager, type SiteManagerOptions } from './manager.js';
 
-export type SignpostProviderOptions = SiteManagerOptions | { manager: SiteManager };
+/** What the provider's hook needs of an error tracker (`@signpost/error-tracker`'s, or any). */
+export interface FlagRecorder {
+  addFeatureFlag(flag: string, result: boolean | string | number | null): void;
+}
+
+export type SignpostProviderOptions = (SiteManagerOptions | { manager: SiteManager }) & {
+  /**
+   * Records every evaluation on this error tracker (through the provider's OpenFeature hook), so
+   * its error events carry the flags evaluated before them.
+   */
+  errorTracker?: FlagRecorder;
+};
 
 export class SignpostProvider implements Provider {
   readonly metadata = { name: 'signpost' } as const;
@@ -28,8 +40,27 @@ export class SignpostProvider implements Provider {
   private readonly owned: boolean;
   private readonly stop: () => void;
   private failed = false;
+  /** With `errorTracker`: the hook that hands each evaluation to it. */
+  readonly hooks: Hook[];
 
   constructor(options: SignpostProviderOptions) {
+    const tracker = options.errorTracker;
+    this.hooks = tracker
+      ? [
+          {
+            after(_hookContext, details) {
+              const value = details.value;
+              if (
+                typeof value === 'boolean' ||
+                typeof value === 'string' ||
+                typeof value === 'number' ||
+                value === null
+              )
+                tracker.addFeatureFlag(details.flagKey, value);
+            },
+          },
+        ]
+      : [];
     this.owned = !('manager' in options);
     this.manager = 'manager' in options ? options.manager : createSiteManager(options);
     this.stop = this.manager.on('change', (change) => {

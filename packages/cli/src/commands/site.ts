@@ -19,6 +19,7 @@ import {
 import { action } from '../manage/errors.ts';
 import { printFields, printJson, printTable, say } from '../manage/output.ts';
 import type { Answer } from '../manage/api.ts';
+import { registerFlagHistoryCommand } from './flag-history.ts';
 
 type Maintenance = Answer<'manageGetMaintenance'>;
 type Message = Answer<'manageListMessages'>['messages'][number];
@@ -178,6 +179,10 @@ export function registerSiteCommands(program: Command): void {
       else say(`Deleted flag ${key}.`);
     }),
   );
+
+  registerFlagHistoryCommand(flagsCommand);
+  // `signpost flags history <key>`, as the flag's page in the dashboard names it.
+  registerFlagHistoryCommand(usageExits(program.command('flags').description('Feature flags: see also `site flags`')));
 
   const messages = site.command('messages').description('Status messages');
   withProject(messages.command('list').description('Every status message, by priority')).action(

@@ -13,6 +13,9 @@ export type MessageInput = Body<paths['/projects/{projectId}/site-config/message
 export type FeatureFlag = ManagedSiteConfig['featureFlags'][number];
 export type FlagInput = Body<paths['/projects/{projectId}/site-config/flags/{flagKey}']['put']>;
 export type Environment = ManagedSiteConfig['environments'][number];
+export type FlagChange = Json<
+  paths['/projects/{projectId}/site-config/flags/{flagKey}/history']['get']['responses'][200]
+>['changes'][number];
 export type EnvironmentInput = Body<paths['/projects/{projectId}/site-config/environments']['post']>;
 
 export const MAINTENANCE_TYPES = [
@@ -30,6 +33,8 @@ export const MESSAGE_TYPES = [
 
 /** Everything under this key is refreshed after a save: the configuration and the public answer. */
 export const siteConfigKey = (projectId: string) => ['project', projectId, 'site-config'] as const;
+export const flagHistoryKey = (projectId: string, flagKey: string) =>
+  ['project', projectId, 'site-config', 'flag-history', flagKey] as const;
 export const previewKey = (projectId: string) => ['project', projectId, 'site-config', 'preview'] as const;
 
 export interface PublicAnswer {

@@ -18,6 +18,7 @@ import { QueryView } from '../widgets/states.tsx';
 import { TriageStatus } from '../widgets/triage.tsx';
 import { Breadcrumbs, Context, type Crumb, History } from './error-group.tsx';
 import { EventView } from './error-event.tsx';
+import { EventFlags, SuspectFlags } from './error-flags.tsx';
 import './reports.css';
 import './error-groups.css';
 
@@ -74,6 +75,7 @@ function GroupView({ group, admin }: { group: ErrorGroupDetail; admin: boolean }
           {group.resolvedInRelease ? <Fact name="Resolved after release" value={group.resolvedInRelease} /> : null}
         </dl>
       </section>
+      <SuspectFlags group={group} />
       {admin && !group.mergedInto ? <Lifecycle group={group} /> : null}
       <History groupId={group.id} refresh={group.events} />
       <Events group={group} />
@@ -317,6 +319,7 @@ function EventDetail({ detail }: { detail: ErrorEventDetail }) {
         <Fact name="Handled" value={detail.handled === null ? null : detail.handled ? 'yes' : 'no'} />
       </dl>
       <EventView event={event} />
+      <EventFlags flags={detail.flags} />
       <h3>Breadcrumbs</h3>
       <Breadcrumbs crumbs={crumbsOf(event)} />
       <h3>Contexts</h3>

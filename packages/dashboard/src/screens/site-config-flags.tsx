@@ -8,6 +8,7 @@ import { Button, ErrorNote, Field, fieldErrors } from '../ui.tsx';
 import { ConfirmButton } from '../widgets/confirm.tsx';
 import { CheckboxField } from '../widgets/fields.tsx';
 import { Empty } from '../widgets/states.tsx';
+import { FlagHistory } from './site-config-flag-history.tsx';
 import { FlagTargeting } from './site-config-flag-targeting.tsx';
 import { useRefresh } from './site-config-refresh.ts';
 
@@ -72,6 +73,7 @@ function FlagRow({ projectId, flag, admin }: { projectId: string; flag: FeatureF
       ) : null}
       {toggle.error ? <ErrorNote error={toggle.error} /> : null}
       <FlagTargeting projectId={projectId} flag={flag} admin={admin} />
+      <FlagHistory projectId={projectId} flagKey={flag.key} />
     </li>
   );
 }

@@ -255,6 +255,7 @@ export function prepareReportBody(body: ErrorReportBody, receivedAt: Date): Prep
     contexts['device'] = { model: device.device, screen_resolution: device.screenResolution };
   if (device.language || device.timezone) contexts['culture'] = { locale: device.language, timezone: device.timezone };
   if (body.network) contexts['network'] = body.network;
+  if (body.flags && body.flags.length > 0) contexts['flags'] = { values: body.flags };
   const headers: Json = {};
   if (device.userAgent) headers['User-Agent'] = device.userAgent;
   if (body.referrer) headers['Referer'] = body.referrer;

@@ -39,6 +39,8 @@ import {
 } from './store-group-reads.ts';
 import { familyOf, type GroupStatus, mergeGroups, setGroupStatus, unmergeGroup } from './store-groups.ts';
 import { symbolicatedEvent } from './symbolicate.ts';
+import { eventFlags } from './event-flags.ts';
+import { suspectFlagsOf } from './suspect-flags.ts';
 
 const tags = ['error-groups'];
 type Params = { projectId: string; groupId: string };
@@ -51,11 +53,12 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
     const group = await getGroup(db, projectId, groupId);
     if (!group) throw new NotFoundError();
     const family = await familyOf(db, groupId);
-    const [facets, merged, events, recordId] = await Promise.all([
+    const [facets, merged, events, recordId, suspects] = await Promise.all([
       tagFacets(db, family),
       mergedGroups(db, groupId),
       listGroupEvents(db, groupId, undefined, 1),
       newestRecordOf(db, family),
+      suspectFlagsOf(db, group),
     ]);
     return {
       ...presentGroupSummary(group),
@@ -63,6 +66,7 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
       recordId,
       tags: facets,
       merged: merged.map(presentGroupSummary),
+      suspectFlags: suspects.flags,
     };
   };
 
@@ -187,7 +191,7 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
       if (!found) throw new NotFoundError();
       const { row, event, position, kept, older, newer } = found;
       const shown = await symbolicatedEvent(db, projectId, event as Record<string, unknown>);
-      return { ...presentEventSummary(row), position, kept, older, newer, event: shown };
+      return { ...presentEventSummary(row), position, kept, older, newer, flags: eventFlags(event), event: shown };
     },
   );
 

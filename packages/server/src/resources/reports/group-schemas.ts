@@ -102,6 +102,25 @@ const TagFacet = Type.Object(
   { additionalProperties: false },
 );
 
+const SuspectFlag = Type.Object(
+  {
+    flagKey: Type.String(),
+    action: StringEnum(['created', 'changed', 'deleted'] as const),
+    environment: Type.Union([StringEnum(['live', 'test'] as const), Type.Null()], {
+      description: 'The key environment the change was limited to; null: both',
+    }),
+    changedAt: Timestamp,
+    enabled: Type.Union([Type.Boolean(), Type.Null()], {
+      description: 'Whether the flag was on after it (null: deleted)',
+    }),
+    actorName: NullableString(),
+  },
+  { additionalProperties: false },
+);
+
+/** A flag evaluation an event carried (Sentry's `contexts.flags.values`, newest last). */
+export const EventFlag = Type.Object({ flag: Type.String(), result: Type.Unknown() }, { additionalProperties: false });
+
 export const ErrorGroupDetail = Type.Object(
   {
     ...groupSummary,
@@ -111,6 +130,10 @@ export const ErrorGroupDetail = Type.Object(
     }),
     tags: Type.Array(TagFacet),
     merged: Type.Array(ErrorGroupSummary, { description: 'Groups merged into this one' }),
+    suspectFlags: Type.Array(SuspectFlag, {
+      description:
+        'Feature flags changed in the hour before the group began (its first event; for a regressed group, the regression), newest first',
+    }),
   },
   { additionalProperties: false },
 );
@@ -143,6 +166,9 @@ export const ErrorEventDetail = Type.Object(
     kept: Type.Integer(),
     older: NullableString({ description: 'The previous (older) event' }),
     newer: NullableString({ description: 'The next (newer) event' }),
+    flags: Type.Array(EventFlag, {
+      description: 'The feature flags evaluated before the error, as the SDK sent them (contexts.flags), newest last',
+    }),
     event: Type.Record(Type.String(), Type.Unknown(), {
       description:
         'The event as sent: exception values (stack frames with context lines, mechanism), contexts, request, user, tags, breadcrumbs, message; browser, OS and device parsed from the user agent where not sent',

@@ -22,3 +22,5 @@ export { type AttentionGroupRow, listErrorGroupsNeedingAttention } from './atten
 export { feedbackFromEvent, feedbackFromUserReport, recordSentryFeedback } from './feedback.ts';
 // Resolving a group in a release (resources/release-hub) sets its status as the group routes do.
 export { setGroupStatus } from './store-groups.ts';
+// For site-config's flag history (issue 33): the error rate before and after each change.
+export { errorRatesAround } from './store-error-rate.ts';

@@ -72,6 +72,19 @@ export const ErrorBody = Type.Object({
   referrer: Type.Optional(Type.String({ maxLength: 4000 })),
   timestamp: Type.Optional(Type.String({ format: 'date-time' })),
   metadata: Type.Optional(Metadata),
+  flags: Type.Optional(
+    Type.Array(
+      Type.Object({
+        flag: Type.String({ minLength: 1, maxLength: 200 }),
+        result: Type.Union([Type.Boolean(), Type.String({ maxLength: 1000 }), Type.Number(), Type.Null()]),
+      }),
+      {
+        maxItems: 100,
+        description:
+          "Feature flags evaluated before the error, newest last (as Sentry's contexts.flags.values): shown on the event and its group",
+      },
+    ),
+  ),
 });
 
 export type ErrorReportBody = Static<typeof ErrorBody>;

@@ -36,6 +36,8 @@ export interface GroupRow {
   status: string;
   resolved_in_release: string | null;
   regressed_in_release: string | null;
+  /** When a resolved group last regressed (issue 33). */
+  regressed_at?: string | null;
   unhandled: number;
   first_seen_at: string;
   last_seen_at: string;

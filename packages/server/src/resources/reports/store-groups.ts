@@ -261,11 +261,11 @@ async function applyGroupLifecycle(
   }
   const status = lifecycleAfterRepeat(shown.status, shown.resolved_in_release, b.lastRelease);
   if (status === shown.status) return undefined;
-  await tx.run('UPDATE error_groups SET status = ?, regressed_in_release = ? WHERE id = ?', [
-    status,
-    status === 'regressed' ? b.lastRelease : null,
-    shown.id,
-  ]);
+  // regressed_at: when the regression began (its suspect flags are the ones changed the hour before).
+  await tx.run(
+    'UPDATE error_groups SET status = ?, regressed_in_release = ?, regressed_at = COALESCE(?, regressed_at) WHERE id = ?',
+    [status, status === 'regressed' ? b.lastRelease : null, status === 'regressed' ? b.firstSeen : null, shown.id],
+  );
   return status === 'regressed' ? shown.id : undefined;
 }
 

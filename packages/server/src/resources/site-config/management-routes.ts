@@ -9,7 +9,8 @@ import { readProjectConfigState } from './read-model.ts';
 import { renderSiteConfig } from './public-snapshot.ts';
 import { SiteConfig } from './public-schemas.ts';
 import { etagOf } from '../../http/etag.ts';
-import { changeMaintenance, setFlag } from './service.ts';
+import { changeMaintenance, removeFlag, setFlag } from './service.ts';
+import { flagHistoryRoutes, managementActor } from './flag-history-routes.ts';
 import { environmentRoutes } from './environment-management-routes.ts';
 import { messageRoutes } from './message-management-routes.ts';
 import { presentEnvironment, presentFlag, presentMaintenance, presentMessage } from './presenter.ts';
@@ -23,15 +24,7 @@ import {
   PutFlagBody,
   SettingsBody,
 } from './schemas.ts';
-import {
-  configWrite,
-  deleteFlag,
-  listEnvironments,
-  listFlags,
-  listMessages,
-  readMaintenance,
-  setDebugMode,
-} from './store.ts';
+import { configWrite, listEnvironments, listFlags, listMessages, readMaintenance, setDebugMode } from './store.ts';
 
 const tags = ['site configuration'];
 
@@ -199,7 +192,7 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     async (request, reply) => {
       const { projectId, flagKey } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const result = await setFlag(db, projectId, flagKey, request.body);
+      const result = await setFlag(db, projectId, flagKey, request.body, managementActor(request));
       return reply.code(result.created ? 201 : 200).send(presentFlag(result.row));
     },
   );
@@ -218,11 +211,12 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     async (request, reply) => {
       const { projectId, flagKey } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      if (!(await configWrite(db, projectId, (tx) => deleteFlag(tx, projectId, flagKey)))) throw new NotFoundError();
+      if (!(await removeFlag(db, projectId, flagKey, managementActor(request)))) throw new NotFoundError();
       return reply.code(204).send(null);
     },
   );
 
   await messageRoutes(app, deps);
   await environmentRoutes(app, deps);
+  await flagHistoryRoutes(app, deps);
 }

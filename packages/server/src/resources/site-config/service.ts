@@ -16,10 +16,12 @@ import {
   parseTargeting,
   targetingProblem,
 } from './flag-targeting.ts';
-import { presentMaintenance } from './presenter.ts';
+import { presentFlag, presentMaintenance } from './presenter.ts';
 import type { CreateMessageBody, MaintenanceBody, PutFlagBody } from './schemas.ts';
+import { type FlagActor, insertFlagChange } from './store-flag-changes.ts';
 import {
   configWrite,
+  deleteFlag,
   getFlag,
   getMessage,
   insertMessage,
@@ -39,12 +41,36 @@ function validIpRule(value: string): boolean {
   return /^\d{1,3}$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
 }
 
-/** Creates or changes a flag; `created` tells which. */
+/** A flag as its history keeps it: what the API presents, without its id and dates. */
+function flagState(row: FlagRow) {
+  const { id: _id, projectId: _project, createdAt: _created, ...state } = presentFlag(row);
+  return state;
+}
+
+/**
+ * The key environment a change is limited to: `live` or `test` when only that environment's
+ * value changed, else null (the change holds for both).
+ */
+function changedEnvironment(before: Record<string, unknown>, after: Record<string, unknown>): string | null {
+  const differs = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify(b);
+  const fields = Object.keys({ ...before, ...after }).filter((name) => differs(before[name], after[name]));
+  if (fields.length !== 1 || fields[0] !== 'environmentValues') return null;
+  const was = (before['environmentValues'] ?? {}) as Record<string, unknown>;
+  const now = (after['environmentValues'] ?? {}) as Record<string, unknown>;
+  const environments = Object.keys({ ...was, ...now }).filter((name) => differs(was[name], now[name]));
+  return environments.length === 1 ? environments[0]! : null;
+}
+
+/**
+ * Creates or changes a flag; `created` tells which. The change (old and new state, who) is
+ * recorded in the same transaction; a PUT that changes nothing records nothing.
+ */
 export async function setFlag(
   db: Database,
   projectId: string,
   flagKey: string,
   body: Static<typeof PutFlagBody>,
+  actor: FlagActor,
 ): Promise<{ row: FlagRow; created: boolean }> {
   const { enabled, type, offValue, ...changes } = body;
   const result = await configWrite(db, projectId, async (tx) => {
@@ -60,9 +86,41 @@ export async function setFlag(
     else if (offValue !== undefined) targeting.offValue = offValue as FlagValue;
     const problem = targetingProblem(valueType, targeting);
     if (problem) throw new BadRequestError(problem);
-    return putFlag(tx, projectId, flagKey, enabled, { valueType, targeting: JSON.stringify(targeting) });
+    const written = await putFlag(tx, projectId, flagKey, enabled, {
+      valueType,
+      targeting: JSON.stringify(targeting),
+    });
+    const before = existing ? flagState(existing) : null;
+    const after = flagState(written.row);
+    if (JSON.stringify(before) !== JSON.stringify(after)) {
+      await insertFlagChange(
+        tx,
+        projectId,
+        flagKey,
+        {
+          action: before ? 'changed' : 'created',
+          environment: before ? changedEnvironment(before, after) : null,
+          oldValue: before,
+          newValue: after,
+        },
+        actor,
+      );
+    }
+    return written;
   });
   return result!;
+}
+
+/** Deletes a flag, recording its last state; false when there is no such flag. */
+export async function removeFlag(db: Database, projectId: string, flagKey: string, actor: FlagActor): Promise<boolean> {
+  const removed = await configWrite(db, projectId, async (tx) => {
+    const existing = await getFlag(tx, projectId, flagKey);
+    if (!existing || !(await deleteFlag(tx, projectId, flagKey))) return undefined;
+    const change = { action: 'deleted' as const, environment: null, oldValue: flagState(existing), newValue: null };
+    await insertFlagChange(tx, projectId, flagKey, change, actor);
+    return true;
+  });
+  return removed === true;
 }
 
 /** Changes maintenance settings; the whitelist merges per list. */

@@ -1,6 +1,7 @@
 /** The management API (`<url>/api/v1`) over HTTP with fetch, authenticated with a personal access token. */
 import { ApiError, CliError, EXIT } from './errors.ts';
 import type { Target } from './config.ts';
+import { VERSION } from '../version.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -45,7 +46,8 @@ export class Client {
     const url = new URL(this.url + API_PREFIX + path);
     for (const [name, value] of Object.entries(query ?? {}))
       if (value !== undefined) url.searchParams.set(name, String(value));
-    const headers: Record<string, string> = { accept: 'application/json' };
+    // The server's audit log tells the CLI's actions from other token uses by this agent.
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `signpost-cli/${VERSION}` };
     if (this.token) headers['authorization'] = `Bearer ${this.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;

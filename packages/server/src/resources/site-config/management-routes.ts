@@ -9,7 +9,7 @@ import { readProjectConfigState } from './read-model.ts';
 import { renderSiteConfig } from './public-snapshot.ts';
 import { SiteConfig } from './public-schemas.ts';
 import { etagOf } from '../../http/etag.ts';
-import { changeMaintenance, setFlag } from './service.ts';
+import { changeDebugMode, changeMaintenance, removeFlag, setFlag } from './service.ts';
 import { environmentRoutes } from './environment-management-routes.ts';
 import { messageRoutes } from './message-management-routes.ts';
 import { presentEnvironment, presentFlag, presentMaintenance, presentMessage } from './presenter.ts';
@@ -23,15 +23,7 @@ import {
   PutFlagBody,
   SettingsBody,
 } from './schemas.ts';
-import {
-  configWrite,
-  deleteFlag,
-  listEnvironments,
-  listFlags,
-  listMessages,
-  readMaintenance,
-  setDebugMode,
-} from './store.ts';
+import { listEnvironments, listFlags, listMessages, readMaintenance } from './store.ts';
 
 const tags = ['site configuration'];
 
@@ -90,7 +82,7 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     async (request) => {
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      await configWrite(db, projectId, (tx) => setDebugMode(tx, projectId, request.body.debugMode));
+      await changeDebugMode(db, projectId, request.body.debugMode);
       return whole(projectId);
     },
   );
@@ -218,7 +210,7 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     async (request, reply) => {
       const { projectId, flagKey } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      if (!(await configWrite(db, projectId, (tx) => deleteFlag(tx, projectId, flagKey)))) throw new NotFoundError();
+      if (!(await removeFlag(db, projectId, flagKey))) throw new NotFoundError();
       return reply.code(204).send(null);
     },
   );

@@ -6,8 +6,7 @@
 import { discordPayload, teamsPayload } from './chat-formats.ts';
 import type { WebhookBody } from './events.ts';
 
-export const WEBHOOK_FORMATS = ['standard', 'slack', 'discord', 'teams'] as const;
-export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+import type { WebhookFormat } from './format-names.ts';
 
 /** Slack's mrkdwn escapes (&, <, >). */
 const mrkdwn = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');

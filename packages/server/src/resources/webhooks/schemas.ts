@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { NullableString, ProjectParams, pageFields } from '../../http/management-schemas.ts';
 import { WEBHOOK_EVENTS } from './events.ts';
-import { WEBHOOK_FORMATS } from './format.ts';
+import { WEBHOOK_FORMATS } from './format-names.ts';
 
 export const WEBHOOKS_PER_PROJECT_MAX = 20;
 

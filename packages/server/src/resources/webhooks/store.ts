@@ -6,7 +6,7 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { bool } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
-import type { WebhookFormat } from './format.ts';
+import type { WebhookFormat } from './format-names.ts';
 
 // Endpoints
 

@@ -403,7 +403,7 @@ describe('webhooks', () => {
       { url, events: ['feature.created', 'feature.created'] },
       { url: 'ftp://example.com/hook', events: ['feature.created'] },
       { url: 'https://user:pw@example.com/hook', events: ['feature.created'] },
-      { url, events: ['feature.created'], format: 'teams' },
+      { url, events: ['feature.created'], format: 'msteams' },
       { events: ['feature.created'] },
     ]) {
       const response = await p.admin.post(path, bad);

@@ -1,6 +1,6 @@
 /**
  * The audit log through HTTP: each audited action of the management API, the public API and the
- * CLI's user agent appears once with who, before and after (secrets redacted, a new key's plain
+ * CLI's user agent and MCP appears once with who, before and after (secrets redacted, a new key's plain
  * text nowhere); filters and keyset paging; admins read it, members and outsiders do not; the CSV
  * and JSON lines exports parse back to the API's entries; retention is set per project and old
  * entries go in bounded batches.
@@ -11,6 +11,7 @@ import { pruneAuditLog } from '../../../src/resources/audit/index.ts';
 import { startMailbox, type Mailbox } from '../../support/mailbox.ts';
 import { managedProject, type ManagedProject } from '../../support/manage-fixtures.ts';
 import { inviteTokenFor, signUpVerified, uniqueEmail } from '../../support/management.ts';
+import { callTool, connectMcp } from '../../support/mcp.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 
 type Entry = {
@@ -180,6 +181,36 @@ describe('audit log', () => {
     assert.equal(gone.after, null);
   });
 
+  it('records MCP tools as their key, and bug report statuses', async () => {
+    const since = new Date().toISOString();
+    const key = await p.admin.post(path('/keys'), { environment: 'live', scopes: ['config:read', 'config:write'] });
+    assert.equal(key.status, 201, key.text);
+    const mcp = await connectMcp(server.origin, { key: key.body.key });
+    try {
+      const result = await callTool(mcp.client, 'site_config', {
+        projectId: p.projectId,
+        action: 'set_flag',
+        flagKey: 'from-mcp',
+      });
+      assert.ok(!result.isError, JSON.stringify(result));
+    } finally {
+      await mcp.close();
+    }
+    const byTool = await one('flag.created', 'from-mcp', since);
+    assert.equal(byTool.actor.type, 'api_key');
+    assert.equal(byTool.actor.via, 'mcp');
+    assert.equal(byTool.actor.id, key.body.apiKey.id);
+
+    const bug = await p.live.post('/bugs', { title: 'Audited bug', message: 'It breaks when I click save.' });
+    assert.equal(bug.status, 201, bug.text);
+    const bugId = bug.body.id as string;
+    const status = await p.admin.patch(path(`/bugs/${bugId}`), { status: 'resolved' });
+    assert.equal(status.status, 200, status.text);
+    const resolved = await one('bug.status_changed', bugId, since);
+    assert.deepEqual(resolved.before, { status: 'open' });
+    assert.deepEqual(resolved.after, { status: 'resolved' });
+  });
+
   it('records members and invites as team-wide entries shown with each of the team’s projects', async () => {
     const since = new Date().toISOString();
     const email = uniqueEmail('audit-guest');
@@ -255,7 +286,7 @@ describe('audit log', () => {
     const byId = await entries({ actor: admin.id! });
     assert.deepEqual(byLabel, byId);
     assert.ok(byLabel.length > 0 && byLabel.every((entry) => entry.actor.id === admin.id));
-    const flags = await entries({ targetType: 'flag' });
+    const flags = await entries({ targetType: 'flag', targetId: 'new-checkout' });
     assert.deepEqual(
       flags.map((entry) => entry.action),
       ['flag.deleted', 'flag.updated', 'flag.created'],

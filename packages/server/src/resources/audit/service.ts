@@ -8,6 +8,7 @@ import type { Database, Queryable } from '../../db/database.ts';
 import { currentActor } from '../../kernel/actor.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import {
+  anyOlderThan,
   type AuditCursor,
   type AuditFilter,
   type AuditRow,
@@ -172,6 +173,9 @@ export async function pruneAuditLog(
       if (gone < batch) return;
     }
   };
+  // The shortest retention allowed is a day: nothing older than that, nothing to delete (and an
+  // idle pass then runs no write, which would move SQLite's change marker).
+  if (!(await anyOlderThan(db, new Date(now - DAY_MS).toISOString()))) return 0;
   for (const setting of await retentionSettings(db)) {
     const before = new Date(now - Number(setting.retention_days) * DAY_MS).toISOString();
     await drain(() => pruneProjectBatch(db, setting.project_id, before, batch));

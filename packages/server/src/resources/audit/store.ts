@@ -123,6 +123,11 @@ export async function retentionSettings(db: Queryable): Promise<Array<{ project_
   return db.all('SELECT project_id, retention_days FROM audit_settings ORDER BY project_id');
 }
 
+/** Whether any entry is older than `before` (one index probe), so an idle pass writes nothing. */
+export async function anyOlderThan(db: Queryable, before: string): Promise<boolean> {
+  return (await db.get('SELECT 1 AS found FROM audit_entries WHERE at < ? LIMIT 1', [before])) !== undefined;
+}
+
 /** Deletes up to `limit` entries of a project older than `before`; returns how many. */
 export async function pruneProjectBatch(db: Queryable, projectId: string, before: string, limit: number) {
   return db.run(

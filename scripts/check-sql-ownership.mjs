@@ -87,6 +87,8 @@ const OWNERS = {
   notification_settings: 'resources/notifications',
   webhook_endpoints: 'resources/webhooks',
   webhook_deliveries: 'resources/webhooks',
+  audit_entries: 'resources/audit',
+  audit_settings: 'resources/audit',
   instance_keys: 'db',
   named_locks: 'db',
   quota_usage: 'http',

@@ -54,6 +54,7 @@ export const router = createBrowserRouter(
             { path: 'keys', lazy: screen(() => import('./screens/project-keys.tsx')) },
             { path: 'webhooks', lazy: screen(() => import('./screens/project-webhooks.tsx')) },
             { path: 'alerts', lazy: screen(() => import('./screens/project-alerts.tsx')) },
+            { path: 'audit', lazy: screen(() => import('./screens/audit.tsx')) },
           ],
         },
         { path: '*', lazy: screen(() => import('./screens/not-found.tsx')) },

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { frontDoor } from './http/front-door.ts';
@@ -31,10 +31,12 @@ import { ReleaseHealthWorker } from './resources/release-health/mount.ts';
 import { LinesWorker } from './resources/logs/mount.ts';
 import { AlertWorker, registerAlertHandlers } from './resources/reports/mount.ts';
 import { DeliveryWorker, registerWebhookHandlers } from './resources/webhooks/mount.ts';
+import { AuditRetentionWorker, registerAuditHandlers } from './resources/audit/mount.ts';
 import { closeQuotaMeter, openQuotaMeter } from './http/quota.ts';
 import { sentryIngestRoutes } from './resources/sentry-ingest/mount.ts';
 import { createOfrep } from './ofrep/plugin.ts';
 import { serializeRequest } from './http/log-redaction.ts';
+import { type Actor, runAs } from './kernel/actor.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -91,6 +93,13 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.setValidatorCompiler(validatorCompiler);
   // NUL and deep nesting are refused before any validator, hash or driver walks the input.
   app.addHook('preValidation', guardRequestInput);
+  // Writes run as their caller, for the audit log (kernel/actor.ts): after each surface's
+  // authentication (onRequest), before the handler. Reads need no actor and skip it.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const actor = request.method === 'GET' || request.method === 'HEAD' ? null : actorOfRequest(request);
+    if (!actor) return done();
+    runAs(actor, done);
+  });
   // Only JSON bodies are accepted; anything else is a 415 rather than a confusing 400.
   app.removeContentTypeParser('text/plain');
   installErrorHandler(app);
@@ -191,6 +200,11 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     await alerts.stop();
     alertMailer.close();
   });
+  // The audit log: status changes told as domain events are recorded; old entries deleted hourly.
+  registerAuditHandlers();
+  const auditRetention = new AuditRetentionWorker({ db, log: app.log });
+  app.addHook('onReady', async () => auditRetention.start());
+  app.addHook('preClose', async () => auditRetention.stop());
   // Scheduled changelog entries: published by the worker when due, as a manual publish would.
   const changelogSchedule = new ScheduleWorker({ db, intervalMs: config.changelogScheduleIntervalMs, log: app.log });
   app.addHook('onReady', async () => changelogSchedule.start());
@@ -234,4 +248,16 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.decorate('responseMemo', memo);
   app.decorate('ofrep', ofrep);
   return app;
+}
+
+/** The caller a surface authenticated: a team account (management API) or an API key (public API). */
+function actorOfRequest(request: FastifyRequest): Actor | null {
+  const account = request.account;
+  if (account) {
+    const cli = /^signpost-cli\//.test(request.headers['user-agent'] ?? '');
+    return { type: 'account', id: account.id, label: account.email, via: cli ? 'cli' : account.via };
+  }
+  const key = request.apiKey;
+  if (key) return { type: 'api_key', id: key.keyId, label: key.keyId, via: 'public-api' };
+  return null;
 }

@@ -1,11 +1,12 @@
 /**
  * The commands that run and manage a Signpost server: `server`, `login`/`logout`/`whoami`,
  * `projects`, `keys`, `features`, `changelog`, `tags`, `releases`, `site`, `translations`,
- * `bugs`/`errors`/`logs`, `sourcemaps`, `board`/`moderation` and `webhooks`. Each talks to the management API
+ * `bugs`/`errors`/`logs`, `sourcemaps`, `board`/`moderation`, `webhooks` and `audit`. Each talks to the management API
  * (`<url>/api/v1`) with a personal access token; see src/manage/ for the shared client, config
  * file, options and output.
  */
 import type { Command } from 'commander';
+import { registerAuditCommands } from './audit.ts';
 import { registerBoardCommands } from './board.ts';
 import { registerChangelogCommands } from './changelog.ts';
 import { registerFeatureCommands } from './features.ts';
@@ -38,4 +39,5 @@ export function registerManagementCommands(program: Command): void {
   registerSourceMapCommands(program);
   registerBoardCommands(program);
   registerWebhookCommands(program);
+  registerAuditCommands(program);
 }

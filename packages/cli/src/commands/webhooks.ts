@@ -93,8 +93,8 @@ export function registerWebhookCommands(program: Command): void {
       .requiredOption('--events <list>', `comma-separated events, or all: ${WEBHOOK_EVENTS.join(', ')}`, events)
       .option(
         '--format <format>',
-        'standard (Standard Webhooks JSON) or slack (incoming-webhook payload)',
-        oneOf(['standard', 'slack'] as const),
+        'standard (Standard Webhooks JSON), slack (incoming-webhook payload), discord (execute-webhook message) or teams (Workflows Adaptive Card)',
+        oneOf(['standard', 'slack', 'discord', 'teams'] as const),
       )
       .option('--description <text>', 'what it is for')
       .option('--disabled', 'create it switched off'),

@@ -1,6 +1,7 @@
 /** The management API (`<url>/api/v1`) over HTTP with fetch, authenticated with a personal access token. */
 import { ApiError, CliError, EXIT } from './errors.ts';
 import type { Target } from './config.ts';
+import { VERSION } from '../version.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -37,6 +38,36 @@ export class Client {
   put<T = any>(path: string, body: unknown): Promise<T> {
     return this.request<T>('PUT', path, body);
   }
+
+  /** GETs a non-JSON answer (an export) and writes it to `out` as it arrives. */
+  async download(path: string, query: Query, out: NodeJS.WritableStream): Promise<void> {
+    const url = new URL(this.url + API_PREFIX + path);
+    for (const [name, value] of Object.entries(query))
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = { 'user-agent': `signpost-cli/${VERSION}` };
+    if (this.token) headers['authorization'] = `Bearer ${this.token}`;
+    let response: Response;
+    try {
+      response = await fetch(url, { headers });
+    } catch (error) {
+      throw new CliError(
+        `Cannot reach the Signpost server at ${this.url} (${(error as Error).message})`,
+        EXIT.environment,
+      );
+    }
+    if (!response.ok || !response.body) {
+      const text = await response.text();
+      let problem: { error?: string; details?: Array<{ field: string; message: string }> } = {};
+      try {
+        problem = JSON.parse(text);
+      } catch {}
+      const message = problem.error ?? `HTTP ${response.status} ${response.statusText}`;
+      throw new ApiError(response.status, `${message} (HTTP ${response.status})`, problem.details ?? [], problem);
+    }
+    const { Readable } = await import('node:stream');
+    const { pipeline } = await import('node:stream/promises');
+    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), out, { end: false });
+  }
   delete<T = any>(path: string): Promise<T> {
     return this.request<T>('DELETE', path);
   }
@@ -45,7 +76,8 @@ export class Client {
     const url = new URL(this.url + API_PREFIX + path);
     for (const [name, value] of Object.entries(query ?? {}))
       if (value !== undefined) url.searchParams.set(name, String(value));
-    const headers: Record<string, string> = { accept: 'application/json' };
+    // The server's audit log tells the CLI's actions from other token uses by this agent.
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `signpost-cli/${VERSION}` };
     if (this.token) headers['authorization'] = `Bearer ${this.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;

@@ -19,6 +19,13 @@ import { ShownOnce } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
 
+const FORMAT_LABELS: Record<Webhook['format'], string> = {
+  standard: 'Standard Webhooks',
+  slack: 'Slack',
+  discord: 'Discord',
+  teams: 'Teams',
+};
+
 const hooksKey = (projectId: string) => ['project', projectId, 'webhooks'] as const;
 const deliveriesKey = (projectId: string, webhookId: string) =>
   ['project', projectId, 'webhooks', webhookId, 'deliveries'] as const;
@@ -139,7 +146,7 @@ function HookTable({
               <td>
                 <div className="code">{hook.url}</div>
                 <div className="row">
-                  <span className="badge">{hook.format === 'slack' ? 'Slack' : 'Standard Webhooks'}</span>
+                  <span className="badge">{FORMAT_LABELS[hook.format]}</span>
                   <span className="muted">secret {hook.secretHint}</span>
                 </div>
                 {hook.description ? <div className="muted">{hook.description}</div> : null}
@@ -305,7 +312,7 @@ function CreateHook({
 }) {
   const queryClient = useQueryClient();
   const [url, setUrl] = useState('');
-  const [format, setFormat] = useState<'standard' | 'slack'>('standard');
+  const [format, setFormat] = useState<Webhook['format']>('standard');
   const events = useRequiredSelection<WebhookEvent>(
     ['feature.created', 'comment.created'],
     'Choose at least one event',
@@ -348,6 +355,8 @@ function CreateHook({
           options={[
             { value: 'standard', label: 'Standard Webhooks JSON' },
             { value: 'slack', label: 'Slack incoming webhook' },
+            { value: 'discord', label: 'Discord webhook' },
+            { value: 'teams', label: 'Microsoft Teams (Workflows)' },
           ]}
           onChange={setFormat}
           error={errors.format}

@@ -29,6 +29,7 @@ import { webhookManagementRoutes } from '../resources/webhooks/mount.ts';
 import { peopleManagementRoutes } from '../resources/people/mount.ts';
 import { notificationManagementRoutes } from '../resources/notifications/mount.ts';
 import { sourceMapManagementRoutes } from '../resources/source-maps/mount.ts';
+import { auditManagementRoutes } from '../resources/audit/mount.ts';
 
 export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   accountManagementRoutes,
@@ -58,4 +59,5 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   peopleManagementRoutes,
   notificationManagementRoutes,
   sourceMapManagementRoutes,
+  auditManagementRoutes,
 ];

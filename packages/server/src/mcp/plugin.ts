@@ -10,6 +10,8 @@ import type { Database } from '../db/database.ts';
 import { authenticateMcp, checkToolScopes, type AccessTokenVerifier } from './auth.ts';
 import { protectedResourceMetadata, resourceMetadataUrl } from './metadata.ts';
 import { refuseBadMcpInput } from './input-guard.ts';
+import type { McpPrincipal } from './principal.ts';
+import { type Actor, runAs } from '../kernel/actor.ts';
 
 export const MCP_PATH = '/mcp';
 /** Upserts of 200 keys with several locales exceed the API's 1 MiB body limit. */
@@ -111,7 +113,8 @@ export async function mcpRoutes(app: FastifyInstance, { db, config, tokens }: Mc
       });
       try {
         await server.connect(transport);
-        await transport.handleRequest(request.raw, raw, request.body);
+        // Tools' writes are recorded in the audit log as this key or grant (kernel/actor.ts).
+        await runAs(mcpActor(principal), () => transport.handleRequest(request.raw, raw, request.body));
       } catch (error) {
         request.log.error({ err: error }, 'MCP request failed');
         if (!raw.headersSent) {
@@ -121,4 +124,13 @@ export async function mcpRoutes(app: FastifyInstance, { db, config, tokens }: Mc
       }
     },
   );
+}
+
+function mcpActor(principal: McpPrincipal): Actor {
+  return {
+    type: principal.kind === 'api-key' ? 'api_key' : 'oauth',
+    id: principal.callerId,
+    label: principal.callerId,
+    via: 'mcp',
+  };
 }

@@ -12,6 +12,7 @@ import type { FeatureRow } from './store.ts';
 import { moveBugsToFeature } from '../reports/index.ts';
 import { moveEntriesToFeature } from '../changelog/index.ts';
 import { moveFollowers } from '../notifications/index.ts';
+import { recordAudit } from '../audit/index.ts';
 
 export interface MergeOutcome {
   feature: FeatureRow;
@@ -97,6 +98,13 @@ export async function mergeFeature(
        WHERE id = ?`,
       [targetId, targetId, nowIso(), targetId],
     );
+    await recordAudit(tx, {
+      projectId,
+      action: 'feature.merged',
+      target: { type: 'feature', id: duplicateId },
+      before: { id: duplicateId, title: duplicate.title, status: duplicate.status },
+      after: { mergedInto: targetId, targetTitle: target.title, votesMoved, commentsMoved, changelogEntriesMoved },
+    });
     return {
       feature: (await tx.get<FeatureRow>('SELECT * FROM features WHERE id = ?', [targetId]))!,
       votesMoved,

@@ -14,6 +14,7 @@ import { STATUS_LABELS } from './status-labels.ts';
 import { Assignments } from '../../db/assignments.ts';
 import { unlinkBugsFromFeature } from '../reports/index.ts';
 import { detachEntriesFromFeature } from '../changelog/index.ts';
+import { recordAudit } from '../audit/index.ts';
 
 export interface FeatureRow {
   id: string;
@@ -318,14 +319,31 @@ export async function deleteFeature(
     // touching its children: a merge or a PATCH racing this delete then waits for it or goes
     // first, never crosses it, and the status frozen into changelog entries is the last one.
     // `onlyHeld` (rejecting from the moderation queue): an idea approved meanwhile stays.
-    const [feature] = await tx.all<Pick<FeatureRow, 'status'>>(
-      `UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ?${options.onlyHeld ? ' AND held = 1' : ''} RETURNING status`,
+    const [feature] = await tx.all<
+      Pick<FeatureRow, 'status' | 'title' | 'type' | 'environment' | 'vote_count' | 'comment_count'>
+    >(
+      `UPDATE features SET vote_count = vote_count WHERE id = ? AND project_id = ?${options.onlyHeld ? ' AND held = 1' : ''}
+       RETURNING status, title, type, environment, vote_count, comment_count`,
       [id, projectId],
     );
     if (!feature) return false;
     await detachEntriesFromFeature(tx, id, { key: feature.status, label: STATUS_LABELS[feature.status] });
     await unlinkBugsFromFeature(tx, id);
     const { changes } = await tx.run('DELETE FROM features WHERE id = ? AND project_id = ?', [id, projectId]);
+    await recordAudit(tx, {
+      projectId,
+      action: options.onlyHeld ? 'feature.rejected' : 'feature.deleted',
+      target: { type: 'feature', id },
+      before: {
+        title: feature.title,
+        type: feature.type,
+        status: feature.status,
+        environment: feature.environment,
+        voteCount: Number(feature.vote_count),
+        commentCount: Number(feature.comment_count),
+      },
+      after: null,
+    });
     return changes === 1;
   });
 }

@@ -10,7 +10,8 @@ import type { ManagementApp, ManagementDeps } from '../../management/context.ts'
 import { sentryDsn, sentryDsnTemplate } from '../sentry-ingest/index.ts';
 import { presentApiKey } from './presenter.ts';
 import { ApiKeySummary, CreatedKey, CreateKeyBody, KeyParams, ProjectIdParams } from './schemas.ts';
-import { createApiKey, findApiKey, listApiKeys, revokeApiKey } from './store-keys.ts';
+import { issueApiKey, withdrawApiKey } from './service.ts';
+import { findApiKey, listApiKeys } from './store-keys.ts';
 
 export async function keyRoutes(app: ManagementApp, { db, config }: ManagementDeps): Promise<void> {
   const tags = ['api keys'];
@@ -57,7 +58,7 @@ export async function keyRoutes(app: ManagementApp, { db, config }: ManagementDe
     },
     async (request, reply) => {
       const project = await requireProjectAccess(request, request.params.projectId, 'admin');
-      const created = await createApiKey(db, project.id, request.body.environment, request.body.scopes, {
+      const created = await issueApiKey(db, project.id, request.body.environment, request.body.scopes, {
         name: request.body.name?.trim() ?? '',
         publishable: request.body.publishable ?? false,
       });
@@ -82,7 +83,7 @@ export async function keyRoutes(app: ManagementApp, { db, config }: ManagementDe
     },
     async (request) => {
       const project = await requireProjectAccess(request, request.params.projectId, 'admin');
-      await revokeApiKey(db, project.id, request.params.keyId);
+      await withdrawApiKey(db, project.id, request.params.keyId);
       const row = await find(project.id, request.params.keyId);
       if (!row) throw new NotFoundError();
       return presentFor(project)(row);

@@ -1,14 +1,7 @@
 /** Projects of the caller's teams: create and update (admin; plan and quota: owner), list and read (member). */
 import { Type } from 'typebox';
 import type { SqlValue } from '../../db/database.ts';
-import {
-  createProject,
-  placeProjectInTeam,
-  slugTaken,
-  touchProjectConfig,
-  touchProjectTranslations,
-  updateProjectColumns,
-} from './store.ts';
+import { createProject, placeProjectInTeam, slugTaken } from './store.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, ConflictError, ForbiddenError } from '../../kernel/errors.ts';
 import { requireAccount, requireProjectAccess, requireTeamAccess } from '../../management/access.ts';
@@ -16,6 +9,7 @@ import type { ManagementApp, ManagementDeps, Role } from '../../management/conte
 import { CreateProjectBody, Project, ProjectIdParams, ProjectList, UpdateProjectBody } from './schemas.ts';
 import { presentProject, slugify } from './presenter.ts';
 import { listProjectsOf } from './read-model.ts';
+import { updateProjectSettings } from './service.ts';
 import { Assignments } from '../../db/assignments.ts';
 import { firstOwnedTeamId } from '../teams/index.ts';
 
@@ -153,19 +147,10 @@ export async function projectRoutes(app: ManagementApp, { db }: ManagementDeps):
       if (body.plan !== undefined) set('plan', body.plan);
       if (body.monthlyQuota !== undefined) set('monthly_quota', body.monthlyQuota);
       if (columns.empty) throw new BadRequestError('Send at least one field to change');
-      await db
-        .transaction(async (tx) => {
-          await updateProjectColumns(tx, project.id, columns);
-          if (localesChange) {
-            // Translations fall back to the default locale: cached answers must be rebuilt.
-            await touchProjectTranslations(tx, project.id);
-            await touchProjectConfig(tx, project.id);
-          }
-        })
-        .catch(async (error: unknown) => {
-          if (body.slug !== undefined && (await slugTaken(db, body.slug, project.id))) throw slugConflict();
-          throw error;
-        });
+      await updateProjectSettings(db, project.id, columns, { localesChange }).catch(async (error: unknown) => {
+        if (body.slug !== undefined && (await slugTaken(db, body.slug, project.id))) throw slugConflict();
+        throw error;
+      });
       return presentProject(await requireProjectAccess(request, project.id, 'member'));
     },
   );

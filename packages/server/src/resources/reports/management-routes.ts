@@ -4,7 +4,7 @@
  * grouped-report kind shares one route shape, `triageRoutes`; resources/logs declares its own.
  */
 import { Type, type TSchema } from 'typebox';
-import type { Queryable } from '../../db/database.ts';
+import type { Database, Queryable } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
@@ -39,7 +39,7 @@ export interface TriageStore {
   get(db: Queryable, projectId: string, id: string): Promise<Row | undefined>;
   /** `body`: the whole PATCH body, for options of a kind (errors: inNextRelease). */
   setStatus(
-    db: Queryable,
+    db: Database,
     projectId: string,
     id: string,
     status: ReportStatus,

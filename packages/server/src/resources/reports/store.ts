@@ -13,6 +13,7 @@ import { DEDUP_WINDOW_MS, fingerprintOf } from './dedup.ts';
 import { countOccurrence, countOccurrencesIn, ERROR_ID_PREFIX, hourOf, pruneHistory } from './store-history.ts';
 import type { BugBody, ErrorBody } from './schemas.ts';
 import { lifecycleAfterRepeat } from './lifecycle.ts';
+import { recordAudit } from '../audit/index.ts';
 import type { PreparedEvent } from './error-event.ts';
 import { DEFAULT_EVENTS_PER_GROUP, type GroupChange, type GroupEventInput, writeGroupEvents } from './store-groups.ts';
 
@@ -68,13 +69,27 @@ export async function getReport<T>(
 const GROUP_OF_RECORD = 'project_id = ? AND environment = ? AND (fingerprint = ? OR id = ?)';
 
 export async function setReportStatus(
-  db: Queryable,
+  db: Database,
   kind: ReportKind,
   projectId: string,
   id: string,
   status: ReportStatus,
 ): Promise<boolean> {
-  return setTriageStatus(db, TRIAGE[kind], projectId, id, status);
+  return db.transaction(async (tx) => {
+    const before = await getReport<{ status: string }>(tx, kind, projectId, id);
+    if (!before || !(await setTriageStatus(tx, TRIAGE[kind], projectId, id, status))) return false;
+    // A bug report's status is a team decision the audit log keeps (log groups' are housekeeping).
+    if (kind === 'bugs') {
+      await recordAudit(tx, {
+        projectId,
+        action: 'bug.status_changed',
+        target: { type: 'bug', id },
+        before: { status: before.status },
+        after: { status },
+      });
+    }
+    return true;
+  });
 }
 
 /** Counts per status, for the headers of a triage view. */

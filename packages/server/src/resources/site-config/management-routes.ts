@@ -9,7 +9,7 @@ import { readProjectConfigState } from './read-model.ts';
 import { renderSiteConfig } from './public-snapshot.ts';
 import { SiteConfig } from './public-schemas.ts';
 import { etagOf } from '../../http/etag.ts';
-import { changeMaintenance, removeFlag, setFlag } from './service.ts';
+import { changeDebugMode, changeMaintenance, removeFlag, setFlag } from './service.ts';
 import { flagHistoryRoutes, managementActor } from './flag-history-routes.ts';
 import { environmentRoutes } from './environment-management-routes.ts';
 import { messageRoutes } from './message-management-routes.ts';
@@ -24,7 +24,7 @@ import {
   PutFlagBody,
   SettingsBody,
 } from './schemas.ts';
-import { configWrite, listEnvironments, listFlags, listMessages, readMaintenance, setDebugMode } from './store.ts';
+import { listEnvironments, listFlags, listMessages, readMaintenance } from './store.ts';
 
 const tags = ['site configuration'];
 
@@ -83,7 +83,7 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     async (request) => {
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      await configWrite(db, projectId, (tx) => setDebugMode(tx, projectId, request.body.debugMode));
+      await changeDebugMode(db, projectId, request.body.debugMode);
       return whole(projectId);
     },
   );

@@ -16,6 +16,8 @@ import {
   parseTargeting,
   targetingProblem,
 } from './flag-targeting.ts';
+import { changes, recordAudit } from '../audit/index.ts';
+import { findProject } from '../projects/index.ts';
 import { presentFlag, presentMaintenance } from './presenter.ts';
 import type { CreateMessageBody, MaintenanceBody, PutFlagBody } from './schemas.ts';
 import { type FlagActor, insertFlagChange } from './store-flag-changes.ts';
@@ -27,6 +29,7 @@ import {
   insertMessage,
   putFlag,
   readMaintenance,
+  setDebugMode,
   updateMaintenance,
   type FlagRow,
   type MessageRow,
@@ -106,6 +109,13 @@ export async function setFlag(
         actor,
       );
     }
+    await recordAudit(tx, {
+      projectId,
+      action: written.created ? 'flag.created' : 'flag.updated',
+      target: { type: 'flag', id: flagKey },
+      before: existing ? presentFlag(existing) : null,
+      after: presentFlag(written.row),
+    });
     return written;
   });
   return result!;
@@ -118,9 +128,32 @@ export async function removeFlag(db: Database, projectId: string, flagKey: strin
     if (!existing || !(await deleteFlag(tx, projectId, flagKey))) return undefined;
     const change = { action: 'deleted' as const, environment: null, oldValue: flagState(existing), newValue: null };
     await insertFlagChange(tx, projectId, flagKey, change, actor);
+    await recordAudit(tx, {
+      projectId,
+      action: 'flag.deleted',
+      target: { type: 'flag', id: flagKey },
+      before: presentFlag(existing),
+      after: null,
+    });
     return true;
   });
   return removed === true;
+}
+
+/** Switches the SDKs' debug mode, a project setting. */
+export async function changeDebugMode(db: Database, projectId: string, enabled: boolean): Promise<void> {
+  await configWrite(db, projectId, async (tx) => {
+    const was = Number((await findProject(tx, projectId))?.debug_mode ?? 0) === 1;
+    await setDebugMode(tx, projectId, enabled);
+    await recordAudit(tx, {
+      projectId,
+      action: 'project.settings_updated',
+      target: { type: 'project', id: projectId },
+      before: { debugMode: was },
+      after: { debugMode: enabled },
+    });
+    return true;
+  });
 }
 
 /** Changes maintenance settings; the whitelist merges per list. */
@@ -139,11 +172,20 @@ export async function changeMaintenance(
   }
   await configWrite(db, projectId, async (tx) => {
     const current = presentMaintenance(await readMaintenance(tx, projectId));
-    return updateMaintenance(tx, projectId, {
+    const updated = await updateMaintenance(tx, projectId, {
       ...body,
       expectedRestoration: body.expectedRestoration === undefined ? undefined : isoOrNull(body.expectedRestoration),
       whitelist: body.whitelist ? { ...current.whitelist, ...body.whitelist } : undefined,
     });
+    const { before, after } = changes(current, presentMaintenance(await readMaintenance(tx, projectId)));
+    await recordAudit(tx, {
+      projectId,
+      action: 'maintenance.updated',
+      target: { type: 'maintenance', id: projectId },
+      before,
+      after,
+    });
+    return updated;
   });
 }
 

@@ -25,6 +25,7 @@ import {
   Member,
   TeamParams,
 } from './schemas.ts';
+import { auditInviteAccepted, auditInviteCreated, withdrawInvite } from './member-service.ts';
 import { findMember, inviterLabel, isMemberAddress } from './members-read-model.ts';
 import { inviteMessage } from './messages.ts';
 import { inviteStatus, presentInvite, presentMember } from './presenter.ts';
@@ -38,7 +39,6 @@ import {
   listInvites,
   markInviteAccepted,
   renewInvite,
-  revokeInvite,
 } from './store.ts';
 
 const INVITE_PROBLEMS = {
@@ -108,7 +108,14 @@ export async function inviteManagementRoutes(
           if (seats.used >= seats.limit)
             throw new SeatLimitError(`Seat limit reached (${seats.used} of ${seats.limit})`);
         }
-        return createInvite(tx, { teamId: team.id, email, role: request.body.role ?? 'member', invitedBy: account.id });
+        const made = await createInvite(tx, {
+          teamId: team.id,
+          email,
+          role: request.body.role ?? 'member',
+          invitedBy: account.id,
+        });
+        await auditInviteCreated(tx, made.row);
+        return made;
       });
       try {
         await sendInvite(email, token, team.name, account.name || account.email, row.role);
@@ -181,8 +188,7 @@ export async function inviteManagementRoutes(
     },
     async (request) => {
       const team = await requireTeamAccess(request, request.params.teamId, 'owner');
-      await revokeInvite(db, team.id, request.params.inviteId);
-      const row = await findInvite(db, team.id, request.params.inviteId);
+      const row = await withdrawInvite(db, team.id, request.params.inviteId);
       if (!row) throw new NotFoundError();
       return presentInvite(row);
     },
@@ -256,7 +262,9 @@ export async function inviteManagementRoutes(
           await addMember(tx, invite.team_id, account.id, invite.role);
         }
         await markInviteAccepted(tx, invite.id, account.id);
-        return (await findMember(tx, invite.team_id, account.id))!;
+        const joined = (await findMember(tx, invite.team_id, account.id))!;
+        if (!existing) await auditInviteAccepted(tx, invite, joined);
+        return joined;
       });
       return presentMember(member);
     },

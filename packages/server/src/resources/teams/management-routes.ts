@@ -9,7 +9,8 @@ import { AssignableRole, Member, MemberParams, Team, TeamParams } from './schema
 import { findMember, listMembers } from './members-read-model.ts';
 import { presentMember } from './presenter.ts';
 import { seatsOf } from './seats-read-model.ts';
-import { createTeam, listTeamsOf, removeMember, renameTeam, setMemberRole, type TeamRow } from './store.ts';
+import { changeMemberRole, dropMember } from './member-service.ts';
+import { createTeam, listTeamsOf, renameTeam, type TeamRow } from './store.ts';
 
 const TeamName = Type.String({ minLength: 1, maxLength: 100 });
 
@@ -139,7 +140,7 @@ export async function teamManagementRoutes(app: ManagementApp, { db, config }: M
       if (!member) throw new NotFoundError();
       if (member.role === 'owner') throw new BadRequestError('The owner’s role cannot change');
       // Removed meanwhile: the change landed nowhere, so it must not be answered as made.
-      if (!(await setMemberRole(db, team.id, member.account_id, request.body.role))) throw new NotFoundError();
+      if (!(await changeMemberRole(db, team.id, member, request.body.role))) throw new NotFoundError();
       return presentMember({ ...member, role: request.body.role });
     },
   );
@@ -162,7 +163,7 @@ export async function teamManagementRoutes(app: ManagementApp, { db, config }: M
       const member = await findMember(db, team.id, request.params.accountId);
       if (!member) throw new NotFoundError();
       if (member.role === 'owner') throw new ForbiddenError('The owner cannot leave or be removed from their team');
-      await removeMember(db, team.id, member.account_id);
+      await dropMember(db, team.id, member);
       return reply.code(204).send(null);
     },
   );

@@ -1,8 +1,12 @@
 /**
- * The body an endpoint gets: the Standard Webhooks JSON as queued (`standard`), or a Slack
- * incoming-webhook payload (`slack`: `text` with a link to the item, and one section block).
+ * The body an endpoint gets: the Standard Webhooks JSON as queued (`standard`), a Slack
+ * incoming-webhook payload (`slack`: `text` with a link to the item, and one section block), or a
+ * Discord or Microsoft Teams message (`discord`, `teams`: chat-formats.ts).
  */
+import { discordPayload, teamsPayload } from './chat-formats.ts';
 import type { WebhookBody } from './events.ts';
+
+import type { WebhookFormat } from './format-names.ts';
 
 /** Slack's mrkdwn escapes (&, <, >). */
 const mrkdwn = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
@@ -61,9 +65,11 @@ export function slackText(body: WebhookBody): string {
   }
 }
 
-export function renderBody(format: 'standard' | 'slack', payload: string): string {
+export function renderBody(format: WebhookFormat, payload: string): string {
   if (format === 'standard') return payload;
   const body = JSON.parse(payload) as WebhookBody;
+  if (format === 'discord') return JSON.stringify(discordPayload(body));
+  if (format === 'teams') return JSON.stringify(teamsPayload(body));
   const text = slackText(body);
   return JSON.stringify({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
 }

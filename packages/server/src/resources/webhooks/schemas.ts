@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { NullableString, ProjectParams, pageFields } from '../../http/management-schemas.ts';
 import { WEBHOOK_EVENTS } from './events.ts';
+import { WEBHOOK_FORMATS } from './format-names.ts';
 
 export const WEBHOOKS_PER_PROJECT_MAX = 20;
 
@@ -30,8 +31,9 @@ const Events = Type.Array(EventName, {
   uniqueItems: true,
   description: `The events sent to this endpoint: ${WEBHOOK_EVENTS.join(', ')}`,
 });
-const Format = StringEnum(['standard', 'slack'] as const, {
-  description: 'standard: Standard Webhooks JSON {type, timestamp, data}; slack: a Slack incoming-webhook payload',
+const Format = StringEnum(WEBHOOK_FORMATS, {
+  description:
+    'standard: Standard Webhooks JSON {type, timestamp, data}; slack: a Slack incoming-webhook payload; discord: a Discord execute-webhook message (content and one embed); teams: a Microsoft Teams Workflows message with an Adaptive Card',
 });
 const Description = Type.String({ maxLength: 500 });
 

@@ -6,6 +6,7 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { bool } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
+import type { WebhookFormat } from './format-names.ts';
 
 // Endpoints
 
@@ -16,7 +17,7 @@ export interface EndpointRow {
   description: string | null;
   /** JSON array of event types. */
   events: string;
-  format: 'standard' | 'slack';
+  format: WebhookFormat;
   enabled: number;
   secret_id: string;
   secret_hint: string;
@@ -34,7 +35,7 @@ export interface NewEndpoint {
   url: string;
   description: string | null;
   events: readonly string[];
-  format: 'standard' | 'slack';
+  format: WebhookFormat;
   enabled: boolean;
   secretId: string;
   secretHint: string;
@@ -77,7 +78,7 @@ export interface EndpointChanges {
   url?: string | undefined;
   description?: string | null | undefined;
   events?: readonly string[] | undefined;
-  format?: 'standard' | 'slack' | undefined;
+  format?: WebhookFormat | undefined;
   enabled?: boolean | undefined;
   secretId?: string | undefined;
   secretHint?: string | undefined;

@@ -2,7 +2,7 @@
  * Webhooks through a real server and a real receiver: every wired event arrives, signed (checked
  * with the `standardwebhooks` library); retries after 500s and after a timeout follow the backoff;
  * an item's events arrive in order; an endpoint that keeps failing is disabled and its team
- * e-mailed; send-test, redeliver and rotation; the Slack format; private targets refused without
+ * e-mailed; send-test, redeliver and rotation; the Slack, Discord and Teams formats; private targets refused without
  * WEBHOOKS_ALLOW_PRIVATE_TARGETS; the management API's validation and scoping.
  */
 import { after, before, describe, it } from 'node:test';
@@ -339,6 +339,81 @@ describe('webhooks', () => {
     assert.equal(body.blocks[0].type, 'section');
   });
 
+  it('the Discord format posts an execute-webhook message within Discord limits, linking back', async () => {
+    const p = await managedProject(server);
+    await createHook(p, `${receiver.origin}/ok/discord`, ['feature.created', 'comment.created'], { format: 'discord' });
+    const featureId = await newFeature(p.live, '@everyone *bold* idea');
+    const long = 'x'.repeat(4990);
+    const comment = await p.live.post(`/features/${featureId}/comments`, { body: long, authorName: 'Ann' });
+    assert.equal(comment.status, 201, comment.text);
+    const [created, commented] = await receiver.waitFor('/ok/discord', 2);
+    for (const request of [created!, commented!]) {
+      assert.match(request.headers['content-type']!, /^application\/json/);
+      const body = JSON.parse(request.body);
+      // The documented execute-webhook fields only, within their limits.
+      assert.deepEqual(Object.keys(body).sort(), ['allowed_mentions', 'content', 'embeds']);
+      assert.deepEqual(body.allowed_mentions, { parse: [] });
+      assert.ok(body.content.length <= 2000);
+      assert.equal(body.embeds.length, 1);
+      const [embed] = body.embeds;
+      assert.ok(embed.title.length >= 1 && embed.title.length <= 256);
+      assert.ok(!embed.description || embed.description.length <= 4096);
+      assert.ok(Number.isInteger(embed.color) && embed.color >= 0 && embed.color <= 0xffffff);
+      assert.ok(!Number.isNaN(Date.parse(embed.timestamp)));
+      assert.match(embed.url, new RegExp(`^http://[^/]+/app/projects/${p.projectId}/inbox/${featureId}$`));
+      const total =
+        embed.title.length +
+        (embed.description ?? '').length +
+        embed.footer.text.length +
+        (embed.fields ?? []).reduce((sum: number, f: any) => sum + f.name.length + f.value.length, 0);
+      assert.ok(total <= 6000);
+      for (const field of embed.fields ?? []) assert.ok(field.name.length <= 256 && field.value.length <= 1024);
+    }
+    const first = JSON.parse(created!.body);
+    assert.equal(first.content, 'New feature request: \\@everyone \\*bold\\* idea');
+    assert.equal(first.embeds[0].title, '@everyone *bold* idea');
+    const second = JSON.parse(commented!.body);
+    assert.equal(second.content, 'Ann commented: \\@everyone \\*bold\\* idea');
+    // A 4990-character comment is cut to what the embed may hold, ending in an ellipsis.
+    assert.equal(second.embeds[0].description.length, 4096);
+    assert.ok(second.embeds[0].description.endsWith('…'));
+  });
+
+  it('the Teams format posts a Workflows message with an Adaptive Card and a link back', async () => {
+    const p = await managedProject(server);
+    await createHook(p, `${receiver.origin}/ok/teams`, ['feature.status_changed'], { format: 'teams' });
+    const featureId = await newFeature(p.live, 'Teams idea');
+    const moved = await p.admin.patch(`/projects/${p.projectId}/features/${featureId}`, { status: 'planned' });
+    assert.equal(moved.status, 200, moved.text);
+    const [request] = await receiver.waitFor('/ok/teams', 1);
+    const body = JSON.parse(request!.body);
+    assert.equal(body.type, 'message');
+    assert.equal(body.attachments.length, 1);
+    const [attachment] = body.attachments;
+    assert.equal(attachment.contentType, 'application/vnd.microsoft.card.adaptive');
+    assert.equal(attachment.contentUrl, null);
+    const card = attachment.content;
+    assert.equal(card.type, 'AdaptiveCard');
+    assert.equal(card.$schema, 'http://adaptivecards.io/schemas/adaptive-card.json');
+    assert.equal(card.version, '1.4');
+    assert.ok(card.body.every((element: any) => ['TextBlock', 'FactSet'].includes(element.type)));
+    assert.equal(card.body[0].text, 'Status changed from open to planned');
+    assert.equal(card.body[1].text, 'Teams idea');
+    const facts = card.body.find((element: any) => element.type === 'FactSet').facts;
+    assert.deepEqual(facts, [
+      { title: 'From', value: 'open' },
+      { title: 'To', value: 'planned' },
+    ]);
+    assert.deepEqual(card.actions, [
+      {
+        type: 'Action.OpenUrl',
+        title: 'Open in Signpost',
+        url: `${card.actions[0].url.split('/app/')[0]}/app/projects/${p.projectId}/inbox/${featureId}`,
+      },
+    ]);
+    assert.match(card.actions[0].url, /^http:\/\//);
+  });
+
   it('management API: validation, roles and scoping', async () => {
     const p = await managedProject(server);
     const other = await managedProject(server);
@@ -350,7 +425,7 @@ describe('webhooks', () => {
       { url, events: ['feature.created', 'feature.created'] },
       { url: 'ftp://example.com/hook', events: ['feature.created'] },
       { url: 'https://user:pw@example.com/hook', events: ['feature.created'] },
-      { url, events: ['feature.created'], format: 'teams' },
+      { url, events: ['feature.created'], format: 'msteams' },
       { events: ['feature.created'] },
     ]) {
       const response = await p.admin.post(path, bad);

@@ -1,0 +1,117 @@
+/**
+ * `signpost audit` as users run it: the CLI as a process against a real Signpost server. Keys made
+ * and revoked through the CLI show in the table as done via the CLI; --since, --action and the
+ * streamed CSV and JSON lines exports.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from '@signpost/server/testing';
+import { cliEntry } from './support.ts';
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+async function accountToken(origin: string, email: string): Promise<string> {
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${origin}/api/v1${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  const password = 'correct horse battery staple';
+  assert.equal((await post('/auth/sign-up', { email, password, name: 'Auditor' })).status, 202);
+  const signIn = await post('/auth/sign-in', { email, password });
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const created = await post('/me/tokens', { name: 'cli audit test' }, { cookie, 'x-requested-with': 'test' });
+  assert.equal(created.status, 201);
+  return ((await created.json()) as { token: string }).token;
+}
+
+describe('signpost audit', { timeout: 120_000 }, () => {
+  let server: TestServer;
+  let home: string;
+
+  function signpost(args: string[], stdin = ''): Promise<Run> {
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(process.env))
+      if (!name.startsWith('SIGNPOST_') && value !== undefined) env[name] = value;
+    env['SIGNPOST_CONFIG_DIR'] = join(home, 'config');
+    return new Promise((resolve) => {
+      const child = execFile(process.execPath, [cliEntry, ...args], { env, timeout: 30_000 }, (error, stdout, stderr) =>
+        resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+      );
+      child.stdin?.end(stdin);
+    });
+  }
+  const ok = async (args: string[], stdin?: string) => {
+    const run = await signpost(args, stdin);
+    assert.equal(run.status, 0, `signpost ${args.join(' ')} failed:\n${run.stdout}\n${run.stderr}`);
+    return run;
+  };
+
+  before(async () => {
+    server = await startTestServer();
+    home = mkdtempSync(join(tmpdir(), 'signpost-cli-audit-'));
+    const token = await accountToken(server.origin, 'auditor@example.com');
+    await ok(['login', '--token', '-', '--url', server.origin], `${token}\n`);
+    await ok(['projects', 'create', 'Audit App', '--use']);
+  });
+  after(async () => {
+    await server.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('shows what was done through the CLI, filtered, and exports CSV and JSON lines', async () => {
+    const created = JSON.parse(
+      (await ok(['keys', 'create', '--env', 'live', '--scopes', 'public:read', '--name', 'audited', '--json'])).stdout,
+    );
+    const keyId = created.apiKey.id as string;
+    await ok(['keys', 'revoke', keyId]);
+
+    const table = await ok(['audit', '--since', '1h']);
+    assert.match(table.stdout, new RegExp(`auditor@example\\.com\\s+cli\\s+api_key\\.revoked\\s+api_key ${keyId}`));
+    assert.match(
+      table.stdout,
+      new RegExp(`auditor@example\\.com\\s+cli\\s+api_key\\.created\\s+api_key ${keyId}\\s+created`),
+    );
+    assert.ok(!table.stdout.includes(created.key), 'the plain key is in no entry');
+
+    const only = JSON.parse((await ok(['audit', '--action', 'api_key.created', '--json'])).stdout);
+    assert.deepEqual(
+      only.entries.map((entry: { action: string }) => entry.action),
+      ['api_key.created'],
+    );
+    assert.equal((await ok(['audit', '--until', '2000-01-01'])).stdout.trim(), 'No audit entries.');
+
+    const jsonl = (await ok(['audit', '--format', 'jsonl'])).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      jsonl.map((entry) => entry.action),
+      ['api_key.revoked', 'api_key.created'],
+    );
+    const csv = (await ok(['audit', '--format', 'csv', '--action', 'api_key.revoked'])).stdout;
+    const [header, row, end] = csv.split('\r\n');
+    assert.match(
+      header!,
+      /^id,at,project_id,actor_type,actor_id,actor_label,via,action,target_type,target_id,before,after$/,
+    );
+    assert.match(row!, new RegExp(`,account,[^,]+,auditor@example\\.com,cli,api_key\\.revoked,api_key,${keyId},"\\{`));
+    assert.equal(end, '');
+
+    const bad = await signpost(['audit', '--since', 'last tuesday']);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /duration like 30m/);
+  });
+});

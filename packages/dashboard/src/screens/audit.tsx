@@ -1,0 +1,211 @@
+/**
+ * The audit log: who did what in the project (its own actions and its team's), newest first, in a
+ * dense table filtered by actor, action, target and time range (kept in the URL, so a view can be
+ * shared), more rows through the API's cursor; the chosen entry's before and after beside it; the
+ * same filters exported as CSV or JSON lines. `j`/`k` move the selection. Admins and owners only,
+ * as the API: a member is told so.
+ */
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { api, unwrap } from '../api/client.ts';
+import { type AuditEntry, auditKey, exportUrl } from '../api/audit.ts';
+import { canAdminister, useProject } from '../project-layout.tsx';
+import { Button, ErrorNote } from '../ui.tsx';
+import { useTitle } from '../use-title.ts';
+import { useUrlView } from '../url-view.ts';
+import { SelectField } from '../widgets/fields.tsx';
+import { Empty, Loading } from '../widgets/states.tsx';
+import { TextFilterForm } from '../widgets/text-filters.tsx';
+import './audit.css';
+import './reports.css';
+
+const PAGE_SIZE = 100;
+const RANGES = [
+  { value: '1d', label: 'Last 24 hours', ms: 86_400_000 },
+  { value: '7d', label: 'Last 7 days', ms: 7 * 86_400_000 },
+  { value: '30d', label: 'Last 30 days', ms: 30 * 86_400_000 },
+  { value: 'all', label: 'All kept', ms: 0 },
+] as const;
+type Range = (typeof RANGES)[number]['value'];
+const TEXT_FIELDS = [
+  { name: 'actor', label: 'Who', placeholder: 'e-mail or id' },
+  { name: 'action', label: 'Action', placeholder: 'e.g. flag.updated' },
+  { name: 'targetType', label: 'Target type', placeholder: 'e.g. feature' },
+  { name: 'targetId', label: 'Target id' },
+] as const;
+
+const VIA_LABELS: Record<AuditEntry['actor']['via'], string> = {
+  session: 'dashboard',
+  token: 'API token',
+  cli: 'CLI',
+  'public-api': 'public API',
+  mcp: 'MCP',
+  system: 'system',
+};
+
+function when(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+function State({ label, value }: { label: string; value: unknown }) {
+  return (
+    <div className="stack">
+      <h3>{label}</h3>
+      {value === null ? <p className="muted">Nothing</p> : <pre>{JSON.stringify(value, null, 2)}</pre>}
+    </div>
+  );
+}
+
+export default function AuditLog() {
+  const project = useProject();
+  useTitle(`Audit log · ${project.name}`);
+  const [params, update] = useUrlView();
+  const range = (RANGES.some((r) => r.value === params.get('range')) ? params.get('range') : '7d') as Range;
+  const texts = TEXT_FIELDS.map(({ name }) => params.get(name) ?? '');
+  // A preset range ends when the view was opened or changed, so paging keeps one window.
+  const since = useMemo(() => {
+    const ms = RANGES.find((r) => r.value === range)?.ms ?? 0;
+    return ms ? new Date(Date.now() - ms).toISOString() : undefined;
+  }, [range]);
+  const filters = {
+    ...Object.fromEntries(TEXT_FIELDS.map(({ name }, i) => [name, texts[i] || undefined])),
+    since,
+  } as Record<string, string | undefined>;
+  const admin = canAdminister(project);
+
+  const list = useInfiniteQuery({
+    queryKey: [...auditKey(project.id), filters],
+    queryFn: ({ pageParam }) =>
+      unwrap(
+        api.GET('/projects/{projectId}/audit', {
+          params: {
+            path: { projectId: project.id },
+            query: { ...filters, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) },
+          },
+        }),
+      ),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    placeholderData: keepPreviousData,
+    enabled: admin,
+  });
+  const rows = list.data?.pages.flatMap((page) => page.entries) ?? [];
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const selected = rows.find((row) => row.id === selectedId) ?? rows[0] ?? null;
+
+  // j / k: next and previous entry, unless typing in a field.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (event.metaKey || event.ctrlKey || event.altKey || target?.closest('input, textarea, select')) return;
+      if (event.key !== 'j' && event.key !== 'k') return;
+      const index = rows.findIndex((row) => row.id === selected?.id);
+      const next = rows[Math.min(rows.length - 1, Math.max(0, index + (event.key === 'j' ? 1 : -1)))];
+      if (next) {
+        setSelectedId(next.id);
+        document.getElementById(`audit-${next.id}`)?.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [rows, selected?.id]);
+
+  if (!admin) {
+    return (
+      <div className="stack">
+        <h1>Audit log</h1>
+        <p className="note">The audit log is for the team’s admins and owners.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="stack">
+      <h1>Audit log</h1>
+      <div className="row">
+        <SelectField
+          label="Time range"
+          value={range}
+          options={RANGES.map(({ value, label }) => ({ value, label }))}
+          onChange={(value) => update({ range: value === '7d' ? '' : value })}
+        />
+        <TextFilterForm fields={TEXT_FIELDS} values={texts} onSubmit={(changes) => update(changes)} />
+      </div>
+      <div className="row">
+        <a className="button button-secondary" href={exportUrl(project.id, 'csv', filters)} download>
+          Export CSV
+        </a>
+        <a className="button button-secondary" href={exportUrl(project.id, 'jsonl', filters)} download>
+          Export JSON lines
+        </a>
+        <span className="muted">Keys: j / k move through the entries.</span>
+      </div>
+      {list.error ? <ErrorNote error={list.error} /> : null}
+      {list.isPending ? (
+        <Loading what="audit log" />
+      ) : rows.length === 0 ? (
+        <Empty>No audit entries match.</Empty>
+      ) : (
+        <div className="audit-panes">
+          <div className="table-wrap">
+            <table className="table audit-table">
+              <caption className="visually-hidden">Audit entries, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Who</th>
+                  <th scope="col">Via</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Target</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr key={row.id} data-selected={row.id === selected?.id}>
+                    <td>
+                      <button
+                        type="button"
+                        id={`audit-${row.id}`}
+                        className="audit-row"
+                        aria-current={row.id === selected?.id ? 'true' : undefined}
+                        onClick={() => setSelectedId(row.id)}
+                      >
+                        {when(row.at)}
+                      </button>
+                    </td>
+                    <td>{row.actor.label}</td>
+                    <td>{VIA_LABELS[row.actor.via]}</td>
+                    <td>
+                      <code>{row.action}</code>
+                    </td>
+                    <td>
+                      {row.target.type}
+                      {row.target.id ? <span className="muted"> {row.target.id}</span> : null}
+                      {row.projectId === null ? <span className="badge">team</span> : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {list.hasNextPage ? (
+              <Button variant="secondary" onPress={() => list.fetchNextPage()} isDisabled={list.isFetchingNextPage}>
+                Load more
+              </Button>
+            ) : null}
+          </div>
+          {selected ? (
+            <section className="card stack audit-detail" aria-label="Chosen entry">
+              <h2>
+                <code>{selected.action}</code>
+              </h2>
+              <p className="muted">
+                {when(selected.at)} · {selected.actor.label} · {VIA_LABELS[selected.actor.via]}
+              </p>
+              <State label="Before" value={selected.before} />
+              <State label="After" value={selected.after} />
+            </section>
+          ) : null}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+/**
+ * Deletes audit entries past their project's retention (resources/audit/service.ts
+ * `pruneAuditLog`) once an hour, in bounded batches. Several processes may run it: a batch
+ * another process already deleted just deletes nothing.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/database.ts';
+import { Poller } from '../../kernel/poller.ts';
+import { pruneAuditLog } from './service.ts';
+
+export const AUDIT_PRUNE_INTERVAL_MS = 3_600_000;
+
+export class AuditRetentionWorker {
+  private readonly poller: Poller;
+
+  constructor(options: { db: Database; log: FastifyBaseLogger; intervalMs?: number }) {
+    this.poller = new Poller({
+      intervalMs: options.intervalMs ?? AUDIT_PRUNE_INTERVAL_MS,
+      name: 'audit retention',
+      log: options.log,
+      runPass: () => pruneAuditLog(options.db, { stopping: () => this.poller.stopping }),
+    });
+  }
+
+  start(): void {
+    this.poller.start();
+  }
+
+  stop(): Promise<void> {
+    return this.poller.stop();
+  }
+}

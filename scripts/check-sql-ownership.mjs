@@ -79,6 +79,7 @@ const OWNERS = {
   people: 'resources/people',
   person_aliases: 'resources/people',
   companies: 'resources/people',
+  people_settings: 'resources/people',
   follows: 'resources/notifications',
   notification_outbox: 'resources/notifications',
   notification_settings: 'resources/notifications',

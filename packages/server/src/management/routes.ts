@@ -25,7 +25,7 @@ import { siteConfigManagementRoutes } from '../resources/site-config/mount.ts';
 import { translationManagementRoutes } from '../resources/translations/mount.ts';
 import { boardManagementRoutes } from '../resources/board/mount.ts';
 import { webhookManagementRoutes } from '../resources/webhooks/mount.ts';
-import { peopleManagementRoutes } from '../resources/people/mount.ts';
+import { peopleManagementRoutes, personDataRoutes } from '../resources/people/mount.ts';
 import { notificationManagementRoutes } from '../resources/notifications/mount.ts';
 import { sourceMapManagementRoutes } from '../resources/source-maps/mount.ts';
 
@@ -53,6 +53,7 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   tagManagementRoutes,
   webhookManagementRoutes,
   peopleManagementRoutes,
+  personDataRoutes,
   notificationManagementRoutes,
   sourceMapManagementRoutes,
 ];

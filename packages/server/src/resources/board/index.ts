@@ -15,3 +15,5 @@ export { findSessionUser, setBoardUserSpam, type BoardUserRow } from './store-us
 // The board's SSO page verifies the host app's tokens with this secret.
 export { BOARD_SESSION_COOKIE, boardSsoSecret } from './sso-secret.ts';
 export { boardUrl } from './settings.ts';
+// Erasing a person (resources/people/service.ts), in its transaction.
+export { eraseBoardUsers } from './store-users.ts';

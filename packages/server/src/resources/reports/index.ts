@@ -20,3 +20,5 @@ export {
 } from './store-triage.ts';
 export { type AttentionGroupRow, listErrorGroupsNeedingAttention } from './attention-read-model.ts';
 export { feedbackFromEvent, feedbackFromUserReport, recordSentryFeedback } from './feedback.ts';
+// A person's data (resources/people/service.ts): their error events and reports, listed and erased.
+export { eraseErrorUser, errorDataOfPerson, errorUserKeys } from './store-erasure.ts';

@@ -10,6 +10,7 @@ import { registerBoardCommands } from './board.ts';
 import { registerChangelogCommands } from './changelog.ts';
 import { registerFeatureCommands } from './features.ts';
 import { registerKeyCommands } from './keys.ts';
+import { registerPeopleCommands } from './people.ts';
 import { registerLoginCommands } from './login.ts';
 import { registerProjectCommands } from './projects.ts';
 import { registerReleaseCommands } from './releases.ts';
@@ -36,4 +37,5 @@ export function registerManagementCommands(program: Command): void {
   registerSourceMapCommands(program);
   registerBoardCommands(program);
   registerWebhookCommands(program);
+  registerPeopleCommands(program);
 }

@@ -96,7 +96,9 @@ export function registerPeopleCommands(program: Command): void {
           ? await client.get<PeopleSettings>(`${base}/people-settings`)
           : await client.put<PeopleSettings>(`${base}/people-settings`, { eraseContent: mode });
       if (flags.json) return printJson(settings);
-      say(`Erasing a person ${settings.eraseContent === 'delete' ? 'deletes' : 'anonymises'} their ideas and comments.`);
+      say(
+        `Erasing a person ${settings.eraseContent === 'delete' ? 'deletes' : 'anonymises'} their ideas and comments.`,
+      );
     }),
   );
 }

@@ -105,6 +105,8 @@ const INFRASTRUCTURE_STORES = new Set([
   'db/migrate.ts',
   'db/named-lock.ts',
   'db/instance-keys.ts',
+  // Full export and restore (issue 36): copies every table's rows, by names listed at run time.
+  'db/archive.ts',
   'http/quota.ts',
   'http/rate-limit.ts',
 ]);

@@ -253,11 +253,13 @@ export async function restoreInstance(db: Database, file: string): Promise<Resto
     );
   }
   await db.transaction(async (tx) => {
-    const taken = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM projects');
-    if (Number(taken?.n ?? 0) > 0) {
-      throw new RestoreError(
-        'the database is not empty: restore into a new database, before the server first starts on it',
-      );
+    // Empty: no row in any table the archive fills (a server's first start already made projects).
+    for (const table of manifest.tables) {
+      if (targets.has(table.name) && (await tx.get(`SELECT 1 AS found FROM ${quote(table.name)} LIMIT 1`))) {
+        throw new RestoreError(
+          `the database is not empty (${table.name}): restore into a new database, before the server first starts on it`,
+        );
+      }
     }
     await readZip(
       file,

@@ -1,7 +1,7 @@
 /**
- * `signpost people` against a real Signpost server: a contact e-mail and a voter become people,
- * a person's export lists their idea and vote, erasing needs --yes, and after it the idea stays
- * (without the address) and the vote still counts.
+ * `signpost people` against a real Signpost server: a contact e-mail becomes a person, the
+ * person's export lists their idea, erasing needs --yes, and after it the idea stays
+ * (without the address). `signpost server export` and `restore` move the instance to a new database.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -47,5 +47,18 @@ describe('signpost people commands', { timeout: 120_000 }, () => {
     const kept = await publicGet(`/features/${idea.id}`, liveKey);
     assert.equal(kept.status, 200);
     assert.equal(JSON.stringify(kept.body).includes('quentin'), false);
+  });
+
+  it('exports the instance and restores it into a new database (signpost server export / restore)', async () => {
+    const file = join(cli.home, 'instance.zip');
+    const exported = await ok(['server', 'export', file, '--database-url', cli.server.database.url]);
+    assert.match(exported.stdout, /Exported \d+ tables/);
+    const target = `sqlite:${join(cli.home, 'restored.db')}`;
+    const restored = await ok(['server', 'restore', file, '--database-url', target, '--data-dir', cli.home]);
+    assert.match(restored.stdout, /Restored \d+ tables/);
+    assert.match(restored.stdout, /svc_live_/);
+    const again = await signpost(['server', 'restore', file, '--database-url', target, '--data-dir', cli.home]);
+    assert.equal(again.status, 65);
+    assert.match(again.stderr, /not empty/);
   });
 });

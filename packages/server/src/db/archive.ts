@@ -17,6 +17,7 @@
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import type { Writable } from 'node:stream';
 import { Unzip, UnzipInflate, Zip, ZipDeflate } from 'fflate';
 import { generateApiKey, hashApiKey, lookupOf, type KeyEnvironment } from '../kernel/api-keys.ts';
 import type { Database, Queryable, Row, SqlValue } from './database.ts';
@@ -61,6 +62,10 @@ export interface TableInfo {
   primaryKey: string[];
   /** Tables this one references (foreign keys). */
   parents: string[];
+  /** Columns that are NOT NULL. */
+  notNull: string[];
+  /** Single-column foreign keys: this table's column, the parent table and its column. */
+  fks: { from: string; table: string; to: string }[];
 }
 
 export interface Manifest {
@@ -68,6 +73,8 @@ export interface Manifest {
   schemaVersion: string;
   sourceDialect: Database['dialect'];
   exportedAt: string;
+  /** Set in a project's archive. */
+  projectId?: string;
   tables: { name: string; columns: string[]; rows: number }[];
   leftOut: string[];
 }
@@ -79,16 +86,22 @@ async function tablesOf(db: Queryable & { dialect: Database['dialect'] }): Promi
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'features_fts%' ORDER BY name",
     );
     for (const { name } of names) {
-      const columns = await db.all<{ name: string; pk: number }>(`SELECT name, pk FROM pragma_table_info('${name}')`);
-      const fks = await db.all<{ table: string }>(`SELECT "table" FROM pragma_foreign_key_list('${name}')`);
+      const columns = await db.all<{ name: string; pk: number; notnull: number }>(
+        `SELECT name, pk, "notnull" FROM pragma_table_info('${name}')`,
+      );
+      const fks = await db.all<{ table: string; from: string; to: string }>(
+        `SELECT "table", "from", "to" FROM pragma_foreign_key_list('${name}')`,
+      );
       infos.push({
         name,
         columns: columns.map((c) => c.name),
+        notNull: columns.filter((c) => Number(c.notnull) === 1 || Number(c.pk) > 0).map((c) => c.name),
         primaryKey: columns
           .filter((c) => Number(c.pk) > 0)
           .sort((a, b) => Number(a.pk) - Number(b.pk))
           .map((c) => c.name),
         parents: [...new Set(fks.map((f) => f.table))],
+        fks: fks.map((f) => ({ from: f.from, table: f.table, to: f.to })),
       });
     }
     return infos;
@@ -97,8 +110,8 @@ async function tablesOf(db: Queryable & { dialect: Database['dialect'] }): Promi
     "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name",
   );
   for (const { name } of names) {
-    const columns = await db.all<{ name: string }>(
-      'SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position',
+    const columns = await db.all<{ name: string; nullable: string }>(
+      'SELECT column_name AS name, is_nullable AS nullable FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position',
       [name],
     );
     const pk = await db.all<{ name: string }>(
@@ -106,15 +119,20 @@ async function tablesOf(db: Queryable & { dialect: Database['dialect'] }): Promi
        WHERE i.indrelid = ?::regclass AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)`,
       [name],
     );
-    const fks = await db.all<{ parent: string }>(
-      `SELECT DISTINCT c.confrelid::regclass::text AS parent FROM pg_constraint c WHERE c.contype = 'f' AND c.conrelid = ?::regclass`,
+    const fks = await db.all<{ parent: string; from_col: string; to_col: string }>(
+      `SELECT c.confrelid::regclass::text AS parent, a.attname AS from_col, af.attname AS to_col FROM pg_constraint c
+       JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+       JOIN pg_attribute af ON af.attrelid = c.confrelid AND af.attnum = c.confkey[1]
+       WHERE c.contype = 'f' AND c.conrelid = ?::regclass`,
       [name],
     );
     infos.push({
       name,
       columns: columns.map((c) => c.name),
+      notNull: columns.filter((c) => c.nullable === 'NO').map((c) => c.name),
       primaryKey: pk.map((c) => c.name),
-      parents: fks.map((f) => f.parent.replace(/^"|"$/g, '')),
+      parents: [...new Set(fks.map((f) => f.parent.replace(/^"|"$/g, '')))],
+      fks: fks.map((f) => ({ from: f.from_col, table: f.parent.replace(/^"|"$/g, ''), to: f.to_col })),
     });
   }
   return infos;
@@ -156,16 +174,58 @@ function decode(value: unknown): SqlValue {
   return value as SqlValue;
 }
 
+interface Filter {
+  sql: string;
+  params: SqlValue[];
+}
+
+/**
+ * A project's rows of a table: its own `project_id`, else through the first foreign key to a
+ * table that has the project's rows (votes through features, events through error groups).
+ * undefined: an instance-level table (accounts, teams), not in a project's archive.
+ */
+function projectFilter(tables: Map<string, TableInfo>, projectId: string): (table: TableInfo) => Filter | undefined {
+  const memo = new Map<string, Filter | undefined>();
+  const of = (table: TableInfo, depth: number): Filter | undefined => {
+    if (memo.has(table.name)) return memo.get(table.name);
+    let filter: Filter | undefined;
+    if (table.name === 'projects') filter = { sql: '"id" = ?', params: [projectId] };
+    else if (table.columns.includes('project_id')) filter = { sql: '"project_id" = ?', params: [projectId] };
+    else if (depth < 4) {
+      // A NOT NULL key first: a nullable one (a comment's board user) would miss the rows without it.
+      const keys = [...table.fks].sort(
+        (a, b) => Number(table.notNull.includes(b.from)) - Number(table.notNull.includes(a.from)),
+      );
+      for (const fk of keys) {
+        const parent = tables.get(fk.table);
+        const parentFilter = parent && parent.name !== table.name ? of(parent, depth + 1) : undefined;
+        if (!parentFilter) continue;
+        filter = {
+          sql: `${quote(fk.from)} IN (SELECT ${quote(fk.to)} FROM ${quote(fk.table)} WHERE ${parentFilter.sql})`,
+          params: parentFilter.params,
+        };
+        break;
+      }
+    }
+    memo.set(table.name, filter);
+    return filter;
+  };
+  return (table) => of(table, 0);
+}
+
 /** Every page of a table, in primary-key order (keyset: the last key of a page starts the next). */
-async function* pagesOf(db: Queryable, table: TableInfo, columns: string[]): AsyncGenerator<Row[]> {
+async function* pagesOf(db: Queryable, table: TableInfo, columns: string[], filter?: Filter): AsyncGenerator<Row[]> {
   const key = table.primaryKey.length > 0 ? table.primaryKey : columns;
   const select = `SELECT ${columns.map(quote).join(', ')} FROM ${quote(table.name)}`;
   const order = ` ORDER BY ${key.map(quote).join(', ')} LIMIT ${PAGE}`;
   let after: SqlValue[] | undefined;
   for (;;) {
-    const where =
-      after === undefined ? '' : ` WHERE (${key.map(quote).join(', ')}) > (${key.map(() => '?').join(', ')})`;
-    const rows = await db.all<Row>(`${select}${where}${order}`, after ?? []);
+    const conditions = [
+      ...(filter ? [filter.sql] : []),
+      ...(after === undefined ? [] : [`(${key.map(quote).join(', ')}) > (${key.map(() => '?').join(', ')})`]),
+    ];
+    const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
+    const rows = await db.all<Row>(`${select}${where}${order}`, [...(filter?.params ?? []), ...(after ?? [])]);
     if (rows.length > 0) yield rows;
     if (rows.length < PAGE) return;
     const last = rows[rows.length - 1]!;
@@ -173,9 +233,17 @@ async function* pagesOf(db: Queryable, table: TableInfo, columns: string[]): Asy
   }
 }
 
-/** Writes the whole instance to `file` (a zip); answers its manifest. */
-export async function exportInstance(db: Database, file: string, schemaVersion: string): Promise<Manifest> {
-  const out = createWriteStream(file);
+/**
+ * Writes the whole instance, or one project (`projectId`: its rows of every table that has them,
+ * without its team, so a restore makes it an instance admin's to assign), as a zip to `out`;
+ * answers the manifest once `out` has had everything.
+ */
+export async function exportArchive(
+  db: Database,
+  out: Writable,
+  schemaVersion: string,
+  options: { projectId?: string | undefined } = {},
+): Promise<Manifest> {
   let failed: Error | undefined;
   const zip = new Zip((error, data, final) => {
     if (error) failed = error;
@@ -183,25 +251,36 @@ export async function exportInstance(db: Database, file: string, schemaVersion: 
     if (final) out.end();
   });
   const all = inDependencyOrder(await tablesOf(db));
+  const filterOf = options.projectId
+    ? projectFilter(new Map(all.map((t) => [t.name, t])), options.projectId)
+    : undefined;
+  const included = all.filter((t) => !LEFT_OUT.has(t.name) && (!filterOf || filterOf(t)));
   const manifest: Manifest = {
     format: ARCHIVE_FORMAT,
     schemaVersion,
     sourceDialect: db.dialect,
     exportedAt: new Date().toISOString(),
+    ...(options.projectId ? { projectId: options.projectId } : {}),
     tables: [],
-    leftOut: all.filter((t) => LEFT_OUT.has(t.name)).map((t) => t.name),
+    leftOut: all.filter((t) => !included.includes(t)).map((t) => t.name),
   };
-  for (const table of all.filter((t) => !LEFT_OUT.has(t.name))) {
+  for (const table of included) {
     const secret = SECRET_COLUMNS[table.name] ?? [];
     const columns = table.columns.filter((c) => !secret.includes(c));
     const entry = new ZipDeflate(`tables/${table.name}.jsonl`, { level: 6 });
     zip.add(entry);
     let rows = 0;
-    for await (const page of pagesOf(db, { ...table, primaryKey: table.primaryKey }, table.columns)) {
-      const lines = page.map((row) => JSON.stringify(columns.map((c) => encode(row[c]))));
+    for await (const page of pagesOf(db, table, table.columns, filterOf?.(table))) {
+      const lines = page.map((row) =>
+        JSON.stringify(
+          columns.map((c) =>
+            options.projectId && table.name === 'projects' && c === 'team_id' ? null : encode(row[c]),
+          ),
+        ),
+      );
       entry.push(new TextEncoder().encode(`${lines.join('\n')}\n`));
       rows += page.length;
-      // Let the file stream drain before the next page, so memory holds one page.
+      // Let the output drain before the next page, so memory holds one page.
       if (out.writableNeedDrain) await once(out, 'drain');
     }
     entry.push(new Uint8Array(0), true);
@@ -211,8 +290,15 @@ export async function exportInstance(db: Database, file: string, schemaVersion: 
   zip.add(head);
   head.push(new TextEncoder().encode(JSON.stringify(manifest, null, 2)), true);
   zip.end();
-  if (!out.writableFinished) await once(out, 'finish');
   if (failed) throw failed;
+  return manifest;
+}
+
+/** Writes the whole instance to `file` (a zip); answers its manifest once the file is complete. */
+export async function exportInstance(db: Database, file: string, schemaVersion: string): Promise<Manifest> {
+  const out = createWriteStream(file);
+  const manifest = await exportArchive(db, out, schemaVersion);
+  if (!out.writableFinished) await once(out, 'finish');
   return manifest;
 }
 

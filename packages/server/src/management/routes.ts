@@ -13,7 +13,7 @@ import {
 } from '../resources/accounts/mount.ts';
 import { inviteManagementRoutes, teamManagementRoutes } from '../resources/teams/mount.ts';
 import { tokenManagementRoutes } from '../resources/tokens/mount.ts';
-import { keyRoutes, projectRoutes } from '../resources/projects/mount.ts';
+import { keyRoutes, projectExportRoutes, projectRoutes } from '../resources/projects/mount.ts';
 import { changelogManagementRoutes } from '../resources/changelog/mount.ts';
 import { featureManagementRoutes } from '../resources/features/mount.ts';
 import { releaseManagementRoutes } from '../resources/releases/mount.ts';
@@ -40,6 +40,7 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   adminManagementRoutes,
   projectRoutes,
   keyRoutes,
+  projectExportRoutes,
   featureManagementRoutes,
   changelogManagementRoutes,
   siteConfigManagementRoutes,

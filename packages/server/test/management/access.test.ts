@@ -18,6 +18,7 @@ const REQUESTS: Record<string, { body?: unknown; query?: Record<string, string> 
   manageSetPeopleSettings: { body: { eraseContent: 'delete' } },
   manageExportPerson: { body: {} },
   manageErasePerson: { body: {} },
+  manageExportProject: { body: {} },
   manageUploadSourceMaps: { body: { release: '1.0.0', files: [{ name: '~/app.js', content: 'x' }] } },
   manageDeleteReleaseSourceMaps: { query: { release: '1.0.0' } },
   manageMergeFeature: { body: { targetId: 'TARGET' } },

@@ -4,10 +4,12 @@
  * on the People screen (searched by company) and on their person page; the inbox sorts by value.
  * A team reply posted from the idea's page shows with its "Team" badge on the board, an internal
  * note does not; a status change carries an official response; the undo window is set in the
- * project settings. axe-core on every new screen.
+ * project settings. A person's data is exported and erased from their page, and the project's
+ * export downloaded from its settings. axe-core on every new screen.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { unzipSync } from 'fflate';
 import { createHmac, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -239,6 +241,27 @@ describe('dashboard: people and team replies', () => {
     assert.deepEqual(left.body.people, []);
     const after = await call(`${env.origin}/api/public/v1/features/${quietId}`, { headers: { 'x-api-key': key } });
     assert.equal(after.body.voteCount, votesBefore, 'their vote still counts');
+    await page.context().close();
+  });
+
+  it("downloads the project's export from its settings", async () => {
+    const page = await dashboardPage();
+    await page.goto(`${env.origin}/app/projects/${projectId}/settings`);
+    await page.getByRole('heading', { name: 'Export' }).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download export (zip)' }).click(),
+    ]);
+    assert.match(download.suggestedFilename(), /\.zip$/);
+    const entries = unzipSync(readFileSync((await download.path())!));
+    const manifest = JSON.parse(new TextDecoder().decode(entries['manifest.json']));
+    assert.equal(manifest.projectId, projectId);
+    assert.ok(new TextDecoder().decode(entries['tables/features.jsonl']).includes(ideaId));
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Downloaded .+\.zip/ })
+      .waitFor();
+    await expectAccessible(page, 'settings with the export');
     await page.context().close();
   });
 });

@@ -82,6 +82,7 @@ const OWNERS = {
   people: 'resources/people',
   person_aliases: 'resources/people',
   companies: 'resources/people',
+  people_settings: 'resources/people',
   follows: 'resources/notifications',
   notification_outbox: 'resources/notifications',
   notification_settings: 'resources/notifications',
@@ -112,6 +113,8 @@ const INFRASTRUCTURE_STORES = new Set([
   'db/migrate.ts',
   'db/named-lock.ts',
   'db/instance-keys.ts',
+  // Full export and restore (issue 36): copies every table's rows, by names listed at run time.
+  'db/archive.ts',
   'http/quota.ts',
   'http/rate-limit.ts',
 ]);

@@ -4,9 +4,12 @@
  * on the People screen (searched by company) and on their person page; the inbox sorts by value.
  * A team reply posted from the idea's page shows with its "Team" badge on the board, an internal
  * note does not; a status change carries an official response; the undo window is set in the
- * project settings. axe-core on every new screen.
+ * project settings. A person's data is exported and erased from their page, and the project's
+ * export downloaded from its settings. axe-core on every new screen.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { unzipSync } from 'fflate';
 import { createHmac, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -53,6 +56,8 @@ describe('dashboard: people and team replies', () => {
   let boardUrl: string;
   let ideaId: string;
   let quietId: string;
+  let secret: string;
+  let key: string;
 
   before(async () => {
     env = await startDashboardEnv();
@@ -76,7 +81,7 @@ describe('dashboard: people and team replies', () => {
     boardUrl = (
       await manage(`/projects/${projectId}/board`, { method: 'PATCH', body: { enabled: true } })
     ).body.url.replace(/\/$/, '');
-    const key = (
+    key = (
       await manage(`/projects/${projectId}/keys`, {
         body: { name: 'tests', environment: 'live', scopes: ['public:read', 'features:read', 'features:write'] },
       })
@@ -88,7 +93,7 @@ describe('dashboard: people and team replies', () => {
     ).body.id;
     quietId = (await publicApi('/features', { title: 'Emoji reactions', description: 'React to comments with emoji.' }))
       .body.id;
-    const secret = (await manage(`/projects/${projectId}/board/sso-secret`, { method: 'POST' })).body.secret as string;
+    secret = (await manage(`/projects/${projectId}/board/sso-secret`, { method: 'POST' })).body.secret as string;
     const token = ssoToken(secret, {
       sub: 'u-1',
       email: 'ines@globex.test',
@@ -196,6 +201,67 @@ describe('dashboard: people and team replies', () => {
       headers: { cookie },
     });
     assert.deepEqual(saved.body, { undoWindowSeconds: 15, projectValue: 15 });
+    await page.context().close();
+  });
+
+  it("exports a person's data as a JSON download and erases them behind a confirmation", async () => {
+    const token = ssoToken(secret, { sub: 'u-erase', email: 'oskar.erasmus@globex.test', name: 'Oskar Erasmus' });
+    const voter = await env.browser.newPage();
+    await voter.goto(`${boardUrl}/sso?token=${token}&return=${encodeURIComponent(`/ideas/${quietId}`)}`);
+    await voter.getByText('Signed in as Oskar Erasmus').waitFor();
+    await voter.getByRole('button', { name: 'Vote' }).click();
+    await voter.getByRole('button', { name: 'Remove vote' }).waitFor();
+    await voter.close();
+    const votesBefore = (
+      await call(`${env.origin}/api/public/v1/features/${quietId}`, { headers: { 'x-api-key': key } })
+    ).body.voteCount;
+
+    const page = await dashboardPage();
+    await page.goto(`${env.origin}/app/projects/${projectId}/people?q=erasmus`);
+    await page.getByRole('table', { name: 'People' }).getByRole('link', { name: 'Oskar Erasmus' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Oskar Erasmus' }).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export their data (JSON)' }).click(),
+    ]);
+    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    assert.equal(exported.person.email, 'oskar.erasmus@globex.test');
+    assert.deepEqual(
+      exported.votes.map((v: { featureId: string }) => v.featureId),
+      [quietId],
+    );
+
+    await page.getByRole('button', { name: 'Erase person' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Erase Oskar Erasmus?' });
+    await dialog.getByText('Their ideas and comments stay, without their name.').waitFor();
+    await expectAccessible(page, 'erase person dialog');
+    await dialog.getByRole('button', { name: 'Erase', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'People' }).waitFor();
+    const left = await call(`${env.origin}/api/v1/projects/${projectId}/people?q=erasmus`, { headers: { cookie } });
+    assert.deepEqual(left.body.people, []);
+    const after = await call(`${env.origin}/api/public/v1/features/${quietId}`, { headers: { 'x-api-key': key } });
+    assert.equal(after.body.voteCount, votesBefore, 'their vote still counts');
+    await page.context().close();
+  });
+
+  it("downloads the project's export from its settings", async () => {
+    const page = await dashboardPage();
+    await page.goto(`${env.origin}/app/projects/${projectId}/settings`);
+    await page.getByRole('heading', { name: 'Export' }).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download export (zip)' }).click(),
+    ]);
+    assert.match(download.suggestedFilename(), /\.zip$/);
+    const entries = unzipSync(readFileSync((await download.path())!));
+    const manifest = JSON.parse(new TextDecoder().decode(entries['manifest.json']));
+    assert.equal(manifest.projectId, projectId);
+    assert.ok(new TextDecoder().decode(entries['tables/features.jsonl']).includes(ideaId));
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Downloaded .+\.zip/ })
+      .waitFor();
+    await expectAccessible(page, 'settings with the export');
     await page.context().close();
   });
 });

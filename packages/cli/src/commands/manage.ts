@@ -11,6 +11,7 @@ import { registerBoardCommands } from './board.ts';
 import { registerChangelogCommands } from './changelog.ts';
 import { registerFeatureCommands } from './features.ts';
 import { registerKeyCommands } from './keys.ts';
+import { registerPeopleCommands } from './people.ts';
 import { registerLoginCommands } from './login.ts';
 import { registerProjectCommands } from './projects.ts';
 import { registerReleaseCommands } from './releases.ts';
@@ -40,4 +41,5 @@ export function registerManagementCommands(program: Command): void {
   registerBoardCommands(program);
   registerWebhookCommands(program);
   registerAuditCommands(program);
+  registerPeopleCommands(program);
 }

@@ -1,4 +1,8 @@
-/** `signpost server start` and `signpost server migrate`: run the Signpost server installed next to the CLI. */
+/**
+ * `signpost server start|migrate|export|restore`: run the Signpost server installed next to the CLI
+ * (export and restore: the whole instance as one zip, between SQLite and PostgreSQL either way).
+ */
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { action } from '../manage/errors.ts';
 import { integer, usageExits } from '../manage/common.ts';
@@ -64,6 +68,37 @@ export function registerServerCommands(program: Command): void {
     .action(
       action(async (flags: ServerFlags) => {
         process.exitCode = await runServerScript('src/cli/migrate.ts', serverEnv(flags));
+      }),
+    );
+
+  databaseOptions(
+    server
+      .command('export')
+      .description('Write the whole instance to one zip of JSON lines per table (secrets left out)')
+      .argument('<file>', 'the archive to write, e.g. signpost.zip'),
+  )
+    .addHelpText('after', '\nExample:\n  signpost server export signpost.zip --data-dir /var/lib/signpost')
+    .action(
+      action(async (file: string, flags: ServerFlags) => {
+        process.exitCode = await runServerScript('src/cli/export.ts', serverEnv(flags), [resolve(file)]);
+      }),
+    );
+
+  databaseOptions(
+    server
+      .command('restore')
+      .description(
+        'Fill a new database from an export (before the server first starts on it); prints the re-issued API keys once',
+      )
+      .argument('<file>', 'the archive written by `signpost server export`'),
+  )
+    .addHelpText(
+      'after',
+      '\nExample:\n  signpost server restore signpost.zip --database-url postgres://signpost@localhost/signpost',
+    )
+    .action(
+      action(async (file: string, flags: ServerFlags) => {
+        process.exitCode = await runServerScript('src/cli/restore.ts', serverEnv(flags), [resolve(file)]);
       }),
     );
 }

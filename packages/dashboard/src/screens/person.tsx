@@ -1,12 +1,85 @@
-/** One person of the project: who they are, their company, and their ideas, votes and comments. */
-import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+/**
+ * One person of the project: who they are, their company, and their ideas, votes and comments.
+ * Admins answer a data request here (issue 36): their data as a JSON download, and their erasure
+ * behind a confirmation that says what happens to what they wrote.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { statusLabel, when } from '../api/features.ts';
-import { companyLine, personKey, personName } from '../api/people.ts';
-import { useProject } from '../project-layout.tsx';
+import { companyLine, peopleKey, personKey, personName } from '../api/people.ts';
+import { canAdminister, useProject } from '../project-layout.tsx';
+import { Button, ErrorNote } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
+import { ConfirmButton } from '../widgets/confirm.tsx';
 import { QueryView } from '../widgets/states.tsx';
+
+/** Saves a JSON document as a file through the browser's download. */
+function download(name: string, data: unknown) {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  // After the browser took the file: revoking at once may cancel the download in some browsers.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function PersonDataActions({ projectId, personId, name }: { projectId: string; personId: string; name: string }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [exporting, setExporting] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const settings = useQuery({
+    queryKey: ['people-settings', projectId],
+    queryFn: () => unwrap(api.GET('/projects/{projectId}/people-settings', { params: { path: { projectId } } })),
+  });
+  const params = { params: { path: { projectId, personId } } };
+  const exportData = async () => {
+    setExporting(true);
+    setError(null);
+    try {
+      download(
+        `person-${personId}.json`,
+        await unwrap(api.POST('/projects/{projectId}/people/{personId}/export', params)),
+      );
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setExporting(false);
+    }
+  };
+  const erase = async () => {
+    await unwrap(api.POST('/projects/{projectId}/people/{personId}/erase', params));
+    await queryClient.invalidateQueries({ queryKey: peopleKey(projectId) });
+    queryClient.removeQueries({ queryKey: personKey(projectId, personId) });
+    await navigate(`/projects/${projectId}/people`);
+  };
+  const deletes = settings.data?.eraseContent === 'delete';
+  return (
+    <section className="card stack" aria-labelledby="person-data">
+      <h2 id="person-data">Their data</h2>
+      <div className="row">
+        <Button variant="secondary" onPress={exportData} busy={exporting}>
+          {exporting ? 'Exporting…' : 'Export their data (JSON)'}
+        </Button>
+        <ConfirmButton
+          label="Erase person"
+          title={`Erase ${name}?`}
+          confirmLabel="Erase"
+          variant="danger"
+          onConfirm={erase}
+        >
+          Their name, e-mail addresses, board sign-in, follows and e-mails go.{' '}
+          {deletes ? 'Their ideas and comments are deleted.' : 'Their ideas and comments stay, without their name.'}{' '}
+          Their votes still count, linked to nobody. This cannot be undone.
+        </ConfirmButton>
+      </div>
+      {error ? <ErrorNote error={error} /> : null}
+    </section>
+  );
+}
 
 export default function PersonScreen() {
   const project = useProject();
@@ -47,6 +120,9 @@ export default function PersonScreen() {
                 <dd>{when(who.lastSeenAt)}</dd>
               </dl>
             </header>
+            {canAdminister(project) ? (
+              <PersonDataActions projectId={project.id} personId={personId} name={personName(who)} />
+            ) : null}
             <section className="card stack" aria-labelledby="person-ideas">
               <h2 id="person-ideas">Ideas ({ideas.length})</h2>
               {ideas.length === 0 ? (

@@ -1,8 +1,8 @@
 /**
  * A project's settings: name, slug, locales (admin), plan and monthly quota (owner); its public
  * board (on/off, private, title, logo, accent colour, custom domain, anonymous votes, moderation)
- * and the board's SSO secret, shown once; the follower e-mails' undo window. Members see the values
- * read-only.
+ * and the board's SSO secret, shown once; the follower e-mails' undo window; the project's export
+ * (admins). Members see the values read-only.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -21,6 +21,7 @@ import { QueryView } from '../widgets/states.tsx';
 import './projects.css';
 import { LocaleFields, PlanFields, QUOTA_MESSAGE } from './project-fields.tsx';
 import { NotificationSettings } from './notification-settings.tsx';
+import { ProjectExport } from './project-export.tsx';
 
 const boardKey = (projectId: string) => ['project', projectId, 'board'] as const;
 
@@ -35,6 +36,7 @@ export default function ProjectSettings() {
       {admin ? <ProjectForm project={project} /> : <ProjectFacts project={project} />}
       <BoardSection project={project} admin={admin} />
       <NotificationSettings project={project} admin={admin} />
+      {admin ? <ProjectExport project={project} /> : null}
     </section>
   );
 }

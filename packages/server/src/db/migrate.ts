@@ -117,3 +117,9 @@ export function splitStatements(sql: string): string[] {
     .map((statement) => statement.trim())
     .filter(Boolean);
 }
+
+/** The schema's version: the last migration applied (what an export records and a restore checks). */
+export async function schemaVersion(db: Queryable): Promise<string> {
+  const row = await db.get<{ id: string | null }>('SELECT MAX(id) AS id FROM schema_migrations');
+  return row?.id ?? '';
+}

@@ -13,7 +13,7 @@ import {
 } from '../resources/accounts/mount.ts';
 import { inviteManagementRoutes, teamManagementRoutes } from '../resources/teams/mount.ts';
 import { tokenManagementRoutes } from '../resources/tokens/mount.ts';
-import { keyRoutes, projectRoutes } from '../resources/projects/mount.ts';
+import { keyRoutes, projectExportRoutes, projectRoutes } from '../resources/projects/mount.ts';
 import { changelogManagementRoutes } from '../resources/changelog/mount.ts';
 import { attachmentManagementRoutes, featureManagementRoutes } from '../resources/features/mount.ts';
 import { releaseManagementRoutes } from '../resources/releases/mount.ts';
@@ -26,7 +26,7 @@ import { siteConfigManagementRoutes } from '../resources/site-config/mount.ts';
 import { translationManagementRoutes } from '../resources/translations/mount.ts';
 import { boardManagementRoutes } from '../resources/board/mount.ts';
 import { webhookManagementRoutes } from '../resources/webhooks/mount.ts';
-import { peopleManagementRoutes } from '../resources/people/mount.ts';
+import { peopleManagementRoutes, personDataRoutes } from '../resources/people/mount.ts';
 import { notificationManagementRoutes } from '../resources/notifications/mount.ts';
 import { sourceMapManagementRoutes } from '../resources/source-maps/mount.ts';
 import { auditManagementRoutes } from '../resources/audit/mount.ts';
@@ -42,6 +42,7 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   adminManagementRoutes,
   projectRoutes,
   keyRoutes,
+  projectExportRoutes,
   featureManagementRoutes,
   attachmentManagementRoutes,
   changelogManagementRoutes,
@@ -57,6 +58,7 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   tagManagementRoutes,
   webhookManagementRoutes,
   peopleManagementRoutes,
+  personDataRoutes,
   notificationManagementRoutes,
   sourceMapManagementRoutes,
   auditManagementRoutes,

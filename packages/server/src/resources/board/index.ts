@@ -24,3 +24,5 @@ export {
   IDENTITY_TOKEN_MAX_LENGTH,
   verifyIdentityToken,
 } from './widget-identity.ts';
+// Erasing a person (resources/people/service.ts), in its transaction.
+export { eraseBoardUsers } from './store-users.ts';

@@ -172,3 +172,30 @@ export async function findBoardUserByEmail(
     email.trim().toLowerCase(),
   ]);
 }
+
+/**
+ * Erasing a person (issue 36): their board users go with their sessions (and, through the
+ * foreign keys, their follows and queued e-mails, which the notifications resource removes first
+ * by itself), and every sign-in link sent to one of their addresses. In the caller's transaction.
+ */
+export async function eraseBoardUsers(
+  tx: Queryable,
+  projectId: string,
+  userIds: readonly string[],
+  emails: readonly string[],
+): Promise<number> {
+  if (emails.length > 0) {
+    await tx.run(
+      `DELETE FROM board_sign_in_links WHERE project_id = ? AND LOWER(email) IN (${emails.map(() => '?').join(', ')})`,
+      [projectId, ...emails],
+    );
+  }
+  if (userIds.length === 0) return 0;
+  const list = userIds.map(() => '?').join(', ');
+  await tx.run(`DELETE FROM board_sessions WHERE project_id = ? AND user_id IN (${list})`, [projectId, ...userIds]);
+  const { changes } = await tx.run(`DELETE FROM board_users WHERE project_id = ? AND id IN (${list})`, [
+    projectId,
+    ...userIds,
+  ]);
+  return changes;
+}

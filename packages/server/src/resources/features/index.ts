@@ -38,3 +38,5 @@ export {
   listMostVotedOpenIdeas,
   type AttentionIdeaRow,
 } from './attention-read-model.ts';
+// Erasing a person (resources/people/service.ts), in its transaction.
+export { eraseFeatureActivity, type AuthorKeys, type ContentErasure } from './store-erasure.ts';

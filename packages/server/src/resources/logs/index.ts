@@ -14,3 +14,5 @@ export { storeLogBatch } from './log-writer.ts';
 export { listLinePage, lineHistogramRows, type LineFilter } from './store-line-reads.ts';
 export { logHistogram } from './histogram.ts';
 export { parseLogSearch } from './field-filter.ts';
+// Erasing a person (resources/people/service.ts), in its transaction.
+export { eraseLogUser } from './store-lines.ts';

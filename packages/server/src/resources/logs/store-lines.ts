@@ -275,3 +275,26 @@ function countRun(
   addVolume(volume, groupId, 'h', 'm', minute, level, n);
   addVolume(volume, `*${environment}*${level}`, 'H', 'M', minute, level, n);
 }
+
+/**
+ * Erasing a person (issue 36): log groups and lines that name one of their ids lose it; the
+ * group's tally of that user goes (the counts of the group and its lines stay).
+ */
+export async function eraseLogUser(tx: Queryable, projectId: string, userIds: readonly string[]): Promise<number> {
+  if (userIds.length === 0) return 0;
+  const list = userIds.map(() => '?').join(', ');
+  await tx.run(
+    `DELETE FROM log_group_attributes WHERE kind = 'user_id' AND value IN (${list})
+     AND group_id IN (SELECT id FROM log_groups WHERE project_id = ?)`,
+    [...userIds, projectId],
+  );
+  await tx.run(`UPDATE log_lines SET user_id = NULL WHERE project_id = ? AND user_id IN (${list})`, [
+    projectId,
+    ...userIds,
+  ]);
+  const { changes } = await tx.run(
+    `UPDATE log_groups SET user_id = NULL WHERE project_id = ? AND user_id IN (${list})`,
+    [projectId, ...userIds],
+  );
+  return changes;
+}

@@ -4,3 +4,5 @@
  * resources (the board pages: following and unfollowing) may import.
  */
 export { countFollowers, follow, unfollow, isFollowing, listFollowers, moveFollowers } from './store.ts';
+// A person's data (resources/people/service.ts): their follows and e-mails, listed and erased.
+export { eraseNotificationsOfUsers, notificationsOfUsers } from './store.ts';

@@ -242,3 +242,43 @@ export async function setProjectUndoWindow(db: Queryable, projectId: string, sec
     [projectId, seconds, nowIso()],
   );
 }
+
+/** A person's follows and the e-mails queued or sent to them (issue 36's export), newest first. */
+export async function notificationsOfUsers(db: Queryable, projectId: string, userIds: readonly string[]) {
+  if (userIds.length === 0) return { follows: [], emails: [] };
+  const list = userIds.map(() => '?').join(', ');
+  const follows = await db.all<{ feature_id: string; created_at: string }>(
+    `SELECT w.feature_id, w.created_at FROM follows w WHERE w.user_id IN (${list}) ORDER BY w.created_at DESC`,
+    [...userIds],
+  );
+  const emails = await db.all<{
+    id: string;
+    feature_id: string | null;
+    kind: string;
+    payload: string;
+    state: string;
+    created_at: string;
+    sent_at: string | null;
+  }>(
+    `SELECT id, feature_id, kind, payload, state, created_at, sent_at FROM notification_outbox
+     WHERE project_id = ? AND user_id IN (${list}) ORDER BY created_at DESC`,
+    [projectId, ...userIds],
+  );
+  return { follows, emails };
+}
+
+/** Erasing a person (issue 36): their follows and every e-mail queued or sent to them go. */
+export async function eraseNotificationsOfUsers(
+  tx: Queryable,
+  projectId: string,
+  userIds: readonly string[],
+): Promise<{ follows: number; emails: number }> {
+  if (userIds.length === 0) return { follows: 0, emails: 0 };
+  const list = userIds.map(() => '?').join(', ');
+  const follows = await tx.run(`DELETE FROM follows WHERE user_id IN (${list})`, [...userIds]);
+  const emails = await tx.run(`DELETE FROM notification_outbox WHERE project_id = ? AND user_id IN (${list})`, [
+    projectId,
+    ...userIds,
+  ]);
+  return { follows: follows.changes, emails: emails.changes };
+}

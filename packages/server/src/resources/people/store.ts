@@ -227,3 +227,37 @@ export async function listPeople(
     [...params, options.limit],
   );
 }
+
+/** Every alias of a person (issue 36: what they are known by, for their export and erasure). */
+export async function allAliasesOf(db: Queryable, personId: string): Promise<{ kind: AliasKind; value: string }[]> {
+  return db.all<{ kind: AliasKind; value: string }>(
+    'SELECT kind, value FROM person_aliases WHERE person_id = ? ORDER BY kind, value',
+    [personId],
+  );
+}
+
+/** Erasing a person (issue 36): the row and, with it, every alias that led to them. */
+export async function deletePerson(tx: Queryable, projectId: string, personId: string): Promise<boolean> {
+  await tx.run('DELETE FROM person_aliases WHERE project_id = ? AND person_id = ?', [projectId, personId]);
+  const { changes } = await tx.run('DELETE FROM people WHERE project_id = ? AND id = ?', [projectId, personId]);
+  return changes === 1;
+}
+
+export type EraseContent = 'anonymise' | 'delete';
+
+/** What erasing a person does with their ideas and comments; 'anonymise' until set. */
+export async function peopleSettings(db: Queryable, projectId: string): Promise<{ eraseContent: EraseContent }> {
+  const row = await db.get<{ erase_content: EraseContent }>(
+    'SELECT erase_content FROM people_settings WHERE project_id = ?',
+    [projectId],
+  );
+  return { eraseContent: row?.erase_content ?? 'anonymise' };
+}
+
+export async function setPeopleSettings(db: Queryable, projectId: string, eraseContent: EraseContent): Promise<void> {
+  await db.run(
+    `INSERT INTO people_settings (project_id, erase_content, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (project_id) DO UPDATE SET erase_content = excluded.erase_content, updated_at = excluded.updated_at`,
+    [projectId, eraseContent, nowIso()],
+  );
+}

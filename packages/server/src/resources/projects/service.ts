@@ -1,7 +1,12 @@
 /**
  * Project use cases the surfaces share that the audit log records: changing a project's settings,
- * creating and revoking API keys. Each runs in one transaction with its audit entry.
+ * creating and revoking API keys (each in one transaction with its audit entry); and a project's
+ * archive (issue 36): its rows of every table, as the full export writes them (src/db/archive.ts),
+ * streamed page by page.
  */
+import type { Writable } from 'node:stream';
+import { exportArchive, type Manifest } from '../../db/archive.ts';
+import { schemaVersion } from '../../db/migrate.ts';
 import type { Database, SqlValue } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { changes, recordAudit } from '../audit/index.ts';
@@ -90,4 +95,9 @@ export async function withdrawApiKey(db: Database, projectId: string, keyId: str
       after: after ? presentApiKey(after) : null,
     });
   });
+}
+
+/** A project's archive, streamed to `out`. */
+export async function exportProject(db: Database, projectId: string, out: Writable): Promise<Manifest> {
+  return exportArchive(db, out, await schemaVersion(db), { projectId });
 }

@@ -5,3 +5,5 @@ export { countVersionCheck } from './tally.ts';
 // A release's page (resources/release-hub) shows its health next to what broke and shipped.
 export { projectHealth } from './health.ts';
 export { ReleaseHealthSummary } from './schemas.ts';
+// A person's data (resources/people/service.ts): their sessions, listed and erased.
+export { eraseSessionUser, sessionsOfUser } from './store.ts';

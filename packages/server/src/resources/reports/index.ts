@@ -24,3 +24,5 @@ export { feedbackFromEvent, feedbackFromUserReport, recordSentryFeedback } from 
 export { setGroupStatus } from './store-groups.ts';
 // For site-config's flag history (issue 33): the error rate before and after each change.
 export { errorRatesAround } from './store-error-rate.ts';
+// A person's data (resources/people/service.ts): their error events and reports, listed and erased.
+export { eraseErrorUser, errorDataOfPerson, errorUserKeys } from './store-erasure.ts';

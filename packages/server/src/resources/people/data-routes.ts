@@ -1,0 +1,290 @@
+/**
+ * A person's data (issue 36): the export of everything held about them (GDPR article 15), their
+ * erasure (article 17), and the project's choice of what erasure does with their ideas and
+ * comments. All admin: an export is personal data leaving the product.
+ */
+import { Type } from 'typebox';
+import { errorResponses, Timestamp } from '../../http/common-schemas.ts';
+import { NullableString, ProjectParams } from '../../http/management-schemas.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
+import { requireProjectAccess } from '../../management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { PersonSchema, presentPerson } from './presenter.ts';
+import { erasePerson, exportPersonData } from './service.ts';
+import { peopleSettings, setPeopleSettings } from './store.ts';
+
+const tags = ['people'];
+
+const PersonParams = Type.Object({
+  ...ProjectParams.properties,
+  personId: Type.String({ minLength: 1, maxLength: 100 }),
+});
+
+const EraseContent = Type.Union([Type.Literal('anonymise'), Type.Literal('delete')], {
+  description:
+    'What erasing a person does with their ideas and comments: keep the text without its author, or delete it',
+});
+
+const PeopleSettings = Type.Object({ eraseContent: EraseContent }, { additionalProperties: false });
+
+const obj = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
+
+const PersonExport = obj({
+  exportedAt: Timestamp,
+  person: PersonSchema,
+  aliases: Type.Array(obj({ kind: Type.String(), value: Type.String() }), {
+    description: 'Every key they are known by: voter ids, board users, e-mail addresses',
+  }),
+  boardUsers: Type.Array(
+    obj({
+      id: Type.String(),
+      email: Type.String(),
+      name: NullableString(),
+      locale: Type.String(),
+      createdAt: Timestamp,
+    }),
+  ),
+  ideas: Type.Array(
+    obj({
+      id: Type.String(),
+      title: Type.String(),
+      description: Type.String(),
+      type: Type.String(),
+      status: Type.String(),
+      contactEmail: NullableString(),
+      voteCount: Type.Integer(),
+      commentCount: Type.Integer(),
+      createdAt: Timestamp,
+    }),
+  ),
+  votes: Type.Array(
+    obj({ featureId: Type.String(), featureTitle: Type.String(), voterId: Type.String(), createdAt: Timestamp }),
+  ),
+  comments: Type.Array(
+    obj({
+      id: Type.String(),
+      featureId: Type.String(),
+      body: Type.String(),
+      authorName: NullableString(),
+      createdAt: Timestamp,
+    }),
+  ),
+  follows: Type.Array(obj({ featureId: Type.String(), createdAt: Timestamp })),
+  emails: Type.Array(
+    obj({
+      id: Type.String(),
+      featureId: NullableString(),
+      kind: Type.String(),
+      content: Type.Unknown({ description: 'What the e-mail said (its title, statuses, summary)' }),
+      state: Type.String(),
+      createdAt: Timestamp,
+      sentAt: NullableString(),
+    }),
+    { description: 'E-mails queued or sent to them' },
+  ),
+  reports: Type.Array(
+    obj({
+      id: Type.String(),
+      kind: Type.String(),
+      title: Type.String(),
+      message: Type.String(),
+      metadata: Type.Unknown(),
+      firstSeenAt: Timestamp,
+    }),
+    { description: 'Bug and error reports whose metadata names one of their addresses' },
+  ),
+  errorEvents: Type.Array(
+    obj({
+      groupId: Type.String(),
+      eventId: Type.String(),
+      receivedAt: Timestamp,
+      release: NullableString(),
+      event: Type.Unknown({ description: 'The stored event' }),
+    }),
+    { description: 'Error events of their user (by id or e-mail), newest 1000' },
+  ),
+  sessions: Type.Array(
+    obj({
+      sid: Type.String(),
+      environment: Type.String(),
+      release: Type.String(),
+      sdkEnvironment: Type.String(),
+      started: Timestamp,
+      status: Type.String(),
+    }),
+    { description: 'Release-health sessions of their user (by id or e-mail), newest 1000' },
+  ),
+});
+
+const count = Type.Integer({ minimum: 0 });
+const Erasure = obj({
+  erased: Type.Literal(true),
+  content: EraseContent,
+  ideas: count,
+  comments: count,
+  votes: Type.Integer({ minimum: 0, description: 'Votes kept, counted, and linked to nobody' }),
+  follows: count,
+  emails: count,
+  errorEvents: count,
+  reports: count,
+  sessions: count,
+  logGroups: count,
+});
+
+const parsed = (text: string | null): unknown => {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+export async function personDataRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
+  app.get(
+    '/projects/:projectId/people-settings',
+    {
+      schema: {
+        operationId: 'manageGetPeopleSettings',
+        summary: 'What erasing a person does with their ideas and comments (role: member)',
+        tags,
+        params: ProjectParams,
+        response: { 200: PeopleSettings, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      await requireProjectAccess(request, request.params.projectId, 'member');
+      return peopleSettings(db, request.params.projectId);
+    },
+  );
+
+  app.put(
+    '/projects/:projectId/people-settings',
+    {
+      schema: {
+        operationId: 'manageSetPeopleSettings',
+        summary: 'Sets what erasing a person does with their ideas and comments (role: admin)',
+        tags,
+        params: ProjectParams,
+        body: PeopleSettings,
+        response: { 200: PeopleSettings, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      await requireProjectAccess(request, request.params.projectId, 'admin');
+      await setPeopleSettings(db, request.params.projectId, request.body.eraseContent);
+      return peopleSettings(db, request.params.projectId);
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/people/:personId/export',
+    {
+      schema: {
+        operationId: 'manageExportPerson',
+        summary: 'Everything held about one person, as one JSON document (GDPR article 15; role: admin)',
+        tags,
+        params: PersonParams,
+        response: { 200: PersonExport, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId, personId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const data = await exportPersonData(db, projectId, personId);
+      if (!data) throw new NotFoundError();
+      const { keys, activity, notifications, errors, sessions } = data;
+      return {
+        exportedAt: data.exportedAt,
+        person: presentPerson(keys.person),
+        aliases: keys.aliases,
+        boardUsers: activity.boardUsers.map((u) => ({
+          id: u.id,
+          email: u.email,
+          name: u.name,
+          locale: u.locale,
+          createdAt: u.created_at,
+        })),
+        ideas: activity.ideas.map((row) => ({
+          id: row.id,
+          title: row.title,
+          description: row.description,
+          type: row.type,
+          status: row.status,
+          contactEmail: row.contact_email,
+          voteCount: Number(row.vote_count),
+          commentCount: Number(row.comment_count),
+          createdAt: row.created_at,
+        })),
+        votes: activity.votes.map((row) => ({
+          featureId: row.feature_id,
+          featureTitle: row.title,
+          voterId: row.voter_id,
+          createdAt: row.created_at,
+        })),
+        comments: activity.comments.map((row) => ({
+          id: row.id,
+          featureId: row.feature_id,
+          body: row.body,
+          authorName: row.author_name,
+          createdAt: row.created_at,
+        })),
+        follows: notifications.follows.map((row) => ({ featureId: row.feature_id, createdAt: row.created_at })),
+        emails: notifications.emails.map((row) => ({
+          id: row.id,
+          featureId: row.feature_id,
+          kind: row.kind,
+          content: parsed(row.payload),
+          state: row.state,
+          createdAt: row.created_at,
+          sentAt: row.sent_at,
+        })),
+        reports: errors.reports.map((row) => ({
+          id: row.id,
+          kind: row.kind,
+          title: row.title,
+          message: row.message,
+          metadata: parsed(row.metadata),
+          firstSeenAt: row.first_seen_at,
+        })),
+        errorEvents: errors.events.map((row) => ({
+          groupId: row.group_id,
+          eventId: row.event_id,
+          receivedAt: row.received_at,
+          release: row.release,
+          event: row.payload,
+        })),
+        sessions: sessions.map((row) => ({
+          sid: row.sid,
+          environment: row.environment,
+          release: row.release,
+          sdkEnvironment: row.sdk_environment,
+          started: row.started,
+          status: row.status,
+        })),
+      };
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/people/:personId/erase',
+    {
+      schema: {
+        operationId: 'manageErasePerson',
+        summary:
+          "Erases one person (GDPR article 17): personal fields and aliases removed, ideas and comments anonymised or deleted by the project's setting, counts kept (role: admin)",
+        tags,
+        params: PersonParams,
+        response: { 200: Erasure, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId, personId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      // The erasure's audit record (issue 36's audit log) is written here, after erasePerson.
+      const result = await erasePerson(db, projectId, personId);
+      if (!result) throw new NotFoundError();
+      return { erased: true as const, ...result };
+    },
+  );
+}

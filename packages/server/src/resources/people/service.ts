@@ -1,0 +1,114 @@
+/**
+ * A person's data (issue 36, GDPR articles 15 and 17): everything the project holds about one end
+ * user, as one JSON document, and their erasure. Both start from the person's aliases (their
+ * voter ids, board users and addresses) and the ids the host app knows them by; each resource
+ * lists and erases its own rows (through its index), all in one transaction for the erasure.
+ *
+ * Erasure is the one place a person's data goes: the audit record of it belongs next to the call
+ * of `erasePerson` in management-routes.ts.
+ */
+import type { Database, Queryable } from '../../db/database.ts';
+import { nowIso } from '../../kernel/ids.ts';
+import { eraseBoardUsers } from '../board/index.ts';
+import { eraseFeatureActivity } from '../features/index.ts';
+import { eraseLogUser } from '../logs/index.ts';
+import { eraseNotificationsOfUsers, notificationsOfUsers } from '../notifications/index.ts';
+import { eraseSessionUser, sessionsOfUser } from '../release-health/index.ts';
+import { eraseErrorUser, errorDataOfPerson, errorUserKeys } from '../reports/index.ts';
+import { allActivityOfPerson } from './read-model.ts';
+import { allAliasesOf, deletePerson, getPerson, type PersonWithCompany, peopleSettings } from './store.ts';
+
+/** Telemetry (error events, sessions) in an export: the newest this many of each. */
+const TELEMETRY_LIMIT = 1000;
+
+interface PersonKeys {
+  person: PersonWithCompany;
+  aliases: { kind: string; value: string }[];
+  voterIds: string[];
+  boardUserIds: string[];
+  emails: string[];
+  /** What the host app's SDKs call the user: their app id, their voter ids, their addresses. */
+  userIds: string[];
+}
+
+async function keysOf(db: Queryable, projectId: string, personId: string): Promise<PersonKeys | undefined> {
+  const person = await getPerson(db, projectId, personId);
+  if (!person) return undefined;
+  const aliases = await allAliasesOf(db, personId);
+  const of = (kind: string) => aliases.filter((alias) => alias.kind === kind).map((alias) => alias.value);
+  const emails = [...new Set([...of('email'), ...(person.email ? [person.email] : [])].map((e) => e.toLowerCase()))];
+  const voterIds = of('voter_id');
+  const userIds = [
+    ...new Set([
+      ...(person.external_id ? [person.external_id] : []),
+      ...voterIds.filter((id) => !id.startsWith('board:')),
+      ...emails,
+    ]),
+  ];
+  return { person, aliases, voterIds, boardUserIds: of('board_user'), emails, userIds };
+}
+
+/** Everything held about one person of the project; undefined when the project has no such person. */
+export async function exportPersonData(db: Database, projectId: string, personId: string) {
+  const keys = await keysOf(db, projectId, personId);
+  if (!keys) return undefined;
+  const activity = await allActivityOfPerson(db, projectId, keys);
+  const notifications = await notificationsOfUsers(db, projectId, keys.boardUserIds);
+  const errors = await errorDataOfPerson(
+    db,
+    projectId,
+    errorUserKeys(keys.userIds, keys.emails),
+    keys.emails,
+    TELEMETRY_LIMIT,
+  );
+  const sessions = await sessionsOfUser(db, projectId, keys.userIds, TELEMETRY_LIMIT);
+  return { exportedAt: nowIso(), keys, activity, notifications, errors, sessions };
+}
+
+export interface ErasureResult {
+  content: 'anonymise' | 'delete';
+  ideas: number;
+  comments: number;
+  votes: number;
+  follows: number;
+  emails: number;
+  errorEvents: number;
+  reports: number;
+  sessions: number;
+  logGroups: number;
+}
+
+/**
+ * Erases one person: their personal fields and aliases go, their ideas and comments are
+ * anonymised or deleted by the project's setting, their votes, error events and sessions stay
+ * counted under ids that lead to nobody, their follows and e-mails go. One transaction: a
+ * failure leaves everything as it was. undefined when the project has no such person.
+ */
+export async function erasePerson(
+  db: Database,
+  projectId: string,
+  personId: string,
+): Promise<ErasureResult | undefined> {
+  const { eraseContent } = await peopleSettings(db, projectId);
+  return db.transaction(async (tx) => {
+    // Read inside the transaction: an alias added meanwhile is erased too (safe to repeat).
+    const keys = await keysOf(tx, projectId, personId);
+    if (!keys) return undefined;
+    const features = await eraseFeatureActivity(tx, projectId, keys, eraseContent);
+    const notifications = await eraseNotificationsOfUsers(tx, projectId, keys.boardUserIds);
+    const errors = await eraseErrorUser(tx, projectId, errorUserKeys(keys.userIds, keys.emails), keys.emails);
+    const sessions = await eraseSessionUser(tx, projectId, keys.userIds);
+    const logGroups = await eraseLogUser(tx, projectId, keys.userIds);
+    await deletePerson(tx, projectId, personId);
+    await eraseBoardUsers(tx, projectId, keys.boardUserIds, keys.emails);
+    return {
+      content: eraseContent,
+      ...features,
+      ...notifications,
+      errorEvents: errors.events,
+      reports: errors.reports,
+      sessions,
+      logGroups,
+    };
+  });
+}

@@ -9,6 +9,7 @@
  */
 import type { Database, Queryable } from '../../db/database.ts';
 import { nowIso } from '../../kernel/ids.ts';
+import { recordAudit } from '../audit/index.ts';
 import { eraseBoardUsers } from '../board/index.ts';
 import { eraseFeatureActivity } from '../features/index.ts';
 import { eraseLogUser } from '../logs/index.ts';
@@ -101,7 +102,7 @@ export async function erasePerson(
     const logGroups = await eraseLogUser(tx, projectId, keys.userIds);
     await deletePerson(tx, projectId, personId);
     await eraseBoardUsers(tx, projectId, keys.boardUserIds, keys.emails);
-    return {
+    const result: ErasureResult = {
       content: eraseContent,
       ...features,
       ...notifications,
@@ -110,5 +111,14 @@ export async function erasePerson(
       sessions,
       logGroups,
     };
+    // Who was erased is named by id only: the entry must not keep what the erasure removed.
+    await recordAudit(tx, {
+      projectId,
+      action: 'person.erased',
+      target: { type: 'person', id: personId },
+      before: null,
+      after: { ...result },
+    });
+    return result;
   });
 }

@@ -198,6 +198,12 @@ describe("a person's data: export and erase", () => {
       },
     );
     assert.equal((await p.admin.get(`${base}/people/${yorick.personId}`)).status, 404);
+    // The audit log records the erasure by the person's id, and keeps nothing of what it removed.
+    const audit = await p.admin.get(`${base}/audit?action=person.erased`);
+    assert.equal(audit.status, 200, audit.text);
+    assert.equal(audit.body.entries.length, 1);
+    assert.equal(audit.body.entries[0].target.id, yorick.personId);
+    assert.doesNotMatch(JSON.stringify(audit.body), /yorick/i);
     assert.equal((await p.admin.post(`${base}/people/${yorick.personId}/erase`, {})).status, 404);
     const after = (await p.live.get(`/features/${yorick.other}`)).body;
     assert.equal(after.voteCount, 2, 'their vote still counts');

@@ -78,6 +78,7 @@ const OWNERS = {
   feature_tags: 'resources/tags',
   people: 'resources/people',
   person_aliases: 'resources/people',
+  import_sources: 'resources/imports',
   companies: 'resources/people',
   follows: 'resources/notifications',
   notification_outbox: 'resources/notifications',

@@ -3,8 +3,24 @@
  * moderation and merging): what other resources, the surfaces, seed and cli may import.
  */
 export { createFeature, FEATURE_SUBMISSION_LIMIT, type FeatureSubmission, type Submitter } from './service.ts';
-export { FEATURE_STATUSES, FILTER_STATUSES, type FeatureStatus } from './schemas.ts';
+export {
+  DESCRIPTION_LENGTH,
+  FEATURE_STATUSES,
+  FILTER_STATUSES,
+  TITLE_LENGTH,
+  type FeatureStatus,
+} from './schemas.ts';
 export { STATUS_LABELS } from './status-labels.ts';
+// Importers (resources/imports): history from another tool, written without domain events.
+export {
+  insertImportedComment,
+  insertImportedFeature,
+  insertImportedVote,
+  updateImportedComment,
+  updateImportedFeature,
+  type ImportedComment,
+  type ImportedFeature,
+} from './store-import.ts';
 export { backdateFeature, getFeature, insertFeature, type FeatureRow, type NewFeature } from './store.ts';
 // POST /bugs still builds its linked feature itself; it moves to createFeature with the reports resource.
 export {

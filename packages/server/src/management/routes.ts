@@ -28,6 +28,7 @@ import { webhookManagementRoutes } from '../resources/webhooks/mount.ts';
 import { peopleManagementRoutes } from '../resources/people/mount.ts';
 import { notificationManagementRoutes } from '../resources/notifications/mount.ts';
 import { sourceMapManagementRoutes } from '../resources/source-maps/mount.ts';
+import { importManagementRoutes } from '../resources/imports/mount.ts';
 
 export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   accountManagementRoutes,
@@ -55,4 +56,5 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   peopleManagementRoutes,
   notificationManagementRoutes,
   sourceMapManagementRoutes,
+  importManagementRoutes,
 ];

@@ -17,6 +17,7 @@ const REQUESTS: Record<string, { body?: unknown; query?: Record<string, string> 
   manageSetNotificationSettings: { body: { undoWindowSeconds: 5 } },
   manageUploadSourceMaps: { body: { release: '1.0.0', files: [{ name: '~/app.js', content: 'x' }] } },
   manageDeleteReleaseSourceMaps: { query: { release: '1.0.0' } },
+  manageImport: { body: 'Title\nSneaky imported idea\n', query: { source: 'csv' } },
   manageMergeFeature: { body: { targetId: 'TARGET' } },
   manageCreateChangelogEntry: { body: { summary: 'Sneaky entry' } },
   manageUpdateChangelogEntry: { body: { summary: 'Changed' } },

@@ -1,6 +1,6 @@
 /**
  * The commands that run and manage a Signpost server: `server`, `login`/`logout`/`whoami`,
- * `projects`, `keys`, `features`, `changelog`, `tags`, `releases`, `site`, `translations`,
+ * `projects`, `keys`, `features`, `import`, `changelog`, `tags`, `releases`, `site`, `translations`,
  * `bugs`/`errors`/`logs`, `sourcemaps`, `board`/`moderation` and `webhooks`. Each talks to the management API
  * (`<url>/api/v1`) with a personal access token; see src/manage/ for the shared client, config
  * file, options and output.
@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { registerBoardCommands } from './board.ts';
 import { registerChangelogCommands } from './changelog.ts';
 import { registerFeatureCommands } from './features.ts';
+import { registerImportCommands } from './imports.ts';
 import { registerKeyCommands } from './keys.ts';
 import { registerLoginCommands } from './login.ts';
 import { registerProjectCommands } from './projects.ts';
@@ -27,6 +28,7 @@ export function registerManagementCommands(program: Command): void {
   registerProjectCommands(program);
   registerKeyCommands(program);
   registerFeatureCommands(program);
+  registerImportCommands(program);
   registerChangelogCommands(program);
   registerTagCommands(program);
   registerReleaseCommands(program);

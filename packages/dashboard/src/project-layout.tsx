@@ -1,7 +1,7 @@
 /**
  * The frame of a project's screens: the project's name, its sections (inbox, moderation with the
  * count of held items, people, roadmap, changelog,
- * errors, bug reports, logs, site config, translations, releases, settings, keys, webhooks, error alerts) and the screen.
+ * errors, bug reports, logs, site config, translations, releases, settings, keys, webhooks, error alerts, import) and the screen.
  * The project comes from GET /projects/{id}, which also says the caller's role, so screens can
  * hide what the role cannot do (the server enforces it either way).
  */
@@ -96,6 +96,7 @@ const SECTIONS: readonly { title: string; links: readonly (readonly [path: strin
       ['keys', 'API keys'],
       ['webhooks', 'Webhooks'],
       ['alerts', 'Error alerts'],
+      ['import', 'Import'],
     ],
   },
 ];

@@ -54,6 +54,7 @@ export const router = createBrowserRouter(
             { path: 'keys', lazy: screen(() => import('./screens/project-keys.tsx')) },
             { path: 'webhooks', lazy: screen(() => import('./screens/project-webhooks.tsx')) },
             { path: 'alerts', lazy: screen(() => import('./screens/project-alerts.tsx')) },
+            { path: 'import', lazy: screen(() => import('./screens/imports.tsx')) },
           ],
         },
         { path: '*', lazy: screen(() => import('./screens/not-found.tsx')) },

@@ -18,8 +18,9 @@ describe('signpost import', { timeout: 120_000 }, () => {
     const { projectId } = await env.signInWithProject('Moving in');
     const count = async () =>
       Number(
-        (await env.server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM features WHERE project_id = ?', [projectId]))!
-          .n,
+        (await env.server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM features WHERE project_id = ?', [
+          projectId,
+        ]))!.n,
       );
     const dry = await env.ok(['import', 'canny', join(FIXTURES, 'canny/dump.json'), '--dry-run']);
     assert.match(dry.stdout, /Dry run: nothing was stored/);

@@ -62,11 +62,19 @@ function printReport(report: Report): void {
     [
       ['ideas', report.ideas.created, report.ideas.updated, report.ideas.unchanged, '', report.ideas.skipped],
       ['votes', report.votes.created, '', report.votes.unchanged, '', report.votes.skipped],
-      ['comments', report.comments.created, report.comments.updated, report.comments.unchanged, '', report.comments.skipped],
+      [
+        'comments',
+        report.comments.created,
+        report.comments.updated,
+        report.comments.unchanged,
+        '',
+        report.comments.skipped,
+      ],
       ['people', report.people.created, '', '', report.people.matched, ''],
     ],
   );
-  if (report.ideas.truncated > 0) say(`${report.ideas.truncated} ideas had a title or description cut to Signpost's limits.`);
+  if (report.ideas.truncated > 0)
+    say(`${report.ideas.truncated} ideas had a title or description cut to Signpost's limits.`);
   if (report.statuses.length > 0) {
     say('\nStatuses (change one with --map "<source status>=<status|skip>"):');
     printTable(

@@ -35,7 +35,8 @@ export const STATUS_TARGETS: readonly StatusTarget[] = [
 
 export async function runImport(projectId: string, file: File, query: ImportQuery): Promise<ImportReport> {
   const url = new URL(`/api/v1/projects/${encodeURIComponent(projectId)}/imports`, window.location.origin);
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
   let response: Response;
   try {
     response = await fetch(url, {

@@ -135,7 +135,9 @@ export default function Imports() {
               onMap={(from, to) => setStatusMap({ ...statusMap, [from]: to })}
             />
           ) : (
-            <p className="muted">Choose the export and run the dry run: what would happen shows here, nothing is stored.</p>
+            <p className="muted">
+              Choose the export and run the dry run: what would happen shows here, nothing is stored.
+            </p>
           )}
         </section>
       </div>
@@ -157,14 +159,22 @@ function Report({
   const counts: [string, number | string, number | string, number | string, number | string, number | string][] = [
     ['Ideas', report.ideas.created, report.ideas.updated, report.ideas.unchanged, '–', report.ideas.skipped],
     ['Votes', report.votes.created, '–', report.votes.unchanged, '–', report.votes.skipped],
-    ['Comments', report.comments.created, report.comments.updated, report.comments.unchanged, '–', report.comments.skipped],
+    [
+      'Comments',
+      report.comments.created,
+      report.comments.updated,
+      report.comments.unchanged,
+      '–',
+      report.comments.skipped,
+    ],
     ['People', report.people.created, '–', '–', report.people.matched, '–'],
   ];
   return (
     <div className="stack">
       {report.dryRun ? (
         <Note>
-          Dry run: nothing was stored.{pending ? ' Run the dry run again to see your status changes.' : ' Import does this:'}
+          Dry run: nothing was stored.
+          {pending ? ' Run the dry run again to see your status changes.' : ' Import does this:'}
         </Note>
       ) : (
         <Note>Imported.</Note>

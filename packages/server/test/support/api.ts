@@ -154,7 +154,7 @@ export class Api {
       payload = JSON.stringify(body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(url, { method, headers, body: payload ?? null });
+    const response = await fetch(url, { method, headers, body: (payload ?? null) as RequestInit['body'] });
     const text = await response.text();
     let parsed: unknown;
     if (text && response.headers.get('content-type')?.includes('application/json')) parsed = JSON.parse(text);

@@ -33,7 +33,10 @@ export async function* csvRows(stream: Readable, file: string): AsyncGenerator<C
     }),
   );
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: Row; info: { lines: number; records: number } }>) {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: Row;
+      info: { lines: number; records: number };
+    }>) {
       yield { at: { file, row: info.records + 1 }, row: record, header };
     }
   } catch (error) {

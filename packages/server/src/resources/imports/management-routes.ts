@@ -31,7 +31,8 @@ async function bodyToFile(payload: NodeJS.ReadableStream): Promise<string> {
   const limit = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       bytes += chunk.length;
-      if (bytes > IMPORT_BODY_LIMIT) done(new PayloadTooLargeError(`An import may be at most ${IMPORT_BODY_LIMIT} bytes`));
+      if (bytes > IMPORT_BODY_LIMIT)
+        done(new PayloadTooLargeError(`An import may be at most ${IMPORT_BODY_LIMIT} bytes`));
       else done(null, chunk);
     },
   });
@@ -62,9 +63,10 @@ function columnMapping(value: string | undefined): Partial<Record<GenericField, 
     const field = GENERIC_FIELDS.find((name) => name.toLowerCase() === entry.slice(0, at).trim().toLowerCase());
     const column = entry.slice(at + 1).trim();
     if (at < 1 || !field || !column) {
-      throw new BadRequestError(`Column mapping "${entry.slice(0, 80)}": expected <field>=<header>, fields ${GENERIC_FIELDS.join(', ')}`, [
-        { field: 'columns', message: 'expected <field>=<header>' },
-      ]);
+      throw new BadRequestError(
+        `Column mapping "${entry.slice(0, 80)}": expected <field>=<header>, fields ${GENERIC_FIELDS.join(', ')}`,
+        [{ field: 'columns', message: 'expected <field>=<header>' }],
+      );
     }
     out[field] = column;
   }

@@ -18,7 +18,14 @@ export interface SourcePerson {
 }
 
 export type ImportRecord =
-  | { kind: 'user'; at: Where; id: string; email?: string | undefined; name?: string | undefined; createdAt?: string | undefined }
+  | {
+      kind: 'user';
+      at: Where;
+      id: string;
+      email?: string | undefined;
+      name?: string | undefined;
+      createdAt?: string | undefined;
+    }
   | {
       kind: 'idea';
       at: Where;
@@ -93,10 +100,12 @@ export function date(row: Row, column: string, at: Where): string | undefined {
     if (/^\d+$/.test(trimmed)) {
       const n = Number(trimmed);
       parsed = new Date(n < 1e11 ? n * 1000 : n);
-    } else if (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(trimmed)) parsed = new Date(`${trimmed.replace(' ', 'T')}Z`);
+    } else if (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(trimmed))
+      parsed = new Date(`${trimmed.replace(' ', 'T')}Z`);
     else parsed = new Date(trimmed);
   } else throw new ImportRowError(at, column, 'expected a date');
-  if (Number.isNaN(parsed.getTime())) throw new ImportRowError(at, column, `"${String(value).slice(0, 40)}" is not a date`);
+  if (Number.isNaN(parsed.getTime()))
+    throw new ImportRowError(at, column, `"${String(value).slice(0, 40)}" is not a date`);
   return parsed.toISOString();
 }
 

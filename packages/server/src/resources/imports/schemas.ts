@@ -25,14 +25,24 @@ export const ImportQuery = Type.Object({
     }),
   ),
   filename: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 200, description: 'The uploaded file\u2019s name, for the report and errors' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'The uploaded file\u2019s name, for the report and errors',
+    }),
   ),
 });
 
 const Counts = <T extends string>(names: readonly T[]) =>
-  Type.Object(Object.fromEntries(names.map((name) => [name, Type.Integer({ minimum: 0 })])) as Record<T, ReturnType<typeof Type.Integer>>, {
-    additionalProperties: false,
-  });
+  Type.Object(
+    Object.fromEntries(names.map((name) => [name, Type.Integer({ minimum: 0 })])) as Record<
+      T,
+      ReturnType<typeof Type.Integer>
+    >,
+    {
+      additionalProperties: false,
+    },
+  );
 
 export const ImportReportSchema = Type.Object(
   {

@@ -182,7 +182,12 @@ async function apply(
       case 'idea': {
         if (ideas.has(record.id)) break; // UserVoice repeats an idea on each voter's row.
         const decision = statuses.decide(record.status);
-        const row = statusRows.get(record.status) ?? { from: record.status, to: decision.status, by: decision.by, ideas: 0 };
+        const row = statusRows.get(record.status) ?? {
+          from: record.status,
+          to: decision.status,
+          by: decision.by,
+          ideas: 0,
+        };
         row.ideas += 1;
         statusRows.set(record.status, row);
         if (decision.status === 'skip') {

@@ -38,7 +38,10 @@ const DEFAULTS: Record<string, StatusTarget> = {
 
 /** A status name folded for lookup: case, dashes and underscores do not matter. */
 export function foldStatus(name: string): string {
-  return name.trim().toLowerCase().replace(/[-_\s]+/g, ' ');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[-_\s]+/g, ' ');
 }
 
 export interface StatusDecision {

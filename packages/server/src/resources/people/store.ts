@@ -237,7 +237,12 @@ export async function listPeople(
 export async function importPerson(
   tx: Queryable,
   projectId: string,
-  person: { email?: string | undefined; name?: string | undefined; voterId?: string | undefined; seenAt?: string | undefined },
+  person: {
+    email?: string | undefined;
+    name?: string | undefined;
+    voterId?: string | undefined;
+    seenAt?: string | undefined;
+  },
 ): Promise<{ id: string; created: boolean }> {
   const email = person.email?.trim().toLowerCase() || undefined;
   const known =

@@ -71,9 +71,12 @@ describe('imports at scale', { timeout: 600_000 }, () => {
     writeFileSync(file, cannyDump());
     const body = readFileSync(file);
     let peak = 0;
-    const baseline = process.memoryUsage().rss;
+    let peakHeap = 0;
+    const baseline = process.memoryUsage();
     const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss - baseline);
+      const now = process.memoryUsage();
+      peak = Math.max(peak, now.rss - baseline.rss);
+      peakHeap = Math.max(peakHeap, now.heapUsed);
     }, 50);
     const post = () =>
       project.admin.post(`/projects/${project.projectId}/imports`, undefined, {
@@ -97,7 +100,7 @@ describe('imports at scale', { timeout: 600_000 }, () => {
       assert.equal(second.body.ideas.created, 0);
       assert.equal(second.body.votes.created, 0);
       t.diagnostic(
-        `${server.db.dialect}: ${(body.length / 1e6).toFixed(1)} MB dump; first run ${(firstMs / 1000).toFixed(1)} s, second run ${(secondMs / 1000).toFixed(1)} s; peak RSS growth ${(peak / 1e6).toFixed(0)} MB`,
+        `${server.db.dialect}: ${(body.length / 1e6).toFixed(1)} MB dump; first run ${(firstMs / 1000).toFixed(1)} s, second run ${(secondMs / 1000).toFixed(1)} s; peak RSS growth ${(peak / 1e6).toFixed(0)} MB, peak heap ${(peakHeap / 1e6).toFixed(0)} MB (${(baseline.heapUsed / 1e6).toFixed(0)} MB before)`,
       );
     } finally {
       clearInterval(sampler);

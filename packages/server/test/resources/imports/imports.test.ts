@@ -52,9 +52,15 @@ describe('imports', () => {
     const count = async (sql: string) => (await server.db.get<{ n: number }>(sql, [projectId]))!.n;
     return {
       features: Number(await count('SELECT COUNT(*) AS n FROM features WHERE project_id = ?')),
-      votes: Number(await count('SELECT COUNT(*) AS n FROM votes JOIN features f ON f.id = votes.feature_id WHERE f.project_id = ?')),
+      votes: Number(
+        await count(
+          'SELECT COUNT(*) AS n FROM votes JOIN features f ON f.id = votes.feature_id WHERE f.project_id = ?',
+        ),
+      ),
       comments: Number(
-        await count('SELECT COUNT(*) AS n FROM comments JOIN features f ON f.id = comments.feature_id WHERE f.project_id = ?'),
+        await count(
+          'SELECT COUNT(*) AS n FROM comments JOIN features f ON f.id = comments.feature_id WHERE f.project_id = ?',
+        ),
       ),
       people: Number(await count('SELECT COUNT(*) AS n FROM people WHERE project_id = ?')),
       outbox: Number(await count('SELECT COUNT(*) AS n FROM notification_outbox WHERE project_id = ?')),
@@ -133,6 +139,22 @@ describe('imports', () => {
     assert.equal(moved.body.ideas.updated, 1);
     assert.equal((await featureBySource(projectId, 'Dark mode for the dashboard')).status, 'in-progress');
     assert.equal((await holdings(projectId)).outbox, 0, 'no follower e-mail for imported history');
+  });
+
+  it('imports a Canny dump whose parts come in another order (votes and comments before posts)', async () => {
+    const project = await managedProject(server);
+    const dump = JSON.parse(fixture('canny/dump.json').toString('utf8'));
+    const reordered = JSON.stringify({
+      comments: dump.comments,
+      votes: dump.votes,
+      posts: dump.posts,
+      users: dump.users,
+    });
+    const res = await upload(project, new TextEncoder().encode(reordered), { source: 'canny' });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.votes, { created: 3, unchanged: 0, skipped: 1 });
+    assert.deepEqual(res.body.comments, { created: 2, updated: 0, unchanged: 0, skipped: 0 });
+    assert.deepEqual(res.body.people, { created: 3, matched: 0 });
   });
 
   it('refuses a malformed Canny dump naming row and column, and stores nothing', async () => {
@@ -230,7 +252,7 @@ describe('imports', () => {
     assert.equal(JSON.parse(zapier.metadata).board, 'Integrations');
   });
 
-  it("imports a Fider backup zip: users by id, deleted posts skipped with their votes", async () => {
+  it('imports a Fider backup zip: users by id, deleted posts skipped with their votes', async () => {
     const project = await managedProject(server);
     const zip = zipOf('fider');
     const res = await upload(project, zip, { source: 'fider' });
@@ -241,9 +263,10 @@ describe('imports', () => {
     const markdown = await featureBySource(project.projectId, 'Markdown in comments');
     assert.equal(markdown.status, 'in-progress');
     assert.equal(markdown.contact_email, 'kim@fider.example');
-    const comment = await server.db.get<{ author_name: string }>('SELECT author_name FROM comments WHERE feature_id = ?', [
-      markdown.id,
-    ]);
+    const comment = await server.db.get<{ author_name: string }>(
+      'SELECT author_name FROM comments WHERE feature_id = ?',
+      [markdown.id],
+    );
     assert.equal(comment?.author_name, 'Jon Admin');
     const again = await upload(project, zip, { source: 'fider' });
     assert.deepEqual(again.body.votes, { created: 0, unchanged: 3, skipped: 1 });

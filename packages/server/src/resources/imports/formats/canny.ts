@@ -13,7 +13,7 @@
  */
 import { csvRows, pick } from '../csv.ts';
 import { findFile, type ImportInput } from '../input.ts';
-import { itemsOf, jsonItems, readJson, type JsonItem } from '../json.ts';
+import { firstCharacter, jsonItems, streamArray, streamArrays, type JsonItem } from '../json.ts';
 import {
   badFile,
   date,
@@ -43,7 +43,14 @@ function refId(row: Row, column: string, at: JsonItem['at']): string {
 function cannyRecord(kind: (typeof PARTS)[number][1], { at, row }: JsonItem): ImportRecord {
   switch (kind) {
     case 'user':
-      return { kind, at, id: required(row, 'id', at), email: text(row, 'email'), name: text(row, 'name'), createdAt: date(row, 'created', at) };
+      return {
+        kind,
+        at,
+        id: required(row, 'id', at),
+        email: text(row, 'email'),
+        name: text(row, 'name'),
+        createdAt: date(row, 'created', at),
+      };
     case 'idea':
       return {
         kind,
@@ -75,22 +82,53 @@ function cannyRecord(kind: (typeof PARTS)[number][1], { at, row }: JsonItem): Im
   }
 }
 
+/**
+ * Whether a one-file dump's parts (users, posts, votes, comments) come in that order, learnt by
+ * the first read (the service's validation pass reads the whole export before applying it). In
+ * order, each later read is one pass over the file; else one pass per part, so a vote never
+ * comes before its post.
+ */
+const partsInOrder = new WeakMap<ImportInput, boolean>();
+
 export async function* readCanny(input: ImportInput): AsyncGenerator<ImportRecord> {
   if (input.names.length === 1 && !findFile(input, 'posts.json', 'posts.jsonl')) {
-    // One file: the whole dump in one document.
+    // One file: the whole dump in one document, streamed.
     const file = input.names[0]!;
-    const document = await readJson(input.open(file), file);
-    if (!document || typeof document !== 'object' || Array.isArray(document) || !('posts' in document)) {
-      throw badFile(file, 'expected a Canny dump: an object with "posts" (and "users", "votes", "comments")');
+    const notDump = () =>
+      badFile(file, 'expected a Canny dump: an object with "posts" (and "users", "votes", "comments")');
+    if ((await firstCharacter(input.open(file))) !== '{') throw notDump();
+    let posts = 0;
+    if (partsInOrder.get(input) === false) {
+      // The parts are not in the order they apply in: one pass over the file per part.
+      for (const [key, kind] of PARTS) {
+        for await (const item of streamArray(input.open(file), file, `$.${key}`)) {
+          if (kind === 'idea') posts += 1;
+          yield cannyRecord(kind, item);
+        }
+      }
+    } else {
+      // One pass over the file, noting whether the parts come in the order they apply in.
+      let rank = 0;
+      let inOrder = true;
+      const paths = PARTS.map(([key]) => `$.${key}`);
+      for await (const item of streamArrays(input.open(file), file, paths)) {
+        const part = paths.indexOf(item.path);
+        if (part < rank) inOrder = false;
+        rank = Math.max(rank, part);
+        const kind = PARTS[part]![1];
+        if (kind === 'idea') posts += 1;
+        yield cannyRecord(kind, item);
+      }
+      partsInOrder.set(input, inOrder);
     }
-    for (const [key, kind] of PARTS) for (const item of itemsOf(document, key, file)) yield cannyRecord(kind, item);
+    if (posts === 0) throw notDump();
     return;
   }
   if (!findFile(input, 'posts.json', 'posts.jsonl')) throw badFile('(export)', 'a Canny dump needs posts.json');
   for (const [key, kind] of PARTS) {
     const file = findFile(input, `${key}.json`, `${key}.jsonl`);
     if (!file) continue;
-    for await (const item of jsonItems(input.open(file), file, key)) yield cannyRecord(kind, item);
+    for await (const item of jsonItems(() => input.open(file), file, key)) yield cannyRecord(kind, item);
   }
 }
 

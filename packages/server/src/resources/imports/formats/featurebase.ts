@@ -30,9 +30,10 @@ export async function* readFeaturebase(input: ImportInput): AsyncGenerator<Impor
     }
     return;
   }
-  const posts = findFile(input, 'posts.json', 'submissions.json') ?? (input.names.length === 1 ? input.names[0] : undefined);
+  const posts =
+    findFile(input, 'posts.json', 'submissions.json') ?? (input.names.length === 1 ? input.names[0] : undefined);
   if (!posts) throw badFile('(export)', 'a Featurebase export needs a posts CSV or posts.json');
-  for await (const { at, row } of jsonItems(input.open(posts), posts, 'results')) {
+  for await (const { at, row } of jsonItems(() => input.open(posts), posts, 'results')) {
     yield {
       kind: 'idea',
       at,
@@ -47,7 +48,7 @@ export async function* readFeaturebase(input: ImportInput): AsyncGenerator<Impor
   }
   const comments = findFile(input, 'comments.json');
   if (comments) {
-    for await (const { at, row } of jsonItems(input.open(comments), comments, 'results')) {
+    for await (const { at, row } of jsonItems(() => input.open(comments), comments, 'results')) {
       yield {
         kind: 'comment',
         at,

@@ -17,11 +17,11 @@ export async function* readFider(input: ImportInput): AsyncGenerator<ImportRecor
   if (!posts) throw badFile('(export)', 'a Fider backup needs posts.json');
   const users = findFile(input, 'users.json');
   if (users) {
-    for await (const { at, row } of jsonItems(input.open(users), users, 'users')) {
+    for await (const { at, row } of jsonItems(() => input.open(users), users, 'users')) {
       yield { kind: 'user', at, id: required(row, 'id', at), email: text(row, 'email'), name: text(row, 'name') };
     }
   }
-  for await (const { at, row } of jsonItems(input.open(posts), posts, 'posts')) {
+  for await (const { at, row } of jsonItems(() => input.open(posts), posts, 'posts')) {
     const status = row['status'];
     const userId = text(row, 'user_id');
     yield {
@@ -37,7 +37,7 @@ export async function* readFider(input: ImportInput): AsyncGenerator<ImportRecor
   }
   const votes = findFile(input, 'post_votes.json');
   if (votes) {
-    for await (const { at, row } of jsonItems(input.open(votes), votes, 'post_votes')) {
+    for await (const { at, row } of jsonItems(() => input.open(votes), votes, 'post_votes')) {
       yield {
         kind: 'vote',
         at,
@@ -49,7 +49,7 @@ export async function* readFider(input: ImportInput): AsyncGenerator<ImportRecor
   }
   const comments = findFile(input, 'comments.json');
   if (comments) {
-    for await (const { at, row } of jsonItems(input.open(comments), comments, 'comments')) {
+    for await (const { at, row } of jsonItems(() => input.open(comments), comments, 'comments')) {
       const userId = text(row, 'user_id');
       yield {
         kind: 'comment',

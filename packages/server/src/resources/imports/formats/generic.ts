@@ -36,10 +36,15 @@ export async function* readGenericCsv(
       const folded = header.map(foldHeader);
       for (const [field, name] of Object.entries(columns)) {
         if (!folded.includes(foldHeader(name))) {
-          throw new ImportRowError({ file, row: 1 }, name, `the mapping names this column for ${field}, the header has no such column`);
+          throw new ImportRowError(
+            { file, row: 1 },
+            name,
+            `the mapping names this column for ${field}, the header has no such column`,
+          );
         }
       }
-      if (!folded.includes(column('title'))) throw new ImportRowError({ file, row: 1 }, shown('title'), 'no such column: map title=<column>');
+      if (!folded.includes(column('title')))
+        throw new ImportRowError({ file, row: 1 }, shown('title'), 'no such column: map title=<column>');
     }
     const title = text(row, column('title'));
     if (!title) throw new ImportRowError(at, shown('title'), 'is missing or empty');
@@ -52,7 +57,11 @@ export async function* readGenericCsv(
     try {
       createdAt = date(row, column('createdAt'), at);
     } catch {
-      throw new ImportRowError(at, shown('createdAt'), `"${String(row[column('createdAt')]).slice(0, 40)}" is not a date`);
+      throw new ImportRowError(
+        at,
+        shown('createdAt'),
+        `"${String(row[column('createdAt')]).slice(0, 40)}" is not a date`,
+      );
     }
     yield {
       kind: 'idea',
@@ -65,6 +74,7 @@ export async function* readGenericCsv(
       author: person({ email: text(row, column('authorEmail')), name: text(row, column('authorName')) }),
       createdAt,
     };
-    for (const email of splitList(text(row, column('voters')))) yield { kind: 'vote', at, ideaId: id, voter: { email } };
+    for (const email of splitList(text(row, column('voters'))))
+      yield { kind: 'vote', at, ideaId: id, voter: { email } };
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import { ImportRowError, type Row, type Where } from './records.ts';
+import { clean, ImportRowError, type Row, type Where } from './records.ts';
 
 export function foldHeader(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -52,7 +52,7 @@ export async function* csvRows(stream: Readable, file: string): AsyncGenerator<C
 export function pick(row: Row, ...columns: string[]): string | undefined {
   for (const column of columns) {
     const value = row[column];
-    if (typeof value === 'string' && value.trim()) return value.trim();
+    if (typeof value === 'string' && clean(value)) return clean(value);
   }
   return undefined;
 }

@@ -71,7 +71,12 @@ function zipInput(zip: Uint8Array): ImportInput {
   return {
     names,
     open: (name) => {
-      const entry = unzipSync(zip, { filter: (file) => file.name === name })[name];
+      let entry: Uint8Array | undefined;
+      try {
+        entry = unzipSync(zip, { filter: (file) => file.name === name })[name];
+      } catch (error) {
+        throw new BadRequestError(`${name} in the zip file cannot be read: ${(error as Error).message}`);
+      }
       return Readable.from(entry ? [Buffer.from(entry)] : []);
     },
   };

@@ -83,12 +83,14 @@ export async function importManagementRoutes(app: ManagementApp, { db }: Managem
   // This scope's only route takes the export as it is, whatever its type, to a temporary file.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', async (_request: unknown, payload: NodeJS.ReadableStream) => bodyToFile(payload));
-  app.addHook('onResponse', async (request) => {
+  const removeUpload = async (request: { body: unknown }) => {
     const body = request.body;
     if (typeof body === 'string' && dirname(body).startsWith(join(tmpdir(), TEMP_PREFIX))) {
       await rm(dirname(body), { recursive: true, force: true });
     }
-  });
+  };
+  app.addHook('onResponse', removeUpload);
+  app.addHook('onRequestAbort', removeUpload);
 
   app.post(
     '/projects/:projectId/imports',

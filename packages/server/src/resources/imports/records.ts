@@ -67,11 +67,20 @@ export function badFile(file: string, problem: string): BadRequestError {
 
 export type Row = Record<string, unknown>;
 
+/**
+ * Text as the databases store it: no U+0000 (PostgreSQL refuses it) and no lone surrogate (a
+ * JSON escape may carry one), trimmed.
+ */
+export function clean(value: string): string {
+  return value.replaceAll('\u0000', '').toWellFormed().trim();
+}
+
 /** A text field, trimmed; undefined when absent or empty. */
 export function text(row: Row, column: string): string | undefined {
   const value = row[column];
   if (value === undefined || value === null) return undefined;
-  const out = (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined)?.trim();
+  const raw = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+  const out = raw === undefined ? undefined : clean(raw);
   return out ? out : undefined;
 }
 

@@ -299,6 +299,16 @@ describe('imports', () => {
     assert.equal(badMap.status, 400);
     assert.equal(badMap.body.details[0].field, 'map');
     assert.equal((await holdings(project.projectId)).features, 2, 'the refused files added nothing');
+    // Text the databases cannot store as is: U+0000 dropped, a lone surrogate made well formed.
+    const odd = await upload(
+      project,
+      new TextEncoder().encode('title,description\nNull\u0000 byte idea,Lone \ud800 half\n'),
+      {
+        source: 'csv',
+      },
+    );
+    assert.equal(odd.status, 200, odd.text);
+    assert.equal((await featureBySource(project.projectId, 'Null byte idea')).description, 'Lone \ufffd half');
   });
 
   it('lets only admins import; an empty body is a 400', async () => {

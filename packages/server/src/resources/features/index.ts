@@ -15,11 +15,12 @@ export { STATUS_LABELS } from './status-labels.ts';
 export {
   insertImportedComment,
   insertImportedFeature,
-  insertImportedVote,
+  insertImportedVotes,
   updateImportedComment,
   updateImportedFeature,
   type ImportedComment,
   type ImportedFeature,
+  type ImportedVote,
 } from './store-import.ts';
 export { backdateFeature, getFeature, insertFeature, type FeatureRow, type NewFeature } from './store.ts';
 // POST /bugs still builds its linked feature itself; it moves to createFeature with the reports resource.

@@ -22,10 +22,11 @@ import {
   DESCRIPTION_LENGTH,
   insertImportedComment,
   insertImportedFeature,
-  insertImportedVote,
+  insertImportedVotes,
   TITLE_LENGTH,
   updateImportedComment,
   updateImportedFeature,
+  type ImportedVote,
 } from '../features/index.ts';
 import { importPerson } from '../people/index.ts';
 import { readCanny, readCannyCsv } from './formats/canny.ts';
@@ -42,6 +43,8 @@ export const IMPORT_SOURCES = ['canny', 'canny-csv', 'uservoice', 'featurebase',
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
 
 const COMMENT_LENGTH = 5000;
+/** Votes written per statement. */
+const VOTE_BATCH = 500;
 /** The report lists this many skipped items; the total is counted in full. */
 const SKIPPED_LISTED = 200;
 
@@ -145,6 +148,14 @@ async function apply(
   const statusRows = new Map<string, ImportReport['statuses'][number]>();
   const now = nowIso();
 
+  const votes: ImportedVote[] = [];
+  const flushVotes = async () => {
+    const added = await insertImportedVotes(tx, votes);
+    report.votes.created += added;
+    report.votes.unchanged += votes.length - added;
+    votes.length = 0;
+  };
+
   const skip = (record: ImportRecord, id: string | undefined, reason: string) => {
     report.skippedTotal += 1;
     if (report.skipped.length < SKIPPED_LISTED) {
@@ -173,6 +184,7 @@ async function apply(
   };
 
   for await (const record of records(input, options)) {
+    if (record.kind !== 'vote' && votes.length > 0) await flushVotes();
     switch (record.kind) {
       case 'user': {
         users.set(record.id, { id: record.id, email: record.email, name: record.name });
@@ -248,8 +260,8 @@ async function apply(
           break;
         }
         const createdAt = record.createdAt ?? ideaDates.get(record.ideaId) ?? now;
-        if (await insertImportedVote(tx, featureId, voter.voterId, createdAt)) report.votes.created += 1;
-        else report.votes.unchanged += 1;
+        votes.push({ featureId, voterId: voter.voterId, createdAt });
+        if (votes.length >= VOTE_BATCH) await flushVotes();
         break;
       }
       case 'comment': {
@@ -279,6 +291,7 @@ async function apply(
       }
     }
   }
+  await flushVotes();
   report.statuses = [...statusRows.values()].sort((a, b) => b.ideas - a.ideas || a.from.localeCompare(b.from));
   return report;
 }

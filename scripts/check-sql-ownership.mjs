@@ -81,6 +81,7 @@ const OWNERS = {
   feature_tags: 'resources/tags',
   people: 'resources/people',
   person_aliases: 'resources/people',
+  import_sources: 'resources/imports',
   companies: 'resources/people',
   people_settings: 'resources/people',
   follows: 'resources/notifications',

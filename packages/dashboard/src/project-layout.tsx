@@ -1,7 +1,7 @@
 /**
  * The frame of a project's screens: the project's name, its sections (inbox, moderation with the
  * count of held items, people, roadmap, changelog,
- * errors, bug reports, logs, site config, translations, releases, settings, keys, webhooks, error alerts, audit log) and the screen.
+ * errors, bug reports, logs, site config, translations, releases, settings, keys, webhooks, error alerts, audit log, import) and the screen.
  * The project comes from GET /projects/{id}, which also says the caller's role, so screens can
  * hide what the role cannot do (the server enforces it either way).
  */
@@ -97,6 +97,7 @@ const SECTIONS: readonly { title: string; links: readonly (readonly [path: strin
       ['webhooks', 'Webhooks'],
       ['alerts', 'Error alerts'],
       ['audit', 'Audit log'],
+      ['import', 'Import'],
     ],
   },
 ];

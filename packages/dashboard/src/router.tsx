@@ -55,6 +55,7 @@ export const router = createBrowserRouter(
             { path: 'webhooks', lazy: screen(() => import('./screens/project-webhooks.tsx')) },
             { path: 'alerts', lazy: screen(() => import('./screens/project-alerts.tsx')) },
             { path: 'audit', lazy: screen(() => import('./screens/audit.tsx')) },
+            { path: 'import', lazy: screen(() => import('./screens/imports.tsx')) },
           ],
         },
         { path: '*', lazy: screen(() => import('./screens/not-found.tsx')) },

@@ -1,6 +1,6 @@
 /**
  * The commands that run and manage a Signpost server: `server`, `login`/`logout`/`whoami`,
- * `projects`, `keys`, `features`, `changelog`, `tags`, `releases`, `site`, `translations`,
+ * `projects`, `keys`, `features`, `import`, `changelog`, `tags`, `releases`, `site`, `translations`,
  * `bugs`/`errors`/`logs`, `sourcemaps`, `board`/`moderation`, `webhooks` and `audit`. Each talks to the management API
  * (`<url>/api/v1`) with a personal access token; see src/manage/ for the shared client, config
  * file, options and output.
@@ -10,6 +10,7 @@ import { registerAuditCommands } from './audit.ts';
 import { registerBoardCommands } from './board.ts';
 import { registerChangelogCommands } from './changelog.ts';
 import { registerFeatureCommands } from './features.ts';
+import { registerImportCommands } from './imports.ts';
 import { registerKeyCommands } from './keys.ts';
 import { registerPeopleCommands } from './people.ts';
 import { registerLoginCommands } from './login.ts';
@@ -30,6 +31,7 @@ export function registerManagementCommands(program: Command): void {
   registerProjectCommands(program);
   registerKeyCommands(program);
   registerFeatureCommands(program);
+  registerImportCommands(program);
   registerChangelogCommands(program);
   registerTagCommands(program);
   registerReleaseCommands(program);

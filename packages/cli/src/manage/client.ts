@@ -7,6 +7,16 @@ export const API_PREFIX = '/api/v1';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
+/** A body sent as it is instead of as JSON. */
+class RawBody {
+  readonly bytes: Uint8Array;
+  readonly contentType: string;
+  constructor(bytes: Uint8Array, contentType: string) {
+    this.bytes = bytes;
+    this.contentType = contentType;
+  }
+}
+
 export class Client {
   readonly url: string;
   private readonly token: string | undefined;
@@ -72,6 +82,11 @@ export class Client {
     return this.request<T>('DELETE', path);
   }
 
+  /** POSTs bytes as they are (a file to import), with the given content type. */
+  upload<T = any>(path: string, bytes: Uint8Array, contentType: string, query?: Query): Promise<T> {
+    return this.request<T>('POST', path, new RawBody(bytes, contentType), query);
+  }
+
   async request<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
     const url = new URL(this.url + API_PREFIX + path);
     for (const [name, value] of Object.entries(query ?? {}))
@@ -79,10 +94,12 @@ export class Client {
     // The server's audit log tells the CLI's actions from other token uses by this agent.
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `signpost-cli/${VERSION}` };
     if (this.token) headers['authorization'] = `Bearer ${this.token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const raw = body instanceof RawBody;
+    if (body !== undefined) headers['content-type'] = raw ? body.contentType : 'application/json';
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
+      const sent = body === undefined ? null : raw ? body.bytes : JSON.stringify(body);
+      response = await fetch(url, { method, headers, body: sent as RequestInit['body'] });
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       throw new CliError(

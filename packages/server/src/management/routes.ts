@@ -30,6 +30,7 @@ import { peopleManagementRoutes, personDataRoutes } from '../resources/people/mo
 import { notificationManagementRoutes } from '../resources/notifications/mount.ts';
 import { sourceMapManagementRoutes } from '../resources/source-maps/mount.ts';
 import { auditManagementRoutes } from '../resources/audit/mount.ts';
+import { importManagementRoutes } from '../resources/imports/mount.ts';
 
 export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   accountManagementRoutes,
@@ -62,4 +63,5 @@ export const MANAGEMENT_ROUTES: ManagementRoutes[] = [
   notificationManagementRoutes,
   sourceMapManagementRoutes,
   auditManagementRoutes,
+  importManagementRoutes,
 ];

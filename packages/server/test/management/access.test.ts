@@ -21,6 +21,7 @@ const REQUESTS: Record<string, { body?: unknown; query?: Record<string, string> 
   manageExportProject: { body: {} },
   manageUploadSourceMaps: { body: { release: '1.0.0', files: [{ name: '~/app.js', content: 'x' }] } },
   manageDeleteReleaseSourceMaps: { query: { release: '1.0.0' } },
+  manageImport: { body: 'Title\nSneaky imported idea\n', query: { source: 'csv' } },
   manageMergeFeature: { body: { targetId: 'TARGET' } },
   manageCreateChangelogEntry: { body: { summary: 'Sneaky entry' } },
   manageUpdateChangelogEntry: { body: { summary: 'Changed' } },

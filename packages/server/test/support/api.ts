@@ -21,8 +21,8 @@ export interface RequestOptions {
   bearer?: boolean;
   headers?: Record<string, string>;
   query?: Record<string, string | number | boolean | undefined>;
-  /** A raw body (string) sent as is, with the content type given in headers. */
-  rawBody?: string;
+  /** A raw body (text or bytes) sent as is, with the content type given in headers. */
+  rawBody?: string | Uint8Array;
   /** Skip the OpenAPI check (for deliberately malformed requests the router never matches). */
   unchecked?: boolean;
 }
@@ -161,12 +161,12 @@ export class Api {
       if (options.bearer) headers['authorization'] = `Bearer ${key}`;
       else headers['x-api-key'] = key;
     }
-    let payload: string | undefined = options.rawBody;
+    let payload: string | Uint8Array | undefined = options.rawBody;
     if (payload === undefined && body !== undefined) {
       payload = JSON.stringify(body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(url, { method, headers, body: payload ?? null });
+    const response = await fetch(url, { method, headers, body: (payload ?? null) as RequestInit['body'] });
     const text = await response.text();
     let parsed: unknown;
     if (text && response.headers.get('content-type')?.includes('application/json')) parsed = JSON.parse(text);

@@ -3,10 +3,27 @@
  * moderation and merging): what other resources, the surfaces, seed and cli may import.
  */
 export { createFeature, FEATURE_SUBMISSION_LIMIT, type FeatureSubmission, type Submitter } from './service.ts';
-export { FEATURE_STATUSES, FILTER_STATUSES, type FeatureStatus } from './schemas.ts';
+export {
+  DESCRIPTION_LENGTH,
+  FEATURE_STATUSES,
+  FILTER_STATUSES,
+  TITLE_LENGTH,
+  type FeatureStatus,
+} from './schemas.ts';
 export { STATUS_LABELS } from './status-labels.ts';
 // A release going live ships the ideas and bugs resolved in it (resources/release-hub).
 export { shipFeaturesInRelease } from './release-shipping.ts';
+// Importers (resources/imports): history from another tool, written without domain events.
+export {
+  insertImportedComment,
+  insertImportedFeature,
+  insertImportedVotes,
+  updateImportedComment,
+  updateImportedFeature,
+  type ImportedComment,
+  type ImportedFeature,
+  type ImportedVote,
+} from './store-import.ts';
 export { backdateFeature, getFeature, insertFeature, type FeatureRow, type NewFeature } from './store.ts';
 // POST /bugs still builds its linked feature itself; it moves to createFeature with the reports resource.
 export {

@@ -5,6 +5,7 @@
  */
 export {
   identifyBoardUser,
+  importPerson,
   peopleByAlias,
   touchPerson,
   type AliasKind,

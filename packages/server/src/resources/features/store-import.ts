@@ -1,0 +1,148 @@
+/**
+ * Ideas, votes and comments brought in from another tool (resources/imports): the history as it
+ * happened there (its dates, authors and statuses), written in the import's one transaction.
+ * Unlike the surfaces' writes these emit no domain event: imported history is no news, so no
+ * follower is e-mailed and no webhook fires for it (issue 36). Counters stay exact as usual.
+ */
+import { bool, placeholders, type Queryable } from '../../db/database.ts';
+import type { KeyEnvironment } from '../../kernel/api-keys.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
+import type { FeatureStatus } from './schemas.ts';
+import { bumpCounter } from './store.ts';
+
+export interface ImportedFeature {
+  title: string;
+  description: string;
+  type: 'feature' | 'bug';
+  status: FeatureStatus;
+  contactEmail?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  createdAt: string;
+}
+
+/** A new idea with the source's dates; it counts as triaged (the team saw it in the old tool). */
+export async function insertImportedFeature(
+  tx: Queryable,
+  projectId: string,
+  environment: KeyEnvironment,
+  input: ImportedFeature,
+): Promise<string> {
+  const id = newId('feat');
+  const now = nowIso();
+  await tx.run(
+    `INSERT INTO features (id, project_id, environment, title, description, type, status, internal, contact_email,
+       metadata, vote_count, comment_count, created_at, updated_at, held, triaged_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, 0, ?)`,
+    [
+      id,
+      projectId,
+      environment,
+      input.title,
+      input.description,
+      input.type,
+      input.status,
+      bool(false),
+      input.contactEmail ?? null,
+      input.metadata ? JSON.stringify(input.metadata) : null,
+      input.createdAt,
+      input.createdAt,
+      now,
+    ],
+  );
+  return id;
+}
+
+/**
+ * Brings an idea imported before up to date with the source: 'missing' when it was deleted here
+ * since (the caller imports it anew), 'unchanged' when title, description and status agree.
+ */
+export async function updateImportedFeature(
+  tx: Queryable,
+  projectId: string,
+  id: string,
+  input: Pick<ImportedFeature, 'title' | 'description' | 'status'>,
+): Promise<'updated' | 'unchanged' | 'missing'> {
+  const row = await tx.get<{ title: string; description: string; status: string }>(
+    'SELECT title, description, status FROM features WHERE id = ? AND project_id = ?',
+    [id, projectId],
+  );
+  if (!row) return 'missing';
+  if (row.title === input.title && row.description === input.description && row.status === input.status) {
+    return 'unchanged';
+  }
+  await tx.run('UPDATE features SET title = ?, description = ?, status = ?, updated_at = ? WHERE id = ?', [
+    input.title,
+    input.description,
+    input.status,
+    nowIso(),
+    id,
+  ]);
+  return 'updated';
+}
+
+export interface ImportedVote {
+  featureId: string;
+  voterId: string;
+  createdAt: string;
+}
+
+/**
+ * Votes with their dates, many in one statement (an import has tens of thousands), and each
+ * feature's `vote_count` raised by the ones that were new in one more; a vote already there is
+ * left alone. Answers how many were new.
+ */
+export async function insertImportedVotes(tx: Queryable, votes: readonly ImportedVote[]): Promise<number> {
+  if (votes.length === 0) return 0;
+  const added = await tx.all<{ feature_id: string }>(
+    `INSERT INTO votes (feature_id, voter_id, created_at) VALUES ${votes.map(() => '(?, ?, ?)').join(', ')}
+     ON CONFLICT (feature_id, voter_id) DO NOTHING RETURNING feature_id`,
+    votes.flatMap((vote) => [vote.featureId, vote.voterId, vote.createdAt]),
+  );
+  const perFeature = new Map<string, number>();
+  for (const { feature_id } of added) perFeature.set(feature_id, (perFeature.get(feature_id) ?? 0) + 1);
+  if (perFeature.size > 0) {
+    const entries = [...perFeature];
+    await tx.run(
+      `UPDATE features SET vote_count = vote_count + CASE id ${entries.map(() => 'WHEN ? THEN CAST(? AS INTEGER)').join(' ')} ELSE 0 END
+       WHERE id IN (${placeholders(entries.length)})`,
+      [...entries.flat(), ...entries.map(([id]) => id)],
+    );
+  }
+  return added.length;
+}
+
+export interface ImportedComment {
+  body: string;
+  authorName?: string | undefined;
+  createdAt: string;
+  /** A note the old tool kept for the team: imported as an internal note (never public, not counted). */
+  internal: boolean;
+}
+
+export async function insertImportedComment(tx: Queryable, featureId: string, input: ImportedComment): Promise<string> {
+  const id = newId('cmt');
+  await tx.run(
+    `INSERT INTO comments (id, feature_id, body, author_name, held, team, internal, created_at)
+     VALUES (?, ?, ?, ?, 0, 0, ?, ?)`,
+    [id, featureId, input.body, input.authorName ?? null, bool(input.internal), input.createdAt],
+  );
+  if (!input.internal) await bumpCounter(tx, featureId, 'comment_count', 1);
+  return id;
+}
+
+/** The body of a comment imported before, as in the source now; 'missing' when deleted here since. */
+export async function updateImportedComment(
+  tx: Queryable,
+  featureId: string,
+  id: string,
+  body: string,
+): Promise<'updated' | 'unchanged' | 'missing'> {
+  const row = await tx.get<{ body: string }>('SELECT body FROM comments WHERE id = ? AND feature_id = ?', [
+    id,
+    featureId,
+  ]);
+  if (!row) return 'missing';
+  if (row.body === body) return 'unchanged';
+  await tx.run('UPDATE comments SET body = ? WHERE id = ?', [body, id]);
+  return 'updated';
+}

@@ -43,7 +43,14 @@ describe('dashboard surface', () => {
   });
 
   it('serves the page at /app and every client route, revalidated, with a strict CSP', async () => {
-    for (const url of ['/app', '/app/', '/app/sign-in', '/app/verify-email?token=abc', '/app/a/b/c', '/app/projects/demo/releases/2.0.0']) {
+    for (const url of [
+      '/app',
+      '/app/',
+      '/app/sign-in',
+      '/app/verify-email?token=abc',
+      '/app/a/b/c',
+      '/app/projects/demo/releases/2.0.0',
+    ]) {
       const response = await app.inject({ url });
       assert.equal(response.statusCode, 200, url);
       assert.match(response.headers['content-type'] as string, /^text\/html/);

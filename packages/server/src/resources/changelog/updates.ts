@@ -42,7 +42,9 @@ export async function listUpdates(
   project: UpdatesProject,
   query: { since?: string | undefined; limit: number; userToken?: string | undefined },
 ) {
-  const subject = query.userToken ? (await verifyIdentityToken(db, config, project.id, query.userToken)).externalId : undefined;
+  const subject = query.userToken
+    ? (await verifyIdentityToken(db, config, project.id, query.userToken)).externalId
+    : undefined;
   const seenThrough =
     subject === undefined
       ? query.since

@@ -28,6 +28,7 @@ import {
   updateImportedFeature,
   type ImportedVote,
 } from '../features/index.ts';
+import { recordAudit } from '../audit/index.ts';
 import { importPerson } from '../people/index.ts';
 import { readCanny, readCannyCsv } from './formats/canny.ts';
 import { readFeaturebase } from './formats/featurebase.ts';
@@ -111,6 +112,14 @@ export async function runImport(
     return await db.transaction(async (tx) => {
       const report = await apply(tx, projectId, input, options, statuses);
       if (options.dryRun) throw new DryRunDone(report);
+      const { skipped: _reasons, ...counts } = report;
+      await recordAudit(tx, {
+        projectId,
+        action: 'import.completed',
+        target: { type: 'import', id: options.source },
+        before: null,
+        after: counts,
+      });
       return report;
     });
   } catch (error) {

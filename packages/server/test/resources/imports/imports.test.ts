@@ -131,6 +131,11 @@ describe('imports', () => {
     assert.deepEqual(again.body.comments, { created: 0, updated: 0, unchanged: 2, skipped: 0 });
     assert.deepEqual(again.body.people, { created: 0, matched: 3 });
     assert.deepEqual(await holdings(projectId), afterRun, 'a second run changes nothing');
+    // Each run is in the audit log with its counts; the dry run is not.
+    const audit = await project.admin.get(`/projects/${projectId}/audit?action=import.completed`);
+    assert.equal(audit.status, 200, audit.text);
+    assert.equal(audit.body.entries.length, 2);
+    assert.equal(audit.body.entries[0].target.id, 'canny');
 
     // Someone follows an imported idea; a re-import that moves its status tells nobody.
     await createFollower(server.db, projectId, [dark.id]);

@@ -10,11 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { VNode } from 'preact';
 import type { BoardDeps } from '../../board/context.ts';
 import { EmbedPage, html } from '../../board/ui.ts';
-import { boardScope } from './board-idea-page.ts';
-import { ideaPath } from './board-ideas-page.ts';
-import { listRoadmapItems } from './store.ts';
-
-const ROADMAP_LIMIT = 600;
+import { RoadmapColumns, roadmapItems } from './board-roadmap-page.ts';
 
 export async function boardRoadmapEmbed(app: FastifyInstance, { db, pages, config }: BoardDeps): Promise<void> {
   const ancestors = config.boardEmbedFrameAncestors;
@@ -36,38 +32,12 @@ export async function boardRoadmapEmbed(app: FastifyInstance, { db, pages, confi
     (request, reply) =>
       pages.send(request, reply, async () => {
         const ctx = request.board;
-        const columns = ctx.board.roadmapColumns;
-        const items = await listRoadmapItems(
-          db,
-          boardScope(ctx),
-          columns.map((column) => column.status),
-          ROADMAP_LIMIT,
-        );
+        const { columns, items } = await roadmapItems(db, ctx);
         const name = ctx.board.title ?? ctx.project.name;
         const title = `${ctx.t('roadmap.title')} · ${name}`;
         return html`<${EmbedPage} ctx=${ctx} title=${title}>
           <h1>${title}</h1>
-          <div class="columns">
-            ${columns.map(({ status, label }) => {
-              const column = items.filter((item) => item.status === status);
-              return html`<section class="column" aria-labelledby=${`col-${status}`}>
-                <h2 id=${`col-${status}`}>${label ?? ctx.t(`status.${status}`)} <span class="muted">(${column.length})</span></h2>
-                ${
-                  column.length === 0
-                    ? html`<p class="muted">${ctx.t('roadmap.empty')}</p>`
-                    : html`<ul>
-                        ${column.map(
-                          (item) =>
-                            html`<li>
-                              <a href=${`${ctx.base}${ideaPath(item.id)}`} target="_blank" rel="noopener">${item.title}</a>
-                              <div class="meta">${ctx.t('ideas.votes', { count: item.vote_count })}</div>
-                            </li>`,
-                        )}
-                      </ul>`
-                }
-              </section>`;
-            })}
-          </div>
+          <${RoadmapColumns} ctx=${ctx} columns=${columns} items=${items} newTab />
           <p><a href=${`${ctx.base}/roadmap`} target="_blank" rel="noopener">${name}</a></p>
         <//>` as VNode;
       }),

@@ -115,7 +115,9 @@ describe('dashboard error groups', () => {
     const fits = await page.locator('.reports-table-wrap').evaluate((wrap) => wrap.scrollWidth <= wrap.clientWidth + 1);
     assert.ok(fits, 'the table fits its column');
     const production = page.getByRole('row').filter({ hasText: 'production' });
-    assert.match((await production.textContent()) ?? '', /shop@3\.1\.0/);
+    // Sent as shop@3.1.0; releases are stored without the package prefix (kernel/release.ts).
+    assert.match((await production.textContent()) ?? '', /3\.1\.0/);
+    assert.doesNotMatch((await production.textContent()) ?? '', /shop@/);
     assert.match((await production.textContent()) ?? '', /Unhandled/);
     await expectAccessible(page, 'error groups');
 

@@ -506,6 +506,10 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
           await client.attach(feature.id, shot).catch(createReporter(this._options.onError));
         }
         this._setShot(undefined);
+        // A lookup still in flight must not answer after the thank-you (its announcement would
+        // replace it): the form it was for is gone.
+        clearTimeout(this._timer);
+        this._typed++;
         this._q<HTMLElement>('.suggest')!.hidden = true;
         form.reset();
         this._q('.count')!.textContent = `0 / ${FEEDBACK_LIMITS.descriptionMax}`;

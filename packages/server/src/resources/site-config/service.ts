@@ -45,8 +45,8 @@ function validIpRule(value: string): boolean {
 }
 
 /** A flag as its history keeps it: what the API presents, without its id and dates. */
-function flagState(row: FlagRow) {
-  const { id: _id, projectId: _project, createdAt: _created, ...state } = presentFlag(row);
+function flagState(presented: ReturnType<typeof presentFlag>) {
+  const { id: _id, projectId: _project, createdAt: _created, ...state } = presented;
   return state;
 }
 
@@ -93,8 +93,11 @@ export async function setFlag(
       valueType,
       targeting: JSON.stringify(targeting),
     });
-    const before = existing ? flagState(existing) : null;
-    const after = flagState(written.row);
+    // Each row presented once: the flag's history keeps its state, the audit log the whole flag.
+    const presentedBefore = existing ? presentFlag(existing) : null;
+    const presentedAfter = presentFlag(written.row);
+    const before = presentedBefore ? flagState(presentedBefore) : null;
+    const after = flagState(presentedAfter);
     if (JSON.stringify(before) !== JSON.stringify(after)) {
       await insertFlagChange(
         tx,
@@ -113,8 +116,8 @@ export async function setFlag(
       projectId,
       action: written.created ? 'flag.created' : 'flag.updated',
       target: { type: 'flag', id: flagKey },
-      before: existing ? presentFlag(existing) : null,
-      after: presentFlag(written.row),
+      before: presentedBefore,
+      after: presentedAfter,
     });
     return written;
   });
@@ -126,13 +129,14 @@ export async function removeFlag(db: Database, projectId: string, flagKey: strin
   const removed = await configWrite(db, projectId, async (tx) => {
     const existing = await getFlag(tx, projectId, flagKey);
     if (!existing || !(await deleteFlag(tx, projectId, flagKey))) return undefined;
-    const change = { action: 'deleted' as const, environment: null, oldValue: flagState(existing), newValue: null };
+    const presented = presentFlag(existing);
+    const change = { action: 'deleted' as const, environment: null, oldValue: flagState(presented), newValue: null };
     await insertFlagChange(tx, projectId, flagKey, change, actor);
     await recordAudit(tx, {
       projectId,
       action: 'flag.deleted',
       target: { type: 'flag', id: flagKey },
-      before: presentFlag(existing),
+      before: presented,
       after: null,
     });
     return true;

@@ -17,16 +17,10 @@ import { newId } from '../../src/kernel/ids.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../support/database.ts';
 import { startServerProcess, type ServerProcess } from '../support/server.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import { acknowledged, assertNoServerFault, type Outcome, postBug } from '../support/write-outcomes.ts';
 
 const skip = testDbKind() === 'postgres' ? false : 'needs PostgreSQL (SIGNPOST_TEST_DB=postgres)';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Outcome {
-  status: number;
-  retryAfter: string | null;
-  id?: string;
-  body?: string;
-}
 
 /**
  * Writers that post bug reports until stopped, each waiting for its answer before the next (bug
@@ -41,20 +35,7 @@ function writeLoad(baseUrl: string, key: string, writers: number) {
   const writer = async () => {
     while (running) {
       const title = `Fault load ${load} bug ${sequence++}`;
-      try {
-        const response = await fetch(`${baseUrl}/bugs`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-api-key': key },
-          body: JSON.stringify({ title, message: 'Written while the database fails.' }),
-        });
-        const text = await response.text();
-        const outcome: Outcome = { status: response.status, retryAfter: response.headers.get('retry-after') };
-        if (response.status === 201) outcome.id = JSON.parse(text).id;
-        else outcome.body = text.slice(0, 300);
-        outcomes.push(outcome);
-      } catch (error) {
-        outcomes.push({ status: 0, retryAfter: null, body: String(error) });
-      }
+      outcomes.push(await postBug(baseUrl, key, title, 'Written while the database fails.'));
     }
   };
   const done = Promise.all(Array.from({ length: writers }, writer));
@@ -89,19 +70,6 @@ async function untilReady(origin: string, boundMs = 30_000): Promise<void> {
   );
 }
 
-function assertNoServerFault(outcomes: Outcome[]) {
-  for (const outcome of outcomes) {
-    assert.ok(
-      outcome.status === 201 || outcome.status === 503,
-      `every answer is 201 or 503, got ${outcome.status}: ${outcome.body}`,
-    );
-    if (outcome.status === 503) {
-      assert.match(outcome.retryAfter ?? '', /^\d+$/, '503 carries Retry-After in seconds');
-      assert.equal(JSON.parse(outcome.body!).code, 'Unavailable');
-    }
-  }
-}
-
 describe('PostgreSQL failing under write load', { skip }, () => {
   let database: TestDatabase;
   let proxy: TcpProxy;
@@ -132,13 +100,13 @@ describe('PostgreSQL failing under write load', { skip }, () => {
 
   /** Every report the server acknowledged is in the database. */
   async function assertAcknowledgedKept(outcomes: Outcome[]) {
-    const acknowledged = outcomes.filter((outcome) => outcome.id).map((outcome) => outcome.id!);
-    assert.ok(acknowledged.length > 0);
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      const found = await client.query('SELECT count(*)::int AS n FROM bug_reports WHERE id = ANY($1)', [acknowledged]);
-      assert.equal(found.rows[0].n, acknowledged.length, 'no acknowledged write is lost');
+      const ids = acknowledged(outcomes);
+      assert.ok(ids.length > 0);
+      const found = await client.query('SELECT count(*)::int AS n FROM bug_reports WHERE id = ANY($1)', [ids]);
+      assert.equal(found.rows[0].n, ids.length, 'no acknowledged write is lost');
     } finally {
       await client.end();
     }

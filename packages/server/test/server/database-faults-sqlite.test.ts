@@ -18,6 +18,7 @@ import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/resour
 import { newId } from '../../src/kernel/ids.ts';
 import { testDbKind, type TestDatabase } from '../support/database.ts';
 import { startServerProcess, type ServerProcess } from '../support/server.ts';
+import { acknowledged, assertNoServerFault, type Outcome, postBug } from '../support/write-outcomes.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -50,13 +51,6 @@ function fillDisk(path: string): void {
   } finally {
     closeSync(fd);
   }
-}
-
-interface Outcome {
-  status: number;
-  retryAfter: string | null;
-  id?: string;
-  body?: string;
 }
 
 const disk = mountSmallDisk();
@@ -92,19 +86,9 @@ describe('SQLite with its disk full', { skip: 'skip' in disk ? disk.skip : false
     assert.equal(code, 0, `the server shuts down cleanly:\n${server?.output().slice(-2000)}`);
   });
 
-  const post = async (title: string): Promise<Outcome> => {
-    const response = await fetch(`${server.baseUrl}/bugs`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': key },
-      // Long enough that a few hundred of them outgrow what the WAL can reuse.
-      body: JSON.stringify({ title, message: `Written while the disk is full. ${'x'.repeat(4000)}` }),
-    });
-    const text = await response.text();
-    const outcome: Outcome = { status: response.status, retryAfter: response.headers.get('retry-after') };
-    if (response.status === 201) outcome.id = JSON.parse(text).id;
-    else outcome.body = text.slice(0, 300);
-    return outcome;
-  };
+  // Long enough that a few hundred of them outgrow what the WAL can reuse.
+  const post = (title: string) =>
+    postBug(server.baseUrl, key, title, `Written while the disk is full. ${'x'.repeat(4000)}`);
 
   it('writes answer 503 while the disk is full, reads keep working, writes resume when space returns', async () => {
     const outcomes: Outcome[] = [];
@@ -126,13 +110,7 @@ describe('SQLite with its disk full', { skip: 'skip' in disk ? disk.skip : false
     for (let i = 0; i < 20; i++) afterwards.push(await post(`After space returned ${i}`));
 
     assert.equal(server.child.exitCode, null, 'the process is still up');
-    for (const outcome of [...outcomes, ...whileFull, ...afterwards]) {
-      assert.ok(outcome.status === 201 || outcome.status === 503, `201 or 503, got ${outcome.status}: ${outcome.body}`);
-      if (outcome.status === 503) {
-        assert.match(outcome.retryAfter ?? '', /^\d+$/, '503 carries Retry-After');
-        assert.equal(JSON.parse(outcome.body!).code, 'Unavailable');
-      }
-    }
+    assertNoServerFault([...outcomes, ...whileFull, ...afterwards]);
     assert.ok(
       whileFull.some((o) => o.status === 503),
       'writes were refused while the disk was full',
@@ -147,15 +125,13 @@ describe('SQLite with its disk full', { skip: 'skip' in disk ? disk.skip : false
       `writes resume: ${afterwards.map((o) => o.status)}`,
     );
 
-    const acknowledged = [...outcomes, ...whileFull, ...afterwards].filter((o) => o.id).map((o) => o.id!);
+    const ids = acknowledged([...outcomes, ...whileFull, ...afterwards]);
     const file = new DatabaseSync(join(dir, 'signpost.db'), { readOnly: true });
     try {
       assert.equal(file.prepare('PRAGMA integrity_check').get()?.['integrity_check'], 'ok', 'nothing is corrupt');
-      const placeholders = acknowledged.map(() => '?').join(',');
-      const found = file
-        .prepare(`SELECT count(*) AS n FROM bug_reports WHERE id IN (${placeholders})`)
-        .get(...acknowledged);
-      assert.equal(found?.['n'], acknowledged.length, 'no acknowledged write is lost');
+      const placeholders = ids.map(() => '?').join(',');
+      const found = file.prepare(`SELECT count(*) AS n FROM bug_reports WHERE id IN (${placeholders})`).get(...ids);
+      assert.equal(found?.['n'], ids.length, 'no acknowledged write is lost');
     } finally {
       file.close();
     }

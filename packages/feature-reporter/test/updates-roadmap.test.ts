@@ -7,11 +7,9 @@
  * light and dark.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { SignJWT } from 'jose';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
@@ -21,31 +19,9 @@ import { createApiKey } from '../../server/src/resources/projects/index.ts';
 import { updateBoard } from '../../server/src/resources/board/index.ts';
 import { rotateSsoSecret } from '../../server/src/resources/board/sso-secret.ts';
 import { assertAccessible } from '../../server/test/support/axe.ts';
+import { packedApp } from './support/packed-app.ts';
 
 const NONCE = 'upd4tesN0nce';
-const packageDir = new URL('..', import.meta.url).pathname;
-const work = mkdtempSync(join(tmpdir(), 'signpost-updates-app-'));
-after(() => rmSync(work, { recursive: true, force: true }));
-
-/** The environment minus the outer npm run's npm_* settings, so the nested npm runs are clean. */
-function run(command: string, args: string[], cwd: string): string {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
-  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: 120_000 });
-  assert.equal(result.status, 0, `${command} ${args.join(' ')}:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
-
-/** npm pack (dist is built by the package's test script) and install into a new app, as a user would. */
-function installPacked(app: string): void {
-  const tarballs = [join(packageDir, '..', 'sdk-core'), packageDir].map((dir) => {
-    const out = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], dir);
-    return join(work, (JSON.parse(out.slice(out.indexOf('['))) as { filename: string }[])[0]!.filename);
-  });
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs], app);
-}
-
 const { server, browser, site } = await sdkTestEnv({ browser: true, site: true });
 const project = await server.createProject();
 const { key: publishableKey } = await createApiKey(
@@ -60,9 +36,7 @@ const { key: readOnlyKey } = await createApiKey(server.db, project.projectId, 'l
 });
 const { secret } = await rotateSsoSecret(server.db, { secretKey: undefined }, project.projectId);
 
-const app = join(work, 'app');
-mkdirSync(app);
-installPacked(app);
+const app = packedApp(['sdk-core', 'feature-reporter']);
 writeFileSync(
   join(app, 'index.html'),
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>An app</title></head>

@@ -1,16 +1,16 @@
 /**
- * Widget v2 (issue 35) as a user ships it: a Vite app (built here with Vite, so the screenshot
+ * Widget v2 (issue 35) as a user ships it: the packed packages installed with npm into a new app,
+ * built with Vite (so the screenshot
  * library becomes its own chunk) that uses `@signpost/feature-reporter/widget` and
  * `@signpost/error-tracker`, in Chromium, against a real server, under a Content-Security-Policy.
  * The host app's "server" signs the identity token with the project's board SSO secret.
  */
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import { assertAccessible } from '@signpost/server/testing/axe';
@@ -18,11 +18,11 @@ import { managedProject } from '@signpost/server/testing/manage-fixtures';
 import { sdkTestEnv } from '@signpost/test-support/env';
 // The server exports only its app and test harness; the secret helper comes from its source.
 import { rotateSsoSecret } from '../../server/src/resources/board/sso-secret.ts';
+import { packedApp } from './support/packed-app.ts';
 
 const SCREENSHOTS = join(tmpdir(), 'signpost-widget-screenshots');
 mkdirSync(SCREENSHOTS, { recursive: true });
 const NONCE = 'v2N0nce';
-const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 const { server, browser, site } = await sdkTestEnv({ browser: true, site: true });
 const project = await managedProject(server);
 const { secret } = await rotateSsoSecret(server.db, { secretKey: undefined }, project.projectId);
@@ -36,10 +36,8 @@ function signIdentity(key: string, user: { sub: string; email: string; name: str
 }
 const adaToken = signIdentity(secret, { sub: 'u-1', email: 'ada@example.com', name: 'Ada' });
 
-// The app: its own code imports the two packages, as in a user's project; Vite bundles it.
-const appDir = join(pkgDir, '.tmp', `vite-app-${process.pid}`);
-mkdirSync(appDir, { recursive: true });
-after(() => rmSync(appDir, { recursive: true, force: true }));
+// The app: the packed packages installed with npm, its own code importing them; Vite bundles it.
+const appDir = packedApp(['sdk-core', 'error-tracker', 'feature-reporter']);
 writeFileSync(
   join(appDir, 'index.html'),
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>App</title></head><body><script type="module" src="./main.js"></script></body></html>',

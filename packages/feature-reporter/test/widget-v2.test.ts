@@ -1,8 +1,8 @@
 /**
- * Widget v2 (issue 35) as a user ships it: the packed packages installed with npm into a new app,
- * built with Vite (so the screenshot
- * library becomes its own chunk) that uses `@signpost/feature-reporter/widget` and
- * `@signpost/error-tracker`, in Chromium, against a real server, under a Content-Security-Policy.
+ * Widget v2 (issue 35) as a user ships it: `@signpost/feature-reporter/widget` and
+ * `@signpost/error-tracker` packed, installed with npm into a new app and built with Vite (so the
+ * screenshot library becomes its own chunk), in Chromium, against a real server, under a
+ * Content-Security-Policy.
  * The host app's "server" signs the identity token with the project's board SSO secret.
  */
 import assert from 'node:assert/strict';

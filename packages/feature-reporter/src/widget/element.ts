@@ -1,75 +1,18 @@
-import { ApiError, SdkError, createReporter, type ErrorHandler, type FetchLike } from '@signpost/sdk-core';
+import { ApiError, SdkError, createReporter } from '@signpost/sdk-core';
 import { createFeatureReporter, type FeatureReporter } from '../client.js';
-import type { CreatedFeature, FeatureType, WidgetPerson } from '../types.js';
+import type { FeatureType, WidgetPerson } from '../types.js';
 import { FEEDBACK_LIMITS, validateFeedback, type FeedbackIssue } from '../validate.js';
 import { anonymousVoterId } from '../voter.js';
-import { esc, fill, myIdeasHtml, reportContext, suggestionsHtml, takeScreenshot, votesText } from './parts.js';
-import { WIDGET_CSS } from './styles.js';
+import { fill, myIdeasHtml, reportContext, suggestionsHtml, takeScreenshot, votesText } from './parts.js';
+import { widgetMarkup } from './markup.js';
+import type {
+  FeedbackErrorDetail,
+  FeedbackSubmitDetail,
+  FeedbackWidgetElement,
+  FeedbackWidgetOptions,
+  WidgetUser,
+} from './options.js';
 import { DEFAULT_TEXTS, GERMAN_TEXTS, type FeedbackWidgetTexts } from './texts.js';
-
-/**
- * The person using your app, for `identify()`. `token` is what makes votes and ideas theirs: an
- * HS256 JWT your server signs with the project's board SSO secret (claims `sub` = id, `email`,
- * `name`, `company`, `iat`, `exp`). Without it the widget is anonymous.
- */
-export interface WidgetUser {
-  id: string;
-  email?: string;
-  name?: string;
-  company?: { id: string; name?: string };
-  token?: string;
-}
-
-/** Settings of a widget, as properties (`configure`) or attributes (`api-key`, `base-url`, `nonce`…). */
-export interface FeedbackWidgetOptions {
-  /** Project key with `features:write` (attribute `api-key`). */
-  apiKey?: string;
-  /** The public API base URL (attribute `base-url`). */
-  baseUrl?: string;
-  /** Nonce for the widget's `<style>` under a strict CSP (attribute `nonce`). Set it before the element connects. */
-  nonce?: string;
-  /** Your texts, e.g. translated. */
-  texts?: Partial<FeedbackWidgetTexts>;
-  /** Sent as `metadata` with each submission (the page URL is added as `url`). */
-  metadata?: Record<string, unknown>;
-  /** Offer the Idea/Bug choice (attribute `hide-type` turns it off). Default true. */
-  showType?: boolean;
-  /** Offer the e-mail field (attribute `hide-email` turns it off). Default true. */
-  showEmail?: boolean;
-  /** The signed-in person (same as `identify()`). */
-  user?: WidgetUser | null;
-  /** Your app's release, sent with bug reports (default: `@signpost/error-tracker`'s, when on the page). */
-  release?: string;
-  /** `de` for the German texts; default from the element's or the page's `lang`. */
-  locale?: string;
-  /** Offer similar ideas while a title is typed. Default true. */
-  suggestions?: boolean;
-  /** Offer a screenshot on bug reports (loads modern-screenshot on demand). Default true. */
-  screenshot?: boolean;
-  /** Receives failures (also dispatched as `signpost-feedback-error`). Default: console. */
-  onError?: ErrorHandler;
-  fetch?: FetchLike;
-}
-
-/** The `<signpost-feedback>` element. */
-export interface FeedbackWidgetElement extends HTMLElement {
-  /** Sets options; texts and fields apply at once. */
-  configure(options: FeedbackWidgetOptions): void;
-  /** Who is using the app (`null`: nobody); votes and ideas belong to them when `token` is given. */
-  identify(user: WidgetUser | null): void;
-  open(): void;
-  close(): void;
-  readonly isOpen: boolean;
-}
-
-/** Detail of the `signpost-feedback-submit` event. */
-export interface FeedbackSubmitDetail {
-  feature: CreatedFeature;
-}
-/** Detail of the `signpost-feedback-error` event. */
-export interface FeedbackErrorDetail {
-  error: unknown;
-}
 
 let counter = 0;
 
@@ -176,54 +119,15 @@ export function createWidgetClass(): { new (): FeedbackWidgetElement } {
       const wasOpen = this.isOpen;
       const identified = !!this._options.user?.token;
       if (wasOpen) this._dialog!.close();
-      const choice = (value: FeatureType, label: string, checked: boolean) =>
-        `<label class="choice" part="choice"><input type="radio" name="type" value="${value}"${checked ? ' checked' : ''}><span>${esc(label)}</span></label>`;
-      this._root.innerHTML = `
-<style${nonce ? ` nonce="${esc(nonce)}"` : ''}>${WIDGET_CSS}</style>
-<button class="trigger" part="trigger" type="button" aria-haspopup="dialog" aria-expanded="false" aria-controls="${id}-dialog">${esc(t.trigger)}</button>
-<dialog id="${id}-dialog" part="panel" aria-labelledby="${id}-heading" aria-describedby="${id}-intro">
- <div class="inner">
-  <div class="head">
-   <h2 id="${id}-heading" part="heading" tabindex="-1">${esc(t.heading)}</h2>
-   ${identified ? `<button class="mine-toggle" part="my-ideas-button" type="button" aria-controls="${id}-mine">${esc(t.myIdeas)}</button>` : ''}
-   <button class="close" part="close" type="button" aria-label="${esc(t.close)}">&times;</button>
-  </div>
-  <form part="form" novalidate>
-   <p class="intro" id="${id}-intro">${esc(t.intro)}</p>
-   ${this._flag('showType', 'hide-type') ? `<fieldset part="field type"><legend>${esc(t.typeLegend)}</legend>${choice('feature', t.typeFeature, true)}${choice('bug', t.typeBug, false)}</fieldset>` : ''}
-   <div class="field" part="field title">
-    <label for="${id}-title">${esc(t.title)}</label>
-    <input part="input" id="${id}-title" name="title" type="text" required minlength="${L.titleMin}" maxlength="${L.titleMax}" autocomplete="off" placeholder="${esc(t.titlePlaceholder)}" aria-describedby="${id}-title-error">
-    <p class="error" part="error" id="${id}-title-error" hidden></p>
-   </div>
-   <div class="suggest" part="suggestions" hidden><p id="${id}-similar"><strong>${esc(t.similarHeading)}</strong> ${esc(t.similarHint)}</p><ul aria-labelledby="${id}-similar"></ul></div>
-   <div class="field" part="field description">
-    <label for="${id}-description">${esc(t.description)}</label>
-    <textarea part="input textarea" id="${id}-description" name="description" required minlength="${L.descriptionMin}" maxlength="${L.descriptionMax}" placeholder="${esc(t.descriptionPlaceholder)}" aria-describedby="${id}-description-error ${id}-count"></textarea>
-    <div class="meta"><p class="error" part="error" id="${id}-description-error" hidden></p><span id="${id}-count" class="count">0 / ${L.descriptionMax}</span></div>
-   </div>
-   ${
-     this._flag('showEmail', 'hide-email')
-       ? `<div class="field" part="field email">
-    <label for="${id}-email">${esc(t.email)} <span class="optional">${esc(t.optional)}</span></label>
-    <input part="input" id="${id}-email" name="contactEmail" type="email" autocomplete="email" maxlength="320" aria-describedby="${id}-contactEmail-error">
-    <p class="error" part="error" id="${id}-contactEmail-error" hidden></p>
-   </div>`
-       : ''
-   }
-   ${
-     this._options.screenshot !== false
-       ? `<div class="shot" part="screenshot" hidden><button type="button" class="shot-add" part="screenshot-button">${esc(t.screenshotAdd)}</button>
-    <figure hidden><img alt="${esc(t.screenshotAlt)}"><figcaption>${esc(t.screenshotHint)} <button type="button" class="shot-remove" part="screenshot-remove">${esc(t.screenshotRemove)}</button></figcaption></figure></div>`
-       : ''
-   }
-   <div class="actions"><p class="alert" part="alert" role="alert"></p><button class="submit" part="submit" type="submit">${esc(t.submit)}</button></div>
-  </form>
-  <div class="mine" id="${id}-mine" part="my-ideas" hidden><h3 tabindex="-1">${esc(t.myIdeasHeading)}</h3><ul></ul><button type="button" class="back" part="submit back">${esc(t.back)}</button></div>
-  <div class="done" part="done" hidden><p id="${id}-done">${esc(t.thanks)}</p><button type="button" part="submit done-button" aria-describedby="${id}-done">${esc(t.done)}</button></div>
- </div>
-</dialog>
-<div class="sr-only" role="status" aria-live="polite" aria-atomic="true"></div>`;
+      this._root.innerHTML = widgetMarkup({
+        id,
+        texts: t,
+        nonce,
+        identified,
+        showType: this._flag('showType', 'hide-type'),
+        showEmail: this._flag('showEmail', 'hide-email'),
+        screenshot: this._options.screenshot !== false,
+      });
 
       const dialog = this._dialog!;
       this._q('.trigger')!.addEventListener('click', () => this.open());

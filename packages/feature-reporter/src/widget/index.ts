@@ -3,7 +3,8 @@
  * module does nothing by itself (safe in Node.js and during server rendering); call
  * `defineFeedbackWidget()` in the browser to register the element.
  */
-import { createWidgetClass, type FeedbackWidgetElement } from './element.js';
+import { createWidgetClass } from './element.js';
+import type { FeedbackWidgetElement } from './options.js';
 
 export type {
   FeedbackErrorDetail,
@@ -11,7 +12,7 @@ export type {
   FeedbackWidgetElement,
   FeedbackWidgetOptions,
   WidgetUser,
-} from './element.js';
+} from './options.js';
 export type { FeedbackWidgetTexts } from './texts.js';
 export { DEFAULT_TEXTS, GERMAN_TEXTS } from './texts.js';
 export { WIDGET_CSS } from './styles.js';

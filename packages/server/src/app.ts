@@ -255,7 +255,13 @@ function actorOfRequest(request: FastifyRequest): Actor | null {
   const account = request.account;
   if (account) {
     const cli = /^signpost-cli\//.test(request.headers['user-agent'] ?? '');
-    return { type: 'account', id: account.id, label: account.email, via: cli ? 'cli' : account.via };
+    return {
+      type: 'account',
+      id: account.id,
+      label: account.email,
+      name: account.name || account.email,
+      via: cli ? 'cli' : account.via,
+    };
   }
   const key = request.apiKey;
   if (key) return { type: 'api_key', id: key.keyId, label: key.keyId, via: 'public-api' };

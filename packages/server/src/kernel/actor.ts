@@ -14,6 +14,8 @@ export interface Actor {
   id: string | null;
   /** What people read: the account's e-mail, the key's id, "system". */
   label: string;
+  /** A team member's display name (their name, else e-mail), for histories that show names. */
+  name?: string;
   /** How it came: the dashboard's session, a personal access token, the CLI, the public API, MCP. */
   via: 'session' | 'token' | 'cli' | 'public-api' | 'mcp' | 'system';
 }

@@ -3,7 +3,6 @@
  * environment, from what to what, and the project's error rate before and after each change.
  * The CLI's `signpost flags history` and the dashboard's history panel read it.
  */
-import type { FastifyRequest } from 'fastify';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
@@ -13,13 +12,7 @@ import { FlagHistory, FlagHistoryQuery } from './flag-history-schemas.ts';
 import { presentFlagChange } from './presenter-flag-change.ts';
 import { FlagParams } from './schemas.ts';
 import { getFlag } from './store.ts';
-import { type FlagActor, listFlagChanges } from './store-flag-changes.ts';
-
-/** Who calls the management API, as a flag change records it. */
-export function managementActor(request: FastifyRequest): FlagActor {
-  const account = request.account!;
-  return { type: account.via === 'token' ? 'token' : 'member', id: account.id, name: account.name || account.email };
-}
+import { listFlagChanges } from './store-flag-changes.ts';
 
 export async function flagHistoryRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   app.get(

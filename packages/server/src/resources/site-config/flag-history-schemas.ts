@@ -4,7 +4,7 @@ import { StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { NullableString } from '../../http/management-schemas.ts';
 
 export const FLAG_CHANGE_ACTIONS = ['created', 'changed', 'deleted'] as const;
-export const FLAG_ACTOR_TYPES = ['member', 'token', 'api-key', 'oauth'] as const;
+export const FLAG_ACTOR_TYPES = ['member', 'token', 'api-key', 'oauth', 'system'] as const;
 
 export const FlagHistoryQuery = Type.Object({
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'nextCursor of the previous page' })),
@@ -45,7 +45,8 @@ export const FlagChange = Type.Object(
     actor: Type.Object(
       {
         type: StringEnum(FLAG_ACTOR_TYPES, {
-          description: 'member: signed in (dashboard); token: personal access token (CLI, API); api-key, oauth: MCP',
+          description:
+            'member: signed in (dashboard); token: personal access token (CLI, API); api-key, oauth: MCP; system: the server (a restore, a job)',
         }),
         id: NullableString({ description: 'The account, or the API key for api-key' }),
         name: NullableString(),

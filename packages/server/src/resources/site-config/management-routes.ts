@@ -10,7 +10,7 @@ import { renderSiteConfig } from './public-snapshot.ts';
 import { SiteConfig } from './public-schemas.ts';
 import { etagOf } from '../../http/etag.ts';
 import { changeDebugMode, changeMaintenance, removeFlag, setFlag } from './service.ts';
-import { flagHistoryRoutes, managementActor } from './flag-history-routes.ts';
+import { flagHistoryRoutes } from './flag-history-routes.ts';
 import { environmentRoutes } from './environment-management-routes.ts';
 import { messageRoutes } from './message-management-routes.ts';
 import { presentEnvironment, presentFlag, presentMaintenance, presentMessage } from './presenter.ts';
@@ -192,7 +192,7 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     async (request, reply) => {
       const { projectId, flagKey } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const result = await setFlag(db, projectId, flagKey, request.body, managementActor(request));
+      const result = await setFlag(db, projectId, flagKey, request.body);
       return reply.code(result.created ? 201 : 200).send(presentFlag(result.row));
     },
   );
@@ -211,7 +211,7 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     async (request, reply) => {
       const { projectId, flagKey } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      if (!(await removeFlag(db, projectId, flagKey, managementActor(request)))) throw new NotFoundError();
+      if (!(await removeFlag(db, projectId, flagKey))) throw new NotFoundError();
       return reply.code(204).send(null);
     },
   );

@@ -67,16 +67,10 @@ export function registerSiteConfigTool(server: McpServer, ctx: ToolContext): voi
           args.environment === undefined
             ? undefined
             : { ...existing?.environmentValues, [args.environment]: args.value ?? false };
-        const { row, created } = await setFlag(
-          ctx.db,
-          project.id,
-          flagKey,
-          {
-            enabled,
-            ...(environmentValues ? { environmentValues } : args.value === undefined ? {} : { value: args.value }),
-          },
-          { type: ctx.principal.kind, id: ctx.principal.callerId, name: null },
-        );
+        const { row, created } = await setFlag(ctx.db, project.id, flagKey, {
+          enabled,
+          ...(environmentValues ? { environmentValues } : args.value === undefined ? {} : { value: args.value }),
+        });
         const item = presentFlag(row);
         const where = args.environment
           ? ` (${args.environment}: ${JSON.stringify(item.environmentValues[args.environment])})`

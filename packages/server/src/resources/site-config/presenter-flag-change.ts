@@ -1,4 +1,4 @@
-import type { FlagChangeRow } from './store-flag-changes.ts';
+import type { FlagActor, FlagChangeRow } from './store-flag-changes.ts';
 
 type State = Record<string, unknown> | null;
 
@@ -23,7 +23,7 @@ export function presentFlagChange(
     oldValue,
     newValue,
     actor: {
-      type: row.actor_type as 'member' | 'token' | 'api-key' | 'oauth',
+      type: row.actor_type as FlagActor['type'],
       id: row.actor_id,
       name: row.actor_name,
     },

@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import type { Static } from 'typebox';
 import type { Database } from '../../db/database.ts';
 import { isoOrNull } from '../../db/query.ts';
+import { type Actor, currentActor } from '../../kernel/actor.ts';
 import { BadRequestError } from '../../kernel/errors.ts';
 import {
   type FlagTargeting,
@@ -65,6 +66,20 @@ function changedEnvironment(before: Record<string, unknown>, after: Record<strin
 }
 
 /**
+ * Who a flag's history names: the caller of the request (kernel/actor.ts, the same the audit log
+ * records), in the history's words: a member signed in to the dashboard, a personal access token
+ * (CLI, API), an MCP client by key or grant, or the server itself.
+ */
+function flagActor(actor: Actor): FlagActor {
+  if (actor.type === 'account') {
+    return { type: actor.via === 'session' ? 'member' : 'token', id: actor.id, name: actor.name ?? actor.label };
+  }
+  if (actor.type === 'api_key') return { type: 'api-key', id: actor.id, name: null };
+  if (actor.type === 'oauth') return { type: 'oauth', id: actor.id, name: null };
+  return { type: 'system', id: null, name: null };
+}
+
+/**
  * Creates or changes a flag; `created` tells which. The change (old and new state, who) is
  * recorded in the same transaction; a PUT that changes nothing records nothing.
  */
@@ -73,8 +88,8 @@ export async function setFlag(
   projectId: string,
   flagKey: string,
   body: Static<typeof PutFlagBody>,
-  actor: FlagActor,
 ): Promise<{ row: FlagRow; created: boolean }> {
+  const actor = flagActor(currentActor());
   const { enabled, type, offValue, ...changes } = body;
   const result = await configWrite(db, projectId, async (tx) => {
     // Fields left out keep what the flag has; the whole is checked against its type.
@@ -125,7 +140,8 @@ export async function setFlag(
 }
 
 /** Deletes a flag, recording its last state; false when there is no such flag. */
-export async function removeFlag(db: Database, projectId: string, flagKey: string, actor: FlagActor): Promise<boolean> {
+export async function removeFlag(db: Database, projectId: string, flagKey: string): Promise<boolean> {
+  const actor = flagActor(currentActor());
   const removed = await configWrite(db, projectId, async (tx) => {
     const existing = await getFlag(tx, projectId, flagKey);
     if (!existing || !(await deleteFlag(tx, projectId, flagKey))) return undefined;

@@ -21,9 +21,9 @@ export interface FlagChangeRow {
   created_at: string;
 }
 
-/** Who made a change: a team member signed in (dashboard), a personal access token (CLI, API), an MCP client. */
+/** Who made a change: a team member signed in (dashboard), a personal access token (CLI, API), an MCP client, the server. */
 export interface FlagActor {
-  type: 'member' | 'token' | 'api-key' | 'oauth';
+  type: 'member' | 'token' | 'api-key' | 'oauth' | 'system';
   id: string | null;
   name: string | null;
 }

@@ -14,6 +14,7 @@ const ACTORS: Record<FlagChange['actor']['type'], string> = {
   token: 'access token',
   'api-key': 'MCP, API key',
   oauth: 'MCP',
+  system: 'the server',
 };
 
 const show = (value: unknown) =>

@@ -52,6 +52,7 @@ const OWNERS = {
   flag_changes: 'resources/site-config',
   environments: 'resources/site-config',
   releases: 'resources/releases',
+  release_sightings: 'resources/releases',
   source_map_blobs: 'resources/source-maps',
   source_map_artifacts: 'resources/source-maps',
   source_map_chunks: 'resources/source-maps',

@@ -70,6 +70,12 @@ export interface Config {
    */
   changelogScheduleIntervalMs: number;
   /**
+   * `RELEASE_SIGHTING_INTERVAL_MS`: how often the releases' sightings worker
+   * (resources/releases/sightings-worker.ts) looks for versions first seen in live events or
+   * sessions, which go live as created releases do; 0 runs no worker in this process.
+   */
+  releaseSightingIntervalMs: number;
+  /**
    * `SESSION_RETENTION_DAYS`: days release health keeps its hourly session, user and version-check
    * counts (resources/release-health/worker.ts); per-session state goes after Sentry's 5-day window.
    */
@@ -332,6 +338,12 @@ export function loadConfig(env: Env = process.env): Config {
     quotaFlushIntervalMs: read('QUOTA_FLUSH_INTERVAL_MS', 1000, integer(10, 60_000), 'an integer from 10 to 60000'),
     changelogScheduleIntervalMs: read(
       'CHANGELOG_SCHEDULE_INTERVAL_MS',
+      5000,
+      integer(0, 3_600_000),
+      'an integer from 0 (no worker) to 3600000',
+    ),
+    releaseSightingIntervalMs: read(
+      'RELEASE_SIGHTING_INTERVAL_MS',
       5000,
       integer(0, 3_600_000),
       'an integer from 0 (no worker) to 3600000',

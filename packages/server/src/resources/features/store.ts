@@ -55,6 +55,12 @@ export interface NewFeature {
   boardUserId?: string | undefined;
 }
 
+/** The error event id a report carries in its metadata (the widget's `errorEventId`), if any. */
+export function errorEventIdOf(metadata: Record<string, unknown> | undefined): string | undefined {
+  const id = metadata?.['errorEventId'];
+  return typeof id === 'string' && id.length > 0 && id.length <= 100 ? id : undefined;
+}
+
 export async function insertFeature(db: Queryable, scope: Scope, input: NewFeature): Promise<FeatureRow> {
   const now = nowIso();
   const row: FeatureRow = {
@@ -85,6 +91,7 @@ export async function insertFeature(db: Queryable, scope: Scope, input: NewFeatu
       type: row.type,
       status: row.status,
       internal: row.internal === 1,
+      errorEventId: errorEventIdOf(input.metadata),
     });
   };
   // The insert and what reacts to it (a webhook's outbox row) commit together: in the caller's

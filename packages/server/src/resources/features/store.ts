@@ -38,6 +38,8 @@ export interface FeatureRow {
   updated_at: string;
   /** When the team first acted on it (status, edit, reply, "mark triaged"); null: needs triage. */
   triaged_at?: string | null;
+  /** The release it shipped in when that release went live (issue 33); shown while it is done. */
+  released_in?: string | null;
 }
 
 export interface NewFeature {
@@ -236,7 +238,8 @@ export async function changeFeature(
     .set('type', changes.type)
     .set('status', changes.status)
     .set('internal', changes.internal === undefined ? undefined : bool(changes.internal))
-    .set('developer_notes', changes.developerNotes);
+    .set('developer_notes', changes.developerNotes)
+    .set('released_in', cause.releasedIn?.version);
   const inEnvironment = 'environment' in where;
   const match = `id = ? AND project_id = ?${inEnvironment ? ' AND environment = ?' : ''}`;
   const matchParams = inEnvironment ? [id, where.projectId, where.environment] : [id, where.projectId];
@@ -355,7 +358,10 @@ export async function deleteFeature(
   });
 }
 
-export type RoadmapRow = Pick<FeatureRow, 'id' | 'title' | 'status' | 'vote_count' | 'comment_count' | 'created_at'>;
+export type RoadmapRow = Pick<
+  FeatureRow,
+  'id' | 'title' | 'type' | 'status' | 'vote_count' | 'comment_count' | 'created_at' | 'released_in'
+>;
 
 /** A statement and its parameters, built apart from running it so tests can read its plan. */
 export interface ListQuery {
@@ -378,7 +384,7 @@ export function roadmapQuery(
   limit: number,
 ): ListQuery {
   const order = 'ORDER BY vote_count DESC, created_at DESC, id DESC';
-  const column = `SELECT id, title, status, vote_count, comment_count, created_at FROM features
+  const column = `SELECT id, title, type, status, vote_count, comment_count, created_at, released_in FROM features
       WHERE project_id = ? AND environment = ? AND internal = 0 AND held = 0 AND status = ?`;
   const params = statuses.flatMap((status) =>
     dialect === 'postgres'

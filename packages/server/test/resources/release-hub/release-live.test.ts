@@ -4,7 +4,9 @@
  * error report's id or a Sentry event id) is linked to that error's group, shown from both sides,
  * and POST /bugs links its report to the group as Sentry feedback does; an unknown id links
  * nothing. A version first seen in live events goes live by itself: the release list shows it as
- * "seen, not created", what was resolved in it ships, and creating it later ships nothing twice.
+ * "seen, not created", what was resolved in it ships, and creating it later ships nothing twice;
+ * the board shows "Shipped in 5.1.0" on the idea and "Fixed in 5.1.0" on the bug (page, list,
+ * roadmap).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -26,10 +28,12 @@ describe('releases as the hub, by themselves', () => {
   let p: ManagedProject;
   let errorId: string;
   let groupId: string;
+  let bugId: string;
 
   before(async () => {
     server = await startTestServer({ env: { RELEASE_SIGHTING_INTERVAL_MS: '100' } });
     p = await managedProject(server);
+    assert.equal((await p.admin.patch(`/projects/${p.projectId}/board`, { enabled: true })).status, 200);
     const sent = await p.live.post('/errors', {
       title: 'Cart total is NaN',
       message: 'The total could not be computed.',
@@ -57,6 +61,7 @@ describe('releases as the hub, by themselves', () => {
       metadata: { url: 'https://shop.example/cart', errorEventId: errorId },
     });
     assert.equal(bug.status, 201, bug.text);
+    bugId = bug.body.id;
     const fromBug = await p.member.get(path(`/features/${bug.body.id}/error-links`));
     assert.equal(fromBug.status, 200, fromBug.text);
     assert.deepEqual(
@@ -107,6 +112,7 @@ describe('releases as the hub, by themselves', () => {
     assert.equal(idea.status, 201, idea.text);
     const resolved = await p.admin.put(path(`/features/${idea.body.id}/resolution`), { release: '5.1.0' });
     assert.equal(resolved.status, 200, resolved.text);
+    assert.equal((await p.admin.put(path(`/features/${bugId}/resolution`), { release: '5.1.0' })).status, 200);
     assert.equal(await statusOf(idea.body.id), 'open');
 
     // Test-key events do not make a release live.
@@ -142,9 +148,24 @@ describe('releases as the hub, by themselves', () => {
     const page = await p.member.get(path('/releases/5.1.0/overview'));
     assert.equal(page.status, 200, page.text);
     assert.deepEqual(
-      page.body.shipped.items.map((i: { id: string }) => i.id),
-      [idea.body.id],
+      page.body.shipped.items.map((i: { id: string }) => i.id).sort(),
+      [idea.body.id, bugId].sort(),
     );
+
+    // The board says which release: "Shipped in" an idea, "Fixed in" a bug, on its page, in the
+    // list and on the roadmap.
+    const board = async (rest: string) => {
+      const res = await fetch(`${server.origin}/b/${p.projectId}${rest}`);
+      assert.equal(res.status, 200, rest);
+      return res.text();
+    };
+    assert.match(await board(`/ideas/${idea.body.id}`), /data-released-in="5\.1\.0">Shipped in 5\.1\.0</);
+    assert.match(await board(`/ideas/${bugId}`), /data-released-in="5\.1\.0">Fixed in 5\.1\.0</);
+    const listed = await board('/?status=done');
+    assert.match(listed, /Shipped in 5\.1\.0/);
+    assert.match(listed, /Fixed in 5\.1\.0/);
+    assert.match(await board('/roadmap'), /Shipped in 5\.1\.0/);
+    assert.match(await board(`/ideas/${idea.body.id}?lang=de`), /Ausgeliefert in 5\.1\.0|Shipped in 5\.1\.0/);
 
     // Created later: it leaves the seen list; nothing ships twice (one draft, the idea stays done).
     const created = await p.admin.post(path('/releases'), { version: '5.1.0', title: 'Cents' });

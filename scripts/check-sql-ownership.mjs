@@ -99,6 +99,8 @@ const OWNERS = {
   release_session_hours: 'resources/release-health',
   release_session_users: 'resources/release-health',
   release_checks: 'resources/release-health',
+  release_health_settings: 'resources/release-health',
+  release_health_drops: 'resources/release-health',
   release_users: 'resources/release-health',
   error_links: 'resources/release-hub',
   release_resolutions: 'resources/release-hub',

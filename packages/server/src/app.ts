@@ -211,7 +211,12 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.addHook('onReady', async () => changelogSchedule.start());
   app.addHook('preClose', async () => changelogSchedule.stop());
   // Release health: version-check counts written every second, old sessions expired in batches.
-  const releaseHealth = new ReleaseHealthWorker({ db, retentionDays: config.sessionRetentionDays, log: app.log });
+  const releaseHealth = new ReleaseHealthWorker({
+    db,
+    retentionDays: config.sessionRetentionDays,
+    dropCheckMs: config.releaseHealthCheckIntervalMs,
+    log: app.log,
+  });
   app.addHook('onReady', async () => releaseHealth.start());
   app.addHook('onClose', async () => releaseHealth.stop());
   // Releases first seen in live events or sessions go live as created ones do (issue 33).

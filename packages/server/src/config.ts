@@ -76,6 +76,11 @@ export interface Config {
    */
   releaseSightingIntervalMs: number;
   /**
+   * `RELEASE_HEALTH_CHECK_INTERVAL_MS`: how often release health judges the releases with recent
+   * sessions for `release.health_dropped` (resources/release-health/drops.ts); 0 never.
+   */
+  releaseHealthCheckIntervalMs: number;
+  /**
    * `SESSION_RETENTION_DAYS`: days release health keeps its hourly session, user and version-check
    * counts (resources/release-health/worker.ts); per-session state goes after Sentry's 5-day window.
    */
@@ -347,6 +352,12 @@ export function loadConfig(env: Env = process.env): Config {
       5000,
       integer(0, 3_600_000),
       'an integer from 0 (no worker) to 3600000',
+    ),
+    releaseHealthCheckIntervalMs: read(
+      'RELEASE_HEALTH_CHECK_INTERVAL_MS',
+      60_000,
+      integer(0, 3_600_000),
+      'an integer from 0 (never) to 3600000',
     ),
     sessionRetentionDays: read('SESSION_RETENTION_DAYS', 90, integer(1, 3650), 'an integer from 1 to 3650'),
   };

@@ -104,6 +104,22 @@ export interface DomainEvents {
    * (issue 33): it goes live as a created one does (what was resolved in it ships); no webhook.
    */
   'release.seen': { projectId: string; version: string; source: 'events' | 'sessions' };
+  /**
+   * A release's crash-free sessions fell below the project's threshold (`threshold`) or more than
+   * its points below the previous release's (`previous`), told once per drop (issue 33).
+   */
+  'release.health-dropped': {
+    projectId: string;
+    environment: string;
+    version: string;
+    reason: 'threshold' | 'previous';
+    crashFreeSessions: number;
+    crashFreeUsers: number | null;
+    sessions: number;
+    threshold: number;
+    maxDropPoints: number;
+    previous: { version: string; crashFreeSessions: number } | null;
+  };
   'changelog.published': {
     projectId: string;
     entryId: string;

@@ -147,10 +147,7 @@ describe('releases as the hub, by themselves', () => {
     );
     const page = await p.member.get(path('/releases/5.1.0/overview'));
     assert.equal(page.status, 200, page.text);
-    assert.deepEqual(
-      page.body.shipped.items.map((i: { id: string }) => i.id).sort(),
-      [idea.body.id, bugId].sort(),
-    );
+    assert.deepEqual(page.body.shipped.items.map((i: { id: string }) => i.id).sort(), [idea.body.id, bugId].sort());
 
     // The board says which release: "Shipped in" an idea, "Fixed in" a bug, on its page, in the
     // list and on the roadmap.

@@ -28,6 +28,7 @@ import { registerShippingHandler } from './resources/features/mount.ts';
 import { registerReleaseHubHandlers } from './resources/release-hub/mount.ts';
 import { ScheduleWorker } from './resources/changelog/mount.ts';
 import { ReleaseHealthWorker } from './resources/release-health/mount.ts';
+import { SightingsWorker } from './resources/releases/mount.ts';
 import { LinesWorker } from './resources/logs/mount.ts';
 import { AlertWorker, registerAlertHandlers } from './resources/reports/mount.ts';
 import { DeliveryWorker, registerWebhookHandlers } from './resources/webhooks/mount.ts';
@@ -210,9 +211,18 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.addHook('onReady', async () => changelogSchedule.start());
   app.addHook('preClose', async () => changelogSchedule.stop());
   // Release health: version-check counts written every second, old sessions expired in batches.
-  const releaseHealth = new ReleaseHealthWorker({ db, retentionDays: config.sessionRetentionDays, log: app.log });
+  const releaseHealth = new ReleaseHealthWorker({
+    db,
+    retentionDays: config.sessionRetentionDays,
+    dropCheckMs: config.releaseHealthCheckIntervalMs,
+    log: app.log,
+  });
   app.addHook('onReady', async () => releaseHealth.start());
   app.addHook('onClose', async () => releaseHealth.stop());
+  // Releases first seen in live events or sessions go live as created ones do (issue 33).
+  const sightings = new SightingsWorker({ db, intervalMs: config.releaseSightingIntervalMs, log: app.log });
+  app.addHook('onReady', async () => sightings.start());
+  app.addHook('preClose', async () => sightings.stop());
   const logLines = new LinesWorker(db, config.logLines, app.log);
   app.addHook('onReady', async () => logLines.start());
   app.addHook('preClose', async () => logLines.stop());

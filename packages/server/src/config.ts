@@ -70,6 +70,17 @@ export interface Config {
    */
   changelogScheduleIntervalMs: number;
   /**
+   * `RELEASE_SIGHTING_INTERVAL_MS`: how often the releases' sightings worker
+   * (resources/releases/sightings-worker.ts) looks for versions first seen in live events or
+   * sessions, which go live as created releases do; 0 runs no worker in this process.
+   */
+  releaseSightingIntervalMs: number;
+  /**
+   * `RELEASE_HEALTH_CHECK_INTERVAL_MS`: how often release health judges the releases with recent
+   * sessions for `release.health_dropped` (resources/release-health/drops.ts); 0 never.
+   */
+  releaseHealthCheckIntervalMs: number;
+  /**
    * `SESSION_RETENTION_DAYS`: days release health keeps its hourly session, user and version-check
    * counts (resources/release-health/worker.ts); per-session state goes after Sentry's 5-day window.
    */
@@ -335,6 +346,18 @@ export function loadConfig(env: Env = process.env): Config {
       5000,
       integer(0, 3_600_000),
       'an integer from 0 (no worker) to 3600000',
+    ),
+    releaseSightingIntervalMs: read(
+      'RELEASE_SIGHTING_INTERVAL_MS',
+      5000,
+      integer(0, 3_600_000),
+      'an integer from 0 (no worker) to 3600000',
+    ),
+    releaseHealthCheckIntervalMs: read(
+      'RELEASE_HEALTH_CHECK_INTERVAL_MS',
+      60_000,
+      integer(0, 3_600_000),
+      'an integer from 0 (never) to 3600000',
     ),
     sessionRetentionDays: read('SESSION_RETENTION_DAYS', 90, integer(1, 3650), 'an integer from 1 to 3650'),
   };

@@ -71,16 +71,31 @@ export function registerReleaseCommands(program: Command): void {
     program.command('releases').description("A project's releases, for the public version check"),
   );
 
-  withProject(releases.command('list').description('Releases, highest version first')).action(
+  withProject(
+    releases.command('list').description('Releases, highest version first, then versions seen but not created'),
+  ).action(
     action(async (flags: CommonFlags) => {
       const { client, base } = projectContext(flags);
-      const result = await client.get<{ releases: Release[] }>(`${base}/releases`);
+      const result = await client.get<{
+        releases: Release[];
+        seen?: { version: string; source: string; firstSeenAt: string }[];
+      }>(`${base}/releases`);
       if (flags.json) return printJson(result);
       printTable(
         ['version', 'date', 'beta', 'required', 'title'],
         result.releases.map((r) => [r.version, r.releaseDate.slice(0, 10), r.isBeta, r.required, r.title]),
         'No releases yet.',
       );
+      // Versions live events or sessions reported that nobody created (they went live when first seen).
+      const seen = result.seen ?? [];
+      if (seen.length > 0) {
+        say('\nSeen, not created:');
+        printTable(
+          ['version', 'first seen', 'in'],
+          seen.map((s) => [s.version, s.firstSeenAt.slice(0, 16).replace('T', ' '), s.source]),
+          '',
+        );
+      }
     }),
   );
 

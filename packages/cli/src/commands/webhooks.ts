@@ -30,6 +30,7 @@ export const WEBHOOK_EVENTS = [
   'translation.missing_key',
   'release.created',
   'feature.shipped',
+  'release.health_dropped',
 ] as const satisfies readonly WebhookEvent[];
 // The list above names every event of the schema: a new server event fails the type-check here.
 const everyEventListed: [Exclude<WebhookEvent, (typeof WEBHOOK_EVENTS)[number]>] extends [never] ? true : never = true;

@@ -28,6 +28,7 @@ const EVENT_TEXT = {
   'error.alert': 'An error alert rule fires (new group, regression or spike)',
   'release.created': 'A release is created (it goes live)',
   'feature.shipped': 'An idea or bug resolved in a release ships with it',
+  'release.health_dropped': 'A release’s crash-free sessions drop below the threshold or the previous release’s',
 } as const satisfies Record<WebhookEvent, string>;
 
 type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -1,6 +1,7 @@
 /**
  * Releases: each release's health and adoption (widgets/release-health-table.tsx, linking to a
- * release's page), the list (newest version first), creating and editing one (SemVer checked here and by
+ * release's page), the list (newest version first; then versions seen in live events or sessions
+ * but not created, widgets/seen-releases.tsx), creating and editing one (SemVer checked here and by
  * the server; a refusal is shown in place and nothing typed is lost), deleting after a
  * confirmation, and a preview of the version check: what GET /version-check answers a client on a
  * version the user types, asked of the server's own decision (GET /projects/{id}/releases/check).
@@ -16,6 +17,7 @@ import { ConfirmButton } from '../widgets/confirm.tsx';
 import { CheckboxField, TextAreaField } from '../widgets/fields.tsx';
 import { FormActions } from '../widgets/form-actions.tsx';
 import { ReleaseHealthTable } from '../widgets/release-health-table.tsx';
+import { SeenReleases } from '../widgets/seen-releases.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './releases.css';
 
@@ -92,89 +94,92 @@ export default function Releases() {
       <section className="card stack" aria-labelledby="list-title">
         <h2 id="list-title">All releases</h2>
         <QueryView query={releases} what="releases">
-          {(data) =>
-            data.releases.length === 0 ? (
-              <Empty>
-                <p>No releases yet. Until there is one, the version check offers no update.</p>
-              </Empty>
-            ) : (
-              <div className="table-wrap">
-                <table className="table releases-table">
-                  <caption className="visually-hidden">Releases, newest version first</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Version</th>
-                      <th scope="col">Title</th>
-                      <th scope="col">Date</th>
-                      <th scope="col">Flags</th>
-                      <th scope="col">Git commit</th>
-                      <th scope="col">Notes</th>
-                      {admin ? (
-                        <th scope="col">
-                          <span className="visually-hidden">Actions</span>
-                        </th>
-                      ) : null}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.releases.map((release) => (
-                      <tr key={release.id}>
-                        <th scope="row">
-                          <code>{release.version}</code>
-                        </th>
-                        <td>
-                          {release.downloadUrl ? (
-                            <a href={release.downloadUrl} rel="noreferrer">
-                              {release.title || 'Download'}
-                            </a>
-                          ) : (
-                            release.title || <span className="muted">–</span>
-                          )}
-                        </td>
-                        <td>
-                          <time dateTime={release.releaseDate}>
-                            {new Date(release.releaseDate).toLocaleDateString()}
-                          </time>
-                        </td>
-                        <td>
-                          <span className="releases-flags">
-                            {release.isBeta ? <span className="badge badge-warn">Beta</span> : null}
-                            {release.required ? <span className="badge badge-ok">Required</span> : null}
-                            {!release.isBeta && !release.required ? <span className="muted">–</span> : null}
-                          </span>
-                        </td>
-                        <td>
-                          {release.gitCommit ? (
-                            <code>{release.gitCommit.slice(0, 12)}</code>
-                          ) : (
-                            <span className="muted">–</span>
-                          )}
-                        </td>
-                        <td className="releases-notes">{release.releaseNotes || <span className="muted">–</span>}</td>
+          {(data) => (
+            <>
+              {data.releases.length === 0 ? (
+                <Empty>
+                  <p>No releases yet. Until there is one, the version check offers no update.</p>
+                </Empty>
+              ) : (
+                <div className="table-wrap">
+                  <table className="table releases-table">
+                    <caption className="visually-hidden">Releases, newest version first</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">Version</th>
+                        <th scope="col">Title</th>
+                        <th scope="col">Date</th>
+                        <th scope="col">Flags</th>
+                        <th scope="col">Git commit</th>
+                        <th scope="col">Notes</th>
                         {admin ? (
-                          <td>
-                            <div className="row releases-actions">
-                              <Button
-                                variant="secondary"
-                                aria-label={`Edit ${release.version}`}
-                                onPress={() => {
-                                  setNote('');
-                                  setEditing(release);
-                                }}
-                              >
-                                Edit
-                              </Button>
-                              <DeleteRelease projectId={project.id} release={release} onDeleted={setNote} />
-                            </div>
-                          </td>
+                          <th scope="col">
+                            <span className="visually-hidden">Actions</span>
+                          </th>
                         ) : null}
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )
-          }
+                    </thead>
+                    <tbody>
+                      {data.releases.map((release) => (
+                        <tr key={release.id}>
+                          <th scope="row">
+                            <code>{release.version}</code>
+                          </th>
+                          <td>
+                            {release.downloadUrl ? (
+                              <a href={release.downloadUrl} rel="noreferrer">
+                                {release.title || 'Download'}
+                              </a>
+                            ) : (
+                              release.title || <span className="muted">–</span>
+                            )}
+                          </td>
+                          <td>
+                            <time dateTime={release.releaseDate}>
+                              {new Date(release.releaseDate).toLocaleDateString()}
+                            </time>
+                          </td>
+                          <td>
+                            <span className="releases-flags">
+                              {release.isBeta ? <span className="badge badge-warn">Beta</span> : null}
+                              {release.required ? <span className="badge badge-ok">Required</span> : null}
+                              {!release.isBeta && !release.required ? <span className="muted">–</span> : null}
+                            </span>
+                          </td>
+                          <td>
+                            {release.gitCommit ? (
+                              <code>{release.gitCommit.slice(0, 12)}</code>
+                            ) : (
+                              <span className="muted">–</span>
+                            )}
+                          </td>
+                          <td className="releases-notes">{release.releaseNotes || <span className="muted">–</span>}</td>
+                          {admin ? (
+                            <td>
+                              <div className="row releases-actions">
+                                <Button
+                                  variant="secondary"
+                                  aria-label={`Edit ${release.version}`}
+                                  onPress={() => {
+                                    setNote('');
+                                    setEditing(release);
+                                  }}
+                                >
+                                  Edit
+                                </Button>
+                                <DeleteRelease projectId={project.id} release={release} onDeleted={setNote} />
+                              </div>
+                            </td>
+                          ) : null}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+              <SeenReleases seen={data.seen} />
+            </>
+          )}
         </QueryView>
       </section>
     </div>

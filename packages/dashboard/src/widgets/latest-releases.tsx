@@ -1,11 +1,14 @@
 /**
  * Home's "Latest releases": for each of the account's first projects (five at most), its newest
- * release's health over the last 7 days, linking to the release's page.
+ * release's health over the last 7 days, linking to the release's page, and what broke in it: the
+ * error groups new in it and regressed in it, with their counts, and the top few of each
+ * (widgets/release-broke.tsx, from the release's overview).
  */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { releaseHealthKey } from '../api/release-health.ts';
+import { ReleaseBroke } from './release-broke.tsx';
 import { ReleaseHealthFigures } from './release-health-figures.tsx';
 
 const MAX_PROJECTS = 5;
@@ -41,6 +44,7 @@ function LatestRelease({ projectId, name }: { projectId: string; name: string })
         </Link>
       </h3>
       <ReleaseHealthFigures release={latest} />
+      <ReleaseBroke projectId={projectId} name={name} version={latest.version} />
     </section>
   );
 }

@@ -150,8 +150,25 @@ export function Honeypot(): VNode {
   </div>` as VNode;
 }
 
-export function StatusBadge({ ctx, status }: { ctx: BoardContext; status: string }): VNode {
-  return html`<span class=${`badge status-${status}`}>${ctx.t(`status.${status}` as MessageKey)}</span>` as VNode;
+/**
+ * An item's status; a done one that shipped in a release (issue 33) says which: "Fixed in 2.1.0"
+ * for a bug, "Shipped in 2.1.0" for an idea.
+ */
+export function StatusBadge({
+  ctx,
+  status,
+  type,
+  releasedIn,
+}: {
+  ctx: BoardContext;
+  status: string;
+  type?: string | undefined;
+  releasedIn?: string | null | undefined;
+}): VNode {
+  const badge = html`<span class=${`badge status-${status}`}>${ctx.t(`status.${status}` as MessageKey)}</span>`;
+  if (status !== 'done' || !releasedIn) return badge as VNode;
+  const label = ctx.t(type === 'bug' ? 'idea.fixedIn' : 'idea.shippedIn', { version: releasedIn });
+  return html`${badge} <span class="released-in" data-released-in=${releasedIn}>${label}</span>` as VNode;
 }
 
 export function DateText({ ctx, iso }: { ctx: BoardContext; iso: string }): VNode {

@@ -63,6 +63,11 @@ export interface DomainEvents {
     type: string;
     status: string;
     internal: boolean;
+    /**
+     * The error the reporter had just hit (the widget's `metadata.errorEventId`: an error report's
+     * id or a Sentry event id), for release-hub to link the item to its group (issue 33).
+     */
+    errorEventId?: string | undefined;
   };
   /** An idea's internal flag was toggled: `internal` false is published, true is hidden. */
   'feature.visibility-changed': {
@@ -94,6 +99,27 @@ export interface DomainEvents {
    * resolved in it ships in the same transaction (resources/release-hub); webhooks tell of it.
    */
   'release.created': { projectId: string; version: string; title: string };
+  /**
+   * A version no release was created for was first seen in the project's live events or sessions
+   * (issue 33): it goes live as a created one does (what was resolved in it ships); no webhook.
+   */
+  'release.seen': { projectId: string; version: string; source: 'events' | 'sessions' };
+  /**
+   * A release's crash-free sessions fell below the project's threshold (`threshold`) or more than
+   * its points below the previous release's (`previous`), told once per drop (issue 33).
+   */
+  'release.health-dropped': {
+    projectId: string;
+    environment: string;
+    version: string;
+    reason: 'threshold' | 'previous';
+    crashFreeSessions: number;
+    crashFreeUsers: number | null;
+    sessions: number;
+    threshold: number;
+    maxDropPoints: number;
+    previous: { version: string; crashFreeSessions: number } | null;
+  };
   'changelog.published': {
     projectId: string;
     entryId: string;

@@ -91,7 +91,11 @@ describe('who reads the tables whose writes do not notify', () => {
     // A release's overview (what broke) is a management read, never memoised.
     'src/resources/release-hub/read-model.ts',
     'src/resources/release-health/store.ts',
+    // Judging health drops reads session hours (a worker, no memo).
+    'src/resources/release-health/store-drops.ts',
     'src/resources/release-health/worker.ts',
+    // The sightings worker asks which releases live events and sessions reported (no memo).
+    'src/resources/releases/read-model.ts',
     'src/resources/reports/index.ts',
     'src/resources/reports/attention-read-model.ts',
     'src/resources/reports/store.ts',

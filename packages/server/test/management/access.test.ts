@@ -46,6 +46,7 @@ const REQUESTS: Record<string, { body?: unknown; query?: Record<string, string> 
   manageSetFeatureTags: { body: { tagIds: [] } },
   manageCreateRelease: { body: { version: '9.9.9' } },
   manageUpdateRelease: { body: { title: 'Hacked' } },
+  manageUpdateReleaseHealthSettings: { body: { crashFreeThreshold: 50 } },
   manageSetBugStatus: { body: { status: 'ignored' } },
   manageSetErrorStatus: { body: { status: 'ignored' } },
   manageSetErrorGroupStatus: { body: { status: 'ignored' } },

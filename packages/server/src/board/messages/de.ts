@@ -67,6 +67,8 @@ export const de: Catalog = {
   'idea.response': 'Antwort des Teams',
   'idea.team': 'Team',
   'idea.shipped': 'Ausgeliefert in',
+  'idea.fixedIn': 'Behoben in {version}',
+  'idea.shippedIn': 'Ausgeliefert in {version}',
   'idea.signInToVote': 'Melde dich an, um abzustimmen, zu kommentieren und zu folgen.',
   'idea.held': 'Wartet auf die Freigabe durch das Team: Nur du siehst sie.',
   'idea.commentHeld': 'Danke: Dein Kommentar erscheint, sobald das Team ihn freigibt.',

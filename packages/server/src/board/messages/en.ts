@@ -64,6 +64,8 @@ export const en = {
   'idea.response': 'The team’s response',
   'idea.team': 'Team',
   'idea.shipped': 'Shipped in',
+  'idea.fixedIn': 'Fixed in {version}',
+  'idea.shippedIn': 'Shipped in {version}',
   'idea.signInToVote': 'Sign in to vote, comment and follow.',
   'idea.held': 'Waiting for the team to approve it: only you can see it.',
   'idea.commentHeld': 'Thanks: your comment shows once the team approves it.',

@@ -101,7 +101,7 @@ function IdeaView({
       <div class="body">
         <h1>${idea.title}</h1>
         <div class="meta">
-          <${StatusBadge} ctx=${ctx} status=${idea.status} />
+          <${StatusBadge} ctx=${ctx} status=${idea.status} type=${idea.type} releasedIn=${idea.released_in} />
           <span>${ctx.t(idea.type === 'bug' ? 'type.bug' : 'type.feature')}</span>
           <span>${ctx.t('idea.posted')} <${DateText} ctx=${ctx} iso=${idea.created_at} /></span>
         </div>

@@ -64,7 +64,7 @@ function IdeaRow({
       <h2 id=${titleId}><a href=${`${ctx.base}${ideaPath(idea.id)}`}>${idea.title}</a></h2>
       <p>${excerpt}</p>
       <div class="meta">
-        <${StatusBadge} ctx=${ctx} status=${idea.status} />
+        <${StatusBadge} ctx=${ctx} status=${idea.status} type=${idea.type} releasedIn=${idea.releasedIn} />
         <span>${ctx.t(idea.type === 'bug' ? 'type.bug' : 'type.feature')}</span>
         <span>${ctx.t('ideas.comments', { count: idea.commentCount })}</span>
         <${DateText} ctx=${ctx} iso=${idea.createdAt} />

@@ -59,6 +59,8 @@ export interface BoardIdea {
   commentCount: number;
   createdAt: string;
   tags: IdeaTag[];
+  /** The release it shipped in (issue 33), while it is done. */
+  releasedIn: string | null;
 }
 
 interface IdeaRow {
@@ -70,6 +72,7 @@ interface IdeaRow {
   vote_count: number | string;
   comment_count: number | string;
   created_at: string;
+  released_in: string | null;
 }
 
 /** The words of a search text: runs of letters, marks and digits, lower case, bounded in number and length. */
@@ -169,7 +172,7 @@ function publicIdeas(projectId: string, environment = 'live'): Where {
 }
 
 const COLUMNS = `f.id, f.title, SUBSTR(f.description, 1, ${EXCERPT_LENGTH * 2}) AS excerpt, f.status, f.type,
-  f.vote_count, f.comment_count, f.created_at`;
+  f.vote_count, f.comment_count, f.created_at, f.released_in`;
 
 function excerpt(text: string): string {
   const collapsed = text.replace(/\s+/g, ' ').trim();
@@ -187,6 +190,7 @@ async function present(db: Database, rows: IdeaRow[]): Promise<BoardIdea[]> {
     excerpt: excerpt(row.excerpt),
     status: row.status,
     type: row.type,
+    releasedIn: row.status === 'done' ? row.released_in : null,
     voteCount: Number(row.vote_count),
     commentCount: Number(row.comment_count),
     createdAt: row.created_at,

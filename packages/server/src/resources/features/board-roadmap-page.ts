@@ -47,7 +47,17 @@ export function RoadmapColumns({
                 (item) =>
                   html`<li>
                     <a href=${`${ctx.base}${ideaPath(item.id)}`} ...${target}>${item.title}</a>
-                    <div class="meta">${ctx.t('ideas.votes', { count: item.vote_count })}</div>
+                    <div class="meta">
+                      ${ctx.t('ideas.votes', { count: item.vote_count })}
+                      ${
+                        item.status === 'done' && item.released_in
+                          ? html` · <span class="released-in" data-released-in=${item.released_in}>${ctx.t(
+                              item.type === 'bug' ? 'idea.fixedIn' : 'idea.shippedIn',
+                              { version: item.released_in },
+                            )}</span>`
+                          : null
+                      }
+                    </div>
                   </li>`,
               )}
             </ul>`

@@ -38,6 +38,8 @@ export interface FeatureRow {
   updated_at: string;
   /** When the team first acted on it (status, edit, reply, "mark triaged"); null: needs triage. */
   triaged_at?: string | null;
+  /** The release it shipped in when that release went live (issue 33); shown while it is done. */
+  released_in?: string | null;
 }
 
 export interface NewFeature {
@@ -53,6 +55,12 @@ export interface NewFeature {
   held?: boolean | undefined;
   /** The board user who submitted it. */
   boardUserId?: string | undefined;
+}
+
+/** The error event id a report carries in its metadata (the widget's `errorEventId`), if any. */
+export function errorEventIdOf(metadata: Record<string, unknown> | undefined): string | undefined {
+  const id = metadata?.['errorEventId'];
+  return typeof id === 'string' && id.length > 0 && id.length <= 100 ? id : undefined;
 }
 
 export async function insertFeature(db: Queryable, scope: Scope, input: NewFeature): Promise<FeatureRow> {
@@ -85,6 +93,7 @@ export async function insertFeature(db: Queryable, scope: Scope, input: NewFeatu
       type: row.type,
       status: row.status,
       internal: row.internal === 1,
+      errorEventId: errorEventIdOf(input.metadata),
     });
   };
   // The insert and what reacts to it (a webhook's outbox row) commit together: in the caller's
@@ -229,7 +238,8 @@ export async function changeFeature(
     .set('type', changes.type)
     .set('status', changes.status)
     .set('internal', changes.internal === undefined ? undefined : bool(changes.internal))
-    .set('developer_notes', changes.developerNotes);
+    .set('developer_notes', changes.developerNotes)
+    .set('released_in', cause.releasedIn?.version);
   const inEnvironment = 'environment' in where;
   const match = `id = ? AND project_id = ?${inEnvironment ? ' AND environment = ?' : ''}`;
   const matchParams = inEnvironment ? [id, where.projectId, where.environment] : [id, where.projectId];
@@ -348,7 +358,10 @@ export async function deleteFeature(
   });
 }
 
-export type RoadmapRow = Pick<FeatureRow, 'id' | 'title' | 'status' | 'vote_count' | 'comment_count' | 'created_at'>;
+export type RoadmapRow = Pick<
+  FeatureRow,
+  'id' | 'title' | 'type' | 'status' | 'vote_count' | 'comment_count' | 'created_at' | 'released_in'
+>;
 
 /** A statement and its parameters, built apart from running it so tests can read its plan. */
 export interface ListQuery {
@@ -371,7 +384,7 @@ export function roadmapQuery(
   limit: number,
 ): ListQuery {
   const order = 'ORDER BY vote_count DESC, created_at DESC, id DESC';
-  const column = `SELECT id, title, status, vote_count, comment_count, created_at FROM features
+  const column = `SELECT id, title, type, status, vote_count, comment_count, created_at, released_in FROM features
       WHERE project_id = ? AND environment = ? AND internal = 0 AND held = 0 AND status = ?`;
   const params = statuses.flatMap((status) =>
     dialect === 'postgres'

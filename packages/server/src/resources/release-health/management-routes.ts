@@ -4,9 +4,18 @@ import { ProjectParams } from '../../http/management-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { getDropSettings, updateDropSettings } from './drops.ts';
 import { type HealthRange, projectHealth, releaseHealth } from './health.ts';
 import { normaliseRelease } from './parse.ts';
-import { HealthQuery, ProjectHealth, ReleaseHealth, ReleaseHealthParams, ReleaseHealthQuery } from './schemas.ts';
+import {
+  DropSettings,
+  DropSettingsBody,
+  HealthQuery,
+  ProjectHealth,
+  ReleaseHealth,
+  ReleaseHealthParams,
+  ReleaseHealthQuery,
+} from './schemas.ts';
 
 const tags = ['releases'];
 const DAY_MS = 24 * 3600_000;
@@ -22,6 +31,43 @@ function rangeOf(query: { sdkEnvironment?: string | undefined; days?: number | u
 }
 
 export async function releaseHealthManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
+  app.get(
+    '/projects/:projectId/release-health-settings',
+    {
+      schema: {
+        operationId: 'manageGetReleaseHealthSettings',
+        summary: 'When release.health_dropped is told: threshold, drop against the previous release (role: member)',
+        tags,
+        params: ProjectParams,
+        response: { 200: DropSettings, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      return getDropSettings(db, projectId);
+    },
+  );
+
+  app.patch(
+    '/projects/:projectId/release-health-settings',
+    {
+      schema: {
+        operationId: 'manageUpdateReleaseHealthSettings',
+        summary: 'Change any of crashFreeThreshold, maxDropPoints, minSessions (role: admin)',
+        tags,
+        params: ProjectParams,
+        body: DropSettingsBody,
+        response: { 200: DropSettings, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      return updateDropSettings(db, projectId, request.body);
+    },
+  );
+
   app.get(
     '/projects/:projectId/release-health',
     {

@@ -106,3 +106,27 @@ export const ReleaseHealth = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** When `release.health_dropped` is told (issue 33). */
+export const DropSettings = Type.Object(
+  {
+    crashFreeThreshold: Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description: 'Percent: a release below this many crash-free sessions has dropped (default 99)',
+    }),
+    maxDropPoints: Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description: 'Percentage points: a release this far below the previous release has dropped (default 5)',
+    }),
+    minSessions: Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      description: 'A release with fewer sessions is not judged (default 10)',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const DropSettingsBody = Type.Partial(DropSettings, { additionalProperties: false, minProperties: 1 });

@@ -3,11 +3,13 @@
  * `preClose`): every second it writes the version checks counted in memory (tally.ts); every
  * ten minutes it expires, in batches of 1,000 rows with a pause between them, session state
  * whose 5-day update window has closed (plus a day) and the hourly counts older than
- * `SESSION_RETENTION_DAYS` (default 90).
+ * `SESSION_RETENTION_DAYS` (default 90); every `RELEASE_HEALTH_CHECK_INTERVAL_MS` (default 60000; 0:
+ * never) it judges the releases with recent sessions for `release.health_dropped` (drops.ts).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import { Poller } from '../../kernel/poller.ts';
+import { checkHealthDrops } from './drops.ts';
 import { UPDATE_WINDOW_MS } from './parse.ts';
 import { expireBatch } from './store.ts';
 import { flushVersionChecks } from './tally.ts';
@@ -22,12 +24,15 @@ export interface ReleaseHealthWorkerOptions {
   log: FastifyBaseLogger;
   /** Milliseconds between flushes of the version-check counts; 0 runs no worker. */
   flushMs?: number;
+  /** Milliseconds between passes judging health drops; 0 judges none. */
+  dropCheckMs?: number;
 }
 
 export class ReleaseHealthWorker {
   private readonly options: ReleaseHealthWorkerOptions;
   private readonly poller: Poller;
   private lastExpiry = 0;
+  private lastDropCheck = 0;
 
   constructor(options: ReleaseHealthWorkerOptions) {
     this.options = options;
@@ -51,6 +56,11 @@ export class ReleaseHealthWorker {
 
   async runPass(now = new Date()): Promise<void> {
     await flushVersionChecks(this.options.db);
+    const dropCheckMs = this.options.dropCheckMs ?? 60_000;
+    if (dropCheckMs > 0 && now.getTime() - this.lastDropCheck >= dropCheckMs) {
+      this.lastDropCheck = now.getTime();
+      await checkHealthDrops(this.options.db, now);
+    }
     if (now.getTime() - this.lastExpiry < EXPIRE_EVERY_MS) return;
     this.lastExpiry = now.getTime();
     await this.expire(now);

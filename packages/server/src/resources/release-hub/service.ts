@@ -13,7 +13,7 @@ import { escapeHtml } from '../../kernel/html.ts';
 import { normaliseRelease } from '../../kernel/release.ts';
 import { insertEntry } from '../changelog/index.ts';
 import { shipFeaturesInRelease } from '../features/index.ts';
-import { setGroupStatus } from '../reports/index.ts';
+import { groupOfErrorRef, setGroupStatus } from '../reports/index.ts';
 import { allLinksOfGroups } from './links.ts';
 import { featureOf, featuresByIds, groupOf, releaseVersions } from './read-model.ts';
 import {
@@ -175,5 +175,15 @@ export async function releaseWentLive(tx: Queryable, projectId: string, version:
 export function registerReleaseHubHandlers(): void {
   onDomainEvent('release.created', 'release-hub', async (tx, event) => {
     await releaseWentLive(tx, event.projectId, event.version);
+  });
+  onDomainEvent('release.seen', 'release-hub', async (tx, event) => {
+    await releaseWentLive(tx, event.projectId, event.version);
+  });
+  // An idea or bug filed naming the error its user just hit (the widget's errorEventId) is linked
+  // to that error's group, in the item's transaction; an unknown or foreign id links nothing.
+  onDomainEvent('feature.created', 'release-hub', async (tx, event) => {
+    if (!event.errorEventId) return;
+    const groupId = await groupOfErrorRef(tx, event.projectId, event.errorEventId);
+    if (groupId) await insertLink(tx, event.projectId, event.featureId, groupId, 'event');
   });
 }

@@ -2,7 +2,8 @@
 import { bool, type Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 
-export type LinkSource = 'manual' | 'feedback';
+/** manual: the team; feedback: derived from a bug report; event: the report named the error it followed. */
+export type LinkSource = 'manual' | 'feedback' | 'event';
 
 /** true when the link is new. */
 export async function insertLink(

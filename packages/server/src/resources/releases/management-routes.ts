@@ -15,12 +15,13 @@ import {
   Release,
   RELEASE_FIELDS,
   ReleaseParams,
+  SeenRelease,
   UpdateReleaseBody,
   VersionInfo,
 } from './schemas.ts';
 import { presentRelease } from './presenter.ts';
-import { createRelease, requireSemver } from './service.ts';
-import { deleteRelease, getRelease, listReleases, updateRelease } from './store.ts';
+import { createRelease, listReleasesAndSightings, requireSemver } from './service.ts';
+import { deleteRelease, getRelease, updateRelease } from './store.ts';
 
 const tags = ['releases'];
 
@@ -42,18 +43,29 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
     {
       schema: {
         operationId: 'manageListReleases',
-        summary: 'Releases, highest version first (role: member)',
+        summary:
+          'Releases, highest version first, and versions seen in live events or sessions but not created, first seen first (role: member)',
         tags,
         params: ProjectParams,
         response: {
-          200: Type.Object({ releases: Type.Array(Release) }, { additionalProperties: false }),
+          200: Type.Object(
+            {
+              releases: Type.Array(Release),
+              seen: Type.Array(SeenRelease, { description: 'Seen, not created: live since first seen' }),
+            },
+            { additionalProperties: false },
+          ),
           ...errorResponses(401, 403, 404),
         },
       },
     },
     async (request) => {
       await requireProjectAccess(request, request.params.projectId, 'member');
-      return { releases: (await listReleases(db, request.params.projectId)).map(presentRelease) };
+      const { releases, seen } = await listReleasesAndSightings(db, request.params.projectId);
+      return {
+        releases: releases.map(presentRelease),
+        seen: seen.map((row) => ({ version: row.version, source: row.source, firstSeenAt: row.first_seen_at })),
+      };
     },
   );
 

@@ -24,6 +24,18 @@ export const Release = Type.Object(
   { additionalProperties: false },
 );
 
+/** A version seen in live events or sessions that no release was created for (issue 33). */
+export const SeenRelease = Type.Object(
+  {
+    version: Type.String(),
+    source: Type.Union([Type.Literal('events'), Type.Literal('sessions')], {
+      description: 'What reported it first: error events or sessions',
+    }),
+    firstSeenAt: Timestamp,
+  },
+  { additionalProperties: false },
+);
+
 const fields = {
   title: Type.String({ maxLength: 200 }),
   releaseNotes: Type.String({ maxLength: 50_000 }),

@@ -7,7 +7,8 @@ import type { Database } from '../../db/database.ts';
 import { emitDomainEvent } from '../../db/domain-events.ts';
 import { isoOrNull } from '../../db/query.ts';
 import { BadRequestError, ConflictError } from '../../kernel/errors.ts';
-import { getRelease, insertRelease, type ReleaseFields, type ReleaseRow } from './store.ts';
+import { getRelease, insertRelease, listReleases, type ReleaseFields, type ReleaseRow } from './store.ts';
+import { uncreatedSightings } from './store-sightings.ts';
 
 /** The normalised SemVer (`v1.2.3` → `1.2.3`), or a 400 naming the field. */
 export function requireSemver(raw: string, field: string): string {
@@ -42,4 +43,10 @@ export async function createRelease(
   });
   if (!created) throw new ConflictError(`Release ${version} already exists`);
   return (await getRelease(db, projectId, version))!;
+}
+
+/** The release list: created releases, newest first, and versions seen but not created (issue 33). */
+export async function listReleasesAndSightings(db: Database, projectId: string) {
+  const [releases, seen] = await Promise.all([listReleases(db, projectId), uncreatedSightings(db, projectId)]);
+  return { releases, seen };
 }

@@ -20,6 +20,8 @@ export {
 } from './store-triage.ts';
 export { type AttentionGroupRow, listErrorGroupsNeedingAttention } from './attention-read-model.ts';
 export { feedbackFromEvent, feedbackFromUserReport, recordSentryFeedback } from './feedback.ts';
+// A report that names the error its user just hit (the widget's errorEventId) links to its group.
+export { groupOfErrorRef } from './store-feedback.ts';
 // Resolving a group in a release (resources/release-hub) sets its status as the group routes do.
 export { setGroupStatus } from './store-groups.ts';
 // For site-config's flag history (issue 33): the error rate before and after each change.

@@ -2,11 +2,10 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import type { App, Deps } from '../../public-api/context.ts';
 import { scopeOf } from '../../public-api/context.ts';
-import { createFeature } from '../features/index.ts';
 import { BugBody, ErrorBody } from './schemas.ts';
 import { recordError } from './error-writer.ts';
 import { prepareReportBody } from './error-event.ts';
-import { linkBugToFeature, recordBug } from './store.ts';
+import { reportBug } from './bug-report.ts';
 
 const BugReceipt = Type.Object({ id: Type.String(), message: Type.String() }, { additionalProperties: false });
 const ErrorReceipt = Type.Object(
@@ -30,30 +29,7 @@ export async function reportRoutes(app: App, { db, config }: Deps): Promise<void
     async (request, reply) => {
       const body = request.body;
       const scope = scopeOf(request);
-      // A new bug with createFeature gets its linked feature request, in the same transaction.
-      const result = await recordBug(
-        db,
-        scope,
-        body,
-        new Date(),
-        body.createFeature
-          ? async (tx, id) => {
-              // The same use case as POST /features (kind, visibility, bounds), without its rate limit.
-              const feature = await createFeature(
-                tx,
-                { scope, platformProjectId: config.platformProjectId },
-                {
-                  title: body.title,
-                  description: body.message,
-                  type: 'bug',
-                  internal: body.internal,
-                  channel: body.channel,
-                },
-              );
-              await linkBugToFeature(tx, id, feature.id);
-            }
-          : undefined,
-      );
+      const result = await reportBug(db, scope, config.platformProjectId, body, new Date());
       return reply.code(result.duplicate ? 200 : 201).send({
         id: result.id,
         message: result.duplicate ? 'Bug report already received; occurrence counted' : 'Bug report received',

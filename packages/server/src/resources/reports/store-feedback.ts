@@ -15,6 +15,21 @@ export async function groupOfEvent(db: Queryable, projectId: string, eventId: st
   return row?.id;
 }
 
+/**
+ * The group shown for an error the reporter had just hit, named by what the SDK got back: an
+ * error report's id (POST /errors) or a Sentry event id (32 hex digits, dashes or not).
+ */
+export async function groupOfErrorRef(db: Queryable, projectId: string, ref: string): Promise<string | undefined> {
+  const report = await db.get<{ id: string | null }>(
+    `SELECT COALESCE(g.merged_into, g.id) AS id FROM error_reports r JOIN error_groups g ON g.id = r.group_id
+      WHERE r.id = ? AND r.project_id = ?`,
+    [ref, projectId],
+  );
+  if (report?.id) return report.id;
+  const hex = ref.replaceAll('-', '').toLowerCase();
+  return /^[0-9a-f]{32}$/.test(hex) ? groupOfEvent(db, projectId, hex) : undefined;
+}
+
 export async function linkBugToErrorGroup(tx: Queryable, bugId: string, groupId: string): Promise<void> {
   await tx.run('UPDATE bug_reports SET error_group_id = ? WHERE id = ?', [groupId, bugId]);
 }

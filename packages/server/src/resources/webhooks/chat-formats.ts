@@ -96,6 +96,20 @@ export function chatMessage(body: WebhookBody): ChatMessage {
         ],
       };
     }
+    case 'release.health_dropped': {
+      const rate = (value: unknown) => (typeof value === 'number' ? `${(value * 100).toFixed(2)} %` : '–');
+      return {
+        headline: 'Release health dropped',
+        title: str(record(data['release'])['version']),
+        url,
+        facts: [
+          { name: 'Crash-free sessions', value: rate(data['crashFreeSessions']) },
+          ...(data['previous']
+            ? [{ name: 'Previous release', value: rate(record(data['previous'])['crashFreeSessions']) }]
+            : []),
+        ],
+      };
+    }
     case 'translation.missing_key':
       return {
         headline: 'Missing translation',

@@ -22,6 +22,7 @@ export const WEBHOOK_EVENTS = [
   'error.alert',
   'release.created',
   'feature.shipped',
+  'release.health_dropped',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** The event of a send-test message (not subscribable: it goes to the one endpoint tested). */
@@ -128,6 +129,26 @@ export function registerWebhookHandlers(options: { publicUrl: string }): void {
       body('release.created', {
         projectId: event.projectId,
         release: { version: event.version, title: event.title },
+        url: links(event.projectId).release(event.version),
+      }),
+    );
+  });
+  // A release's crash-free sessions dropped (issue 33), once per drop.
+  onDomainEvent('release.health-dropped', 'webhooks', async (tx, event) => {
+    await queueEvent(
+      tx,
+      `release:${event.version}`,
+      body('release.health_dropped', {
+        projectId: event.projectId,
+        environment: event.environment,
+        release: { version: event.version },
+        reason: event.reason,
+        crashFreeSessions: event.crashFreeSessions,
+        crashFreeUsers: event.crashFreeUsers,
+        sessions: event.sessions,
+        threshold: event.threshold,
+        maxDropPoints: event.maxDropPoints,
+        previous: event.previous,
         url: links(event.projectId).release(event.version),
       }),
     );

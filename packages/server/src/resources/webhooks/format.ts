@@ -54,6 +54,11 @@ export function slackText(body: WebhookBody): string {
       const release = (data['release'] ?? {}) as Record<string, unknown>;
       return `Release ${link(str(release['version']))} is live`;
     }
+    case 'release.health_dropped': {
+      const release = (data['release'] ?? {}) as Record<string, unknown>;
+      const rate = typeof data['crashFreeSessions'] === 'number' ? (data['crashFreeSessions'] * 100).toFixed(2) : '?';
+      return `Release ${link(str(release['version']))} health dropped: ${rate} % crash-free sessions`;
+    }
     case 'feature.shipped': {
       const release = (data['release'] ?? {}) as Record<string, unknown>;
       return `${link(title)} shipped in ${mrkdwn(str(release['version']))}`;

@@ -178,6 +178,7 @@ describe('board: feeds', () => {
               commentCount: 0,
               createdAt: '2026-05-01T00:00:00.000Z',
               tags: [{ id: 'tag_1', name: 'UI & UX', color: null }],
+              releasedIn: null,
             },
           ],
           format,

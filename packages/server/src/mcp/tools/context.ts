@@ -8,7 +8,7 @@ import { findProject, type ProjectRow } from '../../resources/projects/index.ts'
 import type { McpPrincipal } from '../principal.ts';
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { isReadAction, MCP_AREA_TOOLS } from '../scopes.ts';
+import { isReadAction, MCP_AREA_TOOLS, scopeOfAction } from '../scopes.ts';
 
 /** The project a tool works on: every tool takes one. */
 export const ProjectIdInput = z
@@ -160,7 +160,6 @@ export function registerAreaTool<Shape extends z.ZodRawShape>(
   tool: AreaTool<Shape>,
 ): void {
   const names = Object.keys(tool.actions) as [string, ...string[]];
-  const area = MCP_AREA_TOOLS[tool.name];
   const input = z.object({
     projectId: ProjectIdInput,
     action: z.enum(names, { error: `action must be one of: ${names.join(', ')}` }),
@@ -183,7 +182,7 @@ export function registerAreaTool<Shape extends z.ZodRawShape>(
         const args = parsed as { projectId: string; action: string };
         const action = args.action;
         const reads = isReadAction(tool.name, action);
-        requireScope(ctx, reads ? area.read : area.write, `${tool.name} (action ${action})`, !reads);
+        requireScope(ctx, scopeOfAction(tool.name, action)!, `${tool.name} (action ${action})`, !reads);
         const project = await reachProject(ctx, args.projectId);
         const run = tool.actions[action]!;
         const { summary, data } = await run(parsed as z.infer<z.ZodObject<Shape>>, project, ctx);

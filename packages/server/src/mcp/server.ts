@@ -8,16 +8,17 @@ import { registerLogsTool } from '../resources/logs/mcp-logs.ts';
 import { registerChangelogTool } from '../resources/changelog/mcp-changelog.ts';
 import { registerReleasesTool } from '../resources/releases/mcp-releases.ts';
 import { registerSiteConfigTool } from '../resources/site-config/mcp-site-config.ts';
+import { registerAuditTool } from '../resources/audit/mcp-audit.ts';
 import { registerResources } from './resources.ts';
 import type { ToolContext } from './tools/context.ts';
 
 export const MCP_SERVER_NAME = 'signpost';
 
 const INSTRUCTIONS = `Signpost is a product-feedback and project-operations platform. These tools do a team member's work on one Signpost project: every tool takes the projectId these credentials reach.
-Area tools take an action: feedback (ideas and bugs: search, get, comment, set_status, tag, merge), errors (search, get, resolve, ignore, reopen), logs (search, get), changelog (list, get, draft, edit, publish, unpublish), releases (list, get, create), site_config (get, set_flag, set_maintenance, set_message), translations_status (missing, progress).
+Area tools take an action (each tool's description lists them): feedback (ideas and bugs), errors, logs, changelog, releases, site_config, translations_status, audit.
 Also: create_feature, update_feature_status, list_translation_keys, upsert_translation_keys, and send_feedback to report a problem with these tools.
 Items come with a uri (signpost://projects/{projectId}/ideas|errors|releases/{id}), readable as a resource.
-Reading needs the area's read scope (feedback:read, errors:read, logs:read, changelog:read, releases:read, config:read, translations:read); changing needs its write scope (feedback:write, errors:triage, changelog:write, releases:write, config:write, translations:write; features:write for create_feature and update_feature_status; bugs:write for send_feedback). A refusal names the missing scope.`;
+Reading needs the area's read scope (feedback:read, errors:read, logs:read, changelog:read, releases:read, config:read, translations:read); changing needs its write scope (feedback:write, errors:triage, changelog:write, releases:write, config:write, translations:write; features:write for create_feature and update_feature_status; bugs:write for send_feedback). Admins only: people:export, audit:read. A refusal names the missing scope.`;
 
 /** One MCP server per request (the transport is stateless), bound to the caller. */
 export function buildMcpServer(ctx: ToolContext, version: string): McpServer {
@@ -29,6 +30,7 @@ export function buildMcpServer(ctx: ToolContext, version: string): McpServer {
   registerChangelogTool(server, ctx);
   registerReleasesTool(server, ctx);
   registerSiteConfigTool(server, ctx);
+  registerAuditTool(server, ctx);
   registerResources(server, ctx);
   compactToolList(server);
   return server;

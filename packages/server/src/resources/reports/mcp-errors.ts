@@ -116,7 +116,10 @@ export function registerErrorsTool(server: McpServer, ctx: ToolContext): void {
           limit: args.limit ?? 10,
           offset: args.offset ?? 0,
         });
-        const items = rows.map((row) => withUri(presentErrorSummary(row)));
+        const items = rows.map((row) => ({
+          ...withUri(presentErrorSummary(row)),
+          groupId: (row['group_id'] as string | null) ?? null,
+        }));
         return { summary: `${items.length} of ${total} error groups.`, data: { items, total } };
       },
       async get(args: Args, project) {

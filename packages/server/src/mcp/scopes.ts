@@ -83,7 +83,7 @@ export const SCOPE_WORDS: Record<McpScope, string> = {
   'config:write': 'turn flags on and off, set maintenance mode and site messages',
   'bugs:write': 'report problems the agent hits (send_feedback) as bug reports',
   'people:export': 'export everything held about one person (admins only)',
-  'audit:read': "read the project's audit log (admins only)",
+  'audit:read': 'read the audit log of the project (admins only)',
 };
 
 /**

@@ -11,6 +11,7 @@ import { registerSiteConfigTool } from '../resources/site-config/mcp-site-config
 import { registerAuditTool } from '../resources/audit/mcp-audit.ts';
 import { registerResources } from './resources.ts';
 import type { ToolContext } from './tools/context.ts';
+import { MCP_AREA_TOOLS } from './scopes.ts';
 
 export const MCP_SERVER_NAME = 'signpost';
 
@@ -41,20 +42,29 @@ const SAFE_INTEGER_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_IN
 const isEmptyObject = (value: unknown): boolean =>
   !!value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
 
+/** Length and count bounds: the area tools check them and a refusal names the bound (see below). */
+const AREA_UNLISTED = new Set(['maxLength', 'minLength', 'maxItems', 'minItems']);
+
 /**
  * A JSON Schema without what says nothing to a client: `$schema`, integer bounds that are the
  * number type's own, empty `properties` and `additionalProperties` (allowing anything, as absent ones do).
+ * For the area tools (`area`), also without length and count bounds and without `type` beside an
+ * `enum` (which says it): the server still checks every bound and its refusal says which one was
+ * crossed ("must be at most 200 characters"), so an agent learns it when it matters. That keeps
+ * tools/list within about 5,000 tokens with every action listed (docs/mcp.md).
  */
-function compactSchema(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(compactSchema);
+function compactSchema(value: unknown, area = false): unknown {
+  if (Array.isArray(value)) return value.map((inner) => compactSchema(inner, area));
   if (!value || typeof value !== 'object') return value;
   const result: Record<string, unknown> = {};
+  const hasEnum = Object.hasOwn(value, 'enum');
   for (const [key, inner] of Object.entries(value)) {
     if (key === '$schema') continue;
     if ((key === 'maximum' || key === 'minimum') && SAFE_INTEGER_BOUNDS.has(inner as number)) continue;
     // An empty schema allows anything, as an absent one does.
     if ((key === 'additionalProperties' || key === 'properties') && isEmptyObject(inner)) continue;
-    result[key] = compactSchema(inner);
+    if (area && (AREA_UNLISTED.has(key) || (key === 'type' && hasEnum))) continue;
+    result[key] = compactSchema(inner, area);
   }
   return result;
 }
@@ -77,7 +87,7 @@ function compactToolList(server: McpServer): void {
       tools: result.tools.map(({ execution, ...tool }) => ({
         ...tool,
         ...(execution && (execution as { taskSupport?: string }).taskSupport !== 'forbidden' ? { execution } : {}),
-        inputSchema: compactSchema(tool['inputSchema']),
+        inputSchema: compactSchema(tool['inputSchema'], Object.hasOwn(MCP_AREA_TOOLS, tool['name'] as string)),
         ...(tool['outputSchema'] ? { outputSchema: compactSchema(tool['outputSchema']) } : {}),
       })),
     };

@@ -17,6 +17,11 @@ export const ProjectIdInput = z
   .max(100, 'projectId must be at most 100 characters')
   .describe('The Signpost project to work on');
 
+const AreaProjectId = z
+  .string()
+  .min(1, 'projectId is required')
+  .max(100, 'projectId must be at most 100 characters');
+
 /**
  * An ISO 8601 time. Checked with Date.parse rather than z.iso.datetime, whose 450-character
  * pattern would be repeated in tools/list for every such field.
@@ -149,7 +154,7 @@ export interface AreaTool<Shape extends z.ZodRawShape> {
 /** What every area tool answers: a list (items, total) or one item, plus fields of its own. */
 const AREA_OUTPUT = z.looseObject({
   action: z.string(),
-  items: z.array(z.looseObject({})).optional(),
+  items: z.array(z.unknown()).optional(),
   total: z.number().optional(),
   item: z.looseObject({}).optional(),
 });
@@ -161,7 +166,8 @@ export function registerAreaTool<Shape extends z.ZodRawShape>(
 ): void {
   const names = Object.keys(tool.actions) as [string, ...string[]];
   const input = z.object({
-    projectId: ProjectIdInput,
+    // The server's instructions say what projectId is; the spec's tools keep its description.
+    projectId: AreaProjectId,
     action: z.enum(names, { error: `action must be one of: ${names.join(', ')}` }),
     ...tool.params,
   }) as unknown as z.ZodObject<z.ZodRawShape>;

@@ -10,7 +10,7 @@ import type { ProjectRow } from '../projects/index.ts';
 import { auditPageOf } from './audit-page.ts';
 
 const params = {
-  actor: z.string().min(1).max(320).optional().describe('account, key or grant id, or e-mail'),
+  actor: z.string().min(1).max(320).optional().describe('id or e-mail'),
   auditAction: z.string().min(1).max(100).optional().describe('e.g. flag.updated'),
   targetType: z.string().min(1).max(100).optional().describe('e.g. feature, flag'),
   targetId: z.string().min(1).max(200).optional(),
@@ -26,7 +26,7 @@ export function registerAuditTool(server: McpServer, ctx: ToolContext): void {
     name: 'audit',
     title: 'Audit log',
     description:
-      'Who did what, newest first (MCP calls show via mcp). list, filtered by actor, auditAction, target, time. Needs audit:read (admins).',
+      'Who did what, newest first (MCP calls: via mcp). list by actor, auditAction, target, time. Admins only (audit:read).',
     params,
     actions: {
       async list(args: Args, project: ProjectRow) {

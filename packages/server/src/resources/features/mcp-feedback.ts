@@ -28,20 +28,20 @@ const SORTS = ['votes', 'newest', 'oldest', 'comments', 'updated', 'trending'] a
 const Id = z.string().min(1).max(100);
 
 const params = {
-  featureId: Id.optional().describe('The idea or bug (all but search)'),
+  featureId: Id.optional().describe('idea or bug'),
   query: z.string().max(200).optional().describe('search: words'),
-  status: z.enum(FEATURE_STATUSES).optional().describe('search: filter; set_status: the new status'),
+  status: z.enum(FEATURE_STATUSES).optional(),
   type: z.enum(['feature', 'bug']).optional(),
   sort: z.enum(SORTS).optional().describe('search: default votes'),
   limit: z.number().int().min(1).max(50).optional(),
   offset: z.number().int().min(0).optional(),
-  body: z.string().min(1).max(5000).optional().describe('comment, note: the text'),
-  response: z.string().min(1).max(5000).optional().describe("set_status: the team's public response"),
-  notify: z.boolean().optional().describe('set_status: false tells no follower'),
-  errorId: Id.optional().describe('link, unlink: error id or groupId'),
-  personId: Id.optional().describe('person (else featureId: its voters), export_person'),
-  tags: z.array(z.string().min(1).max(100)).max(20).optional().describe('tag: names; replace the current ones'),
-  targetId: Id.optional().describe('merge: the idea that is kept'),
+  body: z.string().min(1).max(5000).optional(),
+  response: z.string().min(1).max(5000).optional().describe('set_status: public reply'),
+  notify: z.boolean().optional().describe('set_status: false: no e-mail'),
+  errorId: Id.optional().describe('link, unlink'),
+  personId: Id.optional().describe('person, export_person'),
+  tags: z.array(z.string().min(1).max(100)).max(20).optional().describe('tag: replaces'),
+  targetId: Id.optional().describe('merge: kept idea'),
 };
 type Args = { [K in keyof typeof params]?: z.infer<(typeof params)[K]> };
 
@@ -118,7 +118,7 @@ export function registerFeedbackTool(server: McpServer, ctx: ToolContext): void 
     name: 'feedback',
     title: 'Ideas and bugs',
     description:
-      'Triage ideas (feature requests) and bugs. search (status open, sort votes: most-voted open ideas); get: with comments, tags, linked errors; person: who asked (voters with company) or one person; attachments; comment (public, as Team); note (internal); set_status (followers e-mailed unless notify false); tag; merge featureId into targetId; link/unlink an error. Reads need feedback:read, export_person people:export, others feedback:write.',
+      'Triage ideas (feature requests) and bugs. search (status open, sort votes: most-voted open ideas); get: with comments, tags, errors; person: who asked (voters, company) or personId; attachments; comment (public, as Team); note (internal); set_status (e-mails followers); tag; merge featureId into targetId; link/unlink errorId. export_person: all held on them (admins).',
     params,
     actions: {
       async search(args: Args, project) {

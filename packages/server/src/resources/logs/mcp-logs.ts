@@ -14,15 +14,15 @@ import { lineFilterOf, linePage, linesAroundLine } from './line-pages.ts';
 type Row = Record<string, unknown> & { id: string; last_seen_at: string };
 
 const params = {
-  logId: z.string().min(1).max(100).optional().describe('get; lines: its lines'),
-  query: z.string().max(200).optional().describe('search, lines: words; lines also data.key = value'),
+  logId: z.string().min(1).max(100).optional().describe('get, lines'),
+  query: z.string().max(200).optional(),
   fields: z.string().max(500).optional().describe('lines: data.key = value, data.key = prefix*, has:data.key'),
   lineId: z.string().regex(/^\d{1,18}$/, 'must be a line id from lines').optional().describe('around'),
-  seconds: z.number().int().min(1).max(3600).optional().describe('around: default 60'),
-  cursor: z.string().max(300).optional().describe('lines: nextCursor'),
+  seconds: z.number().int().min(1).max(3600).optional().describe('around'),
+  cursor: z.string().max(300).optional(),
   level: z.array(z.enum(LOG_LEVELS)).max(5).optional(),
-  since: IsoTime.optional().describe('search: last seen at or after; lines: at or after'),
-  until: IsoTime.optional().describe('search: last seen before; lines: before'),
+  since: IsoTime.optional(),
+  until: IsoTime.optional(),
   category: z.string().max(200).optional(),
   source: z.string().max(200).optional(),
   limit: z.number().int().min(1).max(50).optional(),
@@ -35,7 +35,7 @@ export function registerLogsTool(server: McpServer, ctx: ToolContext): void {
     name: 'logs',
     title: 'Log groups',
     description:
-      'Logs the apps send, e.g. around an error. search: groups by level, text, category, source, time (last seen), newest first; get: with its last entry; lines: log lines, newest first, of logId or all, with field filters; around: every line near lineId. Needs logs:read.',
+      'Logs the apps send. search: groups (last seen in since/until), newest first; get: with its last entry; lines: newest first, of logId or all, with field filters; around: every line near lineId.',
     params,
     actions: {
       async search(args: Args, project) {

@@ -21,11 +21,11 @@ const params = {
     .min(1)
     .max(100)
     .optional()
-    .describe('get, overview, create: SemVer such as 1.4.0; resolve: omitted, the next release'),
-  days: z.number().int().min(1).max(90).optional().describe('overview: health over days, default 14'),
-  featureId: z.string().min(1).max(100).optional().describe('resolve: an idea or bug'),
-  errorId: z.string().min(1).max(100).optional().describe('resolve: an error id or groupId'),
-  notify: z.boolean().optional().describe('resolve: false tells no follower'),
+    .describe('SemVer such as 1.4.0'),
+  days: z.number().int().min(1).max(90).optional().describe('overview, default 14'),
+  featureId: z.string().min(1).max(100).optional(),
+  errorId: z.string().min(1).max(100).optional(),
+  notify: z.boolean().optional().describe('resolve: false: no e-mail'),
   title: z.string().max(200).optional().describe('create'),
   releaseNotes: z.string().max(50_000).optional().describe('create'),
   isBeta: z.boolean().optional().describe('create'),
@@ -56,7 +56,7 @@ export function registerReleasesTool(server: McpServer, ctx: ToolContext): void 
     name: 'releases',
     title: 'Releases',
     description:
-      'App versions. list (highest first), get; overview: health, what broke, what shipped, change from the previous release; create (new SemVer); resolve featureId or errorId in version (default next): done when it goes live. Reads need releases:read, others releases:write.',
+      'App versions. list (highest first), get; overview: health, what broke and shipped, change from the previous one; create (new SemVer); resolve featureId or errorId in version (default next).',
     params,
     actions: {
       async list(_args: Args, project) {

@@ -27,13 +27,13 @@ import { getGroup } from './store-group-reads.ts';
 type Row = Record<string, unknown>;
 
 const params = {
-  errorId: z.string().min(1).max(100).optional().describe('An error id or groupId (all but search)'),
-  eventId: z.string().min(1).max(100).optional().describe('event: an id, latest or oldest'),
-  mergeIds: z.array(z.string().min(1).max(100)).min(1).max(50).optional().describe('merge: into errorId'),
-  cursor: z.string().max(300).optional().describe('events: nextCursor'),
+  errorId: z.string().min(1).max(100).optional().describe('error id or groupId'),
+  eventId: z.string().min(1).max(100).optional().describe('event: id, latest, oldest'),
+  mergeIds: z.array(z.string().min(1).max(100)).min(1).max(50).optional(),
+  cursor: z.string().max(300).optional(),
   query: z.string().max(200).optional().describe('search: words'),
   status: z.enum(ERROR_STATUSES).optional(),
-  release: z.string().max(500).optional().describe('search: app version of the last report'),
+  release: z.string().max(500).optional().describe('search'),
   severity: z.array(z.enum(SEVERITIES)).max(4).optional(),
   sort: z.enum(['lastSeen', 'firstSeen', 'occurrences']).optional().describe('search: default lastSeen'),
   limit: z.number().int().min(1).max(50).optional(),
@@ -41,7 +41,7 @@ const params = {
   inNextRelease: z
     .boolean()
     .optional()
-    .describe('resolve: as of the next release; reports from later releases reopen it'),
+    .describe('resolve: as of the next release'),
 };
 type Args = { [K in keyof typeof params]?: z.infer<(typeof params)[K]> };
 
@@ -102,7 +102,7 @@ export function registerErrorsTool(server: McpServer, ctx: ToolContext): void {
     name: 'errors',
     title: 'Error groups',
     description:
-      'Debug errors the apps report. search: groups, newest first; get: with stack trace, breadcrumbs, context, 24 h history; events: its events; event: one in full, source-mapped; resolve, ignore, reopen; merge mergeIds into errorId; unmerge. Reads need errors:read, others errors:triage.',
+      'Debug errors the apps report. search: groups, newest first; get: with stack, breadcrumbs, context, 24 h history; events; event: one in full, source-mapped; resolve, ignore, reopen; merge mergeIds into errorId; unmerge.',
     params,
     actions: {
       async search(args: Args, project) {

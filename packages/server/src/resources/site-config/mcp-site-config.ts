@@ -20,7 +20,7 @@ const params = {
     .regex(new RegExp(FLAG_KEY), 'must be 1 to 100 letters, digits and . _ : -')
     .optional()
     .describe('set_flag (created if new), flag_history'),
-  cursor: z.string().max(300).optional().describe('flag_history: nextCursor'),
+  cursor: z.string().max(300).optional(),
   enabled: z.boolean().optional().describe('set_flag: on/off everywhere; set_maintenance'),
   environment: z.enum(['live', 'test']).optional().describe('set_flag: only for live or test keys'),
   value: z
@@ -53,7 +53,7 @@ export function registerSiteConfigTool(server: McpServer, ctx: ToolContext): voi
     name: 'site_config',
     title: 'Site configuration',
     description:
-      'What the apps read at run time. get: flags, maintenance, messages. set_flag: on/off, or a value for one environment (live/test keys); set_maintenance; set_message adds one; flag_history: who changed a flag when, error rate before and after. Reads need config:read, others config:write.',
+      'What the apps read at run time. get: flags, maintenance, messages. set_flag: on/off, or a value for live or test keys; set_maintenance; set_message adds one; flag_history: who changed it when, error rate around.',
     params,
     actions: {
       async get(_args: Args, project) {

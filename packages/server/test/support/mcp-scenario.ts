@@ -189,14 +189,14 @@ export async function runScenario(): Promise<ScenarioRun> {
 
 /** A value cut for reading: long strings shortened, arrays to their first items, depth bounded. */
 function trim(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.length > 90 ? `${value.slice(0, 87)}…` : value;
+  if (typeof value === 'string') return value.length > 120 ? `${value.slice(0, 117)}…` : value;
   if (Array.isArray(value)) {
-    if (depth >= 3) return `[${value.length} items]`;
+    if (depth >= 9) return `[${value.length} items]`;
     const shown = value.slice(0, 2).map((inner) => trim(inner, depth + 1));
     return value.length > 2 ? [...shown, `… ${value.length - 2} more`] : shown;
   }
   if (value && typeof value === 'object') {
-    if (depth >= 3) return '{…}';
+    if (depth >= 9) return '{…}';
     const entries = Object.entries(value).filter(([, inner]) => inner !== null && inner !== undefined);
     const shown = entries.slice(0, 12).map(([key, inner]) => [key, trim(inner, depth + 1)]);
     if (entries.length > 12) shown.push(['…', `${entries.length - 12} more fields`]);

@@ -70,7 +70,8 @@ export const SCOPE_WORDS: Record<McpScope, string> = {
   'features:write': 'create feature requests and bugs, and change their status',
   'translations:read': 'read translation keys, missing keys and translation progress',
   'translations:write': 'create and fill in translation keys',
-  'feedback:read': 'search and read ideas and bugs with their votes, comments, tags, attachments and the people who asked',
+  'feedback:read':
+    'search and read ideas and bugs with their votes, comments, tags, attachments and the people who asked',
   'feedback:write': 'comment on ideas, add internal notes, change their status, tag, merge and link them to errors',
   'changelog:read': 'read changelog entries, drafts included',
   'changelog:write': 'draft, edit and publish changelog entries',

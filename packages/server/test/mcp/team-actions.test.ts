@@ -177,7 +177,11 @@ describe('MCP actions over the new features (API key)', () => {
     assert.deepEqual(one.item, await manage(`/people/${personId}`));
     const readerSees = await connectMcp(server.origin, { key: readKey });
     try {
-      const result = await callTool(readerSees.client, 'feedback', { projectId: p.projectId, action: 'person', personId });
+      const result = await callTool(readerSees.client, 'feedback', {
+        projectId: p.projectId,
+        action: 'person',
+        personId,
+      });
       assert.equal(result.isError, undefined, textOf(result));
     } finally {
       await readerSees.close();
@@ -274,7 +278,11 @@ describe('MCP actions over the new features (API key)', () => {
     assert.ok(JSON.stringify(overview.item.shipped ?? overview.item).includes(idea));
     const broke = await call('releases', { action: 'overview', version: '1.2.0' });
     assert.match(JSON.stringify(broke.item), /RangeError in checkout/);
-    const unknown = await callTool(client, 'releases', { projectId: p.projectId, action: 'overview', version: '9.9.9' });
+    const unknown = await callTool(client, 'releases', {
+      projectId: p.projectId,
+      action: 'overview',
+      version: '9.9.9',
+    });
     assert.match(textOf(unknown), /is unknown to project/);
   });
 

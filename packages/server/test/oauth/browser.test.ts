@@ -187,8 +187,8 @@ describe('connecting an MCP client through Chromium', () => {
       await submitForm(tab, tab.getByRole('button', { name: 'Sign in' }), server.origin);
       const allow = tab.getByRole('button', { name: 'Allow' });
       await allow.waitFor();
-      // Every scope is on the page in words, as the person reads it (rendered text, not markup).
-      const shown = await tab.locator('body').innerText();
+      // Every scope is on the page in words, as the person reads it (text, not markup).
+      const shown = (await tab.locator('body').textContent()) ?? '';
       for (const scope of ['people:export', 'audit:read', 'errors:triage', 'releases:write', 'config:read'] as const) {
         assert.ok(shown.includes(SCOPE_WORDS[scope]), `the page explains ${scope}`);
         assert.ok(shown.includes(scope), `the page names ${scope}`);

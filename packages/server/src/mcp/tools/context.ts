@@ -8,7 +8,7 @@ import { findProject, type ProjectRow } from '../../resources/projects/index.ts'
 import type { McpPrincipal } from '../principal.ts';
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { isReadAction, MCP_AREA_TOOLS, scopeOfAction } from '../scopes.ts';
+import { isReadAction, type MCP_AREA_TOOLS, scopeOfAction } from '../scopes.ts';
 
 /** The project a tool works on: every tool takes one. */
 export const ProjectIdInput = z
@@ -17,10 +17,7 @@ export const ProjectIdInput = z
   .max(100, 'projectId must be at most 100 characters')
   .describe('The Signpost project to work on');
 
-const AreaProjectId = z
-  .string()
-  .min(1, 'projectId is required')
-  .max(100, 'projectId must be at most 100 characters');
+const AreaProjectId = z.string().min(1, 'projectId is required').max(100, 'projectId must be at most 100 characters');
 
 /**
  * An ISO 8601 time. Checked with Date.parse rather than z.iso.datetime, whose 450-character

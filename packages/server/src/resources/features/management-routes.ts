@@ -20,10 +20,10 @@ import {
   moderateDeleteComment,
   setCommentHidden,
 } from './store-comments.ts';
-import { peopleByAlias, presentPersonSummary } from '../people/index.ts';
+import { peopleByAlias } from '../people/index.ts';
 import { bulkChangeFeatures } from './bulk.ts';
 import { listManagedFeatures, similarFeatures } from './management-read-model.ts';
-import { listVotePage, moderateRemoveVote } from './store-votes.ts';
+import { moderateRemoveVote } from './store-votes.ts';
 import { votersOf } from './voters.ts';
 import { presentComment, presentManagedFeature } from './management-presenter.ts';
 import {

@@ -17,7 +17,11 @@ const params = {
   logId: z.string().min(1).max(100).optional().describe('get, lines'),
   query: z.string().max(200).optional(),
   fields: z.string().max(500).optional().describe('lines: data.key = value, data.key = prefix*, has:data.key'),
-  lineId: z.string().regex(/^\d{1,18}$/, 'must be a line id from lines').optional().describe('around'),
+  lineId: z
+    .string()
+    .regex(/^\d{1,18}$/, 'must be a line id from lines')
+    .optional()
+    .describe('around'),
   seconds: z.number().int().min(1).max(3600).optional().describe('around'),
   cursor: z.string().max(300).optional(),
   level: z.array(z.enum(LOG_LEVELS)).max(5).optional(),

@@ -9,7 +9,7 @@ import { NullableString, ProjectParams } from '../../http/management-schemas.ts'
 import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
-import { PersonSchema, presentPerson } from './presenter.ts';
+import { PersonSchema } from './presenter.ts';
 import { personExport } from './person-data.ts';
 import { erasePerson } from './service.ts';
 import { peopleSettings, setPeopleSettings } from './store.ts';
@@ -131,7 +131,6 @@ const Erasure = obj({
   sessions: count,
   logGroups: count,
 });
-
 
 export async function personDataRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   app.get(

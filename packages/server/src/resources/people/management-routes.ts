@@ -81,7 +81,6 @@ function decodeCursor(raw: string): { seen: string; id: string } {
   return { seen, id };
 }
 
-
 export async function peopleManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   app.get(
     '/projects/:projectId/people',

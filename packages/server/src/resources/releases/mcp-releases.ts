@@ -16,12 +16,7 @@ import { presentResolution, releaseOverview, resolveInRelease } from '../release
 import { errorGroupIdOf } from '../reports/index.ts';
 
 const params = {
-  version: z
-    .string()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe('SemVer such as 1.4.0'),
+  version: z.string().min(1).max(100).optional().describe('SemVer such as 1.4.0'),
   days: z.number().int().min(1).max(90).optional().describe('overview, default 14'),
   featureId: z.string().min(1).max(100).optional(),
   errorId: z.string().min(1).max(100).optional(),

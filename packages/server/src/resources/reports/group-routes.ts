@@ -22,7 +22,7 @@ import {
   GroupStatusBody,
   MergeBody,
 } from './group-schemas.ts';
-import { presentEventSummary, presentGroupSummary } from './group-presenter.ts';
+import { presentGroupSummary } from './group-presenter.ts';
 import { ErrorHistory, HistoryQuery } from './management-schemas.ts';
 import { type HistoryRange, readGroupHistory } from './store-history.ts';
 import {

@@ -45,7 +45,9 @@ export async function mergeErrorGroups(db: Database, projectId: string, groupId:
   if (outcome === 'not-found') throw new NotFoundError();
   if (outcome !== 'merged') {
     const message =
-      outcome === 'same-group' ? 'a group cannot be merged into itself' : 'groups of live and test keys cannot be merged';
+      outcome === 'same-group'
+        ? 'a group cannot be merged into itself'
+        : 'groups of live and test keys cannot be merged';
     throw new BadRequestError(`Cannot merge: ${message}`, [{ field: 'groupIds', message }]);
   }
 }

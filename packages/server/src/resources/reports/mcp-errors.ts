@@ -38,10 +38,7 @@ const params = {
   sort: z.enum(['lastSeen', 'firstSeen', 'occurrences']).optional().describe('search: default lastSeen'),
   limit: z.number().int().min(1).max(50).optional(),
   offset: z.number().int().min(0).optional(),
-  inNextRelease: z
-    .boolean()
-    .optional()
-    .describe('resolve: as of the next release'),
+  inNextRelease: z.boolean().optional().describe('resolve: as of the next release'),
 };
 type Args = { [K in keyof typeof params]?: z.infer<(typeof params)[K]> };
 
@@ -141,7 +138,10 @@ export function registerErrorsTool(server: McpServer, ctx: ToolContext): void {
       async event(args: Args, project) {
         const groupId = await groupIdOf(ctx, project, args, 'event');
         const item = await groupEventDetail(ctx.db, project.id, groupId, args.eventId ?? 'latest');
-        return { summary: `Event ${item.eventId} of group ${groupId} (${item.position} of ${item.kept}).`, data: { item } };
+        return {
+          summary: `Event ${item.eventId} of group ${groupId} (${item.position} of ${item.kept}).`,
+          data: { item },
+        };
       },
       async merge(args: Args, project) {
         const groupId = await groupIdOf(ctx, project, args, 'merge');
@@ -157,7 +157,10 @@ export function registerErrorsTool(server: McpServer, ctx: ToolContext): void {
       async unmerge(args: Args, project) {
         const groupId = await groupIdOf(ctx, project, args, 'unmerge');
         await unmergeErrorGroup(ctx.db, project.id, groupId);
-        return { summary: `Group ${groupId} stands alone again.`, data: { item: await groupSummary(ctx, project, groupId) } };
+        return {
+          summary: `Group ${groupId} stands alone again.`,
+          data: { item: await groupSummary(ctx, project, groupId) },
+        };
       },
     },
   });

@@ -19,8 +19,7 @@ export async function flagHistory(
 ) {
   const page = await listFlagChanges(db, projectId, flagKey, cursor, limit);
   // A flag with no change recorded (made before history was kept) answers an empty page.
-  if (page.rows.length === 0 && cursor === undefined && !(await getFlag(db, projectId, flagKey)))
-    return undefined;
+  if (page.rows.length === 0 && cursor === undefined && !(await getFlag(db, projectId, flagKey))) return undefined;
   const now = new Date();
   // One read per key environment for the whole page.
   const environmentOf = (environment: string | null) => (environment === 'test' ? 'test' : 'live');

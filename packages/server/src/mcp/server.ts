@@ -9,6 +9,7 @@ import { registerChangelogTool } from '../resources/changelog/mcp-changelog.ts';
 import { registerReleasesTool } from '../resources/releases/mcp-releases.ts';
 import { registerSiteConfigTool } from '../resources/site-config/mcp-site-config.ts';
 import { registerAuditTool } from '../resources/audit/mcp-audit.ts';
+import { exportPersonAction } from '../resources/people/mcp-export.ts';
 import { registerResources } from './resources.ts';
 import type { ToolContext } from './tools/context.ts';
 import { MCP_AREA_TOOLS } from './scopes.ts';
@@ -24,7 +25,7 @@ Reading needs the area's read scope (feedback:read, errors:read, logs:read, chan
 /** One MCP server per request (the transport is stateless), bound to the caller. */
 export function buildMcpServer(ctx: ToolContext, version: string): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, title: 'Signpost', version }, { instructions: INSTRUCTIONS });
-  registerFeatureTools(server, ctx);
+  registerFeatureTools(server, ctx, exportPersonAction);
   registerTranslationTools(server, ctx);
   registerReportTools(server, ctx);
   registerLogsTool(server, ctx);

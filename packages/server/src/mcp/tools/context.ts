@@ -136,6 +136,13 @@ export interface ActionResult {
   data: Record<string, unknown>;
 }
 
+/** An action of an area tool that another resource supplies (src/mcp/server.ts hands it in). */
+export type AreaAction = (
+  args: Record<string, unknown>,
+  project: ProjectRow,
+  ctx: ToolContext,
+) => Promise<ActionResult>;
+
 export interface AreaTool<Shape extends z.ZodRawShape> {
   name: AreaName;
   title: string;

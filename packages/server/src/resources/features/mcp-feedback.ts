@@ -3,12 +3,19 @@
  * the management API calls: listManagedFeatures, getFeature, insertComment, insertTeamComment
  * (internal notes), updateFeature (followers told through feature.status-changed, with the
  * response and notify choice), setFeatureTags, mergeFeature, the release hub's links, votersOf and
- * the people resource's personPage/personExport, teamAttachments. A person's erasure is left to
+ * the people resource's personPage and export (handed in), teamAttachments. A person's erasure is left to
  * the dashboard and the management API (docs/mcp.md says why).
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { registerAreaTool, itemUri, required, ToolError, type ToolContext } from '../../mcp/tools/context.ts';
+import {
+  type AreaAction,
+  registerAreaTool,
+  itemUri,
+  required,
+  ToolError,
+  type ToolContext,
+} from '../../mcp/tools/context.ts';
 import type { ProjectRow } from '../projects/index.ts';
 import { listTags, setFeatureTags, tagsOfFeatures } from '../tags/index.ts';
 import { listManagedFeatures, type ManagedSort } from './management-read-model.ts';
@@ -17,7 +24,7 @@ import { FEATURE_STATUSES } from './schemas.ts';
 import { insertComment, listCommentPage } from './store-comments.ts';
 import { mergeFeature } from './store-merge.ts';
 import { findFeature, updateFeature, type FeatureRow } from './store.ts';
-import { peopleByAlias, personExport, personPage } from '../people/index.ts';
+import { peopleByAlias, personPage } from '../people/index.ts';
 import { featureLinks, linkFeatureToGroup, unlinkFeatureFromGroup } from '../release-hub/index.ts';
 import { errorGroupIdOf } from '../reports/index.ts';
 import { insertTeamComment } from './store-comments.ts';
@@ -113,7 +120,11 @@ async function linkArgs(ctx: ToolContext, project: ProjectRow, args: Args, actio
   return { featureId, groupId };
 }
 
-export function registerFeedbackTool(server: McpServer, ctx: ToolContext): void {
+/**
+ * `exportPerson` is the people resource's export_person action (people/mcp-export.ts), handed in
+ * by src/mcp/server.ts: the export reads every resource, so features may not import it.
+ */
+export function registerFeedbackTool(server: McpServer, ctx: ToolContext, exportPerson: AreaAction): void {
   registerAreaTool(server, ctx, {
     name: 'feedback',
     title: 'Ideas and bugs',
@@ -213,12 +224,7 @@ export function registerFeedbackTool(server: McpServer, ctx: ToolContext): void 
         const { votes, total } = await votersOf(ctx.db, project.id, featureId, args.limit ?? 20, args.offset ?? 0);
         return { summary: `${votes.length} of ${total} voters of ${featureId}.`, data: { items: votes, total } };
       },
-      async export_person(args: Args, project) {
-        const personId = required(args.personId, 'personId', 'export_person');
-        const data = await personExport(ctx.db, project.id, personId);
-        if (!data) throw new ToolError(`Person "${personId}" not found in project "${project.id}".`);
-        return { summary: `Everything held about person ${personId}.`, data: { item: data } };
-      },
+      export_person: exportPerson,
       async attachments(args: Args, project) {
         const featureId = required(args.featureId, 'featureId', 'attachments');
         await existing(ctx, project, featureId);

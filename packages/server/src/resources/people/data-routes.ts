@@ -10,7 +10,7 @@ import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { PersonSchema } from './presenter.ts';
-import { personExport } from './person-data.ts';
+import { personExport } from './person-export.ts';
 import { erasePerson } from './service.ts';
 import { peopleSettings, setPeopleSettings } from './store.ts';
 

@@ -200,6 +200,20 @@ describe('MCP actions over the new features (API key)', () => {
     await refusedToReader('feedback', { action: 'export_person', personId }, 'people:export');
     const missing = await callTool(client, 'feedback', { projectId: p.projectId, action: 'export_person' });
     assert.match(textOf(missing), /personId is required for action export_person/);
+    // A key embedded in a page never exports a person, whatever scopes it was given.
+    const embedded = await createApiKey(server.db, p.projectId, 'live', [...ALL_KEY_SCOPES], { publishable: true });
+    const page = await connectMcp(server.origin, { key: embedded.key });
+    try {
+      const refused = await callTool(page.client, 'feedback', {
+        projectId: p.projectId,
+        action: 'export_person',
+        personId,
+      });
+      assert.equal(refused.isError, true);
+      assert.match(textOf(refused), /Publishable keys cannot use feedback \(action export_person\)/);
+    } finally {
+      await page.close();
+    }
   });
 
   it('feedback attachments: the list the management API shows', async () => {

@@ -193,6 +193,10 @@ export function registerAreaTool<Shape extends z.ZodRawShape>(
         const action = args.action;
         const reads = isReadAction(tool.name, action);
         requireScope(ctx, scopeOfAction(tool.name, action)!, `${tool.name} (action ${action})`, !reads);
+        // Admin-only reads (a person's export) hand out personal data: never to a key embedded in a page.
+        if (ctx.principal.publishable && adminScope(tool.name, action)) {
+          throw new ToolError(`Publishable keys cannot use ${tool.name} (action ${action}); use a secret API key.`);
+        }
         const project = await reachProject(ctx, args.projectId);
         const run = tool.actions[action]!;
         const { summary, data } = await run(parsed as z.infer<z.ZodObject<Shape>>, project, ctx);

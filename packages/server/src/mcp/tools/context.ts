@@ -8,7 +8,7 @@ import { findProject, type ProjectRow } from '../../resources/projects/index.ts'
 import type { McpPrincipal } from '../principal.ts';
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { isReadAction, type MCP_AREA_TOOLS, scopeOfAction } from '../scopes.ts';
+import { adminScope, isReadAction, type MCP_AREA_TOOLS, scopeOfAction } from '../scopes.ts';
 
 /** The project a tool works on: every tool takes one. */
 export const ProjectIdInput = z

@@ -32,6 +32,8 @@ export const MCP_AREA_SCOPES = [
   'releases:write',
   'config:read',
   'config:write',
+  'people:export',
+  'audit:read',
 ] as const;
 
 /** Every scope an API key may hold. */

@@ -12,4 +12,6 @@ export interface McpPrincipal {
   publishable?: boolean;
   /** Stable id for per-caller limits: the API key id or the OAuth grant id. */
   callerId: string;
+  /** The account that made an OAuth grant: its team notes are written as that account. */
+  accountId?: string;
 }

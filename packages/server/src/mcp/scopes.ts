@@ -20,8 +20,10 @@ export const MCP_AREA_TOOLS = {
   feedback: {
     read: 'feedback:read',
     write: 'feedback:write',
-    reads: ['search', 'get'],
-    writes: ['comment', 'set_status', 'tag', 'merge'],
+    reads: ['search', 'get', 'person', 'attachments'],
+    writes: ['comment', 'note', 'set_status', 'tag', 'merge', 'link', 'unlink'],
+    /** Actions with a scope of their own: a person's export is personal data leaving the product. */
+    admin: { export_person: 'people:export' },
   },
   changelog: {
     read: 'changelog:read',
@@ -32,15 +34,20 @@ export const MCP_AREA_TOOLS = {
   errors: {
     read: 'errors:read',
     write: 'errors:triage',
-    reads: ['search', 'get'],
-    writes: ['resolve', 'ignore', 'reopen'],
+    reads: ['search', 'get', 'events', 'event'],
+    writes: ['resolve', 'ignore', 'reopen', 'merge', 'unmerge'],
   },
-  logs: { read: 'logs:read', write: 'logs:read', reads: ['search', 'get'], writes: [] },
-  releases: { read: 'releases:read', write: 'releases:write', reads: ['list', 'get'], writes: ['create'] },
+  logs: { read: 'logs:read', write: 'logs:read', reads: ['search', 'get', 'lines', 'around'], writes: [] },
+  releases: {
+    read: 'releases:read',
+    write: 'releases:write',
+    reads: ['list', 'get', 'overview'],
+    writes: ['create', 'resolve'],
+  },
   site_config: {
     read: 'config:read',
     write: 'config:write',
-    reads: ['get'],
+    reads: ['get', 'flag_history'],
     writes: ['set_flag', 'set_maintenance', 'set_message'],
   },
   translations_status: {
@@ -49,29 +56,35 @@ export const MCP_AREA_TOOLS = {
     reads: ['missing', 'progress'],
     writes: [],
   },
+  /** The audit log names colleagues, keys and settings: admins only, as in the management API. */
+  audit: { read: 'audit:read', write: 'audit:read', reads: ['list'], writes: [] },
 } as const;
 
 export type McpToolName = keyof typeof MCP_TOOL_SCOPES | keyof typeof MCP_AREA_TOOLS;
 type AreaScope = (typeof MCP_AREA_TOOLS)[keyof typeof MCP_AREA_TOOLS]['read' | 'write'];
-export type McpScope = (typeof MCP_TOOL_SCOPES)[keyof typeof MCP_TOOL_SCOPES] | AreaScope;
+type AdminScope = (typeof MCP_AREA_TOOLS)['feedback']['admin'][keyof (typeof MCP_AREA_TOOLS)['feedback']['admin']];
+export type McpScope = (typeof MCP_TOOL_SCOPES)[keyof typeof MCP_TOOL_SCOPES] | AreaScope | AdminScope;
 
 /** What each scope allows, in words: the consent page and the docs show these. */
 export const SCOPE_WORDS: Record<McpScope, string> = {
   'features:write': 'create feature requests and bugs, and change their status',
   'translations:read': 'read translation keys, missing keys and translation progress',
   'translations:write': 'create and fill in translation keys',
-  'feedback:read': 'search and read ideas and bugs with their votes, comments and tags',
-  'feedback:write': 'comment on ideas, change their status, tag and merge them',
+  'feedback:read':
+    'search and read ideas and bugs with their votes, comments, tags, attachments and the people who asked',
+  'feedback:write': 'comment on ideas, add internal notes, change their status, tag, merge and link them to errors',
   'changelog:read': 'read changelog entries, drafts included',
   'changelog:write': 'draft, edit and publish changelog entries',
-  'errors:read': 'search and read error groups with their stack, breadcrumbs and history',
-  'errors:triage': 'resolve, ignore and reopen error groups',
-  'logs:read': 'search and read log groups',
-  'releases:read': 'list and read releases',
-  'releases:write': 'create releases',
-  'config:read': 'read the site configuration: flags, maintenance and messages',
+  'errors:read': 'search and read error groups and their events with their stack, breadcrumbs and history',
+  'errors:triage': 'resolve, ignore, reopen, merge and unmerge error groups',
+  'logs:read': 'search and read log groups and log lines',
+  'releases:read': 'list and read releases with their health, what broke and what shipped',
+  'releases:write': 'create releases and resolve ideas in a release',
+  'config:read': 'read the site configuration (flags, maintenance, messages) and flag history',
   'config:write': 'turn flags on and off, set maintenance mode and site messages',
   'bugs:write': 'report problems the agent hits (send_feedback) as bug reports',
+  'people:export': 'export everything held about one person (admins only)',
+  'audit:read': 'read the audit log of the project (admins only)',
 };
 
 /**
@@ -80,7 +93,10 @@ export const SCOPE_WORDS: Record<McpScope, string> = {
  */
 export const MCP_SCOPES: readonly McpScope[] = Object.keys(SCOPE_WORDS) as McpScope[];
 
-/** The scopes that only read: what the consent page's "Read" grants. */
+/**
+ * The scopes that only read: what the consent page's "Read" grants. The admin-only scopes
+ * (people:export, audit:read) come with "Read and write" only, which needs the admin role.
+ */
 export const MCP_READ_SCOPES: readonly McpScope[] = [
   'translations:read',
   'feedback:read',
@@ -93,9 +109,24 @@ export const MCP_READ_SCOPES: readonly McpScope[] = [
 
 const isArea = (name: string): name is keyof typeof MCP_AREA_TOOLS => Object.hasOwn(MCP_AREA_TOOLS, name);
 
-/** Whether an area tool's action only reads. */
+/** Whether an area tool's action only reads (an admin action reads too, but needs its own scope). */
 export function isReadAction(tool: keyof typeof MCP_AREA_TOOLS, action: string): boolean {
-  return (MCP_AREA_TOOLS[tool].reads as readonly string[]).includes(action);
+  return (MCP_AREA_TOOLS[tool].reads as readonly string[]).includes(action) || adminScope(tool, action) !== undefined;
+}
+
+/** The scope of an action that has one of its own (admins only), if it has. */
+export function adminScope(tool: keyof typeof MCP_AREA_TOOLS, action: string): McpScope | undefined {
+  const area = MCP_AREA_TOOLS[tool] as { admin?: Record<string, McpScope> };
+  return area.admin && Object.hasOwn(area.admin, action) ? area.admin[action] : undefined;
+}
+
+/** The scope an area tool's action needs, undefined for an unknown action. */
+export function scopeOfAction(tool: keyof typeof MCP_AREA_TOOLS, action: string): McpScope | undefined {
+  const area = MCP_AREA_TOOLS[tool];
+  const own = adminScope(tool, action);
+  if (own) return own;
+  if ((area.reads as readonly string[]).includes(action)) return area.read;
+  return (area.writes as readonly string[]).includes(action) ? area.write : undefined;
 }
 
 /**
@@ -107,9 +138,7 @@ export function scopeForCall(name: string, args: unknown): McpScope | undefined 
   if (!isArea(name)) return undefined;
   const action = args && typeof args === 'object' ? (args as { action?: unknown }).action : undefined;
   if (typeof action !== 'string') return undefined;
-  const area = MCP_AREA_TOOLS[name];
-  if (isReadAction(name, action)) return area.read;
-  return (area.writes as readonly string[]).includes(action) ? area.write : undefined;
+  return scopeOfAction(name, action);
 }
 
 /** Kept for callers that know only a tool name (the spec's tools). */

@@ -34,6 +34,7 @@ export function oauthTokenVerifier(db: Database, config: Config, accounts: Accou
         environment: 'live',
         scopes: new Set(found.scopes.split(' ').filter((scope) => allowed.has(scope))),
         callerId: found.grant.id,
+        accountId: found.grant.account_id,
       };
     },
   };

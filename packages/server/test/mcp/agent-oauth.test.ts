@@ -16,6 +16,9 @@ import { callTool, postMcp, textOf } from '../support/mcp.ts';
 import { Browser, TestOAuthProvider } from '../support/oauth.ts';
 import { FakeAccounts, startOAuthTestServer, type OAuthTestServer } from '../support/fake-accounts.ts';
 
+/** Area reads that need an id (of an idea, group, line, release, flag or person). */
+const NEEDS_AN_ID = new Set(['get', 'person', 'attachments', 'events', 'event', 'around', 'overview', 'flag_history']);
+
 describe('the area tools through OAuth', () => {
   let server: OAuthTestServer;
   const accounts = new FakeAccounts();
@@ -64,8 +67,11 @@ describe('the area tools through OAuth', () => {
       assert.equal(provider.saved?.scope, MCP_READ_SCOPES.join(' '));
 
       for (const [tool, area] of Object.entries(MCP_AREA_TOOLS)) {
+        // The admin-only audit log is refused to read access (below); reads that need an id are tested
+        // with one in team-actions.test.ts.
+        if (tool === 'audit') continue;
         for (const action of area.reads) {
-          if (action === 'get') continue;
+          if (NEEDS_AN_ID.has(action)) continue;
           const result = await callTool(client, tool, { projectId, action });
           assert.equal(result.isError, undefined, `${tool} ${action}: ${textOf(result)}`);
         }

@@ -16,6 +16,8 @@ import { createFollower } from '../support/followers.ts';
 import { callTool, connectMcp, postMcp, startMcpTestServer, textOf, type Connected } from '../support/mcp.ts';
 import type { TestProject, TestServer } from '../support/server.ts';
 
+/** Area reads that need an id (of an idea, group, line, release, flag or person). */
+const NEEDS_AN_ID = new Set(['get', 'person', 'attachments', 'events', 'event', 'around', 'overview', 'flag_history']);
 const data = (result: { structuredContent?: unknown }) => result.structuredContent as any;
 
 describe('an agent works through the hosted MCP tools (API key)', () => {
@@ -84,9 +86,9 @@ describe('an agent works through the hosted MCP tools (API key)', () => {
     await server?.close();
   });
 
-  it('lists twelve tools in at most 5,000 tokens (characters / 4)', async () => {
+  it('lists thirteen tools in at most 5,000 tokens (characters / 4)', async () => {
     const { tools } = await client.listTools();
-    assert.equal(tools.length, 12);
+    assert.equal(tools.length, 13);
     const tokens = Math.ceil(JSON.stringify(tools).length / 4);
     console.log(
       `tools/list: ${tools.length} tools, ${JSON.stringify(tools).length} characters, about ${tokens} tokens`,
@@ -299,7 +301,7 @@ describe('an agent works through the hosted MCP tools (API key)', () => {
     assert.match(textOf(missing), /errorId is required for action resolve/);
     const unknown = await callTool(client, 'feedback', { projectId: project.projectId, action: 'explode' });
     assert.equal(unknown.isError, true);
-    assert.match(textOf(unknown), /action must be one of: search, get, comment, set_status, tag, merge/);
+    assert.match(textOf(unknown), /action must be one of: search, get, comment, set_status, note/);
   });
 
   it('refuses every write of a read-only key with 403 naming the scope, and serves its reads', async () => {
@@ -329,8 +331,11 @@ describe('an agent works through the hosted MCP tools (API key)', () => {
     const reader = await connectMcp(server.origin, { key: readOnlyKey });
     try {
       for (const [tool, area] of Object.entries(MCP_AREA_TOOLS)) {
+        // The admin-only audit log is refused to read access (below); reads that need an id are tested
+        // with one in team-actions.test.ts.
+        if (tool === 'audit') continue;
         for (const action of area.reads) {
-          if (action === 'get') continue;
+          if (NEEDS_AN_ID.has(action)) continue;
           const result = await callTool(reader.client, tool, { projectId: project.projectId, action });
           assert.equal(result.isError, undefined, `${tool} ${action}: ${textOf(result)}`);
         }

@@ -40,6 +40,7 @@ describe('hosted MCP tools (API key)', () => {
   it("lists the spec's four tools and the area tools, each with an input and an output schema", async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+      'audit',
       'changelog',
       'create_feature',
       'errors',

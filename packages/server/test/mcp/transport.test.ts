@@ -78,7 +78,7 @@ describe('hosted MCP transport and auth', () => {
     const connected = await connectMcp(server.origin, { key: readOnly.liveKey });
     try {
       // Listing and the tools the key may use still work.
-      assert.equal((await connected.client.listTools()).tools.length, 12);
+      assert.equal((await connected.client.listTools()).tools.length, 13);
       const listed = await callTool(connected.client, 'list_translation_keys', { projectId: readOnly.projectId });
       assert.equal(listed.isError, undefined);
       for (const [tool, scope] of [

@@ -3,7 +3,9 @@
  * OAuth client provider and a loopback callback, like an editor's) hands the authorization URL
  * to headless Chromium, where the person signs in and consents by clicking; the client then
  * exchanges the code and calls a tool. The forms are real form submissions: the browser, not
- * the test, decides the Origin and Sec-Fetch-Site headers.
+ * the test, decides the Origin and Sec-Fetch-Site headers. An admin choosing "Read and write"
+ * grants the newer scopes too (the admin-only people:export and audit:read among them), and the
+ * client uses them at once.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +19,7 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import { signUp, teamProject, type SignedUp } from '../support/mcp-accounts.ts';
 import { callTool, startMcpTestServer, textOf } from '../support/mcp.ts';
 import type { TestServer } from '../support/server.ts';
-import { MCP_READ_SCOPES } from '../../src/mcp/scopes.ts';
+import { MCP_READ_SCOPES, MCP_SCOPES, SCOPE_WORDS } from '../../src/mcp/scopes.ts';
 
 /** The scopes the consent page's Read and Read and write grant. */
 const READ_SCOPES = MCP_READ_SCOPES.join(' ');
@@ -158,6 +160,71 @@ describe('connecting an MCP client through Chromium', () => {
       try {
         const listed = await callTool(client, 'list_translation_keys', { projectId: project });
         assert.equal(listed.isError, undefined, textOf(listed));
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('grants the new scopes with Read and write, listed in words; the client uses the admin-only ones', async () => {
+    const mcpUrl = new URL(`${server.origin}/mcp`);
+    const provider = new EditorOAuthProvider(callback.url);
+    await assert.rejects(
+      new Client({ name: 'editor', version: '1' }).connect(
+        new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }),
+      ),
+      UnauthorizedError,
+    );
+    const context = await browser.newContext();
+    try {
+      const tab = await context.newPage();
+      tab.setDefaultTimeout(15_000);
+      await tab.goto(provider.authorizationUrl!.toString());
+      await tab.getByLabel('E-mail').fill(ann.email);
+      await tab.getByLabel('Password').fill(ann.password);
+      await submitForm(tab, tab.getByRole('button', { name: 'Sign in' }), server.origin);
+      const allow = tab.getByRole('button', { name: 'Allow' });
+      await allow.waitFor();
+      // Every scope is on the page in words, as the person reads it (text, not markup).
+      const shown = (await tab.locator('body').textContent()) ?? '';
+      for (const scope of ['people:export', 'audit:read', 'errors:triage', 'releases:write', 'config:read'] as const) {
+        assert.ok(shown.includes(SCOPE_WORDS[scope]), `the page explains ${scope}`);
+        assert.ok(shown.includes(scope), `the page names ${scope}`);
+      }
+      await tab.getByRole('radio', { name: 'Read and write' }).check();
+      await tab.getByLabel('Project').selectOption(project);
+      const returned = callback.next();
+      await submitForm(tab, allow, server.origin);
+      const code = (await returned).searchParams.get('code');
+      assert.ok(code, 'the browser came back to the client with a code');
+
+      const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+      await transport.finishAuth(code);
+      assert.equal(provider.saved?.scope, MCP_SCOPES.join(' '));
+      const client = new Client({ name: 'editor', version: '1' });
+      await client.connect(transport);
+      try {
+        await callTool(client, 'site_config', { projectId: project, action: 'set_flag', flagKey: 'consent-flag' });
+        const audit = await callTool(client, 'audit', { projectId: project, action: 'list', targetType: 'flag' });
+        assert.equal(audit.isError, undefined, textOf(audit));
+        const entry = (audit.structuredContent as any).items[0];
+        assert.deepEqual([entry.actor.type, entry.actor.via], ['oauth', 'mcp']);
+        const history = await callTool(client, 'site_config', {
+          projectId: project,
+          action: 'flag_history',
+          flagKey: 'consent-flag',
+        });
+        assert.equal((history.structuredContent as any).items.length, 1, textOf(history));
+        // The admin scope passes; the person simply is not there.
+        const exported = await callTool(client, 'feedback', {
+          projectId: project,
+          action: 'export_person',
+          personId: 'psn_nobody',
+        });
+        assert.equal(exported.isError, true);
+        assert.match(textOf(exported), /Person "psn_nobody" not found/);
       } finally {
         await client.close();
       }

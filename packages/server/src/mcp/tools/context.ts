@@ -8,7 +8,7 @@ import { findProject, type ProjectRow } from '../../resources/projects/index.ts'
 import type { McpPrincipal } from '../principal.ts';
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { isReadAction, MCP_AREA_TOOLS } from '../scopes.ts';
+import { adminScope, isReadAction, type MCP_AREA_TOOLS, scopeOfAction } from '../scopes.ts';
 
 /** The project a tool works on: every tool takes one. */
 export const ProjectIdInput = z
@@ -16,6 +16,8 @@ export const ProjectIdInput = z
   .min(1, 'projectId is required')
   .max(100, 'projectId must be at most 100 characters')
   .describe('The Signpost project to work on');
+
+const AreaProjectId = z.string().min(1, 'projectId is required').max(100, 'projectId must be at most 100 characters');
 
 /**
  * An ISO 8601 time. Checked with Date.parse rather than z.iso.datetime, whose 450-character
@@ -134,6 +136,13 @@ export interface ActionResult {
   data: Record<string, unknown>;
 }
 
+/** An action of an area tool that another resource supplies (src/mcp/server.ts hands it in). */
+export type AreaAction = (
+  args: Record<string, unknown>,
+  project: ProjectRow,
+  ctx: ToolContext,
+) => Promise<ActionResult>;
+
 export interface AreaTool<Shape extends z.ZodRawShape> {
   name: AreaName;
   title: string;
@@ -149,7 +158,7 @@ export interface AreaTool<Shape extends z.ZodRawShape> {
 /** What every area tool answers: a list (items, total) or one item, plus fields of its own. */
 const AREA_OUTPUT = z.looseObject({
   action: z.string(),
-  items: z.array(z.looseObject({})).optional(),
+  items: z.array(z.unknown()).optional(),
   total: z.number().optional(),
   item: z.looseObject({}).optional(),
 });
@@ -160,9 +169,9 @@ export function registerAreaTool<Shape extends z.ZodRawShape>(
   tool: AreaTool<Shape>,
 ): void {
   const names = Object.keys(tool.actions) as [string, ...string[]];
-  const area = MCP_AREA_TOOLS[tool.name];
   const input = z.object({
-    projectId: ProjectIdInput,
+    // The server's instructions say what projectId is; the spec's tools keep its description.
+    projectId: AreaProjectId,
     action: z.enum(names, { error: `action must be one of: ${names.join(', ')}` }),
     ...tool.params,
   }) as unknown as z.ZodObject<z.ZodRawShape>;
@@ -183,7 +192,11 @@ export function registerAreaTool<Shape extends z.ZodRawShape>(
         const args = parsed as { projectId: string; action: string };
         const action = args.action;
         const reads = isReadAction(tool.name, action);
-        requireScope(ctx, reads ? area.read : area.write, `${tool.name} (action ${action})`, !reads);
+        requireScope(ctx, scopeOfAction(tool.name, action)!, `${tool.name} (action ${action})`, !reads);
+        // Admin-only reads (a person's export) hand out personal data: never to a key embedded in a page.
+        if (ctx.principal.publishable && adminScope(tool.name, action)) {
+          throw new ToolError(`Publishable keys cannot use ${tool.name} (action ${action}); use a secret API key.`);
+        }
         const project = await reachProject(ctx, args.projectId);
         const run = tool.actions[action]!;
         const { summary, data } = await run(parsed as z.infer<z.ZodObject<Shape>>, project, ctx);

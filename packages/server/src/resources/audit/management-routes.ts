@@ -6,50 +6,14 @@
 import { Readable } from 'node:stream';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { ProjectParams } from '../../http/management-schemas.ts';
-import { isoOrNull } from '../../db/query.ts';
-import { BadRequestError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
-import { CSV_COLUMNS, csvLine, jsonLine, presentEntry } from './presenter.ts';
+import { auditPageOf, filterOf } from './audit-page.ts';
+import { CSV_COLUMNS, csvLine, jsonLine } from './presenter.ts';
 import { AuditExportQuery, AuditPage, AuditQuery, AuditSettings } from './schemas.ts';
-import {
-  type AuditCursor,
-  type AuditFilter,
-  auditEntries,
-  auditPage,
-  auditRetention,
-  setAuditRetention,
-} from './service.ts';
+import { auditEntries, auditRetention, setAuditRetention } from './service.ts';
 
 const tags = ['audit'];
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-export function encodeCursor(cursor: AuditCursor): string {
-  return Buffer.from(`${cursor.at}|${cursor.id}`, 'utf8').toString('base64url');
-}
-
-function decodeCursor(raw: string): AuditCursor {
-  const text = Buffer.from(raw, 'base64url').toString('utf8');
-  const bar = text.indexOf('|');
-  const at = text.slice(0, bar);
-  const id = text.slice(bar + 1);
-  if (bar < 0 || !ISO.test(at) || id.length === 0 || id.length > 100) {
-    const message = 'must be the nextCursor of a previous page';
-    throw new BadRequestError(`Invalid query parameter cursor: ${message}`, [{ field: 'cursor', message }]);
-  }
-  return { at, id };
-}
-
-function filterOf(query: AuditFilter): AuditFilter {
-  return {
-    actor: query.actor,
-    action: query.action,
-    targetType: query.targetType,
-    targetId: query.targetId,
-    since: isoOrNull(query.since) ?? undefined,
-    until: isoOrNull(query.until) ?? undefined,
-  };
-}
 
 const TYPES = { csv: 'text/csv; charset=utf-8', jsonl: 'application/x-ndjson; charset=utf-8' } as const;
 
@@ -68,15 +32,7 @@ export async function auditManagementRoutes(app: ManagementApp, { db }: Manageme
     },
     async (request) => {
       const project = await requireProjectAccess(request, request.params.projectId, 'admin');
-      const { cursor, limit } = request.query;
-      const page = await auditPage(
-        db,
-        { projectId: project.id, teamId: project.team_id },
-        filterOf(request.query),
-        cursor === undefined ? undefined : decodeCursor(cursor),
-        limit ?? 50,
-      );
-      return { entries: page.rows.map(presentEntry), nextCursor: page.next ? encodeCursor(page.next) : null };
+      return auditPageOf(db, { projectId: project.id, teamId: project.team_id }, request.query);
     },
   );
 

@@ -42,7 +42,7 @@ export function registerChangelogTool(server: McpServer, ctx: ToolContext): void
     name: 'changelog',
     title: 'Changelog',
     description:
-      'The public changelog. list (drafts too), get, draft (unpublished; with featureId its followers are e-mailed on publish), edit, publish, unpublish. list/get need changelog:read, others changelog:write.',
+      'The public changelog. list (drafts too), get, draft (with featureId: its followers e-mailed on publish), edit, publish, unpublish.',
     params,
     actions: {
       async list(args: Args, project) {

@@ -20,10 +20,11 @@ import {
   moderateDeleteComment,
   setCommentHidden,
 } from './store-comments.ts';
-import { peopleByAlias, presentPersonSummary } from '../people/index.ts';
+import { peopleByAlias } from '../people/index.ts';
 import { bulkChangeFeatures } from './bulk.ts';
 import { listManagedFeatures, similarFeatures } from './management-read-model.ts';
-import { listVotePage, moderateRemoveVote } from './store-votes.ts';
+import { moderateRemoveVote } from './store-votes.ts';
+import { votersOf } from './voters.ts';
 import { presentComment, presentManagedFeature } from './management-presenter.ts';
 import {
   BulkBody,
@@ -281,21 +282,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
       await existing(projectId, featureId);
       const limit = clampLimit(request.query.limit, 100, 500);
       const offset = request.query.offset ?? 0;
-      const { rows, total } = await listVotePage(db, featureId, limit, offset);
-      const people = await peopleByAlias(
-        db,
-        projectId,
-        'voter_id',
-        rows.map((row) => row.voter_id),
-      );
-      const votes = rows.map((row) => {
-        const person = people.get(row.voter_id);
-        return {
-          voterId: row.voter_id,
-          createdAt: row.created_at,
-          person: person ? presentPersonSummary(person) : null,
-        };
-      });
+      const { votes, total } = await votersOf(db, projectId, featureId, limit, offset);
       return { votes, total, limit, offset };
     },
   );

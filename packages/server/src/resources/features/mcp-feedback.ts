@@ -1,11 +1,21 @@
 /**
  * The MCP tool `feedback`: the team's work on ideas and bugs (the inbox). Each action calls what
- * the management API calls: listManagedFeatures, getFeature, insertComment, updateFeature
- * (followers told through feature.status-changed), setFeatureTags, mergeFeature.
+ * the management API calls: listManagedFeatures, getFeature, insertComment, insertTeamComment
+ * (internal notes), updateFeature (followers told through feature.status-changed, with the
+ * response and notify choice), setFeatureTags, mergeFeature, the release hub's links, votersOf and
+ * the people resource's personPage and export (handed in), teamAttachments. A person's erasure is left to
+ * the dashboard and the management API (docs/mcp.md says why).
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { registerAreaTool, itemUri, required, ToolError, type ToolContext } from '../../mcp/tools/context.ts';
+import {
+  type AreaAction,
+  registerAreaTool,
+  itemUri,
+  required,
+  ToolError,
+  type ToolContext,
+} from '../../mcp/tools/context.ts';
 import type { ProjectRow } from '../projects/index.ts';
 import { listTags, setFeatureTags, tagsOfFeatures } from '../tags/index.ts';
 import { listManagedFeatures, type ManagedSort } from './management-read-model.ts';
@@ -14,22 +24,31 @@ import { FEATURE_STATUSES } from './schemas.ts';
 import { insertComment, listCommentPage } from './store-comments.ts';
 import { mergeFeature } from './store-merge.ts';
 import { findFeature, updateFeature, type FeatureRow } from './store.ts';
-import { peopleByAlias } from '../people/index.ts';
+import { peopleByAlias, personPage } from '../people/index.ts';
+import { featureLinks, linkFeatureToGroup, unlinkFeatureFromGroup } from '../release-hub/index.ts';
+import { errorGroupIdOf } from '../reports/index.ts';
+import { insertTeamComment } from './store-comments.ts';
+import { votersOf } from './voters.ts';
+import { teamAttachments } from './widget-service.ts';
 
 const SORTS = ['votes', 'newest', 'oldest', 'comments', 'updated', 'trending'] as const;
 const Id = z.string().min(1).max(100);
 
 const params = {
-  featureId: Id.optional().describe('The idea or bug (all but search)'),
+  featureId: Id.optional().describe('idea or bug'),
   query: z.string().max(200).optional().describe('search: words'),
-  status: z.enum(FEATURE_STATUSES).optional().describe('search: filter; set_status: the new status'),
+  status: z.enum(FEATURE_STATUSES).optional(),
   type: z.enum(['feature', 'bug']).optional(),
   sort: z.enum(SORTS).optional().describe('search: default votes'),
   limit: z.number().int().min(1).max(50).optional(),
   offset: z.number().int().min(0).optional(),
-  body: z.string().min(1).max(5000).optional().describe('comment: the text'),
-  tags: z.array(z.string().min(1).max(100)).max(20).optional().describe('tag: names; replace the current ones'),
-  targetId: Id.optional().describe('merge: the idea that is kept'),
+  body: z.string().min(1).max(5000).optional(),
+  response: z.string().min(1).max(5000).optional().describe('set_status: public reply'),
+  notify: z.boolean().optional().describe('set_status: false: no e-mail'),
+  errorId: Id.optional().describe('link, unlink'),
+  personId: Id.optional().describe('person, export_person'),
+  tags: z.array(z.string().min(1).max(100)).max(20).optional().describe('tag: replaces'),
+  targetId: Id.optional().describe('merge: kept idea'),
 };
 type Args = { [K in keyof typeof params]?: z.infer<(typeof params)[K]> };
 
@@ -89,12 +108,28 @@ async function tagIdsOf(ctx: ToolContext, projectId: string, wanted: string[]): 
   return ids as string[];
 }
 
-export function registerFeedbackTool(server: McpServer, ctx: ToolContext): void {
+/** The idea and the error group a link names, both of this project and key environment. */
+async function linkArgs(ctx: ToolContext, project: ProjectRow, args: Args, action: string) {
+  const featureId = required(args.featureId, 'featureId', action);
+  await existing(ctx, project, featureId);
+  const errorId = required(args.errorId, 'errorId', action);
+  const groupId = await errorGroupIdOf(ctx.db, project.id, ctx.principal.environment, errorId);
+  if (!groupId) {
+    throw new ToolError(`Error group "${errorId}" not found in project "${project.id}". Find ids with errors search.`);
+  }
+  return { featureId, groupId };
+}
+
+/**
+ * `exportPerson` is the people resource's export_person action (people/mcp-export.ts), handed in
+ * by src/mcp/server.ts: the export reads every resource, so features may not import it.
+ */
+export function registerFeedbackTool(server: McpServer, ctx: ToolContext, exportPerson: AreaAction): void {
   registerAreaTool(server, ctx, {
     name: 'feedback',
     title: 'Ideas and bugs',
     description:
-      'Triage ideas (feature requests) and bugs. search (status open, sort votes: most-voted open ideas); get: with comments and tags; comment (public, as Team); set_status (followers are e-mailed); tag; merge a duplicate featureId into targetId. search/get need feedback:read, others feedback:write.',
+      'Triage ideas (feature requests) and bugs. search (status open, sort votes: most-voted open ideas); get: with comments, tags, errors; person: who asked (voters, company) or personId; attachments; comment (public, as Team); note (internal); set_status (e-mails followers); tag; merge featureId into targetId; link/unlink errorId. export_person: all held on them (admins).',
     params,
     actions: {
       async search(args: Args, project) {
@@ -112,7 +147,9 @@ export function registerFeedbackTool(server: McpServer, ctx: ToolContext): void 
         return { summary: `${items.length} of ${total} items, sorted by ${sort}.`, data: { items, total } };
       },
       async get(args: Args, project) {
-        const item = await readIdea(ctx, project, required(args.featureId, 'featureId', 'get'));
+        const idea = await readIdea(ctx, project, required(args.featureId, 'featureId', 'get'));
+        const links = await featureLinks(ctx.db, project.id, idea.id);
+        const item = { ...idea, errorGroups: links.groups, resolution: links.resolution };
         return { summary: `${item.type} ${item.id}: ${item.title} (${item.status}).`, data: { item } };
       },
       async comment(args: Args, project) {
@@ -132,11 +169,69 @@ export function registerFeedbackTool(server: McpServer, ctx: ToolContext): void 
         const status = required(args.status, 'status', 'set_status');
         await existing(ctx, project, featureId);
         const scope = { projectId: project.id, environment: ctx.principal.environment };
-        const row = await updateFeature(ctx.db, scope, featureId, { status });
+        const row = await updateFeature(ctx.db, scope, featureId, {
+          status,
+          response: args.response,
+          notify: args.notify,
+        });
         if (!row) throw new ToolError(`Idea "${featureId}" was deleted meanwhile.`);
+        const told = args.notify === false ? 'no follower is told' : 'its followers are e-mailed of a change';
         return {
-          summary: `${featureId} is now ${row.status}; its followers are e-mailed of a change.`,
+          summary: `${featureId} is now ${row.status}; ${told}.`,
           data: { item: summaryOf(row, []) },
+        };
+      },
+      async note(args: Args, project) {
+        const featureId = required(args.featureId, 'featureId', 'note');
+        await existing(ctx, project, featureId);
+        const row = await insertTeamComment(ctx.db, project.id, featureId, {
+          body: required(args.body, 'body', 'note'),
+          accountId: ctx.principal.accountId ?? null,
+          authorName: 'Team',
+          internal: true,
+        });
+        if (!row) throw new ToolError(`Idea "${featureId}" was deleted meanwhile.`);
+        return { summary: `Added an internal note to ${featureId}.`, data: { item: presentComment(row) } };
+      },
+      async link(args: Args, project) {
+        const { featureId, groupId } = await linkArgs(ctx, project, args, 'link');
+        await linkFeatureToGroup(ctx.db, project.id, groupId, featureId);
+        const links = await featureLinks(ctx.db, project.id, featureId);
+        return {
+          summary: `Linked ${featureId} to error group ${groupId}.`,
+          data: { item: { id: featureId, errorGroups: links.groups } },
+        };
+      },
+      async unlink(args: Args, project) {
+        const { featureId, groupId } = await linkArgs(ctx, project, args, 'unlink');
+        if (!(await unlinkFeatureFromGroup(ctx.db, project.id, groupId, featureId))) {
+          throw new ToolError(`${featureId} is not linked to error group ${groupId}.`);
+        }
+        const links = await featureLinks(ctx.db, project.id, featureId);
+        return {
+          summary: `Unlinked ${featureId} from error group ${groupId}.`,
+          data: { item: { id: featureId, errorGroups: links.groups } },
+        };
+      },
+      async person(args: Args, project) {
+        if (args.personId !== undefined) {
+          const page = await personPage(ctx.db, project.id, args.personId);
+          if (!page) throw new ToolError(`Person "${args.personId}" not found in project "${project.id}".`);
+          return { summary: `${page.person.name ?? page.person.email ?? page.person.id}.`, data: { item: page } };
+        }
+        const featureId = required(args.featureId, 'featureId or personId', 'person');
+        await existing(ctx, project, featureId);
+        const { votes, total } = await votersOf(ctx.db, project.id, featureId, args.limit ?? 20, args.offset ?? 0);
+        return { summary: `${votes.length} of ${total} voters of ${featureId}.`, data: { items: votes, total } };
+      },
+      export_person: exportPerson,
+      async attachments(args: Args, project) {
+        const featureId = required(args.featureId, 'featureId', 'attachments');
+        await existing(ctx, project, featureId);
+        const { attachments } = await teamAttachments(ctx.db, project.id, featureId);
+        return {
+          summary: `${attachments.length} attachments on ${featureId}.`,
+          data: { items: attachments, total: attachments.length },
         };
       },
       async tag(args: Args, project) {

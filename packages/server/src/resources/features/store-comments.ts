@@ -166,7 +166,7 @@ export async function insertTeamComment(
   db: Database,
   projectId: string,
   featureId: string,
-  input: { body: string; accountId: string; authorName: string; internal: boolean },
+  input: { body: string; accountId: string | null; authorName: string; internal: boolean },
 ): Promise<CommentRow | undefined> {
   return db.transaction(async (tx) => {
     if (!(await lockFeature(tx, projectId, featureId))) return undefined;

@@ -2,16 +2,14 @@
  * Log lines as a team reads them (issue 32): the explorer's lines with filters (level, text,
  * fields, source, app version, user, group, line time) and keyset paging, a group's lines and
  * chart, the lines around one line, and the live tail. Every surface calls these same functions
- * (store-line-reads.ts, histogram.ts, live-tail.ts).
+ * (line-pages.ts, store-line-reads.ts, histogram.ts, live-tail.ts).
  */
-import type { Static } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { isoOrNull } from '../../db/query.ts';
-import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { ProjectParams } from '../../http/management-schemas.ts';
-import { parseFieldParam, parseLogSearch } from './field-filter.ts';
 import { logHistogram } from './histogram.ts';
 import {
   AroundPage,
@@ -25,69 +23,16 @@ import {
 } from './line-schemas.ts';
 import { LiveTails } from './live-tail.ts';
 import { LogGroupParams, LogHistogram } from './management-schemas.ts';
-import { presentLine } from './presenter.ts';
-import { parseLevels } from './query-params.ts';
+import { lineFilterOf, linePage, linesAroundLine, type Query } from './line-pages.ts';
 import { getLogGroup } from './store.ts';
-import { linesAround, listLinePage, type LineCursor, type LineFilter } from './store-line-reads.ts';
-
-type Query = Record<string, string | number | undefined>;
-type Row = Record<string, any> & { ts: string; id: string | number };
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-export function encodeLineCursor(row: { ts: string; id: string | number }): string {
-  return Buffer.from(`${row.ts}|${row.id}`, 'utf8').toString('base64url');
-}
-
-function decodeLineCursor(raw: string | undefined): LineCursor | undefined {
-  if (raw === undefined) return undefined;
-  const text = Buffer.from(raw, 'base64url').toString('utf8');
-  const bar = text.indexOf('|');
-  const ts = text.slice(0, bar);
-  const id = text.slice(bar + 1);
-  if (bar < 0 || !ISO.test(ts) || !/^\d{1,18}$/.test(id)) {
-    const message = 'must be the nextCursor of a previous page';
-    throw new BadRequestError(`Invalid query parameter cursor: ${message}`, [{ field: 'cursor', message }]);
-  }
-  return { ts, id };
-}
-
-/** The line filters of a query string (list, tail, histogram). */
-export function lineFilterOf(query: Query): LineFilter {
-  const search = parseLogSearch(query['q'] as string | undefined);
-  const fields = [...search.fields, ...parseFieldParam(query['fields'] as string | undefined)];
-  return {
-    environment: query['environment'] as 'live' | 'test' | undefined,
-    status: query['status'] as LineFilter['status'],
-    levels: parseLevels(query['level'] as string | undefined),
-    category: query['category'] as string | undefined,
-    source: query['source'] as string | undefined,
-    appVersion: query['appVersion'] as string | undefined,
-    userId: query['userId'] as string | undefined,
-    groupId: query['groupId'] as string | undefined,
-    q: search.text,
-    fields,
-    from: isoOrNull(query['from'] as string | undefined) ?? undefined,
-    to: isoOrNull(query['to'] as string | undefined) ?? undefined,
-  };
-}
+import type { LineFilter } from './store-line-reads.ts';
 
 export async function logLineRoutes(app: ManagementApp, { db, config }: ManagementDeps): Promise<void> {
   const tags = ['reports'];
   const tails = new LiveTails(db, config.logLines.tailMaxPerProject);
   app.addHook('preClose', async () => tails.closeAll());
 
-  const page = async (projectId: string, filter: LineFilter, query: Query) => {
-    const limit = (query['limit'] as number | undefined) ?? 100;
-    const result = await listLinePage<Row>(db, projectId, filter, limit, decodeLineCursor(query['cursor'] as string));
-    const last = result.rows.at(-1);
-    return {
-      lines: result.rows.map((row) => presentLine(row) as Static<typeof LinePage>['lines'][number]),
-      hasMore: result.hasMore,
-      // A search's window may end before its page fills: the next page searches on from there.
-      nextCursor: result.next ? encodeLineCursor(result.next) : result.hasMore && last ? encodeLineCursor(last) : null,
-    };
-  };
+  const page = (projectId: string, filter: LineFilter, query: Query) => linePage(db, projectId, filter, query);
 
   app.get(
     '/projects/:projectId/logs/lines',
@@ -126,12 +71,9 @@ export async function logLineRoutes(app: ManagementApp, { db, config }: Manageme
       const { projectId, lineId } = request.params as { projectId: string; lineId: string };
       await requireProjectAccess(request, projectId, 'member');
       const query = request.query as { seconds?: number; limit?: number };
-      const found = await linesAround<Row>(db, projectId, lineId, (query.seconds ?? 60) * 1000, query.limit ?? 500);
+      const found = await linesAroundLine(db, projectId, lineId, query.seconds ?? 60, query.limit ?? 500);
       if (!found) throw new NotFoundError();
-      return {
-        line: presentLine(found.line) as Static<typeof AroundPage>['line'],
-        lines: found.rows.map((row) => presentLine(row) as Static<typeof AroundPage>['line']),
-      };
+      return found;
     },
   );
 

@@ -1,6 +1,7 @@
 /**
  * The MCP tool `logs`: log groups as the management API lists and reads them (listLogPage,
- * countLogGroups, getLogGroup). Log lines join as actions when they land (wave 3, issue 32).
+ * countLogGroups, getLogGroup), and log lines as its line routes page them (line-pages.ts: a
+ * group's lines or a search with field filters, the lines around one line).
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -8,15 +9,24 @@ import { IsoTime, registerAreaTool, required, ToolError, type ToolContext } from
 import { presentLog, presentLogSummary } from './presenter.ts';
 import { LOG_LEVELS } from './schemas.ts';
 import { countLogGroups, getLogGroup, listLogPage, type LogFilter } from './store.ts';
+import { lineFilterOf, linePage, linesAroundLine } from './line-pages.ts';
 
 type Row = Record<string, unknown> & { id: string; last_seen_at: string };
 
 const params = {
-  logId: z.string().min(1).max(100).optional().describe('get'),
-  query: z.string().max(200).optional().describe('search: words'),
+  logId: z.string().min(1).max(100).optional().describe('get, lines'),
+  query: z.string().max(200).optional(),
+  fields: z.string().max(500).optional().describe('lines: data.key = value, data.key = prefix*, has:data.key'),
+  lineId: z
+    .string()
+    .regex(/^\d{1,18}$/, 'must be a line id from lines')
+    .optional()
+    .describe('around'),
+  seconds: z.number().int().min(1).max(3600).optional().describe('around'),
+  cursor: z.string().max(300).optional(),
   level: z.array(z.enum(LOG_LEVELS)).max(5).optional(),
-  since: IsoTime.optional().describe('search: last seen at or after'),
-  until: IsoTime.optional().describe('search: last seen before'),
+  since: IsoTime.optional(),
+  until: IsoTime.optional(),
   category: z.string().max(200).optional(),
   source: z.string().max(200).optional(),
   limit: z.number().int().min(1).max(50).optional(),
@@ -29,7 +39,7 @@ export function registerLogsTool(server: McpServer, ctx: ToolContext): void {
     name: 'logs',
     title: 'Log groups',
     description:
-      'Logs the apps send, e.g. around an error. search: groups by level, text, category, source, time (last seen), newest first; get: with its last entry. Needs logs:read.',
+      'Logs the apps send. search: groups (last seen in since/until), newest first; get: with its last entry; lines: newest first, of logId or all, with field filters; around: every line near lineId.',
     params,
     actions: {
       async search(args: Args, project) {
@@ -57,6 +67,41 @@ export function registerLogsTool(server: McpServer, ctx: ToolContext): void {
         }
         const item = presentLog(row);
         return { summary: `Log group ${id}: ${String(item.message)}.`, data: { item } };
+      },
+      async lines(args: Args, project) {
+        if (args.logId !== undefined) {
+          const group = await getLogGroup<Row>(ctx.db, project.id, args.logId);
+          if (!group || group['environment'] !== ctx.principal.environment) {
+            throw new ToolError(`Log group "${args.logId}" not found in project "${project.id}".`);
+          }
+        }
+        const filter = lineFilterOf({
+          environment: ctx.principal.environment,
+          q: args.query,
+          fields: args.fields,
+          level: args.level?.join(','),
+          category: args.category,
+          source: args.source,
+          from: args.since,
+          to: args.until,
+          groupId: args.logId,
+        });
+        const page = await linePage(ctx.db, project.id, filter, { limit: args.limit ?? 20, cursor: args.cursor });
+        return {
+          summary: `${page.lines.length} log lines${page.hasMore ? ', more with nextCursor' : ''}.`,
+          data: { items: page.lines, nextCursor: page.nextCursor },
+        };
+      },
+      async around(args: Args, project) {
+        const lineId = required(args.lineId, 'lineId', 'around');
+        const found = await linesAroundLine(ctx.db, project.id, lineId, args.seconds ?? 60, args.limit ?? 50);
+        if (!found || found.line.environment !== ctx.principal.environment) {
+          throw new ToolError(`Log line "${lineId}" not found in project "${project.id}". Find ids with action lines.`);
+        }
+        return {
+          summary: `${found.lines.length} lines within ${args.seconds ?? 60} s of line ${lineId}.`,
+          data: { item: found.line, items: found.lines },
+        };
       },
     },
   });

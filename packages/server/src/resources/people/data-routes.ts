@@ -9,8 +9,9 @@ import { NullableString, ProjectParams } from '../../http/management-schemas.ts'
 import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
-import { PersonSchema, presentPerson } from './presenter.ts';
-import { erasePerson, exportPersonData } from './service.ts';
+import { PersonSchema } from './presenter.ts';
+import { personExport } from './person-export.ts';
+import { erasePerson } from './service.ts';
 import { peopleSettings, setPeopleSettings } from './store.ts';
 
 const tags = ['people'];
@@ -131,15 +132,6 @@ const Erasure = obj({
   logGroups: count,
 });
 
-const parsed = (text: string | null): unknown => {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-};
-
 export async function personDataRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   app.get(
     '/projects/:projectId/people-settings',
@@ -191,78 +183,9 @@ export async function personDataRoutes(app: ManagementApp, { db }: ManagementDep
     async (request) => {
       const { projectId, personId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const data = await exportPersonData(db, projectId, personId);
+      const data = await personExport(db, projectId, personId);
       if (!data) throw new NotFoundError();
-      const { keys, activity, notifications, errors, sessions } = data;
-      return {
-        exportedAt: data.exportedAt,
-        person: presentPerson(keys.person),
-        aliases: keys.aliases,
-        boardUsers: activity.boardUsers.map((u) => ({
-          id: u.id,
-          email: u.email,
-          name: u.name,
-          locale: u.locale,
-          createdAt: u.created_at,
-        })),
-        ideas: activity.ideas.map((row) => ({
-          id: row.id,
-          title: row.title,
-          description: row.description,
-          type: row.type,
-          status: row.status,
-          contactEmail: row.contact_email,
-          voteCount: Number(row.vote_count),
-          commentCount: Number(row.comment_count),
-          createdAt: row.created_at,
-        })),
-        votes: activity.votes.map((row) => ({
-          featureId: row.feature_id,
-          featureTitle: row.title,
-          voterId: row.voter_id,
-          createdAt: row.created_at,
-        })),
-        comments: activity.comments.map((row) => ({
-          id: row.id,
-          featureId: row.feature_id,
-          body: row.body,
-          authorName: row.author_name,
-          createdAt: row.created_at,
-        })),
-        follows: notifications.follows.map((row) => ({ featureId: row.feature_id, createdAt: row.created_at })),
-        emails: notifications.emails.map((row) => ({
-          id: row.id,
-          featureId: row.feature_id,
-          kind: row.kind,
-          content: parsed(row.payload),
-          state: row.state,
-          createdAt: row.created_at,
-          sentAt: row.sent_at,
-        })),
-        reports: errors.reports.map((row) => ({
-          id: row.id,
-          kind: row.kind,
-          title: row.title,
-          message: row.message,
-          metadata: parsed(row.metadata),
-          firstSeenAt: row.first_seen_at,
-        })),
-        errorEvents: errors.events.map((row) => ({
-          groupId: row.group_id,
-          eventId: row.event_id,
-          receivedAt: row.received_at,
-          release: row.release,
-          event: row.payload,
-        })),
-        sessions: sessions.map((row) => ({
-          sid: row.sid,
-          environment: row.environment,
-          release: row.release,
-          sdkEnvironment: row.sdk_environment,
-          started: row.started,
-          status: row.status,
-        })),
-      };
+      return data;
     },
   );
 

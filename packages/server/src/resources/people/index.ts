@@ -14,3 +14,5 @@ export {
   type PersonWithCompany,
 } from './store.ts';
 export { presentPersonSummary, PersonSummary } from './presenter.ts';
+// The MCP feedback tool answers a person as the management API does (their export: mcp-export.ts).
+export { personPage } from './person-data.ts';

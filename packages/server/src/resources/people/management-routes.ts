@@ -6,8 +6,8 @@ import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { NullableString, ProjectParams } from '../../http/management-schemas.ts';
 import { PersonSchema, presentPerson } from './presenter.ts';
-import { activityOfPerson } from './read-model.ts';
-import { getPerson, listPeople } from './store.ts';
+import { personPage } from './person-data.ts';
+import { listPeople } from './store.ts';
 
 const tags = ['people'];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -81,14 +81,6 @@ function decodeCursor(raw: string): { seen: string; id: string } {
   return { seen, id };
 }
 
-const idea = (row: { id: string; title: string; status: string; vote_count: number; created_at: string }) => ({
-  id: row.id,
-  title: row.title,
-  status: row.status,
-  voteCount: Number(row.vote_count),
-  createdAt: row.created_at,
-});
-
 export async function peopleManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   app.get(
     '/projects/:projectId/people',
@@ -134,21 +126,9 @@ export async function peopleManagementRoutes(app: ManagementApp, { db }: Managem
     async (request) => {
       const { projectId, personId } = request.params;
       await requireProjectAccess(request, projectId, 'member');
-      const person = await getPerson(db, projectId, personId);
-      if (!person) throw new NotFoundError();
-      const activity = await activityOfPerson(db, projectId, personId);
-      return {
-        person: presentPerson(person),
-        ideas: activity.ideas.map(idea),
-        votes: activity.votes.map((row) => ({ ...idea(row), votedAt: row.voted_at })),
-        comments: activity.comments.map((row) => ({
-          id: row.id,
-          featureId: row.feature_id,
-          featureTitle: row.feature_title,
-          body: row.body,
-          createdAt: row.created_at,
-        })),
-      };
+      const page = await personPage(db, projectId, personId);
+      if (!page) throw new NotFoundError();
+      return page;
     },
   );
 }

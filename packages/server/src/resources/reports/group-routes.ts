@@ -22,14 +22,13 @@ import {
   GroupStatusBody,
   MergeBody,
 } from './group-schemas.ts';
-import { presentEventSummary, presentGroupSummary } from './group-presenter.ts';
+import { presentGroupSummary } from './group-presenter.ts';
 import { ErrorHistory, HistoryQuery } from './management-schemas.ts';
 import { type HistoryRange, readGroupHistory } from './store-history.ts';
 import {
   decodeCursor,
   type GroupSort,
   getGroup,
-  getGroupEvent,
   groupCountsByEnvironment,
   listGroupEvents,
   listGroups,
@@ -37,9 +36,8 @@ import {
   newestRecordOf,
   tagFacets,
 } from './store-group-reads.ts';
-import { familyOf, type GroupStatus, mergeGroups, setGroupStatus, unmergeGroup } from './store-groups.ts';
-import { symbolicatedEvent } from './symbolicate.ts';
-import { eventFlags } from './event-flags.ts';
+import { familyOf, type GroupStatus, setGroupStatus } from './store-groups.ts';
+import { groupEventDetail, groupEventPage, mergeErrorGroups, unmergeErrorGroup } from './group-service.ts';
 import { suspectFlagsOf } from './suspect-flags.ts';
 
 const tags = ['error-groups'];
@@ -164,11 +162,8 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
     async (request) => {
       const { projectId, groupId } = request.params as Params;
       await requireProjectAccess(request, projectId, 'member');
-      if (!(await getGroup(db, projectId, groupId))) throw new NotFoundError();
       const query = request.query as { cursor?: string; limit?: number };
-      const page = await listGroupEvents(db, groupId, query.cursor, query.limit ?? 25);
-      if (!page) throw badQuery('cursor', 'not an events cursor');
-      return { events: page.rows.map(presentEventSummary), kept: page.kept, nextCursor: page.nextCursor };
+      return groupEventPage(db, projectId, groupId, query.cursor, query.limit ?? 25);
     },
   );
 
@@ -186,12 +181,7 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
     async (request) => {
       const { projectId, groupId, eventId } = request.params as Params & { eventId: string };
       await requireProjectAccess(request, projectId, 'member');
-      if (!(await getGroup(db, projectId, groupId))) throw new NotFoundError();
-      const found = await getGroupEvent(db, groupId, eventId);
-      if (!found) throw new NotFoundError();
-      const { row, event, position, kept, older, newer } = found;
-      const shown = await symbolicatedEvent(db, projectId, event as Record<string, unknown>);
-      return { ...presentEventSummary(row), position, kept, older, newer, flags: eventFlags(event), event: shown };
+      return groupEventDetail(db, projectId, groupId, eventId);
     },
   );
 
@@ -240,15 +230,7 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
       const { projectId, groupId } = request.params as Params;
       await requireProjectAccess(request, projectId, 'admin');
       const { groupIds } = request.body as { groupIds: string[] };
-      const outcome = await db.transaction((tx) => mergeGroups(tx, projectId, groupId, [...new Set(groupIds)]));
-      if (outcome === 'not-found') throw new NotFoundError();
-      if (outcome !== 'merged') {
-        const message =
-          outcome === 'same-group'
-            ? 'a group cannot be merged into itself'
-            : 'groups of live and test keys cannot be merged';
-        throw new BadRequestError(`Cannot merge: ${message}`, [{ field: 'groupIds', message }]);
-      }
+      await mergeErrorGroups(db, projectId, groupId, groupIds);
       return detail(projectId, groupId);
     },
   );
@@ -268,7 +250,7 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
     async (request, reply: FastifyReply) => {
       const { projectId, groupId } = request.params as Params;
       await requireProjectAccess(request, projectId, 'admin');
-      if (!(await db.transaction((tx) => unmergeGroup(tx, projectId, groupId)))) throw new NotFoundError();
+      await unmergeErrorGroup(db, projectId, groupId);
       return reply.send(await detail(projectId, groupId));
     },
   );

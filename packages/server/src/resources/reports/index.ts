@@ -28,3 +28,5 @@ export { setGroupStatus } from './store-groups.ts';
 export { errorRatesAround } from './store-error-rate.ts';
 // A person's data (resources/people/service.ts): their error events and reports, listed and erased.
 export { eraseErrorUser, errorDataOfPerson, errorUserKeys } from './store-erasure.ts';
+// The MCP feedback tool links ideas to the group an error id names (a group's or a record's).
+export { errorGroupIdOf } from './group-service.ts';

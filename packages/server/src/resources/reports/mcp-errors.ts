@@ -1,7 +1,8 @@
 /**
  * The MCP tool `errors`: error groups as the team triages them, through what the management API
- * calls (listReports, getReport, readHistory, changeErrorStatus). Error events, their list and
- * links to ideas join as new actions when those land (wave 3, issue 31).
+ * calls (listReports, getReport, readHistory, changeErrorStatus; group-service.ts for a group's
+ * events, one event with source-mapped frames, merge and unmerge). An errorId is an error's id from
+ * search or its groupId: the group actions take either.
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -13,22 +14,31 @@ import { changeErrorStatus } from './service.ts';
 import { readHistory } from './store-history.ts';
 import { ERROR_STATUSES, type ErrorStatus } from './store-triage.ts';
 import { getReport, listReports } from './store.ts';
+import {
+  errorGroupIdOf,
+  groupEventDetail,
+  groupEventPage,
+  mergeErrorGroups,
+  unmergeErrorGroup,
+} from './group-service.ts';
+import { presentGroupSummary } from './group-presenter.ts';
+import { getGroup } from './store-group-reads.ts';
 
 type Row = Record<string, unknown>;
 
 const params = {
-  errorId: z.string().min(1).max(100).optional().describe('The error group (all but search)'),
+  errorId: z.string().min(1).max(100).optional().describe('error id or groupId'),
+  eventId: z.string().min(1).max(100).optional().describe('event: id, latest, oldest'),
+  mergeIds: z.array(z.string().min(1).max(100)).min(1).max(50).optional(),
+  cursor: z.string().max(300).optional(),
   query: z.string().max(200).optional().describe('search: words'),
   status: z.enum(ERROR_STATUSES).optional(),
-  release: z.string().max(500).optional().describe('search: app version of the last report'),
+  release: z.string().max(500).optional().describe('search'),
   severity: z.array(z.enum(SEVERITIES)).max(4).optional(),
   sort: z.enum(['lastSeen', 'firstSeen', 'occurrences']).optional().describe('search: default lastSeen'),
   limit: z.number().int().min(1).max(50).optional(),
   offset: z.number().int().min(0).optional(),
-  inNextRelease: z
-    .boolean()
-    .optional()
-    .describe('resolve: as of the next release; reports from later releases reopen it'),
+  inNextRelease: z.boolean().optional().describe('resolve: as of the next release'),
 };
 type Args = { [K in keyof typeof params]?: z.infer<(typeof params)[K]> };
 
@@ -69,12 +79,27 @@ async function setStatus(
   return { summary: `Error group ${id} is now ${item.status}${release}.`, data: { item } };
 }
 
+/** The group an errorId names in this key environment, or a tool error saying how to find one. */
+async function groupIdOf(ctx: ToolContext, project: ProjectRow, args: Args, action: string): Promise<string> {
+  const id = required(args.errorId, 'errorId', action);
+  const groupId = await errorGroupIdOf(ctx.db, project.id, ctx.principal.environment, id);
+  if (!groupId) {
+    throw new ToolError(`Error group "${id}" not found in project "${project.id}". Find ids with action search.`);
+  }
+  return groupId;
+}
+
+async function groupSummary(ctx: ToolContext, project: ProjectRow, groupId: string) {
+  const group = (await getGroup(ctx.db, project.id, groupId))!;
+  return { ...presentGroupSummary(group), uri: itemUri(project.id, 'errors', group.id) };
+}
+
 export function registerErrorsTool(server: McpServer, ctx: ToolContext): void {
   registerAreaTool(server, ctx, {
     name: 'errors',
     title: 'Error groups',
     description:
-      'Debug errors the apps report. search: groups, newest first; get: with stack trace, breadcrumbs, context, 24 h history; resolve, ignore, reopen. search/get need errors:read, others errors:triage.',
+      'Debug errors the apps report. search: groups, newest first; get: with stack, breadcrumbs, context, 24 h history; events; event: one in full, source-mapped; resolve, ignore, reopen; merge mergeIds into errorId; unmerge.',
     params,
     actions: {
       async search(args: Args, project) {
@@ -88,7 +113,10 @@ export function registerErrorsTool(server: McpServer, ctx: ToolContext): void {
           limit: args.limit ?? 10,
           offset: args.offset ?? 0,
         });
-        const items = rows.map((row) => withUri(presentErrorSummary(row)));
+        const items = rows.map((row) => ({
+          ...withUri(presentErrorSummary(row)),
+          groupId: (row['group_id'] as string | null) ?? null,
+        }));
         return { summary: `${items.length} of ${total} error groups.`, data: { items, total } };
       },
       async get(args: Args, project) {
@@ -99,6 +127,41 @@ export function registerErrorsTool(server: McpServer, ctx: ToolContext): void {
         setStatus(ctx, project, args, 'resolve', 'resolved', args.inNextRelease === true),
       ignore: (args: Args, project) => setStatus(ctx, project, args, 'ignore', 'ignored'),
       reopen: (args: Args, project) => setStatus(ctx, project, args, 'reopen', 'open'),
+      async events(args: Args, project) {
+        const groupId = await groupIdOf(ctx, project, args, 'events');
+        const page = await groupEventPage(ctx.db, project.id, groupId, args.cursor, args.limit ?? 10);
+        return {
+          summary: `${page.events.length} of ${page.kept} kept events of group ${groupId}.`,
+          data: { items: page.events, total: page.kept, nextCursor: page.nextCursor },
+        };
+      },
+      async event(args: Args, project) {
+        const groupId = await groupIdOf(ctx, project, args, 'event');
+        const item = await groupEventDetail(ctx.db, project.id, groupId, args.eventId ?? 'latest');
+        return {
+          summary: `Event ${item.eventId} of group ${groupId} (${item.position} of ${item.kept}).`,
+          data: { item },
+        };
+      },
+      async merge(args: Args, project) {
+        const groupId = await groupIdOf(ctx, project, args, 'merge');
+        const ids = required(args.mergeIds, 'mergeIds', 'merge');
+        const sources = [];
+        for (const id of ids) sources.push(await groupIdOf(ctx, project, { errorId: id }, 'merge'));
+        await mergeErrorGroups(ctx.db, project.id, groupId, sources);
+        return {
+          summary: `Merged ${sources.length} group(s) into ${groupId}.`,
+          data: { item: await groupSummary(ctx, project, groupId), mergedIds: sources },
+        };
+      },
+      async unmerge(args: Args, project) {
+        const groupId = await groupIdOf(ctx, project, args, 'unmerge');
+        await unmergeErrorGroup(ctx.db, project.id, groupId);
+        return {
+          summary: `Group ${groupId} stands alone again.`,
+          data: { item: await groupSummary(ctx, project, groupId) },
+        };
+      },
     },
   });
 }

@@ -158,6 +158,14 @@ export async function errorGroupOf(db: Queryable, projectId: string, id: string)
   );
 }
 
+/** The group and key environment of one error record of a project. */
+export async function groupOfRecord(db: Queryable, projectId: string, id: string) {
+  return db.get<{ group_id: string | null; environment: string }>(
+    'SELECT group_id, environment FROM error_reports WHERE id = ? AND project_id = ?',
+    [id, projectId],
+  );
+}
+
 /** Records the feature created for a new bug (POST /bugs with createFeature), in its transaction. */
 export async function linkBugToFeature(tx: Queryable, bugId: string, featureId: string): Promise<void> {
   await tx.run('UPDATE bug_reports SET feature_id = ? WHERE id = ?', [featureId, bugId]);

@@ -7,12 +7,9 @@ import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
-import { errorRatesAround } from '../reports/index.ts';
+import { flagHistory } from './flag-history.ts';
 import { FlagHistory, FlagHistoryQuery } from './flag-history-schemas.ts';
-import { presentFlagChange } from './presenter-flag-change.ts';
 import { FlagParams } from './schemas.ts';
-import { getFlag } from './store.ts';
-import { listFlagChanges } from './store-flag-changes.ts';
 
 export async function flagHistoryRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   app.get(
@@ -34,31 +31,9 @@ export async function flagHistoryRoutes(app: ManagementApp, { db }: ManagementDe
       const { projectId, flagKey } = request.params;
       await requireProjectAccess(request, projectId, 'member');
       const { cursor, limit } = request.query;
-      const page = await listFlagChanges(db, projectId, flagKey, cursor, limit ?? 25);
-      // A flag with no change recorded (made before history was kept) answers an empty page.
-      if (page.rows.length === 0 && cursor === undefined && !(await getFlag(db, projectId, flagKey)))
-        throw new NotFoundError();
-      const now = new Date();
-      // One read per key environment for the whole page.
-      const environmentOf = (environment: string | null) => (environment === 'test' ? 'test' : 'live');
-      const rates = new Map<string, Awaited<ReturnType<typeof errorRatesAround>>[number]>();
-      for (const environment of ['live', 'test'] as const) {
-        const rows = page.rows.filter((row) => environmentOf(row.environment) === environment);
-        const found = await errorRatesAround(
-          db,
-          projectId,
-          environment,
-          rows.map((row) => row.created_at),
-          now,
-        );
-        for (const [i, row] of rows.entries()) rates.set(row.id, found[i]!);
-      }
-      return {
-        changes: page.rows.map((row) =>
-          presentFlagChange(row, { environment: environmentOf(row.environment), ...rates.get(row.id)! }),
-        ),
-        nextCursor: page.nextCursor,
-      };
+      const page = await flagHistory(db, projectId, flagKey, cursor, limit ?? 25);
+      if (!page) throw new NotFoundError();
+      return page;
     },
   );
 }

@@ -1,24 +1,26 @@
 /**
  * The MCP tool `site_config`: what the app reads from Signpost (flags, maintenance, messages),
  * through what the management API calls (the store's reads; setFlag, changeMaintenance,
- * createMessage of service.ts).
+ * createMessage of service.ts; flagHistory of flag-history.ts).
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { IsoTime, registerAreaTool, required, type ToolContext } from '../../mcp/tools/context.ts';
+import { IsoTime, registerAreaTool, required, ToolError, type ToolContext } from '../../mcp/tools/context.ts';
 import type { ProjectRow } from '../projects/index.ts';
 import { presentFlag, presentMaintenance, presentMessage } from './presenter.ts';
 import { MAINTENANCE_TYPES, MESSAGE_TYPES } from './public-schemas.ts';
 import { FLAG_KEY } from './schemas.ts';
 import { changeMaintenance, createMessage, setFlag } from './service.ts';
 import { getFlag, listFlags, listMessages, readMaintenance } from './store.ts';
+import { flagHistory } from './flag-history.ts';
 
 const params = {
   flagKey: z
     .string()
     .regex(new RegExp(FLAG_KEY), 'must be 1 to 100 letters, digits and . _ : -')
     .optional()
-    .describe('set_flag (created if new)'),
+    .describe('set_flag (created if new), flag_history'),
+  cursor: z.string().max(300).optional(),
   enabled: z.boolean().optional().describe('set_flag: on/off everywhere; set_maintenance'),
   environment: z.enum(['live', 'test']).optional().describe('set_flag: only for live or test keys'),
   value: z
@@ -51,12 +53,21 @@ export function registerSiteConfigTool(server: McpServer, ctx: ToolContext): voi
     name: 'site_config',
     title: 'Site configuration',
     description:
-      'What the apps read at run time. get: flags, maintenance, messages. set_flag: on/off, or a value for one environment (live/test keys); set_maintenance; set_message adds one. get needs config:read, others config:write.',
+      'What the apps read at run time. get: flags, maintenance, messages. set_flag: on/off, or a value for live or test keys; set_maintenance; set_message adds one; flag_history: who changed it when, error rate around.',
     params,
     actions: {
       async get(_args: Args, project) {
         const config = await readConfig(ctx, project);
         return { summary: `${config.featureFlags.length} flags, ${config.messages.length} messages.`, data: config };
+      },
+      async flag_history(args: Args, project) {
+        const flagKey = required(args.flagKey, 'flagKey', 'flag_history');
+        const page = await flagHistory(ctx.db, project.id, flagKey, args.cursor, 10);
+        if (!page) throw new ToolError(`Flag "${flagKey}" not found in project "${project.id}".`);
+        return {
+          summary: `${page.changes.length} changes of flag ${flagKey}, newest first.`,
+          data: { items: page.changes, nextCursor: page.nextCursor },
+        };
       },
       async set_flag(args: Args, project) {
         const flagKey = required(args.flagKey, 'flagKey', 'set_flag');

@@ -24,7 +24,7 @@ export function registerTranslationStatusTool(server: McpServer, ctx: ToolContex
     name: 'translations_status',
     title: 'Translation status',
     description:
-      'What is left to translate. missing: keys the apps found without text, most reported first (fill with upsert_translation_keys); progress: per locale. Needs translations:read.',
+      'What is left to translate. missing: keys the apps found without text, most reported first (fill with upsert_translation_keys); progress: per locale.',
     params,
     actions: {
       async missing(args: Args, project) {

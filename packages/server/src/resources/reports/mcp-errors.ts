@@ -1,12 +1,16 @@
 /**
  * The MCP tool `errors`: error groups as the team triages them, through what the management API
- * calls (listReports, getReport, readHistory, changeErrorStatus). Error events, their list and
- * links to ideas join as new actions when those land (wave 3, issue 31).
+ * calls (listReports, getReport, readHistory, changeErrorStatus), and the project's alert rules
+ * through alert-rules.ts's use cases (alerts: list; set_alert: create, or replace by ruleId, which
+ * mutes with enabled false; delete_alert), the rule checked with the management API's schema.
  */
+import Value from 'typebox/value';
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerAreaTool, itemUri, required, ToolError, type ToolContext } from '../../mcp/tools/context.ts';
 import type { ProjectRow } from '../projects/index.ts';
+import { type AlertRuleBody, createRule, listRules, removeRule, replaceRule } from './alert-rules.ts';
+import { RuleBody } from './alert-schemas.ts';
 import { presentError, presentErrorSummary } from './presenter.ts';
 import { SEVERITIES } from './schemas.ts';
 import { changeErrorStatus } from './service.ts';
@@ -17,18 +21,22 @@ import { getReport, listReports } from './store.ts';
 type Row = Record<string, unknown>;
 
 const params = {
-  errorId: z.string().min(1).max(100).optional().describe('The error group (all but search)'),
+  errorId: z.string().min(1).max(100).optional().describe('Error group id'),
   query: z.string().max(200).optional().describe('search: words'),
   status: z.enum(ERROR_STATUSES).optional(),
-  release: z.string().max(500).optional().describe('search: app version of the last report'),
+  release: z.string().max(500).optional().describe('search: version'),
   severity: z.array(z.enum(SEVERITIES)).max(4).optional(),
   sort: z.enum(['lastSeen', 'firstSeen', 'occurrences']).optional().describe('search: default lastSeen'),
   limit: z.number().int().min(1).max(50).optional(),
   offset: z.number().int().min(0).optional(),
-  inNextRelease: z
-    .boolean()
+  inNextRelease: z.boolean().optional().describe('resolve: as of the next release'),
+  ruleId: z.string().min(1).max(100).optional(),
+  rule: z
+    .record(z.string(), z.unknown())
     .optional()
-    .describe('resolve: as of the next release; reports from later releases reopen it'),
+    .describe(
+      'set_alert: {name, kind: new_group|regression|spike, spikeEvents, spikeMinutes, sdkEnvironment, levels, recipients, enabled}',
+    ),
 };
 type Args = { [K in keyof typeof params]?: z.infer<(typeof params)[K]> };
 
@@ -69,12 +77,23 @@ async function setStatus(
   return { summary: `Error group ${id} is now ${item.status}${release}.`, data: { item } };
 }
 
+/** The rule of set_alert, checked with the management API's body schema. */
+function ruleBody(args: Args): AlertRuleBody {
+  const rule = required(args.rule, 'rule', 'set_alert');
+  if (!Value.Check(RuleBody, rule)) {
+    const [first] = Value.Errors(RuleBody, rule);
+    const where = first?.instancePath ? `rule${first.instancePath.replaceAll('/', '.')}` : 'rule';
+    throw new ToolError(`Invalid ${where}: ${first?.message ?? 'not a rule'}.`);
+  }
+  return rule as unknown as AlertRuleBody;
+}
+
 export function registerErrorsTool(server: McpServer, ctx: ToolContext): void {
   registerAreaTool(server, ctx, {
     name: 'errors',
     title: 'Error groups',
     description:
-      'Debug errors the apps report. search: groups, newest first; get: with stack trace, breadcrumbs, context, 24 h history; resolve, ignore, reopen. search/get need errors:read, others errors:triage.',
+      'Debug errors the apps report. search: groups, newest first; get: stack, breadcrumbs, context, 24 h history; resolve, ignore, reopen; alerts (rules), set_alert (ruleId: edit), delete_alert. Reads need errors:read, others errors:triage.',
     params,
     actions: {
       async search(args: Args, project) {
@@ -99,6 +118,26 @@ export function registerErrorsTool(server: McpServer, ctx: ToolContext): void {
         setStatus(ctx, project, args, 'resolve', 'resolved', args.inNextRelease === true),
       ignore: (args: Args, project) => setStatus(ctx, project, args, 'ignore', 'ignored'),
       reopen: (args: Args, project) => setStatus(ctx, project, args, 'reopen', 'open'),
+      async alerts(_args: Args, project) {
+        const items = await listRules(ctx.db, project.id);
+        return { summary: `${items.length} alert rules.`, data: { items, total: items.length } };
+      },
+      async set_alert(args: Args, project) {
+        const body = ruleBody(args);
+        const item = args.ruleId
+          ? await replaceRule(ctx.db, project.id, args.ruleId, body)
+          : await createRule(ctx.db, project.id, body);
+        const state = item.enabled ? '' : ' (muted)';
+        return {
+          summary: `Alert rule ${item.id} "${item.name}" ${args.ruleId ? 'saved' : 'created'}${state}.`,
+          data: { item },
+        };
+      },
+      async delete_alert(args: Args, project) {
+        const id = required(args.ruleId, 'ruleId', 'delete_alert');
+        await removeRule(ctx.db, project.id, id);
+        return { summary: `Alert rule ${id} deleted.`, data: { deleted: id } };
+      },
     },
   });
 }

@@ -103,7 +103,7 @@ describe('dashboard error alerts', () => {
     await edit.getByLabel('SDK environment').fill('production');
     await edit.getByLabel('Quiet period (minutes)').fill('30');
     await edit.getByRole('button', { name: 'Save rule' }).click();
-    await row.getByText(/Every new error in production/).waitFor();
+    await row.getByRole('cell', { name: 'Every new error in production', exact: true }).waitFor();
     await row.getByText(/production · /).waitFor();
     await page.getByRole('heading', { name: 'Add an alert rule' }).waitFor();
     const rules = async () => (await p.manage('GET', `/projects/${p.projectId}/error-alerts`)).body.rules;
@@ -113,7 +113,7 @@ describe('dashboard error alerts', () => {
       ['Every new error in production', 'production', 30, 1, true],
     );
     await row.getByRole('button', { name: /^Mute/ }).click();
-    await row.getByText(/\(muted\)/).waitFor();
+    await row.getByRole('cell', { name: 'Every new error in production (muted)', exact: true }).waitFor();
     await expectAccessible(page, 'error alerts, a muted rule');
     [saved] = await rules();
     assert.equal(saved.enabled, false);

@@ -14,7 +14,7 @@ import type { ToolContext } from './tools/context.ts';
 export const MCP_SERVER_NAME = 'signpost';
 
 const INSTRUCTIONS = `Signpost is a product-feedback and project-operations platform. These tools do a team member's work on one Signpost project: every tool takes the projectId these credentials reach.
-Area tools take an action: feedback (ideas and bugs: search, get, comment, set_status, tag, merge), errors (search, get, resolve, ignore, reopen), logs (search, get), changelog (list, get, draft, edit, publish, unpublish), releases (list, get, create), site_config (get, set_flag, set_maintenance, set_message), translations_status (missing, progress).
+Area tools take an action: feedback (ideas and bugs: search, get, comment, set_status, tag, merge), errors (search, get, resolve, ignore, reopen, alerts, set_alert, delete_alert), logs (search, get), changelog (list, get, draft, edit, publish, unpublish), releases (list, get, create), site_config (get, set_flag, set_maintenance, set_message), translations_status (missing, progress).
 Also: create_feature, update_feature_status, list_translation_keys, upsert_translation_keys, and send_feedback to report a problem with these tools.
 Items come with a uri (signpost://projects/{projectId}/ideas|errors|releases/{id}), readable as a resource.
 Reading needs the area's read scope (feedback:read, errors:read, logs:read, changelog:read, releases:read, config:read, translations:read); changing needs its write scope (feedback:write, errors:triage, changelog:write, releases:write, config:write, translations:write; features:write for create_feature and update_feature_status; bugs:write for send_feedback). A refusal names the missing scope.`;

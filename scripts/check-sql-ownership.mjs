@@ -40,6 +40,7 @@ const OWNERS = {
   error_alert_rules: 'resources/reports',
   error_alert_firings: 'resources/reports',
   error_alert_outbox: 'resources/reports',
+  error_group_event_marks: 'resources/reports',
   log_groups: 'resources/logs',
   log_group_keys: 'resources/logs',
   log_group_key_sweeps: 'resources/logs',

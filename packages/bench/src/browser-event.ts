@@ -7,6 +7,8 @@
  *
  *   node src/browser-event.ts            (BENCH_SECONDS per measurement, default 10; BENCH_CONNECTIONS 32)
  *   BENCH_SERVER_MAIN=../server/src/main.ts node src/browser-event.ts   (the TypeScript source, unbuilt)
+ *   BENCH_KINDS=new node src/browser-event.ts                            (only new groups; default new,repeat)
+ *   BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' …       (profile the server process)
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +24,10 @@ const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const SERVER_MAIN =
   process.env['BENCH_SERVER_MAIN'] ?? fileURLToPath(new URL('../../server/bin/signpost-server.js', import.meta.url));
 const FLOOR_MAIN = fileURLToPath(new URL('./floor.ts', import.meta.url));
+const KINDS = (process.env['BENCH_KINDS'] ?? 'new,repeat')
+  .split(',')
+  .filter((kind): kind is 'new' | 'repeat' => kind === 'new' || kind === 'repeat');
+const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
 
 const line = (n: number) => `    const v${n} = price(order.items[${n}], opts);`;
 
@@ -105,7 +111,7 @@ async function main(): Promise<void> {
     mkdirSync(dataDir);
     const database = await prepareDatabase('sqlite', dataDir);
     const data = await seedBenchDatabase(database.databaseUrl, dataDir, { logGroups: false, roadmapSizes: [] });
-    const server = await startServer(SERVER_MAIN, dataDir, database.databaseUrl);
+    const server = await startServer(SERVER_MAIN, dataDir, database.databaseUrl, SERVER_NODE_ARGS);
     children.push(server.child);
     const floor = await startProcess(FLOOR_MAIN, {}, /listening (\d+)/);
     children.push(floor.child);
@@ -115,7 +121,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       '| Scenario | Signpost req/s | p99 | Floor req/s | p99 | Signpost / floor |\n|---|---|---|---|---|---|\n',
     );
-    for (const kind of ['new', 'repeat'] as const) {
+    for (const kind of KINDS) {
       const wanted = request(data.ingestNumber, data.key, kind);
       // Warm-up of each, then the floor, Signpost, and the floor again (its mean is the floor).
       await runWrk(`http://127.0.0.1:${floor.port}`, wanted, { ...options, seconds: 2 });

@@ -2,7 +2,7 @@
  * The error alerts screen in Chromium against a real server and mailbox: an admin adds a
  * new-group rule e-mailing themself, a new error group arrives through the public API, the alert
  * e-mail comes, Home lists the group under "Needs attention", a user's feedback on its event
- * shows on the group's page, and the rule is deleted. axe on every state.
+ * shows on the group's page, the rule is edited, muted and unmuted, and deleted. axe on every state.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -89,7 +89,40 @@ describe('dashboard error alerts', () => {
     await feedback.getByText(/Grace <grace@example\.com>/).waitFor();
     await expectAccessible(page, 'error group with user feedback');
 
+    // Edit the rule (the same form, filled in), then mute and unmute it.
     await page.goto(`${env.origin}/app/projects/${p.projectId}/alerts`);
+    await row.getByRole('button', { name: /^Edit/ }).click();
+    const edit = page.locator('form', { has: page.getByRole('heading', { name: 'Edit the rule Every new error' }) });
+    assert.equal(await edit.getByLabel('Name').inputValue(), 'Every new error');
+    assert.equal(
+      await edit.getByRole('group', { name: 'E-mail these members' }).getByRole('checkbox').first().isChecked(),
+      true,
+    );
+    await expectAccessible(page, 'error alerts, editing a rule');
+    await edit.getByLabel('Name').fill('Every new error in production');
+    await edit.getByLabel('SDK environment').fill('production');
+    await edit.getByLabel('Quiet period (minutes)').fill('30');
+    await edit.getByRole('button', { name: 'Save rule' }).click();
+    await row.getByRole('cell', { name: 'Every new error in production', exact: true }).waitFor();
+    await row.getByText(/production · /).waitFor();
+    await page.getByRole('heading', { name: 'Add an alert rule' }).waitFor();
+    const rules = async () => (await p.manage('GET', `/projects/${p.projectId}/error-alerts`)).body.rules;
+    let [saved] = await rules();
+    assert.deepEqual(
+      [saved.name, saved.sdkEnvironment, saved.quietMinutes, saved.recipients.length, saved.enabled],
+      ['Every new error in production', 'production', 30, 1, true],
+    );
+    await row.getByRole('button', { name: /^Mute/ }).click();
+    await row.getByRole('cell', { name: 'Every new error in production (muted)', exact: true }).waitFor();
+    await expectAccessible(page, 'error alerts, a muted rule');
+    [saved] = await rules();
+    assert.equal(saved.enabled, false);
+    assert.equal(saved.name, 'Every new error in production', 'muting keeps the rule');
+    await row.getByRole('button', { name: /^Unmute/ }).click();
+    await row.getByRole('button', { name: /^Mute/ }).waitFor();
+    [saved] = await rules();
+    assert.equal(saved.enabled, true);
+
     await row.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No alert rules yet.').waitFor();

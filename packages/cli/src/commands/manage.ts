@@ -1,11 +1,12 @@
 /**
  * The commands that run and manage a Signpost server: `server`, `login`/`logout`/`whoami`,
  * `projects`, `keys`, `features`, `import`, `changelog`, `tags`, `releases`, `site`, `translations`,
- * `bugs`/`errors`/`logs`, `sourcemaps`, `board`/`moderation`, `webhooks` and `audit`. Each talks to the management API
+ * `bugs`/`errors`/`logs`, `alerts`, `sourcemaps`, `board`/`moderation`, `webhooks` and `audit`. Each talks to the management API
  * (`<url>/api/v1`) with a personal access token; see src/manage/ for the shared client, config
  * file, options and output.
  */
 import type { Command } from 'commander';
+import { registerAlertCommands } from './alerts.ts';
 import { registerAuditCommands } from './audit.ts';
 import { registerBoardCommands } from './board.ts';
 import { registerChangelogCommands } from './changelog.ts';
@@ -39,6 +40,7 @@ export function registerManagementCommands(program: Command): void {
   registerSiteCommands(program);
   registerTranslationCommands(program);
   registerReportCommands(program);
+  registerAlertCommands(program);
   registerSourceMapCommands(program);
   registerBoardCommands(program);
   registerWebhookCommands(program);

@@ -2,7 +2,8 @@
  * A project's error alert rules (issue 31): the rules (kind, filters, recipients, quiet period),
  * and for admins a form that adds one (new group, regression, or a spike of N events in M
  * minutes; an SDK environment and levels to watch; team members to e-mail; the project's webhooks
- * or not) and a delete per rule. Members read; admins and owners change.
+ * or not), and per rule Edit (the same form, filled in, replacing the rule), Mute/Unmute (the
+ * rule kept, switched off or on) and Delete. Members read; admins and owners change.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -56,6 +57,17 @@ export default function ProjectAlerts() {
     queryFn: () =>
       unwrap(api.GET('/projects/{projectId}/error-alerts', { params: { path: { projectId: project.id } } })),
   });
+  const [editing, setEditing] = useState<Rule | null>(null);
+  const mute = useMutation({
+    mutationFn: (rule: Rule) =>
+      unwrap(
+        api.PUT('/projects/{projectId}/error-alerts/{ruleId}', {
+          params: { path: { projectId: project.id, ruleId: rule.id } },
+          body: { ...bodyOf(rule), enabled: !rule.enabled },
+        }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: alertsKey(project.id) }),
+  });
   const remove = useMutation({
     mutationFn: (ruleId: string) =>
       unwrap(
@@ -94,7 +106,7 @@ export default function ProjectAlerts() {
                     <tr key={rule.id}>
                       <td>
                         {rule.name}
-                        {rule.enabled ? '' : ' (off)'}
+                        {rule.enabled ? '' : ' (muted)'}
                       </td>
                       <td>{describe(rule)}</td>
                       <td>{rule.recipients.length}</td>
@@ -102,14 +114,23 @@ export default function ProjectAlerts() {
                       <td>{rule.webhooks ? 'Yes' : 'No'}</td>
                       {admin ? (
                         <td>
-                          <ConfirmButton
-                            label="Delete"
-                            title={`Delete the rule ${rule.name}?`}
-                            variant="danger"
-                            onConfirm={() => remove.mutateAsync(rule.id)}
-                          >
-                            No more alerts are sent for it.
-                          </ConfirmButton>
+                          <div className="row">
+                            <Button variant="secondary" onPress={() => setEditing(rule)}>
+                              Edit<span className="visually-hidden"> {rule.name}</span>
+                            </Button>
+                            <Button variant="secondary" busy={mute.isPending} onPress={() => mute.mutate(rule)}>
+                              {rule.enabled ? 'Mute' : 'Unmute'}
+                              <span className="visually-hidden"> {rule.name}</span>
+                            </Button>
+                            <ConfirmButton
+                              label="Delete"
+                              title={`Delete the rule ${rule.name}?`}
+                              variant="danger"
+                              onConfirm={() => remove.mutateAsync(rule.id)}
+                            >
+                              No more alerts are sent for it.
+                            </ConfirmButton>
+                          </div>
                         </td>
                       ) : null}
                     </tr>
@@ -121,46 +142,75 @@ export default function ProjectAlerts() {
         }
       </QueryView>
       {remove.error ? <ErrorNote error={remove.error} /> : null}
-      {admin ? <CreateRule project={project} /> : null}
+      {mute.error ? <ErrorNote error={mute.error} /> : null}
+      {admin && editing ? (
+        <RuleForm key={editing.id} project={project} rule={editing} onDone={() => setEditing(null)} />
+      ) : null}
+      {admin && !editing ? <RuleForm key="new" project={project} /> : null}
     </section>
   );
 }
 
-function CreateRule({ project }: { project: Project }) {
+/** A rule as the API takes it back (PUT replaces it whole). */
+function bodyOf(rule: Rule) {
+  return {
+    name: rule.name,
+    kind: rule.kind,
+    sdkEnvironment: rule.sdkEnvironment,
+    levels: rule.levels as Level[] | null,
+    ...(rule.kind === 'spike' ? { spikeEvents: rule.spikeEvents ?? 1, spikeMinutes: rule.spikeMinutes ?? 1 } : {}),
+    quietMinutes: rule.quietMinutes,
+    recipients: rule.recipients,
+    webhooks: rule.webhooks,
+    enabled: rule.enabled,
+  };
+}
+
+/** Adds a rule, or with `rule` edits it (a PUT of the whole rule; its muted state kept). */
+function RuleForm({ project, rule, onDone }: { project: Project; rule?: Rule; onDone?: () => void }) {
   const queryClient = useQueryClient();
   const members = useQuery({
     queryKey: ['team', project.teamId, 'members'],
     queryFn: () => unwrap(api.GET('/teams/{teamId}/members', { params: { path: { teamId: project.teamId } } })),
   });
-  const [name, setName] = useState('');
-  const [kind, setKind] = useState<Kind>('new_group');
-  const [environment, setEnvironment] = useState('');
-  const [events, setEvents] = useState('10');
-  const [minutes, setMinutes] = useState('5');
-  const [quiet, setQuiet] = useState('60');
-  const [webhooks, setWebhooks] = useState<'yes' | 'no'>('yes');
-  const levels = useRequiredSelection<Level>(['fatal', 'error'], 'Choose at least one level');
-  const [recipients, setRecipients] = useState<string[]>([]);
+  const [name, setName] = useState(rule?.name ?? '');
+  const [kind, setKind] = useState<Kind>(rule?.kind ?? 'new_group');
+  const [environment, setEnvironment] = useState(rule?.sdkEnvironment ?? '');
+  const [events, setEvents] = useState(String(rule?.spikeEvents ?? 10));
+  const [minutes, setMinutes] = useState(String(rule?.spikeMinutes ?? 5));
+  const [quiet, setQuiet] = useState(String(rule?.quietMinutes ?? 60));
+  const [webhooks, setWebhooks] = useState<'yes' | 'no'>(rule && !rule.webhooks ? 'no' : 'yes');
+  const levels = useRequiredSelection<Level>(
+    (rule?.levels as Level[] | null | undefined) ?? (rule ? LEVELS.map((l) => l.value) : ['fatal', 'error']),
+    'Choose at least one level',
+  );
+  const [recipients, setRecipients] = useState<string[]>(rule?.recipients ?? []);
   const create = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/projects/{projectId}/error-alerts', {
-          params: { path: { projectId: project.id } },
-          body: {
-            name: name.trim(),
-            kind,
-            sdkEnvironment: environment.trim() || null,
-            levels: levels.selected,
-            ...(kind === 'spike' ? { spikeEvents: Number(events), spikeMinutes: Number(minutes) } : {}),
-            quietMinutes: Number(quiet),
-            recipients,
-            webhooks: webhooks === 'yes',
-          },
-        }),
-      ),
+    mutationFn: () => {
+      const body = {
+        name: name.trim(),
+        kind,
+        sdkEnvironment: environment.trim() || null,
+        levels: levels.selected,
+        ...(kind === 'spike' ? { spikeEvents: Number(events), spikeMinutes: Number(minutes) } : {}),
+        quietMinutes: Number(quiet),
+        recipients,
+        webhooks: webhooks === 'yes',
+        enabled: rule?.enabled ?? true,
+      };
+      return rule
+        ? unwrap(
+            api.PUT('/projects/{projectId}/error-alerts/{ruleId}', {
+              params: { path: { projectId: project.id, ruleId: rule.id } },
+              body,
+            }),
+          )
+        : unwrap(api.POST('/projects/{projectId}/error-alerts', { params: { path: { projectId: project.id } }, body }));
+    },
     onSuccess: async () => {
       setName('');
       await queryClient.invalidateQueries({ queryKey: alertsKey(project.id) });
+      onDone?.();
     },
   });
   const errors = fieldErrors(create.error);
@@ -170,7 +220,7 @@ function CreateRule({ project }: { project: Project }) {
   };
   return (
     <Form className="card stack" onSubmit={submit} aria-labelledby="create-rule-title">
-      <h2 id="create-rule-title">Add an alert rule</h2>
+      <h2 id="create-rule-title">{rule ? `Edit the rule ${rule.name}` : 'Add an alert rule'}</h2>
       <div className="grid-2">
         <Field label="Name" value={name} onChange={setName} isRequired serverError={errors.name} />
         <SelectField label="When" value={kind} options={KINDS} onChange={setKind} error={errors.kind} />
@@ -193,7 +243,7 @@ function CreateRule({ project }: { project: Project }) {
           <>
             <Field
               label="Events (N)"
-              description="1 to 100"
+              description="Every event of the group counts"
               type="number"
               value={events}
               onChange={setEvents}
@@ -247,8 +297,13 @@ function CreateRule({ project }: { project: Project }) {
       {create.error ? <ErrorNote error={create.error} /> : null}
       <div>
         <Button type="submit" busy={create.isPending}>
-          {create.isPending ? 'Adding…' : 'Add rule'}
+          {rule ? (create.isPending ? 'Saving…' : 'Save rule') : create.isPending ? 'Adding…' : 'Add rule'}
         </Button>
+        {rule ? (
+          <Button variant="secondary" onPress={() => onDone?.()}>
+            Cancel
+          </Button>
+        ) : null}
       </div>
     </Form>
   );

@@ -30,6 +30,8 @@ export const UNMEMOISED_TABLES: ReadonlySet<string> = new Set([
   'error_events',
   'error_group_users',
   'error_group_tags',
+  // The alert worker's marks of group counts for spikes (resources/reports/store-alerts.ts).
+  'error_group_event_marks',
   'dedup_heads',
   'bug_reports',
   'log_groups',

@@ -34,8 +34,8 @@ export const MCP_AREA_TOOLS = {
   errors: {
     read: 'errors:read',
     write: 'errors:triage',
-    reads: ['search', 'get', 'events', 'event'],
-    writes: ['resolve', 'ignore', 'reopen', 'merge', 'unmerge'],
+    reads: ['search', 'get', 'events', 'event', 'alerts'],
+    writes: ['resolve', 'ignore', 'reopen', 'merge', 'unmerge', 'set_alert', 'delete_alert'],
   },
   logs: { read: 'logs:read', write: 'logs:read', reads: ['search', 'get', 'lines', 'around'], writes: [] },
   releases: {
@@ -75,8 +75,9 @@ export const SCOPE_WORDS: Record<McpScope, string> = {
   'feedback:write': 'comment on ideas, add internal notes, change their status, tag, merge and link them to errors',
   'changelog:read': 'read changelog entries, drafts included',
   'changelog:write': 'draft, edit and publish changelog entries',
-  'errors:read': 'search and read error groups and their events with their stack, breadcrumbs and history',
-  'errors:triage': 'resolve, ignore, reopen, merge and unmerge error groups',
+  'errors:read':
+    'search and read error groups and their events with their stack, breadcrumbs and history, and alert rules',
+  'errors:triage': 'resolve, ignore, reopen, merge and unmerge error groups, and change alert rules',
   'logs:read': 'search and read log groups and log lines',
   'releases:read': 'list and read releases with their health, what broke and what shipped',
   'releases:write': 'create releases and resolve ideas in a release',

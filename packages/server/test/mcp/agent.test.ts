@@ -285,6 +285,44 @@ describe('an agent works through the hosted MCP tools (API key)', () => {
     assert.deepEqual(JSON.parse(row!.metadata).client, { name: 'signpost-tests', version: '1.0.0' });
   });
 
+  it('keeps error alert rules: creates a spike rule of 500, mutes it, lists it, deletes it', async () => {
+    const call = (args: Record<string, unknown>) =>
+      callTool(client, 'errors', { projectId: project.projectId, ...args });
+    const rule = { name: 'Checkout spike', kind: 'spike', spikeEvents: 500, spikeMinutes: 5, recipients: [] };
+    const created = data(await call({ action: 'set_alert', rule }));
+    assert.equal(created.item.kind, 'spike');
+    assert.equal(created.item.spikeEvents, 500);
+    assert.equal(created.item.enabled, true);
+    const muted = await call({ action: 'set_alert', ruleId: created.item.id, rule: { ...rule, enabled: false } });
+    assert.match(textOf(muted), /\(muted\)/);
+    const listed = data(await call({ action: 'alerts' }));
+    assert.deepEqual(
+      listed.items.map((item: any) => [item.id, item.name, item.enabled]),
+      [[created.item.id, 'Checkout spike', false]],
+    );
+    // The same rows the management API reads.
+    const row = await server.db.get<{ enabled: number }>('SELECT enabled FROM error_alert_rules WHERE id = ?', [
+      created.item.id,
+    ]);
+    assert.equal(Number(row?.enabled), 0);
+
+    const noCount = await call({ action: 'set_alert', rule: { ...rule, spikeEvents: undefined } });
+    assert.equal(noCount.isError, true);
+    assert.match(textOf(noCount), /A spike rule needs spikeEvents/);
+    const badKind = await call({ action: 'set_alert', rule: { ...rule, kind: 'sometimes' } });
+    assert.equal(badKind.isError, true);
+    assert.match(textOf(badKind), /Invalid rule\.kind/);
+    const stranger = await call({ action: 'set_alert', rule: { ...rule, recipients: ['acc_nobody'] } });
+    assert.match(textOf(stranger), /not a member of the project team/);
+    assert.equal(data(await call({ action: 'alerts' })).total, 1, 'refused rules changed nothing');
+
+    assert.equal(data(await call({ action: 'delete_alert', ruleId: created.item.id })).deleted, created.item.id);
+    const again = await call({ action: 'delete_alert', ruleId: created.item.id });
+    assert.equal(again.isError, true);
+    assert.match(textOf(again), /Not found/);
+    assert.equal(data(await call({ action: 'alerts' })).total, 0);
+  });
+
   it('keeps to its project and answers bad input with an actionable tool error', async () => {
     const foreign = await callTool(client, 'feedback', {
       projectId: project.projectId,

@@ -27,8 +27,8 @@ function debugIdSnippet(debugId: string): string {
 }
 
 export async function buildMinifiedApp(options: {
-  /** `node-main.ts` (an IIFE exposing `shop.pay`) or `browser-main.ts` (with @sentry/browser). */
-  entry: 'node-main.ts' | 'browser-main.ts';
+  /** `node-main.ts` (an IIFE exposing `shop.pay`), or `browser-main.ts`/`browser-feedback-main.ts` (with @sentry/browser). */
+  entry: 'node-main.ts' | 'browser-main.ts' | 'browser-feedback-main.ts';
   outDir: string;
   debugId?: string;
 }): Promise<MinifiedApp> {

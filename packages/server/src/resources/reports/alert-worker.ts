@@ -6,7 +6,8 @@
  *   is tried again after a doubling pause, and given up after ERROR_ALERT_MAX_ATTEMPTS);
  * - every `ERROR_ALERT_TICK_MS` it checks the spike rules (alerts.ts checkSpikes);
  * - every `ERROR_EVENT_RETENTION_INTERVAL_MS` it deletes kept events older than
- *   `ERROR_EVENT_RETENTION_DAYS`, a hundred groups per statement (store-groups.ts pruneGroupEvents).
+ *   `ERROR_EVENT_RETENTION_DAYS`, a hundred groups per statement (store-groups.ts pruneGroupEvents),
+ *   and the spike marks no window reaches (store-alerts.ts pruneGroupMarks).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
@@ -14,6 +15,7 @@ import type { Database } from '../../db/database.ts';
 import { drainDue } from '../../kernel/leased-queue.ts';
 import { Poller } from '../../kernel/poller.ts';
 import type { Mailer } from '../../mail/mailer.ts';
+import { SPIKE_MINUTES_MAX } from './alert-rules.ts';
 import { checkSpikes } from './alerts.ts';
 import { teamRecipients } from './alerts-read-model.ts';
 import {
@@ -24,6 +26,7 @@ import {
   markAlertFailed,
   markAlertSent,
   markAlertSkipped,
+  pruneGroupMarks,
   releaseAlert,
 } from './store-alerts.ts';
 import { pruneGroupEvents } from './store-groups.ts';
@@ -96,6 +99,8 @@ export class AlertWorker {
       after = batch.next;
     }
     if (deleted > 0) log.info({ deleted, cutoff }, 'error events: retention deleted old events');
+    // Spike marks older than the longest window (a day) are no one's baseline but the latest.
+    await pruneGroupMarks(db, new Date(now.getTime() - (SPIKE_MINUTES_MAX + 60) * 60_000).toISOString());
     return deleted;
   }
 

@@ -7,8 +7,11 @@
  *
  * New-group and regression rules are read in the transaction of the write that made or regressed
  * the group (one read of the project's rules, only for such writes: repeats read nothing). Spikes
- * cost the write path nothing: the worker's tick (ERROR_ALERT_TICK_MS, a minute by default) counts,
- * for each spike rule, the kept events of the groups seen in its window (checkSpikes).
+ * cost the write path nothing: the worker's tick (ERROR_ALERT_TICK_MS, a minute by default) marks
+ * the exact event count of each group that changed, and counts, for each spike rule, every event
+ * of the groups seen in its window as their count now less their count M minutes ago (as of the
+ * latest mark then; checkSpikes). Kept events play no part, so N is not bounded by how many a
+ * group keeps.
  */
 import { emitDomainEvent, onDomainEvent, readOnce } from '../../db/domain-events.ts';
 import type { Database, Queryable } from '../../db/database.ts';
@@ -20,6 +23,7 @@ import {
   enabledRules,
   enabledSpikeRules,
   enqueueAlertMails,
+  markGroupCounts,
   spikeCandidates,
 } from './store-alerts.ts';
 
@@ -98,10 +102,22 @@ export function registerAlertHandlers(options: { messageIdDomain: string }): voi
   }
 }
 
-/** One tick of spike detection: fires every spike rule for its groups over the count; answers how many fired. */
+/**
+ * One tick of spike detection: marks the exact counts of the groups of projects with spike rules
+ * (store-alerts.ts markGroupCounts), then fires every spike rule for its groups over the count;
+ * answers how many fired.
+ */
 export async function checkSpikes(db: Database, now: Date, messageIdDomain: string): Promise<number> {
+  const rules = await enabledSpikeRules(db);
+  const longest = new Map<string, number>();
+  for (const rule of rules) {
+    longest.set(rule.projectId, Math.max(longest.get(rule.projectId) ?? 0, rule.spikeMinutes ?? 60));
+  }
+  for (const [projectId, minutes] of longest) {
+    await markGroupCounts(db, projectId, new Date(now.getTime() - minutes * 60_000).toISOString(), now.toISOString());
+  }
   let fired = 0;
-  for (const rule of await enabledSpikeRules(db)) {
+  for (const rule of rules) {
     const minutes = rule.spikeMinutes ?? 60;
     const events = rule.spikeEvents ?? 100;
     const since = new Date(now.getTime() - minutes * 60_000).toISOString();

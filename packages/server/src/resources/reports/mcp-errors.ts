@@ -2,12 +2,17 @@
  * The MCP tool `errors`: error groups as the team triages them, through what the management API
  * calls (listReports, getReport, readHistory, changeErrorStatus; group-service.ts for a group's
  * events, one event with source-mapped frames, merge and unmerge). An errorId is an error's id from
- * search or its groupId: the group actions take either.
+ * search or its groupId: the group actions take either. The project's alert rules go
+ * through alert-rules.ts's use cases (alerts: list; set_alert: create, or replace by ruleId, which
+ * mutes with enabled false; delete_alert), the rule checked with the management API's schema.
  */
+import Value from 'typebox/value';
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerAreaTool, itemUri, required, ToolError, type ToolContext } from '../../mcp/tools/context.ts';
 import type { ProjectRow } from '../projects/index.ts';
+import { type AlertRuleBody, createRule, listRules, removeRule, replaceRule } from './alert-rules.ts';
+import { RuleBody } from './alert-schemas.ts';
 import { presentError, presentErrorSummary } from './presenter.ts';
 import { SEVERITIES } from './schemas.ts';
 import { changeErrorStatus } from './service.ts';
@@ -39,6 +44,13 @@ const params = {
   limit: z.number().int().min(1).max(50).optional(),
   offset: z.number().int().min(0).optional(),
   inNextRelease: z.boolean().optional().describe('resolve: as of the next release'),
+  ruleId: z.string().min(1).max(100).optional(),
+  rule: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      'set_alert: {name, kind: new_group|regression|spike, spikeEvents, spikeMinutes, sdkEnvironment, levels, recipients, enabled}',
+    ),
 };
 type Args = { [K in keyof typeof params]?: z.infer<(typeof params)[K]> };
 
@@ -94,12 +106,23 @@ async function groupSummary(ctx: ToolContext, project: ProjectRow, groupId: stri
   return { ...presentGroupSummary(group), uri: itemUri(project.id, 'errors', group.id) };
 }
 
+/** The rule of set_alert, checked with the management API's body schema. */
+function ruleBody(args: Args): AlertRuleBody {
+  const rule = required(args.rule, 'rule', 'set_alert');
+  if (!Value.Check(RuleBody, rule)) {
+    const [first] = Value.Errors(RuleBody, rule);
+    const where = first?.instancePath ? `rule${first.instancePath.replaceAll('/', '.')}` : 'rule';
+    throw new ToolError(`Invalid ${where}: ${first?.message ?? 'not a rule'}.`);
+  }
+  return rule as unknown as AlertRuleBody;
+}
+
 export function registerErrorsTool(server: McpServer, ctx: ToolContext): void {
   registerAreaTool(server, ctx, {
     name: 'errors',
     title: 'Error groups',
     description:
-      'Debug errors the apps report. search: groups, newest first; get: with stack, breadcrumbs, context, 24 h history; events; event: one in full, source-mapped; resolve, ignore, reopen; merge mergeIds into errorId; unmerge.',
+      'Debug errors the apps report. search: groups, newest first; get: stack, breadcrumbs, context, 24 h history; events; event: one in full, source-mapped; resolve, ignore, reopen; merge mergeIds into errorId; unmerge; alerts (rules), set_alert (ruleId: edit), delete_alert.',
     params,
     actions: {
       async search(args: Args, project) {
@@ -161,6 +184,26 @@ export function registerErrorsTool(server: McpServer, ctx: ToolContext): void {
           summary: `Group ${groupId} stands alone again.`,
           data: { item: await groupSummary(ctx, project, groupId) },
         };
+      },
+      async alerts(_args: Args, project) {
+        const items = await listRules(ctx.db, project.id);
+        return { summary: `${items.length} alert rules.`, data: { items, total: items.length } };
+      },
+      async set_alert(args: Args, project) {
+        const body = ruleBody(args);
+        const item = args.ruleId
+          ? await replaceRule(ctx.db, project.id, args.ruleId, body)
+          : await createRule(ctx.db, project.id, body);
+        const state = item.enabled ? '' : ' (muted)';
+        return {
+          summary: `Alert rule ${item.id} "${item.name}" ${args.ruleId ? 'saved' : 'created'}${state}.`,
+          data: { item },
+        };
+      },
+      async delete_alert(args: Args, project) {
+        const id = required(args.ruleId, 'ruleId', 'delete_alert');
+        await removeRule(ctx.db, project.id, id);
+        return { summary: `Alert rule ${id} deleted.`, data: { deleted: id } };
       },
     },
   });

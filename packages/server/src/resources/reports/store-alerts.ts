@@ -2,8 +2,8 @@
  * The store of error_alert_rules, error_alert_firings and error_alert_outbox (issue 31's alerts):
  * the rules of a project, the quiet period of a rule and group (claimed in one statement), the
  * alert e-mails queued in the transaction that fired a rule (sent by alert-worker.ts, the lease
- * pattern of the follower outbox), and the spike candidates read from error groups and their
- * kept events.
+ * pattern of the follower outbox), and spikes: error_group_event_marks (the worker's marks of each
+ * group's exact count) and the spike candidates read from error groups and their marks.
  */
 import type { Database, Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
@@ -176,7 +176,7 @@ export async function claimFiring(
   return rows.length > 0;
 }
 
-/** A group whose kept events in the window reach a spike rule's count. */
+/** A group whose events in the window reach a spike rule's count. */
 export interface SpikeCandidate {
   id: string;
   title: string;
@@ -186,9 +186,27 @@ export interface SpikeCandidate {
 }
 
 /**
- * The live groups of the project with at least `events` kept events received since `since`
- * (groups seen since then only; each group's events are read by its primary key's range). Counts
- * are exact up to the latest events a group keeps (ERROR_EVENTS_PER_GROUP, 100 by default).
+ * Marks the exact own count of the project's live groups seen since `since` whose count changed
+ * since their last mark (an unchanged count has a mark already: counts only grow). One statement;
+ * two processes marking at once add one mark each, or none.
+ */
+export async function markGroupCounts(db: Queryable, projectId: string, since: string, now: string): Promise<number> {
+  const { changes } = await db.run(
+    `INSERT INTO error_group_event_marks (group_id, marked_at, events)
+     SELECT g.id, ?, g.own_events FROM error_groups g
+      WHERE g.project_id = ? AND g.environment = 'live' AND g.last_seen_at >= ?
+        AND NOT EXISTS (SELECT 1 FROM error_group_event_marks m WHERE m.group_id = g.id AND m.events = g.own_events)
+     ON CONFLICT (group_id, marked_at) DO NOTHING`,
+    [now, projectId, since],
+  );
+  return changes;
+}
+
+/**
+ * The live groups of the rule's project with at least `events` events received since `since`
+ * (groups seen since then only), counted from every event: the group's own count now, less the
+ * count of its latest mark at or before `since`; 0 for a group first seen since; a group older
+ * than its marks counts from its first mark (it is not known to have spiked before it).
  */
 export async function spikeCandidates(
   db: Queryable,
@@ -196,7 +214,7 @@ export async function spikeCandidates(
   since: string,
   events: number,
 ): Promise<SpikeCandidate[]> {
-  const params: (string | number)[] = [since, rule.projectId, since];
+  const params: (string | number)[] = [since, since, rule.projectId, since];
   let filter = '';
   if (rule.sdkEnvironment !== null) {
     filter += ' AND g.sdk_environment = ?';
@@ -208,15 +226,35 @@ export async function spikeCandidates(
   }
   params.push(events);
   const rows = await db.all<SpikeCandidate>(
-    `SELECT g.id, g.title, g.sdk_environment, g.level, COUNT(*) AS n
-       FROM error_groups g JOIN error_events e ON e.group_id = g.id AND e.received_at >= ?
-      WHERE g.project_id = ? AND g.environment = 'live' AND g.last_seen_at >= ?${filter}
-      GROUP BY g.id, g.title, g.sdk_environment, g.level
-     HAVING COUNT(*) >= ?
-      ORDER BY g.id`,
+    `SELECT id, title, sdk_environment, level, n FROM (
+       SELECT g.id, g.title, g.sdk_environment, g.level, g.own_events - COALESCE(
+           (SELECT m.events FROM error_group_event_marks m WHERE m.group_id = g.id AND m.marked_at <= ?
+             ORDER BY m.marked_at DESC LIMIT 1),
+           CASE WHEN g.first_seen_at >= ? THEN 0 END,
+           (SELECT MIN(m.events) FROM error_group_event_marks m WHERE m.group_id = g.id),
+           g.own_events) AS n
+         FROM error_groups g
+        WHERE g.project_id = ? AND g.environment = 'live' AND g.last_seen_at >= ?${filter}) c
+      WHERE n >= ?
+      ORDER BY id`,
     params,
   );
   return rows.map((row) => ({ ...row, n: Number(row.n) }));
+}
+
+/**
+ * Deletes the marks older than `cutoff` that a later mark, also older, replaces as the baseline:
+ * each group keeps its latest mark before the cutoff. Answers how many went.
+ */
+export async function pruneGroupMarks(db: Queryable, cutoff: string): Promise<number> {
+  const { changes } = await db.run(
+    `DELETE FROM error_group_event_marks
+      WHERE marked_at < ? AND EXISTS (SELECT 1 FROM error_group_event_marks n
+        WHERE n.group_id = error_group_event_marks.group_id AND n.marked_at > error_group_event_marks.marked_at
+          AND n.marked_at < ?)`,
+    [cutoff, cutoff],
+  );
+  return changes;
 }
 
 // The alert outbox

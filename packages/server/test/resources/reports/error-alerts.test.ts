@@ -30,7 +30,7 @@ describe('Error alerts with @sentry/node', () => {
   let outsiderId: string;
   let hookSecret: string;
   const sentry = async (environment: string, name: string, times: number) => {
-    const { stdout } = await run(process.execPath, [APP, dsn, environment, name, String(times)], { timeout: 60_000 });
+    const { stdout } = await run(process.execPath, [APP, dsn, environment, name, String(times)], { timeout: 300_000 });
     assert.equal(stdout.trim(), 'flushed');
   };
   const mailsTo = (subject: string) =>
@@ -95,7 +95,8 @@ describe('Error alerts with @sentry/node', () => {
     assert.equal(stranger.status, 400, stranger.text);
     assert.equal(stranger.body.details[0].field, 'recipients');
     assert.equal((await rule({ name: 'x', kind: 'sometimes' })).status, 400);
-    assert.equal((await rule({ name: 'Spike', kind: 'spike', spikeEvents: 1000, spikeMinutes: 5 })).status, 400);
+    assert.equal((await rule({ name: 'Spike', kind: 'spike', spikeEvents: 2_000_000, spikeMinutes: 5 })).status, 400);
+    assert.equal((await rule({ name: 'Spike', kind: 'spike', spikeEvents: 5, spikeMinutes: 1441 })).status, 400);
     const byMember = await p.member.post(`/projects/${p.projectId}/error-alerts`, {
       name: 'New',
       kind: 'new_group',
@@ -173,5 +174,76 @@ describe('Error alerts with @sentry/node', () => {
     assert.equal(mailsTo('Error spike').length, 1, 'one e-mail per rule and group within the quiet period');
     const bodies = receiver.to('/ok/hook').map((request) => verified(hookSecret, request));
     assert.equal(bodies.filter((body) => body.type === 'error.alert' && body.data.rule.reason === 'spike').length, 1);
+  });
+
+  it('edits, mutes, unmutes and deletes a rule; members and other projects cannot', async () => {
+    const created = await rule({ name: 'Edited later', kind: 'new_group', sdkEnvironment: 'qa' });
+    assert.equal(created.status, 201, created.text);
+    const id = created.body.id as string;
+    const url = `/projects/${p.projectId}/error-alerts/${id}`;
+    const body = {
+      name: 'Muted QA',
+      kind: 'regression',
+      sdkEnvironment: 'qa',
+      levels: ['error'],
+      recipients: [memberId],
+    };
+    assert.equal((await p.member.put(url, { ...body, enabled: false })).status, 403, 'members only read');
+    assert.equal((await p.admin.put(url, { ...body, recipients: [outsiderId] })).status, 400);
+    assert.equal((await p.member.get(url)).body.name, 'Edited later', 'a refused edit changed nothing');
+    const muted = await p.admin.put(url, { ...body, enabled: false });
+    assert.equal(muted.status, 200, muted.text);
+    assert.deepEqual(
+      [muted.body.name, muted.body.kind, muted.body.levels, muted.body.enabled, muted.body.quietMinutes],
+      ['Muted QA', 'regression', ['error'], false, 60],
+    );
+    assert.ok(muted.body.updatedAt >= created.body.updatedAt);
+    // A muted rule fires for nothing: a new QA group and its regression send no e-mail.
+    const newQa = await rule({ name: 'New QA (muted)', kind: 'new_group', sdkEnvironment: 'qa', enabled: false });
+    assert.equal(newQa.status, 201, newQa.text);
+    await sentry('qa', 'MutedQaError', 1);
+    await p.admin.patch(`/projects/${p.projectId}/error-groups/${(await groupOf('MutedQaError')).id}`, {
+      status: 'resolved',
+    });
+    await sentry('qa', 'MutedQaError', 1);
+    await sleep(700);
+    const fromMuted = mailbox.messages.filter((m) => /Alert rule "(Muted QA|New QA \(muted\))"/.test(m.text));
+    assert.equal(fromMuted.length, 0, 'muted rules are quiet');
+    // The project's unmuted regression rule (above) did fire: the group did regress.
+    assert.equal(mailbox.messages.filter((m) => m.subject.includes('MutedQaError')).length, 1);
+
+    const unmuted = await p.admin.put(url, { ...body, enabled: true });
+    assert.equal(unmuted.body.enabled, true);
+    assert.equal((await p.outsider.get(url)).status, 404, 'another team sees no rule');
+    const elsewhere = await managedProject(server);
+    assert.equal((await elsewhere.admin.get(`/projects/${elsewhere.projectId}/error-alerts/${id}`)).status, 404);
+    assert.equal((await elsewhere.admin.delete(`/projects/${elsewhere.projectId}/error-alerts/${id}`)).status, 404);
+    assert.equal((await p.member.delete(url)).status, 403);
+    assert.equal((await p.admin.delete(url)).status, 204);
+    assert.equal((await p.admin.delete(url)).status, 404);
+    assert.equal((await p.member.get(url)).status, 404);
+    assert.equal((await p.admin.delete(`/projects/${p.projectId}/error-alerts/${newQa.body.id}`)).status, 204);
+  });
+
+  it('counts a spike from every event, not the hundred a group keeps: 500 in 5 minutes fires', async () => {
+    const created = await rule({ name: 'Big spike', kind: 'spike', spikeEvents: 500, spikeMinutes: 5 });
+    assert.equal(created.status, 201, created.text);
+    const bigSpikes = () => mailsTo('Error spike').filter((m) => m.text.includes('"Big spike"'));
+    await sentry('production', 'BurstError', 450);
+    let group = await groupOf('BurstError');
+    for (let i = 0; i < 100 && group.events < 450; i++) {
+      await sleep(100);
+      group = await groupOf('BurstError');
+    }
+    assert.equal(group.events, 450, 'every event counted');
+    await sleep(700);
+    assert.equal(bigSpikes().length, 0, '450 events are no spike of 500');
+    await sentry('production', 'BurstError', 60);
+    const mail = await mailbox.waitFor((m) => m.subject.startsWith('Error spike') && m.text.includes('"Big spike"'));
+    assert.match(mail.subject, /BurstError/);
+    const counted = Number(/(\d+) events in 5 minutes/.exec(mail.text)?.[1]);
+    assert.ok(counted >= 500 && counted <= 510, mail.text);
+    await sleep(700);
+    assert.equal(bigSpikes().length, 1, 'once per quiet period');
   });
 });

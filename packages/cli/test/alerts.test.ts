@@ -1,0 +1,165 @@
+/**
+ * `signpost alerts …` as users run it: the CLI as a process against a real Signpost server,
+ * creating, listing, changing (mute, unmute, a spike of 500 in 5 minutes) and deleting error alert
+ * rules; bad options exit 2 and a refused rule 1, with nothing changed.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from '@signpost/server/testing';
+import { cliEntry } from './support.ts';
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+async function accountToken(origin: string, email: string): Promise<string> {
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${origin}/api/v1${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  const password = 'correct horse battery staple';
+  assert.equal((await post('/auth/sign-up', { email, password, name: 'Alerts' })).status, 202);
+  const signIn = await post('/auth/sign-in', { email, password });
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const created = await post('/me/tokens', { name: 'cli alerts test' }, { cookie, 'x-requested-with': 'test' });
+  assert.equal(created.status, 201);
+  return ((await created.json()) as { token: string }).token;
+}
+
+// Each run of the CLI is a process: generous time for a loaded machine.
+describe('signpost alerts', { timeout: 600_000 }, () => {
+  let server: TestServer;
+  let home: string;
+  let me: string;
+
+  function signpost(args: string[], stdin = ''): Promise<Run> {
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(process.env))
+      if (!name.startsWith('SIGNPOST_') && value !== undefined) env[name] = value;
+    env['SIGNPOST_CONFIG_DIR'] = join(home, 'config');
+    return new Promise((resolve) => {
+      const child = execFile(process.execPath, [cliEntry, ...args], { env, timeout: 60_000 }, (error, stdout, stderr) =>
+        resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+      );
+      child.stdin?.end(stdin);
+    });
+  }
+  const ok = async (args: string[], stdin?: string) => {
+    const run = await signpost(args, stdin);
+    assert.equal(run.status, 0, `signpost ${args.join(' ')} failed:\n${run.stdout}\n${run.stderr}`);
+    return run;
+  };
+  const json = async (args: string[]) => JSON.parse((await ok([...args, '--json'])).stdout);
+
+  before(async () => {
+    server = await startTestServer();
+    home = mkdtempSync(join(tmpdir(), 'signpost-cli-alerts-'));
+    const token = await accountToken(server.origin, 'alerts@example.com');
+    await ok(['login', '--token', '-', '--url', server.origin], `${token}\n`);
+    await ok(['projects', 'create', 'Alerts App', '--use']);
+    me = (await json(['whoami'])).account.id;
+  });
+  after(async () => {
+    await server.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('prints --help naming every alerts command', async () => {
+    const run = await ok(['alerts', '--help']);
+    for (const command of ['list', 'create', 'update', 'delete'])
+      assert.match(run.stdout, new RegExp(`\\n\\s+${command}\\b`));
+  });
+
+  it('creates, lists, mutes, turns into a spike of 500, unmutes and deletes a rule', async () => {
+    assert.match((await ok(['alerts', 'list'])).stdout, /No alert rules\./);
+    const badLevel = await signpost(['alerts', 'create', '--name', 'x', '--kind', 'new_group', '--levels', 'loud']);
+    assert.equal(badLevel.status, 2);
+    assert.match(badLevel.stderr, /Unknown level loud/);
+    const noCount = await signpost(['alerts', 'create', '--name', 'Spike', '--kind', 'spike', '--minutes', '5']);
+    assert.equal(noCount.status, 1);
+    assert.match(noCount.stderr, /spikeEvents/);
+    const stranger = await signpost([
+      'alerts',
+      'create',
+      '--name',
+      'x',
+      '--kind',
+      'new_group',
+      '--recipients',
+      'acc_x',
+    ]);
+    assert.equal(stranger.status, 1);
+    assert.match(stranger.stderr, /not a member of the project team/);
+    assert.deepEqual((await json(['alerts', 'list'])).rules, [], 'refused rules changed nothing');
+
+    const created = await ok([
+      'alerts',
+      'create',
+      '--name',
+      'New in production',
+      '--kind',
+      'new_group',
+      '--environment',
+      'production',
+      '--levels',
+      'error,fatal',
+      '--recipients',
+      me,
+    ]);
+    const id = /Created alert rule (\S+) /.exec(created.stdout)?.[1];
+    assert.ok(id, created.stdout);
+    const listed = await ok(['alerts', 'list']);
+    assert.match(
+      listed.stdout,
+      new RegExp(`${id}\\s+New in production\\s+new group\\s+production\\s+error,fatal\\s+1\\s+yes`),
+    );
+
+    const muted = await ok(['alerts', 'update', id, '--mute']);
+    assert.match(muted.stdout, /\(muted\)/);
+    let rule = (await json(['alerts', 'list'])).rules[0];
+    assert.deepEqual(
+      [rule.name, rule.kind, rule.sdkEnvironment, rule.levels, rule.recipients, rule.enabled],
+      ['New in production', 'new_group', 'production', ['error', 'fatal'], [me], false],
+      'an update keeps what it does not name',
+    );
+
+    rule = await json([
+      'alerts',
+      'update',
+      id,
+      '--unmute',
+      '--kind',
+      'spike',
+      '--events',
+      '500',
+      '--minutes',
+      '5',
+      '--environment',
+      'all',
+      '--quiet',
+      '30',
+    ]);
+    assert.deepEqual(
+      [rule.kind, rule.spikeEvents, rule.spikeMinutes, rule.sdkEnvironment, rule.quietMinutes, rule.enabled],
+      ['spike', 500, 5, null, 30, true],
+    );
+    const both = await signpost(['alerts', 'update', id, '--mute', '--unmute']);
+    assert.equal(both.status, 2);
+
+    assert.deepEqual(await json(['alerts', 'delete', id]), { deleted: id });
+    const gone = await signpost(['alerts', 'delete', id]);
+    assert.equal(gone.status, 1);
+    assert.deepEqual((await json(['alerts', 'list'])).rules, []);
+  });
+});

@@ -129,7 +129,7 @@ export function registerFeedbackTool(server: McpServer, ctx: ToolContext, export
     name: 'feedback',
     title: 'Ideas and bugs',
     description:
-      'Triage ideas (feature requests) and bugs. search (status open, sort votes: most-voted open ideas); get: with comments, tags, errors; person: who asked (voters, company) or personId; attachments; comment (public, as Team); note (internal); set_status (e-mails followers); tag; merge featureId into targetId; link/unlink errorId. export_person: all held on them (admins).',
+      'Triage ideas and bugs. search; get: comments, tags, errors; person: voters or personId; attachments; comment (public, as Team); note (internal); set_status (e-mails followers); tag; merge featureId into targetId; link/unlink errorId; export_person (admins).',
     params,
     actions: {
       async search(args: Args, project) {

@@ -39,7 +39,7 @@ export function registerLogsTool(server: McpServer, ctx: ToolContext): void {
     name: 'logs',
     title: 'Log groups',
     description:
-      'Logs the apps send. search: groups (last seen in since/until), newest first; get: with its last entry; lines: newest first, of logId or all, with field filters; around: every line near lineId.',
+      'App logs. search groups (since/until); get: with last entry; lines: newest first, of logId or all, field filters; around: lines near lineId.',
     params,
     actions: {
       async search(args: Args, project) {

@@ -51,7 +51,7 @@ export function registerReleasesTool(server: McpServer, ctx: ToolContext): void 
     name: 'releases',
     title: 'Releases',
     description:
-      'App versions. list (highest first), get; overview: health, what broke and shipped, change from the previous one; create (new SemVer); resolve featureId or errorId in version (default next).',
+      'App versions. list, get; overview: health, what broke and shipped, vs previous; create (SemVer); resolve featureId or errorId in version (default next).',
     params,
     actions: {
       async list(_args: Args, project) {

@@ -49,7 +49,7 @@ const params = {
     .record(z.string(), z.unknown())
     .optional()
     .describe(
-      'set_alert: {name, kind: new_group|regression|spike, spikeEvents, spikeMinutes, sdkEnvironment, levels, recipients, enabled}',
+      '{name, kind: new_group|regression|spike, spikeEvents, spikeMinutes, sdkEnvironment, levels, recipients, enabled}',
     ),
 };
 type Args = { [K in keyof typeof params]?: z.infer<(typeof params)[K]> };
@@ -122,7 +122,7 @@ export function registerErrorsTool(server: McpServer, ctx: ToolContext): void {
     name: 'errors',
     title: 'Error groups',
     description:
-      'Debug errors the apps report. search: groups, newest first; get: stack, breadcrumbs, context, 24 h history; events; event: one in full, source-mapped; resolve, ignore, reopen; merge mergeIds into errorId; unmerge; alerts (rules), set_alert (ruleId: edit), delete_alert.',
+      'Debug app errors. search groups; get: stack, breadcrumbs, context, 24 h history; events; event: one, source-mapped; resolve, ignore, reopen; merge mergeIds into errorId; unmerge; alerts, set_alert (ruleId: edit), delete_alert.',
     params,
     actions: {
       async search(args: Args, project) {

@@ -53,7 +53,7 @@ export function registerSiteConfigTool(server: McpServer, ctx: ToolContext): voi
     name: 'site_config',
     title: 'Site configuration',
     description:
-      'What the apps read at run time. get: flags, maintenance, messages. set_flag: on/off, or a value for live or test keys; set_maintenance; set_message adds one; flag_history: who changed it when, error rate around.',
+      'What apps read at run time. get: flags, maintenance, messages; set_flag: on/off, or a live/test value; set_maintenance; set_message; flag_history (with error rates).',
     params,
     actions: {
       async get(_args: Args, project) {

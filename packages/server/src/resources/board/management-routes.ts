@@ -34,7 +34,6 @@ import { rotateSsoSecret } from './sso-secret.ts';
 import { setBoardUserSpam } from './store-users.ts';
 import { readBoard } from './store.ts';
 
-
 class NotHeldError extends ConflictError {
   constructor(kind: 'idea' | 'comment') {
     super(`This ${kind} is not waiting for approval`);

@@ -25,7 +25,12 @@ export async function changeBoardSettings(
       const was = await readBoard(tx, projectId);
       const settings = await updateBoard(tx, projectId, wanted);
       const diff = changes({ ...was }, { ...settings });
-      await recordAudit(tx, { projectId, action: 'board.settings_updated', target: { type: 'board', id: projectId }, ...diff });
+      await recordAudit(tx, {
+        projectId,
+        action: 'board.settings_updated',
+        target: { type: 'board', id: projectId },
+        ...diff,
+      });
       return settings;
     })
     .catch((error: unknown) => {

@@ -9,7 +9,14 @@ import { isoOrNull } from '../../db/query.ts';
 import { BadRequestError, ConflictError } from '../../kernel/errors.ts';
 import { changes, recordAudit } from '../audit/index.ts';
 import { presentRelease } from './presenter.ts';
-import { deleteRelease, getRelease, insertRelease, updateRelease, type ReleaseFields, type ReleaseRow } from './store.ts';
+import {
+  deleteRelease,
+  getRelease,
+  insertRelease,
+  updateRelease,
+  type ReleaseFields,
+  type ReleaseRow,
+} from './store.ts';
 
 /** The normalised SemVer (`v1.2.3` → `1.2.3`), or a 400 naming the field. */
 export function requireSemver(raw: string, field: string): string {

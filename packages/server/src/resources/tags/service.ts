@@ -16,7 +16,12 @@ export async function addTag(
 ): Promise<TagRow> {
   return db.transaction(async (tx) => {
     const row = await createTag(tx, projectId, input);
-    await recordAudit(tx, { projectId, action: 'tag.created', target: { type: 'tag', id: row.id }, after: presentTag(row) });
+    await recordAudit(tx, {
+      projectId,
+      action: 'tag.created',
+      target: { type: 'tag', id: row.id },
+      after: presentTag(row),
+    });
     return row;
   });
 }
@@ -44,7 +49,13 @@ export async function removeTag(db: Database, projectId: string, id: string): Pr
   return db.transaction(async (tx) => {
     const was = await getTag(tx, projectId, id);
     if (!was || !(await deleteTag(tx, projectId, id))) return false;
-    await recordAudit(tx, { projectId, action: 'tag.deleted', target: { type: 'tag', id }, before: presentTag(was), after: null });
+    await recordAudit(tx, {
+      projectId,
+      action: 'tag.deleted',
+      target: { type: 'tag', id },
+      before: presentTag(was),
+      after: null,
+    });
     return true;
   });
 }

@@ -37,7 +37,8 @@ import {
   newestRecordOf,
   tagFacets,
 } from './store-group-reads.ts';
-import { familyOf, type GroupStatus, mergeGroups, setGroupStatus, unmergeGroup } from './store-groups.ts';
+import { changeGroupStatus } from './service.ts';
+import { familyOf, type GroupStatus, mergeGroups, unmergeGroup } from './store-groups.ts';
 import { symbolicatedEvent } from './symbolicate.ts';
 import { eventFlags } from './event-flags.ts';
 import { suspectFlagsOf } from './suspect-flags.ts';
@@ -211,13 +212,7 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
       const { projectId, groupId } = request.params as Params;
       await requireProjectAccess(request, projectId, 'admin');
       const body = request.body as { status: GroupStatus; inNextRelease?: boolean };
-      const done = await setGroupStatus(db, projectId, groupId, body.status, body.inNextRelease === true);
-      if (done === 'no-release') {
-        const message = 'this group has no release to resolve it after; resolve it without inNextRelease';
-        throw new BadRequestError(`Cannot resolve in the next release: ${message}`, [
-          { field: 'inNextRelease', message },
-        ]);
-      }
+      const done = await changeGroupStatus(db, projectId, groupId, body.status, body.inNextRelease === true);
       if (!done) throw new NotFoundError();
       return detail(projectId, groupId);
     },

@@ -3,7 +3,6 @@
  * secret (rotate: admin, shown once) and the moderation queue of held ideas and comments (read:
  * member; approve and reject: admin).
  */
-import { isUniqueViolation } from '../../db/failures.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { ConflictError, NotFoundError } from '../../kernel/errors.ts';
@@ -30,12 +29,10 @@ import {
   UPDATE_FIELDS,
   UpdateBoardBody,
 } from './schemas.ts';
-import { boardChanges } from './settings.ts';
+import { changeBoardSettings } from './service.ts';
 import { rotateSsoSecret } from './sso-secret.ts';
 import { setBoardUserSpam } from './store-users.ts';
-import { domainTaken, readBoard, updateBoard } from './store.ts';
-
-const domainClash = () => new ConflictError("Another project's board already uses this custom domain");
+import { readBoard } from './store.ts';
 
 class NotHeldError extends ConflictError {
   constructor(kind: 'idea' | 'comment') {
@@ -84,15 +81,7 @@ export async function boardManagementRoutes(app: ManagementApp, { db, config }: 
     async (request) => {
       const project = await requireProjectAccess(request, request.params.projectId, 'admin');
       requireSomeField(request.body, UPDATE_FIELDS);
-      const changes = boardChanges(request.body, config.publicUrl);
-      if (changes.customDomain && (await domainTaken(db, changes.customDomain, project.id))) throw domainClash();
-      const settings = await db
-        .transaction((tx) => updateBoard(tx, project.id, changes))
-        .catch((error: unknown) => {
-          // Two projects claiming the same domain at once: the unique index decides.
-          if (changes.customDomain && isUniqueViolation(error)) throw domainClash();
-          throw error;
-        });
+      const settings = await changeBoardSettings(db, config.publicUrl, project.id, request.body);
       return presentBoard(settings, config.publicUrl, project.slug);
     },
   );

@@ -8,6 +8,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { serverKey } from '../../db/instance-keys.ts';
 import { deriveSecret, secretHint } from '../../kernel/derived-secrets.ts';
+import { recordAudit } from '../audit/index.ts';
 import { readBoard, setSsoSecret } from './store.ts';
 
 /** The board's session cookie (its token; the database keeps only the hash). */
@@ -33,6 +34,10 @@ export async function rotateSsoSecret(
   const secretId = randomBytes(16).toString('base64url');
   const secret = deriveSecret(await serverKey(db, config.secretKey), 'board-sso', projectId, secretId);
   const hint = secretHint(secret);
-  await setSsoSecret(db, projectId, secretId, hint);
+  await db.transaction(async (tx) => {
+    await setSsoSecret(tx, projectId, secretId, hint);
+    // Who rotated it and when; the secret, its id and hint never reach the log.
+    await recordAudit(tx, { projectId, action: 'board.sso_secret_rotated', target: { type: 'board', id: projectId } });
+  });
   return { secret, hint };
 }

@@ -18,8 +18,7 @@ import {
   UpdateEntryBody,
 } from './schemas.ts';
 import { getEntry, linkedFeaturesOf, listEntries } from './read-model.ts';
-import { deleteEntry } from './store.ts';
-import { createEntry, editEntry, publishEntry } from './service.ts';
+import { createEntry, editEntry, publishEntry, removeEntry } from './service.ts';
 
 const tags = ['changelog'];
 
@@ -177,7 +176,7 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
     async (request, reply) => {
       const { projectId, entryId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      if (!(await deleteEntry(db, projectId, entryId))) throw new NotFoundError();
+      if (!(await removeEntry(db, projectId, entryId))) throw new NotFoundError();
       return reply.code(204).send(null);
     },
   );

@@ -6,9 +6,38 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { isForeignKeyViolation } from '../../db/failures.ts';
 import { BadRequestError, ConflictError } from '../../kernel/errors.ts';
-import { projectHasFeature } from './read-model.ts';
+import { changes, recordAudit } from '../audit/index.ts';
+import { presentManagedEntry } from './presenter.ts';
+import { getEntry, linkedFeaturesOf, projectHasFeature } from './read-model.ts';
 import { sanitizeDescription } from './sanitize.ts';
-import { insertEntry, setPublished, updateEntry, type EntryChanges, type StandaloneStatus } from './store.ts';
+import {
+  deleteEntry,
+  insertEntry,
+  setPublished,
+  updateEntry,
+  type EntryChanges,
+  type StandaloneStatus,
+} from './store.ts';
+
+/** An entry as the audit log keeps it (the management API's shape), or null when there is none. */
+async function snapshot(db: Queryable, projectId: string, entryId: string) {
+  const row = await getEntry(db, projectId, entryId);
+  if (!row) return null;
+  return presentManagedEntry(row, (await linkedFeaturesOf(db, [row.id])).get(row.id));
+}
+
+/** Records an entry's change: the fields that differ between `before` and now. */
+async function auditChange(
+  tx: Queryable,
+  projectId: string,
+  entryId: string,
+  action: string,
+  before: Record<string, unknown> | null,
+) {
+  const after = await snapshot(tx, projectId, entryId);
+  const diff = before && after ? changes(before, after) : { before, after };
+  await recordAudit(tx, { projectId, action, target: { type: 'changelog_entry', id: entryId }, ...diff });
+}
 
 const noSuchFeature = () =>
   new BadRequestError('Invalid field featureId: no such feature in this project', [
@@ -79,8 +108,8 @@ export async function createEntry(db: Database, projectId: string, body: EntryIn
   const description = sanitizeDescription(body.description ?? '');
   // One transaction: a published entry's followers' e-mails are queued with it.
   return linking(() =>
-    db.transaction((tx) =>
-      insertEntry(tx, projectId, {
+    db.transaction(async (tx) => {
+      const id = await insertEntry(tx, projectId, {
         summary: body.summary,
         description,
         featureId: featureIds[0] ?? null,
@@ -89,14 +118,16 @@ export async function createEntry(db: Database, projectId: string, body: EntryIn
         published: body.published ?? false,
         publishAt,
         announcement: body.announcement,
-      }),
-    ),
+      });
+      await auditChange(tx, projectId, id, 'changelog_entry.created', null);
+      return id;
+    }),
   );
 }
 
 /** Edits an entry; false when the project has none with this id; 409 when scheduling a published one. */
 export async function editEntry(
-  db: Queryable,
+  db: Database,
   projectId: string,
   entryId: string,
   body: EntryChanges & { featureIds?: string[] | undefined },
@@ -104,12 +135,17 @@ export async function editEntry(
   const publishAt = scheduleTime(body.publishAt);
   const featureIds = await checkFeatures(db, projectId, body);
   const changed = await linking(() =>
-    updateEntry(db, projectId, entryId, {
-      ...body,
-      featureId: undefined,
-      featureIds,
-      description: body.description === undefined ? undefined : sanitizeDescription(body.description),
-      publishAt,
+    db.transaction(async (tx) => {
+      const before = await snapshot(tx, projectId, entryId);
+      const done = await updateEntry(tx, projectId, entryId, {
+        ...body,
+        featureId: undefined,
+        featureIds,
+        description: body.description === undefined ? undefined : sanitizeDescription(body.description),
+        publishAt,
+      });
+      if (done === true && before) await auditChange(tx, projectId, entryId, 'changelog_entry.updated', before);
+      return done;
     }),
   );
   if (changed === 'published') throw new ConflictError('The entry is published; unpublish it before scheduling');
@@ -118,5 +154,29 @@ export async function editEntry(
 
 /** Publishes now or turns back into a draft; false when there is no such entry. */
 export async function publishEntry(db: Database, projectId: string, entryId: string, published: boolean) {
-  return db.transaction((tx) => setPublished(tx, projectId, entryId, published));
+  return db.transaction(async (tx) => {
+    const before = await snapshot(tx, projectId, entryId);
+    const done = await setPublished(tx, projectId, entryId, published);
+    if (done && before) {
+      const action = published ? 'changelog_entry.published' : 'changelog_entry.unpublished';
+      await auditChange(tx, projectId, entryId, action, before);
+    }
+    return done;
+  });
+}
+
+/** Deletes an entry; false when the project has none with this id. */
+export async function removeEntry(db: Database, projectId: string, entryId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const before = await snapshot(tx, projectId, entryId);
+    if (!before || !(await deleteEntry(tx, projectId, entryId))) return false;
+    await recordAudit(tx, {
+      projectId,
+      action: 'changelog_entry.deleted',
+      target: { type: 'changelog_entry', id: entryId },
+      before,
+      after: null,
+    });
+    return true;
+  });
 }

@@ -38,7 +38,7 @@ import { readUserVoice } from './formats/uservoice.ts';
 import type { ImportInput } from './input.ts';
 import type { ImportRecord, SourcePerson } from './records.ts';
 import { StatusTable, type StatusTarget } from './statuses.ts';
-import { importedTarget, rememberImport } from './store.ts';
+import { importedTargets, type RememberedImport, rememberImports } from './store.ts';
 
 export const IMPORT_SOURCES = ['canny', 'canny-csv', 'uservoice', 'featurebase', 'fider', 'csv'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
@@ -46,6 +46,8 @@ export type ImportSource = (typeof IMPORT_SOURCES)[number];
 const COMMENT_LENGTH = 5000;
 /** Votes written per statement. */
 const VOTE_BATCH = 500;
+/** import_sources rows written per flush (200 per statement). */
+const REMEMBER_BATCH = 1000;
 /** The report lists this many skipped items; the total is counted in full. */
 const SKIPPED_LISTED = 200;
 
@@ -157,6 +159,20 @@ async function apply(
   const statusRows = new Map<string, ImportReport['statuses'][number]>();
   const now = nowIso();
 
+  // What earlier runs made, read once; the run's own new targets are remembered in batches.
+  const knownIdeas = await importedTargets(tx, projectId, source, 'idea');
+  const knownComments = await importedTargets(tx, projectId, source, 'comment');
+  const remembered: RememberedImport[] = [];
+  const remember = async (kind: 'idea' | 'comment', sourceId: string, targetId: string) => {
+    (kind === 'idea' ? knownIdeas : knownComments).set(sourceId, targetId);
+    remembered.push({ kind, sourceId, targetId });
+    if (remembered.length >= REMEMBER_BATCH) await flushRemembered();
+  };
+  const flushRemembered = async () => {
+    await rememberImports(tx, projectId, source, remembered);
+    remembered.length = 0;
+  };
+
   const votes: ImportedVote[] = [];
   const flushVotes = async () => {
     const added = await insertImportedVotes(tx, votes);
@@ -223,7 +239,7 @@ async function apply(
         const title = record.title.slice(0, TITLE_LENGTH.max);
         const description = record.description.slice(0, DESCRIPTION_LENGTH.max);
         if (title !== record.title || description !== record.description) report.ideas.truncated += 1;
-        const known = await importedTarget(tx, projectId, source, 'idea', record.id);
+        const known = knownIdeas.get(record.id);
         const outcome = known
           ? await updateImportedFeature(tx, projectId, known, { title, description, status: decision.status })
           : 'missing';
@@ -246,7 +262,7 @@ async function apply(
           },
           createdAt,
         });
-        await rememberImport(tx, projectId, source, 'idea', record.id, featureId);
+        await remember('idea', record.id, featureId);
         ideas.set(record.id, featureId);
         report.ideas.created += 1;
         break;
@@ -281,7 +297,7 @@ async function apply(
           break;
         }
         const body = record.body.slice(0, COMMENT_LENGTH);
-        const known = await importedTarget(tx, projectId, source, 'comment', record.id);
+        const known = knownComments.get(record.id);
         const outcome = known ? await updateImportedComment(tx, featureId, known, body) : 'missing';
         if (outcome !== 'missing') {
           report.comments[outcome] += 1;
@@ -294,13 +310,14 @@ async function apply(
           createdAt: record.createdAt ?? ideaDates.get(record.ideaId) ?? now,
           internal: record.internal === true,
         });
-        await rememberImport(tx, projectId, source, 'comment', record.id, commentId);
+        await remember('comment', record.id, commentId);
         report.comments.created += 1;
         break;
       }
     }
   }
   await flushVotes();
+  await flushRemembered();
   report.statuses = [...statusRows.values()].sort((a, b) => b.ideas - a.ideas || a.from.localeCompare(b.from));
   return report;
 }

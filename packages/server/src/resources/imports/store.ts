@@ -7,31 +7,44 @@ import { nowIso } from '../../kernel/ids.ts';
 
 export type SourceKind = 'idea' | 'comment' | 'user';
 
-export async function importedTarget(
+/**
+ * Every target a project's import from `source` already made of one kind, by source id: one read
+ * per run instead of one per record (an import of 10,000 ideas read 15,000 rows one by one).
+ */
+export async function importedTargets(
   tx: Queryable,
   projectId: string,
   source: string,
   kind: SourceKind,
-  sourceId: string,
-): Promise<string | undefined> {
-  const row = await tx.get<{ target_id: string }>(
-    'SELECT target_id FROM import_sources WHERE project_id = ? AND source = ? AND kind = ? AND source_id = ?',
-    [projectId, source, kind, sourceId],
+): Promise<Map<string, string>> {
+  const rows = await tx.all<{ source_id: string; target_id: string }>(
+    'SELECT source_id, target_id FROM import_sources WHERE project_id = ? AND source = ? AND kind = ?',
+    [projectId, source, kind],
   );
-  return row?.target_id;
+  return new Map(rows.map((row) => [row.source_id, row.target_id]));
 }
 
-export async function rememberImport(
+export interface RememberedImport {
+  kind: SourceKind;
+  sourceId: string;
+  targetId: string;
+}
+
+/** Remembers several targets, up to 200 rows per statement (a second run updates them). */
+export async function rememberImports(
   tx: Queryable,
   projectId: string,
   source: string,
-  kind: SourceKind,
-  sourceId: string,
-  targetId: string,
+  items: readonly RememberedImport[],
 ): Promise<void> {
-  await tx.run(
-    `INSERT INTO import_sources (project_id, source, kind, source_id, target_id, imported_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (project_id, source, kind, source_id) DO UPDATE SET target_id = excluded.target_id, imported_at = excluded.imported_at`,
-    [projectId, source, kind, sourceId, targetId, nowIso()],
-  );
+  const at = nowIso();
+  for (let start = 0; start < items.length; start += 200) {
+    const chunk = items.slice(start, start + 200);
+    await tx.run(
+      `INSERT INTO import_sources (project_id, source, kind, source_id, target_id, imported_at) VALUES
+       ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+       ON CONFLICT (project_id, source, kind, source_id) DO UPDATE SET target_id = excluded.target_id, imported_at = excluded.imported_at`,
+      chunk.flatMap((item) => [projectId, source, item.kind, item.sourceId, item.targetId, at]),
+    );
+  }
 }

@@ -5,8 +5,6 @@ import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
-import { ConflictError } from '../../kernel/errors.ts';
-import { isoOrNull } from '../../db/query.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { checkVersion } from './check.ts';
 import {
@@ -20,8 +18,8 @@ import {
   VersionInfo,
 } from './schemas.ts';
 import { presentRelease } from './presenter.ts';
-import { createRelease, listReleasesAndSightings, requireSemver } from './service.ts';
-import { deleteRelease, getRelease, updateRelease } from './store.ts';
+import { createRelease, editRelease, listReleasesAndSightings, removeRelease } from './service.ts';
+import { getRelease } from './store.ts';
 
 const tags = ['releases'];
 
@@ -144,21 +142,9 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
       const version = pathVersion(request.params.version);
       const body = request.body;
       requireSomeField(body, RELEASE_FIELDS);
-      const nextVersion = body.version === undefined ? undefined : requireSemver(body.version, 'version');
-      const updated = await db.transaction(async (tx) => {
-        if (!(await getRelease(tx, projectId, version))) return false;
-        if (nextVersion !== undefined && nextVersion !== version && (await getRelease(tx, projectId, nextVersion))) {
-          throw new ConflictError(`Release ${nextVersion} already exists`);
-        }
-        return updateRelease(tx, projectId, version, {
-          ...body,
-          version: nextVersion,
-          releaseDate: body.releaseDate === undefined ? undefined : isoOrNull(body.releaseDate)!,
-          gitCommit: body.gitCommit === undefined ? undefined : (body.gitCommit?.toLowerCase() ?? null),
-        });
-      });
+      const updated = await editRelease(db, projectId, version, body);
       if (!updated) throw new NotFoundError();
-      return existing(projectId, nextVersion ?? version);
+      return existing(projectId, updated);
     },
   );
 
@@ -176,7 +162,7 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
     async (request, reply) => {
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      if (!(await deleteRelease(db, projectId, pathVersion(request.params.version)))) throw new NotFoundError();
+      if (!(await removeRelease(db, projectId, pathVersion(request.params.version)))) throw new NotFoundError();
       return reply.code(204).send(null);
     },
   );

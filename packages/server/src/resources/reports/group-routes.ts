@@ -36,8 +36,9 @@ import {
   newestRecordOf,
   tagFacets,
 } from './store-group-reads.ts';
-import { familyOf, type GroupStatus, setGroupStatus } from './store-groups.ts';
+import { familyOf, type GroupStatus } from './store-groups.ts';
 import { groupEventDetail, groupEventPage, mergeErrorGroups, unmergeErrorGroup } from './group-service.ts';
+import { changeGroupStatus } from './service.ts';
 import { suspectFlagsOf } from './suspect-flags.ts';
 
 const tags = ['error-groups'];
@@ -201,13 +202,7 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
       const { projectId, groupId } = request.params as Params;
       await requireProjectAccess(request, projectId, 'admin');
       const body = request.body as { status: GroupStatus; inNextRelease?: boolean };
-      const done = await setGroupStatus(db, projectId, groupId, body.status, body.inNextRelease === true);
-      if (done === 'no-release') {
-        const message = 'this group has no release to resolve it after; resolve it without inNextRelease';
-        throw new BadRequestError(`Cannot resolve in the next release: ${message}`, [
-          { field: 'inNextRelease', message },
-        ]);
-      }
+      const done = await changeGroupStatus(db, projectId, groupId, body.status, body.inNextRelease === true);
       if (!done) throw new NotFoundError();
       return detail(projectId, groupId);
     },

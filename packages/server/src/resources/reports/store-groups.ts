@@ -15,6 +15,7 @@ import { normaliseRelease } from '../../kernel/release.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import type { PreparedEvent } from './error-event.ts';
 import { lifecycleAfterRepeat } from './lifecycle.ts';
+import { recordAudit } from '../audit/index.ts';
 
 /** The latest events a group keeps, besides its first and a sample (ERROR_EVENTS_PER_GROUP). */
 export const DEFAULT_EVENTS_PER_GROUP = 100;
@@ -360,17 +361,26 @@ export async function setGroupStatus(
   status: GroupStatus,
   inNextRelease: boolean,
 ): Promise<boolean | 'no-release'> {
-  const group = await db.get<{ last_release: string | null }>(
-    'SELECT last_release FROM error_groups WHERE id = ? AND project_id = ? AND merged_into IS NULL',
+  const group = await db.get<{ last_release: string | null; status: string; resolved_in_release: string | null }>(
+    'SELECT last_release, status, resolved_in_release FROM error_groups WHERE id = ? AND project_id = ? AND merged_into IS NULL',
     [groupId, projectId],
   );
   if (!group) return false;
   const resolvingLater = inNextRelease && status === 'resolved';
   if (resolvingLater && group.last_release === null) return 'no-release';
+  const resolvedIn = resolvingLater ? group.last_release : null;
   await db.run(
     'UPDATE error_groups SET status = ?, resolved_in_release = ?, regressed_in_release = NULL WHERE id = ?',
-    [status, resolvingLater ? group.last_release : null, groupId],
+    [status, resolvedIn, groupId],
   );
+  // In the caller's transaction: the group routes' use case and the release hub's shipping alike.
+  await recordAudit(db, {
+    projectId,
+    action: 'error_group.status_changed',
+    target: { type: 'error_group', id: groupId },
+    before: { status: group.status, resolvedInRelease: group.resolved_in_release },
+    after: { status, resolvedInRelease: resolvedIn },
+  });
   return true;
 }
 

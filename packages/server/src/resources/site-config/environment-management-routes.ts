@@ -4,7 +4,6 @@ import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
-import { ConflictError } from '../../kernel/errors.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { presentEnvironment } from './presenter.ts';
 import {
@@ -14,18 +13,10 @@ import {
   EnvironmentParams,
   UpdateEnvironmentBody,
 } from './schemas.ts';
-import {
-  configWrite,
-  deleteEnvironment,
-  getEnvironment,
-  insertEnvironment,
-  listEnvironments,
-  slugTaken,
-  updateEnvironment,
-} from './store.ts';
+import { createEnvironment, editEnvironment, removeEnvironment } from './service-content.ts';
+import { listEnvironments } from './store.ts';
 
 const tags = ['site configuration'];
-const slugConflict = (slug: string) => new ConflictError(`An environment with slug "${slug}" already exists`);
 
 export async function environmentRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   app.get(
@@ -63,12 +54,8 @@ export async function environmentRoutes(app: ManagementApp, { db }: ManagementDe
     async (request, reply) => {
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      // Read back inside the transaction: a DELETE right after the commit must not leave us nothing to show.
-      const created = await configWrite(db, projectId, async (tx) => {
-        if (await slugTaken(tx, projectId, request.body.slug)) throw slugConflict(request.body.slug);
-        return getEnvironment(tx, projectId, await insertEnvironment(tx, projectId, request.body));
-      });
-      return reply.code(201).send(presentEnvironment(created!));
+      const created = await createEnvironment(db, projectId, request.body);
+      return reply.code(201).send(presentEnvironment(created));
     },
   );
 
@@ -88,16 +75,7 @@ export async function environmentRoutes(app: ManagementApp, { db }: ManagementDe
       const { projectId, environmentId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, ENVIRONMENT_FIELDS);
-      // The row is read back in the same transaction as the update: a DELETE racing this PATCH
-      // either runs first (404) or after the answer's content is settled.
-      const updated = await configWrite(db, projectId, async (tx) => {
-        const current = await getEnvironment(tx, projectId, environmentId);
-        if (!current) return undefined;
-        const slug = request.body.slug;
-        if (slug !== undefined && (await slugTaken(tx, projectId, slug, current.id))) throw slugConflict(slug);
-        if (!(await updateEnvironment(tx, projectId, current.id, request.body))) return undefined;
-        return getEnvironment(tx, projectId, current.id);
-      });
+      const updated = await editEnvironment(db, projectId, environmentId, request.body);
       if (!updated) throw new NotFoundError();
       return presentEnvironment(updated);
     },
@@ -117,10 +95,7 @@ export async function environmentRoutes(app: ManagementApp, { db }: ManagementDe
     async (request, reply) => {
       const { projectId, environmentId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const done = await configWrite(db, projectId, async (tx) => {
-        const current = await getEnvironment(tx, projectId, environmentId);
-        return current ? deleteEnvironment(tx, projectId, current.id) : undefined;
-      });
+      const done = await removeEnvironment(db, projectId, environmentId);
       if (!done) throw new NotFoundError();
       return reply.code(204).send(null);
     },

@@ -10,7 +10,8 @@ import type { ProjectRow } from '../projects/index.ts';
 import { presentFlag, presentMaintenance, presentMessage } from './presenter.ts';
 import { MAINTENANCE_TYPES, MESSAGE_TYPES } from './public-schemas.ts';
 import { FLAG_KEY } from './schemas.ts';
-import { changeMaintenance, createMessage, setFlag } from './service.ts';
+import { changeMaintenance, setFlag } from './service.ts';
+import { createMessage } from './service-content.ts';
 import { getFlag, listFlags, listMessages, readMaintenance } from './store.ts';
 import { flagHistory } from './flag-history.ts';
 

@@ -7,8 +7,8 @@ import type { ManagementApp, ManagementDeps } from '../../management/context.ts'
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { presentMessage } from './presenter.ts';
 import { CreateMessageBody, Message, MESSAGE_FIELDS, MessageParams, UpdateMessageBody } from './schemas.ts';
-import { checkSchedule, createMessage, stamp } from './service.ts';
-import { configWrite, deleteMessage, getMessage, listMessages, updateMessage } from './store.ts';
+import { createMessage, editMessage, removeMessage } from './service-content.ts';
+import { listMessages } from './store.ts';
 
 const tags = ['site configuration'];
 
@@ -70,22 +70,7 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
       const { projectId, messageId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, MESSAGE_FIELDS);
-      const changes = {
-        ...request.body,
-        startsAt: stamp(request.body.startsAt),
-        expiresAt: stamp(request.body.expiresAt),
-      };
-      // Read back in the same transaction as the update, so a racing DELETE cannot leave it nothing (404 instead).
-      const updated = await configWrite(db, projectId, async (tx) => {
-        const current = await getMessage(tx, projectId, messageId);
-        if (!current) return undefined;
-        checkSchedule(
-          changes.startsAt === undefined ? current.starts_at : changes.startsAt,
-          changes.expiresAt === undefined ? current.expires_at : changes.expiresAt,
-        );
-        if (!(await updateMessage(tx, projectId, messageId, changes))) return undefined;
-        return getMessage(tx, projectId, messageId);
-      });
+      const updated = await editMessage(db, projectId, messageId, request.body);
       if (!updated) throw new NotFoundError();
       return presentMessage(updated);
     },
@@ -105,8 +90,7 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
     async (request, reply) => {
       const { projectId, messageId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      if (!(await configWrite(db, projectId, (tx) => deleteMessage(tx, projectId, messageId))))
-        throw new NotFoundError();
+      if (!(await removeMessage(db, projectId, messageId))) throw new NotFoundError();
       return reply.code(204).send(null);
     },
   );

@@ -20,20 +20,17 @@ import {
 import { changes, recordAudit } from '../audit/index.ts';
 import { findProject } from '../projects/index.ts';
 import { presentFlag, presentMaintenance } from './presenter.ts';
-import type { CreateMessageBody, MaintenanceBody, PutFlagBody } from './schemas.ts';
+import type { MaintenanceBody, PutFlagBody } from './schemas.ts';
 import { type FlagActor, insertFlagChange } from './store-flag-changes.ts';
 import {
   configWrite,
   deleteFlag,
   getFlag,
-  getMessage,
-  insertMessage,
   putFlag,
   readMaintenance,
   setDebugMode,
   updateMaintenance,
   type FlagRow,
-  type MessageRow,
 } from './store.ts';
 
 function validIpRule(value: string): boolean {
@@ -218,17 +215,3 @@ export function checkSchedule(startsAt: string | null, expiresAt: string | null)
 }
 
 export const stamp = (value: string | null | undefined) => (value === undefined ? undefined : isoOrNull(value));
-
-/** Adds a message; read back inside the transaction, so a DELETE right after cannot leave nothing to show. */
-export async function createMessage(
-  db: Database,
-  projectId: string,
-  input: Static<typeof CreateMessageBody>,
-): Promise<MessageRow> {
-  const body = { ...input, startsAt: stamp(input.startsAt), expiresAt: stamp(input.expiresAt) };
-  checkSchedule(body.startsAt ?? null, body.expiresAt ?? null);
-  const created = await configWrite(db, projectId, async (tx) =>
-    getMessage(tx, projectId, await insertMessage(tx, projectId, body)),
-  );
-  return created!;
-}

@@ -17,7 +17,8 @@ import {
   UPDATE_FIELDS,
   UpdateTagBody,
 } from './schemas.ts';
-import { createTag, deleteTag, listTags, setFeatureTags, tagsOfFeatures, updateTag } from './store.ts';
+import { addTag, editTag, removeTag } from './service.ts';
+import { listTags, setFeatureTags, tagsOfFeatures } from './store.ts';
 
 const tags = ['tags'];
 
@@ -68,7 +69,7 @@ export async function tagManagementRoutes(app: ManagementApp, { db }: Management
     async (request, reply) => {
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const row = await createTag(db, projectId, {
+      const row = await addTag(db, projectId, {
         name: tagName(request.body.name),
         color: color(request.body.color),
       });
@@ -93,7 +94,7 @@ export async function tagManagementRoutes(app: ManagementApp, { db }: Management
       await requireProjectAccess(request, projectId, 'admin');
       const body = request.body;
       requireSomeField(body, UPDATE_FIELDS);
-      const row = await updateTag(db, projectId, tagId, {
+      const row = await editTag(db, projectId, tagId, {
         name: body.name === undefined ? undefined : tagName(body.name),
         color: color(body.color),
       });
@@ -116,7 +117,7 @@ export async function tagManagementRoutes(app: ManagementApp, { db }: Management
     async (request, reply) => {
       const { projectId, tagId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      if (!(await deleteTag(db, projectId, tagId))) throw new NotFoundError();
+      if (!(await removeTag(db, projectId, tagId))) throw new NotFoundError();
       return reply.code(204).send(null);
     },
   );

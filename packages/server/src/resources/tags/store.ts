@@ -7,6 +7,7 @@ import { placeholders, type Database, type Queryable } from '../../db/database.t
 import { isUniqueViolation } from '../../db/failures.ts';
 import { ConflictError } from '../../kernel/errors.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
+import { recordAudit } from '../audit/index.ts';
 
 export interface TagRow {
   id: string;
@@ -113,6 +114,10 @@ export async function setFeatureTags(
     const knownIds = new Set(known.map((row) => row.id));
     const unknown = wanted.filter((id) => !knownIds.has(id));
     if (unknown.length > 0) return unknown;
+    const was = await tx.all<{ tag_id: string }>(
+      'SELECT tag_id FROM feature_tags WHERE feature_id = ? ORDER BY tag_id',
+      [featureId],
+    );
     await tx.run('DELETE FROM feature_tags WHERE feature_id = ?', [featureId]);
     for (const tagId of wanted) {
       await tx.run('INSERT INTO feature_tags (feature_id, tag_id) VALUES (?, ?) ON CONFLICT DO NOTHING', [
@@ -120,6 +125,13 @@ export async function setFeatureTags(
         tagId,
       ]);
     }
+    await recordAudit(tx, {
+      projectId,
+      action: 'feature.tags_set',
+      target: { type: 'feature', id: featureId },
+      before: { tagIds: was.map((row) => row.tag_id) },
+      after: { tagIds: [...wanted].sort() },
+    });
     return [];
   });
 }

@@ -14,6 +14,7 @@ import { ProjectParams, requireSomeField } from '../../http/management-schemas.t
 import { fileRoutes } from './file-management-routes.ts';
 import { canonicalValues, requireLocale } from './locale.ts';
 import { missingRoutes } from './missing-management-routes.ts';
+import { changes } from '../audit/index.ts';
 import { presentKey } from './presenter.ts';
 import { translationProgress } from './service.ts';
 import {
@@ -33,6 +34,12 @@ import {
 import { readProjectLocales, writeProjectLocales } from '../projects/index.ts';
 import { deleteKey, deleteValue, getKey, insertKey, listKeys, putValue, translationWrite, updateKey } from './store.ts';
 
+/** A key as the audit log keeps it: its texts, not its timestamps. */
+const auditKey = (row: Parameters<typeof presentKey>[0]) => {
+  const { createdAt: _created, updatedAt: _updated, ...key } = presentKey(row);
+  return key;
+};
+
 const tags = ['translations'];
 
 export async function translationManagementRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
@@ -47,17 +54,28 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
    * the write cannot leave the answer a half-deleted key or nothing (it is a 404, or comes after).
    * `write` says whether the key is there (undefined: it is not) and whether it changed.
    */
-  const writeKey = async (projectId: string, key: string, write: (tx: Queryable) => Promise<boolean | undefined>) => {
+  const writeKey = async (
+    projectId: string,
+    key: string,
+    action: string,
+    write: (tx: Queryable) => Promise<boolean | undefined>,
+  ) => {
     const outcome = await translationWrite(
       db,
       projectId,
       async (tx) => {
+        const was = await getKey(tx, projectId, key);
         const changed = await write(tx);
         if (changed === undefined) return undefined;
         const row = await getKey(tx, projectId, key);
-        return row && { changed, row };
+        return row && { changed, row, was };
       },
       (result) => result?.changed === true,
+      (result) => ({
+        action,
+        target: { type: 'translation_key', id: key },
+        ...changes(result?.was ? auditKey(result.was) : {}, result ? auditKey(result.row) : {}),
+      }),
     );
     if (!outcome) throw new NotFoundError();
     return presentKey(outcome.row);
@@ -105,17 +123,27 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
       const supported = request.body.supportedLocales?.map((locale, index) =>
         requireLocale(locale, `supportedLocales.${index}`),
       );
-      return translationWrite(db, projectId, async (tx) => {
-        const current = await readProjectLocales(tx, projectId);
-        if (!current) throw new NotFoundError();
-        const next = {
-          defaultLocale: defaultLocale ?? current.defaultLocale,
-          supportedLocales: [...new Set(supported ?? current.supportedLocales)],
-        };
-        if (!next.supportedLocales.includes(next.defaultLocale)) next.supportedLocales.unshift(next.defaultLocale);
-        await writeProjectLocales(tx, projectId, next);
-        return next;
-      });
+      return translationWrite(
+        db,
+        projectId,
+        async (tx) => {
+          const current = await readProjectLocales(tx, projectId);
+          if (!current) throw new NotFoundError();
+          const next = {
+            defaultLocale: defaultLocale ?? current.defaultLocale,
+            supportedLocales: [...new Set(supported ?? current.supportedLocales)],
+          };
+          if (!next.supportedLocales.includes(next.defaultLocale)) next.supportedLocales.unshift(next.defaultLocale);
+          await writeProjectLocales(tx, projectId, next);
+          return { next, current };
+        },
+        () => true,
+        ({ next, current }) => ({
+          action: 'translations.locales_updated',
+          target: { type: 'project', id: projectId },
+          ...changes({ ...current }, { ...next }),
+        }),
+      ).then(({ next }) => next);
     },
   );
 
@@ -191,6 +219,11 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
         async (tx) =>
           (await insertKey(tx, projectId, { ...body, values })) ? getKey(tx, projectId, body.key) : undefined,
         (row) => row !== undefined,
+        (row) => ({
+          action: 'translation_key.created',
+          target: { type: 'translation_key', id: body.key },
+          after: row && auditKey(row),
+        }),
       );
       if (!created) throw new ConflictError(`Translation key "${body.key}" already exists`);
       return reply.code(201).send(presentKey(created));
@@ -230,7 +263,7 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
       const { projectId, key } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, KEY_FIELDS);
-      return writeKey(projectId, key, async (tx) =>
+      return writeKey(projectId, key, 'translation_key.updated', async (tx) =>
         (await updateKey(tx, projectId, key, request.body)) ? true : undefined,
       );
     },
@@ -254,8 +287,17 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
         !(await translationWrite(
           db,
           projectId,
-          (tx) => deleteKey(tx, projectId, key),
-          (ok) => ok,
+          async (tx) => {
+            const was = await getKey(tx, projectId, key);
+            return was && (await deleteKey(tx, projectId, key)) ? was : undefined;
+          },
+          (was) => was !== undefined,
+          (was) => ({
+            action: 'translation_key.deleted',
+            target: { type: 'translation_key', id: key },
+            before: was && auditKey(was),
+            after: null,
+          }),
         ))
       )
         throw new NotFoundError();
@@ -279,7 +321,9 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
       const { projectId, key } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
       const locale = requireLocale(request.params.locale, 'locale');
-      return writeKey(projectId, key, (tx) => putValue(tx, projectId, key, locale, request.body.text));
+      return writeKey(projectId, key, 'translation.set', (tx) =>
+        putValue(tx, projectId, key, locale, request.body.text),
+      );
     },
   );
 
@@ -300,7 +344,7 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
       // A text in a locale that is no BCP 47 tag cannot exist: the 404 of a missing one.
       const locale = canonicalLocale(request.params.locale);
       if (!locale) throw new NotFoundError();
-      return writeKey(projectId, key, (tx) => deleteValue(tx, projectId, key, locale));
+      return writeKey(projectId, key, 'translation.deleted', (tx) => deleteValue(tx, projectId, key, locale));
     },
   );
 

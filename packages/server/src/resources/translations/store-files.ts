@@ -57,6 +57,17 @@ export async function importLocale(
       return outcome;
     },
     (outcome) => outcome.created.length + outcome.updated.length > 0,
+    (outcome) => ({
+      action: 'translations.imported',
+      target: { type: 'locale', id: locale },
+      after: {
+        namespace: namespace ?? null,
+        overwrite,
+        created: outcome.created.length,
+        updated: outcome.updated.length,
+        unchanged: outcome.unchanged.length,
+      },
+    }),
   );
 }
 

@@ -13,18 +13,30 @@ import { page } from '../../db/page.ts';
 import { searchClause, Where } from '../../db/query.ts';
 import { Assignments } from '../../db/assignments.ts';
 import type { KeyValues } from './resolve.ts';
+import { type AuditInput, recordAudit } from '../audit/index.ts';
 
-/** Runs `fn` in a transaction and marks the project's translations as changed when it reports a change. */
+/** What a translation write records in the audit log when it changed something (project implied). */
+export type TranslationAudit<T> = (result: T) => Omit<AuditInput, 'projectId'>;
+
+/**
+ * Runs `fn` in a transaction and marks the project's translations as changed when it reports a
+ * change; a write that changed something and says how (`audit`) is recorded in the audit log in
+ * the same transaction.
+ */
 export async function translationWrite<T>(
   db: Database,
   projectId: string,
   fn: (tx: Queryable) => Promise<T>,
   changed: (result: T) => boolean = () => true,
+  audit?: TranslationAudit<T>,
 ): Promise<T> {
   const attempt = () =>
     db.transaction(async (tx) => {
       const result = await fn(tx);
-      if (changed(result)) await touchProjectTranslations(tx, projectId);
+      if (changed(result)) {
+        await touchProjectTranslations(tx, projectId);
+        if (audit) await recordAudit(tx, { projectId, ...audit(result) });
+      }
       return result;
     });
   try {

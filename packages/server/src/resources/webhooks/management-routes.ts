@@ -2,12 +2,9 @@
  * Management of a project's webhooks: endpoints (list, create, change, delete, rotate the
  * secret), their delivery log, redelivery and a test message. Members read; admins change.
  */
-import type { Config } from '../../config.ts';
-import type { Database } from '../../db/database.ts';
-import { serverKey } from '../../db/instance-keys.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
-import { BadRequestError, ConflictError, NotFoundError } from '../../kernel/errors.ts';
+import { NotFoundError } from '../../kernel/errors.ts';
 import { requireProjectAccess } from '../../management/access.ts';
 import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
 import { dashboardLinks, TEST_EVENT } from './events.ts';
@@ -24,49 +21,11 @@ import {
   WebhookList,
   WebhookParams,
   WebhookWithSecret,
-  WEBHOOKS_PER_PROJECT_MAX,
 } from './schemas.ts';
-import { newSecretId, secretHint, webhookSecret } from './secret.ts';
-import {
-  deleteEndpoint,
-  enqueueDelivery,
-  getDelivery,
-  getEndpoint,
-  insertEndpoint,
-  listDeliveries,
-  listEndpoints,
-  updateEndpoint,
-  type EndpointRow,
-} from './store.ts';
-import { isPublicAddress } from './target.ts';
+import { createWebhook, editWebhook, removeWebhook, rotateWebhookSecret } from './service.ts';
+import { enqueueDelivery, getDelivery, getEndpoint, listDeliveries, listEndpoints } from './store.ts';
 
 const tags = ['webhooks'];
-
-/**
- * A target URL as stored: http(s), no credentials, and (unless private targets are allowed) not a
- * literal loopback or private address. Host names are checked at every delivery, after resolving.
- */
-function targetUrl(raw: string, config: Config): string {
-  const refuse = (message: string) => new BadRequestError(`Invalid field url: ${message}`, [{ field: 'url', message }]);
-  if (!URL.canParse(raw)) throw refuse('must be an http(s) URL');
-  const url = new URL(raw);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse('must be an http(s) URL');
-  if (url.username || url.password) throw refuse('must not carry credentials');
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
-  const literal = /^[\d.]+$/.test(host) || host.includes(':');
-  if (!config.webhooks.allowPrivateTargets && (host === 'localhost' || host.endsWith('.localhost'))) {
-    throw refuse('loopback and private-network targets are not allowed on this server');
-  }
-  if (!config.webhooks.allowPrivateTargets && literal && !isPublicAddress(host)) {
-    throw refuse('loopback and private-network targets are not allowed on this server');
-  }
-  return url.toString();
-}
-
-async function withSecret(db: Database, config: Config, row: EndpointRow) {
-  const key = await serverKey(db, config.secretKey);
-  return { ...presentWebhook(row), secret: webhookSecret(key, row.project_id, row.secret_id) };
-}
 
 export async function webhookManagementRoutes(app: ManagementApp, { db, config }: ManagementDeps): Promise<void> {
   app.get(
@@ -102,23 +61,7 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
     async (request, reply) => {
       const { projectId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const body = request.body;
-      const url = targetUrl(body.url, config);
-      if ((await listEndpoints(db, projectId)).length >= WEBHOOKS_PER_PROJECT_MAX) {
-        throw new ConflictError(`A project has at most ${WEBHOOKS_PER_PROJECT_MAX} webhooks`);
-      }
-      const key = await serverKey(db, config.secretKey);
-      const secretId = newSecretId();
-      const row = await insertEndpoint(db, projectId, {
-        url,
-        description: body.description ?? null,
-        events: body.events,
-        format: body.format ?? 'standard',
-        enabled: body.enabled ?? true,
-        secretId,
-        secretHint: secretHint(webhookSecret(key, projectId, secretId)),
-      });
-      return reply.code(201).send(await withSecret(db, config, row));
+      return reply.code(201).send(await createWebhook(db, config, projectId, request.body));
     },
   );
 
@@ -159,13 +102,7 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
       await requireProjectAccess(request, projectId, 'admin');
       const body = request.body;
       requireSomeField(body, UPDATE_FIELDS);
-      const row = await updateEndpoint(db, projectId, webhookId, {
-        url: body.url === undefined ? undefined : targetUrl(body.url, config),
-        events: body.events,
-        format: body.format,
-        enabled: body.enabled,
-        description: body.description,
-      });
+      const row = await editWebhook(db, config, projectId, webhookId, body);
       if (!row) throw new NotFoundError();
       return presentWebhook(row);
     },
@@ -185,7 +122,7 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
     async (request, reply) => {
       const { projectId, webhookId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      if (!(await deleteEndpoint(db, projectId, webhookId))) throw new NotFoundError();
+      if (!(await removeWebhook(db, projectId, webhookId))) throw new NotFoundError();
       return reply.code(204).send(null);
     },
   );
@@ -204,14 +141,9 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
     async (request) => {
       const { projectId, webhookId } = request.params;
       await requireProjectAccess(request, projectId, 'admin');
-      const key = await serverKey(db, config.secretKey);
-      const secretId = newSecretId();
-      const row = await updateEndpoint(db, projectId, webhookId, {
-        secretId,
-        secretHint: secretHint(webhookSecret(key, projectId, secretId)),
-      });
-      if (!row) throw new NotFoundError();
-      return withSecret(db, config, row);
+      const answer = await rotateWebhookSecret(db, config, projectId, webhookId);
+      if (!answer) throw new NotFoundError();
+      return answer;
     },
   );
 

@@ -60,6 +60,8 @@ const WARMUP = number('BENCH_WARMUP', 2, 0);
 const CEILING_SECONDS = number('BENCH_CEILING_SECONDS', 1);
 const ROUNDS = Math.trunc(number('BENCH_ROUNDS', 9));
 const CONNECTIONS = number('BENCH_CONNECTIONS', 32);
+/** How long the server rests after the last scenario before its memory is read again (0: not read). */
+const REST_SECONDS = number('BENCH_REST_SECONDS', 60, 0);
 const ONLY = env['BENCH_ONLY'] ? new Set(env['BENCH_ONLY'].split(',').map((s) => s.trim())) : undefined;
 const PROFILE = env['BENCH_PROFILE'] === '1';
 const DB_MODE = (() => {
@@ -113,8 +115,11 @@ interface DbRun {
   db: BenchDb;
   version: string;
   seedSeconds: number;
-  /** The server's resident memory: idle (started, before its first request) and loaded (after the last scenario). */
-  memory: { idle: Memory | undefined; loaded: Memory | undefined };
+  /**
+   * The server's resident memory: idle (started, before its first request), loaded (after the
+   * last scenario) and rested (after BENCH_REST_SECONDS more without a request).
+   */
+  memory: { idle: Memory | undefined; loaded: Memory | undefined; rested: Memory | undefined };
   /** PostgreSQL: the most backends pinned to the server's core before one measurement. */
   pinnedBackends?: number;
   ceiling: Ceiling;
@@ -168,6 +173,7 @@ function singleTable(run: DbRun): string {
   lines.push(
     `| Server RSS, idle (started, before the first request) | ${mib(run.memory.idle)} | | | | |`,
     `| Server RSS, loaded (after the last scenario; peak in brackets) | ${mib(run.memory.loaded)} (${peakMib(run.memory.loaded)}) | | | | |`,
+    `| Server RSS, rested (${REST_SECONDS} s without a request after the last scenario) | ${mib(run.memory.rested)} | | | | |`,
   );
   return lines.join('\n');
 }
@@ -192,6 +198,7 @@ function sideBySideTable(runs: DbRun[]): string {
   lines.push(
     `| Server RSS, idle (started, before the first request) | ${mib(a.memory.idle)} | | | ${mib(b.memory.idle)} | | | | |`,
     `| Server RSS, loaded (after the last scenario; peak in brackets) | ${mib(a.memory.loaded)} (${peakMib(a.memory.loaded)}) | | | ${mib(b.memory.loaded)} (${peakMib(b.memory.loaded)}) | | | | |`,
+    `| Server RSS, rested (${REST_SECONDS} s without a request after the last scenario) | ${mib(a.memory.rested)} | | | ${mib(b.memory.rested)} | | | | |`,
   );
   return lines.join('\n');
 }
@@ -405,13 +412,19 @@ async function main(): Promise<void> {
           (database.name ? `; PostgreSQL backends pinned: up to ${pinnedBackends}` : '') +
           '\n',
       );
+      let rested: Memory | undefined;
+      if (REST_SECONDS > 0) {
+        await delay(REST_SECONDS * 1000);
+        rested = memoryOf(server.child.pid);
+        process.stdout.write(`  [${DB_LABEL[db]}] server RSS after ${REST_SECONDS} s at rest: ${mib(rested)}\n`);
+      }
       await stopProcess(server.child);
       await database.drop();
       runs.push({
         db,
         version: db === 'sqlite' ? (process.versions.sqlite ?? 'unknown') : (database.version ?? 'unknown'),
         seedSeconds,
-        memory: { idle, loaded },
+        memory: { idle, loaded, rested },
         ...(database.name ? { pinnedBackends } : {}),
         ceiling: ceilingOf(ceilingRuns),
         ceilingRuns,

@@ -42,7 +42,11 @@ export function translator(locale: BoardLocale): Translate {
 const dateFormats: Partial<Record<BoardLocale, Intl.DateTimeFormat>> = {};
 
 export function formatDate(locale: BoardLocale, iso: string): string {
-  const format = (dateFormats[locale] ??= new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }));
+  let format = dateFormats[locale];
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+    dateFormats[locale] = format;
+  }
   return format.format(new Date(iso));
 }
 

@@ -36,7 +36,8 @@ describe('at rest: memory released after a quiet period', () => {
     project = await server.createProject();
     api = new Api(server.baseUrl, project.liveKey);
     assert.equal(
-      (await api.post('/features', { title: 'Resting idea', description: 'From the rest test.', type: 'feature' })).status,
+      (await api.post('/features', { title: 'Resting idea', description: 'From the rest test.', type: 'feature' }))
+        .status,
       201,
     );
     user = await signUp(server.origin);

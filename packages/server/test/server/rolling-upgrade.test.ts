@@ -233,10 +233,7 @@ describe('a rolling upgrade on one PostgreSQL database', { skip }, () => {
     const faults = traffic.answers.filter((answer) => answer.status === 0 || answer.status >= 500);
     assert.deepEqual(faults.slice(0, 5), [], `no 5xx or failed request (${faults.length} in all)`);
     for (const answer of traffic.answers)
-      assert.ok(
-        [200, 201].includes(answer.status),
-        `${answer.what} answered ${answer.status}: ${answer.body ?? ''}`,
-      );
+      assert.ok([200, 201].includes(answer.status), `${answer.what} answered ${answer.status}: ${answer.body ?? ''}`);
     const served = new Set(traffic.answers.map((answer) => answer.server));
     assert.deepEqual([...served].sort(), [old.origin, expand.origin, contract.origin].sort(), 'every version served');
 

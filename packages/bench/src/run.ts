@@ -16,7 +16,8 @@
  * BENCH_CEILING_SECONDS (ceiling per round, default 1), BENCH_ROUNDS (default 9), BENCH_WARMUP
  * (default 2), BENCH_CONNECTIONS (default 32), BENCH_ONLY (comma-separated scenario ids),
  * BENCH_PROFILE=1 (run the server with --cpu-prof; profiles land in results/profiles/),
- * BENCH_NO_README=1 (leave README.md alone), BENCH_RESULTS_DIR (where results go instead of
+ * BENCH_REST_SECONDS (how long the server rests after the last scenario before its memory is read
+ * a third time, default 60; 0 skips it), BENCH_NO_README=1 (leave README.md alone), BENCH_RESULTS_DIR (where results go instead of
  * results/), BENCH_SERVER_MAIN (another server entry point instead of the built server's bin, e.g.
  * a patched checkout, to compare a change), BENCH_PG_URL (the PostgreSQL server's maintenance
  * database, default postgres://postgres@127.0.0.1:5432/postgres).

@@ -16,7 +16,8 @@
  * BENCH_CEILING_SECONDS (ceiling per round, default 1), BENCH_ROUNDS (default 9), BENCH_WARMUP
  * (default 2), BENCH_CONNECTIONS (default 32), BENCH_ONLY (comma-separated scenario ids),
  * BENCH_PROFILE=1 (run the server with --cpu-prof; profiles land in results/profiles/),
- * BENCH_NO_README=1 (leave README.md alone), BENCH_RESULTS_DIR (where results go instead of
+ * BENCH_REST_SECONDS (how long the server rests after the last scenario before its memory is read
+ * a third time, default 60; 0 skips it), BENCH_NO_README=1 (leave README.md alone), BENCH_RESULTS_DIR (where results go instead of
  * results/), BENCH_SERVER_MAIN (another server entry point instead of the built server's bin, e.g.
  * a patched checkout, to compare a change), BENCH_PG_URL (the PostgreSQL server's maintenance
  * database, default postgres://postgres@127.0.0.1:5432/postgres).
@@ -60,6 +61,8 @@ const WARMUP = number('BENCH_WARMUP', 2, 0);
 const CEILING_SECONDS = number('BENCH_CEILING_SECONDS', 1);
 const ROUNDS = Math.trunc(number('BENCH_ROUNDS', 9));
 const CONNECTIONS = number('BENCH_CONNECTIONS', 32);
+/** How long the server rests after the last scenario before its memory is read again (0: not read). */
+const REST_SECONDS = number('BENCH_REST_SECONDS', 60, 0);
 const ONLY = env['BENCH_ONLY'] ? new Set(env['BENCH_ONLY'].split(',').map((s) => s.trim())) : undefined;
 const PROFILE = env['BENCH_PROFILE'] === '1';
 const DB_MODE = (() => {
@@ -113,8 +116,11 @@ interface DbRun {
   db: BenchDb;
   version: string;
   seedSeconds: number;
-  /** The server's resident memory: idle (started, before its first request) and loaded (after the last scenario). */
-  memory: { idle: Memory | undefined; loaded: Memory | undefined };
+  /**
+   * The server's resident memory: idle (started, before its first request), loaded (after the
+   * last scenario) and rested (after BENCH_REST_SECONDS more without a request).
+   */
+  memory: { idle: Memory | undefined; loaded: Memory | undefined; rested: Memory | undefined };
   /** PostgreSQL: the most backends pinned to the server's core before one measurement. */
   pinnedBackends?: number;
   ceiling: Ceiling;
@@ -168,6 +174,7 @@ function singleTable(run: DbRun): string {
   lines.push(
     `| Server RSS, idle (started, before the first request) | ${mib(run.memory.idle)} | | | | |`,
     `| Server RSS, loaded (after the last scenario; peak in brackets) | ${mib(run.memory.loaded)} (${peakMib(run.memory.loaded)}) | | | | |`,
+    `| Server RSS, rested (${REST_SECONDS} s without a request after the last scenario) | ${mib(run.memory.rested)} | | | | |`,
   );
   return lines.join('\n');
 }
@@ -192,6 +199,7 @@ function sideBySideTable(runs: DbRun[]): string {
   lines.push(
     `| Server RSS, idle (started, before the first request) | ${mib(a.memory.idle)} | | | ${mib(b.memory.idle)} | | | | |`,
     `| Server RSS, loaded (after the last scenario; peak in brackets) | ${mib(a.memory.loaded)} (${peakMib(a.memory.loaded)}) | | | ${mib(b.memory.loaded)} (${peakMib(b.memory.loaded)}) | | | | |`,
+    `| Server RSS, rested (${REST_SECONDS} s without a request after the last scenario) | ${mib(a.memory.rested)} | | | ${mib(b.memory.rested)} | | | | |`,
   );
   return lines.join('\n');
 }
@@ -405,13 +413,19 @@ async function main(): Promise<void> {
           (database.name ? `; PostgreSQL backends pinned: up to ${pinnedBackends}` : '') +
           '\n',
       );
+      let rested: Memory | undefined;
+      if (REST_SECONDS > 0) {
+        await delay(REST_SECONDS * 1000);
+        rested = memoryOf(server.child.pid);
+        process.stdout.write(`  [${DB_LABEL[db]}] server RSS after ${REST_SECONDS} s at rest: ${mib(rested)}\n`);
+      }
       await stopProcess(server.child);
       await database.drop();
       runs.push({
         db,
         version: db === 'sqlite' ? (process.versions.sqlite ?? 'unknown') : (database.version ?? 'unknown'),
         seedSeconds,
-        memory: { idle, loaded },
+        memory: { idle, loaded, rested },
         ...(database.name ? { pinnedBackends } : {}),
         ceiling: ceilingOf(ceilingRuns),
         ceilingRuns,

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { frontDoor } from './http/front-door.ts';
 import { requestIdFrom } from './http/request-id.ts';
+import { type RestWatch, watchForRest } from './http/at-rest.ts';
 import { ResponseMemo } from './http/response-memo.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -43,6 +44,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The hot reads' kept answers; `hits` counts those the front door gave. */
     responseMemo: ResponseMemo;
+    /** Memory given back after `MEMORY_REST_SECONDS` without a request (http/at-rest.ts). */
+    restWatch: RestWatch;
   }
 }
 
@@ -255,6 +258,10 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
       else void routed.then(() => handle(request, response));
     });
   }
+  // Added after the front door took Fastify's listener: this one only counts requests.
+  const restWatch = watchForRest(app.server, db, config.memoryRestSeconds);
+  app.addHook('onClose', async () => restWatch.stop());
+  app.decorate('restWatch', restWatch);
   app.decorate('responseMemo', memo);
   app.decorate('ofrep', ofrep);
   return app;

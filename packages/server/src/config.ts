@@ -49,6 +49,11 @@ export interface Config {
    * `SQLITE_READ_WORKERS`, default 2; 0 keeps every read on the event loop.
    */
   sqliteReadWorkers: number;
+  /**
+   * Seconds without a request after which memos are emptied, SQLite's page caches shrunk and its
+   * idle read workers ended (http/at-rest.ts). `MEMORY_REST_SECONDS`, default 30; 0 never rests.
+   */
+  memoryRestSeconds: number;
   /** PostgreSQL: `relaxed` lets error reports commit without waiting for the disk (db/database.ts). */
   ingestDurability: 'full' | 'relaxed';
   /** Management API accounts: mail, sessions, seats and sign-in through OpenID Connect. */
@@ -275,6 +280,7 @@ export function loadConfig(env: Env = process.env): Config {
       "*, 'self', 'none' or origins such as https://app.example.com, separated by spaces",
     ),
     sqliteReadWorkers: read('SQLITE_READ_WORKERS', 2, integer(0, 16), 'an integer from 0 to 16'),
+    memoryRestSeconds: read('MEMORY_REST_SECONDS', 30, integer(0, 86_400), 'an integer from 0 (never) to 86400'),
     ingestDurability: read<'full' | 'relaxed'>(
       'INGEST_DURABILITY',
       'relaxed',

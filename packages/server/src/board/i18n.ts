@@ -37,13 +37,17 @@ export function translator(locale: BoardLocale): Translate {
 }
 
 // Making an Intl.DateTimeFormat costs about 40 µs (measured: most of an ideas page's time when
-// made per date); one per locale, made once.
-const dateFormats = Object.fromEntries(
-  BOARD_LOCALES.map((locale) => [locale, new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' })]),
-) as Record<BoardLocale, Intl.DateTimeFormat>;
+// made per date); one per locale, made on its first date, not at start: each locale's format
+// loads that locale's ICU data, and all of them at start held several MB of an idle server.
+const dateFormats: Partial<Record<BoardLocale, Intl.DateTimeFormat>> = {};
 
 export function formatDate(locale: BoardLocale, iso: string): string {
-  return dateFormats[locale].format(new Date(iso));
+  let format = dateFormats[locale];
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+    dateFormats[locale] = format;
+  }
+  return format.format(new Date(iso));
 }
 
 export type { MessageKey };

@@ -18,9 +18,13 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { Unzip, UnzipInflate, Zip, ZipDeflate } from 'fflate';
+import type * as Fflate from 'fflate';
+import { lazyModule } from '../kernel/lazy-module.ts';
 import { generateApiKey, hashApiKey, lookupOf, type KeyEnvironment } from '../kernel/api-keys.ts';
 import type { Database, Queryable, Row, SqlValue } from './database.ts';
+
+// Loaded on first use (an upload, an import, a backup), not at start.
+const fflate = lazyModule<typeof Fflate>('fflate', import.meta.url);
 
 export const ARCHIVE_FORMAT = 'signpost-export/1';
 const PAGE = 500;
@@ -245,6 +249,7 @@ export async function exportArchive(
   options: { projectId?: string | undefined } = {},
 ): Promise<Manifest> {
   let failed: Error | undefined;
+  const { Zip, ZipDeflate } = fflate();
   const zip = new Zip((error, data, final) => {
     if (error) failed = error;
     else out.write(data);
@@ -405,6 +410,7 @@ async function readZip(
 ): Promise<void> {
   const pending: { name: string; lines: string[] }[] = [];
   const partial = new Map<string, string>();
+  const { Unzip, UnzipInflate } = fflate();
   const unzip = new Unzip((entry) => {
     if (!wanted(entry.name)) return;
     const decoder = new TextDecoder();

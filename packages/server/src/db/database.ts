@@ -47,6 +47,11 @@ export interface Database extends Queryable {
    * while it cannot listen). A database without it is read through on every request.
    */
   changeMarker?(): number;
+  /**
+   * Gives back memory kept for speed while the server rests (http/at-rest.ts): SQLite empties
+   * its connections' page caches and ends its idle read workers. The next queries rebuild it.
+   */
+  rest?(): Promise<void>;
 }
 
 /** Booleans are stored as 0/1 integers so both dialects read them the same way. */

@@ -1,8 +1,9 @@
 /**
  * Read-only SQLite connections in worker threads, for the reads `readOffThread` marks (the
  * management API's): a long query there occupies a worker, not the event loop that answers the
- * public API. Started on first use (a server nobody manages never pays for them); a worker that
- * dies fails its queries in flight and is replaced by the next query.
+ * public API. Started on first use (a server nobody manages never pays for them) and ended when
+ * the server rests (http/at-rest.ts); a worker that dies fails its queries in flight and is
+ * replaced by the next query.
  */
 import { extname } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -86,6 +87,13 @@ export class SqliteReadPool {
       this.workers.push(worker);
     }
     return worker.all(sql, params) as Promise<T[]>;
+  }
+
+  /** Ends the workers with no query in flight (each holds a thread, a V8 heap and a page cache). */
+  async releaseIdle(): Promise<void> {
+    const idle = this.workers.filter((worker) => worker.load === 0);
+    for (const worker of idle) this.workers.splice(this.workers.indexOf(worker), 1);
+    await Promise.all(idle.map((worker) => worker.terminate()));
   }
 
   async close(): Promise<void> {

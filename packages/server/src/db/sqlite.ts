@@ -295,6 +295,13 @@ export class SqliteDatabase implements Database {
     });
   }
 
+  async rest(): Promise<void> {
+    // The workers are started again by the next management read (sqlite-read-pool.ts).
+    await this.offThread?.releaseIdle();
+    if (this.reader !== this.writer) this.reader.db.exec('PRAGMA shrink_memory');
+    await this.writeLock.run(async () => this.writer.db.exec('PRAGMA shrink_memory'));
+  }
+
   async close(): Promise<void> {
     await this.offThread?.close();
     await this.writeLock.run(async () => {

@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.ts';
+import { releasedAtRest } from './at-rest.ts';
 
 /**
  * Whole responses of the hot read routes (feature list, site config, translations), kept so the
@@ -80,9 +81,16 @@ export class ResponseMemo {
   /** Answers given from here; read by tests and operators, never used for decisions. */
   hits = 0;
 
-  constructor(db: Database, maxBytes = 32 * 1024 * 1024) {
+  constructor(db: Database, maxBytes = 16 * 1024 * 1024) {
     this.db = db;
     this.maxBytes = maxBytes;
+    releasedAtRest(this);
+  }
+
+  /** Forgets every kept answer (full, or the server rests: at-rest.ts). */
+  release(): void {
+    this.urls.clear();
+    this.bytes = 0;
   }
 
   get enabled(): boolean {
@@ -111,10 +119,7 @@ export class ResponseMemo {
     if (size > ONE_RESPONSE_MAX_BYTES) return;
     // A change marker moves for every commit, so entries go stale wholesale; starting over when
     // full is as good as evicting one by one, and costs nothing on the hot path.
-    if (this.bytes + size > this.maxBytes) {
-      this.urls.clear();
-      this.bytes = 0;
-    }
+    if (this.bytes + size > this.maxBytes) this.release();
     let entry = this.urls.get(url);
     if (!entry || entry.permission !== permission) {
       entry = { permission, byKey: new Map() };

@@ -1,7 +1,9 @@
+import { releasedAtRest } from './at-rest.ts';
+
 /**
  * A small in-process cache whose entries are tied to a version number read from the database
  * (bumped by every write, in any process) and optionally to an expiry time. Least recently
- * set entries are dropped past `maxEntries`.
+ * set entries are dropped past `maxEntries`. Emptied while the server rests (at-rest.ts).
  */
 export class VersionedCache<T> {
   private readonly entries = new Map<string, { version: number; value: T; staleAt: number | undefined }>();
@@ -9,6 +11,11 @@ export class VersionedCache<T> {
 
   constructor(maxEntries: number) {
     this.maxEntries = maxEntries;
+    releasedAtRest(this);
+  }
+
+  release(): void {
+    this.entries.clear();
   }
 
   get(key: string, version: number, now: number): T | undefined {

@@ -5,8 +5,12 @@
  * is row 1). A row that does not parse is refused naming it.
  */
 import type { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
+import type * as CsvParse from 'csv-parse';
+import { lazyModule } from '../../kernel/lazy-module.ts';
 import { clean, ImportRowError, type Row, type Where } from './records.ts';
+
+// Loaded by the first import, not at start.
+const csvParse = lazyModule<typeof CsvParse>('csv-parse', import.meta.url);
 
 export function foldHeader(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -22,7 +26,7 @@ export interface CsvRow {
 export async function* csvRows(stream: Readable, file: string): AsyncGenerator<CsvRow> {
   let header: string[] = [];
   const parser = stream.pipe(
-    parse({
+    csvParse().parse({
       bom: true,
       skip_empty_lines: true,
       info: true,

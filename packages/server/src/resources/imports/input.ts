@@ -7,8 +7,12 @@ import { createReadStream } from 'node:fs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { Readable } from 'node:stream';
-import { unzipSync } from 'fflate';
+import type * as Fflate from 'fflate';
+import { lazyModule } from '../../kernel/lazy-module.ts';
 import { BadRequestError } from '../../kernel/errors.ts';
+
+// Loaded on first use (an upload, an import, a backup), not at start.
+const fflate = lazyModule<typeof Fflate>('fflate', import.meta.url);
 
 export interface ImportInput {
   /** The files in it, by path inside it (a lone file: its own name). */
@@ -58,7 +62,7 @@ function zipInput(zip: Uint8Array): ImportInput {
   const names: string[] = [];
   try {
     // A filter that takes nothing lists the entries without inflating any.
-    unzipSync(zip, {
+    fflate().unzipSync(zip, {
       filter: (file) => {
         if (!file.name.endsWith('/')) names.push(file.name);
         return false;
@@ -73,7 +77,7 @@ function zipInput(zip: Uint8Array): ImportInput {
     open: (name) => {
       let entry: Uint8Array | undefined;
       try {
-        entry = unzipSync(zip, { filter: (file) => file.name === name })[name];
+        entry = fflate().unzipSync(zip, { filter: (file) => file.name === name })[name];
       } catch (error) {
         throw new BadRequestError(`${name} in the zip file cannot be read: ${(error as Error).message}`);
       }

@@ -4,9 +4,13 @@
  * streamed (@streamparser/json, readline): one element at a time is in memory, whatever the size.
  */
 import { createInterface } from 'node:readline';
-import { JSONParser } from '@streamparser/json';
 import type { Readable } from 'node:stream';
+import type * as StreamParser from '@streamparser/json';
+import { lazyModule } from '../../kernel/lazy-module.ts';
 import { badFile, ImportRowError, type Row, type Where } from './records.ts';
+
+// Loaded by the first import, not at start.
+const streamParser = lazyModule<typeof StreamParser>('@streamparser/json', import.meta.url);
 
 export interface JsonItem {
   at: Where;
@@ -43,7 +47,7 @@ export async function* streamArrays(
   file: string,
   paths: readonly string[],
 ): AsyncGenerator<JsonItem & { path: string }> {
-  const parser = new JSONParser({ paths: paths.map((path) => `${path}.*`), keepStack: false });
+  const parser = new (streamParser().JSONParser)({ paths: paths.map((path) => `${path}.*`), keepStack: false });
   const found: (JsonItem & { path: string })[] = [];
   parser.onValue = ({ value, key, stack }) => {
     const parent = stack.slice(1).map((frame) => frame.key);

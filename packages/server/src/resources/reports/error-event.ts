@@ -6,7 +6,8 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { zstdCompressSync, zstdDecompressSync } from 'node:zlib';
-import { UAParser } from 'ua-parser-js';
+import type { UAParser } from 'ua-parser-js';
+import { lazyModule } from '../../kernel/lazy-module.ts';
 import { culpritOf, type Frame, framesFromStackText, groupKeyOf } from './grouping.ts';
 import type { ErrorReportBody } from './schemas.ts';
 
@@ -99,11 +100,13 @@ function headerOf(request: Json | undefined, name: string): string | undefined {
 
 /** Parsed user agents, the most recent few hundred: an app's users send a handful of distinct ones. */
 const userAgents = new Map<string, UAParser.IResult>();
+// Loaded with the first report that carries a user agent, not at start.
+const uaParser = lazyModule<{ UAParser: typeof UAParser }>('ua-parser-js', import.meta.url);
 
 function parseUserAgent(userAgent: string): UAParser.IResult {
   let parsed = userAgents.get(userAgent);
   if (!parsed) {
-    parsed = new UAParser(userAgent).getResult();
+    parsed = new (uaParser().UAParser)(userAgent).getResult();
     if (userAgents.size >= 500) userAgents.delete(userAgents.keys().next().value!);
     userAgents.set(userAgent, parsed);
   }

@@ -2,9 +2,13 @@
  * sentry-cli's artifact bundle: a zip with `manifest.json` naming each file's URL, type and
  * headers (`debug-id`, `sourcemap`), read into the files an upload takes. Pure; no database.
  */
-import { unzipSync } from 'fflate';
+import type * as Fflate from 'fflate';
+import { lazyModule } from '../../kernel/lazy-module.ts';
 import { MAX_MINIFIED_BYTES, MAX_SOURCE_MAP_BYTES } from './content.ts';
 import type { UploadFile } from './service.ts';
+
+// Loaded on first use (an upload, an import, a backup), not at start.
+const fflate = lazyModule<typeof Fflate>('fflate', import.meta.url);
 
 /** Largest bundle accepted, zipped and unzipped (all files together). */
 export const MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
@@ -36,7 +40,7 @@ export function readArtifactBundle(zip: Uint8Array): ArtifactBundle {
   let total = 0;
   let entries: Record<string, Uint8Array>;
   try {
-    entries = unzipSync(zip, {
+    entries = fflate().unzipSync(zip, {
       filter: (file) => {
         const limit = file.name === 'manifest.json' ? 1024 * 1024 : Math.max(MAX_SOURCE_MAP_BYTES, MAX_MINIFIED_BYTES);
         if (file.originalSize > limit) throw new Error(`${file.name} is larger than ${limit} bytes`);

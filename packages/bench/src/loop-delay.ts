@@ -1,0 +1,152 @@
+/**
+ * `npm run loop-delay -w @signpost/bench` (issue 37): the server's event-loop delay while a mixed
+ * load runs at once against data at size, the "no request stalls the others" bound (p99 at most
+ * 20 ms). The server runs with `loop-delay-probe.ts` loaded (perf_hooks.monitorEventLoopDelay);
+ * the mix is the bench's own scenarios, each its own wrk process with a few connections, all
+ * running together: public reads (features, the 100,000-feature roadmap, site config, OFREP),
+ * public writes (new error groups, log batches), board pages and management reads of the
+ * 100,000 log groups (lists, a text search, the histogram). The hosted MCP is not in the mix yet.
+ *
+ *   npm run loop-delay -w @signpost/bench            # SQLite; --db postgres | both
+ *   BENCH_SOAK_SECONDS (30), BENCH_SOAK_CONNECTIONS (2 per scenario),
+ *   BENCH_SOAK_SMALL=1: 100 roadmap features and no log groups (a quick check of the step itself)
+ *
+ * Prints the delay (p50, p99, max) and each scenario's rate, p99 and errors; writes
+ * results/loop-delay[-<db>].json. No CPU pinning: the mix shares the machine.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { DB_LABEL, databasesOf, dbModeOf, type PreparedDatabase, prepareDatabase } from './databases.ts';
+import { startServer, stopProcess } from './processes.ts';
+import { roadmapScenarioId, scenarios, serverValuesOf } from './scenarios.ts';
+import { seedBenchDatabase } from './seed.ts';
+import { errorsOf, runWrk } from './wrk.ts';
+
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const SERVER_MAIN =
+  process.env['BENCH_SERVER_MAIN'] ?? fileURLToPath(new URL('../../server/bin/signpost-server.js', import.meta.url));
+const PROBE = fileURLToPath(new URL('./loop-delay-probe.ts', import.meta.url));
+const RESULTS_DIR = process.env['BENCH_RESULTS_DIR'] ?? join(PACKAGE_DIR, 'results');
+const SECONDS = Number(process.env['BENCH_SOAK_SECONDS'] ?? 30);
+const CONNECTIONS = Number(process.env['BENCH_SOAK_CONNECTIONS'] ?? 2);
+const SMALL = process.env['BENCH_SOAK_SMALL'] === '1';
+const ROADMAP = SMALL ? 100 : 100_000;
+/** The bound the issue sets on the delay's p99. */
+const BOUND_MS = 20;
+
+const MIX = [
+  'features',
+  'site-config',
+  'ofrep-bulk-304',
+  roadmapScenarioId(ROADMAP),
+  'errors-new',
+  'logs',
+  'board-ideas',
+  'board-search',
+  'logs-list',
+  'logs-list-text',
+  'logs-histogram',
+];
+
+interface Delay {
+  samples: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+async function soak(db: 'sqlite' | 'postgres', work: string) {
+  const dataDir = join(work, `data-${db}`);
+  mkdirSync(dataDir, { recursive: true });
+  let database: PreparedDatabase | undefined;
+  try {
+    database = await prepareDatabase(db, dataDir);
+    const started = Date.now();
+    const data = await seedBenchDatabase(database.databaseUrl, dataDir, {
+      logGroups: !SMALL,
+      roadmapSizes: [ROADMAP],
+    });
+    process.stdout.write(`  [${DB_LABEL[db]}] seeded in ${Math.round((Date.now() - started) / 1000)} s\n`);
+    await database.settle();
+    const out = join(work, `delay-${db}.jsonl`);
+    process.env['LOOP_DELAY_OUT'] = out;
+    const server = await startServer(SERVER_MAIN, dataDir, database.databaseUrl, ['--import', PROBE]);
+    try {
+      const origin = `http://127.0.0.1:${server.port}`;
+      const { hash, ofrepEtag } = await serverValuesOf(origin, data.key);
+      const manage =
+        data.managementToken && data.logsProjectId
+          ? { token: data.managementToken, logsProjectId: data.logsProjectId }
+          : undefined;
+      const chosen = scenarios(data.key, data.projectId, Date.now().toString(36), hash, manage, {
+        meteredKey: data.meteredKey,
+        ingestNumber: data.ingestNumber,
+        roadmapKeys: data.roadmapKeys,
+        ...(ofrepEtag ? { ofrepEtag } : {}),
+      }).filter((scenario) => MIX.includes(scenario.id));
+      for (const scenario of chosen) await scenario.check(origin);
+      const scriptDir = join(work, `wrk-${db}`);
+      mkdirSync(scriptDir, { recursive: true });
+      // The delay of the quiet server first (its baseline), then under the mix.
+      await delay(2_000);
+      server.child.kill('SIGUSR2');
+      const runs = chosen.map((scenario) =>
+        runWrk(origin, scenario.request, { threads: 1, connections: CONNECTIONS, seconds: SECONDS, scriptDir }).then(
+          (result) => ({ id: scenario.id, result }),
+        ),
+      );
+      await delay(300);
+      server.child.kill('SIGUSR2');
+      const results = await Promise.all(runs);
+      server.child.kill('SIGUSR2');
+      await delay(300);
+      const lines = readFileSync(out, 'utf8').trim().split('\n');
+      const [quiet, , loaded] = lines.map((line) => JSON.parse(line) as Delay);
+      return { db, quiet: quiet!, loaded: loaded!, results };
+    } finally {
+      await stopProcess(server.child);
+    }
+  } finally {
+    await database?.drop();
+  }
+}
+
+async function main(): Promise<void> {
+  const mode = dbModeOf(process.argv.slice(2), process.env);
+  const work = mkdtempSync(join(os.tmpdir(), 'signpost-loop-delay-'));
+  const report: Awaited<ReturnType<typeof soak>>[] = [];
+  try {
+    process.stdout.write(
+      `Event-loop delay under the mixed soak: ${SECONDS} s, ${CONNECTIONS} connections per scenario, roadmap of ${ROADMAP.toLocaleString('en-US')}${SMALL ? ', no log groups (small)' : ', 100,000 log groups'}\n`,
+    );
+    for (const db of databasesOf(mode)) {
+      const run = await soak(db, work);
+      report.push(run);
+      process.stdout.write(
+        `  [${DB_LABEL[db]}] event-loop delay, quiet: p99 ${run.quiet.p99Ms} ms; under the mix: p50 ${run.loaded.p50Ms} ms, ` +
+          `p99 ${run.loaded.p99Ms} ms (bound ${BOUND_MS}: ${run.loaded.p99Ms <= BOUND_MS ? 'met' : 'NOT met'}), max ${run.loaded.maxMs} ms\n`,
+      );
+      for (const { id, result } of run.results)
+        process.stdout.write(
+          `    ${id}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.latencyMs.p99} ms, errors ${errorsOf(result.errors)}\n`,
+        );
+    }
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    const file = join(RESULTS_DIR, `loop-delay${mode === 'sqlite' ? '' : `-${mode}`}.json`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ date: new Date().toISOString(), seconds: SECONDS, connections: CONNECTIONS, roadmap: ROADMAP, logGroups: !SMALL, runs: report }, null, 2)}\n`,
+    );
+    process.stdout.write(`Wrote ${file}\n`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`loop-delay failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

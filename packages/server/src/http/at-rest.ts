@@ -1,0 +1,92 @@
+/**
+ * Memory given back while the server rests. A server that answered a burst keeps what the burst
+ * grew: memoised responses and reads, SQLite's page caches, the read workers' threads (each a V8
+ * isolate and a page cache of its own). None of it is needed while nobody asks, and all of it is
+ * rebuilt by the next requests at the cost of a few cold reads. So after `MEMORY_REST_SECONDS`
+ * (default 30) without a request, every memo registered here is emptied and the database releases
+ * what it holds for speed (`Database.rest`); V8 and the allocator then hand the pages back.
+ *
+ * Memos register themselves (`releasedAtRest`) through a weak reference: one that is no longer
+ * used (an app closed in a test) is forgotten, never kept alive by this list.
+ */
+import type { Server } from 'node:http';
+import type { Database } from '../db/database.ts';
+
+export interface ReleasedAtRest {
+  /** Forgets everything kept; the next request loads afresh. */
+  release(): void;
+}
+
+const memos = new Set<WeakRef<ReleasedAtRest>>();
+
+export function releasedAtRest<T extends ReleasedAtRest>(memo: T): T {
+  memos.add(new WeakRef(memo));
+  return memo;
+}
+
+/** Empties every live memo; returns how many there were. */
+export function releaseMemos(): number {
+  let released = 0;
+  for (const ref of memos) {
+    const memo = ref.deref();
+    if (!memo) {
+      memos.delete(ref);
+      continue;
+    }
+    memo.release();
+    released++;
+  }
+  return released;
+}
+
+export interface RestWatch {
+  /** How many times the server has rested since it started (read by tests). */
+  readonly rests: number;
+  stop(): void;
+}
+
+/**
+ * Watches `server` for requests and releases memory once none came for `seconds` (0: never).
+ * Checked on a timer that never keeps the process alive, a quarter of the rest period apart, so a
+ * rest begins between `seconds` and 1.25 × `seconds` after the last request.
+ */
+export function watchForRest(server: Server, db: Database, seconds: number): RestWatch {
+  let requests = 0;
+  let seen = -1;
+  let rested = true;
+  let rests = 0;
+  const onRequest = () => {
+    requests++;
+  };
+  server.on('request', onRequest);
+  let quietSince = Date.now();
+  const timer =
+    seconds > 0
+      ? setInterval(
+          () => {
+            if (requests !== seen) {
+              seen = requests;
+              quietSince = Date.now();
+              rested = false;
+              return;
+            }
+            if (rested || Date.now() - quietSince < seconds * 1000) return;
+            rested = true;
+            rests++;
+            releaseMemos();
+            void db.rest?.();
+          },
+          Math.max(250, (seconds * 1000) / 4),
+        )
+      : undefined;
+  timer?.unref();
+  return {
+    get rests() {
+      return rests;
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      server.off('request', onRequest);
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * Memory given back at rest (src/http/at-rest.ts): after MEMORY_REST_SECONDS without a request,
+ * the memos are emptied and the database releases its caches (SQLite: page caches shrunk, idle
+ * read workers ended). Held here through the real server on both databases: a rest happens only
+ * after a quiet period, never while requests keep coming; after it, the memo answers nothing
+ * until it has seen an answer again, and every answer (public and management, whose SQLite
+ * reads start a read worker again) is the one given before.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Api } from '../support/api.ts';
+import { listeningForChanges } from '../support/change-listener.ts';
+import { type SignedIn, signUp } from '../support/management.ts';
+import { startTestServer, type TestProject, type TestServer } from '../support/server.ts';
+
+describe('at rest: memory released after a quiet period', () => {
+  let server: TestServer;
+  let project: TestProject;
+  let api: Api;
+  let user: SignedIn;
+  const rests = () => server.app.restWatch.rests;
+  const hits = () => server.app.responseMemo.hits;
+
+  async function restedOnce(after: number, timeoutMs = 10_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while (rests() <= after) {
+      assert.ok(Date.now() < until, 'the server did not rest');
+      await delay(100);
+    }
+  }
+
+  before(async () => {
+    server = await startTestServer({ env: { MEMORY_REST_SECONDS: '1' } });
+    await listeningForChanges(server.db);
+    project = await server.createProject();
+    api = new Api(server.baseUrl, project.liveKey);
+    assert.equal(
+      (await api.post('/features', { title: 'Resting idea', description: 'From the rest test.', type: 'feature' }))
+        .status,
+      201,
+    );
+    user = await signUp(server.origin);
+  });
+  after(() => server.close());
+
+  it('does not rest while requests keep coming, and rests once they stop', async () => {
+    // Rest first (after the set-up's requests), so the count starts from a quiet server.
+    await restedOnce(rests());
+    const before = rests();
+    const until = Date.now() + 2_500;
+    while (Date.now() < until) {
+      assert.equal((await api.get('/features')).status, 200);
+      await delay(150);
+    }
+    assert.equal(rests(), before, 'rested while requests were coming in');
+    await restedOnce(before);
+    assert.equal(rests(), before + 1);
+  });
+
+  it('after a rest the memo starts empty and every answer is the one given before', async () => {
+    const listed = await user.api.get('/projects');
+    assert.equal(listed.status, 200, listed.text);
+    const first = await api.get('/features');
+    assert.equal(first.status, 200);
+    const memoised = server.db.changeMarker !== undefined;
+    const repeat = hits();
+    assert.equal((await api.get('/features')).text, first.text);
+    assert.equal(hits() > repeat, memoised, 'the repeat before the rest comes from the memo');
+
+    await restedOnce(rests());
+    const afterRest = hits();
+    const again = await api.get('/features');
+    assert.equal(again.status, 200);
+    assert.equal(again.text, first.text);
+    assert.equal(hits(), afterRest, 'the memo answered after it was emptied');
+    assert.equal((await api.get('/features')).text, first.text);
+    assert.equal(hits() > afterRest, memoised, 'the memo fills again');
+    const listedAgain = await user.api.get('/projects');
+    assert.equal(listedAgain.status, 200, listedAgain.text);
+    assert.equal(listedAgain.text, listed.text);
+  });
+});

@@ -17,8 +17,11 @@ export function Filters({
   view,
   tags,
   update,
+  compact,
 }: {
   projectId: string;
+  /** Beside an open idea: the selects fold under "Filters and sort", the search stays. */
+  compact: boolean;
   view: InboxView;
   tags: Tag[];
   update: (changes: Record<string, string>) => void;
@@ -35,6 +38,63 @@ export function Filters({
   if (view.company && !companyOptions.some((option) => option.value === view.company)) {
     companyOptions.push({ value: view.company, label: companies.isPending ? 'Loading…' : 'Unknown company' });
   }
+  const active = [view.status, view.type, view.visibility, view.triage, view.tag, view.company, view.sort].filter(
+    Boolean,
+  ).length;
+  const selects = (
+    <div className="inbox-selects">
+      <SelectField
+        label="Status"
+        value={view.status}
+        options={[{ value: '', label: 'Any status' }, ...STATUSES]}
+        onChange={(status) => update({ status })}
+      />
+      <SelectField
+        label="Type"
+        value={view.type}
+        options={[{ value: '', label: 'Any type' }, ...TYPES]}
+        onChange={(type) => update({ type })}
+      />
+      <SelectField
+        label="Visibility"
+        value={view.visibility}
+        options={[
+          { value: '', label: 'Public and internal' },
+          { value: 'public', label: 'Public only' },
+          { value: 'internal', label: 'Internal only' },
+        ]}
+        onChange={(visibility) => update({ visibility })}
+      />
+      <SelectField
+        label="Triage"
+        value={view.triage}
+        options={[
+          { value: '', label: 'Triaged or not' },
+          { value: 'needed', label: 'Needs triage' },
+          { value: 'done', label: 'Triaged' },
+        ]}
+        onChange={(triage) => update({ triage })}
+      />
+      <SelectField
+        label="Tag"
+        value={view.tag}
+        options={[{ value: '', label: 'Any tag' }, ...tags.map((tag) => ({ value: tag.id, label: tag.name }))]}
+        onChange={(tag) => update({ tag })}
+      />
+      <SelectField
+        label="Company"
+        value={view.company}
+        options={[{ value: '', label: 'Any company' }, ...companyOptions]}
+        onChange={(company) => update({ company })}
+      />
+      <SelectField
+        label="Sort by"
+        value={view.sort || 'newest'}
+        options={SORTS}
+        onChange={(sort) => update({ sort: sort === 'newest' ? '' : sort })}
+      />
+    </div>
+  );
   return (
     <search aria-label="Search and filter ideas" className="inbox-filters">
       <SearchForm
@@ -43,58 +103,14 @@ export function Filters({
         placeholder="Title, description or notes"
         className="inbox-search row"
       />
-      <div className="inbox-selects">
-        <SelectField
-          label="Status"
-          value={view.status}
-          options={[{ value: '', label: 'Any status' }, ...STATUSES]}
-          onChange={(status) => update({ status })}
-        />
-        <SelectField
-          label="Type"
-          value={view.type}
-          options={[{ value: '', label: 'Any type' }, ...TYPES]}
-          onChange={(type) => update({ type })}
-        />
-        <SelectField
-          label="Visibility"
-          value={view.visibility}
-          options={[
-            { value: '', label: 'Public and internal' },
-            { value: 'public', label: 'Public only' },
-            { value: 'internal', label: 'Internal only' },
-          ]}
-          onChange={(visibility) => update({ visibility })}
-        />
-        <SelectField
-          label="Triage"
-          value={view.triage}
-          options={[
-            { value: '', label: 'Triaged or not' },
-            { value: 'needed', label: 'Needs triage' },
-            { value: 'done', label: 'Triaged' },
-          ]}
-          onChange={(triage) => update({ triage })}
-        />
-        <SelectField
-          label="Tag"
-          value={view.tag}
-          options={[{ value: '', label: 'Any tag' }, ...tags.map((tag) => ({ value: tag.id, label: tag.name }))]}
-          onChange={(tag) => update({ tag })}
-        />
-        <SelectField
-          label="Company"
-          value={view.company}
-          options={[{ value: '', label: 'Any company' }, ...companyOptions]}
-          onChange={(company) => update({ company })}
-        />
-        <SelectField
-          label="Sort by"
-          value={view.sort || 'newest'}
-          options={SORTS}
-          onChange={(sort) => update({ sort: sort === 'newest' ? '' : sort })}
-        />
-      </div>
+      {compact ? (
+        <details className="inbox-more">
+          <summary>Filters and sort{active > 0 ? ` (${active} set)` : ''}</summary>
+          {selects}
+        </details>
+      ) : (
+        selects
+      )}
     </search>
   );
 }

@@ -114,7 +114,13 @@ export default function Inbox() {
           </Button>
         </div>
       </div>
-      <Filters projectId={project.id} view={view} tags={tags.data?.tags ?? []} update={update} />
+      <Filters
+        projectId={project.id}
+        compact={openId !== null}
+        view={view}
+        tags={tags.data?.tags ?? []}
+        update={update}
+      />
       {admin && selected.size > 0 ? (
         <BulkBar
           projectId={project.id}

@@ -120,7 +120,7 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
       schema: {
         operationId: 'manageCreateFeatureOnBehalf',
         summary:
-          'File an idea on behalf of one of the project\'s people (or a new address): theirs, with their vote, triaged (role: admin)',
+          "File an idea on behalf of one of the project's people (or a new address): theirs, with their vote, triaged (role: admin)",
         tags,
         params: ProjectParams,
         body: OnBehalfBody,

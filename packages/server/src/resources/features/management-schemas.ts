@@ -133,7 +133,11 @@ export const OnBehalfBody = Type.Object(
     type: Type.Optional(StringEnum(FEATURE_TYPES)),
     internal: Type.Optional(Type.Boolean({ description: 'true hides it from the board; default public' })),
     personId: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 100, description: 'The person it is filed for (one of the project\'s people)' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "The person it is filed for (one of the project's people)",
+      }),
     ),
     email: Type.Optional(
       Type.String({
@@ -143,7 +147,11 @@ export const OnBehalfBody = Type.Object(
       }),
     ),
     name: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, description: 'With email: their name, kept when they have none yet' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'With email: their name, kept when they have none yet',
+      }),
     ),
   },
   { description: 'Exactly one of personId and email. The idea is theirs, with their vote; it starts triaged.' },

@@ -87,7 +87,9 @@ const CompanyList = Type.Object(
     companies: Type.Array(
       Type.Object(
         {
-          id: Type.String({ description: 'The company filter of the inbox (`company` of GET /projects/{id}/features)' }),
+          id: Type.String({
+            description: 'The company filter of the inbox (`company` of GET /projects/{id}/features)',
+          }),
           externalId: Type.String({ description: "The host app's id of the company" }),
           name: NullableString(),
           plan: NullableString(),

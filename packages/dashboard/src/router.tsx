@@ -28,9 +28,9 @@ export const router = createBrowserRouter(
           path: 'projects/:projectId',
           Component: ProjectLayout,
           children: [
-            { index: true, lazy: screen(() => import('./screens/inbox.tsx')) },
-            { path: 'inbox', lazy: screen(() => import('./screens/inbox.tsx')) },
-            { path: 'inbox/:featureId', lazy: screen(() => import('./screens/feature.tsx')) },
+            { index: true, lazy: screen(() => import('./screens/inbox/index.tsx')) },
+            // One route for the list and the list with an idea open: moving between ideas keeps the list.
+            { path: 'inbox/:featureId?', lazy: screen(() => import('./screens/inbox/index.tsx')) },
             { path: 'people', lazy: screen(() => import('./screens/people.tsx')) },
             { path: 'people/:personId', lazy: screen(() => import('./screens/person.tsx')) },
             { path: 'moderation', lazy: screen(() => import('./screens/moderation.tsx')) },

@@ -163,8 +163,9 @@ describe('dashboard inbox and idea page', () => {
     assert.equal((await publicGet(`/features/${dup}`)).status, 404);
     assert.equal((await publicGet(`/features/${target}`)).body.voteCount, 3);
 
-    // Status by keyboard, then notes; saved together.
-    const status = page.getByLabel('Status', { exact: true });
+    // Status by keyboard, then notes; saved together (in the open idea's pane, beside the list's filters).
+    const idea = page.getByRole('region', { name: 'The open idea' });
+    const status = idea.getByLabel('Status', { exact: true });
     await status.focus();
     await page.keyboard.type('Planned');
     assert.equal(await status.inputValue(), 'planned');

@@ -167,7 +167,10 @@ describe('dashboard: people and team replies', () => {
       .waitFor();
     await expectAccessible(page, 'idea with a team reply and a note');
 
-    await page.getByLabel('Status').selectOption('planned');
+    await page
+      .getByRole('region', { name: 'The open idea' })
+      .getByLabel('Status', { exact: true })
+      .selectOption('planned');
     await page.getByLabel('Official response').fill('Planned for the summer release.');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('heading', { name: 'Official response' }).waitFor();

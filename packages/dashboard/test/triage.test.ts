@@ -37,7 +37,7 @@ describe('dashboard triage', () => {
 
     await page.getByRole('link', { name: 'Calendar export' }).click();
     await page.waitForURL(new RegExp(`/inbox/${looked}`));
-    await page.getByText('Needs triage').first().waitFor();
+    await page.getByRole('region', { name: 'The open idea' }).getByText('Needs triage').first().waitFor();
     await expectAccessible(page, 'idea needing triage');
     await page.getByRole('button', { name: 'Mark triaged' }).click();
     await page.getByRole('button', { name: 'Mark triaged' }).waitFor({ state: 'detached' });

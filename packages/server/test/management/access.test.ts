@@ -23,6 +23,9 @@ const REQUESTS: Record<string, { body?: unknown; query?: Record<string, string> 
   manageDeleteReleaseSourceMaps: { query: { release: '1.0.0' } },
   manageImport: { body: 'Title\nSneaky imported idea\n', query: { source: 'csv' } },
   manageMergeFeature: { body: { targetId: 'TARGET' } },
+  manageCreateFeatureOnBehalf: {
+    body: { title: 'Sneaky idea', description: 'Filed by someone outside.', email: 'sneaky@example.com' },
+  },
   manageCreateChangelogEntry: { body: { summary: 'Sneaky entry' } },
   manageUpdateChangelogEntry: { body: { summary: 'Changed' } },
   managePublishChangelogEntry: { body: {} },

@@ -11,6 +11,7 @@ import { ProjectParams, requireSomeField } from '../../http/management-schemas.t
 import { tagsOfFeatures } from '../tags/index.ts';
 import type { Database } from '../../db/database.ts';
 import { mergeFeature } from './store-merge.ts';
+import { createFeatureOnBehalf } from './on-behalf.ts';
 import {
   type CommentRow,
   editOwnComment,
@@ -40,6 +41,7 @@ import {
   ManagedFeature,
   MergeBody,
   MergeResult,
+  OnBehalfBody,
   PageQuery,
   SimilarList,
   SimilarQuery,
@@ -79,7 +81,7 @@ function commentAuthors(db: Database, projectId: string, rows: CommentRow[]) {
   );
 }
 
-export async function featureManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
+export async function featureManagementRoutes(app: ManagementApp, { db, config }: ManagementDeps): Promise<void> {
   const existing = async (projectId: string, featureId: string) => {
     const row = await getFeature(db, projectId, featureId);
     if (!row) throw new NotFoundError();
@@ -110,6 +112,38 @@ export async function featureManagementRoutes(app: ManagementApp, { db }: Manage
         offset,
       });
       return { features: rows.map((row) => presentManagedFeature(row, row.tags, row.value)), total, limit, offset };
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/features',
+    {
+      schema: {
+        operationId: 'manageCreateFeatureOnBehalf',
+        summary:
+          "File an idea on behalf of one of the project's people (or a new address): theirs, with their vote, triaged (role: admin)",
+        tags,
+        params: ProjectParams,
+        body: OnBehalfBody,
+        response: { 201: ManagedFeature, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const { personId, email, name, ...idea } = request.body;
+      if ((personId === undefined) === (email === undefined)) {
+        const message = 'give exactly one of personId and email';
+        throw new BadRequestError(`Invalid body: ${message}`, [{ field: 'personId', message }]);
+      }
+      if (name !== undefined && email === undefined) {
+        throw new BadRequestError('Invalid field name: goes only with email', [
+          { field: 'name', message: 'goes only with email' },
+        ]);
+      }
+      const author = personId !== undefined ? { personId } : { email: email!, name };
+      const row = await createFeatureOnBehalf(db, projectId, config.platformProjectId, { ...idea, author });
+      return reply.code(201).send(await presentOne(db, row));
     },
   );
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { PersonSummary } from '../people/index.ts';
 import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
-import { FEATURE_STATUSES, FEATURE_TYPES } from './schemas.ts';
+import { DESCRIPTION_LENGTH, FEATURE_STATUSES, FEATURE_TYPES, TITLE_LENGTH } from './schemas.ts';
 import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams } from '../../http/management-schemas.ts';
 
 export const FeatureParams = Type.Object({
@@ -125,6 +125,37 @@ export const UpdateFeatureBody = Type.Object(
 export const UPDATE_FIELDS = ['title', 'description', 'type', 'status', 'internal', 'developerNotes'] as const;
 /** Fields that go only with `status`. */
 export const STATUS_CHANGE_FIELDS = ['response', 'notify'] as const;
+
+export const OnBehalfBody = Type.Object(
+  {
+    title: Type.String({ minLength: TITLE_LENGTH.min, maxLength: TITLE_LENGTH.max }),
+    description: Type.String({ minLength: DESCRIPTION_LENGTH.min, maxLength: DESCRIPTION_LENGTH.max }),
+    type: Type.Optional(StringEnum(FEATURE_TYPES)),
+    internal: Type.Optional(Type.Boolean({ description: 'true hides it from the board; default public' })),
+    personId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "The person it is filed for (one of the project's people)",
+      }),
+    ),
+    email: Type.Optional(
+      Type.String({
+        format: 'email',
+        maxLength: 320,
+        description: 'Instead of personId: their address; the person with it, or a new person',
+      }),
+    ),
+    name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'With email: their name, kept when they have none yet',
+      }),
+    ),
+  },
+  { description: 'Exactly one of personId and email. The idea is theirs, with their vote; it starts triaged.' },
+);
 
 export const MergeBody = Type.Object({
   targetId: Type.String({

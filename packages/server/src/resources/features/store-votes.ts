@@ -38,6 +38,21 @@ export async function addVote(
   });
 }
 
+/**
+ * A vote written in the caller's transaction on an item it has just made (an idea filed on a
+ * person's behalf): counted, and the voter a person of the project.
+ */
+export async function addVoteInTransaction(tx: Queryable, projectId: string, featureId: string, voterId: string) {
+  const { changes } = await tx.run(
+    'INSERT INTO votes (feature_id, voter_id, created_at) VALUES (?, ?, ?) ON CONFLICT (feature_id, voter_id) DO NOTHING',
+    [featureId, voterId, nowIso()],
+  );
+  if (changes === 1) {
+    await bumpCounter(tx, featureId, 'vote_count', 1);
+    await touchPerson(tx, projectId, 'voter_id', voterId);
+  }
+}
+
 /** Takes the voter's vote back; returns the new count, or undefined when the feature is not public. */
 export async function removeVote(
   db: Database,

@@ -6,6 +6,8 @@
 export {
   identifyBoardUser,
   importPerson,
+  onBehalfAuthor,
+  type OnBehalfAuthor,
   peopleByAlias,
   touchPerson,
   type AliasKind,

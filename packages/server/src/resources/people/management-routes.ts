@@ -7,9 +7,10 @@ import type { ManagementApp, ManagementDeps } from '../../management/context.ts'
 import { NullableString, ProjectParams } from '../../http/management-schemas.ts';
 import { PersonSchema, presentPerson } from './presenter.ts';
 import { personPage } from './person-data.ts';
-import { listPeople } from './store.ts';
+import { listCompanies, listPeople } from './store.ts';
 
 const tags = ['people'];
+const COMPANY_LIMIT = 500;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const PeopleQuery = Type.Object({
@@ -81,6 +82,28 @@ function decodeCursor(raw: string): { seen: string; id: string } {
   return { seen, id };
 }
 
+const CompanyList = Type.Object(
+  {
+    companies: Type.Array(
+      Type.Object(
+        {
+          id: Type.String({
+            description: 'The company filter of the inbox (`company` of GET /projects/{id}/features)',
+          }),
+          externalId: Type.String({ description: "The host app's id of the company" }),
+          name: NullableString(),
+          plan: NullableString(),
+          monthlyRevenue: Type.Union([Type.Number(), Type.Null()]),
+          people: Type.Integer({ description: 'How many of its people the project knows' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: `By name, at most ${COMPANY_LIMIT}` },
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export async function peopleManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   app.get(
     '/projects/:projectId/people',
@@ -108,6 +131,34 @@ export async function peopleManagementRoutes(app: ManagementApp, { db }: Managem
       return {
         people: page.map(presentPerson),
         nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null,
+      };
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/companies',
+    {
+      schema: {
+        operationId: 'manageListCompanies',
+        summary: "The project's companies (from SSO and identify claims), by name (role: member)",
+        tags,
+        params: ProjectParams,
+        response: { 200: CompanyList, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      await requireProjectAccess(request, projectId, 'member');
+      const rows = await listCompanies(db, projectId, COMPANY_LIMIT);
+      return {
+        companies: rows.map((row) => ({
+          id: row.id,
+          externalId: row.external_id,
+          name: row.name,
+          plan: row.plan,
+          monthlyRevenue: row.monthly_revenue === null ? null : Number(row.monthly_revenue),
+          people: Number(row.people),
+        })),
       };
     },
   );

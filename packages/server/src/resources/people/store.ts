@@ -299,3 +299,70 @@ export async function importPerson(
   }
   return { id, created: known === undefined };
 }
+
+/** Who an idea the team files on someone's behalf belongs to: their person, address, board user and voter id. */
+export interface OnBehalfAuthor {
+  personId: string;
+  email: string | null;
+  boardUserId: string | null;
+  /** The voter id their vote is cast under: one they voted with before (a board one first), else `person:<id>`. */
+  voterId: string;
+}
+
+/**
+ * The person the team files an idea for (issue 30): one of the project's people by id, or the
+ * person with this address (made the first time, named when they have no name yet). Runs in the
+ * caller's transaction. undefined when `personId` is not a person of the project.
+ */
+export async function onBehalfAuthor(
+  tx: Queryable,
+  projectId: string,
+  who: { personId: string } | { email: string; name?: string | undefined },
+): Promise<OnBehalfAuthor | undefined> {
+  let personId: string;
+  if ('personId' in who) {
+    const row = await tx.get<{ id: string }>('SELECT id FROM people WHERE project_id = ? AND id = ?', [
+      projectId,
+      who.personId,
+    ]);
+    if (!row) return undefined;
+    personId = row.id;
+  } else {
+    const email = who.email.trim().toLowerCase();
+    personId = await touchPerson(tx, projectId, 'email', email);
+    await tx.run('UPDATE people SET email = COALESCE(email, ?), name = COALESCE(name, ?) WHERE id = ?', [
+      email,
+      who.name?.trim() || null,
+      personId,
+    ]);
+  }
+  const person = (await tx.get<PersonRow>('SELECT * FROM people WHERE id = ?', [personId]))!;
+  const voterIds = await aliasesOf(tx, personId, 'voter_id');
+  let voterId = voterIds.find((id) => id.startsWith('board:')) ?? voterIds[0];
+  if (voterId === undefined) {
+    voterId = `person:${personId}`;
+    await addAlias(tx, projectId, 'voter_id', voterId, personId);
+  }
+  const boardUsers = await aliasesOf(tx, personId, 'board_user');
+  const emails = await aliasesOf(tx, personId, 'email');
+  return {
+    personId,
+    email: person.email ?? emails[0] ?? null,
+    boardUserId: person.board_user_id ?? boardUsers[0] ?? null,
+    voterId,
+  };
+}
+
+export interface CompanyWithPeople extends CompanyRow {
+  people: number;
+}
+
+/** The project's companies by name (the inbox's company filter), each with how many of its people are known. */
+export async function listCompanies(db: Queryable, projectId: string, limit: number): Promise<CompanyWithPeople[]> {
+  return db.all<CompanyWithPeople>(
+    `SELECT c.id, c.project_id, c.external_id, c.name, c.plan, c.monthly_revenue,
+       (SELECT COUNT(*) FROM people p WHERE p.company_id = c.id) AS people
+     FROM companies c WHERE c.project_id = ? ORDER BY LOWER(COALESCE(c.name, c.external_id)), c.id LIMIT ?`,
+    [projectId, limit],
+  );
+}

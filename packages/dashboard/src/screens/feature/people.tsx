@@ -6,22 +6,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
-import { api, fetchMe, ME_KEY, unwrap } from '../api/client.ts';
-import { type Comment, featureKey, featuresKey, type ManagedFeature, when } from '../api/features.ts';
-import { companyLine, personName } from '../api/people.ts';
-import { Button, ErrorNote, fieldErrors, Note } from '../ui.tsx';
-import { ConfirmButton } from '../widgets/confirm.tsx';
-import { CheckboxField, TextAreaField } from '../widgets/fields.tsx';
-import { QueryView } from '../widgets/states.tsx';
-
-/** After a change: the idea's page and the inbox show it. */
-function useRefresh(feature: ManagedFeature) {
-  const queryClient = useQueryClient();
-  return () => {
-    void queryClient.invalidateQueries({ queryKey: featureKey(feature.projectId, feature.id) });
-    void queryClient.invalidateQueries({ queryKey: featuresKey(feature.projectId) });
-  };
-}
+import { api, fetchMe, ME_KEY, unwrap } from '../../api/client.ts';
+import { type Comment, type ManagedFeature, when } from '../../api/features.ts';
+import { companyLine, personName } from '../../api/people.ts';
+import { Button, ErrorNote, fieldErrors, Note } from '../../ui.tsx';
+import { ConfirmButton } from '../../widgets/confirm.tsx';
+import { CheckboxField, TextAreaField } from '../../widgets/fields.tsx';
+import { QueryView } from '../../widgets/states.tsx';
+import { useRefresh } from './refresh.ts';
 
 type Vote = { voterId: string; person: { id: string; name: string | null; email: string | null } | null };
 const voterName = (vote: Vote) => (vote.person ? personName(vote.person, vote.voterId) : vote.voterId);

@@ -1,0 +1,73 @@
+/**
+ * One idea as the team triages it, the inbox's right-hand pane (and its only pane on a narrow
+ * screen): what was submitted (title and description editable), its status, visibility and
+ * developer notes, tags, voters, comments with the team's reply box, linked bug reports and
+ * error groups, merging and deleting. Admins change things; members read. Each part is a small
+ * component of this folder.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { ApiError, api, unwrap } from '../../api/client.ts';
+import { featureKey } from '../../api/features.ts';
+import { useProject } from '../../project-layout.tsx';
+import { ErrorNote } from '../../ui.tsx';
+import { Empty, Loading } from '../../widgets/states.tsx';
+import '../inbox/inbox.css';
+import './feature.css';
+import { FeatureView } from './view.tsx';
+
+export function FeatureDetail({
+  featureId,
+  inbox,
+  note,
+  onTitle,
+}: {
+  featureId: string;
+  /** The inbox's address with its view (search, filters, sort, page): where "Back" leads. */
+  inbox: string;
+  /** Said once on arrival (after a merge). */
+  note?: string | undefined;
+  onTitle?: (title: string) => void;
+}) {
+  const project = useProject();
+  const feature = useQuery({
+    queryKey: featureKey(project.id, featureId),
+    queryFn: () =>
+      unwrap(
+        api.GET('/projects/{projectId}/features/{featureId}', {
+          params: { path: { projectId: project.id, featureId } },
+        }),
+      ),
+  });
+  const title = feature.data?.title;
+  useEffect(() => {
+    if (title) onTitle?.(title);
+  }, [title, onTitle]);
+  return (
+    <div className="feature stack">
+      <p>
+        <Link to={inbox}>← Back to the inbox</Link>
+      </p>
+      {feature.isPending ? (
+        <Loading what="the idea" />
+      ) : feature.isError ? (
+        feature.error instanceof ApiError && feature.error.status === 404 ? (
+          <>
+            <h1>Idea not found</h1>
+            <Empty>
+              <p>This idea does not exist in this project: it may have been merged into another or deleted.</p>
+            </Empty>
+          </>
+        ) : (
+          <>
+            <h1>Idea</h1>
+            <ErrorNote error={feature.error} />
+          </>
+        )
+      ) : (
+        <FeatureView key={feature.data.id} feature={feature.data} note={note} inbox={inbox} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+/** The bug reports linked to an idea. */
+import { useQuery } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client.ts';
+import { type ManagedFeature, when } from '../../api/features.ts';
+import { QueryView } from '../../widgets/states.tsx';
+
+export function LinkedBugs({ feature }: { feature: ManagedFeature }) {
+  const bugs = useQuery({
+    queryKey: ['bugs', feature.projectId, { featureId: feature.id }],
+    queryFn: () =>
+      unwrap(
+        api.GET('/projects/{projectId}/bugs', {
+          params: { path: { projectId: feature.projectId }, query: { featureId: feature.id, limit: 50 } },
+        }),
+      ),
+  });
+  return (
+    <section className="card stack" aria-labelledby="bugs-title">
+      <h2 id="bugs-title">Linked bug reports</h2>
+      <QueryView query={bugs} what="bug reports">
+        {(data) =>
+          data.bugs.length === 0 ? (
+            <p className="muted">No bug reports are linked to this idea.</p>
+          ) : (
+            <table className="table" aria-labelledby="bugs-title">
+              <thead>
+                <tr>
+                  <th scope="col">Report</th>
+                  <th scope="col">Severity</th>
+                  <th scope="col">Reports</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Last seen</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.bugs.map((bug) => (
+                  <tr key={bug.id}>
+                    <td>
+                      <strong>{bug.title}</strong>
+                      <br />
+                      <span className="muted">{bug.message.slice(0, 160)}</span>
+                    </td>
+                    <td>{bug.severity}</td>
+                    <td>{bug.occurrences}</td>
+                    <td>{bug.status}</td>
+                    <td>
+                      <time dateTime={bug.lastSeenAt}>{when(bug.lastSeenAt)}</time>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </QueryView>
+    </section>
+  );
+}

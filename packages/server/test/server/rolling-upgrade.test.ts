@@ -6,8 +6,10 @@
  * must be in the database at the end.
  *
  * The versions:
- * - **previous**: the repository's previous commit (`SIGNPOST_UPGRADE_FROM`, default `HEAD~1`),
- *   taken with `git archive` (the repository itself is left alone) into
+ * - **previous**: the version just before the newest migration (`SIGNPOST_UPGRADE_FROM`, default
+ *   the parent of the last commit that touched `src/migrations/`, so the upgrade runs at least one
+ *   real migration besides the test's own; `HEAD~1` would often differ in no schema at all), taken
+ *   with `git archive` (the repository itself is left alone) into
  *   `<tmpdir>/signpost-upgrade/<commit>/` and kept there: a later run from the same commit reuses
  *   it. It runs from its TypeScript source (Node 24 strips types; nothing to build) with this
  *   checkout's node_modules, so a commit whose dependencies differ from this one's is not a fair
@@ -36,16 +38,36 @@ import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/resour
 import { createTestDatabase, testDbKind, type TestDatabase } from '../support/database.ts';
 import { startServerProcess, type ServerProcess } from '../support/server.ts';
 
-const skip = testDbKind() === 'postgres' ? false : 'needs PostgreSQL (SIGNPOST_TEST_DB=postgres)';
+const SERVER_DIR = fileURLToPath(new URL('../../', import.meta.url));
+const git = (args: string[]) => execFileSync('git', args, { cwd: SERVER_DIR, encoding: 'utf8', stdio: 'pipe' }).trim();
+
+/** The commit to upgrade from, or why there is none here (no git, a shallow clone). */
+function upgradeFrom(): { commit: string } | { missing: string } {
+  try {
+    const newestMigration = git(['log', '-1', '--format=%H', '--', 'src/migrations']);
+    return { commit: git(['rev-parse', `${process.env['SIGNPOST_UPGRADE_FROM'] ?? `${newestMigration}~1`}^{commit}`]) };
+  } catch (error) {
+    return {
+      missing: `no previous version in this checkout's git history (${(error as Error).message.split('\n')[0]})`,
+    };
+  }
+}
+const FROM = upgradeFrom();
+
+const skip =
+  testDbKind() !== 'postgres'
+    ? 'needs PostgreSQL (SIGNPOST_TEST_DB=postgres)'
+    : 'missing' in FROM
+      ? FROM.missing
+      : false;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const SERVER_DIR = fileURLToPath(new URL('../../', import.meta.url));
-const REPO = execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd: SERVER_DIR, encoding: 'utf8' }).trim();
-const FROM = process.env['SIGNPOST_UPGRADE_FROM'] ?? 'HEAD~1';
+const REPO = 'commit' in FROM ? git(['rev-parse', '--show-toplevel']) : '';
 
 /** The previous commit's server, extracted once per commit and kept; returns its `src/main.ts`. */
 function previousVersion(): { commit: string; main: string } {
-  const commit = execFileSync('git', ['rev-parse', `${FROM}^{commit}`], { cwd: REPO, encoding: 'utf8' }).trim();
+  if (!('commit' in FROM)) throw new Error(FROM.missing);
+  const { commit } = FROM;
   const root = join(tmpdir(), 'signpost-upgrade', commit);
   const main = join(root, 'packages/server/src/main.ts');
   if (!existsSync(join(root, '.complete'))) {

@@ -84,6 +84,7 @@ const OWNERS = {
   import_sources: 'resources/imports',
   companies: 'resources/people',
   people_settings: 'resources/people',
+  person_merges: 'resources/people',
   follows: 'resources/notifications',
   notification_outbox: 'resources/notifications',
   notification_settings: 'resources/notifications',

@@ -98,3 +98,35 @@ async function deleteVote(tx: Queryable, featureId: string, voterId: string): Pr
   const { changes } = await tx.run('DELETE FROM votes WHERE feature_id = ? AND voter_id = ?', [featureId, voterId]);
   return changes === 1;
 }
+
+/**
+ * Merging two people (resources/people): once their aliases are one person's, that person keeps
+ * one vote per idea, the earliest; the others go and each idea's count drops with them (under the
+ * idea's row lock, as every vote write). Answers how many went and the ideas they were on.
+ */
+export async function keepOneVotePerIdea(
+  tx: Queryable,
+  projectId: string,
+  voterIds: readonly string[],
+): Promise<{ dropped: number; featureIds: string[] }> {
+  const voted: string[] = [];
+  if (voterIds.length === 0) return { dropped: 0, featureIds: voted };
+  const rows = await tx.all<{ feature_id: string; voter_id: string }>(
+    `SELECT v.feature_id, v.voter_id FROM votes v JOIN features f ON f.id = v.feature_id
+     WHERE f.project_id = ? AND v.voter_id IN (${voterIds.map(() => '?').join(', ')})
+     ORDER BY v.feature_id, v.created_at, v.voter_id`,
+    [projectId, ...voterIds],
+  );
+  const byFeature = new Map<string, string[]>();
+  for (const row of rows) byFeature.set(row.feature_id, [...(byFeature.get(row.feature_id) ?? []), row.voter_id]);
+  let dropped = 0;
+  for (const [featureId, voters] of [...byFeature].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    voted.push(featureId);
+    if (voters.length < 2 || !(await lockFeature(tx, projectId, featureId))) continue;
+    let gone = 0;
+    for (const voterId of voters.slice(1)) if (await deleteVote(tx, featureId, voterId)) gone++;
+    if (gone > 0) await tx.run('UPDATE features SET vote_count = vote_count - ? WHERE id = ?', [gone, featureId]);
+    dropped += gone;
+  }
+  return { dropped, featureIds: voted };
+}

@@ -299,3 +299,60 @@ export async function importPerson(
   }
   return { id, created: known === undefined };
 }
+
+/**
+ * Merging a duplicate person into another (issue 30): every alias of `fromId` (their voter ids,
+ * board users, addresses, and so their votes, comments and ideas) becomes `intoId`'s; what the
+ * kept person lacks (name, e-mail, avatar, the app's id, board user, company) is filled from the
+ * merged one; the first sighting is the earlier one, the last the later one. The merged row goes
+ * and `person_merges` remembers where it went. In the caller's transaction.
+ */
+export async function mergePersonRows(tx: Queryable, projectId: string, fromId: string, intoId: string): Promise<void> {
+  const from = await tx.get<PersonRow>('SELECT * FROM people WHERE project_id = ? AND id = ?', [projectId, fromId]);
+  if (!from) return;
+  await tx.run('UPDATE person_aliases SET person_id = ? WHERE project_id = ? AND person_id = ?', [
+    intoId,
+    projectId,
+    fromId,
+  ]);
+  await tx.run('DELETE FROM people WHERE project_id = ? AND id = ?', [projectId, fromId]);
+  await tx.run(
+    `UPDATE people SET name = COALESCE(name, ?), email = COALESCE(email, ?), avatar_url = COALESCE(avatar_url, ?),
+       external_id = COALESCE(external_id, ?), board_user_id = COALESCE(board_user_id, ?),
+       company_id = COALESCE(company_id, ?),
+       first_seen_at = CASE WHEN first_seen_at > ? THEN ? ELSE first_seen_at END,
+       last_seen_at = CASE WHEN last_seen_at < ? THEN ? ELSE last_seen_at END
+     WHERE project_id = ? AND id = ?`,
+    [
+      from.name,
+      from.email,
+      from.avatar_url,
+      from.external_id,
+      from.board_user_id,
+      from.company_id,
+      from.first_seen_at,
+      from.first_seen_at,
+      from.last_seen_at,
+      from.last_seen_at,
+      projectId,
+      intoId,
+    ],
+  );
+  const now = nowIso();
+  // Earlier merges into the merged person now lead to the kept one.
+  await tx.run('UPDATE person_merges SET into_id = ? WHERE project_id = ? AND into_id = ?', [intoId, projectId, fromId]);
+  await tx.run(
+    `INSERT INTO person_merges (project_id, from_id, into_id, merged_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (project_id, from_id) DO UPDATE SET into_id = excluded.into_id, merged_at = excluded.merged_at`,
+    [projectId, fromId, intoId, now],
+  );
+}
+
+/** The person a merged person went into, or undefined when `personId` was never merged. */
+export async function mergedInto(db: Queryable, projectId: string, personId: string): Promise<string | undefined> {
+  const row = await db.get<{ into_id: string }>(
+    'SELECT into_id FROM person_merges WHERE project_id = ? AND from_id = ?',
+    [projectId, personId],
+  );
+  return row?.into_id;
+}

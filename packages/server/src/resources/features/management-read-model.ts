@@ -26,6 +26,8 @@ export interface FeatureListFilter {
   internal?: boolean | undefined;
   /** Only items carrying this tag (a tag id of the project). */
   tag?: string | undefined;
+  /** Only items voted for or submitted by people of this company (a company id of the project). */
+  company?: string | undefined;
   /** false: not triaged yet (and not held); true: triaged. */
   triaged?: boolean | undefined;
   /** Text searched in title, description and developer notes. */
@@ -48,6 +50,21 @@ const VALUES_BY_FEATURE = `SELECT cv.feature_id, SUM(cv.monthly_revenue) AS valu
   JOIN person_aliases a ON a.person_id = p.id AND a.kind = 'voter_id'
   JOIN votes v ON v.voter_id = a.value
   WHERE c.project_id = ? AND c.monthly_revenue IS NOT NULL) cv GROUP BY cv.feature_id`;
+
+/**
+ * Items of a company's people (resources/people): those its people voted for (their voter ids),
+ * submitted on the board (their board users) or with their contact e-mail. The company is named
+ * by the host app's id (a person's `company.externalId`) or Signpost's own. Each part is one set
+ * read once from the company's people, not a check per item.
+ */
+const COMPANY_PEOPLE = `SELECT p.id FROM people p JOIN companies c ON c.id = p.company_id
+  WHERE c.project_id = ? AND (c.external_id = ? OR c.id = ?)`;
+const OF_COMPANY = `(f.id IN (SELECT v.feature_id FROM person_aliases a JOIN votes v ON v.voter_id = a.value
+    WHERE a.kind = 'voter_id' AND a.person_id IN (${COMPANY_PEOPLE}))
+  OR f.board_user_id IN (SELECT a.value FROM person_aliases a
+    WHERE a.kind = 'board_user' AND a.person_id IN (${COMPANY_PEOPLE}))
+  OR LOWER(f.contact_email) IN (SELECT a.value FROM person_aliases a
+    WHERE a.kind = 'email' AND a.person_id IN (${COMPANY_PEOPLE})))`;
 
 const TOP = 'f.vote_count DESC, f.created_at DESC, f.id DESC';
 const ORDER: Record<Exclude<ManagedSort, 'trending'>, string> = {
@@ -136,6 +153,10 @@ export function managedFeaturesQuery(
       .when(filter.status, 'f.status = ?', filter.status ?? null)
       .when(filter.type, 'f.type = ?', filter.type ?? null)
       .when(filter.internal, 'f.internal = ?', bool(filter.internal ?? false));
+    if (filter.company) {
+      const ids = [projectId, filter.company, filter.company];
+      base.add(OF_COMPANY, ...ids, ...ids, ...ids);
+    }
     if (filter.triaged === false) base.add('f.triaged_at IS NULL AND f.held = 0');
     if (filter.triaged === true) base.add('f.triaged_at IS NOT NULL');
     if (filter.q) {
@@ -167,7 +188,7 @@ export function managedFeaturesQuery(
     // Kept counts answer the equality filters; a tag or search text counts the matching items.
     count:
       tagged?.count ??
-      (filter.q || filter.triaged !== undefined
+      (filter.q || filter.company || filter.triaged !== undefined
         ? { sql: `SELECT COUNT(*) AS total FROM features f WHERE ${where.sql}`, params: where.params }
         : featureCountQuery(projectId, {
             environment: filter.environment,

@@ -78,6 +78,14 @@ export const ListFeaturesQuery = Type.Object({
       description: 'Only items carrying this tag (a tag id of the project)',
     }),
   ),
+  company: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        "Only items voted for or submitted by people of this company of the project: the host app's company id (a person's company.externalId)",
+    }),
+  ),
   triaged: Type.Optional(
     Type.Boolean({
       description: 'false: the "needs triage" view (not triaged yet, held ones left to moderation); true: triaged only',

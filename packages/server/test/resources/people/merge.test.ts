@@ -2,7 +2,8 @@
  * Merging duplicate people (issue 30) through the management API: an SSO board user with a
  * company, the same human as a public API voterId and as a contact e-mail become one person with
  * all their votes (one per idea), comments, ideas and the company; repeating the merge changes
- * nothing; each merge leaves one audit entry. Bad input is a 400 that changes nothing; members get
+ * nothing; each merge leaves one audit entry. The inbox filtered by the company lists what its
+ * people voted for or submitted. Bad input is a 400 that changes nothing; members get
  * 403, other teams 404.
  */
 import assert from 'node:assert/strict';
@@ -85,6 +86,8 @@ describe('people: merging duplicates', () => {
     const shared = await idea('Calendar sync');
     const onlyApi = await idea('Slack digest');
     const authored = await idea('Offline mode', 'ada.work@merge.test');
+    const unrelated = await idea('Unrelated idea');
+    assert.equal((await p.live.put(`/features/${unrelated}/votes/someone-else`)).status, 200);
     // Ada on the board (SSO, with her company): votes and comments on the shared idea.
     const { secret } = await rotateSsoSecret(server.db, { secretKey: undefined }, p.projectId);
     const visitor = new Visitor(server.origin);
@@ -162,6 +165,17 @@ describe('people: merging duplicates', () => {
     // The value sort counts her company on every idea she voted for.
     const byValue = await p.member.get(`${base}/features?sort=value&limit=3`);
     assert.deepEqual(byValue.body.features.map((f: { value: number }) => f.value), [900, 900, 900]);
+
+    // The inbox by company: what its people voted for or submitted (by the host app's company id).
+    const ofGlobex = await p.member.get(`${base}/features?company=globex&sort=votes&limit=10`);
+    assert.equal(ofGlobex.status, 200, ofGlobex.text);
+    assert.deepEqual(ofGlobex.body.features.map((f: { id: string }) => f.id).sort(), [shared, onlyApi, authored].sort());
+    assert.equal(ofGlobex.body.total, 3);
+    const nobody = await p.member.get(`${base}/features?company=initech`);
+    assert.deepEqual([nobody.body.features, nobody.body.total], [[], 0]);
+    assert.equal((await p.member.get(`${base}/features?company=${'x'.repeat(101)}`)).status, 400);
+    assert.equal((await p.member.get(`${base}/features?company=`)).status, 400);
+    assert.equal((await p.outsider.get(`${base}/features?company=globex`)).status, 404);
 
     const audit = await p.admin.get(`${base}/audit?action=person.merged`);
     assert.equal(audit.status, 200, audit.text);

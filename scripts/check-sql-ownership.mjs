@@ -85,6 +85,8 @@ const OWNERS = {
   companies: 'resources/people',
   people_settings: 'resources/people',
   person_merges: 'resources/people',
+  company_value_versions: 'resources/people',
+  feature_value_versions: 'resources/features',
   follows: 'resources/notifications',
   notification_outbox: 'resources/notifications',
   notification_settings: 'resources/notifications',

@@ -59,3 +59,5 @@ export {
 export { eraseFeatureActivity, type AuthorKeys, type ContentErasure } from './store-erasure.ts';
 // Merging two people (resources/people/service.ts): one vote per idea kept, in its transaction.
 export { keepOneVotePerIdea } from './store-votes.ts';
+// Ideas' stored value after a person's company or votes changed (merge, erasure).
+export { refreshValuesOfVoters } from './store-value.ts';

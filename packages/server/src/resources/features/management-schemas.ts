@@ -68,7 +68,8 @@ export const ListFeaturesQuery = Type.Object({
     Type.String({
       minLength: 1,
       maxLength: 200,
-      description: 'Text searched in title, description and developer notes',
+      description:
+        "Words searched in title and description with the full-text index, as the board does: every word as a prefix, a word matching nothing also as its likely typo's corrections",
     }),
   ),
   tag: Type.Optional(

@@ -10,6 +10,8 @@ import { Where } from '../../db/query.ts';
 import { bumpCounter, featureCounts, lockFeature, lockPublicFeature } from './store.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { touchPerson } from '../people/index.ts';
+import { refreshFeatureValues } from './store-value.ts';
+import { voterIsValued } from './value-read-model.ts';
 
 export interface VoteRow {
   voter_id: string;
@@ -33,6 +35,7 @@ export async function addVote(
       await bumpCounter(tx, featureId, 'vote_count', 1);
       // The voter is a person of the project from their first vote on (resources/people).
       await touchPerson(tx, scope.projectId, 'voter_id', voterId);
+      await refreshValueAfterVote(tx, scope.projectId, featureId, voterId);
     }
     return (await featureCounts(tx, featureId)).voteCount;
   });
@@ -47,9 +50,17 @@ export async function removeVote(
 ): Promise<number | undefined> {
   return db.transaction(async (tx) => {
     if (!(await lockPublicFeature(tx, scope, featureId))) return undefined;
-    if (await deleteVote(tx, featureId, voterId)) await bumpCounter(tx, featureId, 'vote_count', -1);
+    if (await deleteVote(tx, featureId, voterId)) {
+      await bumpCounter(tx, featureId, 'vote_count', -1);
+      await refreshValueAfterVote(tx, scope.projectId, featureId, voterId);
+    }
     return (await featureCounts(tx, featureId)).voteCount;
   });
+}
+
+/** A vote by a person of a valued company moves the idea's stored value (one indexed read otherwise). */
+async function refreshValueAfterVote(tx: Queryable, projectId: string, featureId: string, voterId: string) {
+  if (await voterIsValued(tx, projectId, voterId)) await refreshFeatureValues(tx, projectId, [featureId]);
 }
 
 /** Whether this voter's vote is on the feature (the board shows its button pressed). */
@@ -89,7 +100,10 @@ export async function moderateRemoveVote(db: Database, projectId: string, featur
   return db.transaction(async (tx) => {
     if (!(await lockFeature(tx, projectId, featureId))) return undefined;
     const removed = await deleteVote(tx, featureId, voterId);
-    if (removed) await bumpCounter(tx, featureId, 'vote_count', -1);
+    if (removed) {
+      await bumpCounter(tx, featureId, 'vote_count', -1);
+      await refreshValueAfterVote(tx, projectId, featureId, voterId);
+    }
     return { removed, ...(await featureCounts(tx, featureId)) };
   });
 }

@@ -38,6 +38,8 @@ export interface FeatureRow {
   updated_at: string;
   /** When the team first acted on it (status, edit, reply, "mark triaged"); null: needs triage. */
   triaged_at?: string | null;
+  /** The monthly revenue of its voters' companies (issue 30; kept by store-value.ts). */
+  value?: number;
 }
 
 export interface NewFeature {

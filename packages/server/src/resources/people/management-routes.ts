@@ -179,7 +179,7 @@ export async function peopleManagementRoutes(app: ManagementApp, { db }: Managem
       schema: {
         operationId: 'manageMergePerson',
         summary:
-          "Merges a duplicate person into another: their votes, comments, ideas, aliases and company go to the person kept, one vote per idea kept; repeating it changes nothing (role: admin)",
+          'Merges a duplicate person into another: their votes, comments, ideas, aliases and company go to the person kept, one vote per idea kept; repeating it changes nothing (role: admin)',
         tags,
         params: PersonParams,
         body: MergeBody,

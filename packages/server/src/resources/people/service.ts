@@ -11,7 +11,7 @@ import type { Database, Queryable } from '../../db/database.ts';
 import { nowIso } from '../../kernel/ids.ts';
 import { recordAudit } from '../audit/index.ts';
 import { eraseBoardUsers } from '../board/index.ts';
-import { eraseFeatureActivity, keepOneVotePerIdea } from '../features/index.ts';
+import { eraseFeatureActivity, keepOneVotePerIdea, refreshValuesOfVoters } from '../features/index.ts';
 import { eraseLogUser } from '../logs/index.ts';
 import { eraseNotificationsOfUsers, notificationsOfUsers } from '../notifications/index.ts';
 import { eraseSessionUser, sessionsOfUser } from '../release-health/index.ts';
@@ -110,6 +110,8 @@ export async function erasePerson(
     const sessions = await eraseSessionUser(tx, projectId, keys.userIds);
     const logGroups = await eraseLogUser(tx, projectId, keys.userIds);
     await deletePerson(tx, projectId, personId);
+    // Their votes still count, but no longer for their company's value.
+    await refreshValuesOfVoters(tx, projectId, keys.voterIds);
     await eraseBoardUsers(tx, projectId, keys.boardUserIds, keys.emails);
     const result: ErasureResult = {
       content: eraseContent,
@@ -163,7 +165,10 @@ export async function mergePeople(
     }
     const moved = await allAliasesOf(tx, fromId);
     await mergePersonRows(tx, projectId, fromId, intoId);
-    const { dropped } = await keepOneVotePerIdea(tx, projectId, await aliasesOf(tx, intoId, 'voter_id'));
+    const voterIds = await aliasesOf(tx, intoId, 'voter_id');
+    const { dropped } = await keepOneVotePerIdea(tx, projectId, voterIds);
+    // Their votes may now count for a company (or another one).
+    await refreshValuesOfVoters(tx, projectId, voterIds);
     const person = (await getPerson(tx, projectId, intoId))!;
     // Ids and counts only: the kept person's details are on their page, the merged one's are theirs now.
     await recordAudit(tx, {

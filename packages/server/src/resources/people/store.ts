@@ -111,6 +111,8 @@ export async function identifyBoardUser(
   await addAlias(tx, projectId, 'board_user', user.id, personId);
   await addAlias(tx, projectId, 'voter_id', `board:${user.id}`, personId);
   await addAlias(tx, projectId, 'email', user.email, personId);
+  const valuedBefore = await valueKey(tx, personId);
+  const revenueBefore = facts.company ? await companyRevenue(tx, projectId, facts.company.externalId) : undefined;
   const companyId = facts.company ? await upsertCompany(tx, projectId, facts.company) : undefined;
   await tx.run(
     `UPDATE people SET board_user_id = ?, email = ?, name = COALESCE(?, name), avatar_url = COALESCE(?, avatar_url),
@@ -126,7 +128,41 @@ export async function identifyBoardUser(
       personId,
     ],
   );
+  // Ideas' value (resources/features) follows: a changed company link or revenue bumps the version.
+  const revenueAfter = facts.company ? await companyRevenue(tx, projectId, facts.company.externalId) : undefined;
+  if ((await valueKey(tx, personId)) !== valuedBefore || revenueAfter !== revenueBefore) {
+    await bumpCompanyValueVersion(tx, projectId);
+  }
   return personId;
+}
+
+/** The person's company and its revenue, as one comparable string. */
+async function valueKey(tx: Queryable, personId: string): Promise<string> {
+  const row = await tx.get<{ company_id: string | null; monthly_revenue: number | null }>(
+    'SELECT p.company_id, c.monthly_revenue FROM people p LEFT JOIN companies c ON c.id = p.company_id WHERE p.id = ?',
+    [personId],
+  );
+  return `${row?.company_id ?? ''}|${row?.monthly_revenue ?? ''}`;
+}
+
+async function companyRevenue(tx: Queryable, projectId: string, externalId: string): Promise<string> {
+  const row = await tx.get<{ monthly_revenue: number | null }>(
+    'SELECT monthly_revenue FROM companies WHERE project_id = ? AND external_id = ?',
+    [projectId, externalId],
+  );
+  return row === undefined ? 'none' : String(row.monthly_revenue);
+}
+
+/**
+ * A person's company or a company's revenue changed: the ideas' stored values (resources/features)
+ * are behind until recomputed, which the next inbox read does when it sees this version move.
+ */
+async function bumpCompanyValueVersion(tx: Queryable, projectId: string): Promise<void> {
+  await tx.run(
+    `INSERT INTO company_value_versions (project_id, version) VALUES (?, 1)
+     ON CONFLICT (project_id) DO UPDATE SET version = company_value_versions.version + 1`,
+    [projectId],
+  );
 }
 
 async function upsertCompany(tx: Queryable, projectId: string, company: CompanyFacts): Promise<string> {
@@ -340,7 +376,11 @@ export async function mergePersonRows(tx: Queryable, projectId: string, fromId: 
   );
   const now = nowIso();
   // Earlier merges into the merged person now lead to the kept one.
-  await tx.run('UPDATE person_merges SET into_id = ? WHERE project_id = ? AND into_id = ?', [intoId, projectId, fromId]);
+  await tx.run('UPDATE person_merges SET into_id = ? WHERE project_id = ? AND into_id = ?', [
+    intoId,
+    projectId,
+    fromId,
+  ]);
   await tx.run(
     `INSERT INTO person_merges (project_id, from_id, into_id, merged_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (project_id, from_id) DO UPDATE SET into_id = excluded.into_id, merged_at = excluded.merged_at`,

@@ -164,12 +164,18 @@ describe('people: merging duplicates', () => {
     assert.equal(voters.body.votes[0].person.id, ada);
     // The value sort counts her company on every idea she voted for.
     const byValue = await p.member.get(`${base}/features?sort=value&limit=3`);
-    assert.deepEqual(byValue.body.features.map((f: { value: number }) => f.value), [900, 900, 900]);
+    assert.deepEqual(
+      byValue.body.features.map((f: { value: number }) => f.value),
+      [900, 900, 900],
+    );
 
     // The inbox by company: what its people voted for or submitted (by the host app's company id).
     const ofGlobex = await p.member.get(`${base}/features?company=globex&sort=votes&limit=10`);
     assert.equal(ofGlobex.status, 200, ofGlobex.text);
-    assert.deepEqual(ofGlobex.body.features.map((f: { id: string }) => f.id).sort(), [shared, onlyApi, authored].sort());
+    assert.deepEqual(
+      ofGlobex.body.features.map((f: { id: string }) => f.id).sort(),
+      [shared, onlyApi, authored].sort(),
+    );
     assert.equal(ofGlobex.body.total, 3);
     const nobody = await p.member.get(`${base}/features?company=initech`);
     assert.deepEqual([nobody.body.features, nobody.body.total], [[], 0]);

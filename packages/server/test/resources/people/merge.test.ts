@@ -169,6 +169,20 @@ describe('people: merging duplicates', () => {
       [900, 900, 900],
     );
 
+    // Her company's revenue changes at her next SSO sign-in: the stored values follow.
+    const raised = await ssoToken(secret, {
+      sub: 'ada-1',
+      email: 'ada@merge.test',
+      name: 'Ada Lovelace',
+      company: { id: 'globex', name: 'Globex', monthlyRevenue: 1500 },
+    });
+    await new Visitor(server.origin).get(`${board}/sso?token=${raised}`);
+    const raisedValues = await p.member.get(`${base}/features?sort=value&limit=4`);
+    assert.deepEqual(
+      raisedValues.body.features.map((f: { value: number }) => f.value),
+      [1500, 1500, 1500, 0],
+    );
+
     // The inbox by company: what its people voted for or submitted (by the host app's company id).
     const ofGlobex = await p.member.get(`${base}/features?company=globex&sort=votes&limit=10`);
     assert.equal(ofGlobex.status, 200, ofGlobex.text);

@@ -40,7 +40,15 @@ import {
 import { type Memory, memoryOf } from './memory.ts';
 import { hasTaskset, startProcess, startServer, stopProcess } from './processes.ts';
 import { median } from './stats.ts';
-import { BenchFailure, fail, roadmapScenarioId, type Scenario, scenarios, serverValuesOf } from './scenarios.ts';
+import {
+  BenchFailure,
+  fail,
+  inboxScenarioIds,
+  roadmapScenarioId,
+  type Scenario,
+  scenarios,
+  serverValuesOf,
+} from './scenarios.ts';
 import { BENCH_ROADMAP_SIZES, seedBenchDatabase, type SeedOptions } from './seed.ts';
 import { errorsOf, runWrk, wrkVersion, type WrkRequest, type WrkResult } from './wrk.ts';
 
@@ -82,7 +90,9 @@ const wanted = (id: string) => !ONLY || ONLY.has(id);
 /** Seed only the expensive parts a selection measures (100,000 log groups, 100,000 roadmap items). */
 const SEED_OPTIONS: SeedOptions = {
   logGroups: ['logs-list', 'logs-list-level', 'logs-list-text', 'logs-list-cursor', 'logs-histogram'].some(wanted),
-  roadmapSizes: BENCH_ROADMAP_SIZES.filter((size) => wanted(roadmapScenarioId(size))),
+  roadmapSizes: BENCH_ROADMAP_SIZES.filter(
+    (size) => wanted(roadmapScenarioId(size)) || inboxScenarioIds(size).some(wanted),
+  ),
 };
 
 interface Measured {
@@ -393,10 +403,9 @@ async function main(): Promise<void> {
       };
 
       const { hash, ofrepEtag } = await serverValuesOf(origin, data.key);
-      const manage =
-        data.managementToken && data.logsProjectId
-          ? { token: data.managementToken, logsProjectId: data.logsProjectId }
-          : undefined;
+      const manage = data.managementToken
+        ? { token: data.managementToken, logsProjectId: data.logsProjectId }
+        : undefined;
       const chosen = scenarios(data.key, data.projectId, runId, hash, manage, {
         meteredKey: data.meteredKey,
         ingestNumber: data.ingestNumber,

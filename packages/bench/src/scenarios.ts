@@ -8,6 +8,7 @@ import {
   BENCH_LOG_GROUPS,
   BENCH_METERED_QUOTA,
   BENCH_ROADMAP_SIZES,
+  roadmapProjectId,
 } from './seed.ts';
 import type { WrkRequest } from './wrk.ts';
 
@@ -59,6 +60,7 @@ export const SCENARIO_IDS = [
   'board-search',
   'board-idea',
   ...BENCH_ROADMAP_SIZES.map(roadmapScenarioId),
+  ...BENCH_ROADMAP_SIZES.flatMap(inboxScenarioIds),
   'logs-list',
   'logs-list-level',
   'logs-list-text',
@@ -70,13 +72,19 @@ export function roadmapScenarioId(size: number): string {
   return `roadmap-${size >= 1000 ? `${size / 1000}k` : size}`;
 }
 
+/** The inbox's list (management API) of a roadmap project of `size` items: by value, a search, a typo. */
+export function inboxScenarioIds(size: number): string[] {
+  const suffix = size >= 1000 ? `${size / 1000}k` : `${size}`;
+  return [`inbox-value-${suffix}`, `inbox-search-${suffix}`, `inbox-typo-${suffix}`];
+}
+
 /** The scenarios, for a project, its key, a tag unique to this run and the `de` translations' hash. */
 export function scenarios(
   key: string,
   projectId: string,
   runId: string,
   translationsHash: string,
-  manage?: { token: string; logsProjectId: string },
+  manage?: { token: string; logsProjectId?: string | undefined },
   more: { meteredKey?: string; ingestNumber?: number; roadmapKeys?: Map<number, string>; ofrepEtag?: string } = {},
 ): Scenario[] {
   const json = { 'Content-Type': 'application/json', 'X-API-Key': key };
@@ -222,7 +230,60 @@ export function scenarios(
     ...[...(more.roadmapKeys ?? new Map<number, string>())].map(([size, roadmapKey]) =>
       roadmapScenario(size, roadmapKey),
     ),
-    ...(manage ? logExplorerScenarios(manage.token, manage.logsProjectId) : []),
+    ...(manage
+      ? [...(more.roadmapKeys ?? new Map<number, string>()).keys()].flatMap((size) =>
+          inboxScenarios(manage.token, size),
+        )
+      : []),
+    ...(manage?.logsProjectId ? logExplorerScenarios(manage.token, manage.logsProjectId) : []),
+  ];
+}
+
+/**
+ * The inbox's reads of a roadmap project of `size` items through the management API (issue 30:
+ * within 20 % at 100,000 of 100): sorted by value (the stored per-idea value), a plain search
+ * (the full-text index) and a typo in it (corrected from the index's vocabulary).
+ */
+function inboxScenarios(token: string, size: number): Scenario[] {
+  const headers = { Authorization: `Bearer ${token}` };
+  const base = `/api/v1/projects/${roadmapProjectId(size)}/features`;
+  const [valueId, searchId, typoId] = inboxScenarioIds(size) as [string, string, string];
+  const items = size.toLocaleString('en');
+  const get = async (origin: string, path: string, what: string) =>
+    (await expectStatus(await fetch(`${origin}${path}`, { headers }), 200, what)) as any;
+  const byValue = `${base}?sort=value&limit=50`;
+  const search = `${base}?q=checkout&limit=50`;
+  const typo = `${base}?q=chekout&limit=50`;
+  return [
+    {
+      id: valueId,
+      label: `Inbox list sorted by value (${items} items)`,
+      request: { path: byValue, headers },
+      check: async (origin) => {
+        const page = await get(origin, byValue, 'inbox by value');
+        if (page.features.length !== 50 || !(page.features[0].value > 0)) fail('inbox by value: no valued first');
+      },
+    },
+    {
+      id: searchId,
+      label: `Inbox search q=checkout (${items} items)`,
+      request: { path: search, headers },
+      check: async (origin) => {
+        const page = await get(origin, search, 'inbox search');
+        if (page.features.length === 0 || page.features.some((f: any) => !/checkout/i.test(f.title)))
+          fail('inbox search: not all match');
+      },
+    },
+    {
+      id: typoId,
+      label: `Inbox search with a typo q=chekout (${items} items)`,
+      request: { path: typo, headers },
+      check: async (origin) => {
+        const page = await get(origin, typo, 'inbox typo search');
+        if (page.features.length === 0 || page.features.some((f: any) => !/checkout/i.test(f.title)))
+          fail('inbox typo search: not all match');
+      },
+    },
   ];
 }
 

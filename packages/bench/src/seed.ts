@@ -190,6 +190,55 @@ async function seedRoadmapProject(tx: Queryable, projectId: string, count: numbe
       values,
     );
   }
+  await seedValuedVotes(tx, projectId, count);
+}
+
+/** Companies with a revenue and their people, who vote on every 20th item: the inbox's value sort. */
+export const VALUED_EVERY = 20;
+const COMPANIES = 10;
+const VOTERS = 50;
+
+async function seedValuedVotes(tx: Queryable, projectId: string, count: number): Promise<void> {
+  const now = new Date().toISOString();
+  for (let c = 0; c < COMPANIES; c++) {
+    await tx.run(
+      `INSERT INTO companies (id, project_id, external_id, name, plan, monthly_revenue, created_at, updated_at)
+       VALUES (?, ?, ?, ?, NULL, ?, ?, ?)`,
+      [`co-${projectId}-${c}`, projectId, `company-${c}`, `Company ${c}`, (c + 1) * 100, now, now],
+    );
+  }
+  for (let v = 0; v < VOTERS; v++) {
+    const personId = `per-${projectId}-${v}`;
+    await tx.run(
+      `INSERT INTO people (id, project_id, company_id, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)`,
+      [personId, projectId, `co-${projectId}-${v % COMPANIES}`, now, now],
+    );
+    await tx.run(`INSERT INTO person_aliases (project_id, kind, value, person_id) VALUES (?, 'voter_id', ?, ?)`, [
+      projectId,
+      `valued-${projectId}-${v}`,
+      personId,
+    ]);
+  }
+  const ids = await tx.all<{ id: string }>('SELECT id FROM features WHERE project_id = ? ORDER BY created_at, id', [
+    projectId,
+  ]);
+  const voted = ids.filter((_, i) => i % VALUED_EVERY === 0);
+  for (let from = 0; from < voted.length; from += BULK_ROWS) {
+    const chunk = voted.slice(from, from + BULK_ROWS);
+    await tx.run(
+      `INSERT INTO votes (feature_id, voter_id, created_at) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`,
+      chunk.flatMap((row, i) => [row.id, `valued-${projectId}-${(from + i) % VOTERS}`, now]),
+    );
+  }
+  // What the features store keeps on each vote, in one statement (as migration 202612200200 backfills).
+  await tx.run(
+    `UPDATE features SET value = (SELECT SUM(c.monthly_revenue) FROM votes v
+       JOIN person_aliases a ON a.project_id = features.project_id AND a.kind = 'voter_id' AND a.value = v.voter_id
+       JOIN people p ON p.id = a.person_id JOIN companies c ON c.id = p.company_id WHERE v.feature_id = features.id)
+     WHERE project_id = ? AND id IN (SELECT feature_id FROM votes)`,
+    [projectId],
+  );
+  void count;
 }
 
 export async function seedBenchDatabase(
@@ -237,22 +286,27 @@ export async function seedBenchDatabase(
       await createApiKey(db, BENCH_METERED_PROJECT_ID, 'live', ALL_PUBLIC_SCOPES, { name: 'Benchmark' })
     ).key;
     const ingestNumber = Number((await findProject(db, projectId))!.ingest_number);
-    if (!options.logGroups) return { projectId, key, meteredKey, ingestNumber, roadmapKeys };
-    await createProject(db, {
-      id: BENCH_LOGS_PROJECT_ID,
-      name: 'Benchmark logs',
-      slug: BENCH_LOGS_PROJECT_ID,
-      monthlyQuota: null,
-    });
-    await seedLogGroups(db, BENCH_LOGS_PROJECT_ID);
-    // The instance's first account takes over the log explorer's project (its team owns it).
+    // The management API's reads (the log explorer, the inbox of each roadmap project) need an account.
+    const claimed = options.roadmapSizes.map(roadmapProjectId);
+    if (options.logGroups) {
+      await createProject(db, {
+        id: BENCH_LOGS_PROJECT_ID,
+        name: 'Benchmark logs',
+        slug: BENCH_LOGS_PROJECT_ID,
+        monthlyQuota: null,
+      });
+      await seedLogGroups(db, BENCH_LOGS_PROJECT_ID);
+      claimed.push(BENCH_LOGS_PROJECT_ID);
+    }
+    if (claimed.length === 0) return { projectId, key, meteredKey, ingestNumber, roadmapKeys };
+    // The instance's first account takes over those projects (its team owns them).
     const account = await db.transaction((tx) =>
       createAccount(tx, {
         email: 'bench@example.com',
         name: 'Bench',
         passwordHash: null,
         verified: true,
-        claimProjects: [BENCH_LOGS_PROJECT_ID],
+        claimProjects: claimed,
       }),
     );
     const { token } = await createToken(db, account.id, 'Benchmark', undefined);
@@ -263,7 +317,7 @@ export async function seedBenchDatabase(
       ingestNumber,
       roadmapKeys,
       managementToken: token,
-      logsProjectId: BENCH_LOGS_PROJECT_ID,
+      ...(options.logGroups ? { logsProjectId: BENCH_LOGS_PROJECT_ID } : {}),
     };
   } finally {
     await db.close();

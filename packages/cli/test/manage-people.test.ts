@@ -49,6 +49,32 @@ describe('signpost people commands', { timeout: 120_000 }, () => {
     assert.equal(JSON.stringify(kept.body).includes('quentin'), false);
   });
 
+  it('merges a duplicate person into another; again changes nothing', async () => {
+    const idea = await publicPost('/features', liveKey, {
+      title: 'Team calendars',
+      description: 'One calendar per team.',
+      contactEmail: 'rosa.parks@people.test',
+    });
+    const vote = await fetch(`${cli.server.baseUrl}/features/${idea.id}/votes/app-rosa`, {
+      method: 'PUT',
+      headers: { 'x-api-key': liveKey },
+    });
+    assert.equal(vote.status, 200);
+    const kept = (await json(['people', 'list', '--search', 'rosa.parks'])).people[0].id as string;
+    const all = (await json(['people', 'list'])).people as { id: string; email: string | null }[];
+    const duplicate = all.find((p) => p.id !== kept && p.email === null)!.id;
+
+    const merged = await ok(['people', 'merge', duplicate, kept]);
+    assert.match(merged.stdout, new RegExp(`Merged ${duplicate} into rosa.parks@people.test`));
+    assert.match(merged.stdout, /0 duplicate vote\(s\) removed/);
+    const again = await json(['people', 'merge', duplicate, kept]);
+    assert.equal(again.merged, false);
+    assert.equal(again.person.id, kept);
+    const self = await signpost(['people', 'merge', kept, kept]);
+    assert.notEqual(self.status, 0);
+    assert.match(self.stderr, /another person/);
+  });
+
   it('exports the instance and restores it into a new database (signpost server export / restore)', async () => {
     const file = join(cli.home, 'instance.zip');
     const exported = await ok(['server', 'export', file, '--database-url', cli.server.database.url]);

@@ -247,6 +247,37 @@ describe('dashboard: people and team replies', () => {
     await page.context().close();
   });
 
+  it('merges a duplicate person into the one kept from the person page', async () => {
+    const publicApi = (path: string, init: { method?: string; body?: unknown } = {}) =>
+      call(`${env.origin}/api/public/v1${path}`, { ...init, headers: { 'x-api-key': key } });
+    await publicApi('/features', {
+      body: { title: 'Shared drafts', description: 'Draft together.', contactEmail: 'mira.merge@globex.test' },
+    });
+    await publicApi(`/features/${quietId}/votes/app-mira`, { method: 'PUT' });
+    const votes = await call(`${env.origin}/api/v1/projects/${projectId}/features/${quietId}/votes`, {
+      headers: { cookie },
+    });
+    const duplicate = votes.body.votes.find((v: { voterId: string }) => v.voterId === 'app-mira').person.id;
+
+    const page = await dashboardPage();
+    await page.goto(`${env.origin}/app/projects/${projectId}/people/${duplicate}`);
+    await page.getByRole('heading', { level: 1, name: 'Unnamed person' }).waitFor();
+    await page.getByRole('button', { name: 'Merge into…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Merge Unnamed person into…' });
+    await dialog.getByRole('searchbox', { name: 'Find the person to keep' }).fill('mira.merge');
+    await dialog.getByRole('button', { name: 'Keep mira.merge@globex.test' }).click();
+    await expectAccessible(page, 'merge person dialog');
+    await dialog.getByRole('button', { name: 'Merge into mira.merge@globex.test' }).click();
+    await page.getByRole('heading', { level: 1, name: 'mira.merge@globex.test' }).waitFor();
+    await page.getByRole('heading', { name: 'Votes (1)' }).waitFor();
+    await page.getByRole('heading', { name: 'Ideas (1)' }).waitFor();
+    const gone = await fetch(`${env.origin}/api/v1/projects/${projectId}/people/${duplicate}`, {
+      headers: { cookie, accept: 'application/json' },
+    });
+    assert.equal(gone.status, 404);
+    await page.context().close();
+  });
+
   it("downloads the project's export from its settings", async () => {
     const page = await dashboardPage();
     await page.goto(`${env.origin}/app/projects/${projectId}/settings`);

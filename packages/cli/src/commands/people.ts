@@ -1,6 +1,7 @@
 /**
  * `signpost people …`: a project's end users, and a person's data (GDPR articles 15 and 17):
- * everything held about them as one JSON document, and their erasure.
+ * everything held about them as one JSON document, and their erasure; merging a duplicate
+ * person into another.
  */
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -12,6 +13,7 @@ import { printFields, printJson, printTable, say } from '../manage/output.ts';
 type PeoplePage = Answer<'manageListPeople'>;
 type PersonExport = Answer<'manageExportPerson'>;
 type Erasure = Answer<'manageErasePerson'>;
+type Merge = Answer<'manageMergePerson'>;
 type PeopleSettings = Answer<'manageGetPeopleSettings'>;
 
 const person = (id: string) => `/people/${encodeURIComponent(id)}`;
@@ -80,6 +82,28 @@ export function registerPeopleCommands(program: Command): void {
         ['error events', result.errorEvents],
         ['sessions', result.sessions],
       ]);
+    }),
+  );
+
+  withProject(
+    people
+      .command('merge')
+      .description(
+        'Merge a duplicate person into another (admin): their votes (one per idea kept), comments, ideas, aliases and company go to the person kept',
+      )
+      .argument('<from>', 'the duplicate person, who goes (see `signpost people list`)')
+      .argument('<into>', 'the person kept'),
+  ).action(
+    action(async (from: string, into: string, flags: CommonFlags) => {
+      const { client, base } = projectContext(flags);
+      const result = await client.post<Merge>(`${base}${person(from)}/merge`, { into });
+      if (flags.json) return printJson(result);
+      const kept = result.person.name ?? result.person.email ?? result.person.id;
+      say(
+        result.merged
+          ? `Merged ${from} into ${kept} (${result.person.id}); ${result.votesDropped} duplicate vote(s) removed.`
+          : `${from} was already merged into ${kept} (${result.person.id}); nothing changed.`,
+      );
     }),
   );
 

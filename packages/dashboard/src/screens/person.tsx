@@ -1,16 +1,18 @@
 /**
  * One person of the project: who they are, their company, and their ideas, votes and comments.
  * Admins answer a data request here (issue 36): their data as a JSON download, and their erasure
- * behind a confirmation that says what happens to what they wrote.
+ * behind a confirmation that says what happens to what they wrote; and merge a duplicate person
+ * into the one kept ("Merge into…": search the person to keep, then confirm).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { statusLabel, when } from '../api/features.ts';
 import { companyLine, peopleKey, personKey, personName } from '../api/people.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
-import { Button, ErrorNote } from '../ui.tsx';
+import { Button, ErrorNote, Field } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
 import { QueryView } from '../widgets/states.tsx';
@@ -81,6 +83,123 @@ function PersonDataActions({ projectId, personId, name }: { projectId: string; p
   );
 }
 
+/** "Merge into…": this person is a duplicate of another; pick the one kept, confirm, land on their page. */
+function MergeInto({ projectId, personId, name }: { projectId: string; personId: string; name: string }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [search, setSearch] = useState('');
+  const [q, setQ] = useState('');
+  const [chosen, setChosen] = useState<{ id: string; name: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    const timer = setTimeout(() => setQ(search.trim()), 250);
+    return () => clearTimeout(timer);
+  }, [search]);
+  const results = useQuery({
+    queryKey: [...peopleKey(projectId), 'merge-search', q],
+    enabled: open && q.length > 0,
+    queryFn: () =>
+      unwrap(api.GET('/projects/{projectId}/people', { params: { path: { projectId }, query: { q, limit: 8 } } })),
+  });
+  const reset = () => {
+    setSearch('');
+    setQ('');
+    setChosen(null);
+    setError(null);
+  };
+  const merge = async () => {
+    if (!chosen) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await unwrap(
+        api.POST('/projects/{projectId}/people/{personId}/merge', {
+          params: { path: { projectId, personId } },
+          body: { into: chosen.id },
+        }),
+      );
+      await queryClient.invalidateQueries({ queryKey: peopleKey(projectId) });
+      queryClient.removeQueries({ queryKey: personKey(projectId, personId) });
+      await queryClient.invalidateQueries({ queryKey: personKey(projectId, chosen.id) });
+      setOpen(false);
+      await navigate(`/projects/${projectId}/people/${chosen.id}`);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const candidates = (results.data?.people ?? []).filter((other) => other.id !== personId);
+  return (
+    <DialogTrigger
+      isOpen={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) reset();
+      }}
+    >
+      <Button variant="secondary">Merge into…</Button>
+      <ModalOverlay className="modal-overlay" isDismissable={!busy}>
+        <Modal className="modal">
+          <Dialog className="dialog stack">
+            {({ close }) => (
+              <>
+                <Heading slot="title">Merge {name} into…</Heading>
+                <p>
+                  When one human shows as two people: their votes (one per idea kept), comments, ideas, addresses and
+                  company go to the person you keep, and this page goes.
+                </p>
+                <Field label="Find the person to keep" type="search" value={search} onChange={setSearch} autoFocus />
+                {q ? (
+                  results.isPending ? (
+                    <p className="muted" role="status">
+                      Searching…
+                    </p>
+                  ) : candidates.length === 0 ? (
+                    <p className="muted" role="status">
+                      Nobody else matches.
+                    </p>
+                  ) : (
+                    <ul className="stack" aria-label="People found">
+                      {candidates.map((other) => (
+                        <li key={other.id} className="row">
+                          <span>
+                            <strong>{personName(other)}</strong>
+                            {other.email && other.name ? ` (${other.email})` : ''}
+                            {other.company ? ` · ${companyLine(other.company)}` : ''}
+                          </span>
+                          <Button
+                            variant="quiet"
+                            aria-pressed={chosen?.id === other.id}
+                            onPress={() => setChosen({ id: other.id, name: personName(other) })}
+                          >
+                            {chosen?.id === other.id ? `Keeping ${personName(other)}` : `Keep ${personName(other)}`}
+                          </Button>
+                        </li>
+                      ))}
+                    </ul>
+                  )
+                ) : null}
+                {error ? <ErrorNote error={error} /> : null}
+                <div className="row">
+                  <Button variant="danger" onPress={merge} busy={busy} isDisabled={!chosen}>
+                    {busy ? 'Merging…' : chosen ? `Merge into ${chosen.name}` : 'Merge'}
+                  </Button>
+                  <Button variant="quiet" onPress={close} isDisabled={busy}>
+                    Cancel
+                  </Button>
+                </div>
+              </>
+            )}
+          </Dialog>
+        </Modal>
+      </ModalOverlay>
+    </DialogTrigger>
+  );
+}
+
 export default function PersonScreen() {
   const project = useProject();
   const { personId = '' } = useParams();
@@ -121,7 +240,12 @@ export default function PersonScreen() {
               </dl>
             </header>
             {canAdminister(project) ? (
-              <PersonDataActions projectId={project.id} personId={personId} name={personName(who)} />
+              <>
+                <div className="row">
+                  <MergeInto projectId={project.id} personId={personId} name={personName(who)} />
+                </div>
+                <PersonDataActions projectId={project.id} personId={personId} name={personName(who)} />
+              </>
             ) : null}
             <section className="card stack" aria-labelledby="person-ideas">
               <h2 id="person-ideas">Ideas ({ideas.length})</h2>

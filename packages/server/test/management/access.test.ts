@@ -18,6 +18,7 @@ const REQUESTS: Record<string, { body?: unknown; query?: Record<string, string> 
   manageSetPeopleSettings: { body: { eraseContent: 'delete' } },
   manageExportPerson: { body: {} },
   manageErasePerson: { body: {} },
+  manageMergePerson: { body: { into: 'OTHER_PERSON' } },
   manageExportProject: { body: {} },
   manageUploadSourceMaps: { body: { release: '1.0.0', files: [{ name: '~/app.js', content: 'x' }] } },
   manageDeleteReleaseSourceMaps: { query: { release: '1.0.0' } },
@@ -140,7 +141,12 @@ describe('management: every project route is scoped to the team and the role', (
     ids['ruleId'] = (
       await p.admin.post(`${base}/error-alerts`, { name: 'New errors', kind: 'new_group', recipients: [] })
     ).body.id;
-    ids['personId'] = (await p.owner.get(`${base}/people`)).body.people[0].id;
+    // Two people: a person is merged into another (manageMergePerson).
+    await p.live.put(`/features/${target.id}/votes/access-voter-1`);
+    await p.live.put(`/features/${target.id}/votes/access-voter-2`);
+    const people = (await p.owner.get(`${base}/people`)).body.people;
+    ids['personId'] = people[0].id;
+    ids['OTHER_PERSON'] = people[1].id;
     const sourceMap = JSON.stringify({ version: 3, sources: ['a.js'], names: [], mappings: 'AAAA' });
     ids['artifactId'] = (
       await p.admin.post(`${base}/source-maps`, {
@@ -187,7 +193,8 @@ describe('management: every project route is scoped to the team and the role', (
     const resolved = JSON.parse(
       JSON.stringify(body ?? null)
         .replace(/"TARGET"/g, JSON.stringify(ids['TARGET']))
-        .replace(/"OTHER_GROUP"/g, JSON.stringify(ids['OTHER_GROUP'])),
+        .replace(/"OTHER_GROUP"/g, JSON.stringify(ids['OTHER_GROUP']))
+        .replace(/"OTHER_PERSON"/g, JSON.stringify(ids['OTHER_PERSON'])),
     );
     return p[who].request<any>(route.method, pathOf(route.template), body === undefined ? undefined : resolved, {
       query: request.query ?? {},

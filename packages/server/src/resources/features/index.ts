@@ -57,3 +57,7 @@ export {
 } from './attention-read-model.ts';
 // Erasing a person (resources/people/service.ts), in its transaction.
 export { eraseFeatureActivity, type AuthorKeys, type ContentErasure } from './store-erasure.ts';
+// Merging two people (resources/people/service.ts): one vote per idea kept, in its transaction.
+export { keepOneVotePerIdea } from './store-votes.ts';
+// Ideas' stored value after a person's company or votes changed (merge, erasure).
+export { refreshValuesOfVoters } from './store-value.ts';

@@ -4,7 +4,7 @@
  * resources/tags, hence a read model), sorts including trending, and each item's tags; and the
  * ideas similar to one, the candidates for merging it (full-text search, board-read-model.ts).
  */
-import { bool, placeholders, type Database } from '../../db/database.ts';
+import { bool, type Database } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { searchClause, Where } from '../../db/query.ts';
 import { tagsOfFeatures, type IdeaTag } from '../tags/index.ts';
@@ -13,6 +13,7 @@ import { typoCorrections } from './store-search.ts';
 import { featureCountQuery } from './store-counts.ts';
 import { STOP_WORDS } from './stop-words.ts';
 import { readList } from './list-read.ts';
+import { ensureValuesCurrent } from './store-value.ts';
 import { TAGGED, taggedQueries } from './tagged-read-model.ts';
 import { trendingPage, type TrendingSource } from './store-trending.ts';
 import type { FeatureRow, ListQuery } from './store.ts';
@@ -26,9 +27,11 @@ export interface FeatureListFilter {
   internal?: boolean | undefined;
   /** Only items carrying this tag (a tag id of the project). */
   tag?: string | undefined;
+  /** Only items voted for or submitted by people of this company (a company id of the project). */
+  company?: string | undefined;
   /** false: not triaged yet (and not held); true: triaged. */
   triaged?: boolean | undefined;
-  /** Text searched in title, description and developer notes. */
+  /** Words searched in title and description (full-text, prefixes, typo corrections). */
   q?: string | undefined;
   sort: ManagedSort;
   limit: number;
@@ -38,16 +41,19 @@ export interface FeatureListFilter {
 export type TaggedFeatureRow = FeatureRow & { tags: IdeaTag[] };
 
 /**
- * Ideas' "value": the monthly revenue of their voters' companies (resources/people), each company
- * once however many of its people voted. One pass from the project's companies to their people's
- * votes (votes_by_voter), grouped by idea; ideas without a valued voter have no row.
+ * Items of a company's people (resources/people): those its people voted for (their voter ids),
+ * submitted on the board (their board users) or with their contact e-mail. The company is named
+ * by the host app's id (a person's `company.externalId`) or Signpost's own. Each part is one set
+ * read once from the company's people, not a check per item.
  */
-const VALUES_BY_FEATURE = `SELECT cv.feature_id, SUM(cv.monthly_revenue) AS value FROM (
-  SELECT DISTINCT v.feature_id, c.id, c.monthly_revenue FROM companies c
-  JOIN people p ON p.company_id = c.id
-  JOIN person_aliases a ON a.person_id = p.id AND a.kind = 'voter_id'
-  JOIN votes v ON v.voter_id = a.value
-  WHERE c.project_id = ? AND c.monthly_revenue IS NOT NULL) cv GROUP BY cv.feature_id`;
+const COMPANY_PEOPLE = `SELECT p.id FROM people p JOIN companies c ON c.id = p.company_id
+  WHERE c.project_id = ? AND (c.external_id = ? OR c.id = ?)`;
+const OF_COMPANY = `(f.id IN (SELECT v.feature_id FROM person_aliases a JOIN votes v ON v.voter_id = a.value
+    WHERE a.kind = 'voter_id' AND a.person_id IN (${COMPANY_PEOPLE}))
+  OR f.board_user_id IN (SELECT a.value FROM person_aliases a
+    WHERE a.kind = 'board_user' AND a.person_id IN (${COMPANY_PEOPLE}))
+  OR LOWER(f.contact_email) IN (SELECT a.value FROM person_aliases a
+    WHERE a.kind = 'email' AND a.person_id IN (${COMPANY_PEOPLE})))`;
 
 const TOP = 'f.vote_count DESC, f.created_at DESC, f.id DESC';
 const ORDER: Record<Exclude<ManagedSort, 'trending'>, string> = {
@@ -56,26 +62,8 @@ const ORDER: Record<Exclude<ManagedSort, 'trending'>, string> = {
   votes: TOP,
   comments: 'f.comment_count DESC, f.created_at DESC, f.id DESC',
   updated: 'f.updated_at DESC, f.id DESC',
-  value: `COALESCE(x.value, 0) DESC, ${TOP}`,
+  value: `f.value DESC, ${TOP}`,
 };
-
-/** The value of each of these ideas of the project, by id: from the ideas' own votes (their primary key). */
-export async function valuesOfFeatures(db: Database, projectId: string, ids: string[]): Promise<Map<string, number>> {
-  const values = new Map<string, number>();
-  if (ids.length === 0) return values;
-  const rows = await db.all<{ feature_id: string; value: number }>(
-    `SELECT cv.feature_id, SUM(cv.monthly_revenue) AS value FROM (
-       SELECT DISTINCT v.feature_id, c.id, c.monthly_revenue FROM votes v
-       JOIN person_aliases a ON a.project_id = ? AND a.kind = 'voter_id' AND a.value = v.voter_id
-       JOIN people p ON p.id = a.person_id
-       JOIN companies c ON c.id = p.company_id
-       WHERE v.feature_id IN (${placeholders(ids.length)}) AND c.monthly_revenue IS NOT NULL) cv
-     GROUP BY cv.feature_id`,
-    [projectId, ...ids],
-  );
-  for (const row of rows) values.set(row.feature_id, Number(row.value));
-  return values;
-}
 
 async function withTags(db: Database, rows: FeatureRow[]): Promise<TaggedFeatureRow[]> {
   const tags = await tagsOfFeatures(
@@ -94,6 +82,8 @@ export async function listManagedFeatures(
   projectId: string,
   filter: FeatureListFilter,
 ): Promise<{ rows: (TaggedFeatureRow & { value: number })[]; total: number }> {
+  // Stored values behind a company change are recomputed first (one read of two versions otherwise).
+  await ensureValuesCurrent(db, projectId);
   // A search word that matches nothing may be a typo: the text also matches as corrected.
   const words = searchWords(filter.q);
   const corrections = words.length > 0 ? await typoCorrections(db, projectId, words) : new Map<string, string[]>();
@@ -103,12 +93,7 @@ export async function listManagedFeatures(
     filter.limit,
     filter.offset,
   );
-  const values = await valuesOfFeatures(
-    db,
-    projectId,
-    rows.map((row) => row.id),
-  );
-  return { rows: (await withTags(db, rows)).map((row) => ({ ...row, value: values.get(row.id) ?? 0 })), total };
+  return { rows: (await withTags(db, rows)).map((row) => ({ ...row, value: Number(row.value ?? 0) })), total };
 }
 
 /**
@@ -136,38 +121,40 @@ export function managedFeaturesQuery(
       .when(filter.status, 'f.status = ?', filter.status ?? null)
       .when(filter.type, 'f.type = ?', filter.type ?? null)
       .when(filter.internal, 'f.internal = ?', bool(filter.internal ?? false));
+    if (filter.company) {
+      const ids = [projectId, filter.company, filter.company];
+      base.add(OF_COMPANY, ...ids, ...ids, ...ids);
+    }
     if (filter.triaged === false) base.add('f.triaged_at IS NULL AND f.held = 0');
     if (filter.triaged === true) base.add('f.triaged_at IS NOT NULL');
     if (filter.q) {
-      const search = searchClause(['f.title', 'f.description', 'f.developer_notes'], filter.q);
-      if (corrections.size === 0) base.add(search.sql, ...search.params);
-      else {
-        const typo = textCondition(dialect, searchWords(filter.q), corrections);
-        base.add(`(${search.sql} OR ${typo.sql})`, ...search.params, ...typo.params);
+      // The full-text index (features_fts / the tsvector index), as the board searches: every word
+      // as a prefix, a word that matches nothing also as its typo corrections. Text without a
+      // word (punctuation only) is looked for as it is.
+      const words = searchWords(filter.q);
+      if (words.length === 0) {
+        const search = searchClause(['f.title', 'f.description', 'f.developer_notes'], filter.q);
+        base.add(search.sql, ...search.params);
+      } else {
+        const text = textCondition(dialect, words, corrections);
+        base.add(text.sql, ...text.params);
       }
     }
     return base;
   };
   const untagged = filtered();
-  // The value sort joins each idea's value (VALUES_BY_FEATURE, computed once for the project).
-  const byValue = filter.sort === 'value';
-  const valueJoin = byValue ? `LEFT JOIN (${VALUES_BY_FEATURE}) x ON x.feature_id = f.id` : '';
-  const valueParams = byValue ? [projectId] : [];
+  // The value sort walks features_project_value (the stored value, store-value.ts).
   const where = filtered().when(filter.tag, TAGGED, filter.tag ?? null);
   const orderBy = ORDER[filter.sort === 'trending' ? 'votes' : filter.sort];
   const tagged =
     filter.tag === undefined
       ? undefined
-      : taggedQueries(
-          dialect,
-          { columns: 'f.*', join: valueJoin, joinParams: valueParams, where: untagged },
-          filter.tag,
-        );
+      : taggedQueries(dialect, { columns: 'f.*', join: '', joinParams: [], where: untagged }, filter.tag);
   return {
     // Kept counts answer the equality filters; a tag or search text counts the matching items.
     count:
       tagged?.count ??
-      (filter.q || filter.triaged !== undefined
+      (filter.q || filter.company || filter.triaged !== undefined
         ? { sql: `SELECT COUNT(*) AS total FROM features f WHERE ${where.sql}`, params: where.params }
         : featureCountQuery(projectId, {
             environment: filter.environment,
@@ -176,8 +163,8 @@ export function managedFeaturesQuery(
             internal: filter.internal === undefined ? undefined : filter.internal ? 1 : 0,
           })),
     page: {
-      sql: `SELECT f.* FROM features f ${valueJoin} WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
-      params: [...valueParams, ...where.params, filter.limit, filter.offset],
+      sql: `SELECT f.* FROM features f WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+      params: [...where.params, filter.limit, filter.offset],
     },
     ...(tagged && { taggedPage: tagged.page(orderBy, [], filter.limit, filter.offset) }),
     ...(filter.sort === 'trending' && {

@@ -68,7 +68,8 @@ export const ListFeaturesQuery = Type.Object({
     Type.String({
       minLength: 1,
       maxLength: 200,
-      description: 'Text searched in title, description and developer notes',
+      description:
+        "Words searched in title and description with the full-text index, as the board does: every word as a prefix, a word matching nothing also as its likely typo's corrections",
     }),
   ),
   tag: Type.Optional(
@@ -76,6 +77,14 @@ export const ListFeaturesQuery = Type.Object({
       minLength: 1,
       maxLength: 100,
       description: 'Only items carrying this tag (a tag id of the project)',
+    }),
+  ),
+  company: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        "Only items voted for or submitted by people of this company of the project: the host app's company id (a person's company.externalId)",
     }),
   ),
   triaged: Type.Optional(

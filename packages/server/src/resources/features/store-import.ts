@@ -4,6 +4,7 @@
  * Unlike the surfaces' writes these emit no domain event: imported history is no news, so no
  * follower is e-mailed and no webhook fires for it (issue 36). Counters stay exact as usual.
  */
+import { refreshFeatureValues } from './store-value.ts';
 import { bool, placeholders, type Queryable } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
@@ -107,6 +108,11 @@ export async function insertImportedVotes(tx: Queryable, votes: readonly Importe
        WHERE id IN (${placeholders(entries.length)})`,
       [...entries.flat(), ...entries.map(([id]) => id)],
     );
+    // An imported voter may be a person of a valued company already (matched by e-mail).
+    const feature = await tx.get<{ project_id: string }>('SELECT project_id FROM features WHERE id = ?', [
+      entries[0]![0],
+    ]);
+    if (feature) await refreshFeatureValues(tx, feature.project_id, [...perFeature.keys()]);
   }
   return added.length;
 }

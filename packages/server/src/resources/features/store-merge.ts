@@ -5,6 +5,7 @@
  * board links lead to the kept one), and the kept feature's counters are
  * recounted from its rows (held comments are not counted), so they stay exact whatever happened before.
  */
+import { refreshFeatureValues } from './store-value.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
 import { nowIso } from '../../kernel/ids.ts';
@@ -98,6 +99,8 @@ export async function mergeFeature(
        WHERE id = ?`,
       [targetId, targetId, nowIso(), targetId],
     );
+    // The target's voters now include the duplicate's: its value too.
+    await refreshFeatureValues(tx, projectId, [targetId]);
     await recordAudit(tx, {
       projectId,
       action: 'feature.merged',

@@ -10,6 +10,8 @@ import { Where } from '../../db/query.ts';
 import { bumpCounter, featureCounts, lockFeature, lockPublicFeature } from './store.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import { touchPerson } from '../people/index.ts';
+import { refreshFeatureValues } from './store-value.ts';
+import { voterIsValued } from './value-read-model.ts';
 
 export interface VoteRow {
   voter_id: string;
@@ -25,22 +27,15 @@ export async function addVote(
 ): Promise<number | undefined> {
   return db.transaction(async (tx) => {
     if (!(await lockPublicFeature(tx, scope, featureId))) return undefined;
-    const { changes } = await tx.run(
-      'INSERT INTO votes (feature_id, voter_id, created_at) VALUES (?, ?, ?) ON CONFLICT (feature_id, voter_id) DO NOTHING',
-      [featureId, voterId, nowIso()],
-    );
-    if (changes === 1) {
-      await bumpCounter(tx, featureId, 'vote_count', 1);
-      // The voter is a person of the project from their first vote on (resources/people).
-      await touchPerson(tx, scope.projectId, 'voter_id', voterId);
-    }
+    await addVoteInTransaction(tx, scope.projectId, featureId, voterId);
     return (await featureCounts(tx, featureId)).voteCount;
   });
 }
 
 /**
- * A vote written in the caller's transaction on an item it has just made (an idea filed on a
- * person's behalf): counted, and the voter a person of the project.
+ * A vote written in the caller's transaction (addVote's, after the idea's lock, or on an idea it
+ * has just made, as filing on a person's behalf does): once, counted, the voter a person of the
+ * project from their first vote on (resources/people), the idea's stored value moved.
  */
 export async function addVoteInTransaction(tx: Queryable, projectId: string, featureId: string, voterId: string) {
   const { changes } = await tx.run(
@@ -50,6 +45,7 @@ export async function addVoteInTransaction(tx: Queryable, projectId: string, fea
   if (changes === 1) {
     await bumpCounter(tx, featureId, 'vote_count', 1);
     await touchPerson(tx, projectId, 'voter_id', voterId);
+    await refreshValueAfterVote(tx, projectId, featureId, voterId);
   }
 }
 
@@ -62,9 +58,17 @@ export async function removeVote(
 ): Promise<number | undefined> {
   return db.transaction(async (tx) => {
     if (!(await lockPublicFeature(tx, scope, featureId))) return undefined;
-    if (await deleteVote(tx, featureId, voterId)) await bumpCounter(tx, featureId, 'vote_count', -1);
+    if (await deleteVote(tx, featureId, voterId)) {
+      await bumpCounter(tx, featureId, 'vote_count', -1);
+      await refreshValueAfterVote(tx, scope.projectId, featureId, voterId);
+    }
     return (await featureCounts(tx, featureId)).voteCount;
   });
+}
+
+/** A vote by a person of a valued company moves the idea's stored value (one indexed read otherwise). */
+async function refreshValueAfterVote(tx: Queryable, projectId: string, featureId: string, voterId: string) {
+  if (await voterIsValued(tx, projectId, voterId)) await refreshFeatureValues(tx, projectId, [featureId]);
 }
 
 /** Whether this voter's vote is on the feature (the board shows its button pressed). */
@@ -104,7 +108,10 @@ export async function moderateRemoveVote(db: Database, projectId: string, featur
   return db.transaction(async (tx) => {
     if (!(await lockFeature(tx, projectId, featureId))) return undefined;
     const removed = await deleteVote(tx, featureId, voterId);
-    if (removed) await bumpCounter(tx, featureId, 'vote_count', -1);
+    if (removed) {
+      await bumpCounter(tx, featureId, 'vote_count', -1);
+      await refreshValueAfterVote(tx, projectId, featureId, voterId);
+    }
     return { removed, ...(await featureCounts(tx, featureId)) };
   });
 }
@@ -112,4 +119,36 @@ export async function moderateRemoveVote(db: Database, projectId: string, featur
 async function deleteVote(tx: Queryable, featureId: string, voterId: string): Promise<boolean> {
   const { changes } = await tx.run('DELETE FROM votes WHERE feature_id = ? AND voter_id = ?', [featureId, voterId]);
   return changes === 1;
+}
+
+/**
+ * Merging two people (resources/people): once their aliases are one person's, that person keeps
+ * one vote per idea, the earliest; the others go and each idea's count drops with them (under the
+ * idea's row lock, as every vote write). Answers how many went and the ideas they were on.
+ */
+export async function keepOneVotePerIdea(
+  tx: Queryable,
+  projectId: string,
+  voterIds: readonly string[],
+): Promise<{ dropped: number; featureIds: string[] }> {
+  const voted: string[] = [];
+  if (voterIds.length === 0) return { dropped: 0, featureIds: voted };
+  const rows = await tx.all<{ feature_id: string; voter_id: string }>(
+    `SELECT v.feature_id, v.voter_id FROM votes v JOIN features f ON f.id = v.feature_id
+     WHERE f.project_id = ? AND v.voter_id IN (${voterIds.map(() => '?').join(', ')})
+     ORDER BY v.feature_id, v.created_at, v.voter_id`,
+    [projectId, ...voterIds],
+  );
+  const byFeature = new Map<string, string[]>();
+  for (const row of rows) byFeature.set(row.feature_id, [...(byFeature.get(row.feature_id) ?? []), row.voter_id]);
+  let dropped = 0;
+  for (const [featureId, voters] of [...byFeature].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    voted.push(featureId);
+    if (voters.length < 2 || !(await lockFeature(tx, projectId, featureId))) continue;
+    let gone = 0;
+    for (const voterId of voters.slice(1)) if (await deleteVote(tx, featureId, voterId)) gone++;
+    if (gone > 0) await tx.run('UPDATE features SET vote_count = vote_count - ? WHERE id = ?', [gone, featureId]);
+    dropped += gone;
+  }
+  return { dropped, featureIds: voted };
 }

@@ -40,6 +40,8 @@ export interface FeatureRow {
   triaged_at?: string | null;
   /** The release it shipped in when that release went live (issue 33); shown while it is done. */
   released_in?: string | null;
+  /** The monthly revenue of its voters' companies (issue 30; kept by store-value.ts). */
+  value?: number;
 }
 
 export interface NewFeature {

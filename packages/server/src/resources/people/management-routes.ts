@@ -1,4 +1,4 @@
-/** Management of a project's people: the People screen's list and a person's page. */
+/** Management of a project's people: the People screen's list, a person's page, merging duplicates. */
 import { Type } from 'typebox';
 import { clampLimit, errorResponses, Timestamp } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
@@ -7,6 +7,7 @@ import type { ManagementApp, ManagementDeps } from '../../management/context.ts'
 import { NullableString, ProjectParams } from '../../http/management-schemas.ts';
 import { PersonSchema, presentPerson } from './presenter.ts';
 import { personPage } from './person-data.ts';
+import { mergePeople } from './service.ts';
 import { listCompanies, listPeople } from './store.ts';
 
 const tags = ['people'];
@@ -103,6 +104,26 @@ const CompanyList = Type.Object(
   },
   { additionalProperties: false },
 );
+const MergeBody = Type.Object(
+  {
+    into: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'The person kept: the one in the path is merged into them and goes',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const MergeResult = Type.Object(
+  {
+    person: PersonSchema,
+    merged: Type.Boolean({ description: 'false: the person had already been merged into this one (nothing changed)' }),
+    votesDropped: Type.Integer({ description: 'Votes removed so that the kept person has one per idea' }),
+  },
+  { additionalProperties: false },
+);
+
 
 export async function peopleManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   app.get(
@@ -180,6 +201,36 @@ export async function peopleManagementRoutes(app: ManagementApp, { db }: Managem
       const page = await personPage(db, projectId, personId);
       if (!page) throw new NotFoundError();
       return page;
+    },
+  );
+
+  app.post(
+    '/projects/:projectId/people/:personId/merge',
+    {
+      schema: {
+        operationId: 'manageMergePerson',
+        summary:
+          'Merges a duplicate person into another: their votes, comments, ideas, aliases and company go to the person kept, one vote per idea kept; repeating it changes nothing (role: admin)',
+        tags,
+        params: PersonParams,
+        body: MergeBody,
+        response: { 200: MergeResult, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { projectId, personId } = request.params;
+      await requireProjectAccess(request, projectId, 'admin');
+      const result = await mergePeople(db, projectId, personId, request.body.into.trim());
+      if (result.outcome === 'same') {
+        const message = 'must be another person than the one merged';
+        throw new BadRequestError(`Invalid body field into: ${message}`, [{ field: 'into', message }]);
+      }
+      if (result.outcome === 'not-found') throw new NotFoundError();
+      return {
+        person: presentPerson(result.person),
+        merged: result.outcome === 'merged',
+        votesDropped: result.votesDropped,
+      };
     },
   );
 }

@@ -11,13 +11,22 @@ import type { Database, Queryable } from '../../db/database.ts';
 import { nowIso } from '../../kernel/ids.ts';
 import { recordAudit } from '../audit/index.ts';
 import { eraseBoardUsers } from '../board/index.ts';
-import { eraseFeatureActivity } from '../features/index.ts';
+import { eraseFeatureActivity, keepOneVotePerIdea, refreshValuesOfVoters } from '../features/index.ts';
 import { eraseLogUser } from '../logs/index.ts';
 import { eraseNotificationsOfUsers, notificationsOfUsers } from '../notifications/index.ts';
 import { eraseSessionUser, sessionsOfUser } from '../release-health/index.ts';
 import { eraseErrorUser, errorDataOfPerson, errorUserKeys } from '../reports/index.ts';
 import { allActivityOfPerson } from './read-model.ts';
-import { allAliasesOf, deletePerson, getPerson, type PersonWithCompany, peopleSettings } from './store.ts';
+import {
+  aliasesOf,
+  allAliasesOf,
+  deletePerson,
+  getPerson,
+  mergedInto,
+  mergePersonRows,
+  type PersonWithCompany,
+  peopleSettings,
+} from './store.ts';
 
 /** Telemetry (error events, sessions) in an export: the newest this many of each. */
 const TELEMETRY_LIMIT = 1000;
@@ -101,6 +110,8 @@ export async function erasePerson(
     const sessions = await eraseSessionUser(tx, projectId, keys.userIds);
     const logGroups = await eraseLogUser(tx, projectId, keys.userIds);
     await deletePerson(tx, projectId, personId);
+    // Their votes still count, but no longer for their company's value.
+    await refreshValuesOfVoters(tx, projectId, keys.voterIds);
     await eraseBoardUsers(tx, projectId, keys.boardUserIds, keys.emails);
     const result: ErasureResult = {
       content: eraseContent,
@@ -120,5 +131,53 @@ export async function erasePerson(
       after: { ...result },
     });
     return result;
+  });
+}
+
+export type MergeOutcome =
+  | { outcome: 'merged' | 'already'; person: PersonWithCompany; votesDropped: number }
+  | { outcome: 'not-found' }
+  | { outcome: 'same' };
+
+/**
+ * Merges a duplicate person into another of the project (issue 30): the merged person's aliases,
+ * and with them their votes, comments and authored ideas, become the kept person's; the kept
+ * person holds one vote per idea (the earliest); their company link and missing details are
+ * filled. One transaction with its audit entry. Idempotent: merging again a person already merged
+ * into `intoId` answers `already` and changes nothing.
+ */
+export async function mergePeople(
+  db: Database,
+  projectId: string,
+  fromId: string,
+  intoId: string,
+): Promise<MergeOutcome> {
+  if (fromId === intoId) return { outcome: 'same' };
+  return db.transaction(async (tx): Promise<MergeOutcome> => {
+    const into = await getPerson(tx, projectId, intoId);
+    if (!into) return { outcome: 'not-found' };
+    const from = await getPerson(tx, projectId, fromId);
+    if (!from) {
+      if ((await mergedInto(tx, projectId, fromId)) === intoId) {
+        return { outcome: 'already', person: into, votesDropped: 0 };
+      }
+      return { outcome: 'not-found' };
+    }
+    const moved = await allAliasesOf(tx, fromId);
+    await mergePersonRows(tx, projectId, fromId, intoId);
+    const voterIds = await aliasesOf(tx, intoId, 'voter_id');
+    const { dropped } = await keepOneVotePerIdea(tx, projectId, voterIds);
+    // Their votes may now count for a company (or another one).
+    await refreshValuesOfVoters(tx, projectId, voterIds);
+    const person = (await getPerson(tx, projectId, intoId))!;
+    // Ids and counts only: the kept person's details are on their page, the merged one's are theirs now.
+    await recordAudit(tx, {
+      projectId,
+      action: 'person.merged',
+      target: { type: 'person', id: intoId },
+      before: { mergedPersonId: fromId },
+      after: { intoPersonId: intoId, aliasesMoved: moved.length, votesDropped: dropped },
+    });
+    return { outcome: 'merged', person, votesDropped: dropped };
   });
 }

@@ -111,6 +111,8 @@ export async function identifyBoardUser(
   await addAlias(tx, projectId, 'board_user', user.id, personId);
   await addAlias(tx, projectId, 'voter_id', `board:${user.id}`, personId);
   await addAlias(tx, projectId, 'email', user.email, personId);
+  const valuedBefore = await valueKey(tx, personId);
+  const revenueBefore = facts.company ? await companyRevenue(tx, projectId, facts.company.externalId) : undefined;
   const companyId = facts.company ? await upsertCompany(tx, projectId, facts.company) : undefined;
   await tx.run(
     `UPDATE people SET board_user_id = ?, email = ?, name = COALESCE(?, name), avatar_url = COALESCE(?, avatar_url),
@@ -126,7 +128,41 @@ export async function identifyBoardUser(
       personId,
     ],
   );
+  // Ideas' value (resources/features) follows: a changed company link or revenue bumps the version.
+  const revenueAfter = facts.company ? await companyRevenue(tx, projectId, facts.company.externalId) : undefined;
+  if ((await valueKey(tx, personId)) !== valuedBefore || revenueAfter !== revenueBefore) {
+    await bumpCompanyValueVersion(tx, projectId);
+  }
   return personId;
+}
+
+/** The person's company and its revenue, as one comparable string. */
+async function valueKey(tx: Queryable, personId: string): Promise<string> {
+  const row = await tx.get<{ company_id: string | null; monthly_revenue: number | null }>(
+    'SELECT p.company_id, c.monthly_revenue FROM people p LEFT JOIN companies c ON c.id = p.company_id WHERE p.id = ?',
+    [personId],
+  );
+  return `${row?.company_id ?? ''}|${row?.monthly_revenue ?? ''}`;
+}
+
+async function companyRevenue(tx: Queryable, projectId: string, externalId: string): Promise<string> {
+  const row = await tx.get<{ monthly_revenue: number | null }>(
+    'SELECT monthly_revenue FROM companies WHERE project_id = ? AND external_id = ?',
+    [projectId, externalId],
+  );
+  return row === undefined ? 'none' : String(row.monthly_revenue);
+}
+
+/**
+ * A person's company or a company's revenue changed: the ideas' stored values (resources/features)
+ * are behind until recomputed, which the next inbox read does when it sees this version move.
+ */
+async function bumpCompanyValueVersion(tx: Queryable, projectId: string): Promise<void> {
+  await tx.run(
+    `INSERT INTO company_value_versions (project_id, version) VALUES (?, 1)
+     ON CONFLICT (project_id) DO UPDATE SET version = company_value_versions.version + 1`,
+    [projectId],
+  );
 }
 
 async function upsertCompany(tx: Queryable, projectId: string, company: CompanyFacts): Promise<string> {
@@ -365,4 +401,64 @@ export async function listCompanies(db: Queryable, projectId: string, limit: num
      FROM companies c WHERE c.project_id = ? ORDER BY LOWER(COALESCE(c.name, c.external_id)), c.id LIMIT ?`,
     [projectId, limit],
   );
+}
+/**
+ * Merging a duplicate person into another (issue 30): every alias of `fromId` (their voter ids,
+ * board users, addresses, and so their votes, comments and ideas) becomes `intoId`'s; what the
+ * kept person lacks (name, e-mail, avatar, the app's id, board user, company) is filled from the
+ * merged one; the first sighting is the earlier one, the last the later one. The merged row goes
+ * and `person_merges` remembers where it went. In the caller's transaction.
+ */
+export async function mergePersonRows(tx: Queryable, projectId: string, fromId: string, intoId: string): Promise<void> {
+  const from = await tx.get<PersonRow>('SELECT * FROM people WHERE project_id = ? AND id = ?', [projectId, fromId]);
+  if (!from) return;
+  await tx.run('UPDATE person_aliases SET person_id = ? WHERE project_id = ? AND person_id = ?', [
+    intoId,
+    projectId,
+    fromId,
+  ]);
+  await tx.run('DELETE FROM people WHERE project_id = ? AND id = ?', [projectId, fromId]);
+  await tx.run(
+    `UPDATE people SET name = COALESCE(name, ?), email = COALESCE(email, ?), avatar_url = COALESCE(avatar_url, ?),
+       external_id = COALESCE(external_id, ?), board_user_id = COALESCE(board_user_id, ?),
+       company_id = COALESCE(company_id, ?),
+       first_seen_at = CASE WHEN first_seen_at > ? THEN ? ELSE first_seen_at END,
+       last_seen_at = CASE WHEN last_seen_at < ? THEN ? ELSE last_seen_at END
+     WHERE project_id = ? AND id = ?`,
+    [
+      from.name,
+      from.email,
+      from.avatar_url,
+      from.external_id,
+      from.board_user_id,
+      from.company_id,
+      from.first_seen_at,
+      from.first_seen_at,
+      from.last_seen_at,
+      from.last_seen_at,
+      projectId,
+      intoId,
+    ],
+  );
+  const now = nowIso();
+  // Earlier merges into the merged person now lead to the kept one.
+  await tx.run('UPDATE person_merges SET into_id = ? WHERE project_id = ? AND into_id = ?', [
+    intoId,
+    projectId,
+    fromId,
+  ]);
+  await tx.run(
+    `INSERT INTO person_merges (project_id, from_id, into_id, merged_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (project_id, from_id) DO UPDATE SET into_id = excluded.into_id, merged_at = excluded.merged_at`,
+    [projectId, fromId, intoId, now],
+  );
+}
+
+/** The person a merged person went into, or undefined when `personId` was never merged. */
+export async function mergedInto(db: Queryable, projectId: string, personId: string): Promise<string | undefined> {
+  const row = await db.get<{ into_id: string }>(
+    'SELECT into_id FROM person_merges WHERE project_id = ? AND from_id = ?',
+    [projectId, personId],
+  );
+  return row?.into_id;
 }

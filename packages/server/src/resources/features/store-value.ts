@@ -1,0 +1,54 @@
+/**
+ * The store of ideas' stored value (issue 30, `features.value`; what it is: value-read-model.ts).
+ * Refreshed in the transaction of what changes it: a vote or unvote by a valued voter, merging or
+ * erasing a person; after a company change (people store's company_value_versions), the first
+ * inbox read recomputes the project's values once and records the version they reflect.
+ */
+import type { Database, Queryable } from '../../db/database.ts';
+import { allValuesOfProject, featuresVotedBy, valuesOfFeatures, valueVersions } from './value-read-model.ts';
+
+/** Stores the value of these ideas of the project, computed afresh. */
+export async function refreshFeatureValues(tx: Queryable, projectId: string, ids: readonly string[]): Promise<void> {
+  const values = await valuesOfFeatures(tx, projectId, ids);
+  for (const id of ids) {
+    await tx.run('UPDATE features SET value = ? WHERE id = ? AND project_id = ? AND value <> ?', [
+      values.get(id) ?? 0,
+      id,
+      projectId,
+      values.get(id) ?? 0,
+    ]);
+  }
+}
+
+/** Refreshes the value of every idea these voter ids voted for (a person merged or erased). */
+export async function refreshValuesOfVoters(tx: Queryable, projectId: string, voterIds: readonly string[]) {
+  await refreshFeatureValues(tx, projectId, await featuresVotedBy(tx, projectId, voterIds));
+}
+
+/**
+ * Brings the project's stored values up to date when a company changed since they were computed
+ * (one read of two versions otherwise). Safe to run concurrently: each run writes the values it
+ * read and the version it saw.
+ */
+export async function ensureValuesCurrent(db: Database, projectId: string): Promise<void> {
+  const { wanted, have } = await valueVersions(db, projectId);
+  if (wanted === have) return;
+  await db.transaction(async (tx) => {
+    const values = await allValuesOfProject(tx, projectId);
+    const stale = await tx.all<{ id: string; value: number }>(
+      'SELECT id, value FROM features WHERE project_id = ? AND value <> 0',
+      [projectId],
+    );
+    for (const row of stale) {
+      if (!values.has(row.id)) await tx.run('UPDATE features SET value = 0 WHERE id = ?', [row.id]);
+    }
+    for (const [id, value] of values) {
+      await tx.run('UPDATE features SET value = ? WHERE id = ? AND value <> ?', [value, id, value]);
+    }
+    await tx.run(
+      `INSERT INTO feature_value_versions (project_id, version) VALUES (?, ?)
+       ON CONFLICT (project_id) DO UPDATE SET version = excluded.version`,
+      [projectId, wanted],
+    );
+  });
+}

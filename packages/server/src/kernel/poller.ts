@@ -1,7 +1,8 @@
 /**
  * A background job that runs a pass now and then again every `intervalMs` after the previous
- * pass ended (so passes never overlap), until stopped. The schedule worker and the outbox worker
- * both poll this way; the pass decides what to do and asks `stopping` to end early.
+ * pass ended (so passes never overlap), until stopped; the pass decides what to do and asks
+ * `stopping` to end early. The resources' background workers extend PollingWorker (below); the
+ * quota meter holds a Poller of its own.
  */
 export interface PollerLog {
   error(details: { err: unknown }, message: string): void;
@@ -58,5 +59,35 @@ export class Poller {
     }, delay);
     // A poll never keeps the process alive on its own.
     if (typeof this.timer === 'object' && 'unref' in this.timer) this.timer.unref();
+  }
+}
+
+/**
+ * A background worker that polls: it names itself, its interval and its log, and writes the pass.
+ * start, stop and `stopping` (for a pass to end at its next safe point) come from here, so the
+ * workers of every resource share one lifecycle instead of each wrapping a Poller by hand.
+ */
+export abstract class PollingWorker {
+  readonly #poller: Poller;
+
+  constructor(options: { intervalMs: number; name: string; log: PollerLog }) {
+    this.#poller = new Poller({ ...options, runPass: () => this.runPass() });
+  }
+
+  /** One pass over the work; passes never overlap. */
+  abstract runPass(): Promise<unknown>;
+
+  /** True once stop() was called. */
+  protected get stopping(): boolean {
+    return this.#poller.stopping;
+  }
+
+  start(): void {
+    this.#poller.start();
+  }
+
+  /** Stops polling and waits for the pass under way. */
+  stop(): Promise<void> {
+    return this.#poller.stop();
   }
 }

@@ -5,28 +5,20 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
-import { Poller } from '../../kernel/poller.ts';
+import { PollingWorker } from '../../kernel/poller.ts';
 import { pruneAuditLog } from './service.ts';
 
 export const AUDIT_PRUNE_INTERVAL_MS = 3_600_000;
 
-export class AuditRetentionWorker {
-  private readonly poller: Poller;
+export class AuditRetentionWorker extends PollingWorker {
+  readonly #db: Database;
 
   constructor(options: { db: Database; log: FastifyBaseLogger; intervalMs?: number }) {
-    this.poller = new Poller({
-      intervalMs: options.intervalMs ?? AUDIT_PRUNE_INTERVAL_MS,
-      name: 'audit retention',
-      log: options.log,
-      runPass: () => pruneAuditLog(options.db, { stopping: () => this.poller.stopping }),
-    });
+    super({ intervalMs: options.intervalMs ?? AUDIT_PRUNE_INTERVAL_MS, name: 'audit retention', log: options.log });
+    this.#db = options.db;
   }
 
-  start(): void {
-    this.poller.start();
-  }
-
-  stop(): Promise<void> {
-    return this.poller.stop();
+  override runPass(): Promise<unknown> {
+    return pruneAuditLog(this.#db, { stopping: () => this.stopping });
   }
 }

@@ -11,7 +11,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
-import { Poller } from '../../kernel/poller.ts';
+import { PollingWorker } from '../../kernel/poller.ts';
 import { anyScheduleDue, listScheduleDue, publishIfDue } from './store.ts';
 
 /** Entries looked at per read; a pass reads again until nothing is due. */
@@ -24,35 +24,20 @@ export interface ScheduleWorkerOptions {
   log: FastifyBaseLogger;
 }
 
-export class ScheduleWorker {
+export class ScheduleWorker extends PollingWorker {
   private readonly options: ScheduleWorkerOptions;
-  private readonly poller: Poller;
 
   constructor(options: ScheduleWorkerOptions) {
+    super({ intervalMs: options.intervalMs, name: 'changelog schedule', log: options.log });
     this.options = options;
-    this.poller = new Poller({
-      intervalMs: options.intervalMs,
-      name: 'changelog schedule',
-      log: options.log,
-      runPass: () => this.runPass(),
-    });
-  }
-
-  start(): void {
-    this.poller.start();
-  }
-
-  /** Stops polling and waits for the pass under way. */
-  stop(): Promise<void> {
-    return this.poller.stop();
   }
 
   /** Publishes every entry due now; returns the ids this worker published. */
-  async runPass(): Promise<string[]> {
+  override async runPass(): Promise<string[]> {
     const { db, log } = this.options;
     const published: string[] = [];
     const seen = new Set<string>();
-    while (!this.poller.stopping) {
+    while (!this.stopping) {
       const now = new Date().toISOString();
       if (!(await anyScheduleDue(db, now))) break;
       const due = (await listScheduleDue(db, now, BATCH)).filter((entry) => !seen.has(entry.id));

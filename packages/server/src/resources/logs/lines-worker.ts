@@ -9,7 +9,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import type { LogLinesConfig } from '../../config.ts';
-import { Poller } from '../../kernel/poller.ts';
+import { PollingWorker } from '../../kernel/poller.ts';
 import { MINUTE_VOLUME_HOURS } from './histogram.ts';
 import {
   BATCH,
@@ -22,29 +22,20 @@ import {
 
 const HOUR = 3_600_000;
 
-export class LinesWorker {
-  private readonly poller: Poller;
+export class LinesWorker extends PollingWorker {
   /** Groups seen since this time are checked against the cap (the first pass checks the retention's span). */
   private checkedUntil: string | undefined;
   private readonly db: Database;
   private readonly config: LogLinesConfig;
 
   constructor(db: Database, config: LogLinesConfig, log: FastifyBaseLogger) {
+    super({ intervalMs: config.workerMs, name: 'log lines', log });
     this.db = db;
     this.config = config;
-    this.poller = new Poller({ intervalMs: config.workerMs, name: 'log lines', log, runPass: () => this.runPass() });
-  }
-
-  start(): void {
-    this.poller.start();
-  }
-
-  stop(): Promise<void> {
-    return this.poller.stop();
   }
 
   /** One pass; returns the lines deleted by retention and by the cap. */
-  async runPass(now = Date.now()): Promise<{ expired: number; capped: number }> {
+  override async runPass(now = Date.now()): Promise<{ expired: number; capped: number }> {
     const { db, config } = this;
     const before = new Date(now - config.retentionDays * 24 * HOUR).toISOString();
     const since = this.checkedUntil ?? before;
@@ -52,14 +43,13 @@ export class LinesWorker {
     let expired = 0;
     let capped = 0;
     for (const projectId of await projectsWithLogs(db)) {
-      for (let n = BATCH; n === BATCH && !this.poller.stopping; )
-        expired += n = await expireLines(db, projectId, before);
+      for (let n = BATCH; n === BATCH && !this.stopping; ) expired += n = await expireLines(db, projectId, before);
       for (const groupId of await groupsOverCap(db, projectId, since, config.perGroup)) {
-        for (let n = BATCH; n === BATCH && !this.poller.stopping; )
+        for (let n = BATCH; n === BATCH && !this.stopping; )
           capped += n = await capGroupLines(db, groupId, config.perGroup);
       }
       await pruneMinuteVolume(db, projectId, new Date(now - MINUTE_VOLUME_HOURS * HOUR).toISOString().slice(0, 16));
-      if (this.poller.stopping) return { expired, capped };
+      if (this.stopping) return { expired, capped };
     }
     this.checkedUntil = started;
     return { expired, capped };

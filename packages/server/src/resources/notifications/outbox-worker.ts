@@ -17,7 +17,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { serverKey } from '../../db/instance-keys.ts';
 import { drainDue } from '../../kernel/leased-queue.ts';
-import { Poller } from '../../kernel/poller.ts';
+import { PollingWorker } from '../../kernel/poller.ts';
 import type { Mailer, MailMessage } from '../../mail/mailer.ts';
 import { renderNotice } from './messages.ts';
 import { featureForNotice, recipientOf } from './read-model.ts';
@@ -46,36 +46,21 @@ export interface OutboxWorkerOptions {
   log: FastifyBaseLogger;
 }
 
-export class OutboxWorker {
+export class OutboxWorker extends PollingWorker {
   private key: string | undefined;
   private readonly options: OutboxWorkerOptions;
-  private readonly poller: Poller;
 
   constructor(options: OutboxWorkerOptions) {
+    super({ intervalMs: options.config.outbox.pollMs, name: 'outbox', log: options.log });
     this.options = options;
-    this.poller = new Poller({
-      intervalMs: options.config.outbox.pollMs,
-      name: 'outbox',
-      log: options.log,
-      runPass: () => this.runPass(),
-    });
-  }
-
-  start(): void {
-    this.poller.start();
-  }
-
-  /** Stops polling and waits for the message being sent (claimed ones not yet begun are handed back). */
-  stop(): Promise<void> {
-    return this.poller.stop();
   }
 
   /** Sends what is due, batch after batch, until nothing is due or the worker stops. */
-  async runPass(): Promise<void> {
+  override async runPass(): Promise<void> {
     const { db, config, log } = this.options;
     await drainDue<OutboxRow>({
       leaseMs: config.outbox.leaseSeconds * 1000,
-      stopping: () => this.poller.stopping,
+      stopping: () => this.stopping,
       anythingDue: (now) => anythingDue(db, now),
       claim: async (now, leaseUntil) => {
         const claimed = await claimDue(db, { now, leaseUntil, limit: BATCH });

@@ -124,7 +124,6 @@ const MergeResult = Type.Object(
   { additionalProperties: false },
 );
 
-
 export async function peopleManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
   app.get(
     '/projects/:projectId/people',

@@ -8,7 +8,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
-import { Poller } from '../../kernel/poller.ts';
+import { PollingWorker } from '../../kernel/poller.ts';
 import { checkHealthDrops } from './drops.ts';
 import { UPDATE_WINDOW_MS } from './parse.ts';
 import { expireBatch } from './store.ts';
@@ -28,33 +28,23 @@ export interface ReleaseHealthWorkerOptions {
   dropCheckMs?: number;
 }
 
-export class ReleaseHealthWorker {
+export class ReleaseHealthWorker extends PollingWorker {
   private readonly options: ReleaseHealthWorkerOptions;
-  private readonly poller: Poller;
   private lastExpiry = 0;
   private lastDropCheck = 0;
 
   constructor(options: ReleaseHealthWorkerOptions) {
+    super({ intervalMs: options.flushMs ?? 1000, name: 'release health', log: options.log });
     this.options = options;
-    this.poller = new Poller({
-      intervalMs: options.flushMs ?? 1000,
-      name: 'release health',
-      log: options.log,
-      runPass: () => this.runPass(),
-    });
-  }
-
-  start(): void {
-    this.poller.start();
   }
 
   /** Stops the worker and writes the last counts. */
-  async stop(): Promise<void> {
-    await this.poller.stop();
+  override async stop(): Promise<void> {
+    await super.stop();
     await flushVersionChecks(this.options.db);
   }
 
-  async runPass(now = new Date()): Promise<void> {
+  override async runPass(now = new Date()): Promise<void> {
     await flushVersionChecks(this.options.db);
     const dropCheckMs = this.options.dropCheckMs ?? 60_000;
     if (dropCheckMs > 0 && now.getTime() - this.lastDropCheck >= dropCheckMs) {
@@ -79,7 +69,7 @@ export class ReleaseHealthWorker {
       ['release_users', countsCutoff],
       ['release_checks', countsCutoff],
     ] as const) {
-      while (!this.poller.stopping) {
+      while (!this.stopping) {
         const n = await expireBatch(db, table, cutoff, BATCH);
         deleted += n;
         if (n < BATCH) break;

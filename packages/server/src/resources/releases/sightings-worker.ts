@@ -10,7 +10,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import { emitDomainEvent } from '../../db/domain-events.ts';
-import { Poller } from '../../kernel/poller.ts';
+import { PollingWorker } from '../../kernel/poller.ts';
 import { releasesReportedSince } from './read-model.ts';
 import { insertSighting, knownVersions } from './store-sightings.ts';
 
@@ -22,31 +22,17 @@ export interface SightingsWorkerOptions {
   log: FastifyBaseLogger;
 }
 
-export class SightingsWorker {
-  private readonly poller: Poller;
+export class SightingsWorker extends PollingWorker {
   private readonly db: Database;
   private since: Date | undefined;
 
   constructor(options: SightingsWorkerOptions) {
+    super({ intervalMs: options.intervalMs, name: 'release sightings', log: options.log });
     this.db = options.db;
-    this.poller = new Poller({
-      intervalMs: options.intervalMs,
-      name: 'release sightings',
-      log: options.log,
-      runPass: () => this.runPass(),
-    });
-  }
-
-  start(): void {
-    this.poller.start();
-  }
-
-  stop(): Promise<void> {
-    return this.poller.stop();
   }
 
   /** One pass; the number of releases first seen in it. */
-  async runPass(now = new Date()): Promise<number> {
+  override async runPass(now = new Date()): Promise<number> {
     // A little overlap with the last pass: a write committed late is still found.
     const since = new Date((this.since ?? new Date(now.getTime() - CATCH_UP_MS)).getTime() - 60_000);
     const reported = await releasesReportedSince(this.db, since.toISOString());
@@ -61,7 +47,7 @@ export class SightingsWorker {
     for (const [projectId, versions] of byProject) {
       const known = await knownVersions(this.db, projectId, [...versions.keys()]);
       for (const [version, source] of versions) {
-        if (known.has(version) || this.poller.stopping) continue;
+        if (known.has(version) || this.stopping) continue;
         const first = await this.db.transaction(async (tx) => {
           if (!(await insertSighting(tx, projectId, version, source))) return false;
           await emitDomainEvent(tx, 'release.seen', { projectId, version, source });

@@ -13,7 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { drainDue } from '../../kernel/leased-queue.ts';
-import { Poller } from '../../kernel/poller.ts';
+import { PollingWorker } from '../../kernel/poller.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { SPIKE_MINUTES_MAX } from './alert-rules.ts';
 import { checkSpikes } from './alerts.ts';
@@ -49,31 +49,17 @@ const REASONS: Record<AlertPayload['reason'], string> = {
   spike: 'Error spike',
 };
 
-export class AlertWorker {
+export class AlertWorker extends PollingWorker {
   private readonly options: AlertWorkerOptions;
-  private readonly poller: Poller;
   private lastTick = 0;
   private lastRetention = 0;
 
   constructor(options: AlertWorkerOptions) {
+    super({ intervalMs: options.config.errorAlerts.pollMs, name: 'error alerts', log: options.log });
     this.options = options;
-    this.poller = new Poller({
-      intervalMs: options.config.errorAlerts.pollMs,
-      name: 'error alerts',
-      log: options.log,
-      runPass: () => this.runPass(),
-    });
   }
 
-  start(): void {
-    this.poller.start();
-  }
-
-  stop(): Promise<void> {
-    return this.poller.stop();
-  }
-
-  async runPass(): Promise<void> {
+  override async runPass(): Promise<void> {
     const { config } = this.options;
     const now = Date.now();
     if (now - this.lastTick >= config.errorAlerts.tickMs) {
@@ -93,7 +79,7 @@ export class AlertWorker {
     const cutoff = new Date(now.getTime() - config.errorAlerts.retentionDays * 86_400_000).toISOString();
     let deleted = 0;
     let after: string | undefined = '';
-    while (after !== undefined && !this.poller.stopping) {
+    while (after !== undefined && !this.stopping) {
       const batch = await pruneGroupEvents(db, cutoff, after, RETENTION_GROUPS);
       deleted += batch.deleted;
       after = batch.next;
@@ -108,7 +94,7 @@ export class AlertWorker {
     const { db, config } = this.options;
     await drainDue<AlertOutboxRow>({
       leaseMs: config.errorAlerts.leaseSeconds * 1000,
-      stopping: () => this.poller.stopping,
+      stopping: () => this.stopping,
       anythingDue: (now) => anyAlertDue(db, now),
       claim: (now, leaseUntil) => claimDueAlerts(db, { now, leaseUntil, limit: BATCH }),
       release: (row, leaseUntil) => releaseAlert(db, row.id, leaseUntil),

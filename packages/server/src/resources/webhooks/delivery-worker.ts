@@ -24,7 +24,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { serverKey } from '../../db/instance-keys.ts';
 import { drainDue } from '../../kernel/leased-queue.ts';
-import { Poller } from '../../kernel/poller.ts';
+import { PollingWorker } from '../../kernel/poller.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { dashboardLinks } from './events.ts';
 import { renderBody } from './format.ts';
@@ -68,32 +68,17 @@ export interface DeliveryWorkerOptions {
   log: FastifyBaseLogger;
 }
 
-export class DeliveryWorker {
+export class DeliveryWorker extends PollingWorker {
   private key: string | undefined;
   private prunedAt = 0;
   private readonly options: DeliveryWorkerOptions;
-  private readonly poller: Poller;
 
   constructor(options: DeliveryWorkerOptions) {
+    super({ intervalMs: options.config.webhooks.pollMs, name: 'webhooks', log: options.log });
     this.options = options;
-    this.poller = new Poller({
-      intervalMs: options.config.webhooks.pollMs,
-      name: 'webhooks',
-      log: options.log,
-      runPass: () => this.runPass(),
-    });
   }
 
-  start(): void {
-    this.poller.start();
-  }
-
-  /** Stops polling and waits for the messages being sent (claimed ones not yet begun are handed back). */
-  stop(): Promise<void> {
-    return this.poller.stop();
-  }
-
-  async runPass(): Promise<void> {
+  override async runPass(): Promise<void> {
     const { db, config } = this.options;
     const leaseMs = config.webhooks.leaseSeconds * 1000;
     if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
@@ -104,7 +89,7 @@ export class DeliveryWorker {
     await this.sendNotices(leaseMs);
     await drainDue<DeliveryRow>({
       leaseMs,
-      stopping: () => this.poller.stopping,
+      stopping: () => this.stopping,
       anythingDue: (now) => anythingDue(db, now),
       claim: (now, leaseUntil) => claimDue(db, { now, leaseUntil, limit: BATCH }),
       release: (delivery, leaseUntil) => release(db, delivery.id, leaseUntil),

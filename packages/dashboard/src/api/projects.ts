@@ -34,13 +34,15 @@ const SCOPE_TEXT = {
   'feedback:write': 'MCP: comment on, set the status of, tag and merge ideas',
   'changelog:read': 'MCP: read changelog entries, drafts included',
   'changelog:write': 'MCP: draft, edit and publish changelog entries',
-  'errors:read': 'MCP: search and read error groups',
-  'errors:triage': 'MCP: resolve, ignore and reopen error groups',
-  'logs:read': 'MCP: search and read log groups',
-  'releases:read': 'MCP: list and read releases',
-  'releases:write': 'MCP: create releases',
-  'config:read': 'MCP: read flags, maintenance and messages',
+  'errors:read': 'MCP: search and read error groups, their events and alert rules',
+  'errors:triage': 'MCP: resolve, ignore, reopen, merge and unmerge error groups; change alert rules',
+  'logs:read': 'MCP: search and read log groups and lines',
+  'releases:read': 'MCP: list and read releases with their health, what broke and what shipped',
+  'releases:write': 'MCP: create releases and resolve ideas in a release',
+  'config:read': 'MCP: read flags, maintenance, messages and flag history',
   'config:write': 'MCP: change flags, maintenance and messages',
+  'people:export': 'MCP: export everything held about one person (admins only)',
+  'audit:read': "MCP: read the project's audit log (admins only)",
 } as const satisfies Record<KeyScope, string>;
 
 type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

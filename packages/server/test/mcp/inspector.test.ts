@@ -55,6 +55,7 @@ describe('MCP Inspector CLI against /mcp', () => {
   it('lists the tools', async () => {
     const listed = await inspector('--method', 'tools/list');
     assert.deepEqual(listed.tools.map((tool: { name: string }) => tool.name).sort(), [
+      'audit',
       'changelog',
       'create_feature',
       'errors',

@@ -147,6 +147,7 @@ describe('board: idea list and search', () => {
       'createdAt',
       'excerpt',
       'id',
+      'releasedIn',
       'status',
       'tags',
       'title',

@@ -40,8 +40,9 @@ describe('dashboard audit log', () => {
       'feature.status_changed',
       'flag.updated',
       'flag.created',
-      // The seed's key.
+      // The seed's key, and the board the seed turns on.
       'api_key.created',
+      'board.settings_updated',
     ]);
     assert.match(await rows.first().innerText(), /dashboard/);
     // The newest is shown; j moves to the next.

@@ -254,7 +254,10 @@ describe('dashboard errors and bug reports', () => {
     await heading(page).filter({ hasText: bug.title }).waitFor();
     // The idea's page lists the bug report linked to it.
     await page.getByRole('heading', { name: 'Linked bug reports' }).waitFor();
-    await page.getByRole('cell', { name: bug.title }).waitFor();
+    await page
+      .getByRole('table', { name: 'Linked bug reports' })
+      .getByRole('cell', { name: new RegExp(`^${bug.title}`) })
+      .waitFor();
     await page.goto(`${env.origin}/app/projects/${p.projectId}/bugs`);
     await rowOf(page, bug.title)
       .getByRole('link', { name: `Open idea for ${bug.title}` })

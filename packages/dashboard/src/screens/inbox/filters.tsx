@@ -100,7 +100,7 @@ export function Filters({
       <SearchForm
         value={view.q}
         onSearch={(q) => update({ q })}
-        placeholder="Title, description or notes"
+        placeholder="Words of the title or description"
         className="inbox-search row"
       />
       {compact ? (

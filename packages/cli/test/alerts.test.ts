@@ -4,38 +4,12 @@
  * rules; bad options exit 2 and a refused rule 1, with nothing changed.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '@signpost/server/testing';
-import { cliEntry } from './support.ts';
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-async function accountToken(origin: string, email: string): Promise<string> {
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${origin}/api/v1${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-  const password = 'correct horse battery staple';
-  assert.equal((await post('/auth/sign-up', { email, password, name: 'Alerts' })).status, 202);
-  const signIn = await post('/auth/sign-in', { email, password });
-  const cookie = signIn.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const created = await post('/me/tokens', { name: 'cli alerts test' }, { cookie, 'x-requested-with': 'test' });
-  assert.equal(created.status, 201);
-  return ((await created.json()) as { token: string }).token;
-}
+import { accountToken, runCli } from './support.ts';
 
 // Each run of the CLI is a process: generous time for a loaded machine.
 describe('signpost alerts', { timeout: 600_000 }, () => {
@@ -43,18 +17,7 @@ describe('signpost alerts', { timeout: 600_000 }, () => {
   let home: string;
   let me: string;
 
-  function signpost(args: string[], stdin = ''): Promise<Run> {
-    const env: Record<string, string> = {};
-    for (const [name, value] of Object.entries(process.env))
-      if (!name.startsWith('SIGNPOST_') && value !== undefined) env[name] = value;
-    env['SIGNPOST_CONFIG_DIR'] = join(home, 'config');
-    return new Promise((resolve) => {
-      const child = execFile(process.execPath, [cliEntry, ...args], { env, timeout: 60_000 }, (error, stdout, stderr) =>
-        resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-      );
-      child.stdin?.end(stdin);
-    });
-  }
+  const signpost = (args: string[], stdin = '') => runCli(args, home, stdin, 60_000);
   const ok = async (args: string[], stdin?: string) => {
     const run = await signpost(args, stdin);
     assert.equal(run.status, 0, `signpost ${args.join(' ')} failed:\n${run.stdout}\n${run.stderr}`);
@@ -65,7 +28,7 @@ describe('signpost alerts', { timeout: 600_000 }, () => {
   before(async () => {
     server = await startTestServer();
     home = mkdtempSync(join(tmpdir(), 'signpost-cli-alerts-'));
-    const token = await accountToken(server.origin, 'alerts@example.com');
+    const token = await accountToken(server.origin, 'alerts@example.com', 'Alerts', 'cli alerts test');
     await ok(['login', '--token', '-', '--url', server.origin], `${token}\n`);
     await ok(['projects', 'create', 'Alerts App', '--use']);
     me = (await json(['whoami'])).account.id;

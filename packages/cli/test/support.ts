@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -116,4 +117,52 @@ export function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const entry of listTree(dir)) if (!entry.endsWith('/')) out[entry] = readFileSync(join(dir, entry), 'utf8');
   return out;
+}
+
+/** What a run of the CLI process left: its exit status and output. */
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the built CLI as a process, as a user would, with `home/config` as its config dir and no
+ * SIGNPOST_* setting of the test's own environment; `stdin` is written and closed.
+ */
+export function runCli(args: string[], home: string, stdin = '', timeoutMs = 30_000): Promise<CliRun> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env))
+    if (!name.startsWith('SIGNPOST_') && value !== undefined) env[name] = value;
+  env['SIGNPOST_CONFIG_DIR'] = join(home, 'config');
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [cliEntry, ...args],
+      { env, timeout: timeoutMs },
+      (error, stdout, stderr) =>
+        resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(stdin);
+  });
+}
+
+/** A new account on the server at `origin`, signed up and in, and a personal access token of it for the CLI. */
+export async function accountToken(origin: string, email: string, name: string, tokenName: string): Promise<string> {
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${origin}/api/v1${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  const password = 'correct horse battery staple';
+  assert.equal((await post('/auth/sign-up', { email, password, name })).status, 202);
+  const signIn = await post('/auth/sign-in', { email, password });
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const created = await post('/me/tokens', { name: tokenName }, { cookie, 'x-requested-with': 'test' });
+  assert.equal(created.status, 201);
+  return ((await created.json()) as { token: string }).token;
 }

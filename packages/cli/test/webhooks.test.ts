@@ -3,7 +3,6 @@
  * with a local receiver that checks every signature with the `standardwebhooks` library.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,36 +11,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '@signpost/server/testing';
 import { Webhook } from 'standardwebhooks';
-import { cliEntry } from './support.ts';
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { accountToken, runCli } from './support.ts';
 
 interface Received {
   headers: Record<string, string>;
   body: string;
-}
-
-async function accountToken(origin: string, email: string): Promise<string> {
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${origin}/api/v1${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-  const password = 'correct horse battery staple';
-  assert.equal((await post('/auth/sign-up', { email, password, name: 'Hook' })).status, 202);
-  const signIn = await post('/auth/sign-in', { email, password });
-  const cookie = signIn.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const created = await post('/me/tokens', { name: 'cli webhooks test' }, { cookie, 'x-requested-with': 'test' });
-  assert.equal(created.status, 201);
-  return ((await created.json()) as { token: string }).token;
 }
 
 describe('signpost webhooks', { timeout: 120_000 }, () => {
@@ -51,18 +25,7 @@ describe('signpost webhooks', { timeout: 120_000 }, () => {
   const received: Received[] = [];
   let home: string;
 
-  function signpost(args: string[], stdin = ''): Promise<Run> {
-    const env: Record<string, string> = {};
-    for (const [name, value] of Object.entries(process.env))
-      if (!name.startsWith('SIGNPOST_') && value !== undefined) env[name] = value;
-    env['SIGNPOST_CONFIG_DIR'] = join(home, 'config');
-    return new Promise((resolve) => {
-      const child = execFile(process.execPath, [cliEntry, ...args], { env, timeout: 30_000 }, (error, stdout, stderr) =>
-        resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-      );
-      child.stdin?.end(stdin);
-    });
-  }
+  const signpost = (args: string[], stdin = '') => runCli(args, home, stdin, 30_000);
   const ok = async (args: string[], stdin?: string) => {
     const run = await signpost(args, stdin);
     assert.equal(run.status, 0, `signpost ${args.join(' ')} failed:\n${run.stdout}\n${run.stderr}`);
@@ -96,7 +59,7 @@ describe('signpost webhooks', { timeout: 120_000 }, () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     home = mkdtempSync(join(tmpdir(), 'signpost-cli-webhooks-'));
-    const token = await accountToken(server.origin, 'hooks@example.com');
+    const token = await accountToken(server.origin, 'hooks@example.com', 'Hook', 'cli webhooks test');
     await ok(['login', '--token', '-', '--url', server.origin], `${token}\n`);
     await ok(['projects', 'create', 'Hooks App', '--use']);
   });

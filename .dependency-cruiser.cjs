@@ -52,10 +52,10 @@ module.exports = {
       name: 'http-never-imports-resources-or-surfaces',
       severity: 'error',
       comment:
-        'http/ is the plumbing every surface shares; it never reaches up into resources or surfaces ' +
+        'http/ is the plumbing every surface shares; it never reaches up into routing, resources or surfaces ' +
         '(features/ is the pre-issue-12 home of resources and counts as one until it is gone).',
       from: { path: `${SERVER}http/` },
-      to: { path: `${SERVER}(resources|features|${SURFACES})/` },
+      to: { path: `${SERVER}(routing|resources|features|${SURFACES})/` },
     },
     {
       name: 'resource-imports-resource-through-index',
@@ -91,16 +91,33 @@ module.exports = {
       to: { path: `${SERVER}db/(page|outbox-statements)\\.ts$` },
     },
     {
-      name: 'resource-imports-only-surface-contexts',
+      name: 'resources-import-no-surface',
       severity: 'error',
       comment:
-        'Resources may use the route context types and access checks of a surface, nothing else: ' +
-        'the surfaces mount the resources, not the other way round.',
+        'The surfaces mount the resources, never the other way round: what a route, page or tool needs of ' +
+        'its surface (route contexts, access checks, the board page kit) lives in routing/, below the resources.',
       from: { path: `${SERVER}resources/` },
+      to: { path: `${SERVER}${SURFACES}/` },
+    },
+    {
+      name: 'routing-imports-no-surface-or-resource',
+      severity: 'error',
+      comment:
+        'routing/ sits between http/ and the resources: it imports neither a surface nor a resource. A row type ' +
+        "of a resource's index.ts may be imported as a type only (ProjectRow, BoardSettings); what the checks " +
+        'must read (team memberships, a project) the surface hands in.',
+      from: { path: `${SERVER}routing/` },
       to: {
-        path: `${SERVER}${SURFACES}/`,
-        pathNot: `${SERVER}(public-api/context|management/context|management/access|mcp/tools/context|board/context|board/ui)\\.ts$`,
+        path: `${SERVER}(resources|${SURFACES})/`,
+        pathNot: `${SERVER}resources/[^/]+/index\\.ts$`,
       },
+    },
+    {
+      name: 'routing-imports-resource-types-only',
+      severity: 'error',
+      comment: "routing/ may name a resource's row type (import type from its index.ts), never call its code.",
+      from: { path: `${SERVER}routing/` },
+      to: { path: `${SERVER}resources/`, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'packages-never-import-server',

@@ -5,7 +5,7 @@
 // extension after a folder), and checks it against the tree: from the repository root, from the
 // package the text belongs to, and from the text's own folder. Patterns (`*`, `<name>`, `…`) are
 // skipped. Exits 1 naming each missing path with where it was written.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;

@@ -1,12 +1,22 @@
-// `npm test`: type-checks, then runs every workspace's own `test` script, one after another.
-// Each package's README says what its tests cover; the server runs its suite on SQLite and PostgreSQL.
-import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+// `npm test`: checks the structure and formatting, builds every package once, then runs every
+// workspace's own `test` script in three lanes side by side: the server's suite on SQLite, the
+// same suite on PostgreSQL, and the other packages one after another. The registry check, which
+// packs and so rebuilds every package, runs alone at the end.
+// Usage: node scripts/test-all.mjs [package-name-suffix ...] (only those packages, same lanes).
+//
+// Why lanes: the suites spend much of their time waiting (servers starting, browsers, timers), so
+// on CI's two cores three lanes finish in far less than their sum. Why one build first: a package's
+// build empties its dist/, and another lane loading from it meanwhile would fail at random; with
+// SIGNPOST_TEST_PREBUILT=1 no package builds again (scripts/test-build.mjs). Each lane's output is
+// kept in test-results/<lane>.log and printed whole when a package finishes, so lines never mix.
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const only = process.argv.slice(2);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const results = join(root, 'test-results');
 
 const packages = readdirSync(join(root, 'packages'))
   .map((dir) => join(root, 'packages', dir))
@@ -14,31 +24,110 @@ const packages = readdirSync(join(root, 'packages'))
   .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
   .filter(({ manifest }) => manifest.scripts?.test)
   .filter(({ manifest }) => only.length === 0 || only.some((name) => manifest.name.endsWith(name)));
+const named = (name) => packages.find(({ manifest }) => manifest.name === name);
 
-const prerequisites = spawnSync('bash', [join(root, 'scripts/test-prerequisites.sh')], { stdio: 'inherit' });
-if (prerequisites.status !== 0) process.exit(1);
-
-// The structure rules (import boundaries, SQL only in stores), the formatting and the lint rules
-// hold before any test runs (CONTRIBUTING.md).
-for (const check of ['check:structure', 'lint']) {
-  console.log(`\n##### ${check} #####`);
-  const result = spawnSync(npm, ['run', check, '--silent'], { cwd: root, stdio: 'inherit', env: process.env });
+/** Runs a step in the foreground with its output shown; exits on failure. */
+function step(title, command, args, cwd = root) {
+  console.log(`\n##### ${title} #####`);
+  const result = spawnSync(command, args, { cwd, stdio: 'inherit', env: process.env });
   if (result.status !== 0) {
+    console.log(`${title} failed`);
     console.log('0 passed, 1 failed');
     process.exit(1);
   }
 }
 
-const results = [];
-for (const { dir, manifest } of packages) {
-  console.log(`\n##### ${manifest.name} #####`);
-  const started = Date.now();
-  const run = spawnSync(npm, ['run', 'test', '--silent'], { cwd: dir, stdio: 'inherit', env: process.env });
-  results.push({ name: manifest.name, ok: run.status === 0, seconds: Math.round((Date.now() - started) / 1000) });
+const started = Date.now();
+const clock = () => `${Math.round((Date.now() - started) / 1000)}s`;
+
+step('test prerequisites', 'bash', [join(root, 'scripts/test-prerequisites.sh')]);
+// The structure rules (import boundaries, SQL only in stores), the formatting and the lint rules
+// hold before any test runs (CONTRIBUTING.md).
+for (const check of ['check:structure', 'lint']) step(check, npm, ['run', check, '--silent']);
+
+// Every package the tests load, in dependency order (each SDK's build builds sdk-core first).
+const buildOrder = [
+  'sdk-core',
+  'error-tracker',
+  'logger',
+  'i18n',
+  'site-manager',
+  'feature-reporter',
+  'docs-mcp',
+  'cli',
+  'dashboard',
+  'server',
+];
+for (const name of buildOrder)
+  step(`build @signpost/${name}`, npm, ['run', 'build', '--silent', '-w', `@signpost/${name}`]);
+const server = named('@signpost/server');
+if (server) step('typecheck @signpost/server', npm, ['run', 'typecheck', '--silent'], server.dir);
+const env = { ...process.env, SIGNPOST_TEST_PREBUILT: '1' };
+
+/** Runs one package's tests (or one command) with its output into the lane's log; resolves its result. */
+function runInLane(lane, log, name, command, args, cwd) {
+  return new Promise((resolve) => {
+    const began = Date.now();
+    console.log(`[${clock()}] ${lane}: ${name} started`);
+    const chunks = [];
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (chunk) => {
+      chunks.push(chunk);
+      log.write(chunk);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('close', (code) => {
+      const ok = code === 0;
+      const seconds = Math.round((Date.now() - began) / 1000);
+      console.log(`\n##### ${name} (${lane}) #####`);
+      process.stdout.write(Buffer.concat(chunks));
+      console.log(`[${clock()}] ${lane}: ${name} ${ok ? 'passed' : 'FAILED'} in ${seconds}s`);
+      resolve({ name, ok, seconds });
+    });
+  });
 }
 
+/** A lane: its steps one after another, each as its own result. */
+async function lane(title, steps) {
+  mkdirSync(results, { recursive: true });
+  const log = createWriteStream(join(results, `${title.replace(/\W+/g, '-')}.log`));
+  const done = [];
+  for (const { name, command, args, cwd } of steps) done.push(await runInLane(title, log, name, command, args, cwd));
+  log.end();
+  return done;
+}
+
+const testScript = ({ dir, manifest }) => ({
+  name: manifest.name,
+  command: npm,
+  args: ['run', 'test', '--silent'],
+  cwd: dir,
+});
+const lastAlone = ['@signpost/release-check'];
+const others = packages.filter(
+  ({ manifest }) => manifest.name !== '@signpost/server' && !lastAlone.includes(manifest.name),
+);
+const lanes = [];
+if (server) {
+  for (const db of ['sqlite', 'postgres']) {
+    const suite = {
+      name: `@signpost/server on ${db}`,
+      command: process.execPath,
+      args: ['scripts/test.mjs', db],
+      cwd: server.dir,
+    };
+    lanes.push(lane(`server-${db}`, [suite]));
+  }
+}
+lanes.push(lane('packages', others.map(testScript)));
+const outcomes = (await Promise.all(lanes)).flat();
+const alone = packages.filter(({ manifest }) => lastAlone.includes(manifest.name));
+outcomes.push(...(await lane('last', alone.map(testScript))));
+
 console.log('\n##### summary #####');
-for (const result of results) console.log(`${result.ok ? 'ok  ' : 'FAIL'} ${result.name} (${result.seconds}s)`);
-const failed = results.filter((result) => !result.ok).length;
-console.log(`${results.length - failed} passed, ${failed} failed`);
-process.exit(failed === 0 && results.length > 0 ? 0 : 1);
+for (const outcome of outcomes) console.log(`${outcome.ok ? 'ok  ' : 'FAIL'} ${outcome.name} (${outcome.seconds}s)`);
+console.log(`whole run: ${clock()}`);
+const failed = outcomes.filter((outcome) => !outcome.ok).length;
+console.log(`${outcomes.length - failed} passed, ${failed} failed`);
+process.exit(failed === 0 && outcomes.length > 0 ? 0 : 1);

@@ -9,24 +9,33 @@
  *   BENCH_SERVER_MAIN=../server/src/main.ts node src/browser-event.ts   (the TypeScript source, unbuilt)
  *   BENCH_KINDS=new node src/browser-event.ts                            (only new groups; default new,repeat)
  *   BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' …       (profile the server process)
+ *   BENCH_BASELINE_MAIN=/path/to/other/bin/signpost-server.js …          (a second build, measured in the same run)
+ *
+ * Besides req/s it prints each process's CPU per request (from /proc/<pid>/stat around each wrk
+ * run, Linux) and, on SQLite, the disk per stored event: the database's bytes in use before and
+ * after a few seconds of events that each make a new group (so every one is kept), per event.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { prepareDatabase } from './databases.ts';
 import { startProcess, startServer, stopProcess } from './processes.ts';
 import { seedBenchDatabase } from './seed.ts';
-import { runWrk, type WrkRequest } from './wrk.ts';
+import { runWrk, type WrkRequest, type WrkResult } from './wrk.ts';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const SERVER_MAIN =
   process.env['BENCH_SERVER_MAIN'] ?? fileURLToPath(new URL('../../server/bin/signpost-server.js', import.meta.url));
 const FLOOR_MAIN = fileURLToPath(new URL('./floor.ts', import.meta.url));
+type Kind = 'new' | 'repeat' | 'distinct';
 const KINDS = (process.env['BENCH_KINDS'] ?? 'new,repeat')
   .split(',')
-  .filter((kind): kind is 'new' | 'repeat' => kind === 'new' || kind === 'repeat');
+  .filter((kind): kind is Kind => kind === 'new' || kind === 'repeat' || kind === 'distinct');
+const BASELINE_MAIN = process.env['BENCH_BASELINE_MAIN'];
+const DISK_SECONDS = Number(process.env['BENCH_DISK_SECONDS'] ?? 3);
 const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
 
 const line = (n: number) => `    const v${n} = price(order.items[${n}], opts);`;
@@ -40,6 +49,8 @@ export function browserEvent(): string {
     lineno: 100 + i * 13,
     colno: 5 + i,
     in_app: i >= 30,
+    // The newest in-app frame's function carries the `distinct` kind's second counter.
+    ...(i === 39 ? { function: 'checkoutStep39FUNCTION' } : {}),
     pre_context: [line(i), line(i + 1), line(i + 2)],
     context_line: `    return total(order.items[${i}].price, opts);`,
     post_context: [line(i + 3), line(i + 4), line(i + 5)],
@@ -89,16 +100,99 @@ export function browserEvent(): string {
   });
 }
 
-function request(ingestNumber: number, key: string, kind: 'new' | 'repeat'): WrkRequest {
-  const [before, after] = browserEvent().split('MESSAGE') as [string, string];
+const KIND_LABEL: Record<Kind, string> = {
+  new: 'new groups',
+  repeat: 'repeated group',
+  distinct: 'distinct groups',
+};
+
+function request(ingestNumber: number, key: string, kind: Kind): WrkRequest {
+  const [before, middle, after] = browserEvent().split(/MESSAGE|FUNCTION/) as [string, string, string];
   const head = '{"event_id":"e4b5a1a0c0d94f6f9b6c1d2e3f405162"}\n{"type":"event"}\n';
   const path = `/api/${ingestNumber}/envelope/?sentry_key=${key}&sentry_version=7`;
   const headers = { 'Content-Type': 'text/plain;charset=UTF-8' };
-  // `new`: the counter in the message's first word makes a new group per event (the grouping
-  // normalises numbers, not words); `repeat`: the same error every time.
-  return kind === 'new'
-    ? { method: 'POST', path, headers, uniqueBody: { parts: [`${head}${before}Checkout`, ` failed${after}\n`] } }
-    : { method: 'POST', path, headers, body: `${head}${before}Checkout failed${after}\n` };
+  // `new`: the counter in the message's first word makes a new record (title) per event; the stack's
+  // in-app frames, which group, stay the same, so the error group repeats. `distinct`: the counter
+  // in the newest in-app frame's function too, so every event makes a new group (and is kept).
+  // `repeat`: the same error every time.
+  if (kind === 'new') {
+    return {
+      method: 'POST',
+      path,
+      headers,
+      uniqueBody: { parts: [`${head}${before}Checkout`, ` failed${middle}${after}\n`] },
+    };
+  }
+  if (kind === 'distinct') {
+    return {
+      method: 'POST',
+      path,
+      headers,
+      uniqueBody: { parts: [`${head}${before}Checkout`, ` failed${middle}`, `${after}\n`] },
+    };
+  }
+  return { method: 'POST', path, headers, body: `${head}${before}Checkout failed${middle}${after}\n` };
+}
+
+/** User plus system CPU seconds of a process so far (Linux; undefined elsewhere). */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after the command name (which may hold spaces, in parentheses): utime is the 14th, stime the 15th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Measured {
+  wrk: WrkResult;
+  /** CPU milliseconds of the process per answered request. */
+  cpuMs: number | undefined;
+}
+
+async function measure(
+  origin: string,
+  pid: number | undefined,
+  wanted: WrkRequest,
+  options: Parameters<typeof runWrk>[2],
+) {
+  const before = cpuSeconds(pid);
+  const wrk = await runWrk(origin, wanted, options);
+  const after = cpuSeconds(pid);
+  const cpuMs = before === undefined || after === undefined ? undefined : ((after - before) * 1000) / wrk.requests;
+  return { wrk, cpuMs } satisfies Measured;
+}
+
+/** Bytes in use by the database (its pages less the free ones, WAL included) and events kept. */
+function diskUse(path: string): { bytes: number; events: number; tables: Map<string, number> } {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    const one = (sql: string) => Number(Object.values(db.prepare(sql).get() as Record<string, number>)[0]);
+    const bytes = (one('PRAGMA page_count') - one('PRAGMA freelist_count')) * one('PRAGMA page_size');
+    const events = one('SELECT COUNT(*) FROM error_events');
+    const tables = new Map<string, number>();
+    try {
+      for (const row of db.prepare('SELECT name, SUM(pgsize) AS size FROM dbstat GROUP BY name').all()) {
+        tables.set(String(row['name']), Number(row['size']));
+      }
+    } catch {
+      // dbstat is an optional part of SQLite: without it, the total only.
+    }
+    return { bytes, events, tables };
+  } finally {
+    db.close();
+  }
+}
+
+interface Target {
+  name: string;
+  origin: string;
+  pid: number | undefined;
+  ingestNumber: number;
+  key: string;
+  dbPath: string;
 }
 
 async function main(): Promise<void> {
@@ -107,34 +201,80 @@ async function main(): Promise<void> {
   mkdirSync(scriptDir);
   const children = [];
   try {
-    const dataDir = join(work, 'data');
-    mkdirSync(dataDir);
-    const database = await prepareDatabase('sqlite', dataDir);
-    const data = await seedBenchDatabase(database.databaseUrl, dataDir, { logGroups: false, roadmapSizes: [] });
-    const server = await startServer(SERVER_MAIN, dataDir, database.databaseUrl, SERVER_NODE_ARGS);
-    children.push(server.child);
+    const targets: Target[] = [];
+    const mains = BASELINE_MAIN
+      ? [['baseline', BASELINE_MAIN] as const, ['Signpost', SERVER_MAIN] as const]
+      : [['Signpost', SERVER_MAIN] as const];
+    for (const [name, main] of mains) {
+      const dataDir = join(work, `data-${targets.length}`);
+      mkdirSync(dataDir);
+      const database = await prepareDatabase('sqlite', dataDir);
+      const data = await seedBenchDatabase(database.databaseUrl, dataDir, { logGroups: false, roadmapSizes: [] });
+      const server = await startServer(main, dataDir, database.databaseUrl, SERVER_NODE_ARGS);
+      children.push(server.child);
+      targets.push({
+        name,
+        origin: `http://127.0.0.1:${server.port}`,
+        pid: server.child.pid,
+        ingestNumber: data.ingestNumber,
+        key: data.key,
+        dbPath: database.databaseUrl.replace(/^sqlite:/, ''),
+      });
+    }
     const floor = await startProcess(FLOOR_MAIN, {}, /listening (\d+)/);
     children.push(floor.child);
-    const bytes = Buffer.byteLength(request(data.ingestNumber, data.key, 'repeat').body!);
+    const floorTarget = { origin: `http://127.0.0.1:${floor.port}`, pid: floor.child.pid };
+    const first = targets[0]!;
+    const bytes = Buffer.byteLength(request(first.ingestNumber, first.key, 'repeat').body!);
     process.stdout.write(`browser event envelope: ${(bytes / 1024).toFixed(1)} KB\n`);
     const options = { seconds: SECONDS, connections: CONNECTIONS, threads: 2, core: 1, scriptDir };
     process.stdout.write(
-      '| Scenario | Signpost req/s | p99 | Floor req/s | p99 | Signpost / floor |\n|---|---|---|---|---|---|\n',
+      '| Scenario | Server | req/s | p99 | CPU/req | Floor req/s | Floor CPU/req | / floor |\n|---|---|---|---|---|---|---|---|\n',
     );
+    const ms = (value: number | undefined) => (value === undefined ? '–' : `${value.toFixed(2)} ms`);
     for (const kind of KINDS) {
-      const wanted = request(data.ingestNumber, data.key, kind);
-      // Warm-up of each, then the floor, Signpost, and the floor again (its mean is the floor).
-      await runWrk(`http://127.0.0.1:${floor.port}`, wanted, { ...options, seconds: 2 });
-      await runWrk(`http://127.0.0.1:${server.port}`, wanted, { ...options, seconds: 2 });
-      const f1 = await runWrk(`http://127.0.0.1:${floor.port}`, wanted, options);
-      const s = await runWrk(`http://127.0.0.1:${server.port}`, wanted, options);
-      const f2 = await runWrk(`http://127.0.0.1:${floor.port}`, wanted, options);
-      const floorRate = (f1.requestsPerSecond + f2.requestsPerSecond) / 2;
-      const errors = Object.values(s.errors).reduce((a, b) => a + b, 0);
-      if (errors > 0) process.stdout.write(`  (Signpost ${kind}: ${errors} errors ${JSON.stringify(s.errors)})\n`);
-      process.stdout.write(
-        `| browser event, ${kind === 'new' ? 'new groups' : 'repeated group'} | ${Math.round(s.requestsPerSecond)} | ${s.latencyMs.p99.toFixed(1)} ms | ${Math.round(floorRate)} | ${Math.max(f1.latencyMs.p99, f2.latencyMs.p99).toFixed(1)} ms | ${Math.round((s.requestsPerSecond / floorRate) * 100)} % |\n`,
-      );
+      const wantedOf = (target: Target) => request(target.ingestNumber, target.key, kind);
+      // Warm-up of each, then the floor around every Signpost measurement (its mean is the floor).
+      await runWrk(floorTarget.origin, wantedOf(first), { ...options, seconds: 2 });
+      for (const target of targets) await runWrk(target.origin, wantedOf(target), { ...options, seconds: 2 });
+      let floorBefore = await measure(floorTarget.origin, floorTarget.pid, wantedOf(first), options);
+      for (const target of targets) {
+        const s = await measure(target.origin, target.pid, wantedOf(target), options);
+        const floorAfter = await measure(floorTarget.origin, floorTarget.pid, wantedOf(first), options);
+        const floorRate = (floorBefore.wrk.requestsPerSecond + floorAfter.wrk.requestsPerSecond) / 2;
+        const floorCpu =
+          floorBefore.cpuMs === undefined || floorAfter.cpuMs === undefined
+            ? undefined
+            : (floorBefore.cpuMs + floorAfter.cpuMs) / 2;
+        const errors = Object.values(s.wrk.errors).reduce((a, b) => a + b, 0);
+        if (errors > 0)
+          process.stdout.write(`  (${target.name} ${kind}: ${errors} errors ${JSON.stringify(s.wrk.errors)})\n`);
+        process.stdout.write(
+          `| browser event, ${KIND_LABEL[kind]} | ${target.name} | ${Math.round(s.wrk.requestsPerSecond)} | ${s.wrk.latencyMs.p99.toFixed(1)} ms | ${ms(s.cpuMs)} | ${Math.round(floorRate)} | ${ms(floorCpu)} | ${Math.round((s.wrk.requestsPerSecond / floorRate) * 100)} % |\n`,
+        );
+        floorBefore = floorAfter;
+      }
+    }
+    if (DISK_SECONDS > 0) {
+      for (const target of targets) {
+        const before = diskUse(target.dbPath);
+        await runWrk(target.origin, request(target.ingestNumber, target.key, 'distinct'), {
+          ...options,
+          seconds: DISK_SECONDS,
+        });
+        const after = diskUse(target.dbPath);
+        const stored = after.events - before.events;
+        const grown = [...after.tables]
+          .map(([name, size]) => [name, size - (before.tables.get(name) ?? 0)] as const)
+          .filter(([, size]) => size > 0)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 8)
+          .map(([name, size]) => `${name} ${(size / stored / 1024).toFixed(1)}`)
+          .join(', ');
+        process.stdout.write(
+          `disk per stored event (${target.name}, SQLite, ${stored} events each a new group): ${((after.bytes - before.bytes) / stored / 1024).toFixed(1)} KB${grown ? ` (KB per event by table and index: ${grown})` : ''}\n`,
+        );
+      }
     }
   } finally {
     for (const child of children) await stopProcess(child);

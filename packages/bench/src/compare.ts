@@ -15,7 +15,8 @@
  * database of both servers, `sqlite` by default or `postgres`, or of A and B: `sqlite:postgres`
  * compares one server's cost per request on either; PostgreSQL's backends are pinned to core 0
  * with the servers before every pair).
- * Scenarios: the ids of `npm run bench` (default translations-304). `a:b` loads A with scenario
+ * Scenarios: the ids of `npm run bench` (default translations-304; the log explorer's `logs-list…` and
+ * `logs-histogram` seed 100,000 log groups in each database first). `a:b` loads A with scenario
  * `a` and B with `b`: with the same server main twice, B/A is then the inverse ratio of the two
  * scenarios' costs (e.g. `features:features-metered`, what metering costs a read).
  */
@@ -25,8 +26,10 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BenchDb, pinBackends, prepareDatabase, type PreparedDatabase } from './databases.ts';
 import { hasTaskset, startServer, stopProcess } from './processes.ts';
-import { BenchFailure, fail, scenarios, serverValuesOf } from './scenarios.ts';
-import { seedBenchDatabase, type BenchData } from './seed.ts';
+import { releasePageScenarioId } from './scenario-ids.ts';
+import { BenchFailure, fail } from './scenario-kit.ts';
+import { scenarios, serverValuesOf } from './scenarios.ts';
+import { BENCH_RELEASE_SESSIONS, seedBenchDatabase, type BenchData } from './seed.ts';
 import { median } from './stats.ts';
 import { errorsOf, runWrk, wrkVersion } from './wrk.ts';
 
@@ -49,8 +52,10 @@ async function main(): Promise<void> {
     const mains = [resolve(mainA), resolve(mainB)];
     const databases: PreparedDatabase[] = [];
     for (const [i, db] of DBS.entries()) databases.push(await prepareDatabase(db, join(work, String(i)), `_${i}`));
+    // The log explorer's scenarios (management reads, off the event loop on SQLite) need the 100,000 log groups.
+    const logGroups = only.split(/[,:]/).some((id) => id.startsWith('logs-list') || id === 'logs-histogram');
     const data = await Promise.all(
-      mains.map((main, i) => seedWith(main, databases[i]!.databaseUrl, join(work, String(i)))),
+      mains.map((main, i) => seedWith(main, databases[i]!.databaseUrl, join(work, String(i)), logGroups)),
     );
     for (const database of databases) await database.settle();
     const servers = await Promise.all(
@@ -68,11 +73,13 @@ async function main(): Promise<void> {
       // Per server: its own key, and the hash of its own `de` translations.
       const perServer = await Promise.all(
         origins.map(async (origin, i) => {
-          const { key, projectId, meteredKey, ingestNumber } = data[i]!;
+          const { key, projectId, meteredKey, ingestNumber, managementToken, logsProjectId } = data[i]!;
           const { hash, ofrepEtag } = await serverValuesOf(origin, key);
-          const all = scenarios(key, projectId, runId, hash, undefined, {
+          const manage = managementToken ? { token: managementToken, logsProjectId } : undefined;
+          const all = scenarios(key, projectId, runId, hash, manage, {
             meteredKey,
             ingestNumber,
+            releaseSessions: releaseSessionsAsked(),
             ...(ofrepEtag ? { ofrepEtag } : {}),
           });
           return pairs.map((pair) => {
@@ -118,17 +125,24 @@ async function main(): Promise<void> {
   }
 }
 
+/** The release page's sizes whose scenarios are compared (`release-page-1k`, …). */
+function releaseSessionsAsked(): number[] {
+  const asked = new Set(only.split(',').flatMap((pair) => pair.split(':')));
+  return BENCH_RELEASE_SESSIONS.filter((sessions) => asked.has(releasePageScenarioId(sessions)));
+}
+
 /**
  * Seeds a database with the bench seed of the checkout `main` belongs to, when it has one (its
  * migrations and stores match its server), else with this one's.
  */
-async function seedWith(main: string, databaseUrl: string, dataDir: string): Promise<BenchData> {
+async function seedWith(main: string, databaseUrl: string, dataDir: string, logGroups: boolean): Promise<BenchData> {
   const theirs = join(dirname(main), '..', '..', 'bench', 'src', 'seed.ts');
   const seed = existsSync(theirs)
     ? ((await import(pathToFileURL(theirs).href)) as { seedBenchDatabase: typeof seedBenchDatabase }).seedBenchDatabase
     : seedBenchDatabase;
-  // Only what compare's scenarios read (no log explorer, no roadmaps).
-  return seed(databaseUrl, dataDir, { logGroups: false, roadmapSizes: [] });
+  // Only what compare's scenarios read (no roadmaps; the log explorer's groups when one of its
+  // scenarios is asked for, the release page's projects when one of its scenarios is).
+  return seed(databaseUrl, dataDir, { logGroups, roadmapSizes: [], releaseSessions: releaseSessionsAsked() });
 }
 
 main().catch((error: unknown) => {

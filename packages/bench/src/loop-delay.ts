@@ -12,7 +12,9 @@
  *   BENCH_SOAK_SMALL=1: 100 roadmap features and no log groups (a quick check of the step itself)
  *
  * Prints the delay (p50, p99, max) and each scenario's rate, p99 and errors; writes
- * results/loop-delay[-<db>].json. No CPU pinning: the mix shares the machine.
+ * results/loop-delay[-<db>].json. The server is pinned to core 0 and every wrk of the mix to core 1
+ * (with taskset), so the delay is the server's own and not the run queue of a core it shares with
+ * eleven load generators; BENCH_SOAK_WARMUP_SECONDS (10) of the mix run first and are not counted.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,8 +22,9 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { DB_LABEL, databasesOf, dbModeOf, type PreparedDatabase, prepareDatabase } from './databases.ts';
-import { startServer, stopProcess } from './processes.ts';
-import { roadmapScenarioId, scenarios, serverValuesOf } from './scenarios.ts';
+import { hasTaskset, startServer, stopProcess } from './processes.ts';
+import { roadmapScenarioId } from './scenario-ids.ts';
+import { scenarios, serverValuesOf } from './scenarios.ts';
 import { seedBenchDatabase } from './seed.ts';
 import { errorsOf, runWrk } from './wrk.ts';
 
@@ -33,6 +36,9 @@ const RESULTS_DIR = process.env['BENCH_RESULTS_DIR'] ?? join(PACKAGE_DIR, 'resul
 const SECONDS = Number(process.env['BENCH_SOAK_SECONDS'] ?? 30);
 const CONNECTIONS = Number(process.env['BENCH_SOAK_CONNECTIONS'] ?? 2);
 const SMALL = process.env['BENCH_SOAK_SMALL'] === '1';
+const WARMUP = Number(process.env['BENCH_SOAK_WARMUP_SECONDS'] ?? 10);
+/** The server (and the probe in it) runs on core 0 (processes.ts); every wrk of the mix on this one. */
+const WRK_CORE = 1;
 const ROADMAP = SMALL ? 100 : 100_000;
 /** The bound the issue sets on the delay's p99. */
 const BOUND_MS = 20;
@@ -50,6 +56,9 @@ const MIX = [
   'logs-list-text',
   'logs-histogram',
 ];
+
+/** BENCH_SOAK_ONLY: a part of the mix (comma-separated ids), to find which of it delays the loop. */
+const ONLY = process.env['BENCH_SOAK_ONLY']?.split(',');
 
 interface Delay {
   samples: number;
@@ -86,25 +95,30 @@ async function soak(db: 'sqlite' | 'postgres', work: string) {
         ingestNumber: data.ingestNumber,
         roadmapKeys: data.roadmapKeys,
         ...(ofrepEtag ? { ofrepEtag } : {}),
-      }).filter((scenario) => MIX.includes(scenario.id));
+      }).filter((scenario) => (ONLY ?? MIX).includes(scenario.id));
       for (const scenario of chosen) await scenario.check(origin);
       const scriptDir = join(work, `wrk-${db}`);
       mkdirSync(scriptDir, { recursive: true });
-      // The delay of the quiet server first (its baseline), then under the mix.
+      // The delay of the quiet server first (its baseline: 2 s with no request, after start-up and
+      // the checks), then under the mix once every scenario's path is compiled (a warm-up of the
+      // same mix, not counted: start-up compiling is a one-time cost, not a request stalling others).
+      server.child.kill('SIGUSR2'); // start-up and checks: dropped
       await delay(2_000);
-      server.child.kill('SIGUSR2');
+      server.child.kill('SIGUSR2'); // quiet
+      const wrkOptions = { threads: 1, connections: CONNECTIONS, scriptDir, core: hasTaskset ? WRK_CORE : undefined };
+      await Promise.all(chosen.map((scenario) => runWrk(origin, scenario.request, { ...wrkOptions, seconds: WARMUP })));
+      server.child.kill('SIGUSR2'); // warm-up: dropped
       const runs = chosen.map((scenario) =>
-        runWrk(origin, scenario.request, { threads: 1, connections: CONNECTIONS, seconds: SECONDS, scriptDir }).then(
-          (result) => ({ id: scenario.id, result }),
-        ),
+        runWrk(origin, scenario.request, { ...wrkOptions, seconds: SECONDS }).then((result) => ({
+          id: scenario.id,
+          result,
+        })),
       );
-      await delay(300);
-      server.child.kill('SIGUSR2');
       const results = await Promise.all(runs);
-      server.child.kill('SIGUSR2');
+      server.child.kill('SIGUSR2'); // the mix
       await delay(300);
       const lines = readFileSync(out, 'utf8').trim().split('\n');
-      const [quiet, , loaded] = lines.map((line) => JSON.parse(line) as Delay);
+      const [, quiet, , loaded] = lines.map((line) => JSON.parse(line) as Delay);
       return { db, quiet: quiet!, loaded: loaded!, results };
     } finally {
       await stopProcess(server.child);

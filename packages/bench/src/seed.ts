@@ -2,10 +2,11 @@
  * The benchmark's data: a fresh database (SQLite or PostgreSQL) with the server's migrations, a
  * project with no plan quota (so no quota write happens per request), a live key with every
  * public scope, the demo content (site config, translations in two locales) and a full page of
- * features; the same again with a plan quota no run can reach (metered); and projects whose
- * roadmaps hold 100 and 100,000 public features.
+ * features; the same again with a plan quota no run can reach (metered); projects whose
+ * roadmaps hold 100 and 100,000 public features; and projects whose 100 releases had 1,000 and
+ * 1,000,000 sessions over the last two weeks (release health).
  */
-import type { Queryable } from '../../server/src/db/database.ts';
+import type { Database, Queryable } from '../../server/src/db/database.ts';
 import { newId } from '../../server/src/kernel/ids.ts';
 import { FILTER_STATUSES } from '../../server/src/resources/features/schemas.ts';
 import { migrate } from '../../server/src/db/migrate.ts';
@@ -24,6 +25,7 @@ import { storeLogBatch, type LogEntry } from '../../server/src/resources/logs/in
 import type {} from '@fastify/cookie';
 import { createAccount } from '../../server/src/resources/accounts/index.ts';
 import { createToken } from '../../server/src/resources/tokens/index.ts';
+import { loadSessionAggregates } from '../../server/src/resources/release-health/index.ts';
 
 export const BENCH_PROJECT_ID = 'bench';
 /** A second project whose public board holds 1,000 ideas (the board issue's size). */
@@ -45,8 +47,17 @@ export const BENCH_METERED_QUOTA = 1_000_000_000;
 export const BENCH_ROADMAP_SIZES = [100, 100_000] as const;
 export const roadmapProjectId = (size: number) => `bench-roadmap-${size}`;
 
+/** Projects whose 100 releases had this many sessions in all (the release page at scale, issue 33). */
+export const BENCH_RELEASE_SESSIONS = [1000, 1_000_000] as const;
+export const BENCH_RELEASES = 100;
+export const releasesProjectId = (sessions: number) => `bench-releases-${sessions}`;
+/** The version of release `i` (0 the oldest). */
+export const benchReleaseVersion = (i: number) => `2.${i}.0`;
+
 /** What to seed beyond the always-seeded projects: the expensive parts only when measured. */
 export interface SeedOptions {
+  /** Session counts to seed a releases project for (a project each); none when absent. */
+  releaseSessions?: readonly number[];
   /** The 100,000 log groups of the log explorer's project (and the account that owns it). */
   logGroups: boolean;
   /** Roadmap sizes to seed (a project each). */
@@ -157,6 +168,8 @@ const BULK_ROWS = 500;
  */
 async function seedRoadmapProject(tx: Queryable, projectId: string, count: number): Promise<void> {
   await createProject(tx, { id: projectId, name: `Roadmap of ${count}`, slug: projectId, monthlyQuota: null });
+  // Its public board too (board-ideas-<size>, board-typo-<size>): the same ideas, server-rendered.
+  await updateBoard(tx, projectId, { enabled: true });
   const now = Date.now();
   const rowSql = `(${FEATURE_COLUMNS.map(() => '?').join(', ')})`;
   for (let from = 0; from < count; from += BULK_ROWS) {
@@ -241,6 +254,50 @@ async function seedValuedVotes(tx: Queryable, projectId: string, count: number):
   void count;
 }
 
+/**
+ * `total` sessions over 100 releases in the 13 days before now, written through the release-health
+ * store as Sentry's `sessions` aggregates of new users (loadSessionAggregates: the rows the
+ * intake's applySessionAggregate writes, the hour's counts, the user, the release's running
+ * totals, in multi-row statements): release `i` appears at day 13 × i / 100 and takes an equal share
+ * of the sessions, spread over its hours up to now in one aggregate per hour (1 in 50 errored, 1
+ * in 200 crashed), each aggregate from one of 100,000 users. At 1,000 sessions a release has 10
+ * hours with one session each; at 1,000,000, every hour of its life (5 to 313) with 10,000 in all.
+ */
+async function seedReleaseSessions(db: Database, projectId: string, total: number): Promise<void> {
+  await createProject(db, { id: projectId, name: `Releases, ${total} sessions`, slug: projectId, monthlyQuota: null });
+  const HOUR = 3600_000;
+  const nowHour = Math.floor(Date.now() / HOUR) * HOUR;
+  const span = 13 * 24;
+  const scope = { projectId, environment: 'live' as const };
+  let user = 0;
+  for (let r = 0; r < BENCH_RELEASES; r++) {
+    const firstHour = nowHour - span * HOUR + Math.floor((span * r) / BENCH_RELEASES) * HOUR;
+    const hours = Math.min((nowHour - firstHour) / HOUR + 1, total / BENCH_RELEASES);
+    const perRelease = total / BENCH_RELEASES;
+    const aggregates: Parameters<typeof loadSessionAggregates>[2][number][] = [];
+    for (let h = 0; h < hours; h++) {
+      const sessions = Math.floor((perRelease * (h + 1)) / hours) - Math.floor((perRelease * h) / hours);
+      const crashed = Math.floor(sessions / 200);
+      const errored = Math.floor(sessions / 50);
+      user = (user + 7919) % 100_000;
+      aggregates.push({
+        did: `user-${user}`,
+        hour: new Date(firstHour + Math.floor((h * ((nowHour - firstHour) / HOUR + 1)) / hours) * HOUR).toISOString(),
+        release: benchReleaseVersion(r),
+        sdkEnvironment: 'production',
+        healthy: sessions - crashed - errored,
+        errored,
+        unhandled: 0,
+        abnormal: 0,
+        crashed,
+      });
+    }
+    // Every aggregate's user is new to the release (7919 steps through 100,000 users), so the
+    // release's rows go in multi-row statements (loadSessionAggregates), not eight round trips each.
+    await db.transaction((tx) => loadSessionAggregates(tx, scope, aggregates));
+  }
+}
+
 export async function seedBenchDatabase(
   databaseUrl: string,
   dataDir: string,
@@ -288,6 +345,10 @@ export async function seedBenchDatabase(
     const ingestNumber = Number((await findProject(db, projectId))!.ingest_number);
     // The management API's reads (the log explorer, the inbox of each roadmap project) need an account.
     const claimed = options.roadmapSizes.map(roadmapProjectId);
+    for (const sessions of options.releaseSessions ?? []) {
+      await seedReleaseSessions(db, releasesProjectId(sessions), sessions);
+      claimed.push(releasesProjectId(sessions));
+    }
     if (options.logGroups) {
       await createProject(db, {
         id: BENCH_LOGS_PROJECT_ID,

@@ -6,7 +6,8 @@
  * printed too; on a machine with more cores, unpinned, two processes serve about twice as much.
  *
  *   npm run workers -w @signpost/bench                 # SQLite; --db postgres | both
- *   BENCH_SECONDS (10), BENCH_ROUNDS (2): rounds alternate 1, 2, 1, 2 … so drift hits both.
+ *   BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (10): rounds alternate 1, 2, 1, 2 …
+ *   so drift hits both; each figure is the median of its rounds.
  *
  * CPU is read from /proc (utime + stime of the primary and all its workers), so Linux only.
  */
@@ -16,12 +17,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DB_LABEL, databasesOf, dbModeOf, prepareDatabase } from './databases.ts';
 import { startProcess, stopProcess } from './processes.ts';
+import { median } from './stats.ts';
 import { runWrk, type WrkRequest } from './wrk.ts';
 
 const SERVER_MAIN =
   process.env['BENCH_SERVER_MAIN'] ?? fileURLToPath(new URL('../../server/bin/signpost-server.js', import.meta.url));
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+// Each process compiles its hot paths on its own: with two, a short warm-up leaves both half
+// optimised, and the measured window would charge that one-time compiling to every request.
+const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 10);
 const DEMO_KEY = 'svc_live_demo_signpostpublicdemokey0001';
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -66,7 +71,7 @@ async function measure(workers: number, dataDir: string, databaseUrl: string, sc
     const origin = `http://127.0.0.1:${server.port}`;
     const options = { seconds: SECONDS, connections: 32, threads: 2, core: 1, scriptDir };
     // Every worker warm (connections spread over them), then measured.
-    await runWrk(origin, features, { ...options, seconds: 3 });
+    await runWrk(origin, features, { ...options, seconds: WARMUP_SECONDS });
     const before = treeCpuSeconds(server.child.pid!);
     const result = await runWrk(origin, features, options);
     const cpu = treeCpuSeconds(server.child.pid!) - before;
@@ -93,11 +98,10 @@ async function main() {
         for (let round = 0; round < ROUNDS; round++)
           for (const workers of [1, 2] as const)
             runs[workers].push(await measure(workers, dataDir, database.databaseUrl, scriptDir));
-        const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-        const one = mean(runs[1].map((r) => r.cpuMsPerRequest));
+        const one = median(runs[1].map((r) => r.cpuMsPerRequest));
         for (const workers of [1, 2] as const) {
-          const cpu = mean(runs[workers].map((r) => r.cpuMsPerRequest));
-          const rate = mean(runs[workers].map((r) => r.requestsPerSecond));
+          const cpu = median(runs[workers].map((r) => r.cpuMsPerRequest));
+          const rate = median(runs[workers].map((r) => r.requestsPerSecond));
           process.stdout.write(
             `| ${DB_LABEL[db]} | ${workers} | ${Math.round(rate)} | ${(cpu * 1000).toFixed(0)} µs | ${(cpu / one).toFixed(2)}× |\n`,
           );

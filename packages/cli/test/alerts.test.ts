@@ -120,6 +120,24 @@ describe('signpost alerts', { timeout: 600_000 }, () => {
     const both = await signpost(['alerts', 'update', id, '--mute', '--unmute']);
     assert.equal(both.status, 2);
 
+    // A timed mute: --mute 24h sets mutedUntil a day from now and keeps the rule on; list and
+    // update show it; a time the server does not take exits 2; --unmute clears it.
+    const from = Date.now();
+    const day = await ok(['alerts', 'update', id, '--mute', '24h']);
+    assert.match(day.stdout, /\(muted until \d{4}-\d\d-\d\dT/);
+    rule = (await json(['alerts', 'list'])).rules[0];
+    const until = Date.parse(rule.mutedUntil);
+    assert.ok(until >= from + 86_400_000 && until <= Date.now() + 86_400_000, rule.mutedUntil);
+    assert.deepEqual([rule.enabled, rule.kind, rule.spikeEvents], [true, 'spike', 500], 'the rule is kept');
+    assert.match((await ok(['alerts', 'list'])).stdout, new RegExp(`${id}.*until ${rule.mutedUntil}`));
+    const kept = await json(['alerts', 'update', id, '--quiet', '45']);
+    assert.deepEqual([kept.quietMinutes, kept.mutedUntil], [45, rule.mutedUntil], 'an update keeps the mute');
+    const badTime = await signpost(['alerts', 'update', id, '--mute', '2h']);
+    assert.equal(badTime.status, 2);
+    assert.match(badTime.stderr, /1h, 24h, 7d, forever/);
+    rule = await json(['alerts', 'update', id, '--unmute']);
+    assert.deepEqual([rule.enabled, rule.mutedUntil], [true, null]);
+
     assert.deepEqual(await json(['alerts', 'delete', id]), { deleted: id });
     const gone = await signpost(['alerts', 'delete', id]);
     assert.equal(gone.status, 1);

@@ -44,6 +44,38 @@ describe('signpost import', { timeout: 120_000 }, () => {
     assert.equal(await count(), 5);
   });
 
+  it('imports a Canny dump folder with boards and changelog; a second run changes nothing; a bad entry names its field', async () => {
+    const { projectId } = await env.signInWithProject('Canny changelog');
+    const count = async (table: 'tags' | 'changelog_entries') =>
+      Number(
+        (await env.server.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE project_id = ?`, [
+          projectId,
+        ]))!.n,
+      );
+    const folder = join(FIXTURES, 'canny/with-changelog');
+    const dry = await env.ok(['import', 'canny', folder, '--dry-run']);
+    assert.match(dry.stdout, /tags \(boards, categories, labels\)\s+3\s+-\s+-\s+0/);
+    assert.match(dry.stdout, /changelog\s+4\s+0\s+0/);
+    assert.match(dry.stdout, /its link to idea p9 is left out/);
+    assert.equal(await count('changelog_entries'), 0);
+    assert.equal(await count('tags'), 0);
+
+    const run = await env.json(['import', 'canny', folder]);
+    assert.deepEqual(run.tags, { created: 3, matched: 0 });
+    assert.deepEqual(run.changelog, { created: 4, updated: 0, unchanged: 0 });
+    assert.equal(await count('changelog_entries'), 4);
+    const again = await env.json(['import', 'canny', folder]);
+    assert.deepEqual(again.changelog, { created: 0, updated: 0, unchanged: 4 });
+    assert.deepEqual(again.tags, { created: 0, matched: 3 });
+    assert.equal(await count('changelog_entries'), 4);
+    assert.equal(await count('tags'), 3);
+
+    const bad = await env.signpost(['import', 'canny', join(FIXTURES, 'canny/bad-changelog.json')]);
+    assert.equal(bad.status, 1, bad.stdout);
+    assert.match(bad.stderr, /bad-changelog\.json row 2, column "posts\[0\]\.id": is missing/);
+    assert.equal(await count('changelog_entries'), 4);
+  });
+
   it('names the bad row of a malformed file and stores nothing; refuses an unknown source', async () => {
     await env.signInWithProject('Bad files');
     const bad = await env.signpost(['import', 'uservoice', join(FIXTURES, 'uservoice/bad.csv')]);

@@ -81,6 +81,41 @@ describe('dashboard audit log', () => {
     await page.close();
   });
 
+  it('sets how long the log is kept: a bad value is refused in place, a saved one is read back and logged', async () => {
+    const { page, problems } = await watchedPage(env.browser);
+    await p.signIn(page.context());
+    await page.goto(`${env.origin}/app/projects/${p.projectId}/audit`);
+    const form = page.getByRole('form', { name: 'Retention' });
+    const days = form.getByLabel('Keep entries for (days)');
+    await page.waitForFunction(
+      () => (document.querySelector('input[type="number"]') as HTMLInputElement | null)?.value === '365',
+    );
+    assert.equal(await days.inputValue(), '365', 'the default, read from the API');
+
+    await days.fill('0');
+    await form.getByRole('button', { name: 'Save retention' }).click();
+    await form.getByText('A whole number of days from 1 to 3650').waitFor();
+    const stored = async () => (await p.manage('GET', `/projects/${p.projectId}/audit/settings`)).body.retentionDays;
+    assert.equal(await stored(), 365, 'nothing saved');
+
+    await days.fill('90');
+    await form.getByRole('button', { name: 'Save retention' }).click();
+    await form.getByRole('status').filter({ hasText: 'Entries are kept for 90 days.' }).waitFor();
+    assert.equal(await stored(), 90);
+    // The change is itself in the log, at the top of the table.
+    const table = page.getByRole('table', { name: 'Audit entries, newest first' });
+    await table.locator('tbody tr').first().getByText('audit.retention_changed').waitFor();
+    await expectAccessible(page, 'audit log retention');
+
+    // A reload reads the saved value back.
+    await page.reload();
+    await page.waitForFunction(
+      () => (document.querySelector('input[type="number"]') as HTMLInputElement | null)?.value === '90',
+    );
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('tells a member the log is for admins', async () => {
     const member = await p.addMember();
     const { page } = await watchedPage(env.browser);

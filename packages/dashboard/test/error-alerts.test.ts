@@ -2,7 +2,8 @@
  * The error alerts screen in Chromium against a real server and mailbox: an admin adds a
  * new-group rule e-mailing themself, a new error group arrives through the public API, the alert
  * e-mail comes, Home lists the group under "Needs attention", a user's feedback on its event
- * shows on the group's page, the rule is edited, muted and unmuted, and deleted. axe on every state.
+ * shows on the group's page, the rule is edited, muted for 24 hours and until unmuted, unmuted, and
+ * deleted. axe on every state.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -112,14 +113,32 @@ describe('dashboard error alerts', () => {
       [saved.name, saved.sdkEnvironment, saved.quietMinutes, saved.recipients.length, saved.enabled],
       ['Every new error in production', 'production', 30, 1, true],
     );
-    await row.getByRole('button', { name: /^Mute/ }).click();
+    const muteFor = row.getByRole('combobox', { name: 'Mute Every new error in production' });
+    const mutedCell = row.getByRole('cell').nth(5);
+    assert.equal(await mutedCell.textContent(), 'No', 'not muted');
+    // Muted for 24 hours: the rule stays on, with its mutedUntil a day ahead, shown in the list.
+    const from = Date.now();
+    await muteFor.selectOption({ label: 'For 24 hours' });
     await row.getByRole('cell', { name: 'Every new error in production (muted)', exact: true }).waitFor();
-    await expectAccessible(page, 'error alerts, a muted rule');
+    await row.getByRole('cell', { name: /^Until .*\d/ }).waitFor();
+    await expectAccessible(page, 'error alerts, a rule muted for 24 hours');
     [saved] = await rules();
-    assert.equal(saved.enabled, false);
+    assert.equal(saved.enabled, true);
+    const until = Date.parse(saved.mutedUntil);
+    assert.ok(until >= from + 86_400_000 && until <= Date.now() + 86_400_000, saved.mutedUntil);
     assert.equal(saved.name, 'Every new error in production', 'muting keeps the rule');
     await row.getByRole('button', { name: /^Unmute/ }).click();
-    await row.getByRole('button', { name: /^Mute/ }).waitFor();
+    await muteFor.waitFor();
+    [saved] = await rules();
+    assert.deepEqual([saved.enabled, saved.mutedUntil], [true, null]);
+    // Until unmuted.
+    await muteFor.selectOption({ label: 'Until unmuted' });
+    await row.getByRole('cell', { name: 'Until unmuted', exact: true }).waitFor();
+    await expectAccessible(page, 'error alerts, a muted rule');
+    [saved] = await rules();
+    assert.deepEqual([saved.enabled, saved.mutedUntil], [false, null]);
+    await row.getByRole('button', { name: /^Unmute/ }).click();
+    await muteFor.waitFor();
     [saved] = await rules();
     assert.equal(saved.enabled, true);
 

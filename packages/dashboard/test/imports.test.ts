@@ -1,11 +1,14 @@
 /**
- * The import screen in Chromium against a real server: a UserVoice export is uploaded, the dry
- * run's report shows counts, the status table and what is skipped (nothing stored yet); a status
- * is changed in the table, the dry run repeated (Alt+D) and the import run; the ideas are then
- * in the project. A malformed file shows the server's error naming the row. axe-core in light and
- * dark on the report.
+ * The import screen in Chromium against a real server: a UserVoice export is uploaded (as a
+ * multipart/form-data form), the dry run's report shows counts of every section (ideas, votes,
+ * comments, people, tags, changelog entries), the status table and what is skipped (nothing
+ * stored yet); a status is changed in the table, the dry run repeated (Alt+D) and the import run;
+ * the ideas are then in the project. A Canny dump with boards and changelog entries shows its
+ * tags and entries counted and the reason a link is left out. A malformed file shows the
+ * server's error naming the row. axe-core in light and dark on the report.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { seedProject, type SeededProject } from './seed-project.ts';
@@ -39,11 +42,23 @@ describe('dashboard: import', () => {
 
     await page.getByLabel('From').selectOption('uservoice');
     await page.getByLabel('Export file').setInputFiles(join(FIXTURES, 'uservoice/suggestions.csv'));
+    const upload = page.waitForRequest((request) => request.url().includes('/imports?'));
     await page.getByRole('button', { name: 'Dry run' }).click();
+    assert.match((await upload).headers()['content-type'] ?? '', /^multipart\/form-data; boundary=/);
     await page.getByText('Dry run: nothing was stored.').waitFor();
     const counts = page.getByRole('table', { name: 'What an import would do' });
-    assert.match((await counts.getByRole('row', { name: /^Ideas/ }).textContent()) ?? '', /^Ideas300–0$/);
-    assert.match((await counts.getByRole('row', { name: /^Votes/ }).textContent()) ?? '', /^Votes3–0–0$/);
+    // Columns: created, updated, unchanged, matched, skipped (– where the section has none).
+    const row = async (name: RegExp) => (await counts.getByRole('row', { name }).textContent()) ?? '';
+    assert.equal(await row(/^Ideas/), 'Ideas300–0');
+    assert.equal(await row(/^Votes/), 'Votes3–0–0');
+    assert.equal(await row(/^Comments/), 'Comments000–0');
+    assert.equal(await row(/^People/), 'People3––0–');
+    assert.equal(
+      await row(/^Tags/),
+      'Tags (boards, categories, labels)5––0–',
+      'General, Security, Mobile, Enterprise, SSO',
+    );
+    assert.equal(await row(/^Changelog/), 'Changelog entries000––');
     assert.deepEqual(await titles(), before, 'a dry run stores nothing');
     await expectAccessible(page, 'import, dry run report');
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -55,13 +70,59 @@ describe('dashboard: import', () => {
     await page.getByText('Run the dry run again to see your status changes.').waitFor();
     await page.keyboard.press('Alt+d');
     await page.getByText('Dry run: nothing was stored. Import does this:').waitFor();
-    assert.match((await counts.getByRole('row', { name: /^Ideas/ }).textContent()) ?? '', /^Ideas200–1$/);
+    assert.equal(await row(/^Ideas/), 'Ideas200–1');
     const skipped = page.getByRole('table', { name: /^Skipped \(1\)/ });
     await skipped.getByText('status "duplicate" is mapped to skip').waitFor();
 
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByText('Imported.').waitFor();
     assert.deepEqual(await titles(), [...before, 'Mobile app', 'Single sign-on with Okta'].sort());
+    assert.deepEqual(problems, []);
+  });
+
+  it('shows the tags and changelog entries of a Canny dump, and why a link is left out', async () => {
+    // The dump as one file, made of the fixture's parts (boards, users, posts, entries).
+    const dir = join(FIXTURES, 'canny/with-changelog');
+    const dump = Object.assign(
+      {},
+      ...['boards', 'users', 'posts', 'entries'].map((part) =>
+        JSON.parse(readFileSync(join(dir, `${part}.json`), 'utf8')),
+      ),
+    );
+    const project = await seedProject(env, 'Canny import project');
+    const bugs = await project.manage('POST', `/projects/${project.projectId}/tags`, { name: 'Bug Reports' });
+    assert.equal(bugs.status, 201);
+    const { page, problems } = await watchedPage(env.browser);
+    await project.signIn(page.context());
+    await page.goto(`${env.origin}/app/projects/${project.projectId}/import`);
+    await page.getByLabel('From').selectOption('canny');
+    await page.getByLabel('Export file').setInputFiles({
+      name: 'canny-dump.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(dump)),
+    });
+    await page.getByRole('button', { name: 'Dry run' }).click();
+    const counts = page.getByRole('table', { name: 'What an import would do' });
+    const row = async (name: RegExp) => (await counts.getByRole('row', { name }).textContent()) ?? '';
+    await counts.waitFor();
+    assert.equal(await row(/^Tags/), 'Tags (boards, categories, labels)2––1–', 'Bug Reports was there already');
+    assert.equal(await row(/^Changelog/), 'Changelog entries400––');
+    const skipped = page.getByRole('table', { name: /^Skipped \(1\)/ });
+    await skipped.getByText('its link to idea p9 is left out: the idea is not imported').waitFor();
+    await skipped.getByText('canny-dump.json row 2').waitFor();
+    await expectAccessible(page, 'import, tags and changelog');
+
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText('Imported.').waitFor();
+    const done = page.getByRole('table', { name: 'What the import did' });
+    assert.equal((await done.getByRole('row', { name: /^Changelog/ }).textContent()) ?? '', 'Changelog entries400––');
+    const tags = await project.manage('GET', `/projects/${project.projectId}/tags`);
+    assert.deepEqual(
+      tags.body.tags.map((tag: { name: string }) => tag.name),
+      ['Bug Reports', 'Feature Requests', 'Integrations'],
+    );
+    const entries = await project.manage('GET', `/projects/${project.projectId}/changelog`);
+    assert.equal(entries.body.entries.length, 4);
     assert.deepEqual(problems, []);
   });
 

@@ -1,7 +1,8 @@
 /**
  * The inbox as a two-pane triage screen (issue 30) in Chromium against a real server: at 1440 px
  * the list and the open idea side by side, driven by the keyboard only (j/k, Enter/o, s, r, n, t,
- * e, x, ?; nothing while typing in a field; moves announced); at 390 px one pane with a way back;
+ * e, x, ?; nothing while typing in a field; moves announced); a merge by keyboard (m chooses the
+ * similar idea, Enter asks, the dialog confirms); at 390 px one pane with a way back;
  * the selection in the URL (a deep link); an idea filed for a person (picked, or a new address)
  * with their vote; the company filter sending `company`. axe-core light and dark, wide and narrow;
  * screenshots into docs/screenshots.
@@ -42,6 +43,7 @@ interface Seeded {
   projectId: string;
   ids: Record<string, string>;
   globexId: string;
+  key: string;
 }
 
 async function seed(env: DashboardEnv): Promise<Seeded> {
@@ -98,7 +100,7 @@ async function seed(env: DashboardEnv): Promise<Seeded> {
   await call(`${board.url.replace(/\/$/, '')}/sso?token=${token}`);
   const companies = (await manage(`/projects/${project.id}/companies`)).body.companies;
   const globexId = companies.find((c: { externalId: string }) => c.externalId === 'globex').id as string;
-  return { cookie, projectId: project.id, ids, globexId };
+  return { cookie, projectId: project.id, ids, globexId, key };
 }
 
 describe('the inbox as a two-pane triage screen', () => {
@@ -340,6 +342,64 @@ describe('the inbox as a two-pane triage screen', () => {
     await page.waitForURL(new RegExp(`company=${seeded.globexId}`));
     await sent;
     await expectAccessible(page, 'inbox, company filter');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  it('merges by keyboard: m chooses the similar idea, Enter asks, the dialog confirms', async () => {
+    const publicApi = (path: string, body?: unknown) =>
+      call(`${env.origin}/api/public/v1${path}`, { body, headers: { 'x-api-key': seeded.key } });
+    const duplicate = (
+      await publicApi('/features', {
+        title: 'Offline mode for the mobile app',
+        description: 'Work on the train without a connection.',
+      })
+    ).body.id as string;
+    const kept = (
+      await publicApi('/features', {
+        title: 'Offline mode in the mobile app',
+        description: 'Keep working when the network drops.',
+      })
+    ).body.id as string;
+    await call(`${env.origin}/api/public/v1/features/${duplicate}/votes/app-user-9`, {
+      method: 'PUT',
+      headers: { 'x-api-key': seeded.key },
+    });
+
+    const { context, page, problems } = await signedIn(env.browser, { width: 1440, height: 900 });
+    // A request that fails names its address (the console only says "404").
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`${response.status()} ${new URL(response.url()).pathname}`);
+    });
+    await page.goto(`${inboxUrl()}/${duplicate}`);
+    const idea = page.getByRole('region', { name: 'The open idea' });
+    await idea.getByRole('heading', { level: 1, name: 'Offline mode for the mobile app' }).waitFor();
+    const candidate = idea.getByRole('radio', { name: /Offline mode in the mobile app/ });
+    await candidate.waitFor();
+
+    // m: the first similar idea is chosen and focused, and the way on is announced.
+    await page.getByRole('link', { name: 'Offline mode for the mobile app' }).focus();
+    await page.keyboard.press('m');
+    assert.equal(await focusedName(page), 'input:merge-target');
+    assert.ok(await candidate.isChecked(), 'm chooses the first candidate');
+    const live = page.locator('p.visually-hidden[role="status"]');
+    await live.filter({ hasText: 'Merge: the arrow keys choose the idea to keep' }).waitFor();
+
+    // Enter asks to confirm; the dialog's Merge merges: the kept idea opens with the note.
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('alertdialog', { name: 'Merge into “Offline mode in the mobile app”?' });
+    await dialog.waitFor();
+    await expectAccessible(page, 'inbox, merge confirmation');
+    await tabTo(page, 'Merge');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`/inbox/${kept}$`));
+    await idea.getByRole('heading', { level: 1, name: 'Offline mode in the mobile app' }).waitFor();
+    await idea
+      .getByText('“Offline mode for the mobile app” was merged into this idea: 1 vote and 0 comments moved.')
+      .waitFor();
+    assert.equal((await manageGet(`/projects/${seeded.projectId}/features/${kept}`)).voteCount, 1);
+    const listed = await manageGet(`/projects/${seeded.projectId}/features?limit=100`);
+    assert.ok(!listed.features.some((row: { id: string }) => row.id === duplicate), 'the duplicate is gone');
     assert.deepEqual(problems, []);
     await context.close();
   });

@@ -2,7 +2,8 @@
  * Release health in Chromium against a real server: sessions for two releases arrive as Sentry
  * envelopes and clients call the version check; the releases screen lists each release's
  * crash-free rates, a release's page shows its figures, adoption charts and the comparison with
- * the previous release, and Home shows the latest release's health. axe on each, dark once.
+ * the previous release, and Home shows the latest release's health. axe on each, dark once. The
+ * releases screen's drop settings form (release.health_dropped) reads, refuses and saves them.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -80,6 +81,56 @@ describe('dashboard release health', () => {
     assert.match((await latest.textContent()) ?? '', /Since 1\.0\.0/);
     await expectAccessible(page, 'home with the latest release');
     await shot('home-latest-release');
+    assert.deepEqual(problems, []);
+  });
+  it('sets when a release’s health has dropped: the defaults, a refusal at its field, a save the API reads back', async () => {
+    const { page, problems } = await watchedPage(env.browser);
+    await p.signIn(page.context());
+    await page.goto(`${env.origin}/app/projects/${p.projectId}/releases`);
+    const section = page.locator('section', {
+      has: page.getByRole('heading', { name: 'When a release’s health drops' }),
+    });
+    const threshold = section.getByRole('spinbutton', { name: 'Crash-free threshold (%)' });
+    const points = section.getByRole('spinbutton', { name: 'Points under the previous release' });
+    const minimum = section.getByRole('spinbutton', { name: 'Sessions before a release is judged' });
+    await threshold.waitFor();
+    assert.equal(await threshold.inputValue(), '99');
+    assert.equal(await points.inputValue(), '5');
+    assert.equal(await minimum.inputValue(), '10');
+    await expectAccessible(page, 'releases with the drop settings');
+
+    // Out of range: the server refuses, the form names the field and keeps what was typed.
+    await threshold.fill('150');
+    await section.getByRole('button', { name: 'Save drop settings' }).click();
+    await section.getByRole('alert').first().waitFor();
+    assert.equal(await threshold.getAttribute('aria-invalid'), 'true');
+    assert.match(
+      (await section.getByRole('alert').allTextContents()).join(' '),
+      /crashFreeThreshold: must be 100 or less/,
+    );
+    assert.equal(await threshold.inputValue(), '150');
+    await expectAccessible(page, 'the drop settings refused');
+    const unchanged = await p.manage('GET', `/projects/${p.projectId}/release-health-settings`);
+    assert.equal(unchanged.body.crashFreeThreshold, 99);
+
+    // Empty: named here, nothing sent.
+    await minimum.fill('');
+    await section.getByRole('button', { name: 'Save drop settings' }).click();
+    await section.getByText('Enter a number').waitFor();
+
+    await threshold.fill('97.5');
+    await points.fill('2');
+    await minimum.fill('50');
+    await section.getByRole('button', { name: 'Save drop settings' }).click();
+    await section
+      .getByText('Saved: below 97.5 % crash-free sessions, or 2 points under the previous release.')
+      .waitFor();
+    const saved = await p.manage('GET', `/projects/${p.projectId}/release-health-settings`);
+    assert.deepEqual(saved.body, { crashFreeThreshold: 97.5, maxDropPoints: 2, minSessions: 50 });
+    await page.reload();
+    await threshold.waitFor();
+    assert.equal(await threshold.inputValue(), '97.5');
+    await expectAccessible(page, 'the drop settings saved');
     assert.deepEqual(problems, []);
   });
 });

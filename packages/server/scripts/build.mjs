@@ -16,7 +16,7 @@ const tsc = spawnSync('tsc', ['-p', 'tsconfig.build.json'], {
 });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 cpSync(`${root}src/migrations`, `${root}dist/migrations`, { recursive: true, filter: (path) => !path.endsWith('.ts') });
-cpSync(`${root}src/board/assets`, `${root}dist/board/assets`, {
+cpSync(`${root}src/routing/board/assets`, `${root}dist/routing/board/assets`, {
   recursive: true,
   filter: (path) => !path.endsWith('tsconfig.json'),
 });

@@ -7,6 +7,7 @@ import { type RestWatch, watchForRest } from './http/at-rest.ts';
 import { ResponseMemo } from './http/response-memo.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import { PartitionKeeper } from './db/partition-keeper.ts';
 import { errorAnswer, installErrorHandler } from './http/error-handler.ts';
 import { buildLazySerializerFactory } from './http/lazy-serializer.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -14,10 +15,10 @@ import { guardRequestInput } from './http/input-guard.ts';
 import { publicApi, PUBLIC_API_PREFIX } from './public-api/plugin.ts';
 import { hostedMcp } from './mcp/hosted.ts';
 import { otlpIntake, OTLP_PREFIX } from './otlp/plugin.ts';
-import type { App } from './public-api/context.ts';
+import type { App } from './routing/public-api/context.ts';
 import { managementApi, MANAGEMENT_API_PREFIX } from './management/plugin.ts';
 import { SENTRY_API_PREFIX, sentryCliApi } from './management/sentry-cli-api.ts';
-import type { ManagementApp } from './management/context.ts';
+import type { ManagementApp } from './routing/management/context.ts';
 import { boardSurface, BOARD_PREFIX } from './board/plugin.ts';
 import { homePage } from './board/home-page.ts';
 import { dashboardSurface, DASHBOARD_PREFIX } from './dashboard/plugin.ts';
@@ -28,10 +29,10 @@ import { domainOfSender, OutboxWorker, registerNotificationHandlers } from './re
 import { registerShippingHandler } from './resources/features/mount.ts';
 import { registerReleaseHubHandlers } from './resources/release-hub/mount.ts';
 import { ScheduleWorker } from './resources/changelog/mount.ts';
-import { ReleaseHealthWorker } from './resources/release-health/mount.ts';
+import { ReleaseHealthWorker, sessionUserPartitions } from './resources/release-health/mount.ts';
 import { SightingsWorker } from './resources/releases/mount.ts';
 import { LinesWorker } from './resources/logs/mount.ts';
-import { AlertWorker, registerAlertHandlers } from './resources/reports/mount.ts';
+import { AlertWorker, errorEventPartitions, registerAlertHandlers } from './resources/reports/mount.ts';
 import { DeliveryWorker, registerWebhookHandlers } from './resources/webhooks/mount.ts';
 import { AuditRetentionWorker, registerAuditHandlers } from './resources/audit/mount.ts';
 import { closeQuotaMeter, openQuotaMeter } from './http/quota.ts';
@@ -226,6 +227,19 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   const sightings = new SightingsWorker({ db, intervalMs: config.releaseSightingIntervalMs, log: app.log });
   app.addHook('onReady', async () => sightings.start());
   app.addHook('preClose', async () => sightings.stop());
+  // PostgreSQL's time partitions (issue 37): made ahead, dropped past retention, by one process at a time.
+  const partitionKeeper = new PartitionKeeper({
+    db,
+    tables: [
+      errorEventPartitions(config.errorAlerts.retentionDays),
+      // Not the session state table yet: a later migration partitions it (release-health/partitions.ts).
+      sessionUserPartitions(config.sessionRetentionDays),
+    ],
+    intervalMs: config.partitionKeeperIntervalMs,
+    log: app.log,
+  });
+  app.addHook('onReady', async () => partitionKeeper.start());
+  app.addHook('preClose', async () => partitionKeeper.stop());
   const logLines = new LinesWorker(db, config.logLines, app.log);
   app.addHook('onReady', async () => logLines.start());
   app.addHook('preClose', async () => logLines.stop());

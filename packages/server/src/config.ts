@@ -91,6 +91,12 @@ export interface Config {
    */
   sessionRetentionDays: number;
   /**
+   * `PARTITION_KEEPER_INTERVAL_MS`: on PostgreSQL, how often the partition keeper makes the time
+   * partitions of error_events and release_session_users ahead and drops those past retention
+   * (db/partition-keeper.ts; one process at a time does it); 0 runs no keeper in this process.
+   */
+  partitionKeeperIntervalMs: number;
+  /**
    * `ERROR_HISTORY_RETENTION_DAYS`: days of the hourly occurrence counts of error records from before
    * migration 202612020100 (resources/reports/store-history.ts; newer records count their own
    * hours); older hours are pruned after writes, at most every 10 minutes per process.
@@ -106,6 +112,8 @@ export interface Config {
    * with several processes (one interval of each other process's traffic, see the README).
    */
   quotaFlushIntervalMs: number;
+  /** `IMPORT_MAX_BYTES`: the largest export an import takes, raw body or form (resources/imports/upload.ts). */
+  importMaxBytes: number;
   /** Log lines (resources/logs/lines-worker.ts, live-tail.ts). */
   logLines: LogLinesConfig;
 }
@@ -347,6 +355,12 @@ export function loadConfig(env: Env = process.env): Config {
       ),
     },
     quotaFlushIntervalMs: read('QUOTA_FLUSH_INTERVAL_MS', 1000, integer(10, 60_000), 'an integer from 10 to 60000'),
+    importMaxBytes: read(
+      'IMPORT_MAX_BYTES',
+      200 * 1024 * 1024,
+      integer(1024, 2 ** 32),
+      'an integer from 1024 to 4294967296 (bytes)',
+    ),
     changelogScheduleIntervalMs: read(
       'CHANGELOG_SCHEDULE_INTERVAL_MS',
       5000,
@@ -366,6 +380,12 @@ export function loadConfig(env: Env = process.env): Config {
       'an integer from 0 (never) to 3600000',
     ),
     sessionRetentionDays: read('SESSION_RETENTION_DAYS', 90, integer(1, 3650), 'an integer from 1 to 3650'),
+    partitionKeeperIntervalMs: read(
+      'PARTITION_KEEPER_INTERVAL_MS',
+      600_000,
+      integer(0, 86_400_000),
+      'an integer from 0 (no keeper) to 86400000',
+    ),
   };
   // PostgreSQL: one per core, at most 4: each process holds a pool of 10 connections and a
   // listener, and two replicas of 4 (88 connections) stay under PostgreSQL's default 100.

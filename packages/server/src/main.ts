@@ -43,7 +43,11 @@ async function main(): Promise<void> {
   }
   const db = openDatabase(config);
   // A cluster's primary has migrated and seeded before forking its workers.
-  const seeded = isClusterWorker ? undefined : (await migrate(db), await seedOnFirstStart(db, config));
+  let seeded: Awaited<ReturnType<typeof seedOnFirstStart>> | undefined;
+  if (!isClusterWorker) {
+    await migrate(db);
+    seeded = await seedOnFirstStart(db, config);
+  }
   const app = await buildApp({ config, db });
 
   let closing = false;

@@ -2,7 +2,8 @@
  * `signpost alerts …`: a project's error alert rules (new group, regression, or a spike of N events
  * in M minutes; SDK environment and level filters; team members to e-mail; webhooks or not).
  * `update` reads the rule, applies the options given and replaces it (the API's PUT), so an option
- * left out keeps its value; `--mute`/`--unmute` switch a rule off and on.
+ * left out keeps its value; `--mute [1h|24h|7d|forever]` mutes a rule for a time (its `mutedUntil`:
+ * it fires again by itself after) or until unmuted (bare `--mute`), `--unmute` unmutes it.
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import {
@@ -24,6 +25,8 @@ type RuleBody = Body<'manageCreateErrorAlertRule'>;
 
 const KINDS = ['new_group', 'regression', 'spike'] as const;
 const LEVELS = ['fatal', 'error', 'warning', 'info', 'debug'] as const;
+const MUTE_FOR = ['1h', '24h', '7d', 'forever'] as const;
+type MuteFor = (typeof MUTE_FOR)[number];
 
 interface RuleFlags extends CommonFlags {
   name?: string;
@@ -35,7 +38,7 @@ interface RuleFlags extends CommonFlags {
   quiet?: number;
   recipients?: string[];
   webhooks?: boolean;
-  mute?: boolean;
+  mute?: MuteFor | true;
   unmute?: boolean;
 }
 
@@ -64,8 +67,12 @@ function ruleOptions(command: Command, creating: boolean): Command {
       list(raw),
     )
     .option('--webhooks <on|off>', "also post error.alert to the project's webhooks (default on)", onOff)
-    .option('--mute', creating ? 'create it muted' : 'switch it off (keeps its settings)')
-    .option('--unmute', 'switch it on');
+    .option(
+      '--mute [for]',
+      `${creating ? 'create it muted' : 'mute it (keeps its settings)'} for 1h, 24h or 7d, or until unmuted (forever, the default)`,
+      oneOf(MUTE_FOR),
+    )
+    .option('--unmute', 'unmute it (a timed mute too)');
 }
 
 /** The rule's body: the options given over `base` (the rule as it is, when updating). */
@@ -96,9 +103,19 @@ function bodyOf(flags: RuleFlags, base?: Rule): RuleBody {
     quietMinutes: flags.quiet ?? base?.quietMinutes,
     recipients: flags.recipients ?? base?.recipients ?? [],
     webhooks: flags.webhooks ?? base?.webhooks ?? true,
-    enabled: flags.mute ? false : flags.unmute ? true : (base?.enabled ?? true),
+    // Without --mute or --unmute the rule keeps its mute (`mutedUntil` left out keeps it).
+    ...(flags.mute ? { mute: flags.mute === true ? 'forever' : flags.mute } : flags.unmute ? { mute: 'off' } : {}),
+    ...(flags.mute || flags.unmute ? {} : { enabled: base?.enabled ?? true }),
   };
 }
+
+/** "until unmuted", "until <time>" (a timed mute not yet over), or "no". */
+const muteOf = (rule: Rule) =>
+  !rule.enabled
+    ? 'until unmuted'
+    : rule.mutedUntil && Date.parse(rule.mutedUntil) > Date.now()
+      ? `until ${rule.mutedUntil}`
+      : 'no';
 
 const when = (rule: Rule) =>
   rule.kind === 'spike' ? `spike ${rule.spikeEvents} in ${rule.spikeMinutes} min` : rule.kind.replace('_', ' ');
@@ -114,6 +131,7 @@ function printRule(rule: Rule): void {
     ['recipients', rule.recipients.join(',') || 'none'],
     ['webhooks', rule.webhooks],
     ['enabled', rule.enabled],
+    ['muted', muteOf(rule)],
   ]);
 }
 
@@ -131,7 +149,7 @@ export function registerAlertCommands(program: Command): void {
       const { rules } = await client.get<{ rules: Rule[] }>(`${base}/error-alerts`);
       if (flags.json) return printJson({ rules });
       printTable(
-        ['id', 'name', 'when', 'environment', 'levels', 'recipients', 'enabled'],
+        ['id', 'name', 'when', 'environment', 'levels', 'recipients', 'enabled', 'muted'],
         rules.map((rule) => [
           rule.id,
           rule.name,
@@ -140,6 +158,7 @@ export function registerAlertCommands(program: Command): void {
           rule.levels?.join(',') ?? 'all',
           rule.recipients.length,
           rule.enabled,
+          muteOf(rule),
         ]),
         'No alert rules.',
       );
@@ -171,7 +190,9 @@ export function registerAlertCommands(program: Command): void {
       const current = await client.get<Rule>(rulePath(base, id));
       const rule = await client.put<Rule>(rulePath(base, id), bodyOf(flags, current));
       if (flags.json) return printJson(rule);
-      say(`Updated alert rule ${rule.id}${rule.enabled ? '' : ' (muted)'}.`);
+      const muted = muteOf(rule);
+      const state = muted === 'no' ? '' : muted === 'until unmuted' ? ' (muted)' : ` (muted ${muted})`;
+      say(`Updated alert rule ${rule.id}${state}.`);
       printRule(rule);
     }),
   );

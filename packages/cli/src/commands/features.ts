@@ -11,7 +11,7 @@ import {
   type CommonFlags,
 } from '../manage/common.ts';
 import { registerFeatureTagCommand } from './tags.ts';
-import { action } from '../manage/errors.ts';
+import { action, CliError } from '../manage/errors.ts';
 import { printFields, printJson, printPaging, printTable, say } from '../manage/output.ts';
 import type { Answer } from '../manage/api.ts';
 
@@ -92,6 +92,46 @@ export function registerFeatureCommands(program: Command): void {
       else showFeature(feature);
     }),
   );
+
+  withProject(
+    features
+      .command('create')
+      .description(
+        "File an idea on behalf of one of the project's people (or a new address): theirs, with their vote, triaged",
+      )
+      .requiredOption('--title <text>', 'title')
+      .requiredOption('--description <text>', 'what is wanted or what goes wrong')
+      .requiredOption('--for <person>', "the person: an e-mail address, or a person's id (signpost people list)")
+      .option('--name <name>', 'the name of a new person (with an e-mail address)')
+      .option('--type <type>', 'feature or bug', oneOf(['feature', 'bug'] as const))
+      .option('--internal', 'hide it from the public board and APIs'),
+  )
+    .addHelpText(
+      'after',
+      '\nExample:\n  signpost features create --for ada@example.com --title "Export to PDF" --description "Asked in a call."',
+    )
+    .action(
+      action(async (flags: CommonFlags & Record<string, any>) => {
+        const { client, base } = projectContext(flags);
+        const who = String(flags['for']).trim();
+        // An address has an @; anything else is a person's id. The server says which it cannot find.
+        const author = who.includes('@') ? defined({ email: who, name: flags['name'] }) : { personId: who };
+        if (!who.includes('@') && flags['name'] !== undefined) {
+          throw new CliError('--name goes only with an e-mail address in --for');
+        }
+        const feature = await client.post<Feature>(`${base}/features`, {
+          ...defined({
+            title: flags['title'],
+            description: flags['description'],
+            type: flags['type'],
+            internal: flags['internal'] ? true : undefined,
+          }),
+          ...author,
+        });
+        if (flags.json) printJson(feature);
+        else say(`Created ${feature.id} for ${who}: ${feature.title} (${feature.status}, ${feature.voteCount} vote).`);
+      }),
+    );
 
   withProject(
     features

@@ -71,6 +71,8 @@ function printReport(report: Report): void {
         report.comments.skipped,
       ],
       ['people', report.people.created, '', '', report.people.matched, ''],
+      ['tags (boards, categories, labels)', report.tags.created, '', '', report.tags.matched, ''],
+      ['changelog', report.changelog.created, report.changelog.updated, report.changelog.unchanged, '', ''],
     ],
   );
   if (report.ideas.truncated > 0)
@@ -96,7 +98,9 @@ export function registerImportCommands(program: Command): void {
     withProject(
       program
         .command('import')
-        .description("Import another tool's export (ideas, votes, comments, people) into the project")
+        .description(
+          "Import another tool's export (ideas, votes, comments, people, boards, changelog) into the project",
+        )
         .argument('<source>', `where it comes from: ${IMPORT_SOURCES.join(', ')}`)
         .argument('<path>', 'the export file, or a folder of its files')
         .option('--dry-run', 'report what would be created, matched and skipped; store nothing')

@@ -1,6 +1,7 @@
 /**
- * Imports (issue 36): the file goes to POST /projects/:id/imports as the raw request body (the
- * route takes any content type), so this call uses fetch itself rather than the JSON client.
+ * Imports (issue 36): the file goes to POST /projects/:id/imports as the one file of a
+ * multipart/form-data form (the browser streams it and names it; the options stay in the query
+ * string), so this call uses fetch itself rather than the JSON client.
  */
 import { ApiError, type ApiErrorBody } from './client.ts';
 import type { paths } from './schema.gen.ts';
@@ -13,7 +14,7 @@ export type ImportSource = ImportQuery['source'];
 export type StatusTarget = ImportReport['statuses'][number]['to'];
 
 export const SOURCES: readonly { value: ImportSource; label: string }[] = [
-  { value: 'canny', label: 'Canny: API dump (JSON, or zip of users/posts/votes/comments.json)' },
+  { value: 'canny', label: 'Canny: API dump (JSON, or zip of boards/users/posts/votes/comments/entries.json)' },
   { value: 'canny-csv', label: 'Canny: posts CSV export' },
   { value: 'uservoice', label: 'UserVoice: CSV export (or zip with comments CSV)' },
   { value: 'featurebase', label: 'Featurebase: posts JSON or CSV' },
@@ -37,13 +38,16 @@ export async function runImport(projectId: string, file: File, query: ImportQuer
   const url = new URL(`/api/v1/projects/${encodeURIComponent(projectId)}/imports`, window.location.origin);
   for (const [name, value] of Object.entries(query))
     if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
+  const form = new FormData();
+  form.append('file', file, file.name);
   let response: Response;
   try {
+    // No content-type of our own: fetch sets multipart/form-data with the form's boundary.
     response = await fetch(url, {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { 'X-Requested-With': 'signpost-dashboard', 'content-type': 'application/octet-stream' },
-      body: file,
+      headers: { 'X-Requested-With': 'signpost-dashboard' },
+      body: form,
     });
   } catch {
     throw new Error('The server cannot be reached; check your connection and try again');

@@ -22,3 +22,6 @@ export function points(change: number | null): string {
   const value = Math.round(change * 1000) / 10;
   return `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(value).toFixed(1)} pp`;
 }
+
+export type DropSettings = Json<paths['/projects/{projectId}/release-health-settings']['get']['responses'][200]>;
+export const dropSettingsKey = (projectId: string) => ['release-health-settings', projectId] as const;

@@ -48,9 +48,8 @@ export const severityName = (severity: string) =>
 export const errorsKey = (projectId: string) => ['errors', projectId] as const;
 export const bugsKey = (projectId: string) => ['bugs', projectId] as const;
 
-export function when(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
+// One way of showing a moment in every list (api/features.ts).
+export { when } from './features.ts';
 
 export type ErrorGroupPage = Json<paths['/projects/{projectId}/error-groups']['get']['responses'][200]>;
 export type ErrorGroupSummary = ErrorGroupPage['groups'][number];

@@ -3,26 +3,21 @@
  * while it is not verified), and personal access tokens (create → shown once; list; revoke).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { Form } from 'react-aria-components';
+import { useState } from 'react';
 import { type Account, api, ME_KEY, unwrap } from '../api/client.ts';
 import { day, type TokenSummary } from '../api/accounts.ts';
 import { Button, ErrorNote, Field, fieldErrors, Note, RequireAccount } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
+import { ACTIONS, DataTable } from '../widgets/data-table.tsx';
 import { SelectField } from '../widgets/fields.tsx';
+import { SaveForm } from '../widgets/save-form.tsx';
 import { ShownOnce } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './account.css';
+import { PasswordField } from '../widgets/account-fields.tsx';
 
 const TOKENS_KEY = ['me', 'tokens'] as const;
-
-function onSubmit(run: () => void) {
-  return (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    run();
-  };
-}
 
 function Profile({ account }: { account: Account }) {
   const queryClient = useQueryClient();
@@ -39,8 +34,14 @@ function Profile({ account }: { account: Account }) {
         <dt>Member since</dt>
         <dd>{day(account.createdAt)}</dd>
       </dl>
-      <Form className="stack" onSubmit={onSubmit(() => !save.isPending && save.mutate())}>
-        {save.error ? <ErrorNote error={save.error} /> : null}
+      <SaveForm
+        error={save.error}
+        busy={save.isPending}
+        submitLabel="Save name"
+        busyLabel="Saving…"
+        onSubmit={() => save.mutate()}
+        done={save.isSuccess ? 'Name saved.' : null}
+      >
         <Field
           label="Name"
           name="name"
@@ -53,13 +54,7 @@ function Profile({ account }: { account: Account }) {
           }}
           serverError={errors['name']}
         />
-        <div>
-          <Button type="submit" busy={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save name'}
-          </Button>
-        </div>
-        {save.isSuccess ? <Note>Name saved.</Note> : null}
-      </Form>
+      </SaveForm>
     </section>
   );
 }
@@ -83,40 +78,35 @@ function Password({ account }: { account: Account }) {
   return (
     <section className="card" aria-labelledby="password-title">
       <h2 id="password-title">Password</h2>
-      <Form className="stack" onSubmit={onSubmit(() => !change.isPending && change.mutate())}>
-        {change.error ? <ErrorNote error={change.error} /> : null}
+      <SaveForm
+        error={change.error}
+        busy={change.isPending}
+        submitLabel="Change password"
+        busyLabel="Changing…"
+        onSubmit={() => change.mutate()}
+        done={change.isSuccess ? 'Password changed. Your other sessions are signed out.' : null}
+      >
         {account.hasPassword ? (
-          <Field
+          <PasswordField
             label="Current password"
             name="currentPassword"
-            type="password"
-            autoComplete="current-password"
-            isRequired
             value={current}
             onChange={setCurrent}
-            serverError={errors['currentPassword']}
+            error={errors['currentPassword']}
           />
         ) : (
           <p>You sign in through your identity provider; you may also set a password.</p>
         )}
-        <Field
+        <PasswordField
+          fresh
           label="New password"
           name="newPassword"
-          type="password"
-          autoComplete="new-password"
           description="At least 10 characters and hard to guess. Your other sessions are signed out."
-          isRequired
           value={next}
           onChange={setNext}
-          serverError={errors['newPassword']}
+          error={errors['newPassword']}
         />
-        <div>
-          <Button type="submit" busy={change.isPending}>
-            {change.isPending ? 'Changing…' : 'Change password'}
-          </Button>
-        </div>
-        {change.isSuccess ? <Note>Password changed. Your other sessions are signed out.</Note> : null}
-      </Form>
+      </SaveForm>
     </section>
   );
 }
@@ -203,12 +193,14 @@ function Tokens() {
         A token lets a script or another tool use the management API as you (<code>Authorization: Bearer sp_pat_…</code>
         ). Revoke a token you no longer use.
       </p>
-      <Form
-        className="stack"
-        aria-label="Create a token"
-        onSubmit={onSubmit(() => !create.isPending && create.mutate())}
+      <SaveForm
+        label="Create a token"
+        error={create.error}
+        busy={create.isPending}
+        submitLabel="Create token"
+        busyLabel="Creating…"
+        onSubmit={() => create.mutate()}
       >
-        {create.error ? <ErrorNote error={create.error} /> : null}
         <Field
           label="Token name"
           name="tokenName"
@@ -219,12 +211,7 @@ function Tokens() {
           serverError={errors['name']}
         />
         <SelectField label="Expires after" value={expiry} options={EXPIRIES} onChange={setExpiry} />
-        <div>
-          <Button type="submit" busy={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create token'}
-          </Button>
-        </div>
-      </Form>
+      </SaveForm>
       {create.data ? (
         <div className="stack">
           <Note>Token “{create.data.tokenInfo.name}” created.</Note>
@@ -236,56 +223,42 @@ function Tokens() {
           list.length === 0 ? (
             <Empty>No tokens yet.</Empty>
           ) : (
-            <div className="table-wrap">
-              <table className="table">
-                <caption className="muted">Your tokens, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Token</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
+            <DataTable
+              caption="Your tokens, newest first"
+              captionClassName="muted"
+              columns={['Name', 'Token', 'Created', 'Last used', 'Expires', 'Status', ACTIONS]}
+            >
+              {list.map((token) => {
+                const state = tokenState(token);
+                return (
+                  <tr key={token.id}>
+                    <th scope="row">{token.name}</th>
+                    <td>
+                      <code>{token.prefix}…</code>
+                    </td>
+                    <td>{day(token.createdAt)}</td>
+                    <td>{token.lastUsedAt ? day(token.lastUsedAt) : 'Never'}</td>
+                    <td>{token.expiresAt ? day(token.expiresAt) : 'Never'}</td>
+                    <td>
+                      <span className={`badge ${state.ok ? 'badge-ok' : 'badge-warn'}`}>{state.label}</span>
+                    </td>
+                    <td>
+                      {token.revokedAt ? null : (
+                        <ConfirmButton
+                          label={`Revoke ${token.name}`}
+                          title={`Revoke the token “${token.name}”?`}
+                          confirmLabel="Revoke"
+                          variant="danger"
+                          onConfirm={() => revoke(token.id)}
+                        >
+                          Anything that uses it is refused from now on. This cannot be undone.
+                        </ConfirmButton>
+                      )}
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {list.map((token) => {
-                    const state = tokenState(token);
-                    return (
-                      <tr key={token.id}>
-                        <th scope="row">{token.name}</th>
-                        <td>
-                          <code>{token.prefix}…</code>
-                        </td>
-                        <td>{day(token.createdAt)}</td>
-                        <td>{token.lastUsedAt ? day(token.lastUsedAt) : 'Never'}</td>
-                        <td>{token.expiresAt ? day(token.expiresAt) : 'Never'}</td>
-                        <td>
-                          <span className={`badge ${state.ok ? 'badge-ok' : 'badge-warn'}`}>{state.label}</span>
-                        </td>
-                        <td>
-                          {token.revokedAt ? null : (
-                            <ConfirmButton
-                              label={`Revoke ${token.name}`}
-                              title={`Revoke the token “${token.name}”?`}
-                              confirmLabel="Revoke"
-                              variant="danger"
-                              onConfirm={() => revoke(token.id)}
-                            >
-                              Anything that uses it is refused from now on. This cannot be undone.
-                            </ConfirmButton>
-                          )}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+                );
+              })}
+            </DataTable>
           )
         }
       </QueryView>

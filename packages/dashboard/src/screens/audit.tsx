@@ -2,15 +2,17 @@
  * The audit log: who did what in the project (its own actions and its team's), newest first, in a
  * dense table filtered by actor, action, target and time range (kept in the URL, so a view can be
  * shared), more rows through the API's cursor; the chosen entry's before and after beside it; the
- * same filters exported as CSV or JSON lines. `j`/`k` move the selection. Admins and owners only,
- * as the API: a member is told so.
+ * same filters exported as CSV or JSON lines. `j`/`k` move the selection. How long entries are kept
+ * (the API's audit settings, 1 to 3650 days) is set at the foot of the screen; the change shows in
+ * the log. Admins and owners only, as the API: a member is told so.
  */
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { Form } from 'react-aria-components';
 import { api, unwrap } from '../api/client.ts';
 import { type AuditEntry, auditKey, exportUrl } from '../api/audit.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
-import { Button, ErrorNote } from '../ui.tsx';
+import { Button, ErrorNote, Field, fieldErrors, Note } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { useUrlView } from '../url-view.ts';
 import { SelectField } from '../widgets/fields.tsx';
@@ -18,6 +20,8 @@ import { Empty, Loading } from '../widgets/states.tsx';
 import { TextFilterForm } from '../widgets/text-filters.tsx';
 import './audit.css';
 import './reports.css';
+import { DataTable } from '../widgets/data-table.tsx';
+import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
 
 const PAGE_SIZE = 100;
 const RANGES = [
@@ -56,6 +60,68 @@ function State({ label, value }: { label: string; value: unknown }) {
   );
 }
 
+const RETENTION = { min: 1, max: 3650 } as const;
+
+/** How long the log is kept: the API's audit settings, read and saved here. */
+function RetentionSetting({ projectId }: { projectId: string }) {
+  const client = useQueryClient();
+  const key = [...auditKey(projectId), 'settings'] as const;
+  const path = { params: { path: { projectId } } };
+  const settings = useQuery({
+    queryKey: key,
+    queryFn: () => unwrap(api.GET('/projects/{projectId}/audit/settings', path)),
+  });
+  const [days, setDays] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | undefined>();
+  const save = useMutation({
+    mutationFn: (retentionDays: number) =>
+      unwrap(api.PUT('/projects/{projectId}/audit/settings', { ...path, body: { retentionDays } })),
+    onSuccess: async (saved) => {
+      client.setQueryData(key, saved);
+      setDays(null);
+      // The change is itself an entry of the log.
+      await client.invalidateQueries({ queryKey: auditKey(projectId), exact: false });
+    },
+  });
+  const value = days ?? (settings.data ? String(settings.data.retentionDays) : '');
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < RETENTION.min || parsed > RETENTION.max) {
+      setProblem(`A whole number of days from ${RETENTION.min} to ${RETENTION.max}`);
+      return;
+    }
+    setProblem(undefined);
+    save.mutate(parsed);
+  };
+  return (
+    <Form className="card stack" onSubmit={submit} aria-labelledby="audit-retention-title">
+      <h2 id="audit-retention-title">Retention</h2>
+      {settings.error ? <ErrorNote error={settings.error} /> : null}
+      <Field
+        label="Keep entries for (days)"
+        description="Older entries are deleted every hour; 365 unless set"
+        type="number"
+        value={value}
+        onChange={(next) => {
+          setDays(next);
+          setProblem(undefined);
+          save.reset();
+        }}
+        isDisabled={settings.isPending}
+        serverError={problem ?? fieldErrors(save.error)['retentionDays']}
+      />
+      <div className="row">
+        <Button type="submit" busy={save.isPending} isDisabled={settings.isPending}>
+          Save retention
+        </Button>
+      </div>
+      {save.error && !fieldErrors(save.error)['retentionDays'] ? <ErrorNote error={save.error} /> : null}
+      {save.isSuccess ? <Note>Entries are kept for {save.data.retentionDays} days.</Note> : null}
+    </Form>
+  );
+}
+
 export default function AuditLog() {
   const project = useProject();
   useTitle(`Audit log · ${project.name}`);
@@ -80,12 +146,11 @@ export default function AuditLog() {
         api.GET('/projects/{projectId}/audit', {
           params: {
             path: { projectId: project.id },
-            query: { ...filters, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) },
+            query: { ...filters, ...pageQuery(PAGE_SIZE, pageParam) },
           },
         }),
       ),
-    initialPageParam: '',
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    ...CURSOR_PAGES,
     placeholderData: keepPreviousData,
     enabled: admin,
   });
@@ -147,45 +212,38 @@ export default function AuditLog() {
       ) : (
         <div className="audit-panes">
           <div className="table-wrap">
-            <table className="table audit-table">
-              <caption className="visually-hidden">Audit entries, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">Via</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Target</th>
+            <DataTable
+              className="audit-table"
+              caption="Audit entries, newest first"
+              wrapClassName={null}
+              columns={['When', 'Who', 'Via', 'Action', 'Target']}
+            >
+              {rows.map((row) => (
+                <tr key={row.id} data-selected={row.id === selected?.id}>
+                  <td>
+                    <button
+                      type="button"
+                      id={`audit-${row.id}`}
+                      className="audit-row"
+                      aria-current={row.id === selected?.id ? 'true' : undefined}
+                      onClick={() => setSelectedId(row.id)}
+                    >
+                      {when(row.at)}
+                    </button>
+                  </td>
+                  <td>{row.actor.label}</td>
+                  <td>{VIA_LABELS[row.actor.via]}</td>
+                  <td>
+                    <code>{row.action}</code>
+                  </td>
+                  <td>
+                    {row.target.type}
+                    {row.target.id ? <span className="muted"> {row.target.id}</span> : null}
+                    {row.projectId === null ? <span className="badge">team</span> : null}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr key={row.id} data-selected={row.id === selected?.id}>
-                    <td>
-                      <button
-                        type="button"
-                        id={`audit-${row.id}`}
-                        className="audit-row"
-                        aria-current={row.id === selected?.id ? 'true' : undefined}
-                        onClick={() => setSelectedId(row.id)}
-                      >
-                        {when(row.at)}
-                      </button>
-                    </td>
-                    <td>{row.actor.label}</td>
-                    <td>{VIA_LABELS[row.actor.via]}</td>
-                    <td>
-                      <code>{row.action}</code>
-                    </td>
-                    <td>
-                      {row.target.type}
-                      {row.target.id ? <span className="muted"> {row.target.id}</span> : null}
-                      {row.projectId === null ? <span className="badge">team</span> : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
             {list.hasNextPage ? (
               <Button variant="secondary" onPress={() => list.fetchNextPage()} isDisabled={list.isFetchingNextPage}>
                 Load more
@@ -206,6 +264,7 @@ export default function AuditLog() {
           ) : null}
         </div>
       )}
+      <RetentionSetting projectId={project.id} />
     </div>
   );
 }

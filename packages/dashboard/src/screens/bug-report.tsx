@@ -11,10 +11,10 @@ import { type BugRecord, bugsKey, statusName } from '../api/reports.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Note } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
-import { QueryView } from '../widgets/states.tsx';
 import { Fact, ReportSummary } from '../widgets/report-summary.tsx';
 import { TriageStatus } from '../widgets/triage.tsx';
 import './reports.css';
+import { ReportPage } from '../widgets/report-page.tsx';
 
 export default function BugReport() {
   const project = useProject();
@@ -28,14 +28,9 @@ export default function BugReport() {
   });
   useTitle(bug.data ? `Bug: ${bug.data.title}` : 'Bug report');
   return (
-    <div className="reports stack">
-      <p>
-        <Link to={`/projects/${project.id}/bugs`}>← All bug reports</Link>
-      </p>
-      <QueryView query={bug} what="the bug report">
-        {(record) => <BugView record={record} admin={canAdminister(project)} />}
-      </QueryView>
-    </div>
+    <ReportPage back={`/projects/${project.id}/bugs`} backLabel="All bug reports" query={bug} what="the bug report">
+      {(record) => <BugView record={record} admin={canAdminister(project)} />}
+    </ReportPage>
   );
 }
 

@@ -4,7 +4,7 @@
  * Admins and owners open an entry to edit it, or start a new one.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Input, Label, SearchField } from 'react-aria-components';
 import { Link } from 'react-router';
 import { type Entry, type EntryState, formatTime, STATE_LABELS } from '../api/changelog.ts';
@@ -14,6 +14,8 @@ import { useTitle } from '../use-title.ts';
 import { SelectField } from '../widgets/fields.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './changelog.css';
+import { DataTable } from '../widgets/data-table.tsx';
+import { useDebounced } from '../use-debounced.ts';
 
 type StateFilter = EntryState | 'all';
 
@@ -46,11 +48,7 @@ export default function Changelog() {
   const projectId = project.id;
   const [state, setState] = useState<StateFilter>('all');
   const [search, setSearch] = useState('');
-  const [q, setQ] = useState('');
-  useEffect(() => {
-    const timer = setTimeout(() => setQ(search.trim()), 250);
-    return () => clearTimeout(timer);
-  }, [search]);
+  const q = useDebounced(search.trim(), 250);
 
   const entries = useQuery({
     queryKey: ['changelog', projectId, state, q],
@@ -104,38 +102,33 @@ export default function Changelog() {
             </Empty>
           ) : (
             <>
-              <table className="table changelog-table">
-                <caption className="visually-hidden">Changelog entries</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Summary</th>
-                    <th scope="col">Idea</th>
-                    <th scope="col">State</th>
+              <DataTable
+                className="changelog-table"
+                caption="Changelog entries"
+                wrapClassName={null}
+                columns={['Summary', 'Idea', 'State']}
+              >
+                {page.entries.map((entry) => (
+                  <tr key={entry.id}>
+                    <td>
+                      <Link to={`${base}/${entry.id}`}>{entry.summary}</Link>
+                    </td>
+                    <td>
+                      {entry.featureId ? (
+                        <>
+                          <Link to={`/projects/${projectId}/inbox/${entry.featureId}`}>{entry.featureTitle}</Link>
+                          {entry.featureInternal ? <span className="muted"> (internal)</span> : null}
+                        </>
+                      ) : (
+                        <span className="muted">{entry.statusLabel} · no idea linked</span>
+                      )}
+                    </td>
+                    <td>
+                      <StateText entry={entry} />
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {page.entries.map((entry) => (
-                    <tr key={entry.id}>
-                      <td>
-                        <Link to={`${base}/${entry.id}`}>{entry.summary}</Link>
-                      </td>
-                      <td>
-                        {entry.featureId ? (
-                          <>
-                            <Link to={`/projects/${projectId}/inbox/${entry.featureId}`}>{entry.featureTitle}</Link>
-                            {entry.featureInternal ? <span className="muted"> (internal)</span> : null}
-                          </>
-                        ) : (
-                          <span className="muted">{entry.statusLabel} · no idea linked</span>
-                        )}
-                      </td>
-                      <td>
-                        <StateText entry={entry} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
               {page.total > page.entries.length ? (
                 <p className="muted">
                   Showing the newest {page.entries.length} of {page.total}; search to find older ones.

@@ -5,6 +5,7 @@
  */
 import { Link } from 'react-router';
 import { type ErrorEventDetail, type ErrorGroupDetail, when } from '../api/reports.ts';
+import { DataTable } from '../widgets/data-table.tsx';
 
 export function SuspectFlags({ group }: { group: ErrorGroupDetail }) {
   const began = group.status === 'regressed' ? 'regressed' : 'first seen';
@@ -43,22 +44,19 @@ export function EventFlags({ flags }: { flags: ErrorEventDetail['flags'] }) {
       {flags.length === 0 ? (
         <p className="muted">The SDK sent no flag evaluations with this event.</p>
       ) : (
-        <table className="table event-flags" aria-label="Feature flags evaluated before the error, newest last">
-          <thead>
-            <tr>
-              <th scope="col">Flag</th>
-              <th scope="col">Result</th>
+        <DataTable
+          className="event-flags"
+          label="Feature flags evaluated before the error, newest last"
+          wrapClassName={null}
+          columns={['Flag', 'Result']}
+        >
+          {flags.map((flag) => (
+            <tr key={flag.flag}>
+              <td className="code">{flag.flag}</td>
+              <td>{JSON.stringify(flag.result)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {flags.map((flag) => (
-              <tr key={flag.flag}>
-                <td className="code">{flag.flag}</td>
-                <td>{JSON.stringify(flag.result)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
     </>
   );

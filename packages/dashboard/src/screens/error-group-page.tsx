@@ -15,12 +15,13 @@ import { useTitle } from '../use-title.ts';
 import { Fact } from '../widgets/report-summary.tsx';
 import { ErrorGroupLinks } from '../widgets/release-hub.tsx';
 import { QueryView } from '../widgets/states.tsx';
-import { TriageStatus } from '../widgets/triage.tsx';
+import { resolveInNextRelease, TriageStatus } from '../widgets/triage.tsx';
 import { Breadcrumbs, Context, type Crumb, History } from './error-group.tsx';
 import { EventView } from './error-event.tsx';
 import { EventFlags, SuspectFlags } from './error-flags.tsx';
 import './reports.css';
 import './error-groups.css';
+import { ReportPage } from '../widgets/report-page.tsx';
 
 export default function ErrorGroupPage() {
   const project = useProject();
@@ -36,14 +37,9 @@ export default function ErrorGroupPage() {
   });
   useTitle(group.data ? `Error: ${group.data.title}` : 'Error');
   return (
-    <div className="reports stack">
-      <p>
-        <Link to={`/projects/${project.id}/errors`}>← All errors</Link>
-      </p>
-      <QueryView query={group} what="the error group">
-        {(data) => <GroupView group={data} admin={canAdminister(project)} />}
-      </QueryView>
-    </div>
+    <ReportPage back={`/projects/${project.id}/errors`} backLabel="All errors" query={group} what="the error group">
+      {(data) => <GroupView group={data} admin={canAdminister(project)} />}
+    </ReportPage>
   );
 }
 
@@ -176,24 +172,12 @@ function Lifecycle({ group }: { group: ErrorGroupDetail }) {
         ignored: 'Ignored. New events are still counted.',
         open: 'Reopened.',
       }}
-      extra={(change, busy) =>
-        group.status !== 'resolved' || !group.resolvedInRelease ? (
-          <Button
-            variant="secondary"
-            busy={busy}
-            isDisabled={!group.lastRelease}
-            onPress={() =>
-              change({
-                status: 'resolved',
-                options: { inNextRelease: true },
-                done: `Resolved in the release after ${group.lastRelease}. Events from a newer release show it as regressed.`,
-              })
-            }
-          >
-            Resolve in next release
-          </Button>
-        ) : null
-      }
+      extra={resolveInNextRelease({
+        status: group.status,
+        release: group.lastRelease,
+        resolvedInRelease: group.resolvedInRelease,
+        what: 'Events',
+      })}
     />
   );
 }

@@ -9,13 +9,13 @@ import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { type ErrorRecord, errorsKey, when } from '../api/reports.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
-import { Button } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { QueryView } from '../widgets/states.tsx';
 import { TimeChart } from '../widgets/time-chart.tsx';
 import { Fact, ReportSummary } from '../widgets/report-summary.tsx';
-import { TriageStatus } from '../widgets/triage.tsx';
+import { resolveInNextRelease, TriageStatus } from '../widgets/triage.tsx';
 import './reports.css';
+import { ReportPage } from '../widgets/report-page.tsx';
 
 /** Frames shown before the rest of a long trace is folded. */
 const SHOWN_FRAMES = 8;
@@ -32,14 +32,14 @@ export default function ErrorGroup() {
   });
   useTitle(error.data ? `Error: ${error.data.title}` : 'Error');
   return (
-    <div className="reports stack">
-      <p>
-        <Link to={`/projects/${project.id}/errors/records`}>← All error records</Link>
-      </p>
-      <QueryView query={error} what="the error">
-        {(record) => <ErrorView record={record} admin={canAdminister(project)} />}
-      </QueryView>
-    </div>
+    <ReportPage
+      back={`/projects/${project.id}/errors/records`}
+      backLabel="All error records"
+      query={error}
+      what="the error"
+    >
+      {(record) => <ErrorView record={record} admin={canAdminister(project)} />}
+    </ReportPage>
   );
 }
 
@@ -122,24 +122,12 @@ function Lifecycle({ record }: { record: ErrorRecord }) {
         ignored: 'Ignored. New reports are still counted.',
         open: 'Reopened.',
       }}
-      extra={(change, busy) =>
-        record.status !== 'resolved' || !record.resolvedInRelease ? (
-          <Button
-            variant="secondary"
-            busy={busy}
-            isDisabled={!record.release}
-            onPress={() =>
-              change({
-                status: 'resolved',
-                options: { inNextRelease: true },
-                done: `Resolved in the release after ${record.release}. Reports from a newer release show it as regressed.`,
-              })
-            }
-          >
-            Resolve in next release
-          </Button>
-        ) : null
-      }
+      extra={resolveInNextRelease({
+        status: record.status,
+        release: record.release,
+        resolvedInRelease: record.resolvedInRelease,
+        what: 'Reports',
+      })}
       footer={
         !record.release ? (
           <p className="muted">Resolve in next release needs the release (app.version) the reports come from.</p>

@@ -5,7 +5,7 @@
  * Every column shows from 1280 px; below that the low-priority ones (level, first release) hide.
  */
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import {
@@ -16,7 +16,6 @@ import {
   GROUP_SORT_OPTIONS,
   LEVEL_OPTIONS,
   statusName,
-  when,
 } from '../api/reports.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote } from '../ui.tsx';
@@ -27,6 +26,9 @@ import { SelectField } from '../widgets/fields.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import './reports.css';
 import './error-groups.css';
+import { DataTable } from '../widgets/data-table.tsx';
+import { When } from '../widgets/when.tsx';
+import { ViewFilters } from '../widgets/view-filters.tsx';
 
 const TEXT_FILTERS = [
   { name: 'q', label: 'Search', placeholder: 'Title or culprit' },
@@ -66,28 +68,21 @@ export default function ErrorGroups() {
       <search aria-label="Search and filter errors" className="reports-filters">
         <TextFilterForm fields={TEXT_FILTERS} values={TEXT_FILTERS.map(({ name }) => read(name))} onSubmit={change} />
         <div className="reports-selects">
-          <SelectField
-            label="Status"
-            value={read('status')}
-            options={[{ value: '', label: 'Any status' }, ...ERROR_STATUS_OPTIONS]}
-            onChange={(status) => change({ status })}
-          />
-          <SelectField
-            label="Environment"
-            value={read('sdkEnvironment')}
-            options={[
-              { value: '', label: 'Every environment' },
-              ...[...new Set([...environments.map((e) => e.environment), read('sdkEnvironment')])]
-                .filter(Boolean)
-                .map((value) => ({ value, label: value })),
+          <ViewFilters
+            read={read}
+            update={change}
+            filters={[
+              { name: 'status', label: 'Status', empty: 'Any status', options: ERROR_STATUS_OPTIONS },
+              {
+                name: 'sdkEnvironment',
+                label: 'Environment',
+                empty: 'Every environment',
+                options: [...new Set([...environments.map((e) => e.environment), read('sdkEnvironment')])]
+                  .filter(Boolean)
+                  .map((value) => ({ value, label: value })),
+              },
+              { name: 'level', label: 'Level', empty: 'Any level', options: LEVEL_OPTIONS },
             ]}
-            onChange={(sdkEnvironment) => change({ sdkEnvironment })}
-          />
-          <SelectField
-            label="Level"
-            value={read('level')}
-            options={[{ value: '', label: 'Any level' }, ...LEVEL_OPTIONS]}
-            onChange={(level) => change({ level })}
           />
           <SelectField
             label="Sort by"
@@ -182,65 +177,53 @@ function GroupTable({ projectId, rows, admin }: { projectId: string; rows: Error
         </div>
       ) : null}
       {problem ? <ErrorNote error={problem} /> : null}
-      <div className="reports-table-wrap">
-        <table className="table reports-table error-groups-table" aria-label="Error groups">
-          <thead>
-            <tr>
-              {admin ? (
-                <th scope="col">
-                  <span className="visually-hidden">Select</span>
-                </th>
-              ) : null}
-              <th scope="col">Error</th>
-              <th scope="col" className="col-low">
-                Level
-              </th>
-              <th scope="col">Environment</th>
-              <th scope="col">Release</th>
-              <th scope="col">Status</th>
-              <th scope="col" className="num">
-                Users
-              </th>
-              <th scope="col" className="num">
-                Count
-              </th>
-              <th scope="col">Last seen</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.id}>
-                {admin ? (
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`Select ${row.title}`}
-                      checked={selected.includes(row.id)}
-                      onChange={(event) => toggle(row.id, event.target.checked)}
-                    />
-                  </td>
-                ) : null}
-                <td className="reports-title">
-                  <Link to={`/projects/${projectId}/errors/groups/${row.id}`}>{row.title}</Link>
-                  {row.unhandled ? <span className="badge-unhandled">Unhandled</span> : null}
-                  {row.culprit ? <span className="muted reports-message">{row.culprit}</span> : null}
-                </td>
-                <td className="col-low">{row.level}</td>
-                <td>{row.sdkEnvironment}</td>
-                <td>{row.lastRelease ?? <span className="muted">–</span>}</td>
-                <td>
-                  <span className={`report-status report-status-${row.status}`}>{statusName(row.status)}</span>
-                </td>
-                <td className="num">{row.users}</td>
-                <td className="num">{row.events}</td>
-                <td>
-                  <time dateTime={row.lastSeenAt}>{when(row.lastSeenAt)}</time>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        className="reports-table error-groups-table"
+        label="Error groups"
+        wrapClassName="reports-table-wrap"
+        columns={[
+          admin && { label: 'Select', hidden: true },
+          'Error',
+          { label: 'Level', className: 'col-low' },
+          'Environment',
+          'Release',
+          'Status',
+          { label: 'Users', className: 'num' },
+          { label: 'Count', className: 'num' },
+          'Last seen',
+        ]}
+      >
+        {rows.map((row) => (
+          <tr key={row.id}>
+            {admin ? (
+              <td>
+                <input
+                  type="checkbox"
+                  aria-label={`Select ${row.title}`}
+                  checked={selected.includes(row.id)}
+                  onChange={(event) => toggle(row.id, event.target.checked)}
+                />
+              </td>
+            ) : null}
+            <td className="reports-title">
+              <Link to={`/projects/${projectId}/errors/groups/${row.id}`}>{row.title}</Link>
+              {row.unhandled ? <span className="badge-unhandled">Unhandled</span> : null}
+              {row.culprit ? <span className="muted reports-message">{row.culprit}</span> : null}
+            </td>
+            <td className="col-low">{row.level}</td>
+            <td>{row.sdkEnvironment}</td>
+            <td>{row.lastRelease ?? <span className="muted">–</span>}</td>
+            <td>
+              <span className={`report-status report-status-${row.status}`}>{statusName(row.status)}</span>
+            </td>
+            <td className="num">{row.users}</td>
+            <td className="num">{row.events}</td>
+            <td>
+              <When at={row.lastSeenAt} />
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </div>
   );
 }

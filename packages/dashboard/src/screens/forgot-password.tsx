@@ -3,9 +3,10 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
-import { Field, fieldErrors, Note } from '../ui.tsx';
+import { fieldErrors, Note } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { AuthForm } from '../widgets/auth-form.tsx';
+import { EmailField } from '../widgets/account-fields.tsx';
 
 export default function ForgotPassword() {
   const [email, setEmail] = useState('');
@@ -38,16 +39,7 @@ export default function ForgotPassword() {
         </>
       }
     >
-      <Field
-        label="E-mail address"
-        name="email"
-        type="email"
-        autoComplete="username"
-        isRequired
-        value={email}
-        onChange={setEmail}
-        serverError={errors['email']}
-      />
+      <EmailField value={email} onChange={setEmail} error={errors['email']} />
     </AuthForm>
   );
 }

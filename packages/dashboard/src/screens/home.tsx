@@ -5,6 +5,7 @@
  * of its first projects, with its health (widgets/latest-releases.tsx).
  */
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { type Account, api, unwrap } from '../api/client.ts';
 import { statusLabel } from '../api/features.ts';
@@ -74,99 +75,96 @@ function NeedsAttention({ data }: { data: Attention }) {
           Your e-mail address is not verified yet. <Link to="/account">Verify it from your account</Link>.
         </p>
       )}
-      {data.awaitingModeration.length > 0 ? (
-        <section className="card stack" aria-labelledby="moderation-title">
-          <h3 id="moderation-title">Waiting for moderation</h3>
-          <ul className="attention-list">
-            {data.awaitingModeration.map((row) => (
-              <li key={row.projectId}>
-                <Link to={`/projects/${row.projectId}/moderation`}>{row.projectName}</Link>
-                <span className="muted">
-                  {row.count === 1 ? '1 held idea or comment' : `${row.count} held ideas or comments`}
-                </span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-      {data.ideasToTriage.length > 0 ? (
-        <IdeaList
-          id="triage"
-          title="Waiting for triage"
-          ideas={data.ideasToTriage}
-          detail={(idea) => `received ${new Date(idea.createdAt).toLocaleDateString()}`}
-        />
-      ) : null}
-      {data.mostVotedOpenIdeas.length > 0 ? (
-        <IdeaList
-          id="most-voted"
-          title="Most-voted open ideas"
-          ideas={data.mostVotedOpenIdeas}
-          detail={(idea) =>
-            `${idea.voteCount} ${idea.voteCount === 1 ? 'vote' : 'votes'} · ${statusLabel(idea.status)}`
-          }
-        />
-      ) : null}
-      {data.errorGroups.length > 0 ? (
-        <section className="card stack" aria-labelledby="error-groups-title">
-          <h3 id="error-groups-title">New and regressed errors</h3>
-          <ul className="attention-list">
-            {data.errorGroups.map((group) => (
-              <li key={group.id}>
-                <Link to={`/projects/${group.projectId}/errors/groups/${group.id}`}>{group.title}</Link>
-                <span className="muted">
-                  {group.projectName} · {group.status === 'regressed' ? 'regressed' : 'new'} · {group.sdkEnvironment} ·{' '}
-                  {group.events} {group.events === 1 ? 'event' : 'events'}, last{' '}
-                  {new Date(group.lastSeenAt).toLocaleString()}
-                </span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-      {data.pendingInvites.length > 0 ? (
-        <section className="card stack" aria-labelledby="invites-title">
-          <h3 id="invites-title">Pending invites</h3>
-          <ul className="attention-list">
-            {data.pendingInvites.map((invite) => (
-              <li key={invite.id}>
-                <Link to={`/teams/${invite.teamId}`}>
-                  {invite.email} to {invite.teamName}
-                </Link>
-                <span className="muted">
-                  as {invite.role}, expires {new Date(invite.expiresAt).toLocaleDateString()}
-                </span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      {attentionLists(data).map((list) =>
+        list.items.length > 0 ? (
+          <AttentionList key={list.id} id={list.id} title={list.title} items={list.items} />
+        ) : null,
+      )}
     </section>
   );
 }
 
-function IdeaList({
-  id,
-  title,
-  ideas,
-  detail,
-}: {
-  id: string;
-  title: string;
-  ideas: AttentionIdea[];
-  detail: (idea: AttentionIdea) => string;
-}) {
+/** One thing to attend to: where it is dealt with, and what it is in a few words. */
+interface AttentionItem {
+  key: string;
+  to: string;
+  label: string;
+  detail: ReactNode;
+}
+
+/** Home's lists, in order: held items, ideas to triage, the most-voted, new errors, invites. */
+function attentionLists(data: Attention): { id: string; title: string; items: AttentionItem[] }[] {
+  return [
+    {
+      id: 'moderation',
+      title: 'Waiting for moderation',
+      items: data.awaitingModeration.map((row) => ({
+        key: row.projectId,
+        to: `/projects/${row.projectId}/moderation`,
+        label: row.projectName,
+        detail: row.count === 1 ? '1 held idea or comment' : `${row.count} held ideas or comments`,
+      })),
+    },
+    {
+      id: 'triage',
+      title: 'Waiting for triage',
+      items: data.ideasToTriage.map((idea) =>
+        ideaItem(idea, `received ${new Date(idea.createdAt).toLocaleDateString()}`),
+      ),
+    },
+    {
+      id: 'most-voted',
+      title: 'Most-voted open ideas',
+      items: data.mostVotedOpenIdeas.map((idea) =>
+        ideaItem(idea, `${idea.voteCount} ${idea.voteCount === 1 ? 'vote' : 'votes'} · ${statusLabel(idea.status)}`),
+      ),
+    },
+    {
+      id: 'error-groups',
+      title: 'New and regressed errors',
+      items: data.errorGroups.map((group) => ({
+        key: group.id,
+        to: `/projects/${group.projectId}/errors/groups/${group.id}`,
+        label: group.title,
+        detail: (
+          <>
+            {group.projectName} · {group.status === 'regressed' ? 'regressed' : 'new'} · {group.sdkEnvironment} ·{' '}
+            {group.events} {group.events === 1 ? 'event' : 'events'}, last {new Date(group.lastSeenAt).toLocaleString()}
+          </>
+        ),
+      })),
+    },
+    {
+      id: 'invites',
+      title: 'Pending invites',
+      items: data.pendingInvites.map((invite) => ({
+        key: invite.id,
+        to: `/teams/${invite.teamId}`,
+        label: `${invite.email} to ${invite.teamName}`,
+        detail: `as ${invite.role}, expires ${new Date(invite.expiresAt).toLocaleDateString()}`,
+      })),
+    },
+  ];
+}
+
+function ideaItem(idea: AttentionIdea, detail: string): AttentionItem {
+  return {
+    key: idea.id,
+    to: `/projects/${idea.projectId}/inbox/${idea.id}`,
+    label: idea.title,
+    detail: `${idea.projectName}${idea.environment === 'test' ? ' (test)' : ''} · ${detail}`,
+  };
+}
+
+function AttentionList({ id, title, items }: { id: string; title: string; items: AttentionItem[] }) {
   return (
     <section className="card stack" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{title}</h3>
       <ul className="attention-list">
-        {ideas.map((idea) => (
-          <li key={idea.id}>
-            <Link to={`/projects/${idea.projectId}/inbox/${idea.id}`}>{idea.title}</Link>
-            <span className="muted">
-              {idea.projectName}
-              {idea.environment === 'test' ? ' (test)' : ''} · {detail(idea)}
-            </span>
+        {items.map((item) => (
+          <li key={item.key}>
+            <Link to={item.to}>{item.label}</Link>
+            <span className="muted">{item.detail}</span>
           </li>
         ))}
       </ul>

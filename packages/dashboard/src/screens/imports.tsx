@@ -19,6 +19,7 @@ import { Button, ErrorNote, Field, Note } from '../ui.tsx';
 import { SelectField } from '../widgets/fields.tsx';
 import { useTitle } from '../use-title.ts';
 import './imports.css';
+import { DataTable } from '../widgets/data-table.tsx';
 
 export default function Imports() {
   useTitle('Import');
@@ -87,8 +88,9 @@ export default function Imports() {
     <div className="stack">
       <h1>Import</h1>
       <p className="muted">
-        Ideas, votes, comments and people from another tool, with their authors and dates. Run the dry run first; a
-        second import of the same export updates instead of duplicating, and nobody is e-mailed about imported history.
+        Ideas, votes, comments and people from another tool, with their authors and dates; its boards, categories and
+        labels become tags, its changelog entries yours. Run the dry run first; a second import of the same export
+        updates instead of duplicating, and nobody is e-mailed about imported history.
       </p>
       <div className="imports-panes">
         <form className="card stack" onSubmit={submit} aria-labelledby="import-form-title">
@@ -145,6 +147,23 @@ export default function Imports() {
   );
 }
 
+/** The report's sections that are counts (ideas, votes, …, tags, changelog): every one is a row. */
+type CountSection = {
+  [K in keyof ImportReport]: ImportReport[K] extends { created: number } ? K : never;
+}[keyof ImportReport];
+type CountColumn = 'created' | 'updated' | 'unchanged' | 'matched' | 'skipped';
+const COUNT_COLUMNS: readonly CountColumn[] = ['created', 'updated', 'unchanged', 'matched', 'skipped'];
+
+/** Row names; `satisfies` makes a section the report gains fail the type check until it has a row. */
+const SECTIONS = {
+  ideas: 'Ideas',
+  votes: 'Votes',
+  comments: 'Comments',
+  people: 'People',
+  tags: 'Tags (boards, categories, labels)',
+  changelog: 'Changelog entries',
+} satisfies Record<CountSection, string>;
+
 function Report({
   report,
   pending,
@@ -156,19 +175,10 @@ function Report({
   statusMap: Record<string, StatusTarget>;
   onMap: (from: string, to: StatusTarget) => void;
 }) {
-  const counts: [string, number | string, number | string, number | string, number | string, number | string][] = [
-    ['Ideas', report.ideas.created, report.ideas.updated, report.ideas.unchanged, '–', report.ideas.skipped],
-    ['Votes', report.votes.created, '–', report.votes.unchanged, '–', report.votes.skipped],
-    [
-      'Comments',
-      report.comments.created,
-      report.comments.updated,
-      report.comments.unchanged,
-      '–',
-      report.comments.skipped,
-    ],
-    ['People', report.people.created, '–', '–', report.people.matched, '–'],
-  ];
+  const counts = (Object.keys(SECTIONS) as CountSection[]).map((section) => {
+    const numbers: Partial<Record<CountColumn, number>> = report[section];
+    return { section, cells: COUNT_COLUMNS.map((column) => numbers[column] ?? '–') };
+  });
   return (
     <div className="stack">
       {report.dryRun ? (
@@ -180,100 +190,85 @@ function Report({
         <Note>Imported.</Note>
       )}
       <div>
-        <table className="table imports-counts">
-          <caption className="muted">What {report.dryRun ? 'an import would do' : 'the import did'}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Items</th>
-              <th scope="col">Created</th>
-              <th scope="col">Updated</th>
-              <th scope="col">Unchanged</th>
-              <th scope="col">Matched</th>
-              <th scope="col">Skipped</th>
+        <DataTable
+          className="imports-counts"
+          caption={<>What {report.dryRun ? 'an import would do' : 'the import did'}</>}
+          captionClassName="muted"
+          wrapClassName={null}
+          columns={['Items', 'Created', 'Updated', 'Unchanged', 'Matched', 'Skipped']}
+        >
+          {counts.map(({ section, cells }) => (
+            <tr key={section}>
+              <th scope="row">{SECTIONS[section]}</th>
+              {cells.map((cell, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: fixed columns
+                <td key={index}>{cell}</td>
+              ))}
             </tr>
-          </thead>
-          <tbody>
-            {counts.map(([name, ...cells]) => (
-              <tr key={name}>
-                <th scope="row">{name}</th>
-                {cells.map((cell, index) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: fixed columns
-                  <td key={index}>{cell}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </div>
       {report.ideas.truncated > 0 ? (
         <p>{report.ideas.truncated} ideas have a title or description longer than Signpost keeps; they are cut.</p>
       ) : null}
       {report.statuses.length > 0 ? (
         <div>
-          <table className="table">
-            <caption className="muted">Statuses: change where an idea lands, then run the dry run again</caption>
-            <thead>
-              <tr>
-                <th scope="col">In the export</th>
-                <th scope="col">Ideas</th>
-                <th scope="col">Becomes</th>
+          <DataTable
+            caption="Statuses: change where an idea lands, then run the dry run again"
+            captionClassName="muted"
+            wrapClassName={null}
+            columns={['In the export', 'Ideas', 'Becomes']}
+          >
+            {report.statuses.map((row) => (
+              <tr key={row.from}>
+                <th scope="row">
+                  {row.from}
+                  {row.by === 'fallback' ? <span className="muted"> (unknown)</span> : null}
+                </th>
+                <td>{row.ideas}</td>
+                <td>
+                  <select
+                    aria-label={`Status for “${row.from}”`}
+                    value={statusMap[row.from] ?? row.to}
+                    onChange={(event) => onMap(row.from, event.target.value as StatusTarget)}
+                  >
+                    {STATUS_TARGETS.map((target) => (
+                      <option key={target} value={target}>
+                        {target === 'skip' ? 'skip (leave out)' : target}
+                      </option>
+                    ))}
+                  </select>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {report.statuses.map((row) => (
-                <tr key={row.from}>
-                  <th scope="row">
-                    {row.from}
-                    {row.by === 'fallback' ? <span className="muted"> (unknown)</span> : null}
-                  </th>
-                  <td>{row.ideas}</td>
-                  <td>
-                    <select
-                      aria-label={`Status for “${row.from}”`}
-                      value={statusMap[row.from] ?? row.to}
-                      onChange={(event) => onMap(row.from, event.target.value as StatusTarget)}
-                    >
-                      {STATUS_TARGETS.map((target) => (
-                        <option key={target} value={target}>
-                          {target === 'skip' ? 'skip (leave out)' : target}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </div>
       ) : null}
       {report.skippedTotal > 0 ? (
         <div>
-          <table className="table">
-            <caption className="muted">
-              Skipped ({report.skippedTotal}
-              {report.skippedTotal > report.skipped.length ? `, the first ${report.skipped.length} shown` : ''})
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Where</th>
-                <th scope="col">What</th>
-                <th scope="col">Why</th>
+          <DataTable
+            caption={
+              <>
+                Skipped ({report.skippedTotal}
+                {report.skippedTotal > report.skipped.length ? `, the first ${report.skipped.length} shown` : ''})
+              </>
+            }
+            captionClassName="muted"
+            wrapClassName={null}
+            columns={['Where', 'What', 'Why']}
+          >
+            {report.skipped.map((row) => (
+              <tr key={`${row.file}:${row.row}:${row.kind}:${row.id}`}>
+                <td>
+                  {row.file} row {row.row}
+                </td>
+                <td>
+                  {row.kind} {row.id ?? ''}
+                </td>
+                <td>{row.reason}</td>
               </tr>
-            </thead>
-            <tbody>
-              {report.skipped.map((row) => (
-                <tr key={`${row.file}:${row.row}:${row.kind}:${row.id}`}>
-                  <td>
-                    {row.file} row {row.row}
-                  </td>
-                  <td>
-                    {row.kind} {row.id ?? ''}
-                  </td>
-                  <td>{row.reason}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </div>
       ) : null}
     </div>

@@ -7,17 +7,17 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
 import { ApiError, api, unwrap } from '../api/client.ts';
-import { when } from '../api/features.ts';
+
 import { LEVEL_LABELS, type Level, type LogGroup, logKey, logsKey } from '../api/logs.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
 import { ErrorNote } from '../ui.tsx';
-import { StackedHistogram } from '../widgets/histogram.tsx';
-import { LEVELS } from '../api/logs.ts';
 import { LogLines } from './log-lines.tsx';
 import { TriageStatus } from '../widgets/triage.tsx';
 import { useTitle } from '../use-title.ts';
 import { Empty, Loading } from '../widgets/states.tsx';
 import './logs.css';
+import { When } from '../widgets/when.tsx';
+import { LevelHistogram } from './log-histogram.tsx';
 
 type Nav = { logsSearch?: string } | null;
 
@@ -82,11 +82,11 @@ function GroupView({ group, admin }: { group: LogGroup; admin: boolean }) {
           <dd>{group.occurrences.toLocaleString()}</dd>
           <dt>First seen</dt>
           <dd>
-            <time dateTime={group.firstSeenAt}>{when(group.firstSeenAt)}</time>
+            <When at={group.firstSeenAt} />
           </dd>
           <dt>Last seen</dt>
           <dd>
-            <time dateTime={group.lastSeenAt}>{when(group.lastSeenAt)}</time>
+            <When at={group.lastSeenAt} />
           </dd>
           <dt>Level</dt>
           <dd>{level}</dd>
@@ -171,8 +171,6 @@ function Triage({ group }: { group: LogGroup }) {
   );
 }
 
-const SERIES = LEVELS.map((level) => ({ key: level, label: LEVEL_LABELS[level] }));
-
 /** The group's lines per level over the last 24 hours. */
 function GroupChart({ group }: { group: LogGroup }) {
   const chart = useQuery({
@@ -187,24 +185,7 @@ function GroupChart({ group }: { group: LogGroup }) {
   return (
     <section className="card stack" aria-labelledby="log-chart-title">
       <h2 id="log-chart-title">Volume, last 24 hours</h2>
-      {chart.isPending ? (
-        <Loading what="the chart" />
-      ) : chart.isError ? (
-        <ErrorNote error={chart.error} />
-      ) : (
-        <StackedHistogram
-          label="This group's lines by level over time"
-          noun="log lines"
-          singular="log line"
-          series={SERIES}
-          size={chart.data.bucket}
-          buckets={chart.data.buckets.map((bucket) => ({
-            start: bucket.start,
-            total: bucket.total,
-            values: bucket.levels,
-          }))}
-        />
-      )}
+      <LevelHistogram query={chart} label="This group's lines by level over time" what="the chart" />
     </section>
   );
 }

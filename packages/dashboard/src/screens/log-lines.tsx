@@ -12,6 +12,9 @@ import { when } from '../api/features.ts';
 import { LEVEL_LABELS, type Level, type LineListQuery, type LogLine, logsKey } from '../api/logs.ts';
 import { Button, ErrorNote } from '../ui.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
+import { DataTable } from '../widgets/data-table.tsx';
+import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
+import { LoadMore } from '../widgets/load-more.tsx';
 
 const PAGE_SIZE = 100;
 /** Lines the live tail keeps on screen. */
@@ -35,7 +38,7 @@ export function LogLines({ projectId, query, groupId, empty, tail = false }: Lin
   const list = useInfiniteQuery({
     queryKey: [...logsKey(projectId), 'lines', groupId ?? '', query],
     queryFn: ({ pageParam }) => {
-      const paging = { limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) };
+      const paging = pageQuery(PAGE_SIZE, pageParam);
       return groupId
         ? unwrap(
             api.GET('/projects/{projectId}/logs/{reportId}/lines', {
@@ -51,8 +54,7 @@ export function LogLines({ projectId, query, groupId, empty, tail = false }: Lin
             }),
           );
     },
-    initialPageParam: '',
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    ...CURSOR_PAGES,
   });
   const { lines: tailed, connected } = useTail(projectId, query, live && tail);
   const rows = [...tailed, ...(list.data?.pages.flatMap((page) => page.lines) ?? [])];
@@ -95,13 +97,7 @@ export function LogLines({ projectId, query, groupId, empty, tail = false }: Lin
       ) : (
         <>
           <LineTable rows={unique} projectId={projectId} withMessage={!groupId} />
-          {list.hasNextPage ? (
-            <div className="row">
-              <Button variant="secondary" busy={list.isFetchingNextPage} onPress={() => list.fetchNextPage()}>
-                Load more lines
-              </Button>
-            </div>
-          ) : null}
+          <LoadMore list={list}>Load more lines</LoadMore>
         </>
       )}
     </div>
@@ -137,52 +133,43 @@ function useTail(projectId: string, query: LineListQuery, on: boolean): { lines:
 
 function LineTable({ rows, projectId, withMessage }: { rows: LogLine[]; projectId: string; withMessage: boolean }) {
   return (
-    <div className="table-wrap">
-      <table className="table logs-table log-lines" aria-label="Log lines">
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Level</th>
-            {withMessage ? <th scope="col">Message</th> : null}
-            <th scope="col">Source</th>
-            <th scope="col">Fields</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((line) => (
-            <tr key={line.id}>
-              <td>
-                <time dateTime={line.timestamp} title={line.timestamp}>
-                  {when(line.timestamp)}
-                </time>
-              </td>
-              <td>
-                <span className={`level level-${line.level}`}>{LEVEL_LABELS[line.level as Level] ?? line.level}</span>
-                {line.severity === 'fatal' ? <span className="badge logs-flag">Fatal</span> : null}
-              </td>
-              {withMessage ? (
-                <td className="logs-message">
-                  <Link to={`/projects/${projectId}/logs/${line.groupId}`}>{line.message || '(no message)'}</Link>
-                </td>
-              ) : null}
-              <td>{line.source ?? <span className="muted">–</span>}</td>
-              <td className="log-line-data">
-                {line.data === null ? (
-                  <span className="muted">–</span>
-                ) : (
-                  <details>
-                    <summary>{summaryOf(line.data)}</summary>
-                    <pre>
-                      <code>{JSON.stringify(line.data, null, 2)}</code>
-                    </pre>
-                  </details>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      className="logs-table log-lines"
+      label="Log lines"
+      columns={['Time', 'Level', withMessage && 'Message', 'Source', 'Fields']}
+    >
+      {rows.map((line) => (
+        <tr key={line.id}>
+          <td>
+            <time dateTime={line.timestamp} title={line.timestamp}>
+              {when(line.timestamp)}
+            </time>
+          </td>
+          <td>
+            <span className={`level level-${line.level}`}>{LEVEL_LABELS[line.level as Level] ?? line.level}</span>
+            {line.severity === 'fatal' ? <span className="badge logs-flag">Fatal</span> : null}
+          </td>
+          {withMessage ? (
+            <td className="logs-message">
+              <Link to={`/projects/${projectId}/logs/${line.groupId}`}>{line.message || '(no message)'}</Link>
+            </td>
+          ) : null}
+          <td>{line.source ?? <span className="muted">–</span>}</td>
+          <td className="log-line-data">
+            {line.data === null ? (
+              <span className="muted">–</span>
+            ) : (
+              <details>
+                <summary>{summaryOf(line.data)}</summary>
+                <pre>
+                  <code>{JSON.stringify(line.data, null, 2)}</code>
+                </pre>
+              </details>
+            )}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

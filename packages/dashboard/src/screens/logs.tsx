@@ -10,17 +10,21 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-qu
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
-import { when } from '../api/features.ts';
+
 import { LEVEL_LABELS, LEVELS, type Level, type LogSummary, logsKey, RANGES, type RangeValue } from '../api/logs.ts';
 import { useProject } from '../project-layout.tsx';
 import { Button, ErrorNote } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { SelectField } from '../widgets/fields.tsx';
-import { StackedHistogram } from '../widgets/histogram.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import './logs.css';
 import { useUrlView, type ViewChanges } from '../url-view.ts';
 import { LogLines } from './log-lines.tsx';
+import { DataTable } from '../widgets/data-table.tsx';
+import { When } from '../widgets/when.tsx';
+import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
+import { LoadMore } from '../widgets/load-more.tsx';
+import { LevelHistogram } from './log-histogram.tsx';
 
 const PAGE_SIZE = 50;
 const DEFAULT_RANGE: RangeValue = '7d';
@@ -31,8 +35,6 @@ const STATUSES = [
   { value: 'ignored', label: 'Ignored' },
 ] as const;
 type Status = (typeof STATUSES)[number]['value'];
-const HISTOGRAM_SERIES = LEVELS.map((level) => ({ key: level, label: LEVEL_LABELS[level] }));
-
 /** `datetime-local` value (reader's time zone) from an ISO time, and back. */
 function toLocalInput(iso: string): string {
   const date = new Date(iso);
@@ -123,12 +125,11 @@ export default function Logs() {
         api.GET('/projects/{projectId}/logs', {
           params: {
             path: { projectId: project.id },
-            query: { ...filters, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) },
+            query: { ...filters, ...pageQuery(PAGE_SIZE, pageParam) },
           },
         }),
       ),
-    initialPageParam: '',
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    ...CURSOR_PAGES,
     enabled: enabled && view.show === 'groups',
   });
 
@@ -151,26 +152,7 @@ export default function Logs() {
           {span.error}
         </p>
       ) : null}
-      {enabled ? (
-        histogram.isPending ? (
-          <Loading what="the histogram" />
-        ) : histogram.isError ? (
-          <ErrorNote error={histogram.error} />
-        ) : (
-          <StackedHistogram
-            label="Log lines by level over time"
-            noun="log lines"
-            singular="log line"
-            series={HISTOGRAM_SERIES}
-            size={histogram.data.bucket}
-            buckets={histogram.data.buckets.map((bucket) => ({
-              start: bucket.start,
-              total: bucket.total,
-              values: bucket.levels,
-            }))}
-          />
-        )
-      ) : null}
+      {enabled ? <LevelHistogram query={histogram} label="Log lines by level over time" what="the histogram" /> : null}
       <ShowToggle show={view.show} update={update} />
       {!enabled ? null : view.show === 'lines' && 'since' in span ? (
         <LogLines
@@ -212,11 +194,7 @@ export default function Logs() {
           </p>
           <LogTable rows={rows} base={`/projects/${project.id}/logs`} search={location.search} />
           {list.hasNextPage ? (
-            <div className="row">
-              <Button variant="secondary" busy={list.isFetchingNextPage} onPress={() => list.fetchNextPage()}>
-                Load more
-              </Button>
-            </div>
+            <LoadMore list={list} />
           ) : rows.length > PAGE_SIZE ? (
             <p className="muted">That is all of them.</p>
           ) : null}
@@ -373,47 +351,33 @@ function ShowToggle({ show, update }: { show: 'groups' | 'lines'; update: (chang
 
 function LogTable({ rows, base, search }: { rows: LogSummary[]; base: string; search: string }) {
   return (
-    <div className="table-wrap">
-      <table className="table logs-table" aria-label="Log groups">
-        <thead>
-          <tr>
-            <th scope="col">Level</th>
-            <th scope="col">Message</th>
-            <th scope="col">Category</th>
-            <th scope="col">Source</th>
-            <th scope="col" className="num">
-              Count
-            </th>
-            <th scope="col">Last seen</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.id}>
-              <td>
-                <span className={`level level-${row.level}`}>{LEVEL_LABELS[row.level as Level] ?? row.level}</span>
-              </td>
-              <td className="logs-message">
-                <Link to={`${base}/${row.id}`} state={{ logsSearch: search }}>
-                  {row.message || '(no message)'}
-                </Link>
-                {row.environment === 'test' ? <span className="badge badge-muted logs-flag">Test key</span> : null}
-                {row.status !== 'open' ? (
-                  <span className="badge badge-muted logs-flag">
-                    {row.status === 'resolved' ? 'Resolved' : 'Ignored'}
-                  </span>
-                ) : null}
-              </td>
-              <td>{row.category ?? <span className="muted">–</span>}</td>
-              <td>{row.source ?? <span className="muted">–</span>}</td>
-              <td className="num">{row.occurrences.toLocaleString()}</td>
-              <td>
-                <time dateTime={row.lastSeenAt}>{when(row.lastSeenAt)}</time>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      className="logs-table"
+      label="Log groups"
+      columns={['Level', 'Message', 'Category', 'Source', { label: 'Count', className: 'num' }, 'Last seen']}
+    >
+      {rows.map((row) => (
+        <tr key={row.id}>
+          <td>
+            <span className={`level level-${row.level}`}>{LEVEL_LABELS[row.level as Level] ?? row.level}</span>
+          </td>
+          <td className="logs-message">
+            <Link to={`${base}/${row.id}`} state={{ logsSearch: search }}>
+              {row.message || '(no message)'}
+            </Link>
+            {row.environment === 'test' ? <span className="badge badge-muted logs-flag">Test key</span> : null}
+            {row.status !== 'open' ? (
+              <span className="badge badge-muted logs-flag">{row.status === 'resolved' ? 'Resolved' : 'Ignored'}</span>
+            ) : null}
+          </td>
+          <td>{row.category ?? <span className="muted">–</span>}</td>
+          <td>{row.source ?? <span className="muted">–</span>}</td>
+          <td className="num">{row.occurrences.toLocaleString()}</td>
+          <td>
+            <When at={row.lastSeenAt} />
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -6,8 +6,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, type Project, unwrap } from '../api/client.ts';
-import { Button, ErrorNote, Field, fieldErrors, Note } from '../ui.tsx';
+import { Field, fieldErrors } from '../ui.tsx';
 import { QueryView } from '../widgets/states.tsx';
+import { FormActions } from '../widgets/form-actions.tsx';
 
 const settingsKey = (projectId: string) => ['project', projectId, 'notification-settings'] as const;
 
@@ -68,13 +69,12 @@ function UndoWindowForm({ project, seconds }: { project: Project; seconds: numbe
         inputMode="numeric"
         serverError={invalid ?? errors['undoWindowSeconds']}
       />
-      {save.error ? <ErrorNote error={save.error} /> : null}
-      {save.isSuccess && !save.isPending ? <Note>E-mail settings saved.</Note> : null}
-      <div>
-        <Button type="submit" busy={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save e-mail settings'}
-        </Button>
-      </div>
+      <FormActions
+        error={save.error}
+        note={save.isSuccess && !save.isPending ? 'E-mail settings saved.' : null}
+        busy={save.isPending}
+        submit={save.isPending ? 'Saving…' : 'Save e-mail settings'}
+      />
     </form>
   );
 }

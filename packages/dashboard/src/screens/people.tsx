@@ -9,10 +9,13 @@ import { api, unwrap } from '../api/client.ts';
 import { day } from '../api/features.ts';
 import { companyLine, peopleKey, personName } from '../api/people.ts';
 import { useProject } from '../project-layout.tsx';
-import { Button, ErrorNote } from '../ui.tsx';
+import { ErrorNote } from '../ui.tsx';
 import { SearchForm } from '../widgets/search-form.tsx';
 import { useTitle } from '../use-title.ts';
 import { Empty, Loading } from '../widgets/states.tsx';
+import { DataTable } from '../widgets/data-table.tsx';
+import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
+import { LoadMore } from '../widgets/load-more.tsx';
 
 const PAGE_SIZE = 50;
 
@@ -28,12 +31,11 @@ export default function People() {
         api.GET('/projects/{projectId}/people', {
           params: {
             path: { projectId: project.id },
-            query: { limit: PAGE_SIZE, ...(q ? { q } : {}), ...(pageParam ? { cursor: pageParam } : {}) },
+            query: { ...pageQuery(PAGE_SIZE, pageParam), ...(q ? { q } : {}) },
           },
         }),
       ),
-    initialPageParam: '',
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    ...CURSOR_PAGES,
   });
   const rows = list.data?.pages.flatMap((page) => page.people) ?? [];
   return (
@@ -59,37 +61,21 @@ export default function People() {
         </Empty>
       ) : (
         <>
-          <table className="table" aria-label="People">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Company</th>
-                <th scope="col">Last seen</th>
+          <DataTable label="People" wrapClassName={null} columns={['Name', 'E-mail', 'Company', 'Last seen']}>
+            {rows.map((person) => (
+              <tr key={person.id}>
+                <td>
+                  <Link to={`/projects/${project.id}/people/${person.id}`}>{personName(person)}</Link>
+                </td>
+                <td>{person.email ?? <span className="muted">–</span>}</td>
+                <td>{companyLine(person.company) || <span className="muted">–</span>}</td>
+                <td>
+                  <time dateTime={person.lastSeenAt}>{day(person.lastSeenAt)}</time>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((person) => (
-                <tr key={person.id}>
-                  <td>
-                    <Link to={`/projects/${project.id}/people/${person.id}`}>{personName(person)}</Link>
-                  </td>
-                  <td>{person.email ?? <span className="muted">–</span>}</td>
-                  <td>{companyLine(person.company) || <span className="muted">–</span>}</td>
-                  <td>
-                    <time dateTime={person.lastSeenAt}>{day(person.lastSeenAt)}</time>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {list.hasNextPage ? (
-            <div className="row">
-              <Button variant="secondary" busy={list.isFetchingNextPage} onPress={() => list.fetchNextPage()}>
-                Load more
-              </Button>
-            </div>
-          ) : null}
+            ))}
+          </DataTable>
+          <LoadMore list={list} />
         </>
       )}
     </div>

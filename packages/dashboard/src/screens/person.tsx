@@ -5,17 +5,18 @@
  * into the one kept ("Merge into…": search the person to keep, then confirm).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { statusLabel, when } from '../api/features.ts';
 import { companyLine, peopleKey, personKey, personName } from '../api/people.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Field } from '../ui.tsx';
+import { useDebounced } from '../use-debounced.ts';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
 import { QueryView } from '../widgets/states.tsx';
+import { When } from '../widgets/when.tsx';
 
 /** Saves a JSON document as a file through the browser's download. */
 function download(name: string, data: unknown) {
@@ -89,114 +90,84 @@ function MergeInto({ projectId, personId, name }: { projectId: string; personId:
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState('');
-  const [q, setQ] = useState('');
+  const q = useDebounced(search.trim(), 250);
   const [chosen, setChosen] = useState<{ id: string; name: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  useEffect(() => {
-    const timer = setTimeout(() => setQ(search.trim()), 250);
-    return () => clearTimeout(timer);
-  }, [search]);
   const results = useQuery({
     queryKey: [...peopleKey(projectId), 'merge-search', q],
     enabled: open && q.length > 0,
     queryFn: () =>
       unwrap(api.GET('/projects/{projectId}/people', { params: { path: { projectId }, query: { q, limit: 8 } } })),
   });
-  const reset = () => {
-    setSearch('');
-    setQ('');
-    setChosen(null);
-    setError(null);
-  };
   const merge = async () => {
     if (!chosen) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await unwrap(
-        api.POST('/projects/{projectId}/people/{personId}/merge', {
-          params: { path: { projectId, personId } },
-          body: { into: chosen.id },
-        }),
-      );
-      await queryClient.invalidateQueries({ queryKey: peopleKey(projectId) });
-      queryClient.removeQueries({ queryKey: personKey(projectId, personId) });
-      await queryClient.invalidateQueries({ queryKey: personKey(projectId, chosen.id) });
-      setOpen(false);
-      await navigate(`/projects/${projectId}/people/${chosen.id}`);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    await unwrap(
+      api.POST('/projects/{projectId}/people/{personId}/merge', {
+        params: { path: { projectId, personId } },
+        body: { into: chosen.id },
+      }),
+    );
+    await queryClient.invalidateQueries({ queryKey: peopleKey(projectId) });
+    queryClient.removeQueries({ queryKey: personKey(projectId, personId) });
+    await queryClient.invalidateQueries({ queryKey: personKey(projectId, chosen.id) });
+    setOpen(false);
+    await navigate(`/projects/${projectId}/people/${chosen.id}`);
   };
   const candidates = (results.data?.people ?? []).filter((other) => other.id !== personId);
   return (
-    <DialogTrigger
-      isOpen={open}
+    <ConfirmButton
+      label="Merge into…"
+      variant="secondary"
+      title={`Merge ${name} into…`}
+      choice
+      confirmLabel={chosen ? `Merge into ${chosen.name}` : 'Merge'}
+      busyLabel="Merging…"
+      confirmDisabled={!chosen}
+      onConfirm={merge}
+      open={open}
       onOpenChange={(next) => {
         setOpen(next);
-        if (!next) reset();
+        if (!next) {
+          setSearch('');
+          setChosen(null);
+        }
       }}
     >
-      <Button variant="secondary">Merge into…</Button>
-      <ModalOverlay className="modal-overlay" isDismissable={!busy}>
-        <Modal className="modal">
-          <Dialog className="dialog stack">
-            {({ close }) => (
-              <>
-                <Heading slot="title">Merge {name} into…</Heading>
-                <p>
-                  When one human shows as two people: their votes (one per idea kept), comments, ideas, addresses and
-                  company go to the person you keep, and this page goes.
-                </p>
-                <Field label="Find the person to keep" type="search" value={search} onChange={setSearch} autoFocus />
-                {q ? (
-                  results.isPending ? (
-                    <p className="muted" role="status">
-                      Searching…
-                    </p>
-                  ) : candidates.length === 0 ? (
-                    <p className="muted" role="status">
-                      Nobody else matches.
-                    </p>
-                  ) : (
-                    <ul className="stack" aria-label="People found">
-                      {candidates.map((other) => (
-                        <li key={other.id} className="row">
-                          <span>
-                            <strong>{personName(other)}</strong>
-                            {other.email && other.name ? ` (${other.email})` : ''}
-                            {other.company ? ` · ${companyLine(other.company)}` : ''}
-                          </span>
-                          <Button
-                            variant="quiet"
-                            aria-pressed={chosen?.id === other.id}
-                            onPress={() => setChosen({ id: other.id, name: personName(other) })}
-                          >
-                            {chosen?.id === other.id ? `Keeping ${personName(other)}` : `Keep ${personName(other)}`}
-                          </Button>
-                        </li>
-                      ))}
-                    </ul>
-                  )
-                ) : null}
-                {error ? <ErrorNote error={error} /> : null}
-                <div className="row">
-                  <Button variant="danger" onPress={merge} busy={busy} isDisabled={!chosen}>
-                    {busy ? 'Merging…' : chosen ? `Merge into ${chosen.name}` : 'Merge'}
-                  </Button>
-                  <Button variant="quiet" onPress={close} isDisabled={busy}>
-                    Cancel
-                  </Button>
-                </div>
-              </>
-            )}
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
-    </DialogTrigger>
+      <p>
+        When one human shows as two people: their votes (one per idea kept), comments, ideas, addresses and company go
+        to the person you keep, and this page goes.
+      </p>
+      <Field label="Find the person to keep" type="search" value={search} onChange={setSearch} autoFocus />
+      {q ? (
+        results.isPending ? (
+          <p className="muted" role="status">
+            Searching…
+          </p>
+        ) : candidates.length === 0 ? (
+          <p className="muted" role="status">
+            Nobody else matches.
+          </p>
+        ) : (
+          <ul className="stack" aria-label="People found">
+            {candidates.map((other) => (
+              <li key={other.id} className="row">
+                <span>
+                  <strong>{personName(other)}</strong>
+                  {other.email && other.name ? ` (${other.email})` : ''}
+                  {other.company ? ` · ${companyLine(other.company)}` : ''}
+                </span>
+                <Button
+                  variant="quiet"
+                  aria-pressed={chosen?.id === other.id}
+                  onPress={() => setChosen({ id: other.id, name: personName(other) })}
+                >
+                  {chosen?.id === other.id ? `Keeping ${personName(other)}` : `Keep ${personName(other)}`}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )
+      ) : null}
+    </ConfirmButton>
   );
 }
 
@@ -270,7 +241,7 @@ export default function PersonScreen() {
                   {votes.map((row) => (
                     <li key={row.id}>
                       <Link to={idea(row.id)}>{row.title}</Link> ({statusLabel(row.status)}), voted{' '}
-                      <time dateTime={row.votedAt}>{when(row.votedAt)}</time>
+                      <When at={row.votedAt} />
                     </li>
                   ))}
                 </ul>
@@ -284,8 +255,8 @@ export default function PersonScreen() {
                 <ul>
                   {comments.map((row) => (
                     <li key={row.id}>
-                      On <Link to={idea(row.featureId)}>{row.featureTitle}</Link>,{' '}
-                      <time dateTime={row.createdAt}>{when(row.createdAt)}</time>: “{row.body.slice(0, 200)}”
+                      On <Link to={idea(row.featureId)}>{row.featureTitle}</Link>, <When at={row.createdAt} />: “
+                      {row.body.slice(0, 200)}”
                     </li>
                   ))}
                 </ul>

@@ -2,8 +2,9 @@
  * A project's error alert rules (issue 31): the rules (kind, filters, recipients, quiet period),
  * and for admins a form that adds one (new group, regression, or a spike of N events in M
  * minutes; an SDK environment and levels to watch; team members to e-mail; the project's webhooks
- * or not), and per rule Edit (the same form, filled in, replacing the rule), Mute/Unmute (the
- * rule kept, switched off or on) and Delete. Members read; admins and owners change.
+ * or not), and per rule Edit (the same form, filled in, replacing the rule), Mute for 1 hour,
+ * 24 hours, 7 days or until unmuted (the rule kept; a timed mute ends by itself at its
+ * `mutedUntil`), Unmute, and Delete. Members read; admins and owners change.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -17,11 +18,31 @@ import { ConfirmButton } from '../widgets/confirm.tsx';
 import { CheckboxField, CheckboxGroup, SelectField, useRequiredSelection } from '../widgets/fields.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
+import { DataTable } from '../widgets/data-table.tsx';
 
 type Rule =
   paths['/projects/{projectId}/error-alerts']['get']['responses'][200]['content']['application/json']['rules'][number];
 type Kind = Rule['kind'];
 type Level = 'fatal' | 'error' | 'warning' | 'info' | 'debug';
+type MuteFor = '1h' | '24h' | '7d' | 'forever';
+const MUTE_CHOICES: readonly { value: MuteFor; label: string }[] = [
+  { value: '1h', label: 'For 1 hour' },
+  { value: '24h', label: 'For 24 hours' },
+  { value: '7d', label: 'For 7 days' },
+  { value: 'forever', label: 'Until unmuted' },
+];
+
+/** Whether the rule is muted now: switched off, or muted for a time not yet over. */
+const isMuted = (rule: Rule) => !rule.enabled || (rule.mutedUntil !== null && Date.parse(rule.mutedUntil) > Date.now());
+
+/** "Until unmuted", "Until <local time>", or "No". */
+function mutedText(rule: Rule): string {
+  if (!rule.enabled) return 'Until unmuted';
+  if (rule.mutedUntil !== null && Date.parse(rule.mutedUntil) > Date.now()) {
+    return `Until ${new Date(rule.mutedUntil).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
+  }
+  return 'No';
+}
 
 const alertsKey = (projectId: string) => ['project', projectId, 'error-alerts'] as const;
 const KINDS: readonly { value: Kind; label: string }[] = [
@@ -59,11 +80,11 @@ export default function ProjectAlerts() {
   });
   const [editing, setEditing] = useState<Rule | null>(null);
   const mute = useMutation({
-    mutationFn: (rule: Rule) =>
+    mutationFn: ({ rule, mute }: { rule: Rule; mute: MuteFor | 'off' }) =>
       unwrap(
         api.PUT('/projects/{projectId}/error-alerts/{ruleId}', {
           params: { path: { projectId: project.id, ruleId: rule.id } },
-          body: { ...bodyOf(rule), enabled: !rule.enabled },
+          body: { ...bodyOf(rule), mute },
         }),
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: alertsKey(project.id) }),
@@ -89,55 +110,68 @@ export default function ProjectAlerts() {
           data.rules.length === 0 ? (
             <Empty>No alert rules yet.{admin ? ' Add one below.' : ''}</Empty>
           ) : (
-            <div className="reports-table-wrap">
-              <table className="table" aria-label="Alert rules">
-                <thead>
-                  <tr>
-                    <th scope="col">Rule</th>
-                    <th scope="col">When</th>
-                    <th scope="col">E-mails</th>
-                    <th scope="col">Quiet</th>
-                    <th scope="col">Webhooks</th>
-                    {admin ? <th scope="col">Actions</th> : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.rules.map((rule) => (
-                    <tr key={rule.id}>
-                      <td>
-                        {rule.name}
-                        {rule.enabled ? '' : ' (muted)'}
-                      </td>
-                      <td>{describe(rule)}</td>
-                      <td>{rule.recipients.length}</td>
-                      <td>{rule.quietMinutes} min</td>
-                      <td>{rule.webhooks ? 'Yes' : 'No'}</td>
-                      {admin ? (
-                        <td>
-                          <div className="row">
-                            <Button variant="secondary" onPress={() => setEditing(rule)}>
-                              Edit<span className="visually-hidden"> {rule.name}</span>
-                            </Button>
-                            <Button variant="secondary" busy={mute.isPending} onPress={() => mute.mutate(rule)}>
-                              {rule.enabled ? 'Mute' : 'Unmute'}
-                              <span className="visually-hidden"> {rule.name}</span>
-                            </Button>
-                            <ConfirmButton
-                              label="Delete"
-                              title={`Delete the rule ${rule.name}?`}
-                              variant="danger"
-                              onConfirm={() => remove.mutateAsync(rule.id)}
-                            >
-                              No more alerts are sent for it.
-                            </ConfirmButton>
-                          </div>
-                        </td>
-                      ) : null}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              label="Alert rules"
+              wrapClassName="reports-table-wrap"
+              columns={['Rule', 'When', 'E-mails', 'Quiet', 'Webhooks', 'Muted', admin && 'Actions']}
+            >
+              {data.rules.map((rule) => (
+                <tr key={rule.id}>
+                  <td>
+                    {rule.name}
+                    {isMuted(rule) ? ' (muted)' : ''}
+                  </td>
+                  <td>{describe(rule)}</td>
+                  <td>{rule.recipients.length}</td>
+                  <td>{rule.quietMinutes} min</td>
+                  <td>{rule.webhooks ? 'Yes' : 'No'}</td>
+                  <td>{mutedText(rule)}</td>
+                  {admin ? (
+                    <td>
+                      <div className="row">
+                        <Button variant="secondary" onPress={() => setEditing(rule)}>
+                          Edit<span className="visually-hidden"> {rule.name}</span>
+                        </Button>
+                        {isMuted(rule) ? (
+                          <Button
+                            variant="secondary"
+                            busy={mute.isPending}
+                            onPress={() => mute.mutate({ rule, mute: 'off' })}
+                          >
+                            Unmute<span className="visually-hidden"> {rule.name}</span>
+                          </Button>
+                        ) : (
+                          <select
+                            aria-label={`Mute ${rule.name}`}
+                            value=""
+                            disabled={mute.isPending}
+                            onChange={(event) => {
+                              const choice = event.target.value as MuteFor | '';
+                              if (choice) mute.mutate({ rule, mute: choice });
+                            }}
+                          >
+                            <option value="">Mute…</option>
+                            {MUTE_CHOICES.map((choice) => (
+                              <option key={choice.value} value={choice.value}>
+                                {choice.label}
+                              </option>
+                            ))}
+                          </select>
+                        )}
+                        <ConfirmButton
+                          label="Delete"
+                          title={`Delete the rule ${rule.name}?`}
+                          variant="danger"
+                          onConfirm={() => remove.mutateAsync(rule.id)}
+                        >
+                          No more alerts are sent for it.
+                        </ConfirmButton>
+                      </div>
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </DataTable>
           )
         }
       </QueryView>

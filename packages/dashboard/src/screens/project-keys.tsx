@@ -9,11 +9,13 @@ import { Link } from 'react-router';
 import { api, type Project, unwrap } from '../api/client.ts';
 import { type ApiKey, formatDate, KEY_SCOPES, type KeyScope } from '../api/projects.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
-import { Button, ErrorNote, Field, fieldErrors } from '../ui.tsx';
+import { Field, fieldErrors } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
+import { ACTIONS, DataTable } from '../widgets/data-table.tsx';
 import { CheckboxField, CheckboxGroup, SelectField, useRequiredSelection } from '../widgets/fields.tsx';
-import { ShownOnce } from '../widgets/secret.tsx';
+import { FormActions } from '../widgets/form-actions.tsx';
+import { ShownOnceCard } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
 
@@ -50,9 +52,12 @@ function KeysScreen({ project }: { project: Project }) {
         live data. The whole key is shown once, when it is made.
       </p>
       {created ? (
-        <section className="card stack" aria-labelledby="new-key-title">
-          <h2 id="new-key-title">Your new key{created.name ? `: ${created.name}` : ''}</h2>
-          <ShownOnce label="The new API key" value={created.key} />
+        <ShownOnceCard
+          title={`Your new key${created.name ? `: ${created.name}` : ''}`}
+          label="The new API key"
+          value={created.key}
+          onDone={() => setCreated(null)}
+        >
           <p>
             For Sentry SDKs, the DSN with this key (
             <code>
@@ -63,12 +68,7 @@ function KeysScreen({ project }: { project: Project }) {
               {created.sentryDsn}
             </code>
           </p>
-          <div>
-            <Button variant="secondary" onPress={() => setCreated(null)}>
-              Done
-            </Button>
-          </div>
-        </section>
+        </ShownOnceCard>
       ) : null}
       <section className="stack" aria-labelledby="key-list-title">
         <h2 id="key-list-title">Keys</h2>
@@ -105,56 +105,44 @@ function KeyTable({ project, keys }: { project: Project; keys: ApiKey[] }) {
     await queryClient.invalidateQueries({ queryKey: keysKey(project.id) });
   };
   return (
-    <div className="table-wrap">
-      <table className="table keys-table">
-        <caption className="visually-hidden">API keys of {project.name}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Scopes</th>
-            <th scope="col">Created</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((key) => (
-            <tr key={key.id}>
-              <td>
-                <div>{key.name || <span className="muted">(no name)</span>}</div>
-                <div className="row">
-                  <span className={`badge ${key.environment === 'live' ? 'badge-ok' : 'badge-warn'}`}>
-                    {key.environment}
-                  </span>
-                  <span className="badge">{key.publishable ? 'publishable' : 'secret'}</span>
-                </div>
-              </td>
-              <td className="code">{key.prefix}…</td>
-              <td>{key.scopes.join(', ')}</td>
-              <td>{formatDate(key.createdAt)}</td>
-              <td>
-                {key.revokedAt ? (
-                  <span className="muted">Revoked {formatDate(key.revokedAt)}</span>
-                ) : (
-                  <ConfirmButton
-                    label={`Revoke ${key.name || key.prefix}`}
-                    title="Revoke this key?"
-                    confirmLabel="Revoke key"
-                    variant="danger"
-                    onConfirm={() => revoke(key)}
-                  >
-                    Apps using <span className="code">{key.prefix}…</span> are refused from the next request on. This
-                    cannot be undone.
-                  </ConfirmButton>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      className="keys-table"
+      caption={`API keys of ${project.name}`}
+      columns={['Name', 'Key', 'Scopes', 'Created', ACTIONS]}
+    >
+      {keys.map((key) => (
+        <tr key={key.id}>
+          <td>
+            <div>{key.name || <span className="muted">(no name)</span>}</div>
+            <div className="row">
+              <span className={`badge ${key.environment === 'live' ? 'badge-ok' : 'badge-warn'}`}>
+                {key.environment}
+              </span>
+              <span className="badge">{key.publishable ? 'publishable' : 'secret'}</span>
+            </div>
+          </td>
+          <td className="code">{key.prefix}…</td>
+          <td>{key.scopes.join(', ')}</td>
+          <td>{formatDate(key.createdAt)}</td>
+          <td>
+            {key.revokedAt ? (
+              <span className="muted">Revoked {formatDate(key.revokedAt)}</span>
+            ) : (
+              <ConfirmButton
+                label={`Revoke ${key.name || key.prefix}`}
+                title="Revoke this key?"
+                confirmLabel="Revoke key"
+                variant="danger"
+                onConfirm={() => revoke(key)}
+              >
+                Apps using <span className="code">{key.prefix}…</span> are refused from the next request on. This cannot
+                be undone.
+              </ConfirmButton>
+            )}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -225,12 +213,11 @@ function CreateKey({
         onChange={setPublishable}
         description="For a key embedded in a web page or app (the widget, browser SDKs), where anyone can read it: it may submit, vote and comment but never change existing items. Leave it off for a secret key kept on your servers."
       />
-      {create.error ? <ErrorNote error={create.error} /> : null}
-      <div>
-        <Button type="submit" busy={create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create key'}
-        </Button>
-      </div>
+      <FormActions
+        error={create.error}
+        busy={create.isPending}
+        submit={create.isPending ? 'Creating…' : 'Create key'}
+      />
     </Form>
   );
 }

@@ -10,7 +10,7 @@ import { Form } from 'react-aria-components';
 import { api, type Project, unwrap } from '../api/client.ts';
 import { STATUSES, statusLabel } from '../api/features.ts';
 import type { paths } from '../api/schema.gen.ts';
-import { type BoardSettings, type BoardUpdate, formatDate, parseLocales, parseQuota } from '../api/projects.ts';
+import { type BoardSettings, type BoardUpdate, formatDate } from '../api/projects.ts';
 import { canAdminister, projectKey, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Field, fieldErrors, Note } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
@@ -19,9 +19,10 @@ import { CheckboxField } from '../widgets/fields.tsx';
 import { ShownOnce } from '../widgets/secret.tsx';
 import { QueryView } from '../widgets/states.tsx';
 import './projects.css';
-import { LocaleFields, PlanFields, QUOTA_MESSAGE } from './project-fields.tsx';
+import { ProjectDraftFields, useProjectDraft } from './project-fields.tsx';
 import { NotificationSettings } from './notification-settings.tsx';
 import { ProjectExport } from './project-export.tsx';
+import { FormActions } from '../widgets/form-actions.tsx';
 
 const boardKey = (projectId: string) => ['project', projectId, 'board'] as const;
 
@@ -70,11 +71,12 @@ function ProjectForm({ project }: { project: Project }) {
   const owner = project.role === 'owner';
   const [name, setName] = useState(project.name);
   const [slug, setSlug] = useState(project.slug);
-  const [defaultLocale, setDefaultLocale] = useState(project.defaultLocale);
-  const [locales, setLocales] = useState(project.supportedLocales.join(', '));
-  const [plan, setPlan] = useState(project.plan);
-  const [quota, setQuota] = useState(project.monthlyQuota === null ? '' : String(project.monthlyQuota));
-  const [quotaError, setQuotaError] = useState<string>();
+  const draft = useProjectDraft({
+    defaultLocale: project.defaultLocale,
+    locales: project.supportedLocales.join(', '),
+    plan: project.plan,
+    quota: project.monthlyQuota === null ? '' : String(project.monthlyQuota),
+  });
   const save = useMutation({
     mutationFn: (body: ProjectUpdate) => updateProject(project.id, body),
     onSuccess: (saved) => {
@@ -86,20 +88,14 @@ function ProjectForm({ project }: { project: Project }) {
   const errors = fieldErrors(save.error);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const monthlyQuota = parseQuota(quota);
-    if (owner && monthlyQuota === 'invalid') {
-      setQuotaError(QUOTA_MESSAGE);
-      return;
-    }
-    setQuotaError(undefined);
+    const monthlyQuota = owner ? draft.checkQuota() : null;
+    if (monthlyQuota === undefined) return;
     save.mutate({
       name,
       slug,
-      defaultLocale: defaultLocale.trim(),
-      supportedLocales: parseLocales(locales),
-      ...(owner
-        ? { plan: plan.trim() || project.plan, monthlyQuota: monthlyQuota === 'invalid' ? null : monthlyQuota }
-        : {}),
+      defaultLocale: draft.defaultLocale.trim(),
+      supportedLocales: draft.localeList(),
+      ...(owner ? { plan: draft.plan.trim() || project.plan, monthlyQuota } : {}),
     });
   };
   return (
@@ -114,40 +110,25 @@ function ProjectForm({ project }: { project: Project }) {
         isRequired
         serverError={errors.slug}
       />
-      <LocaleFields
-        defaultLocale={defaultLocale}
-        onDefaultLocale={setDefaultLocale}
-        locales={locales}
-        onLocales={setLocales}
+      <ProjectDraftFields
+        draft={draft}
+        owner={owner}
         errors={errors}
+        notOwner={
+          <dl className="facts">
+            <dt>Plan</dt>
+            <dd>{project.plan || '—'}</dd>
+            <dt>Monthly quota</dt>
+            <dd>{project.monthlyQuota === null ? 'Unlimited' : project.monthlyQuota.toLocaleString()}</dd>
+          </dl>
+        }
       />
-      {owner ? (
-        <PlanFields
-          plan={plan}
-          onPlan={setPlan}
-          quota={quota}
-          onQuota={(value) => {
-            setQuota(value);
-            setQuotaError(undefined);
-          }}
-          quotaError={quotaError}
-          errors={errors}
-        />
-      ) : (
-        <dl className="facts">
-          <dt>Plan</dt>
-          <dd>{project.plan || '—'}</dd>
-          <dt>Monthly quota</dt>
-          <dd>{project.monthlyQuota === null ? 'Unlimited' : project.monthlyQuota.toLocaleString()}</dd>
-        </dl>
-      )}
-      {save.error ? <ErrorNote error={save.error} /> : null}
-      {save.isSuccess && !save.isPending ? <Note>Project saved.</Note> : null}
-      <div>
-        <Button type="submit" busy={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save project'}
-        </Button>
-      </div>
+      <FormActions
+        error={save.error}
+        note={save.isSuccess && !save.isPending ? 'Project saved.' : null}
+        busy={save.isPending}
+        submit={save.isPending ? 'Saving…' : 'Save project'}
+      />
     </Form>
   );
 }
@@ -231,17 +212,65 @@ function BoardFacts({ settings }: { settings: BoardSettings }) {
 /** An optional text: empty means null (cleared). */
 const orNull = (text: string) => (text.trim() === '' ? null : text.trim());
 
+type BoardSwitch = 'enabled' | 'private' | 'anonymousVotes' | 'moderation' | 'shipOnPublish';
+type BoardText = 'title' | 'logoUrl' | 'accentColor' | 'customDomain';
+
+/** The board's on/off settings, in the form's order; `{slug}` is the project's. */
+const BOARD_SWITCHES: readonly { key: BoardSwitch; label: string; description: string }[] = [
+  {
+    key: 'enabled',
+    label: 'Board on',
+    description: 'People can read, submit and vote at /b/{slug} (or your custom domain). Off: not found there.',
+  },
+  {
+    key: 'private',
+    label: 'Private',
+    description: 'Only people signed in through your app (single sign-on) see the board.',
+  },
+  {
+    key: 'anonymousVotes',
+    label: 'Anonymous votes',
+    description: 'Visitors vote without signing in (limited per visitor).',
+  },
+  {
+    key: 'moderation',
+    label: 'Moderation',
+    description: 'New ideas and comments wait for the team’s approval before they are public.',
+  },
+  {
+    key: 'shipOnPublish',
+    label: 'Ship on publish',
+    description: 'Publishing a changelog entry moves the ideas it links to Done; their followers hear of it once.',
+  },
+];
+
+/** The board's optional texts (empty: cleared), in the form's order. */
+const BOARD_TEXTS: readonly { key: BoardText; label: string; description: string; type?: string }[] = [
+  { key: 'title', label: 'Title', description: 'Shown in the board’s header; empty: the project’s name' },
+  { key: 'logoUrl', label: 'Logo URL', description: 'An https address of an image; empty: none', type: 'url' },
+  { key: 'accentColor', label: 'Accent colour', description: '#rrggbb, e.g. #2450b8; empty: the default' },
+  {
+    key: 'customDomain',
+    label: 'Custom domain',
+    description: 'A host name such as feedback.example.com pointed at this server; empty: none',
+  },
+];
+
 function BoardForm({ project, settings }: { project: Project; settings: BoardSettings }) {
   const queryClient = useQueryClient();
-  const [enabled, setEnabled] = useState(settings.enabled);
-  const [isPrivate, setPrivate] = useState(settings.private);
-  const [title, setTitle] = useState(settings.title ?? '');
-  const [logoUrl, setLogoUrl] = useState(settings.logoUrl ?? '');
-  const [accentColor, setAccentColor] = useState(settings.accentColor ?? '');
-  const [customDomain, setCustomDomain] = useState(settings.customDomain ?? '');
-  const [anonymousVotes, setAnonymousVotes] = useState(settings.anonymousVotes);
-  const [moderation, setModeration] = useState(settings.moderation);
-  const [shipOnPublish, setShipOnPublish] = useState(settings.shipOnPublish);
+  const [switches, setSwitches] = useState<Record<BoardSwitch, boolean>>(() => ({
+    enabled: settings.enabled,
+    private: settings.private,
+    anonymousVotes: settings.anonymousVotes,
+    moderation: settings.moderation,
+    shipOnPublish: settings.shipOnPublish,
+  }));
+  const [texts, setTexts] = useState<Record<BoardText, string>>(() => ({
+    title: settings.title ?? '',
+    logoUrl: settings.logoUrl ?? '',
+    accentColor: settings.accentColor ?? '',
+    customDomain: settings.customDomain ?? '',
+  }));
   const [columns, setColumns] = useState<RoadmapColumnDraft[]>(() => columnDrafts(settings));
   const [saved, setSaved] = useState(false);
   const save = useMutation({
@@ -257,15 +286,11 @@ function BoardForm({ project, settings }: { project: Project; settings: BoardSet
     event.preventDefault();
     setSaved(false);
     save.mutate({
-      enabled,
-      private: isPrivate,
-      title: orNull(title),
-      logoUrl: orNull(logoUrl),
-      accentColor: orNull(accentColor),
-      customDomain: orNull(customDomain),
-      anonymousVotes,
-      moderation,
-      shipOnPublish,
+      ...switches,
+      title: orNull(texts.title),
+      logoUrl: orNull(texts.logoUrl),
+      accentColor: orNull(texts.accentColor),
+      customDomain: orNull(texts.customDomain),
       roadmapColumns: columns
         .filter((column) => column.shown)
         .map((column) => ({ status: column.status, label: orNull(column.label) })),
@@ -275,74 +300,34 @@ function BoardForm({ project, settings }: { project: Project; settings: BoardSet
     <Form className="stack" onSubmit={submit} aria-label="Board settings">
       <BoardLink settings={settings} />
       {saved ? <Note>Board settings saved.</Note> : null}
-      <CheckboxField
-        label="Board on"
-        checked={enabled}
-        onChange={setEnabled}
-        description={`People can read, submit and vote at /b/${project.slug} (or your custom domain). Off: not found there.`}
-      />
-      <CheckboxField
-        label="Private"
-        checked={isPrivate}
-        onChange={setPrivate}
-        description="Only people signed in through your app (single sign-on) see the board."
-      />
-      <CheckboxField
-        label="Anonymous votes"
-        checked={anonymousVotes}
-        onChange={setAnonymousVotes}
-        description="Visitors vote without signing in (limited per visitor)."
-      />
-      <CheckboxField
-        label="Moderation"
-        checked={moderation}
-        onChange={setModeration}
-        description="New ideas and comments wait for the team’s approval before they are public."
-      />
-      <CheckboxField
-        label="Ship on publish"
-        checked={shipOnPublish}
-        onChange={setShipOnPublish}
-        description="Publishing a changelog entry moves the ideas it links to Done; their followers hear of it once."
-      />
+      {BOARD_SWITCHES.map(({ key, label, description }) => (
+        <CheckboxField
+          key={key}
+          label={label}
+          checked={switches[key]}
+          onChange={(on) => setSwitches((current) => ({ ...current, [key]: on }))}
+          description={description.replace('{slug}', project.slug)}
+        />
+      ))}
       <RoadmapColumns columns={columns} onChange={setColumns} error={errors.roadmapColumns} />
       <div className="grid-2">
-        <Field
-          label="Title"
-          description="Shown in the board’s header; empty: the project’s name"
-          value={title}
-          onChange={setTitle}
-          serverError={errors.title}
-        />
-        <Field
-          label="Logo URL"
-          description="An https address of an image; empty: none"
-          value={logoUrl}
-          onChange={setLogoUrl}
-          type="url"
-          serverError={errors.logoUrl}
-        />
-        <Field
-          label="Accent colour"
-          description="#rrggbb, e.g. #2450b8; empty: the default"
-          value={accentColor}
-          onChange={setAccentColor}
-          serverError={errors.accentColor}
-        />
-        <Field
-          label="Custom domain"
-          description="A host name such as feedback.example.com pointed at this server; empty: none"
-          value={customDomain}
-          onChange={setCustomDomain}
-          serverError={errors.customDomain}
-        />
+        {BOARD_TEXTS.map(({ key, label, description, type }) => (
+          <Field
+            key={key}
+            label={label}
+            description={description}
+            value={texts[key]}
+            onChange={(value) => setTexts((current) => ({ ...current, [key]: value }))}
+            type={type}
+            serverError={errors[key]}
+          />
+        ))}
       </div>
-      {save.error ? <ErrorNote error={save.error} /> : null}
-      <div>
-        <Button type="submit" busy={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save board settings'}
-        </Button>
-      </div>
+      <FormActions
+        error={save.error}
+        busy={save.isPending}
+        submit={save.isPending ? 'Saving…' : 'Save board settings'}
+      />
     </Form>
   );
 }

@@ -14,8 +14,10 @@ import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Field, fieldErrors } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
+import { ACTIONS, DataTable } from '../widgets/data-table.tsx';
 import { CheckboxGroup, SelectField, useRequiredSelection } from '../widgets/fields.tsx';
-import { ShownOnce } from '../widgets/secret.tsx';
+import { FormActions } from '../widgets/form-actions.tsx';
+import { ShownOnceCard } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
 
@@ -49,15 +51,12 @@ export default function ProjectWebhooks() {
         endpoint that keeps failing is disabled and the team is e-mailed.
       </p>
       {secret ? (
-        <section className="card stack" aria-labelledby="secret-title">
-          <h2 id="secret-title">{secret.title}</h2>
-          <ShownOnce label="The signing secret" value={secret.value} />
-          <div>
-            <Button variant="secondary" onPress={() => setSecret(null)}>
-              Done
-            </Button>
-          </div>
-        </section>
+        <ShownOnceCard
+          title={secret.title}
+          label="The signing secret"
+          value={secret.value}
+          onDone={() => setSecret(null)}
+        />
       ) : null}
       <section className="stack" aria-labelledby="hook-list-title">
         <h2 id="hook-list-title">Endpoints</h2>
@@ -127,90 +126,79 @@ function HookTable({
     onSuccess: () => refresh(),
   });
   return (
-    <div className="table-wrap">
-      <table className="table webhooks-table">
-        <caption className="visually-hidden">Webhooks of {project.name}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Endpoint</th>
-            <th scope="col">Events</th>
-            <th scope="col">State</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {hooks.map((hook) => (
-            <tr key={hook.id}>
-              <td>
-                <div className="code">{hook.url}</div>
-                <div className="row">
-                  <span className="badge">{FORMAT_LABELS[hook.format]}</span>
-                  <span className="muted">secret {hook.secretHint}</span>
-                </div>
-                {hook.description ? <div className="muted">{hook.description}</div> : null}
-              </td>
-              <td>{hook.events.join(', ')}</td>
-              <td>
-                <span className={`badge ${hook.enabled ? 'badge-ok' : 'badge-warn'}`}>
-                  {hook.enabled ? 'Enabled' : 'Disabled'}
-                </span>
-                {hook.disabledReason ? (
-                  <div className="muted">Disabled after failures: {hook.disabledReason}</div>
+    <>
+      <DataTable
+        className="webhooks-table"
+        caption={`Webhooks of ${project.name}`}
+        columns={['Endpoint', 'Events', 'State', ACTIONS]}
+      >
+        {hooks.map((hook) => (
+          <tr key={hook.id}>
+            <td>
+              <div className="code">{hook.url}</div>
+              <div className="row">
+                <span className="badge">{FORMAT_LABELS[hook.format]}</span>
+                <span className="muted">secret {hook.secretHint}</span>
+              </div>
+              {hook.description ? <div className="muted">{hook.description}</div> : null}
+            </td>
+            <td>{hook.events.join(', ')}</td>
+            <td>
+              <span className={`badge ${hook.enabled ? 'badge-ok' : 'badge-warn'}`}>
+                {hook.enabled ? 'Enabled' : 'Disabled'}
+              </span>
+              {hook.disabledReason ? <div className="muted">Disabled after failures: {hook.disabledReason}</div> : null}
+            </td>
+            <td>
+              <div className="row">
+                <Button variant="quiet" onPress={() => onOpen(open === hook.id ? null : hook.id)}>
+                  {open === hook.id ? 'Hide deliveries' : 'Deliveries'}
+                </Button>
+                {admin ? (
+                  <>
+                    <Button variant="quiet" onPress={() => test.mutate(hook)} busy={test.isPending}>
+                      Send test
+                    </Button>
+                    <Button variant="quiet" onPress={() => toggle.mutate(hook)} busy={toggle.isPending}>
+                      {hook.enabled ? 'Disable' : 'Enable'}
+                    </Button>
+                    <ConfirmButton
+                      label="Rotate secret"
+                      title="Rotate the signing secret?"
+                      confirmLabel="Rotate secret"
+                      onConfirm={async () => {
+                        const rotated = await unwrap(
+                          api.POST('/projects/{projectId}/webhooks/{webhookId}/rotate-secret', path(hook.id)),
+                        );
+                        onSecret({ title: `New signing secret of ${hook.url}`, value: rotated.secret });
+                        await refresh();
+                      }}
+                    >
+                      Messages are signed with a new secret from now on; the receiver must be given it.
+                    </ConfirmButton>
+                    <ConfirmButton
+                      label="Delete"
+                      title="Delete this webhook?"
+                      confirmLabel="Delete webhook"
+                      variant="danger"
+                      onConfirm={async () => {
+                        await unwrap(api.DELETE('/projects/{projectId}/webhooks/{webhookId}', path(hook.id)));
+                        if (open === hook.id) onOpen(null);
+                        await refresh();
+                      }}
+                    >
+                      <span className="code">{hook.url}</span> gets no more messages, and its delivery log is deleted.
+                    </ConfirmButton>
+                  </>
                 ) : null}
-              </td>
-              <td>
-                <div className="row">
-                  <Button variant="quiet" onPress={() => onOpen(open === hook.id ? null : hook.id)}>
-                    {open === hook.id ? 'Hide deliveries' : 'Deliveries'}
-                  </Button>
-                  {admin ? (
-                    <>
-                      <Button variant="quiet" onPress={() => test.mutate(hook)} busy={test.isPending}>
-                        Send test
-                      </Button>
-                      <Button variant="quiet" onPress={() => toggle.mutate(hook)} busy={toggle.isPending}>
-                        {hook.enabled ? 'Disable' : 'Enable'}
-                      </Button>
-                      <ConfirmButton
-                        label="Rotate secret"
-                        title="Rotate the signing secret?"
-                        confirmLabel="Rotate secret"
-                        onConfirm={async () => {
-                          const rotated = await unwrap(
-                            api.POST('/projects/{projectId}/webhooks/{webhookId}/rotate-secret', path(hook.id)),
-                          );
-                          onSecret({ title: `New signing secret of ${hook.url}`, value: rotated.secret });
-                          await refresh();
-                        }}
-                      >
-                        Messages are signed with a new secret from now on; the receiver must be given it.
-                      </ConfirmButton>
-                      <ConfirmButton
-                        label="Delete"
-                        title="Delete this webhook?"
-                        confirmLabel="Delete webhook"
-                        variant="danger"
-                        onConfirm={async () => {
-                          await unwrap(api.DELETE('/projects/{projectId}/webhooks/{webhookId}', path(hook.id)));
-                          if (open === hook.id) onOpen(null);
-                          await refresh();
-                        }}
-                      >
-                        <span className="code">{hook.url}</span> gets no more messages, and its delivery log is deleted.
-                      </ConfirmButton>
-                    </>
-                  ) : null}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </div>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {test.error ? <ErrorNote error={test.error} /> : null}
       {toggle.error ? <ErrorNote error={toggle.error} /> : null}
-    </div>
+    </>
   );
 }
 
@@ -243,58 +231,41 @@ function Deliveries({ project, webhookId, admin }: { project: Project; webhookId
           data.deliveries.length === 0 ? (
             <Empty>No deliveries yet.</Empty>
           ) : (
-            <div className="table-wrap">
-              <table className="table">
-                <caption className="visually-hidden">Delivery log, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Event</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Attempts</th>
-                    <th scope="col">Response</th>
-                    <th scope="col">Error</th>
-                    <th scope="col">Created</th>
-                    {admin ? (
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    ) : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.deliveries.map((delivery) => (
-                    <tr key={delivery.id}>
-                      <td className="code">{delivery.event}</td>
-                      <td>
-                        <span
-                          className={`badge ${delivery.state === 'delivered' ? 'badge-ok' : delivery.state === 'failed' ? 'badge-warn' : ''}`}
-                        >
-                          {delivery.state}
-                        </span>
-                      </td>
-                      <td>{delivery.attempts}</td>
-                      <td>
-                        {delivery.statusCode ?? '—'}
-                        {delivery.responseMs !== null ? ` in ${delivery.responseMs} ms` : ''}
-                      </td>
-                      <td>{delivery.error ?? ''}</td>
-                      <td>{formatDate(delivery.createdAt)}</td>
-                      {admin ? (
-                        <td>
-                          <Button
-                            variant="quiet"
-                            onPress={() => redeliver.mutate(delivery)}
-                            aria-label={`Redeliver ${delivery.event} ${delivery.id}`}
-                          >
-                            Redeliver
-                          </Button>
-                        </td>
-                      ) : null}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Delivery log, newest first"
+              columns={['Event', 'State', 'Attempts', 'Response', 'Error', 'Created', admin && ACTIONS]}
+            >
+              {data.deliveries.map((delivery) => (
+                <tr key={delivery.id}>
+                  <td className="code">{delivery.event}</td>
+                  <td>
+                    <span
+                      className={`badge ${delivery.state === 'delivered' ? 'badge-ok' : delivery.state === 'failed' ? 'badge-warn' : ''}`}
+                    >
+                      {delivery.state}
+                    </span>
+                  </td>
+                  <td>{delivery.attempts}</td>
+                  <td>
+                    {delivery.statusCode ?? '—'}
+                    {delivery.responseMs !== null ? ` in ${delivery.responseMs} ms` : ''}
+                  </td>
+                  <td>{delivery.error ?? ''}</td>
+                  <td>{formatDate(delivery.createdAt)}</td>
+                  {admin ? (
+                    <td>
+                      <Button
+                        variant="quiet"
+                        onPress={() => redeliver.mutate(delivery)}
+                        aria-label={`Redeliver ${delivery.event} ${delivery.id}`}
+                      >
+                        Redeliver
+                      </Button>
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </DataTable>
           )
         }
       </QueryView>
@@ -368,12 +339,7 @@ function CreateHook({
         selection={events}
         serverError={errors.events}
       />
-      {create.error ? <ErrorNote error={create.error} /> : null}
-      <div>
-        <Button type="submit" busy={create.isPending}>
-          {create.isPending ? 'Adding…' : 'Add webhook'}
-        </Button>
-      </div>
+      <FormActions error={create.error} busy={create.isPending} submit={create.isPending ? 'Adding…' : 'Add webhook'} />
     </Form>
   );
 }

@@ -8,13 +8,14 @@ import { Form } from 'react-aria-components';
 import { Link, useNavigate } from 'react-router';
 import { api, type Project, unwrap } from '../api/client.ts';
 import type { paths } from '../api/schema.gen.ts';
-import { parseLocales, parseQuota, slugify, type Team } from '../api/projects.ts';
+import { slugify, type Team } from '../api/projects.ts';
 import { useTitle } from '../use-title.ts';
 import { Button, ErrorNote, Field, fieldErrors, RequireAccount } from '../ui.tsx';
 import { SelectField } from '../widgets/fields.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import './projects.css';
-import { LocaleFields, PlanFields, QUOTA_MESSAGE } from './project-fields.tsx';
+import { ProjectDraftFields, useProjectDraft } from './project-fields.tsx';
+import { FormActions } from '../widgets/form-actions.tsx';
 
 type NewProject = NonNullable<paths['/projects']['post']['requestBody']>['content']['application/json'];
 
@@ -110,11 +111,7 @@ function CreateProject({ teams, onCancel }: { teams: Team[]; onCancel: () => voi
   const [name, setName] = useState('');
   const [slug, setSlug] = useState('');
   const [slugEdited, setSlugEdited] = useState(false);
-  const [defaultLocale, setDefaultLocale] = useState('en');
-  const [locales, setLocales] = useState('en');
-  const [plan, setPlan] = useState('');
-  const [quota, setQuota] = useState('');
-  const [quotaError, setQuotaError] = useState<string>();
+  const draft = useProjectDraft({ defaultLocale: 'en', locales: 'en', plan: '', quota: '' });
   const team = teams.find((candidate) => candidate.id === teamId);
   const owner = team?.role === 'owner';
   const shownSlug = slugEdited ? slug : slugify(name);
@@ -130,20 +127,17 @@ function CreateProject({ teams, onCancel }: { teams: Team[]; onCancel: () => voi
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const monthlyQuota = parseQuota(quota);
-    if (monthlyQuota === 'invalid') {
-      setQuotaError(QUOTA_MESSAGE);
-      return;
-    }
-    setQuotaError(undefined);
-    const supportedLocales = parseLocales(locales);
+    const monthlyQuota = draft.checkQuota();
+    if (monthlyQuota === undefined) return;
+    const supportedLocales = draft.localeList();
+    const defaultLocale = draft.defaultLocale.trim();
     create.mutate({
       teamId,
       name,
       ...(shownSlug ? { slug: shownSlug } : {}),
-      defaultLocale: defaultLocale.trim(),
-      supportedLocales: supportedLocales.length > 0 ? supportedLocales : [defaultLocale.trim()],
-      ...(owner && plan.trim() ? { plan: plan.trim() } : {}),
+      defaultLocale,
+      supportedLocales: supportedLocales.length > 0 ? supportedLocales : [defaultLocale],
+      ...(owner && draft.plan.trim() ? { plan: draft.plan.trim() } : {}),
       ...(owner && monthlyQuota !== null ? { monthlyQuota } : {}),
     });
   };
@@ -169,37 +163,18 @@ function CreateProject({ teams, onCancel }: { teams: Team[]; onCancel: () => voi
         }}
         serverError={errors.slug}
       />
-      <LocaleFields
-        defaultLocale={defaultLocale}
-        onDefaultLocale={setDefaultLocale}
-        locales={locales}
-        onLocales={setLocales}
+      <ProjectDraftFields
+        draft={draft}
+        owner={owner}
         errors={errors}
+        notOwner={<p className="muted">The team’s owner sets the plan and the monthly quota.</p>}
       />
-      {owner ? (
-        <PlanFields
-          plan={plan}
-          onPlan={setPlan}
-          quota={quota}
-          onQuota={(value) => {
-            setQuota(value);
-            setQuotaError(undefined);
-          }}
-          quotaError={quotaError}
-          errors={errors}
-        />
-      ) : (
-        <p className="muted">The team’s owner sets the plan and the monthly quota.</p>
-      )}
-      {create.error ? <ErrorNote error={create.error} /> : null}
-      <div className="row">
-        <Button type="submit" busy={create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create project'}
-        </Button>
-        <Button variant="quiet" onPress={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions
+        error={create.error}
+        busy={create.isPending}
+        submit={create.isPending ? 'Creating…' : 'Create project'}
+        onCancel={onCancel}
+      />
     </Form>
   );
 }

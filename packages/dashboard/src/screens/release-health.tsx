@@ -15,6 +15,7 @@ import { ReleaseHubSections } from '../widgets/release-hub.tsx';
 import { QueryView } from '../widgets/states.tsx';
 import { TimeChart } from '../widgets/time-chart.tsx';
 import './releases.css';
+import { DataTable } from '../widgets/data-table.tsx';
 
 const RANGES = [1, 7, 14, 30] as const;
 
@@ -96,37 +97,27 @@ function Health({ data }: { data: ReleaseHealth }) {
       <section className="card stack" aria-labelledby="compare-title">
         <h2 id="compare-title">Compared with the previous release</h2>
         {previous ? (
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">
+          <DataTable
+            caption={
+              <>
                 {release.version} and {previous.version}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Release</th>
-                  <th scope="col">Crash-free sessions</th>
-                  <th scope="col">Crash-free users</th>
-                  <th scope="col">Sessions</th>
-                  <th scope="col">Users</th>
-                  <th scope="col">Version checks</th>
-                </tr>
-              </thead>
-              <tbody>
-                {[release, previous].map((r) => (
-                  <tr key={r.version}>
-                    <th scope="row">
-                      <code>{r.version}</code>
-                    </th>
-                    <td>{percent(r.crashFreeSessions)}</td>
-                    <td>{percent(r.crashFreeUsers)}</td>
-                    <td>{r.sessions.total}</td>
-                    <td>{r.users.total}</td>
-                    <td>{r.versionChecks}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              </>
+            }
+            columns={['Release', 'Crash-free sessions', 'Crash-free users', 'Sessions', 'Users', 'Version checks']}
+          >
+            {[release, previous].map((r) => (
+              <tr key={r.version}>
+                <th scope="row">
+                  <code>{r.version}</code>
+                </th>
+                <td>{percent(r.crashFreeSessions)}</td>
+                <td>{percent(r.crashFreeUsers)}</td>
+                <td>{r.sessions.total}</td>
+                <td>{r.users.total}</td>
+                <td>{r.versionChecks}</td>
+              </tr>
+            ))}
+          </DataTable>
         ) : (
           <p>No earlier release to compare with.</p>
         )}

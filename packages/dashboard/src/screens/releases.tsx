@@ -1,10 +1,11 @@
 /**
  * Releases: each release's health and adoption (widgets/release-health-table.tsx, linking to a
- * release's page), the list (newest version first; then versions seen in live events or sessions
- * but not created, widgets/seen-releases.tsx), creating and editing one (SemVer checked here and by
- * the server; a refusal is shown in place and nothing typed is lost), deleting after a
- * confirmation, and a preview of the version check: what GET /version-check answers a client on a
- * version the user types, asked of the server's own decision (GET /projects/{id}/releases/check).
+ * release's page), when a release's health has dropped (widgets/release-health-settings.tsx),
+ * the list (newest version first; then versions seen in live events or sessions but not created,
+ * widgets/seen-releases.tsx), creating and editing one (SemVer checked here and by the server; a
+ * refusal is shown in place and nothing typed is lost), deleting after a confirmation, and a
+ * preview of the version check: what GET /version-check answers a client on a version the user
+ * types, asked of the server's own decision (GET /projects/{id}/releases/check).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
@@ -16,10 +17,12 @@ import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
 import { CheckboxField, TextAreaField } from '../widgets/fields.tsx';
 import { FormActions } from '../widgets/form-actions.tsx';
+import { ReleaseHealthSettings } from '../widgets/release-health-settings.tsx';
 import { ReleaseHealthTable } from '../widgets/release-health-table.tsx';
 import { SeenReleases } from '../widgets/seen-releases.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './releases.css';
+import { ACTIONS, DataTable } from '../widgets/data-table.tsx';
 
 interface Draft {
   version: string;
@@ -77,6 +80,7 @@ export default function Releases() {
     <div className="releases stack">
       <h1>Releases</h1>
       <ReleaseHealthTable projectId={project.id} />
+      <ReleaseHealthSettings projectId={project.id} admin={admin} />
       <Preview projectId={project.id} />
       {admin ? (
         <ReleaseForm
@@ -101,81 +105,63 @@ export default function Releases() {
                   <p>No releases yet. Until there is one, the version check offers no update.</p>
                 </Empty>
               ) : (
-                <div className="table-wrap">
-                  <table className="table releases-table">
-                    <caption className="visually-hidden">Releases, newest version first</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Version</th>
-                        <th scope="col">Title</th>
-                        <th scope="col">Date</th>
-                        <th scope="col">Flags</th>
-                        <th scope="col">Git commit</th>
-                        <th scope="col">Notes</th>
-                        {admin ? (
-                          <th scope="col">
-                            <span className="visually-hidden">Actions</span>
-                          </th>
-                        ) : null}
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.releases.map((release) => (
-                        <tr key={release.id}>
-                          <th scope="row">
-                            <code>{release.version}</code>
-                          </th>
-                          <td>
-                            {release.downloadUrl ? (
-                              <a href={release.downloadUrl} rel="noreferrer">
-                                {release.title || 'Download'}
-                              </a>
-                            ) : (
-                              release.title || <span className="muted">–</span>
-                            )}
-                          </td>
-                          <td>
-                            <time dateTime={release.releaseDate}>
-                              {new Date(release.releaseDate).toLocaleDateString()}
-                            </time>
-                          </td>
-                          <td>
-                            <span className="releases-flags">
-                              {release.isBeta ? <span className="badge badge-warn">Beta</span> : null}
-                              {release.required ? <span className="badge badge-ok">Required</span> : null}
-                              {!release.isBeta && !release.required ? <span className="muted">–</span> : null}
-                            </span>
-                          </td>
-                          <td>
-                            {release.gitCommit ? (
-                              <code>{release.gitCommit.slice(0, 12)}</code>
-                            ) : (
-                              <span className="muted">–</span>
-                            )}
-                          </td>
-                          <td className="releases-notes">{release.releaseNotes || <span className="muted">–</span>}</td>
-                          {admin ? (
-                            <td>
-                              <div className="row releases-actions">
-                                <Button
-                                  variant="secondary"
-                                  aria-label={`Edit ${release.version}`}
-                                  onPress={() => {
-                                    setNote('');
-                                    setEditing(release);
-                                  }}
-                                >
-                                  Edit
-                                </Button>
-                                <DeleteRelease projectId={project.id} release={release} onDeleted={setNote} />
-                              </div>
-                            </td>
-                          ) : null}
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <DataTable
+                  className="releases-table"
+                  caption="Releases, newest version first"
+                  columns={['Version', 'Title', 'Date', 'Flags', 'Git commit', 'Notes', admin && ACTIONS]}
+                >
+                  {data.releases.map((release) => (
+                    <tr key={release.id}>
+                      <th scope="row">
+                        <code>{release.version}</code>
+                      </th>
+                      <td>
+                        {release.downloadUrl ? (
+                          <a href={release.downloadUrl} rel="noreferrer">
+                            {release.title || 'Download'}
+                          </a>
+                        ) : (
+                          release.title || <span className="muted">–</span>
+                        )}
+                      </td>
+                      <td>
+                        <time dateTime={release.releaseDate}>{new Date(release.releaseDate).toLocaleDateString()}</time>
+                      </td>
+                      <td>
+                        <span className="releases-flags">
+                          {release.isBeta ? <span className="badge badge-warn">Beta</span> : null}
+                          {release.required ? <span className="badge badge-ok">Required</span> : null}
+                          {!release.isBeta && !release.required ? <span className="muted">–</span> : null}
+                        </span>
+                      </td>
+                      <td>
+                        {release.gitCommit ? (
+                          <code>{release.gitCommit.slice(0, 12)}</code>
+                        ) : (
+                          <span className="muted">–</span>
+                        )}
+                      </td>
+                      <td className="releases-notes">{release.releaseNotes || <span className="muted">–</span>}</td>
+                      {admin ? (
+                        <td>
+                          <div className="row releases-actions">
+                            <Button
+                              variant="secondary"
+                              aria-label={`Edit ${release.version}`}
+                              onPress={() => {
+                                setNote('');
+                                setEditing(release);
+                              }}
+                            >
+                              Edit
+                            </Button>
+                            <DeleteRelease projectId={project.id} release={release} onDeleted={setNote} />
+                          </div>
+                        </td>
+                      ) : null}
+                    </tr>
+                  ))}
+                </DataTable>
               )}
               <SeenReleases seen={data.seen} />
             </>

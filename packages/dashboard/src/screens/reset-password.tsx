@@ -7,9 +7,10 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
-import { Field, fieldErrors } from '../ui.tsx';
+import { fieldErrors } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { AuthForm } from '../widgets/auth-form.tsx';
+import { PasswordField } from '../widgets/account-fields.tsx';
 
 export default function ResetPassword() {
   const [search] = useSearchParams();
@@ -65,17 +66,7 @@ export default function ResetPassword() {
         ) : null
       }
     >
-      <Field
-        label="New password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        description="At least 10 characters and hard to guess."
-        isRequired
-        value={password}
-        onChange={setPassword}
-        serverError={errors['password']}
-      />
+      <PasswordField fresh label="New password" value={password} onChange={setPassword} error={errors['password']} />
     </AuthForm>
   );
 }

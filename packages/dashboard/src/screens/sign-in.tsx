@@ -2,9 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, ME_KEY, unwrap } from '../api/client.ts';
-import { Field, fieldErrors, nextPath } from '../ui.tsx';
+import { fieldErrors, nextPath } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { AuthForm } from '../widgets/auth-form.tsx';
+import { EmailField, PasswordField } from '../widgets/account-fields.tsx';
 
 /** `?next=` carried over to the other signed-out screens, so the visitor still lands where they wanted. */
 export function withNext(path: string, search: URLSearchParams): string {
@@ -60,26 +61,8 @@ export default function SignIn() {
         </>
       }
     >
-      <Field
-        label="E-mail address"
-        name="email"
-        type="email"
-        autoComplete="username"
-        isRequired
-        value={email}
-        onChange={setEmail}
-        serverError={errors['email']}
-      />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        isRequired
-        value={password}
-        onChange={setPassword}
-        serverError={errors['password']}
-      />
+      <EmailField value={email} onChange={setEmail} error={errors['email']} />
+      <PasswordField value={password} onChange={setPassword} error={errors['password']} />
     </AuthForm>
   );
 }

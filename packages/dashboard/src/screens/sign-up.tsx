@@ -6,6 +6,7 @@ import { Field, fieldErrors } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { AuthForm } from '../widgets/auth-form.tsx';
 import { withNext } from './sign-in.tsx';
+import { EmailField, PasswordField } from '../widgets/account-fields.tsx';
 
 export default function SignUp() {
   const [name, setName] = useState('');
@@ -51,27 +52,8 @@ export default function SignUp() {
         onChange={setName}
         serverError={errors['name']}
       />
-      <Field
-        label="E-mail address"
-        name="email"
-        type="email"
-        autoComplete="email"
-        isRequired
-        value={email}
-        onChange={setEmail}
-        serverError={errors['email']}
-      />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        description="At least 10 characters and hard to guess."
-        isRequired
-        value={password}
-        onChange={setPassword}
-        serverError={errors['password']}
-      />
+      <EmailField autoComplete="email" value={email} onChange={setEmail} error={errors['email']} />
+      <PasswordField fresh value={password} onChange={setPassword} error={errors['password']} />
     </AuthForm>
   );
 }

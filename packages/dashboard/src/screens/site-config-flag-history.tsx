@@ -8,6 +8,8 @@ import { useState } from 'react';
 import { api, unwrap } from '../api/client.ts';
 import { type FlagChange, flagHistoryKey, formatWhen } from '../api/site-config.ts';
 import { Button, ErrorNote } from '../ui.tsx';
+import { DataTable } from '../widgets/data-table.tsx';
+import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
 
 const ACTORS: Record<FlagChange['actor']['type'], string> = {
   member: 'dashboard',
@@ -40,11 +42,10 @@ export function FlagHistory({ projectId, flagKey }: { projectId: string; flagKey
     queryFn: ({ pageParam }) =>
       unwrap(
         api.GET('/projects/{projectId}/site-config/flags/{flagKey}/history', {
-          params: { path: { projectId, flagKey }, query: { limit: 25, ...(pageParam ? { cursor: pageParam } : {}) } },
+          params: { path: { projectId, flagKey }, query: pageQuery(25, pageParam) },
         }),
       ),
-    initialPageParam: '',
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    ...CURSOR_PAGES,
     enabled: open,
   });
   const changes = history.data?.pages.flatMap((page) => page.changes) ?? [];
@@ -57,36 +58,30 @@ export function FlagHistory({ projectId, flagKey }: { projectId: string; flagKey
         <p className="muted">No changes recorded (the flag was made before its history was kept).</p>
       ) : null}
       {changes.length > 0 ? (
-        <table className="table flag-history-table" aria-label={`Changes of ${flagKey}, newest first`}>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">Keys</th>
-              <th scope="col">Change</th>
-              <th scope="col">Errors per hour, before → after</th>
+        <DataTable
+          className="flag-history-table"
+          label={`Changes of ${flagKey}, newest first`}
+          wrapClassName={null}
+          columns={['When', 'Who', 'Keys', 'Change', 'Errors per hour, before → after']}
+        >
+          {changes.map((change) => (
+            <tr key={change.id}>
+              <td>{formatWhen(change.createdAt)}</td>
+              <td>
+                {change.actor.name ?? change.actor.id ?? 'unknown'}{' '}
+                <span className="muted">({ACTORS[change.actor.type]})</span>
+              </td>
+              <td>{change.environment ?? 'live and test'}</td>
+              <td>{describeChange(change)}</td>
+              <td>
+                <span className={change.errorRate.after > change.errorRate.before ? 'rate-up' : undefined}>
+                  {change.errorRate.before} → {change.errorRate.after}
+                </span>{' '}
+                <span className="muted">({change.errorRate.environment})</span>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {changes.map((change) => (
-              <tr key={change.id}>
-                <td>{formatWhen(change.createdAt)}</td>
-                <td>
-                  {change.actor.name ?? change.actor.id ?? 'unknown'}{' '}
-                  <span className="muted">({ACTORS[change.actor.type]})</span>
-                </td>
-                <td>{change.environment ?? 'live and test'}</td>
-                <td>{describeChange(change)}</td>
-                <td>
-                  <span className={change.errorRate.after > change.errorRate.before ? 'rate-up' : undefined}>
-                    {change.errorRate.before} → {change.errorRate.after}
-                  </span>{' '}
-                  <span className="muted">({change.errorRate.environment})</span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       ) : null}
       {history.hasNextPage ? (
         <Button variant="secondary" busy={history.isFetchingNextPage} onPress={() => history.fetchNextPage()}>

@@ -4,9 +4,10 @@ import { type FormEvent, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { api, unwrap } from '../api/client.ts';
 import type { FeatureFlag, FlagInput } from '../api/site-config.ts';
-import { Button, ErrorNote, Field, Note } from '../ui.tsx';
+import { Field } from '../ui.tsx';
 import { SelectField } from '../widgets/fields.tsx';
 import { useRefresh } from './site-config-refresh.ts';
+import { FormActions } from '../widgets/form-actions.tsx';
 
 type ValueType = FeatureFlag['type'];
 type RuleOperator = FeatureFlag['rules'][number]['operator'];
@@ -159,13 +160,12 @@ export function FlagTargeting({ projectId, flag, admin }: { projectId: string; f
             />
           </fieldset>
         ))}
-        {save.error ? <ErrorNote error={save.error} /> : null}
-        {save.isSuccess ? <Note>Saved.</Note> : null}
-        <div>
-          <Button type="submit" busy={save.isPending}>
-            {save.isPending ? 'Saving…' : `Save targeting of ${flag.key}`}
-          </Button>
-        </div>
+        <FormActions
+          error={save.error}
+          note={save.isSuccess ? 'Saved.' : null}
+          busy={save.isPending}
+          submit={save.isPending ? 'Saving…' : `Save targeting of ${flag.key}`}
+        />
       </Form>
     </details>
   );

@@ -4,13 +4,14 @@ import { type FormEvent, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { api, unwrap } from '../api/client.ts';
 import type { FeatureFlag } from '../api/site-config.ts';
-import { Button, ErrorNote, Field, fieldErrors } from '../ui.tsx';
+import { ErrorNote, Field, fieldErrors } from '../ui.tsx';
 import { ConfirmButton } from '../widgets/confirm.tsx';
 import { CheckboxField } from '../widgets/fields.tsx';
 import { Empty } from '../widgets/states.tsx';
 import { FlagHistory } from './site-config-flag-history.tsx';
 import { FlagTargeting } from './site-config-flag-targeting.tsx';
 import { useRefresh } from './site-config-refresh.ts';
+import { FormActions } from '../widgets/form-actions.tsx';
 
 export function FlagsSection({ projectId, flags, admin }: { projectId: string; flags: FeatureFlag[]; admin: boolean }) {
   return (
@@ -116,12 +117,7 @@ function NewFlag({ projectId }: { projectId: string }) {
         />
         <CheckboxField label="On from the start" checked={enabled} onChange={setEnabled} />
       </div>
-      {create.error ? <ErrorNote error={create.error} /> : null}
-      <div>
-        <Button type="submit" busy={create.isPending}>
-          {create.isPending ? 'Adding…' : 'Add flag'}
-        </Button>
-      </div>
+      <FormActions error={create.error} busy={create.isPending} submit={create.isPending ? 'Adding…' : 'Add flag'} />
     </Form>
   );
 }

@@ -21,6 +21,7 @@ import { CheckboxField, SelectField, TextAreaField } from '../widgets/fields.tsx
 import { FormActions } from '../widgets/form-actions.tsx';
 import { Empty } from '../widgets/states.tsx';
 import { useRefresh } from './site-config-sections.tsx';
+import { DataTable } from '../widgets/data-table.tsx';
 
 /** The current time, moving every few seconds, so schedules turn Live and Expired on screen. */
 function useNow(everyMs = 5000): number {
@@ -84,35 +85,20 @@ function ListSection<T extends { id: string }>({
           <p>{empty}</p>
         </Empty>
       ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">{caption}</caption>
-            <thead>
-              <tr>
-                {headers.map((header) => (
-                  <th key={header} scope="col">
-                    {header}
-                  </th>
-                ))}
-                {admin ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => (
-                <tr key={item.id}>
-                  {cells(item)}
-                  {admin
-                    ? actions(
-                        item,
-                        () => setEditing(item.id),
-                        () => removeAndRefresh(item.id),
-                      )
-                    : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption={caption} columns={[...headers, admin && 'Actions']}>
+          {items.map((item) => (
+            <tr key={item.id}>
+              {cells(item)}
+              {admin
+                ? actions(
+                    item,
+                    () => setEditing(item.id),
+                    () => removeAndRefresh(item.id),
+                  )
+                : null}
+            </tr>
+          ))}
+        </DataTable>
       )}
       {admin && edited ? <Fragment key={edited.id}>{form(edited, () => setEditing(null))}</Fragment> : null}
       {admin && !edited ? <Fragment key="new">{form(undefined, () => undefined)}</Fragment> : null}

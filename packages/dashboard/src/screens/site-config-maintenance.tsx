@@ -12,9 +12,10 @@ import {
   type MaintenanceUpdate,
   toLocalInput,
 } from '../api/site-config.ts';
-import { Button, ErrorNote, Field, fieldErrors, Note } from '../ui.tsx';
+import { Field, fieldErrors } from '../ui.tsx';
 import { CheckboxField, SelectField, TextAreaField } from '../widgets/fields.tsx';
 import { useRefresh } from './site-config-refresh.ts';
+import { FormActions } from '../widgets/form-actions.tsx';
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 
@@ -200,13 +201,12 @@ function MaintenanceForm({ projectId, maintenance }: { projectId: string; mainte
           />
         </div>
       </fieldset>
-      {save.error ? <ErrorNote error={save.error} /> : null}
-      {saved && !save.isPending ? <Note>Maintenance saved.</Note> : null}
-      <div>
-        <Button type="submit" busy={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save maintenance'}
-        </Button>
-      </div>
+      <FormActions
+        error={save.error}
+        note={saved && !save.isPending ? 'Maintenance saved.' : null}
+        busy={save.isPending}
+        submit={save.isPending ? 'Saving…' : 'Save maintenance'}
+      />
     </Form>
   );
 }

@@ -5,15 +5,16 @@
  * What a role cannot do is hidden; the server refuses it anyway.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { Form } from 'react-aria-components';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { type Account, ApiError, api, unwrap } from '../api/client.ts';
 import { day, type Invite, type Member, ROLE_LABELS, type Team, TEAMS_KEY, teamKey } from '../api/accounts.ts';
 import { Button, ErrorNote, Field, fieldErrors, Note, RequireAccount } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
+import { ACTIONS, DataTable } from '../widgets/data-table.tsx';
 import { SelectField } from '../widgets/fields.tsx';
+import { SaveForm } from '../widgets/save-form.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './teams.css';
 
@@ -31,13 +32,6 @@ const ROLE_DESCRIPTIONS: Record<Assignable, string> = {
 
 const membersKey = (teamId: string) => ['team', teamId, 'members'] as const;
 const invitesKey = (teamId: string) => ['team', teamId, 'invites'] as const;
-
-function submitting(run: () => void) {
-  return (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    run();
-  };
-}
 
 export default function TeamPage() {
   const { teamId = '' } = useParams();
@@ -100,8 +94,15 @@ function Rename({ team }: { team: Team }) {
   return (
     <section className="card" aria-labelledby="rename-title">
       <h2 id="rename-title">Team name</h2>
-      <Form className="stack team-form" onSubmit={submitting(() => !rename.isPending && rename.mutate())}>
-        {rename.error ? <ErrorNote error={rename.error} /> : null}
+      <SaveForm
+        className="stack team-form"
+        error={rename.error}
+        busy={rename.isPending}
+        submitLabel="Rename team"
+        busyLabel="Saving…"
+        onSubmit={() => rename.mutate()}
+        done={rename.isSuccess ? 'Team renamed.' : null}
+      >
         <Field
           label="Team name"
           name="teamName"
@@ -113,13 +114,7 @@ function Rename({ team }: { team: Team }) {
           }}
           serverError={errors['name']}
         />
-        <div>
-          <Button type="submit" busy={rename.isPending}>
-            {rename.isPending ? 'Saving…' : 'Rename team'}
-          </Button>
-        </div>
-        {rename.isSuccess ? <Note>Team renamed.</Note> : null}
-      </Form>
+      </SaveForm>
     </section>
   );
 }
@@ -167,27 +162,14 @@ function Members({ team, account }: { team: Team; account: Account }) {
       <h2 id="members-title">Members</h2>
       <QueryView query={members} what="members">
         {({ members: list }) => (
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">Members of {team.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Member</th>
-                  <th scope="col">E-mail address</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Joined</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((member) => (
-                  <MemberRow key={member.accountId} team={team} member={member} account={account} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption={`Members of ${team.name}`}
+            columns={['Member', 'E-mail address', 'Role', 'Joined', ACTIONS]}
+          >
+            {list.map((member) => (
+              <MemberRow key={member.accountId} team={team} member={member} account={account} />
+            ))}
+          </DataTable>
         )}
       </QueryView>
     </section>
@@ -289,8 +271,15 @@ function InviteForm({ team }: { team: Team }) {
   return (
     <section className="card" aria-labelledby="invite-title">
       <h2 id="invite-title">Invite someone</h2>
-      <Form className="stack team-form" onSubmit={submitting(() => !invite.isPending && invite.mutate())}>
-        {invite.error ? <ErrorNote error={invite.error} /> : null}
+      <SaveForm
+        className="stack team-form"
+        error={invite.error}
+        busy={invite.isPending}
+        submitLabel="Send invitation"
+        busyLabel="Sending…"
+        onSubmit={() => invite.mutate()}
+        done={invite.isSuccess ? <>Invitation sent to {invite.data.email}.</> : null}
+      >
         <Field
           label="E-mail address to invite"
           name="inviteEmail"
@@ -312,13 +301,7 @@ function InviteForm({ team }: { team: Team }) {
           onChange={setRole}
           description={ROLE_DESCRIPTIONS[role]}
         />
-        <div>
-          <Button type="submit" busy={invite.isPending}>
-            {invite.isPending ? 'Sending…' : 'Send invitation'}
-          </Button>
-        </div>
-        {invite.isSuccess ? <Note>Invitation sent to {invite.data.email}.</Note> : null}
-      </Form>
+      </SaveForm>
     </section>
   );
 }
@@ -338,27 +321,14 @@ function Invites({ team }: { team: Team }) {
           return open.length === 0 ? (
             <Empty>No pending invitations.</Empty>
           ) : (
-            <div className="table-wrap">
-              <table className="table">
-                <caption className="visually-hidden">Pending invitations to {team.name}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">E-mail address</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Sent</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {open.map((invite) => (
-                    <InviteRow key={invite.id} team={team} invite={invite} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption={`Pending invitations to ${team.name}`}
+              columns={['E-mail address', 'Role', 'Sent', 'Expires', ACTIONS]}
+            >
+              {open.map((invite) => (
+                <InviteRow key={invite.id} team={team} invite={invite} />
+              ))}
+            </DataTable>
           );
         }}
       </QueryView>

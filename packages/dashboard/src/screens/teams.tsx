@@ -1,12 +1,13 @@
 /** The caller's teams (role, the owner's seats) and creating another team. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { Form } from 'react-aria-components';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { ROLE_LABELS, TEAMS_KEY } from '../api/accounts.ts';
-import { Button, ErrorNote, Field, fieldErrors, RequireAccount } from '../ui.tsx';
+import { Field, fieldErrors, RequireAccount } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
+import { DataTable } from '../widgets/data-table.tsx';
+import { SaveForm } from '../widgets/save-form.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './teams.css';
 
@@ -22,15 +23,17 @@ function CreateTeam() {
     },
   });
   const errors = fieldErrors(create.error);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!create.isPending) create.mutate();
-  };
   return (
     <section className="card" aria-labelledby="create-team-title">
       <h2 id="create-team-title">Create a team</h2>
-      <Form className="stack team-form" onSubmit={submit}>
-        {create.error ? <ErrorNote error={create.error} /> : null}
+      <SaveForm
+        className="stack team-form"
+        error={create.error}
+        busy={create.isPending}
+        submitLabel="Create team"
+        busyLabel="Creating…"
+        onSubmit={() => create.mutate()}
+      >
         <Field
           label="Team name"
           name="teamName"
@@ -40,12 +43,7 @@ function CreateTeam() {
           onChange={setName}
           serverError={errors['name']}
         />
-        <div>
-          <Button type="submit" busy={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create team'}
-          </Button>
-        </div>
-      </Form>
+      </SaveForm>
     </section>
   );
 }
@@ -73,31 +71,23 @@ function TeamList() {
         list.length === 0 ? (
           <Empty>You are not in any team yet. Create one, or accept an invitation.</Empty>
         ) : (
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="muted">Teams you belong to</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Team</th>
-                  <th scope="col">Your role</th>
-                  <th scope="col">Owner’s seats used</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((team) => (
-                  <tr key={team.id}>
-                    <th scope="row">
-                      <Link to={`/teams/${team.id}`}>{team.name}</Link>
-                    </th>
-                    <td>{ROLE_LABELS[team.role]}</td>
-                    <td>
-                      {team.seats.used} of {team.seats.limit}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Teams you belong to"
+            captionClassName="muted"
+            columns={['Team', 'Your role', 'Owner’s seats used']}
+          >
+            {list.map((team) => (
+              <tr key={team.id}>
+                <th scope="row">
+                  <Link to={`/teams/${team.id}`}>{team.name}</Link>
+                </th>
+                <td>{ROLE_LABELS[team.role]}</td>
+                <td>
+                  {team.seats.used} of {team.seats.limit}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )
       }
     </QueryView>

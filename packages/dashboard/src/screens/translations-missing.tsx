@@ -5,6 +5,7 @@ import { api, unwrap } from '../api/client.ts';
 import { type MissingEntry, translationsKey } from '../api/translations.ts';
 import { Button, ErrorNote, Note } from '../ui.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
+import { DataTable } from '../widgets/data-table.tsx';
 
 interface MissingKey {
   key: string;
@@ -92,54 +93,44 @@ export function MissingInbox({ projectId, admin }: { projectId: string; admin: b
         </Empty>
       ) : (
         <>
-          <div className="table-wrap">
-            <table className="table translations-missing">
-              <caption className="visually-hidden">Missing keys</caption>
-              <thead>
-                <tr>
-                  {admin ? (
-                    <th scope="col">
-                      <span className="visually-hidden">Select</span>
-                    </th>
-                  ) : null}
-                  <th scope="col">Key</th>
-                  <th scope="col">Locales (reports)</th>
-                  <th scope="col" className="num">
-                    Reports
-                  </th>
-                  <th scope="col">Last reported</th>
-                  <th scope="col">State</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((item) => (
-                  <tr key={item.key}>
-                    {admin ? (
-                      <td>
-                        {item.exists ? null : (
-                          <input
-                            type="checkbox"
-                            aria-label={`Select ${item.key}`}
-                            checked={selected.has(item.key)}
-                            onChange={(event) => toggle(item.key, event.target.checked)}
-                          />
-                        )}
-                      </td>
-                    ) : null}
-                    <th scope="row">
-                      <code>{item.key}</code>
-                    </th>
-                    <td>{item.locales.map((entry) => `${entry.locale} (${entry.occurrences})`).join(', ')}</td>
-                    <td className="num">{item.occurrences}</td>
-                    <td>
-                      <time dateTime={item.lastSeenAt}>{new Date(item.lastSeenAt).toLocaleString()}</time>
-                    </td>
-                    <td>{item.exists ? 'Is a key; text missing' : 'Not a key yet'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            className="translations-missing"
+            caption="Missing keys"
+            columns={[
+              admin && { label: 'Select', hidden: true },
+              'Key',
+              'Locales (reports)',
+              { label: 'Reports', className: 'num' },
+              'Last reported',
+              'State',
+            ]}
+          >
+            {items.map((item) => (
+              <tr key={item.key}>
+                {admin ? (
+                  <td>
+                    {item.exists ? null : (
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${item.key}`}
+                        checked={selected.has(item.key)}
+                        onChange={(event) => toggle(item.key, event.target.checked)}
+                      />
+                    )}
+                  </td>
+                ) : null}
+                <th scope="row">
+                  <code>{item.key}</code>
+                </th>
+                <td>{item.locales.map((entry) => `${entry.locale} (${entry.occurrences})`).join(', ')}</td>
+                <td className="num">{item.occurrences}</td>
+                <td>
+                  <time dateTime={item.lastSeenAt}>{new Date(item.lastSeenAt).toLocaleString()}</time>
+                </td>
+                <td>{item.exists ? 'Is a key; text missing' : 'Not a key yet'}</td>
+              </tr>
+            ))}
+          </DataTable>
           {reported > shown ? (
             <p className="muted">
               Showing the {shown} most reported of {reported} reports by key and locale.

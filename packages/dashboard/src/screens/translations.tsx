@@ -14,13 +14,14 @@ import { canAdminister, useProject } from '../project-layout.tsx';
 import { ErrorNote } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
-import { SelectField } from '../widgets/fields.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import { AddKey, Files, LocaleSettings, MissingInbox, Progress } from './translations-panels.tsx';
 import './translations.css';
 import { SearchForm } from '../widgets/search-form.tsx';
 import { useUrlView } from '../url-view.ts';
 import { Pager } from '../widgets/pager.tsx';
+import { ACTIONS, DataTable } from '../widgets/data-table.tsx';
+import { ViewFilters } from '../widgets/view-filters.tsx';
 
 const PAGE_SIZE = 50;
 
@@ -142,8 +143,12 @@ function Filters({
   categories: string[];
   locales: string[];
 }) {
-  const withCurrent = (list: string[], current: string) =>
-    current && !list.includes(current) ? [...list, current] : list;
+  // The names the filter offers, and the one in the URL when the list lacks it (still shown as chosen).
+  const choices = (list: string[], current: string, label = (name: string) => name) =>
+    (current && !list.includes(current) ? [...list, current] : list).map((name) => ({
+      value: name,
+      label: label(name),
+    }));
   return (
     <search aria-label="Search and filter keys" className="translations-filters">
       <SearchForm
@@ -153,32 +158,24 @@ function Filters({
         className="row translations-search"
       />
       <div className="translations-selects">
-        <SelectField
-          label="Namespace"
-          value={view.namespace}
-          options={[
-            { value: '', label: 'Any namespace' },
-            ...withCurrent(namespaces, view.namespace).map((n) => ({ value: n, label: n })),
+        <ViewFilters
+          read={(name) => view[name]}
+          update={update}
+          filters={[
+            {
+              name: 'namespace',
+              label: 'Namespace',
+              empty: 'Any namespace',
+              options: choices(namespaces, view.namespace),
+            },
+            { name: 'category', label: 'Category', empty: 'Any category', options: choices(categories, view.category) },
+            {
+              name: 'missing',
+              label: 'Missing in locale',
+              empty: 'Any (show all keys)',
+              options: choices(locales, view.missing, (locale) => `Missing in ${locale}`),
+            },
           ]}
-          onChange={(namespace) => update({ namespace })}
-        />
-        <SelectField
-          label="Category"
-          value={view.category}
-          options={[
-            { value: '', label: 'Any category' },
-            ...withCurrent(categories, view.category).map((c) => ({ value: c, label: c })),
-          ]}
-          onChange={(category) => update({ category })}
-        />
-        <SelectField
-          label="Missing in locale"
-          value={view.missing}
-          options={[
-            { value: '', label: 'Any (show all keys)' },
-            ...withCurrent(locales, view.missing).map((l) => ({ value: l, label: `Missing in ${l}` })),
-          ]}
-          onChange={(missing) => update({ missing })}
         />
       </div>
     </search>
@@ -198,74 +195,57 @@ function Grid({
 }) {
   const queryClient = useQueryClient();
   return (
-    <div className="table-wrap">
-      <table className="table translations-grid">
-        <caption className="visually-hidden">Keys by locale</caption>
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">Default text</th>
-            {locales.map((locale) => (
-              <th scope="col" key={locale} lang={locale}>
-                {locale}
-              </th>
-            ))}
-            {admin ? (
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+    <DataTable
+      className="translations-grid"
+      caption="Keys by locale"
+      columns={['Key', 'Default text', ...locales.map((locale) => ({ label: locale, lang: locale })), admin && ACTIONS]}
+    >
+      {rows.map((row) => (
+        <tr key={row.key}>
+          <th scope="row" className="translations-key">
+            <code>{row.key}</code>
+            {row.namespace || row.category ? (
+              <span className="translations-meta muted">
+                {[row.namespace && `namespace ${row.namespace}`, row.category && `category ${row.category}`]
+                  .filter(Boolean)
+                  .join(' · ')}
+              </span>
             ) : null}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.key}>
-              <th scope="row" className="translations-key">
-                <code>{row.key}</code>
-                {row.namespace || row.category ? (
-                  <span className="translations-meta muted">
-                    {[row.namespace && `namespace ${row.namespace}`, row.category && `category ${row.category}`]
-                      .filter(Boolean)
-                      .join(' · ')}
-                  </span>
-                ) : null}
-              </th>
-              <td className="translations-default">{row.defaultText}</td>
-              {locales.map((locale) => (
-                <td key={locale} className="translations-cell">
-                  {admin ? (
-                    <Cell projectId={projectId} keyName={row.key} locale={locale} value={row.translations[locale]} />
-                  ) : row.translations[locale] !== undefined ? (
-                    <span lang={locale}>{row.translations[locale]}</span>
-                  ) : (
-                    <span className="muted">Missing</span>
-                  )}
-                </td>
-              ))}
+          </th>
+          <td className="translations-default">{row.defaultText}</td>
+          {locales.map((locale) => (
+            <td key={locale} className="translations-cell">
               {admin ? (
-                <td>
-                  <ConfirmButton
-                    label="Delete"
-                    title={`Delete the key ${row.key}?`}
-                    confirmLabel="Delete key"
-                    onConfirm={async () => {
-                      await unwrap(
-                        api.DELETE('/projects/{projectId}/translations/keys/{key}', {
-                          params: { path: { projectId, key: row.key } },
-                        }),
-                      );
-                      await queryClient.invalidateQueries({ queryKey: translationsKey(projectId) });
-                    }}
-                  >
-                    <p>The key and its texts in every locale are deleted; apps fall back to their own text for it.</p>
-                  </ConfirmButton>
-                </td>
-              ) : null}
-            </tr>
+                <Cell projectId={projectId} keyName={row.key} locale={locale} value={row.translations[locale]} />
+              ) : row.translations[locale] !== undefined ? (
+                <span lang={locale}>{row.translations[locale]}</span>
+              ) : (
+                <span className="muted">Missing</span>
+              )}
+            </td>
           ))}
-        </tbody>
-      </table>
-    </div>
+          {admin ? (
+            <td>
+              <ConfirmButton
+                label="Delete"
+                title={`Delete the key ${row.key}?`}
+                confirmLabel="Delete key"
+                onConfirm={async () => {
+                  await unwrap(
+                    api.DELETE('/projects/{projectId}/translations/keys/{key}', {
+                      params: { path: { projectId, key: row.key } },
+                    }),
+                  );
+                  await queryClient.invalidateQueries({ queryKey: translationsKey(projectId) });
+                }}
+              >
+                <p>The key and its texts in every locale are deleted; apps fall back to their own text for it.</p>
+              </ConfirmButton>
+            </td>
+          ) : null}
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -4,16 +4,22 @@
  * shows the server's refusal in place; it closes only when the action succeeded.
  */
 import { type ReactNode, useState } from 'react';
-import { Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { DialogTrigger, Heading } from 'react-aria-components';
 import { Button, ErrorNote } from '../ui.tsx';
+import { ModalDialog } from './modal.tsx';
 
 export function ConfirmButton({
   label,
   title,
   children,
   confirmLabel = label,
+  busyLabel = 'Working…',
+  confirmDisabled = false,
   onConfirm,
   variant = 'quiet',
+  open: openFromOwner,
+  onOpenChange,
+  choice = false,
 }: {
   /** The button that opens the dialog. */
   label: string;
@@ -22,10 +28,26 @@ export function ConfirmButton({
   /** What will happen, in words. */
   children: ReactNode;
   confirmLabel?: string;
+  busyLabel?: string;
+  /** Nothing to confirm yet (a choice still to make in the dialog). */
+  confirmDisabled?: boolean;
   onConfirm: () => Promise<unknown>;
   variant?: 'primary' | 'secondary' | 'quiet' | 'danger';
+  /** Opened by its owner too (a keyboard shortcut), not only by the button. */
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
+  /**
+   * The dialog asks for a choice (a search, a pick) before the confirmation: a plain dialog, not
+   * an alert, its parts spaced as a stack.
+   */
+  choice?: boolean;
 }) {
-  const [open, setOpen] = useState(false);
+  const [ownOpen, setOwnOpen] = useState(false);
+  const open = openFromOwner ?? ownOpen;
+  const setOpen = (next: boolean) => {
+    setOwnOpen(next);
+    onOpenChange?.(next);
+  };
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const confirm = async () => {
@@ -49,27 +71,23 @@ export function ConfirmButton({
       }}
     >
       <Button variant={variant}>{label}</Button>
-      <ModalOverlay className="modal-overlay" isDismissable={!busy}>
-        <Modal className="modal">
-          <Dialog role="alertdialog" className="dialog stack">
-            {({ close }) => (
-              <>
-                <Heading slot="title">{title}</Heading>
-                <div>{children}</div>
-                {error ? <ErrorNote error={error} /> : null}
-                <div className="row">
-                  <Button variant="danger" onPress={confirm} busy={busy}>
-                    {busy ? 'Working…' : confirmLabel}
-                  </Button>
-                  <Button variant="quiet" onPress={close} isDisabled={busy}>
-                    Cancel
-                  </Button>
-                </div>
-              </>
-            )}
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
+      <ModalDialog dismissable={!busy} role={choice ? 'dialog' : 'alertdialog'}>
+        {({ close }) => (
+          <>
+            <Heading slot="title">{title}</Heading>
+            <div className={choice ? 'stack' : undefined}>{children}</div>
+            {error ? <ErrorNote error={error} /> : null}
+            <div className="row">
+              <Button variant="danger" onPress={confirm} busy={busy} isDisabled={confirmDisabled}>
+                {busy ? busyLabel : confirmLabel}
+              </Button>
+              <Button variant="quiet" onPress={close} isDisabled={busy}>
+                Cancel
+              </Button>
+            </div>
+          </>
+        )}
+      </ModalDialog>
     </DialogTrigger>
   );
 }

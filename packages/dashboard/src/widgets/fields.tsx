@@ -4,6 +4,43 @@
  */
 import { type ReactNode, useId, useState } from 'react';
 
+/** What ties a native control to its label and to the help or error under it. */
+interface ControlProps {
+  id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+/** A labelled native control with its help, or its error in place of the help. */
+function NativeField({
+  label,
+  description,
+  error,
+  children,
+}: {
+  label: string;
+  description: string | undefined;
+  error: string | undefined;
+  children: (control: ControlProps) => ReactNode;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children({
+        id,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': description || error ? `${id}-help` : undefined,
+      })}
+      {description || error ? (
+        <span id={`${id}-help`} className={error ? 'field-error' : 'field-help'}>
+          {error ?? description}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
 export function SelectField<T extends string>({
   label,
   value,
@@ -21,31 +58,40 @@ export function SelectField<T extends string>({
   error?: string | undefined;
   name?: string;
 }) {
-  const id = useId();
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        name={name}
-        value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={description || error ? `${id}-help` : undefined}
-        onChange={(event) => onChange(event.target.value as T)}
-      >
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      {description || error ? (
-        <span id={`${id}-help`} className={error ? 'field-error' : 'field-help'}>
-          {error ?? description}
-        </span>
-      ) : null}
-    </div>
+    <NativeField label={label} description={description} error={error}>
+      {(control) => (
+        <select {...control} name={name} value={value} onChange={(event) => onChange(event.target.value as T)}>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </NativeField>
   );
+}
+
+/**
+ * A select whose first choice, the empty value, means none: no filter ("Any status"), or nothing
+ * chosen yet ("Choose a tag"). `empty` is that choice's label.
+ */
+export function OptionalSelect<T extends string>({
+  empty,
+  options,
+  ...select
+}: {
+  label: string;
+  value: T | '';
+  empty: string;
+  options: readonly { value: T; label: string }[];
+  onChange: (value: T | '') => void;
+  description?: string;
+  error?: string | undefined;
+  name?: string;
+}) {
+  return <SelectField<T | ''> {...select} options={[{ value: '', label: empty }, ...options]} />;
 }
 
 export function CheckboxField({
@@ -170,24 +216,17 @@ export function TextAreaField({
   rows?: number;
   name?: string;
 }) {
-  const id = useId();
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <textarea
-        id={id}
-        name={name}
-        rows={rows}
-        value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={description || error ? `${id}-help` : undefined}
-        onChange={(event) => onChange(event.target.value)}
-      />
-      {description || error ? (
-        <span id={`${id}-help`} className={error ? 'field-error' : 'field-help'}>
-          {error ?? description}
-        </span>
-      ) : null}
-    </div>
+    <NativeField label={label} description={description} error={error}>
+      {(control) => (
+        <textarea
+          {...control}
+          name={name}
+          rows={rows}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
+    </NativeField>
   );
 }

@@ -5,10 +5,12 @@
  * table say what it shows. Colours come from CSS custom properties (histogram.css), read again when
  * the colour scheme changes, so the chart follows light and dark.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './histogram.css';
+import { DataTable } from './data-table.tsx';
+import { useDarkScheme } from '../use-dark-scheme.ts';
 
 export interface HistogramSeries {
   key: string;
@@ -34,18 +36,6 @@ export function bucketLabel(iso: string, size: BucketSize): string {
     : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-function useDark(): boolean {
-  const query = typeof window === 'undefined' ? null : window.matchMedia('(prefers-color-scheme: dark)');
-  const [dark, setDark] = useState(query?.matches ?? false);
-  useEffect(() => {
-    if (!query) return;
-    const change = () => setDark(query.matches);
-    query.addEventListener('change', change);
-    return () => query.removeEventListener('change', change);
-  }, [query]);
-  return dark;
-}
-
 export function StackedHistogram({
   label,
   noun,
@@ -69,7 +59,7 @@ export function StackedHistogram({
 }) {
   const figure = useRef<HTMLElement>(null);
   const plotBox = useRef<HTMLDivElement>(null);
-  const dark = useDark();
+  const dark = useDarkScheme();
 
   const totals = useMemo(() => {
     const sums: Record<string, number> = Object.fromEntries(series.map((s) => [s.key, 0]));
@@ -177,41 +167,28 @@ export function StackedHistogram({
       {nonEmpty.length > 0 ? (
         <details>
           <summary>Show the numbers per {UNIT_WORD[size]}</summary>
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">
-                {label}, per {UNIT_WORD[size]} (empty ones left out)
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">{size === 'day' ? 'Day' : 'From'}</th>
-                  {series.map((s) => (
-                    <th scope="col" key={s.key} className="num">
-                      {s.label}
-                    </th>
-                  ))}
-                  <th scope="col" className="num">
-                    Total
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {nonEmpty.map((bucket) => (
-                  <tr key={bucket.start}>
-                    <th scope="row">
-                      <time dateTime={bucket.start}>{bucketLabel(bucket.start, size)}</time>
-                    </th>
-                    {series.map((s) => (
-                      <td key={s.key} className="num">
-                        {bucket.values[s.key] ?? 0}
-                      </td>
-                    ))}
-                    <td className="num">{bucket.total}</td>
-                  </tr>
+          <DataTable
+            caption={`${label}, per ${UNIT_WORD[size]} (empty ones left out)`}
+            columns={[
+              size === 'day' ? 'Day' : 'From',
+              ...series.map((s) => ({ label: s.label, className: 'num' })),
+              { label: 'Total', className: 'num' },
+            ]}
+          >
+            {nonEmpty.map((bucket) => (
+              <tr key={bucket.start}>
+                <th scope="row">
+                  <time dateTime={bucket.start}>{bucketLabel(bucket.start, size)}</time>
+                </th>
+                {series.map((s) => (
+                  <td key={s.key} className="num">
+                    {bucket.values[s.key] ?? 0}
+                  </td>
                 ))}
-              </tbody>
-            </table>
-          </div>
+                <td className="num">{bucket.total}</td>
+              </tr>
+            ))}
+          </DataTable>
         </details>
       ) : null}
     </figure>

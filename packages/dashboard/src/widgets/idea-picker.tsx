@@ -4,10 +4,11 @@
  * "ship on publish") and tells their followers once.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { type Feature, STATUS_LABELS } from '../api/changelog.ts';
 import { api, unwrap } from '../api/client.ts';
 import { Button, ErrorNote, Field } from '../ui.tsx';
+import { useDebounced } from '../use-debounced.ts';
 
 export interface LinkedIdea {
   id: string;
@@ -26,11 +27,7 @@ export function IdeaPicker({
   error: string | undefined;
 }) {
   const [search, setSearch] = useState('');
-  const [q, setQ] = useState('');
-  useEffect(() => {
-    const timer = setTimeout(() => setQ(search.trim()), 250);
-    return () => clearTimeout(timer);
-  }, [search]);
+  const q = useDebounced(search.trim(), 250);
   const results = useQuery({
     queryKey: ['idea-search', projectId, q],
     enabled: q.length > 0,

@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { percent, points, releaseHealthKey } from '../api/release-health.ts';
 import { Empty, QueryView } from './states.tsx';
+import { DataTable } from './data-table.tsx';
 
 export function ReleaseHealthTable({ projectId }: { projectId: string }) {
   const health = useQuery({
@@ -28,39 +29,34 @@ export function ReleaseHealthTable({ projectId }: { projectId: string }) {
               </p>
             </Empty>
           ) : (
-            <div className="table-wrap">
-              <table className="table">
-                <caption className="visually-hidden">Health of each release, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Release</th>
-                    <th scope="col">Crash-free sessions</th>
-                    <th scope="col">Crash-free users</th>
-                    <th scope="col">Sessions</th>
-                    <th scope="col">Users</th>
-                    <th scope="col">Version checks</th>
-                    <th scope="col">Change from previous</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.releases.map((release) => (
-                    <tr key={release.version}>
-                      <th scope="row">
-                        <Link to={`/projects/${projectId}/releases/${encodeURIComponent(release.version)}`}>
-                          {release.version}
-                        </Link>
-                      </th>
-                      <td>{percent(release.crashFreeSessions)}</td>
-                      <td>{percent(release.crashFreeUsers)}</td>
-                      <td>{release.sessions.total}</td>
-                      <td>{release.users.total}</td>
-                      <td>{release.versionChecks}</td>
-                      <td>{points(release.comparison.crashFreeUsersChange)} users</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Health of each release, newest first"
+              columns={[
+                'Release',
+                'Crash-free sessions',
+                'Crash-free users',
+                'Sessions',
+                'Users',
+                'Version checks',
+                'Change from previous',
+              ]}
+            >
+              {data.releases.map((release) => (
+                <tr key={release.version}>
+                  <th scope="row">
+                    <Link to={`/projects/${projectId}/releases/${encodeURIComponent(release.version)}`}>
+                      {release.version}
+                    </Link>
+                  </th>
+                  <td>{percent(release.crashFreeSessions)}</td>
+                  <td>{percent(release.crashFreeUsers)}</td>
+                  <td>{release.sessions.total}</td>
+                  <td>{release.users.total}</td>
+                  <td>{release.versionChecks}</td>
+                  <td>{points(release.comparison.crashFreeUsersChange)} users</td>
+                </tr>
+              ))}
+            </DataTable>
           )
         }
       </QueryView>

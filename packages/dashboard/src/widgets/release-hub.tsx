@@ -19,37 +19,25 @@ import {
 import { useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Field } from '../ui.tsx';
 import { QueryView } from './states.tsx';
+import { DataTable } from './data-table.tsx';
 
 type Group = ReleaseOverview['broke']['new']['list'][number];
 
 function GroupTable({ groups, caption }: { groups: Group[]; caption: string }) {
   const project = useProject();
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Error</th>
-            <th scope="col">Status</th>
-            <th scope="col">Events</th>
-            <th scope="col">Users</th>
-          </tr>
-        </thead>
-        <tbody>
-          {groups.map((g) => (
-            <tr key={g.id}>
-              <th scope="row">
-                <Link to={`/projects/${project.id}/errors/groups/${g.id}`}>{g.title}</Link>
-              </th>
-              <td>{g.status}</td>
-              <td>{g.events}</td>
-              <td>{g.users}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption={caption} columns={['Error', 'Status', 'Events', 'Users']}>
+      {groups.map((g) => (
+        <tr key={g.id}>
+          <th scope="row">
+            <Link to={`/projects/${project.id}/errors/groups/${g.id}`}>{g.title}</Link>
+          </th>
+          <td>{g.status}</td>
+          <td>{g.events}</td>
+          <td>{g.users}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -6,18 +6,20 @@
  * and the pager. Each screen describes its kind of report with a `ReportKind`.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ENVIRONMENT_OPTIONS, SEVERITY_OPTIONS, severityName, statusName, TIME_OPTIONS, when } from '../api/reports.ts';
+import { ENVIRONMENT_OPTIONS, SEVERITY_OPTIONS, severityName, statusName, TIME_OPTIONS } from '../api/reports.ts';
 import { useProject } from '../project-layout.tsx';
-import { Button, ErrorNote } from '../ui.tsx';
+import { ErrorNote } from '../ui.tsx';
 import { TextFilterForm } from './text-filters.tsx';
 import { useTitle } from '../use-title.ts';
 import { useUrlView } from '../url-view.ts';
-import { SelectField } from './fields.tsx';
 import { Pager } from './pager.tsx';
 import { Empty, Loading } from './states.tsx';
 import '../screens/reports.css';
+import { DataTable } from './data-table.tsx';
+import { When } from './when.tsx';
+import { ViewFilters } from './view-filters.tsx';
 
 const PAGE_SIZE = 25;
 
@@ -172,70 +174,54 @@ export function ReportList<T extends ReportRow, S extends string>({ kind }: { ki
             {pages > 1 ? `, page ${view.page} of ${pages}` : ''}
             {reports.isFetching ? ' (updating…)' : ''}
           </p>
-          <div className="reports-table-wrap">
-            <table className="table reports-table report-list-table" aria-label={kind.tableLabel}>
-              <thead>
-                <tr>
-                  <th scope="col">{kind.titleHeader}</th>
-                  <th scope="col" className="num">
-                    {kind.occurrencesHeader}
-                  </th>
-                  <th scope="col" className="col-low">
-                    First seen
-                  </th>
-                  <th scope="col">Last seen</th>
-                  <th scope="col">Severity</th>
-                  <th scope="col" className="col-low">
-                    Environment
-                  </th>
+          <DataTable
+            className="reports-table report-list-table"
+            label={kind.tableLabel}
+            wrapClassName="reports-table-wrap"
+            columns={[
+              kind.titleHeader,
+              { label: kind.occurrencesHeader, className: 'num' },
+              { label: 'First seen', className: 'col-low' },
+              'Last seen',
+              'Severity',
+              { label: 'Environment', className: 'col-low' },
+              ...columns('environment').map((column) => column.header),
+              'Status',
+              ...columns('status').map((column) => column.header),
+            ]}
+          >
+            {rows.map((row) => {
+              const seen = kind.seen(row);
+              return (
+                <tr key={row.id}>
+                  <td className="reports-title">
+                    <Link to={`/projects/${project.id}/${kind.path}/${row.id}`}>{row.title}</Link>
+                    <span className="muted reports-message">{row.message.slice(0, 160)}</span>
+                  </td>
+                  <td className="num">{seen.occurrences}</td>
+                  <td className="col-low">
+                    <When at={seen.firstSeenAt} />
+                  </td>
+                  <td>
+                    <When at={row.lastSeenAt} />
+                  </td>
+                  <td>
+                    <span className={`severity severity-${row.severity}`}>{severityName(row.severity)}</span>
+                  </td>
+                  <td className="col-low">{row.environment === 'live' ? 'Live' : 'Test'}</td>
                   {columns('environment').map((column) => (
-                    <th key={column.header} scope="col">
-                      {column.header}
-                    </th>
+                    <td key={column.header}>{column.cell(row, project.id)}</td>
                   ))}
-                  <th scope="col">Status</th>
+                  <td>
+                    <span className={`report-status report-status-${row.status}`}>{statusName(row.status)}</span>
+                  </td>
                   {columns('status').map((column) => (
-                    <th key={column.header} scope="col">
-                      {column.header}
-                    </th>
+                    <td key={column.header}>{column.cell(row, project.id)}</td>
                   ))}
                 </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => {
-                  const seen = kind.seen(row);
-                  return (
-                    <tr key={row.id}>
-                      <td className="reports-title">
-                        <Link to={`/projects/${project.id}/${kind.path}/${row.id}`}>{row.title}</Link>
-                        <span className="muted reports-message">{row.message.slice(0, 160)}</span>
-                      </td>
-                      <td className="num">{seen.occurrences}</td>
-                      <td className="col-low">
-                        <time dateTime={seen.firstSeenAt}>{when(seen.firstSeenAt)}</time>
-                      </td>
-                      <td>
-                        <time dateTime={row.lastSeenAt}>{when(row.lastSeenAt)}</time>
-                      </td>
-                      <td>
-                        <span className={`severity severity-${row.severity}`}>{severityName(row.severity)}</span>
-                      </td>
-                      <td className="col-low">{row.environment === 'live' ? 'Live' : 'Test'}</td>
-                      {columns('environment').map((column) => (
-                        <td key={column.header}>{column.cell(row, project.id)}</td>
-                      ))}
-                      <td>
-                        <span className={`report-status report-status-${row.status}`}>{statusName(row.status)}</span>
-                      </td>
-                      {columns('status').map((column) => (
-                        <td key={column.header}>{column.cell(row, project.id)}</td>
-                      ))}
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </DataTable>
           <Pager page={view.page} pages={pages} onPage={(page) => update({ page: String(page) })} />
         </>
       )}
@@ -248,29 +234,15 @@ function Filters<T extends ReportRow, S extends string>({ kind, view, update }: 
     <search aria-label={`Search and filter ${kind.plural}`} className="reports-filters">
       <TextFilters kind={kind} view={view} update={update} />
       <div className="reports-selects">
-        <SelectField
-          label="Status"
-          value={view.status}
-          options={[{ value: '', label: 'Any status' }, ...kind.statusOptions]}
-          onChange={(status) => update({ status })}
-        />
-        <SelectField
-          label="Severity"
-          value={view.severity}
-          options={[{ value: '', label: 'Any severity' }, ...SEVERITY_OPTIONS]}
-          onChange={(severity) => update({ severity })}
-        />
-        <SelectField
-          label="Environment"
-          value={view.environment}
-          options={[{ value: '', label: 'Live and test' }, ...ENVIRONMENT_OPTIONS]}
-          onChange={(environment) => update({ environment })}
-        />
-        <SelectField
-          label="Last seen"
-          value={view.time}
-          options={[{ value: '', label: 'Any time' }, ...TIME_OPTIONS.map(({ value, label }) => ({ value, label }))]}
-          onChange={(time) => update({ time })}
+        <ViewFilters
+          read={(name) => view[name]}
+          update={update}
+          filters={[
+            { name: 'status', label: 'Status', empty: 'Any status', options: kind.statusOptions },
+            { name: 'severity', label: 'Severity', empty: 'Any severity', options: SEVERITY_OPTIONS },
+            { name: 'environment', label: 'Environment', empty: 'Live and test', options: ENVIRONMENT_OPTIONS },
+            { name: 'time', label: 'Last seen', empty: 'Any time', options: TIME_OPTIONS },
+          ]}
         />
       </div>
     </search>

@@ -2,7 +2,7 @@
  * A secret the server shows once (an API key, a personal access token): the value in a read-only
  * field, a copy button, and the warning that it will not be shown again.
  */
-import { useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { Button } from '../ui.tsx';
 
 export function ShownOnce({ label, value }: { label: string; value: string }) {
@@ -38,5 +38,38 @@ export function ShownOnce({ label, value }: { label: string; value: string }) {
             : ''}
       </p>
     </div>
+  );
+}
+
+/**
+ * A card that holds a secret just made until it is dismissed with Done: its heading, the secret
+ * and anything said about it (`children`, after it).
+ */
+export function ShownOnceCard({
+  title,
+  label,
+  value,
+  onDone,
+  children,
+}: {
+  title: string;
+  /** The secret's field's name. */
+  label: string;
+  value: string;
+  onDone: () => void;
+  children?: ReactNode;
+}) {
+  const titleId = useId();
+  return (
+    <section className="card stack" aria-labelledby={titleId}>
+      <h2 id={titleId}>{title}</h2>
+      <ShownOnce label={label} value={value} />
+      {children}
+      <div>
+        <Button variant="secondary" onPress={onDone}>
+          Done
+        </Button>
+      </div>
+    </section>
   );
 }

@@ -3,10 +3,11 @@
  * system setting), with a text alternative: a summary read by everyone and the numbers as a table
  * for screen readers. The canvas itself is hidden from assistive technology.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './time-chart.css';
+import { useDarkScheme } from '../use-dark-scheme.ts';
 
 export interface TimeBucket {
   /** ISO start of the bucket. */
@@ -24,18 +25,6 @@ function themeColours() {
   };
 }
 
-function useColourScheme(): string {
-  const query = typeof window === 'undefined' ? null : window.matchMedia('(prefers-color-scheme: dark)');
-  const [dark, setDark] = useState(query?.matches ?? false);
-  useEffect(() => {
-    if (!query) return;
-    const change = () => setDark(query.matches);
-    query.addEventListener('change', change);
-    return () => query.removeEventListener('change', change);
-  }, [query]);
-  return dark ? 'dark' : 'light';
-}
-
 export function TimeChart({
   buckets,
   bucket,
@@ -49,7 +38,7 @@ export function TimeChart({
   unit?: string;
 }) {
   const box = useRef<HTMLDivElement>(null);
-  const scheme = useColourScheme();
+  const scheme = useDarkScheme() ? 'dark' : 'light';
   const total = buckets.reduce((sum, b) => sum + b.count, 0);
   const peak = buckets.reduce<TimeBucket | undefined>(
     (best, b) => (!best || b.count > best.count ? b : best),

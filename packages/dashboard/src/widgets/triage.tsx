@@ -73,3 +73,38 @@ export function TriageStatus({
     </section>
   );
 }
+
+/**
+ * Errors' "Resolve in next release" (the `extra` of TriageStatus): resolved now, and regressed only
+ * by what comes from a release newer than `release`, the latest one seen; offered until it is so
+ * resolved, and only once a release is known. `what`: the kind's items, as the note names them.
+ */
+export function resolveInNextRelease({
+  status,
+  release,
+  resolvedInRelease,
+  what,
+}: {
+  status: string;
+  release: string | null | undefined;
+  resolvedInRelease: string | null | undefined;
+  what: 'Events' | 'Reports';
+}) {
+  return (change: (change: StatusChange) => void, busy: boolean): ReactNode =>
+    status !== 'resolved' || !resolvedInRelease ? (
+      <Button
+        variant="secondary"
+        busy={busy}
+        isDisabled={!release}
+        onPress={() =>
+          change({
+            status: 'resolved',
+            options: { inNextRelease: true },
+            done: `Resolved in the release after ${release}. ${what} from a newer release show it as regressed.`,
+          })
+        }
+      >
+        Resolve in next release
+      </Button>
+    ) : null;
+}

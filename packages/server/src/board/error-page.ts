@@ -1,9 +1,9 @@
 /** The board's error pages: the same shell, a heading and one sentence. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { BoardContext } from './context.ts';
-import { sendPage } from './render.ts';
-import { html, Page } from './ui.ts';
-import type { MessageKey } from './messages/en.ts';
+import type { BoardContext } from '../routing/board/context.ts';
+import { sendPage } from '../routing/board/render.ts';
+import { html, Page } from '../routing/board/ui.ts';
+import type { MessageKey } from '../routing/board/messages/en.ts';
 
 export function sendErrorPage(
   request: FastifyRequest,

@@ -4,9 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { html } from 'htm/preact';
-import { BOARD_ASSETS, sendAsset } from './assets.ts';
-import { negotiateLocale, translator } from './i18n.ts';
-import { sendPage } from './render.ts';
+import { BOARD_ASSETS, sendAsset } from '../routing/board/assets.ts';
+import { negotiateLocale, translator } from '../routing/board/i18n.ts';
+import { sendPage } from '../routing/board/render.ts';
 
 export async function homePage(app: FastifyInstance, options: { demoBoard: string | undefined }): Promise<void> {
   // The root page uses the board's stylesheet, so it is served here too.

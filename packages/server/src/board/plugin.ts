@@ -11,13 +11,13 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { fromOwnOrigin } from '../http/same-origin.ts';
 import { DatabaseUnavailableError, HttpError } from '../kernel/errors.ts';
 import { BOARD_SESSION_COOKIE, findProjectForBoard, findSessionUser, settingsOfRow } from '../resources/board/index.ts';
-import { BOARD_ASSETS, sendAsset } from './assets.ts';
-import type { BoardContext, BoardDeps } from './context.ts';
+import { BOARD_ASSETS, sendAsset } from '../routing/board/assets.ts';
+import type { BoardContext, BoardDeps } from '../routing/board/context.ts';
 import { sendErrorPage } from './error-page.ts';
-import { BoardPageCache } from './page-cache.ts';
+import { BoardPageCache } from '../routing/board/page-cache.ts';
 import { servedAtCustomDomain } from './host-routing.ts';
-import { isBoardLocale, LOCALE_COOKIE, negotiateLocale, translator } from './i18n.ts';
-import { CSRF_PLACEHOLDER, NONCE_PLACEHOLDER, securityHeaders } from './render.ts';
+import { isBoardLocale, LOCALE_COOKIE, negotiateLocale, translator } from '../routing/board/i18n.ts';
+import { CSRF_PLACEHOLDER, NONCE_PLACEHOLDER, securityHeaders } from '../routing/board/render.ts';
 import { BOARD_ROUTES } from './routes.ts';
 
 export const BOARD_PREFIX = '/b/:slug';

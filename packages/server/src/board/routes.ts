@@ -10,7 +10,7 @@ import {
   boardSubmitPage,
 } from '../resources/features/mount.ts';
 import { unsubscribeRoutes } from '../resources/notifications/mount.ts';
-import type { BoardDeps } from './context.ts';
+import type { BoardDeps } from '../routing/board/context.ts';
 
 export const BOARD_ROUTES: ((app: FastifyInstance, deps: BoardDeps) => Promise<void>)[] = [
   boardIdeasPage,

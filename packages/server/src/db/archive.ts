@@ -110,12 +110,16 @@ async function tablesOf(db: Queryable & { dialect: Database['dialect'] }): Promi
     }
     return infos;
   }
+  // A partition (db/time-partitions.ts) is not a table of its own here: its rows are its parent's.
   const names = await db.all<{ name: string }>(
-    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name",
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
+       AND table_name NOT IN (SELECT relname FROM pg_class WHERE relispartition AND relnamespace = current_schema()::regnamespace)
+     ORDER BY table_name`,
   );
   for (const { name } of names) {
     const columns = await db.all<{ name: string; nullable: string }>(
-      'SELECT column_name AS name, is_nullable AS nullable FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position',
+      // Generated columns (features.search_document) are computed by the database, never written.
+      "SELECT column_name AS name, is_nullable AS nullable FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? AND is_generated = 'NEVER' ORDER BY ordinal_position",
       [name],
     );
     const pk = await db.all<{ name: string }>(

@@ -41,6 +41,7 @@ export const UNMEMOISED_TABLES: ReadonlySet<string> = new Set([
   // Log lines, their volume and who sent them (resources/logs/store-lines.ts): written with every
   // POST /logs, read only by the management API.
   'log_lines',
+  'log_line_spans',
   'log_volume',
   'log_group_attributes',
   'missing_translations',
@@ -55,6 +56,8 @@ export const UNMEMOISED_TABLES: ReadonlySet<string> = new Set([
   'release_session_users',
   'release_checks',
   'release_users',
+  'release_health_totals',
+  'release_check_totals',
   // "What's new" seen markers (resources/changelog/readers-store.ts): written whenever a reader
   // opens the panel, read only by GET /updates, which is not memoised.
   'changelog_readers',

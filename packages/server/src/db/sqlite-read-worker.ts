@@ -3,8 +3,9 @@
  * it is sent and posts the rows back. WAL lets it read the last committed state while the
  * server's writer writes.
  */
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
+import { StatementCache } from './statement-cache.ts';
 
 export interface ReadRequest {
   id: number;
@@ -17,18 +18,12 @@ export type ReadReply =
 
 const db = new DatabaseSync((workerData as { path: string }).path, { readOnly: true, timeout: 5000 });
 db.exec('PRAGMA query_only = ON; PRAGMA cache_size = -16384;');
-const statements = new Map<string, StatementSync>();
+const statements = new StatementCache(db);
 
 parentPort!.on('message', ({ id, sql, params }: ReadRequest) => {
   let reply: ReadReply;
   try {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql);
-      statement.setReadBigInts(false);
-      statements.set(sql, statement);
-    }
-    reply = { id, rows: statement.all(...(params as never[])) };
+    reply = { id, rows: statements.prepare(sql).all(...(params as never[])) };
   } catch (error) {
     const failure = error as { message: string; code?: string; errcode?: number };
     reply = { id, error: { message: failure.message, code: failure.code, errcode: failure.errcode } };

@@ -6,15 +6,21 @@ import type { Database, Queryable, Row, RunResult, SqlValue, TransactionOptions 
 import { changesMemoisedData } from './memoised-writes.ts';
 import { Mutex } from './mutex.ts';
 import { readsOffThread } from './read-context.ts';
+import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
 import { SqliteReadPool } from './sqlite-read-pool.ts';
+import { StatementCache } from './statement-cache.ts';
 
 /**
- * WAL pages (4 KiB) between checkpoints unless configured: 10,000 (a WAL of up to about 40 MiB)
- * rather than SQLite's 1,000. Measured on the error report path, each new report cost about a
+ * WAL pages (4 KiB) between the writer's own checkpoints unless configured, where it takes them
+ * (an in-memory database has none; a file's are taken by sqlite-checkpointer.ts's worker, and by
+ * the writer only if that worker fails): 10,000 (a WAL of up to about 40 MiB) rather than SQLite's 1,000. Measured on the error report path, each new report cost about a
  * quarter less, as pages written many times between checkpoints (index interiors, the tables'
  * last pages) are copied back once.
  */
 export const DEFAULT_CHECKPOINT_PAGES = 10_000;
+
+/** The writer's own checkpoint, where the worker takes them, at this many times the pages. */
+const BACKSTOP = 1.5;
 
 const READ_ONLY = /^\s*(select|with)\b/i;
 /** At most this many transactions share one commit, so one batch never holds the lock for long. */
@@ -26,23 +32,18 @@ interface PendingTransaction {
   reject: (error: unknown) => void;
 }
 
-/** A connection with a cache of prepared statements. */
+/** A connection with a cache of prepared statements, bounded by the memory they hold (statement-cache.ts). */
 class Connection {
   readonly db: DatabaseSync;
-  private readonly statements = new Map<string, StatementSync>();
+  private readonly statements: StatementCache;
 
   constructor(path: string, readOnly: boolean) {
     this.db = new DatabaseSync(path, { readOnly, timeout: 5000 });
+    this.statements = new StatementCache(this.db);
   }
 
   prepare(sql: string): StatementSync {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      statement.setReadBigInts(false);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    return this.statements.prepare(sql);
   }
 
   // Rows are always read with `.all()`: a write with RETURNING read through `.get()` is never
@@ -109,6 +110,8 @@ export class SqliteDatabase implements Database {
 
   /** Read connections in worker threads, for reads marked `readOffThread` (none in memory). */
   private readonly offThread: SqliteReadPool | undefined;
+  /** WAL checkpoints in a worker thread, not in the COMMIT on the event loop (none in memory). */
+  private readonly checkpointer: SqliteCheckpointer | undefined;
 
   constructor(path: string, options: { checkpointPages?: number | undefined; readWorkers?: number | undefined } = {}) {
     this.path = path;
@@ -132,8 +135,22 @@ export class SqliteDatabase implements Database {
       PRAGMA busy_timeout = 5000;
       PRAGMA cache_size = -8192;
       PRAGMA temp_store = MEMORY;
-      PRAGMA wal_autocheckpoint = ${Math.trunc(options.checkpointPages ?? DEFAULT_CHECKPOINT_PAGES)};
     `);
+    const checkpointPages = Math.trunc(options.checkpointPages ?? DEFAULT_CHECKPOINT_PAGES);
+    this.checkpointer =
+      path === ':memory:'
+        ? undefined
+        : new SqliteCheckpointer(path, checkpointPages, {
+            checkpointTail: () =>
+              this.writeLock.run(async () => void this.writer.db.exec('PRAGMA wal_checkpoint(PASSIVE)')),
+            onFailure: () => this.writer.db.exec(`PRAGMA wal_autocheckpoint = ${checkpointPages}`),
+          });
+    // With the worker, the writer's own checkpoint stays as a backstop half as far again: it runs
+    // only when the worker falls behind (a starved thread on an overloaded machine), so the WAL
+    // stays bounded whatever the worker's pace.
+    this.writer.db.exec(
+      `PRAGMA wal_autocheckpoint = ${this.checkpointer ? Math.ceil(checkpointPages * BACKSTOP) : checkpointPages}`,
+    );
     this.reader = path === ':memory:' ? this.writer : new Connection(path, false);
     this.reader.db.exec('PRAGMA busy_timeout = 5000; PRAGMA query_only = ON; PRAGMA cache_size = -65536;');
     this.writerQueryable = new SqliteQueryable(this.writer);
@@ -155,6 +172,7 @@ export class SqliteDatabase implements Database {
     }
     return this.writeLock.run(async () => {
       if (changesMemoisedData(sql)) this.memoisedCommits++;
+      this.checkpointer?.noteCommit();
       return this.writer.all<T>(sql, params);
     });
   }
@@ -194,6 +212,7 @@ export class SqliteDatabase implements Database {
   async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
     return this.writeLock.run(async () => {
       if (changesMemoisedData(sql)) this.memoisedCommits++;
+      this.checkpointer?.noteCommit();
       return this.writer.run(sql, params);
     });
   }
@@ -224,6 +243,7 @@ export class SqliteDatabase implements Database {
         const unanswered = batch.length === 1 ? batch : await this.commitGroup(batch);
         for (const item of unanswered) await this.commitAlone(item);
       }
+      this.checkpointer?.noteCommit();
     });
   }
 
@@ -291,19 +311,23 @@ export class SqliteDatabase implements Database {
   async exec(sql: string): Promise<void> {
     await this.writeLock.run(async () => {
       this.memoisedCommits++;
+      this.checkpointer?.noteCommit();
       this.writer.db.exec(sql);
     });
   }
 
   async rest(): Promise<void> {
-    // The workers are started again by the next management read (sqlite-read-pool.ts).
+    // The workers are started again by the next management read (sqlite-read-pool.ts) and the
+    // next commit (sqlite-checkpointer.ts).
     await this.offThread?.releaseIdle();
+    await this.checkpointer?.stop();
     if (this.reader !== this.writer) this.reader.db.exec('PRAGMA shrink_memory');
     await this.writeLock.run(async () => this.writer.db.exec('PRAGMA shrink_memory'));
   }
 
   async close(): Promise<void> {
     await this.offThread?.close();
+    await this.checkpointer?.stop();
     await this.writeLock.run(async () => {
       if (this.reader !== this.writer) this.reader.db.close();
       this.writer.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');

@@ -4,12 +4,16 @@
  * isolate and a page cache of its own). None of it is needed while nobody asks, and all of it is
  * rebuilt by the next requests at the cost of a few cold reads. So after `MEMORY_REST_SECONDS`
  * (default 30) without a request, every memo registered here is emptied and the database releases
- * what it holds for speed (`Database.rest`); V8 and the allocator then hand the pages back.
+ * what it holds for speed (`Database.rest`); then one full collection of V8's heap frees what the
+ * memos held (an idle process allocates nothing, so no collection would come by itself), and V8
+ * and the allocator hand the pages back.
  *
  * Memos register themselves (`releasedAtRest`) through a weak reference: one that is no longer
  * used (an app closed in a test) is forgotten, never kept alive by this list.
  */
 import type { Server } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Database } from '../db/database.ts';
 
 export interface ReleasedAtRest {
@@ -22,6 +26,23 @@ const memos = new Set<WeakRef<ReleasedAtRest>>();
 export function releasedAtRest<T extends ReleasedAtRest>(memo: T): T {
   memos.add(new WeakRef(memo));
   return memo;
+}
+
+let collector: (() => void) | undefined;
+
+/**
+ * A full collection of V8's heap. Emptied memos are garbage, but an idle process allocates nothing,
+ * so no collection comes to free their pages: they stay resident (measured after the bench's load
+ * on SQLite: 533 V8 pages, 136 MB, of 262 MB resident after a minute at rest). V8 exposes `gc`
+ * only to contexts made after `--expose-gc` is set; a context made here gets it without the flag
+ * on the command line (which would also expose it to the process's own code).
+ */
+export function collectGarbage(): void {
+  if (!collector) {
+    setFlagsFromString('--expose-gc');
+    collector = runInNewContext('gc') as () => void;
+  }
+  collector();
 }
 
 /** Empties every live memo; returns how many there were. */
@@ -74,7 +95,7 @@ export function watchForRest(server: Server, db: Database, seconds: number): Res
             rested = true;
             rests++;
             releaseMemos();
-            void db.rest?.();
+            void Promise.resolve(db.rest?.()).then(collectGarbage);
           },
           Math.max(250, (seconds * 1000) / 4),
         )

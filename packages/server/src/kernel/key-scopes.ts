@@ -19,7 +19,7 @@ export const ALL_PUBLIC_SCOPES = Object.keys(PUBLIC_PERMISSIONS) as readonly Per
 /** The scopes an API key may hold on top of the public API's: the translation tools' own. */
 export const TRANSLATION_SCOPES = ['translations:read', 'translations:write'] as const;
 
-/** The hosted MCP server's area scopes (src/mcp/scopes.ts says which tool action needs which). */
+/** The hosted MCP server's area scopes (src/routing/mcp/scopes.ts says which tool action needs which). */
 export const MCP_AREA_SCOPES = [
   'feedback:read',
   'feedback:write',

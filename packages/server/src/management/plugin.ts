@@ -9,21 +9,26 @@ import { UnauthorizedError } from '../kernel/errors.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { SESSION_COOKIE } from '../resources/accounts/index.ts';
 import { authenticateAccount } from './authenticate.ts';
-import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from './context.ts';
+import { teamMemberships } from './memberships.ts';
+import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../routing/management/context.ts';
+import { declareAccess } from '../routing/management/declared-access.ts';
 import { MANAGEMENT_ROUTES } from './routes.ts';
 
 export { MANAGEMENT_API_PREFIX };
 
 /**
  * The management API v1: accounts, teams, projects, keys and every resource behind the public
- * API. Callers are accounts (session cookie or personal access token); `access.ts` scopes every
- * project and team to the caller's memberships. Its own OpenAPI document: `/api/v1/openapi.json`.
+ * API. Callers are accounts (session cookie or personal access token); a route declares the role it
+ * needs (`config: { access: { project: 'admin' } }`, routing/management/declared-access.ts), which scopes
+ * every project and team to the caller's memberships. Its own OpenAPI document: `/api/v1/openapi.json`.
  */
 export async function managementApi(app: ManagementApp, options: { db: Database; config: Config }): Promise<void> {
   const mailer = createMailer(options.config, app.log);
-  const deps: ManagementDeps = { ...options, mailer };
+  const deps: ManagementDeps = { ...options, mailer, memberships: teamMemberships(options.db) };
   app.decorate('management', deps);
   app.addHook('onClose', async () => mailer.close());
+  // Before swagger and every route: the declared role is checked and written into each summary.
+  declareAccess(app);
 
   await app.register(cookie);
   await app.register(swagger, {

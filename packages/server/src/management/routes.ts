@@ -1,9 +1,9 @@
 /**
- * Every route file of the management API. To add one: write `src/management/<resource>/routes.ts`
+ * Every route file of the management API. To add one: write `src/resources/<resource>/management-routes.ts`
  * exporting `async function <resource>Routes(app: ManagementApp, deps: ManagementDeps)`, then add
  * one import and one entry here. See packages/server/README.md, "Management API".
  */
-import type { ManagementRoutes } from './context.ts';
+import type { ManagementRoutes } from '../routing/management/context.ts';
 import {
   accountManagementRoutes,
   adminManagementRoutes,

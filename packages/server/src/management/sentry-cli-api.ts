@@ -10,13 +10,14 @@ import { UnauthorizedError } from '../kernel/errors.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { sentryCliRoutes } from '../resources/source-maps/mount.ts';
 import { authenticateAccount } from './authenticate.ts';
-import type { ManagementApp, ManagementDeps } from './context.ts';
+import { teamMemberships } from './memberships.ts';
+import type { ManagementApp, ManagementDeps } from '../routing/management/context.ts';
 
 export const SENTRY_API_PREFIX = '/api/0';
 
 export async function sentryCliApi(app: ManagementApp, options: { db: Database; config: Config }): Promise<void> {
   const mailer = createMailer(options.config, app.log);
-  const deps: ManagementDeps = { ...options, mailer };
+  const deps: ManagementDeps = { ...options, mailer, memberships: teamMemberships(options.db) };
   app.decorate('management', deps);
   app.addHook('onClose', async () => mailer.close());
   app.decorateRequest('account', null);

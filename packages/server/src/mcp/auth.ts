@@ -8,8 +8,8 @@ import { parseApiKey } from '../kernel/api-keys.ts';
 import { authenticateApiKey, presentedKey } from '../http/authenticate.ts';
 import { findKeyByLookup } from '../resources/projects/index.ts';
 import { HttpError } from '../kernel/errors.ts';
-import type { McpPrincipal } from './principal.ts';
-import { MCP_READ_SCOPES, scopeForCall, type McpScope } from './scopes.ts';
+import type { McpPrincipal } from '../routing/mcp/principal.ts';
+import { MCP_READ_SCOPES, scopeForCall, type McpScope } from '../routing/mcp/scopes.ts';
 
 /** Checks an access token from the OAuth server; undefined when it is unknown, expired, revoked or for another resource. */
 export interface AccessTokenVerifier {

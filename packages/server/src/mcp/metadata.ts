@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import { MCP_SCOPES } from './scopes.ts';
+import { MCP_SCOPES } from '../routing/mcp/scopes.ts';
 
 /** The resource identifier of the MCP server: the audience of its access tokens. */
 export const mcpResourceUrl = (config: Config): string => `${config.publicUrl}/mcp`;

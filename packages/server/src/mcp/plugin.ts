@@ -10,7 +10,8 @@ import type { Database } from '../db/database.ts';
 import { authenticateMcp, checkToolScopes, type AccessTokenVerifier } from './auth.ts';
 import { protectedResourceMetadata, resourceMetadataUrl } from './metadata.ts';
 import { refuseBadMcpInput } from './input-guard.ts';
-import type { McpPrincipal } from './principal.ts';
+import type { McpPrincipal } from '../routing/mcp/principal.ts';
+import { findProject } from '../resources/projects/index.ts';
 import { type Actor, runAs } from '../kernel/actor.ts';
 
 export const MCP_PATH = '/mcp';
@@ -105,7 +106,10 @@ export async function mcpRoutes(app: FastifyInstance, { db, config, tokens }: Mc
         if (value !== undefined) raw.setHeader(name, value);
       }
       raw.setHeader('x-request-id', request.id);
-      const server = buildMcpServer({ db, config, principal, log: request.log }, VERSION);
+      const server = buildMcpServer(
+        { db, config, principal, log: request.log, findProject: (projectId) => findProject(db, projectId) },
+        VERSION,
+      );
       const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       raw.on('close', () => {
         void transport.close();

@@ -9,7 +9,7 @@ import { readIdea } from '../resources/features/mcp-feedback.ts';
 import { readRelease } from '../resources/releases/mcp-releases.ts';
 import { readErrorGroup } from '../resources/reports/mcp-errors.ts';
 import type { ProjectRow } from '../resources/projects/index.ts';
-import { guarded, reachProject, requireScope, ToolError, type ToolContext } from './tools/context.ts';
+import { guarded, reachProject, requireScope, ToolError, type ToolContext } from '../routing/mcp/tool-context.ts';
 
 const KINDS = [
   {

@@ -11,8 +11,8 @@ import { registerSiteConfigTool } from '../resources/site-config/mcp-site-config
 import { registerAuditTool } from '../resources/audit/mcp-audit.ts';
 import { exportPersonAction } from '../resources/people/mcp-export.ts';
 import { registerResources } from './resources.ts';
-import type { ToolContext } from './tools/context.ts';
-import { MCP_AREA_TOOLS } from './scopes.ts';
+import type { ToolContext } from '../routing/mcp/tool-context.ts';
+import { MCP_AREA_TOOLS } from '../routing/mcp/scopes.ts';
 
 export const MCP_SERVER_NAME = 'signpost';
 

@@ -1,4 +1,4 @@
-import { MCP_READ_SCOPES, MCP_SCOPES, type McpScope } from '../mcp/scopes.ts';
+import { MCP_READ_SCOPES, MCP_SCOPES, type McpScope } from '../routing/mcp/scopes.ts';
 
 /** The two choices of the consent page and the scopes each grants. */
 export const ACCESS_LEVELS: Record<'read' | 'write', readonly McpScope[]> = {

@@ -9,7 +9,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { findSessionAccount, SESSION_COOKIE, signInWithPassword } from '../resources/accounts/index.ts';
 import { listProjectMemberships } from '../resources/teams/index.ts';
-import { MANAGEMENT_API_PREFIX, roleAtLeast } from '../management/context.ts';
+import { MANAGEMENT_API_PREFIX, roleAtLeast } from '../routing/management/context.ts';
 import type { AccountGateway } from './accounts.ts';
 
 function cookieValue(request: FastifyRequest, name: string): string | undefined {

@@ -1,6 +1,6 @@
 import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Config } from '../config.ts';
-import { MCP_SCOPES } from '../mcp/scopes.ts';
+import { MCP_SCOPES } from '../routing/mcp/scopes.ts';
 import { TOKEN_ENDPOINT_AUTH_METHODS } from './clients.ts';
 
 export const OAUTH_PATHS = {

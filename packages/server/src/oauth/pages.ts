@@ -2,7 +2,7 @@
 import type { AccessibleProject, SignedInAccount } from './accounts.ts';
 import { escapeHtml } from '../kernel/html.ts';
 import { ACCESS_LEVELS } from './access.ts';
-import { SCOPE_WORDS, type McpScope } from '../mcp/scopes.ts';
+import { SCOPE_WORDS, type McpScope } from '../routing/mcp/scopes.ts';
 
 // Colours are variables so that one block follows the reader's light or dark preference.
 const STYLE = `

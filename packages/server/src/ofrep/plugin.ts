@@ -20,7 +20,7 @@ import { etagOf, ifNoneMatchHits } from '../http/etag.ts';
 import { consumeQuota } from '../http/quota.ts';
 import { rateLimitHeaders } from '../http/rate-limit.ts';
 import { HttpError, TooManyRequestsError } from '../kernel/errors.ts';
-import type { App } from '../public-api/context.ts';
+import type { App } from '../routing/public-api/context.ts';
 import { findKeyByLookup, type ProjectRow } from '../resources/projects/index.ts';
 import {
   bulkEtag,

@@ -18,7 +18,7 @@ import { sessionRoutes } from '../resources/release-health/mount.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResponseMemo } from '../http/response-memo.ts';
 import type { Permission } from '../kernel/key-scopes.ts';
-import type { ApiKeyContext, App, Deps } from './context.ts';
+import type { ApiKeyContext, App, Deps } from '../routing/public-api/context.ts';
 import { PUBLIC_PERMISSIONS } from '../kernel/key-scopes.ts';
 
 export const PUBLIC_API_PREFIX = '/api/public/v1';

@@ -2,7 +2,8 @@
  * Typo-tolerant search on the board, in the inbox (management API) and in similar-idea
  * suggestions: `drak mode` finds "Dark mode", `exprot` finds "Export …", an exact match ranks
  * first; suggestions ignore stop-words (`for the app` suggests nothing) and apply a relevance
- * floor; another project's ideas never show.
+ * floor; another project's ideas never show, nor count in the inbox's total; a repeated inbox
+ * search sees every change to the ideas.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -61,6 +62,32 @@ describe('typo-tolerant search', () => {
     assert.deepEqual(await inboxTitles('exprot'), ['Export to CSV']);
     assert.deepEqual(await inboxTitles('Export to'), ['Export to CSV'], 'the exact phrase as before');
     assert.deepEqual(await inboxTitles('zzqx'), []);
+  });
+
+  it('counts the inbox search’s total in its own project, and a repeated search sees every change', async () => {
+    const inbox = async (q: string) => {
+      const list = await p.member.get(`/projects/${p.projectId}/features?q=${encodeURIComponent(q)}`);
+      assert.equal(list.status, 200, list.text);
+      return { total: list.body.total as number, titles: (list.body.features as any[]).map((f) => f.title as string) };
+    };
+    // "Drak secret thing" of the other project is in the same full-text index: not counted.
+    assert.deepEqual(await inbox('drak'), { total: 1, titles: ['Dark mode'] });
+    assert.deepEqual(await inbox('mode'), { total: 2, titles: ['Offline mode for the app', 'Dark mode'] });
+    // The same search again after a new idea, an edit and a delete: each shows at once.
+    const created = await p.live.post('/features', { title: 'Kiosk mode', description: 'Lock the app to one screen.' });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(await inbox('mode'), {
+      total: 3,
+      titles: ['Kiosk mode', 'Offline mode for the app', 'Dark mode'],
+    });
+    const edited = await p.admin.patch(`/projects/${p.projectId}/features/${created.body.id}`, {
+      title: 'Kiosk screen',
+    });
+    assert.equal(edited.status, 200, edited.text);
+    assert.deepEqual(await inbox('mode'), { total: 2, titles: ['Offline mode for the app', 'Dark mode'] });
+    assert.deepEqual((await inbox('kiosk')).titles, ['Kiosk screen']);
+    assert.equal((await p.admin.delete(`/projects/${p.projectId}/features/${created.body.id}`)).status, 204);
+    assert.deepEqual(await inbox('kiosk'), { total: 0, titles: [] });
   });
 
   it('suggests similar ideas without stop-words and above a relevance floor', async () => {

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestProject, type TestServer } from '../support/server.ts';
 import { Api } from '../support/api.ts';
-import { countStatements, type StatementCount } from '../support/counting-database.ts';
+import { countStatements, NO_BACKGROUND_WRITES, type StatementCount } from '../support/counting-database.ts';
 import { insertFeature } from '../../src/resources/features/store.ts';
 import { insertComment } from '../../src/resources/features/store-comments.ts';
 import { insertEntry } from '../../src/resources/changelog/index.ts';
@@ -18,7 +18,11 @@ import { touchProjectConfig, touchProjectTranslations } from '../../src/resource
 import { insertEnvironment, insertMessage, putFlag } from '../../src/resources/site-config/index.ts';
 import { addVote } from '../../src/resources/features/store-votes.ts';
 import type { Database } from '../../src/db/database.ts';
-import { errorFingerprint, writeErrorGroups, type ErrorReport } from '../../src/resources/reports/store.ts';
+import {
+  errorFingerprint,
+  writeErrorGroups,
+  type ErrorReport,
+} from '../../src/resources/reports/store-error-writes.ts';
 import { insertEndpoint } from '../../src/resources/webhooks/store.ts';
 import { prepareReportBody } from '../../src/resources/reports/error-event.ts';
 
@@ -71,13 +75,7 @@ describe('statements per request: a fixed number for every list, whatever its le
 
   before(async () => {
     server = await startTestServer({
-      // No outbox, changelog schedule or webhook worker: their polls would be counted with the request's statements.
-      env: {
-        OUTBOX_POLL_MS: '0',
-        CHANGELOG_SCHEDULE_INTERVAL_MS: '0',
-        WEBHOOKS_POLL_MS: '0',
-        ERROR_ALERT_POLL_MS: '0',
-      },
+      env: NO_BACKGROUND_WRITES,
       wrapDatabase: (db) => {
         const counting = countStatements(db);
         count = counting.count;

@@ -11,8 +11,9 @@ import { loadMigrations, migrate } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/resources/projects/index.ts';
 import { hourOf, readHistory } from '../../src/resources/reports/store-history.ts';
-import { errorFingerprint } from '../../src/resources/reports/store.ts';
+import { errorFingerprint } from '../../src/resources/reports/store-error-writes.ts';
 import { groupKey } from '../../src/resources/logs/group-key.ts';
+import { listLinePage } from '../../src/resources/logs/store-line-reads.ts';
 import { createTestDatabase, type TestDatabase, testDbKind } from '../support/database.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { Api } from '../support/api.ts';
@@ -410,5 +411,128 @@ describe('upgrade: error records collected in error groups (202612100100)', () =
     assert.equal(groupOf['error_g_closed'], groups[0]!.id);
     assert.equal(groupOf['error_g_open'], groups[0]!.id);
     assert.equal(groupOf['error_g_alone'], groups[1]!.id);
+  });
+});
+
+describe('upgrade: PostgreSQL searches a stored per-project document (202701010100)', () => {
+  let key: string;
+  const api = () => new Api(upgraded.server.baseUrl, key);
+
+  const upgraded = upgradeSuite('202701010100_search_document', async (db) => {
+    for (const id of ['searched', 'elsewhere']) {
+      await createProject(db, { id, name: id, slug: id, monthlyQuota: null });
+      // Ideas as the earlier server wrote them: no search document yet (PostgreSQL computes it
+      // for the rows already there when the column is added).
+      await db.run(
+        `INSERT INTO features (id, project_id, environment, title, description, type, status, created_at, updated_at)
+         VALUES (?, ?, 'live', 'Checkout in one step', 'Pay without leaving the cart.', 'feature', 'open', ?, ?)`,
+        [`feat_${id}`, id, '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z'],
+      );
+    }
+    key = (await createApiKey(db, 'searched', 'live', ALL_PUBLIC_SCOPES)).key;
+  });
+
+  it('finds the ideas from before the upgrade, typos included, and only the project’s own', async () => {
+    for (const title of ['checkout', 'chekout flow']) {
+      const found = await api().get('/suggestions', { query: { title } });
+      assert.equal(found.status, 200, found.text);
+      assert.deepEqual(
+        (found.body.ideas as { id: string }[]).map((idea) => idea.id),
+        ['feat_searched'],
+        title,
+      );
+    }
+  });
+
+  it('finds an idea written after it the same way', async () => {
+    const created = await api().post('/features', {
+      title: 'Checkout with a saved card',
+      description: 'Pay faster with a card kept on file.',
+    });
+    assert.equal(created.status, 201, created.text);
+    const found = await api().get('/suggestions', { query: { title: 'saved checkout' } });
+    assert.equal(found.status, 200, found.text);
+    // Both words in its title: it ranks above the idea from before, which has one of them.
+    assert.deepEqual(
+      (found.body.ideas as { id: string }[]).map((idea) => idea.id),
+      [created.body.id, 'feat_searched'],
+    );
+  });
+});
+
+describe('upgrade: log lines found through spans, not a per-line group index (202701120100)', () => {
+  const at = (second: number) => new Date(Date.parse('2026-11-20T00:00:00.000Z') + second * 1000).toISOString();
+  // Lines as the earlier server wrote them: two groups' lines interleaved, their times not in id order.
+  const lines: [group: string, second: number][] = [
+    ['a', 5],
+    ['a', 1],
+    ['b', 3],
+    ['a', 7],
+    ['b', 2],
+    ['b', 6],
+    ['a', 4],
+  ];
+
+  const upgraded = upgradeSuite('202701120100_log_line_spans', async (db) => {
+    await createProject(db, { id: 'spanned', name: 'Spanned', slug: 'spanned', monthlyQuota: null });
+    for (const group of ['a', 'b'])
+      await db.run(
+        `INSERT INTO log_groups (id, project_id, environment, fingerprint, fingerprint_key, level, message, occurrences,
+           first_seen_at, last_seen_at) VALUES (?, 'spanned', 'live', ?, ?, 'info', ?, 4, ?, ?)`,
+        [`log_${group}`, group, groupKey('spanned', 'live', group), `Group ${group}`, at(0), at(10)],
+      );
+    for (const [i, [group, second]] of lines.entries())
+      await db.run(
+        `INSERT INTO log_lines (group_id, project_id, environment, ts, level, data)
+         VALUES (?, 'spanned', 'live', ?, 'info', ?)`,
+        [`log_${group}`, at(second), JSON.stringify({ i })],
+      );
+  });
+
+  it('gives every run of one group’s lines a span and drops the group index', async () => {
+    const db = upgraded.server.db;
+    const spans = await db.all<{ group_id: string; n: number | string }>(
+      "SELECT group_id, n FROM log_line_spans WHERE project_id = 'spanned' ORDER BY group_id, first_id",
+    );
+    assert.deepEqual(
+      spans.map((span) => [span.group_id, Number(span.n)]),
+      [
+        ['log_a', 2],
+        ['log_a', 1],
+        ['log_a', 1],
+        ['log_b', 1],
+        ['log_b', 2],
+      ],
+    );
+    const index =
+      db.dialect === 'sqlite'
+        ? await db.get("SELECT 1 AS found FROM sqlite_master WHERE name = 'log_lines_by_group'")
+        : await db.get("SELECT 1 AS found FROM pg_indexes WHERE indexname = 'log_lines_by_group'");
+    assert.equal(index, undefined);
+  });
+
+  it("pages each group's lines from before newest first, by their own time", async () => {
+    const db = upgraded.server.db;
+    for (const [group, expected] of [
+      ['log_a', [3, 0, 6, 1]],
+      ['log_b', [5, 2, 4]],
+    ] as const) {
+      const seen: number[] = [];
+      let cursor: { ts: string; id: string } | undefined;
+      for (;;) {
+        const page = await listLinePage<{ ts: string; id: number | string; data: string | Record<string, number> }>(
+          db,
+          'spanned',
+          { groupId: group },
+          2,
+          cursor,
+        );
+        for (const row of page.rows) seen.push((typeof row.data === 'string' ? JSON.parse(row.data) : row.data).i);
+        if (!page.hasMore) break;
+        const last = page.rows.at(-1)!;
+        cursor = page.next ?? { ts: last.ts, id: String(last.id) };
+      }
+      assert.deepEqual(seen, expected, group);
+    }
   });
 });

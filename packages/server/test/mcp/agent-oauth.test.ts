@@ -11,7 +11,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createProject } from '../../src/resources/projects/index.ts';
 import { newId } from '../../src/kernel/ids.ts';
 import { hashSecret } from '../../src/kernel/secrets.ts';
-import { MCP_AREA_TOOLS, MCP_READ_SCOPES, MCP_SCOPES, MCP_TOOL_SCOPES, SCOPE_WORDS } from '../../src/mcp/scopes.ts';
+import {
+  MCP_AREA_TOOLS,
+  MCP_READ_SCOPES,
+  MCP_SCOPES,
+  MCP_TOOL_SCOPES,
+  SCOPE_WORDS,
+} from '../../src/routing/mcp/scopes.ts';
 import { callTool, postMcp, textOf } from '../support/mcp.ts';
 import { Browser, TestOAuthProvider } from '../support/oauth.ts';
 import { FakeAccounts, startOAuthTestServer, type OAuthTestServer } from '../support/fake-accounts.ts';

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ALL_KEY_SCOPES, createApiKey } from '../../src/resources/projects/index.ts';
-import { MCP_AREA_TOOLS, MCP_READ_SCOPES, MCP_TOOL_SCOPES } from '../../src/mcp/scopes.ts';
+import { MCP_AREA_TOOLS, MCP_READ_SCOPES, MCP_TOOL_SCOPES } from '../../src/routing/mcp/scopes.ts';
 import { Api } from '../support/api.ts';
 import { createFollower } from '../support/followers.ts';
 import { callTool, connectMcp, postMcp, startMcpTestServer, textOf, type Connected } from '../support/mcp.ts';
@@ -151,8 +151,9 @@ describe('an agent works through the hosted MCP tools (API key)', () => {
     const read = data(
       await callTool(client, 'errors', { projectId: project.projectId, action: 'get', errorId: newest.id }),
     );
-    assert.match(read.item.stackTrace, /checkout\.js:42:7/);
-    assert.equal(read.item.release, '1.2.0');
+    // The group with its latest event: the stack, and the release it was last seen in.
+    assert.match(JSON.stringify(read.item.latestEvent.event), /checkout\.js:42:7/);
+    assert.equal(read.item.lastRelease, '1.2.0');
     assert.equal(read.item.history24h.buckets.length > 0, true);
     const resolved = data(
       await callTool(client, 'errors', {
@@ -305,6 +306,21 @@ describe('an agent works through the hosted MCP tools (API key)', () => {
       created.item.id,
     ]);
     assert.equal(Number(row?.enabled), 0);
+    // A timed mute through the same use case: `mute: '24h'` sets mutedUntil a day ahead, rule on.
+    const from = Date.now();
+    const day = await call({ action: 'set_alert', ruleId: created.item.id, rule: { ...rule, mute: '24h' } });
+    assert.match(textOf(day), /\(muted until \d{4}-/);
+    const timed = data(day).item;
+    assert.equal(timed.enabled, true);
+    const until = Date.parse(timed.mutedUntil);
+    assert.ok(until >= from + 86_400_000 && until <= Date.now() + 86_400_000, timed.mutedUntil);
+    const badMute = await call({ action: 'set_alert', ruleId: created.item.id, rule: { ...rule, mute: '2h' } });
+    assert.equal(badMute.isError, true);
+    assert.match(textOf(badMute), /Invalid rule\.mute/);
+    const forever = data(
+      await call({ action: 'set_alert', ruleId: created.item.id, rule: { ...rule, mute: 'forever' } }),
+    );
+    assert.deepEqual([forever.item.enabled, forever.item.mutedUntil], [false, null]);
 
     const noCount = await call({ action: 'set_alert', rule: { ...rule, spikeEvents: undefined } });
     assert.equal(noCount.isError, true);

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ALL_KEY_SCOPES, createApiKey } from '../../src/resources/projects/index.ts';
-import { MCP_READ_SCOPES } from '../../src/mcp/scopes.ts';
+import { MCP_READ_SCOPES } from '../../src/routing/mcp/scopes.ts';
 import { createFollower } from '../support/followers.ts';
 import { managedProject, type ManagedProject } from '../support/manage-fixtures.ts';
 import { callTool, connectMcp, postMcp, startMcpTestServer, textOf, type Connected } from '../support/mcp.ts';
@@ -72,6 +72,7 @@ describe('MCP actions over the new features (API key)', () => {
     for (const voter of ['ann', 'bob']) {
       assert.equal((await p.live.put(`/features/${idea}/votes/${voter}`)).status, 200);
     }
+    const recordIds: string[] = [];
     for (const [title, version, user] of [
       ['RangeError in checkout', '1.2.0', 'ann'],
       ['TypeError in cart', '1.2.0', 'bob'],
@@ -84,11 +85,12 @@ describe('MCP actions over the new features (API key)', () => {
         app: { version, environment: 'production', userId: user },
       });
       assert.equal(reported.status, 201, reported.text);
+      recordIds.push(reported.body.id);
     }
-    const search = await call('errors', { action: 'search', query: 'RangeError' });
-    errorId = search.items[0].id;
-    groupId = search.items[0].groupId;
-    otherGroupId = (await call('errors', { action: 'search', query: 'TypeError' })).items[0].groupId;
+    // The public API answers an error record's id; search lists the groups records fall in.
+    errorId = recordIds[0]!;
+    groupId = (await call('errors', { action: 'search', query: 'RangeError' })).items[0].id;
+    otherGroupId = (await call('errors', { action: 'search', query: 'TypeError' })).items[0].id;
     assert.ok(groupId && otherGroupId && groupId !== otherGroupId);
     const logs = await p.live.post('/logs', {
       logs: [
@@ -186,6 +188,113 @@ describe('MCP actions over the new features (API key)', () => {
     } finally {
       await readerSees.close();
     }
+  });
+
+  it('feedback person with query: finds people by name or e-mail, as the People screen does', async () => {
+    const filed = await p.admin.post(`/projects/${p.projectId}/features`, {
+      title: 'Offline mode',
+      description: 'Heard in a call with Grace.',
+      email: 'grace@people.test',
+      name: 'Grace Hopper',
+    });
+    assert.equal(filed.status, 201, filed.text);
+    const byName = await call('feedback', { action: 'person', query: 'hopper' });
+    assert.deepEqual(byName.items, (await manage('/people', { q: 'hopper' })).people);
+    assert.deepEqual(
+      byName.items.map((person: any) => [person.name, person.email]),
+      [['Grace Hopper', 'grace@people.test']],
+    );
+    const byAddress = await call('feedback', { action: 'person', query: 'GRACE@people' });
+    assert.deepEqual(
+      byAddress.items.map((person: any) => person.id),
+      [byName.items[0].id],
+    );
+    assert.deepEqual((await call('feedback', { action: 'person', query: 'nobody-here' })).items, []);
+    const missing = await callTool(client, 'feedback', { projectId: p.projectId, action: 'person' });
+    assert.match(textOf(missing), /featureId, personId or query is required for action person/);
+  });
+
+  it('feedback create: an idea filed for a person (an address or a person id), with their vote', async () => {
+    const byAddress = await call('feedback', {
+      action: 'create',
+      title: 'Print the invoice',
+      body: 'Asked on the phone by Linus.',
+      personId: 'linus@people.test',
+    });
+    assert.equal(byAddress.item.status, 'open');
+    assert.equal(byAddress.item.voteCount, 1);
+    const managed = await manage(`/features/${byAddress.item.id}`);
+    assert.equal(managed.contactEmail, 'linus@people.test');
+    const linus = (await manage('/people', { q: 'linus@people.test' })).people[0];
+    const voters = await manage(`/features/${byAddress.item.id}/votes`);
+    assert.deepEqual(
+      voters.votes.map((vote: any) => vote.person.id),
+      [linus.id],
+    );
+    const byId = await call('feedback', {
+      action: 'create',
+      title: 'Invoices in PDF',
+      body: 'Asked again by the same person.',
+      personId: linus.id,
+      type: 'bug',
+    });
+    assert.equal(byId.item.type, 'bug');
+    assert.equal((await manage(`/features/${byId.item.id}`)).contactEmail, 'linus@people.test');
+
+    const refusals: [Record<string, unknown>, RegExp][] = [
+      [{ body: 'No title given here.', personId: linus.id }, /title is required for action create/],
+      [{ title: 'No person', body: 'Nobody to file it for.' }, /personId \(a person id or an e-mail address\)/],
+      [{ title: 'Unknown', body: 'For someone unknown.', personId: 'per_nobody' }, /not a person of this project/],
+      [{ title: 'Bad address', body: 'A bad e-mail address.', personId: 'a@b' }, /is not an e-mail address/],
+      [{ title: 'Hi', body: 'Too short a title.', personId: linus.id }, /title must be 4 to 120 characters/],
+    ];
+    const before = (await manage('/features', { limit: '100' })).total;
+    for (const [args, message] of refusals) {
+      const refused = await callTool(client, 'feedback', { projectId: p.projectId, action: 'create', ...args });
+      assert.equal(refused.isError, true, JSON.stringify(args));
+      assert.match(textOf(refused), message);
+    }
+    assert.equal((await manage('/features', { limit: '100' })).total, before, 'a refusal files nothing');
+    await refusedToReader(
+      'feedback',
+      { action: 'create', title: 'Read only', body: 'A reader cannot file.', personId: linus.id },
+      'feedback:write',
+    );
+  });
+
+  it('errors search lists groups; get, ignore and reopen take a group id or a record id', async () => {
+    const found = await call('errors', { action: 'search' });
+    const groups = (await manage('/error-groups')).groups;
+    assert.deepEqual(
+      found.items.map(({ uri: _uri, ...group }: any) => group),
+      groups,
+    );
+    assert.equal(found.total, groups.length);
+    assert.equal(found.items[0].uri, `signpost://projects/${p.projectId}/errors/${found.items[0].id}`);
+    const byEnvironment = await call('errors', { action: 'search', environment: 'production', limit: 1 });
+    assert.equal(byEnvironment.total, 2);
+    assert.equal(byEnvironment.items.length, 1);
+    const next = await call('errors', {
+      action: 'search',
+      environment: 'production',
+      cursor: byEnvironment.nextCursor,
+    });
+    assert.notEqual(next.items[0].id, byEnvironment.items[0].id);
+    assert.equal((await call('errors', { action: 'search', environment: 'staging' })).total, 0);
+
+    const byRecord = await call('errors', { action: 'get', errorId });
+    const byGroup = await call('errors', { action: 'get', errorId: groupId });
+    assert.equal(byRecord.item.id, groupId);
+    assert.deepEqual(byRecord.item, byGroup.item);
+    assert.match(JSON.stringify(byGroup.item.latestEvent.event), /checkout\.js/);
+
+    const ignored = await call('errors', { action: 'ignore', errorId });
+    assert.equal(ignored.item.id, groupId);
+    assert.equal((await manage(`/error-groups/${groupId}`)).status, 'ignored');
+    await call('errors', { action: 'reopen', errorId: groupId });
+    assert.equal((await manage(`/error-groups/${groupId}`)).status, 'open');
+    const bad = await callTool(client, 'errors', { projectId: p.projectId, action: 'search', cursor: 'nope' });
+    assert.match(textOf(bad), /cursor is not a nextCursor/);
   });
 
   it('feedback export_person: everything held, behind the admin scope people:export', async () => {

@@ -1,4 +1,4 @@
-import { MCP_SCOPES } from '../../src/mcp/scopes.ts';
+import { MCP_SCOPES } from '../../src/routing/mcp/scopes.ts';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

@@ -11,7 +11,7 @@ import { addMember, signUp, teamProject, type SignedUp } from '../support/mcp-ac
 import { callTool, startMcpTestServer, textOf } from '../support/mcp.ts';
 import { Browser, TestOAuthProvider } from '../support/oauth.ts';
 import type { TestServer } from '../support/server.ts';
-import { MCP_READ_SCOPES } from '../../src/mcp/scopes.ts';
+import { MCP_READ_SCOPES } from '../../src/routing/mcp/scopes.ts';
 
 /** The scopes the consent page's Read and Read and write grant. */
 const READ_SCOPES = MCP_READ_SCOPES.join(' ');

@@ -19,7 +19,7 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import { signUp, teamProject, type SignedUp } from '../support/mcp-accounts.ts';
 import { callTool, startMcpTestServer, textOf } from '../support/mcp.ts';
 import type { TestServer } from '../support/server.ts';
-import { MCP_READ_SCOPES, MCP_SCOPES, SCOPE_WORDS } from '../../src/mcp/scopes.ts';
+import { MCP_READ_SCOPES, MCP_SCOPES, SCOPE_WORDS } from '../../src/routing/mcp/scopes.ts';
 
 /** The scopes the consent page's Read and Read and write grant. */
 const READ_SCOPES = MCP_READ_SCOPES.join(' ');

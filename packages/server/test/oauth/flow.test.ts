@@ -15,7 +15,7 @@ import { hashSecret } from '../../src/kernel/secrets.ts';
 import { callTool, postMcp, textOf } from '../support/mcp.ts';
 import { Browser, TestOAuthProvider, type Person } from '../support/oauth.ts';
 import { FakeAccounts, startOAuthTestServer, type OAuthTestServer } from '../support/fake-accounts.ts';
-import { MCP_READ_SCOPES, MCP_SCOPES } from '../../src/mcp/scopes.ts';
+import { MCP_READ_SCOPES, MCP_SCOPES } from '../../src/routing/mcp/scopes.ts';
 
 /** The scopes the consent page's Read and Read and write grant. */
 const READ_SCOPES = MCP_READ_SCOPES.join(' ');

@@ -117,33 +117,38 @@ describe('the container image, run without an engine', () => {
   let database: TestDatabase;
   let server: ServerProcess;
 
-  before(async () => {
-    buildCopy(buildRoot);
-    for (const source of stage.copiesFromBuild) {
-      const path = relativeToApp(stage, source);
-      if (path === 'packages/dashboard/dist') continue;
-      const from =
-        path.startsWith('package') && !path.startsWith('packages/') ? join(REPO, path) : join(buildRoot, path);
-      mkdirSync(dirname(join(app, path)), { recursive: true });
-      if (path === 'node_modules') symlinkSync(join(REPO, 'node_modules'), join(app, path));
-      else cpSync(from, join(app, path), { recursive: true });
-    }
-    mkdirSync(volume);
-    database = await createTestDatabase();
-    assert.equal(stage.env['DATA_DIR'], stage.volumes[0], 'DATA_DIR is the volume');
-    server = await startServerProcess(
-      database,
-      {
-        ...stage.env,
-        // The volume's mount point, and a free port instead of the image's fixed one.
-        DATA_DIR: volume,
-        PORT: '0',
-        // The image uses SQLite in DATA_DIR unless DATABASE_URL is set (compose sets PostgreSQL).
-        DATABASE_URL: database.kind === 'postgres' ? database.url : '',
-      },
-      [join(app, stage.cmd[0]!), ...stage.cmd.slice(1)],
-    );
-  });
+  before(
+    async () => {
+      buildCopy(buildRoot);
+      for (const source of stage.copiesFromBuild) {
+        const path = relativeToApp(stage, source);
+        if (path === 'packages/dashboard/dist') continue;
+        const from =
+          path.startsWith('package') && !path.startsWith('packages/') ? join(REPO, path) : join(buildRoot, path);
+        mkdirSync(dirname(join(app, path)), { recursive: true });
+        if (path === 'node_modules') symlinkSync(join(REPO, 'node_modules'), join(app, path));
+        else cpSync(from, join(app, path), { recursive: true });
+      }
+      mkdirSync(volume);
+      database = await createTestDatabase();
+      assert.equal(stage.env['DATA_DIR'], stage.volumes[0], 'DATA_DIR is the volume');
+      server = await startServerProcess(
+        database,
+        {
+          ...stage.env,
+          // The volume's mount point, and a free port instead of the image's fixed one.
+          DATA_DIR: volume,
+          PORT: '0',
+          // The image uses SQLite in DATA_DIR unless DATABASE_URL is set (compose sets PostgreSQL).
+          DATABASE_URL: database.kind === 'postgres' ? database.url : '',
+        },
+        [join(app, stage.cmd[0]!), ...stage.cmd.slice(1)],
+      );
+      // A whole build of the server: on two busy cores (the root's lanes run side by side) it can
+      // take longer than one test's two minutes.
+    },
+    { timeout: 300_000 },
+  );
   after(async () => {
     await server?.stop();
     await database?.drop();

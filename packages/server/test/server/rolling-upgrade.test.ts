@@ -2,13 +2,17 @@
  * A rolling upgrade on one PostgreSQL database (issue 37): the previous version of the server and
  * this one serve together while this one's migrations run, then this one alone while a migration
  * drops what an earlier one added (expand, then contract), with requests flowing all along:
- * public reads and writes, board pages. No answer may be a 5xx, and every acknowledged write
- * must be in the database at the end.
+ * public reads and writes (bug reports, error reports), board pages, Sentry session envelopes (a new session, then its end, each
+ * to the next server in rotation). No answer may be a 5xx, and every acknowledged write must be in
+ * the database at the end. The sessions are there because a write's SQL can depend on the schema
+ * in ways a read's does not: an `ON CONFLICT (columns)` needs a unique index on exactly those
+ * columns, so a migration that changes a table's key fails the previous version's upserts (42P10).
  *
  * The versions:
  * - **previous**: the version just before the newest migration (`SIGNPOST_UPGRADE_FROM`, default
- *   the parent of the last commit that touched `src/migrations/`, so the upgrade runs at least one
- *   real migration besides the test's own; `HEAD~1` would often differ in no schema at all), taken
+ *   the parent of the last commit that added a file to `src/migrations/`, so the upgrade runs at
+ *   least one real migration besides the test's own; `HEAD~1` would often differ in no schema at
+ *   all, and the parent of a commit that only edited an unreleased migration already has it), taken
  *   with `git archive` (the repository itself is left alone) into
  *   `<tmpdir>/signpost-upgrade/<commit>/` and kept there: a later run from the same commit reuses
  *   it. It runs from its TypeScript source (Node 24 strips types; nothing to build) with this
@@ -26,6 +30,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +49,7 @@ const git = (args: string[]) => execFileSync('git', args, { cwd: SERVER_DIR, enc
 /** The commit to upgrade from, or why there is none here (no git, a shallow clone). */
 function upgradeFrom(): { commit: string } | { missing: string } {
   try {
-    const newestMigration = git(['log', '-1', '--format=%H', '--', 'src/migrations']);
+    const newestMigration = git(['log', '-1', '--diff-filter=A', '--format=%H', '--', 'src/migrations']);
     return { commit: git(['rev-parse', `${process.env['SIGNPOST_UPGRADE_FROM'] ?? `${newestMigration}~1`}^{commit}`]) };
   } catch (error) {
     return {
@@ -125,13 +130,15 @@ interface Answer {
 /**
  * Clients sending requests in rotation to the servers in `targets` until stopped: reads of the
  * public feature list and the board, writes of bug reports (distinct titles, none folded into
- * another). A server is taken out with `drain`, which waits for its requests in flight.
+ * another), Sentry session envelopes to the project's ingest number (a new session, then its end
+ * to the next server). A server is taken out with `drain`, which waits for its requests in flight.
  */
-function trafficOf(key: string, clients: number) {
+function trafficOf(key: string, ingestNumber: number, clients: number) {
   const targets: ServerProcess[] = [];
   const inFlight = new Map<ServerProcess, number>();
   const answers: Answer[] = [];
   const acknowledged: string[] = [];
+  const sessions: string[] = [];
   let running = true;
   let turn = 0;
   const run = Math.random().toString(36).slice(2, 8);
@@ -159,8 +166,33 @@ function trafficOf(key: string, clients: number) {
         continue;
       }
       const server = targets[turn++ % targets.length]!;
-      const kind = (index + sequence++) % 3;
-      if (kind === 0) {
+      const kind = (index + sequence++) % 5;
+      if (kind === 3) {
+        const sid = randomUUID();
+        const started = new Date().toISOString();
+        const envelope = (status: string, init: boolean) =>
+          [
+            '{}',
+            '{"type":"session"}',
+            JSON.stringify({ sid, did: `user-${index}`, init, status, started, attrs: { release: `upgrade@${run}` } }),
+          ].join('\n');
+        const ingest = (target: ServerProcess, body: string) =>
+          send(target, 'POST envelope (session)', `${target.origin}/api/${ingestNumber}/envelope/?sentry_key=${key}`, {
+            method: 'POST',
+            body,
+          });
+        if ((await ingest(server, envelope('ok', true))).status === 200) sessions.push(sid);
+        const next = targets[turn++ % Math.max(targets.length, 1)];
+        if (next) await ingest(next, envelope('exited', false));
+      } else if (kind === 4) {
+        // An error report: the previous version writes its event into error_events, partitioned
+        // by this version's migration.
+        await send(server, 'POST /errors', `${server.baseUrl}/errors`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': key },
+          body: JSON.stringify({ title: `UpgradeError: ${run} ${index}`, message: `during the upgrade ${sequence}` }),
+        });
+      } else if (kind === 0) {
         const title = `Upgrade ${run} bug ${index}-${sequence}`;
         const { status, text } = await send(server, 'POST /bugs', `${server.baseUrl}/bugs`, {
           method: 'POST',
@@ -179,6 +211,7 @@ function trafficOf(key: string, clients: number) {
   return {
     answers,
     acknowledged,
+    sessions,
     add(server: ServerProcess) {
       targets.push(server);
     },
@@ -232,7 +265,11 @@ describe('a rolling upgrade on one PostgreSQL database', { skip }, () => {
     const projectId = newId('proj');
     await createProject(admin, { id: projectId, name: 'Upgrade', slug: projectId, monthlyQuota: null });
     const key = (await createApiKey(admin, projectId, 'live', ALL_PUBLIC_SCOPES)).key;
-    const traffic = trafficOf(key, 4);
+    const { ingest_number: ingestNumber } = (await admin.get<{ ingest_number: number }>(
+      'SELECT ingest_number FROM projects WHERE id = ?',
+      [projectId],
+    ))!;
+    const traffic = trafficOf(key, Number(ingestNumber), 4);
     traffic.add(old);
     await sleep(1_000);
 
@@ -262,6 +299,10 @@ describe('a rolling upgrade on one PostgreSQL database', { skip }, () => {
       assert.ok([200, 201].includes(answer.status), `${answer.what} answered ${answer.status}: ${answer.body ?? ''}`);
     const served = new Set(traffic.answers.map((answer) => answer.server));
     assert.deepEqual([...served].sort(), [old.origin, expand.origin, contract.origin].sort(), 'every version served');
+    const servedSessions = new Set(
+      traffic.answers.filter((answer) => answer.what === 'POST envelope (session)').map((answer) => answer.server),
+    );
+    assert.ok(servedSessions.has(old.origin), 'the previous version took session envelopes on the new schema');
 
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
@@ -270,6 +311,12 @@ describe('a rolling upgrade on one PostgreSQL database', { skip }, () => {
       assert.ok(ids.length > 0);
       const found = await client.query('SELECT count(*)::int AS n FROM bug_reports WHERE id = ANY($1)', [ids]);
       assert.equal(found.rows[0].n, ids.length, 'no acknowledged write is lost');
+      assert.ok(traffic.sessions.length > 0);
+      const sessions = await client.query(
+        'SELECT count(DISTINCT sid)::int AS n FROM release_sessions WHERE project_id = $1 AND sid = ANY($2)',
+        [projectId, traffic.sessions],
+      );
+      assert.equal(sessions.rows[0].n, traffic.sessions.length, 'no acknowledged session is lost');
       const columns = await client.query(
         "SELECT count(*)::int AS n FROM information_schema.columns WHERE column_name = 'upgrade_probe'",
       );

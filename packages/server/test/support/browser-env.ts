@@ -17,6 +17,11 @@ export interface BrowserEnv {
   close(): Promise<void>;
 }
 
+/** Debian's Chromium (`CHROMIUM_PATH` elsewhere), as every browser test of the server launches it. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium' });
+}
+
 export async function startBrowserEnv(options: StartOptions = {}): Promise<BrowserEnv> {
   const mailbox = await startMailbox();
   const port = await freePort();
@@ -31,7 +36,7 @@ export async function startBrowserEnv(options: StartOptions = {}): Promise<Brows
       ...options.env,
     },
   });
-  const browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium' });
+  const browser = await launchChromium();
   return {
     server,
     mailbox,

@@ -40,3 +40,19 @@ export function countStatements(db: Database, noted?: string[]): { db: Database;
   };
   return { db: wrapped, count };
 }
+
+/**
+ * A server's settings for counting a request's statements: no background worker (outbox,
+ * changelog schedule, webhooks, alerts, release sightings and health, log lines) and no quota
+ * flush, whose statements would be counted with the request's (on PostgreSQL one did, at random).
+ */
+export const NO_BACKGROUND_WRITES: Record<string, string> = {
+  OUTBOX_POLL_MS: '0',
+  CHANGELOG_SCHEDULE_INTERVAL_MS: '0',
+  WEBHOOKS_POLL_MS: '0',
+  ERROR_ALERT_POLL_MS: '0',
+  RELEASE_SIGHTING_INTERVAL_MS: '0',
+  RELEASE_HEALTH_CHECK_INTERVAL_MS: '0',
+  LOG_LINES_WORKER_MS: '0',
+  QUOTA_FLUSH_INTERVAL_MS: '60000',
+};

@@ -184,7 +184,7 @@ export async function runScenario(): Promise<ScenarioRun> {
       steps,
       tools: { count: tools.length, characters, tokens: Math.ceil(characters / 4) },
       ideaId,
-      groupId: newest.groupId as string,
+      groupId: newest.id as string,
       followerId: follower.id,
     };
   } finally {

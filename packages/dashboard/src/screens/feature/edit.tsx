@@ -3,16 +3,13 @@
  * saved with PATCH /projects/{id}/features/{featureId}, which marks the idea triaged. The board
  * shows the new text at once; followers are not e-mailed for an edit.
  */
-import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, unwrap } from '../../api/client.ts';
 import type { ManagedFeature } from '../../api/features.ts';
 import { Button, ErrorNote, Field, fieldErrors, Note } from '../../ui.tsx';
 import { TextAreaField } from '../../widgets/fields.tsx';
-import { useRefresh } from './refresh.ts';
+import { usePatchFeature } from './refresh.ts';
 
 export function Description({ feature, admin }: { feature: ManagedFeature; admin: boolean }) {
-  const refresh = useRefresh(feature);
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(feature.title);
   const [description, setDescription] = useState(feature.description);
@@ -22,19 +19,9 @@ export function Description({ feature, admin }: { feature: ManagedFeature; admin
     ...(description.trim() !== feature.description ? { description: description.trim() } : {}),
   };
   const dirty = Object.keys(changes).length > 0;
-  const save = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.PATCH('/projects/{projectId}/features/{featureId}', {
-          params: { path: { projectId: feature.projectId, featureId: feature.id } },
-          body: changes,
-        }),
-      ),
-    onSuccess: (changed) => {
-      setEditing(false);
-      setSaved('Title and description saved.');
-      refresh(changed);
-    },
+  const save = usePatchFeature(feature, () => {
+    setEditing(false);
+    setSaved('Title and description saved.');
   });
   const errors = fieldErrors(save.error);
   const start = () => {
@@ -46,7 +33,7 @@ export function Description({ feature, admin }: { feature: ManagedFeature; admin
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (dirty) save.mutate();
+    if (dirty) save.mutate(changes);
     else setEditing(false);
   };
   return (

@@ -1,8 +1,10 @@
 /** The bug reports linked to an idea. */
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client.ts';
-import { type ManagedFeature, when } from '../../api/features.ts';
+import type { ManagedFeature } from '../../api/features.ts';
 import { QueryView } from '../../widgets/states.tsx';
+import { DataTable } from '../../widgets/data-table.tsx';
+import { When } from '../../widgets/when.tsx';
 
 export function LinkedBugs({ feature }: { feature: ManagedFeature }) {
   const bugs = useQuery({
@@ -22,34 +24,27 @@ export function LinkedBugs({ feature }: { feature: ManagedFeature }) {
           data.bugs.length === 0 ? (
             <p className="muted">No bug reports are linked to this idea.</p>
           ) : (
-            <table className="table" aria-labelledby="bugs-title">
-              <thead>
-                <tr>
-                  <th scope="col">Report</th>
-                  <th scope="col">Severity</th>
-                  <th scope="col">Reports</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Last seen</th>
+            <DataTable
+              labelledBy="bugs-title"
+              wrapClassName={null}
+              columns={['Report', 'Severity', 'Reports', 'Status', 'Last seen']}
+            >
+              {data.bugs.map((bug) => (
+                <tr key={bug.id}>
+                  <td>
+                    <strong>{bug.title}</strong>
+                    <br />
+                    <span className="muted">{bug.message.slice(0, 160)}</span>
+                  </td>
+                  <td>{bug.severity}</td>
+                  <td>{bug.occurrences}</td>
+                  <td>{bug.status}</td>
+                  <td>
+                    <When at={bug.lastSeenAt} />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.bugs.map((bug) => (
-                  <tr key={bug.id}>
-                    <td>
-                      <strong>{bug.title}</strong>
-                      <br />
-                      <span className="muted">{bug.message.slice(0, 160)}</span>
-                    </td>
-                    <td>{bug.severity}</td>
-                    <td>{bug.occurrences}</td>
-                    <td>{bug.status}</td>
-                    <td>
-                      <time dateTime={bug.lastSeenAt}>{when(bug.lastSeenAt)}</time>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           )
         }
       </QueryView>

@@ -1,6 +1,7 @@
 /**
  * Merging a duplicate into another idea: similar ideas suggested (full-text search), or searched;
- * confirmed with what moves; then the kept idea is shown, the inbox's view kept.
+ * confirmed with what moves; then the kept idea is shown, the inbox's view kept. By keyboard: the
+ * arrow keys choose a candidate, Enter on it asks to confirm (the inbox's `m` lands on the first).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
@@ -16,6 +17,8 @@ export function Merge({ feature }: { feature: ManagedFeature }) {
   const location = useLocation();
   const queryClient = useQueryClient();
   const [target, setTarget] = useState<ManagedFeature | null>(null);
+  // Enter on a candidate asks to merge into it at once: the merge completes from the keyboard.
+  const [confirming, setConfirming] = useState(false);
   const [text, setText] = useState('');
   const [q, setQ] = useState('');
   const searchId = useId();
@@ -55,7 +58,8 @@ export function Merge({ feature }: { feature: ManagedFeature }) {
         body: { targetId: target.id },
       }),
     );
-    queryClient.removeQueries({ queryKey: featureKey(feature.projectId, feature.id) });
+    // The merged idea's own queries are left to expire: removed while its pane is still shown, they
+    // would be fetched again and answer 404. The list and the kept idea are read again.
     await queryClient.invalidateQueries({ queryKey: featuresKey(feature.projectId) });
     await queryClient.invalidateQueries({ queryKey: featureKey(feature.projectId, target.id) });
     const moved = result.votesMoved === 1 ? '1 vote' : `${result.votesMoved} votes`;
@@ -77,6 +81,12 @@ export function Merge({ feature }: { feature: ManagedFeature }) {
             name="merge-target"
             checked={target?.id === row.id}
             onChange={() => setTarget(row)}
+            onKeyDown={(event) => {
+              if (event.key !== 'Enter') return;
+              event.preventDefault();
+              setTarget(row);
+              setConfirming(true);
+            }}
           />
           <label htmlFor={`merge-${legend}-${row.id}`}>
             {row.title}{' '}
@@ -142,6 +152,8 @@ export function Merge({ feature }: { feature: ManagedFeature }) {
             confirmLabel="Merge"
             variant="primary"
             onConfirm={merge}
+            open={confirming}
+            onOpenChange={setConfirming}
           >
             <p>
               “{feature.title}” will be deleted. Its votes ({feature.voteCount}) and followers move to “{target.title}”,

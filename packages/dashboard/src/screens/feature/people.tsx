@@ -7,13 +7,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { api, fetchMe, ME_KEY, unwrap } from '../../api/client.ts';
-import { type Comment, type ManagedFeature, when } from '../../api/features.ts';
+import type { Comment, ManagedFeature } from '../../api/features.ts';
 import { companyLine, personName } from '../../api/people.ts';
 import { Button, ErrorNote, fieldErrors, Note } from '../../ui.tsx';
 import { ConfirmButton } from '../../widgets/confirm.tsx';
 import { CheckboxField, TextAreaField } from '../../widgets/fields.tsx';
 import { QueryView } from '../../widgets/states.tsx';
 import { useRefresh } from './refresh.ts';
+import { ACTIONS, DataTable } from '../../widgets/data-table.tsx';
+import { When } from '../../widgets/when.tsx';
 
 type Vote = { voterId: string; person: { id: string; name: string | null; email: string | null } | null };
 const voterName = (vote: Vote) => (vote.person ? personName(vote.person, vote.voterId) : vote.voterId);
@@ -51,55 +53,45 @@ export function Voters({ feature, admin }: { feature: ManagedFeature; admin: boo
             <p className="muted">No votes yet.</p>
           ) : (
             <>
-              <table className="table" aria-labelledby="voters-title">
-                <thead>
-                  <tr>
-                    <th scope="col">Voter</th>
-                    <th scope="col">Company</th>
-                    <th scope="col">Voted</th>
+              <DataTable
+                labelledBy="voters-title"
+                wrapClassName={null}
+                columns={['Voter', 'Company', 'Voted', admin && ACTIONS]}
+              >
+                {data.votes.map((vote) => (
+                  <tr key={vote.voterId}>
+                    <td className="feature-voter">
+                      {vote.person ? (
+                        <Link to={`/projects/${feature.projectId}/people/${vote.person.id}`}>{voterName(vote)}</Link>
+                      ) : (
+                        vote.voterId
+                      )}
+                      {vote.person?.email && vote.person.name ? (
+                        <span className="muted"> ({vote.person.email})</span>
+                      ) : null}
+                    </td>
+                    <td>{companyLine(vote.person?.company ?? null) || <span className="muted">–</span>}</td>
+                    <td>
+                      <When at={vote.createdAt} />
+                    </td>
                     {admin ? (
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
+                      <td>
+                        <ConfirmButton
+                          label={`Remove the vote of ${voterName(vote)}`}
+                          title="Remove this vote?"
+                          confirmLabel="Remove vote"
+                          onConfirm={() => remove(vote.voterId)}
+                        >
+                          <p>
+                            The vote of <strong>{voterName(vote)}</strong> no longer counts for this idea. They can vote
+                            again.
+                          </p>
+                        </ConfirmButton>
+                      </td>
                     ) : null}
                   </tr>
-                </thead>
-                <tbody>
-                  {data.votes.map((vote) => (
-                    <tr key={vote.voterId}>
-                      <td className="feature-voter">
-                        {vote.person ? (
-                          <Link to={`/projects/${feature.projectId}/people/${vote.person.id}`}>{voterName(vote)}</Link>
-                        ) : (
-                          vote.voterId
-                        )}
-                        {vote.person?.email && vote.person.name ? (
-                          <span className="muted"> ({vote.person.email})</span>
-                        ) : null}
-                      </td>
-                      <td>{companyLine(vote.person?.company ?? null) || <span className="muted">–</span>}</td>
-                      <td>
-                        <time dateTime={vote.createdAt}>{when(vote.createdAt)}</time>
-                      </td>
-                      {admin ? (
-                        <td>
-                          <ConfirmButton
-                            label={`Remove the vote of ${voterName(vote)}`}
-                            title="Remove this vote?"
-                            confirmLabel="Remove vote"
-                            onConfirm={() => remove(vote.voterId)}
-                          >
-                            <p>
-                              The vote of <strong>{voterName(vote)}</strong> no longer counts for this idea. They can
-                              vote again.
-                            </p>
-                          </ConfirmButton>
-                        </td>
-                      ) : null}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
               {data.total > data.votes.length ? (
                 <p className="muted">
                   Showing the first {data.votes.length} of {data.total} voters.
@@ -189,7 +181,7 @@ export function Comments({ feature, admin }: { feature: ManagedFeature; admin: b
                     {comment.internal ? <span className="badge badge-warn">Internal note</span> : null}
                     {comment.editedAt ? <span>(edited)</span> : null}
                     <span aria-hidden="true">·</span>
-                    <time dateTime={comment.createdAt}>{when(comment.createdAt)}</time>
+                    <When at={comment.createdAt} />
                     {comment.hidden ? <span className="badge badge-warn">Hidden</span> : null}
                   </p>
                   {editing?.id === comment.id ? (

@@ -3,16 +3,13 @@
  * visibility and developer notes, saved with one button so followers get one e-mail, not one per
  * status passed while choosing. Members read the values.
  */
-import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, unwrap } from '../../api/client.ts';
 import { type FeatureStatus, type ManagedFeature, STATUSES, statusLabel } from '../../api/features.ts';
 import { Button, ErrorNote, fieldErrors, Note } from '../../ui.tsx';
 import { CheckboxField, SelectField, TextAreaField } from '../../widgets/fields.tsx';
-import { useRefresh } from './refresh.ts';
+import { usePatchFeature } from './refresh.ts';
 
 export function Triage({ feature, admin }: { feature: ManagedFeature; admin: boolean }) {
-  const refresh = useRefresh(feature);
   const [status, setStatus] = useState<FeatureStatus>(feature.status);
   const [internal, setInternal] = useState(feature.internal);
   const [notes, setNotes] = useState(feature.developerNotes ?? '');
@@ -26,32 +23,29 @@ export function Triage({ feature, admin }: { feature: ManagedFeature; admin: boo
     ...(notes !== (feature.developerNotes ?? '') ? { developerNotes: notes.trim() ? notes : null } : {}),
   };
   const dirty = Object.keys(changes).length > 0;
-  const save = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.PATCH('/projects/{projectId}/features/{featureId}', {
-          params: { path: { projectId: feature.projectId, featureId: feature.id } },
-          body: changes,
-        }),
-      ),
-    onSuccess: (changed) => {
-      const said: string[] = [];
-      if ('status' in changes) said.push(`status ${statusLabel(changed.status)}`);
-      if ('internal' in changes) said.push(changed.internal ? 'internal' : 'public');
-      if ('developerNotes' in changes) said.push('developer notes');
-      const told =
-        'status' in changes
-          ? changes.notify
-            ? ' Followers are told once the undo window ends.'
-            : ' Followers are not told.'
-          : '';
-      setSaved(`Saved: ${said.join(', ')}.${told}`);
-      setResponse('');
-      setNotify(true);
-      refresh(changed);
-    },
+  const save = usePatchFeature(feature, (changed, sent) => {
+    const said: string[] = [];
+    if ('status' in sent) said.push(`status ${statusLabel(changed.status)}`);
+    if ('internal' in sent) said.push(changed.internal ? 'internal' : 'public');
+    if ('developerNotes' in sent) said.push('developer notes');
+    const told =
+      'status' in sent
+        ? sent.notify === false
+          ? ' Followers are not told.'
+          : ' Followers are told once the undo window ends.'
+        : '';
+    setSaved(`Saved: ${said.join(', ')}.${told}`);
+    setResponse('');
+    setNotify(true);
   });
   const errors = fieldErrors(save.error);
+  /** A field's change: the last save's note goes, as it no longer describes the form. */
+  const edit =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      setSaved('');
+      set(value);
+    };
   if (!admin) {
     return (
       <section className="card stack" aria-labelledby="triage-title">
@@ -71,7 +65,7 @@ export function Triage({ feature, admin }: { feature: ManagedFeature; admin: boo
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSaved('');
-    if (dirty) save.mutate();
+    if (dirty) save.mutate(changes);
   };
   return (
     <section className="card" aria-labelledby="triage-title">
@@ -84,10 +78,7 @@ export function Triage({ feature, admin }: { feature: ManagedFeature; admin: boo
           options={STATUSES}
           error={errors['status']}
           description="Followers of the idea get an e-mail when its status changes (unless you choose otherwise below)."
-          onChange={(value) => {
-            setSaved('');
-            setStatus(value);
-          }}
+          onChange={edit(setStatus)}
         />
         {statusChanged ? (
           <>
@@ -98,20 +89,14 @@ export function Triage({ feature, admin }: { feature: ManagedFeature; admin: boo
               value={response}
               error={errors['response']}
               description="Optional: shown on the idea on the board and in the followers’ e-mail, as the team’s."
-              onChange={(value) => {
-                setSaved('');
-                setResponse(value);
-              }}
+              onChange={edit(setResponse)}
             />
             <CheckboxField
               label="Notify followers"
               name="notify"
               checked={notify}
               description="The e-mail waits for the project’s undo window; changing back within it sends nothing."
-              onChange={(value) => {
-                setSaved('');
-                setNotify(value);
-              }}
+              onChange={edit(setNotify)}
             />
           </>
         ) : null}
@@ -120,10 +105,7 @@ export function Triage({ feature, admin }: { feature: ManagedFeature; admin: boo
           name="internal"
           checked={internal}
           description="Hidden from the board, the feeds and the public API."
-          onChange={(value) => {
-            setSaved('');
-            setInternal(value);
-          }}
+          onChange={edit(setInternal)}
         />
         <TextAreaField
           label="Developer notes"
@@ -132,10 +114,7 @@ export function Triage({ feature, admin }: { feature: ManagedFeature; admin: boo
           value={notes}
           error={errors['developerNotes']}
           description="For the team: never shown on the board."
-          onChange={(value) => {
-            setSaved('');
-            setNotes(value);
-          }}
+          onChange={edit(setNotes)}
         />
         <div className="row">
           <Button type="submit" busy={save.isPending} isDisabled={!dirty && !save.isPending}>

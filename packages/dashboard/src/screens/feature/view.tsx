@@ -1,7 +1,7 @@
 /** One idea's detail: its header, then each part of triage as a card. */
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client.ts';
-import { type ManagedFeature, statusLabel, when } from '../../api/features.ts';
+import { type ManagedFeature, statusLabel } from '../../api/features.ts';
 import { canAdminister, useProject } from '../../project-layout.tsx';
 import { Note } from '../../ui.tsx';
 import { ReportContext } from '../../widgets/report-context.tsx';
@@ -14,6 +14,7 @@ import { Merge } from './merge.tsx';
 import { Comments, Voters } from './people.tsx';
 import { Tags } from './tags.tsx';
 import { Triage } from './triage.tsx';
+import { When } from '../../widgets/when.tsx';
 
 export function FeatureView({
   feature,
@@ -42,7 +43,7 @@ export function FeatureView({
           <span>{feature.type === 'bug' ? 'Bug' : 'Feature request'}</span>
           <span aria-hidden="true">·</span>
           <span>
-            Submitted <time dateTime={feature.createdAt}>{when(feature.createdAt)}</time>
+            Submitted <When at={feature.createdAt} />
             {feature.contactEmail ? ` by ${feature.contactEmail}` : ''}
             {feature.channel ? ` through the ${feature.channel}` : ''}
           </span>

@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import { api, unwrap } from '../../api/client.ts';
 import { type FeatureStatus, featuresKey, STATUSES, statusLabel, type Tag } from '../../api/features.ts';
 import { Button, ErrorNote } from '../../ui.tsx';
-import { SelectField } from '../../widgets/fields.tsx';
+import { OptionalSelect, SelectField } from '../../widgets/fields.tsx';
 
 type BulkChange = { status?: FeatureStatus; internal?: boolean; addTagIds?: string[]; removeTagIds?: string[] };
 
@@ -75,10 +75,11 @@ export function BulkBar({
       </div>
       {tags.length > 0 ? (
         <div className="row inbox-bulk-row">
-          <SelectField
+          <OptionalSelect
             label="Tag"
             value={tagId}
-            options={[{ value: '', label: 'Choose a tag' }, ...tags.map((tag) => ({ value: tag.id, label: tag.name }))]}
+            empty="Choose a tag"
+            options={tags.map((tag) => ({ value: tag.id, label: tag.name }))}
             onChange={setTagId}
           />
           <Button

@@ -9,8 +9,18 @@ import { STATUSES, type Tag, TYPES } from '../../api/features.ts';
 import { SelectField } from '../../widgets/fields.tsx';
 import { SearchForm } from '../../widgets/search-form.tsx';
 import { type InboxView, SORTS } from './view.ts';
+import { ViewFilters } from '../../widgets/view-filters.tsx';
 
 export const companiesKey = (projectId: string) => ['companies', projectId] as const;
+
+const VISIBILITIES = [
+  { value: 'public', label: 'Public only' },
+  { value: 'internal', label: 'Internal only' },
+];
+const TRIAGE = [
+  { value: 'needed', label: 'Needs triage' },
+  { value: 'done', label: 'Triaged' },
+];
 
 export function Filters({
   projectId,
@@ -43,49 +53,22 @@ export function Filters({
   ).length;
   const selects = (
     <div className="inbox-selects">
-      <SelectField
-        label="Status"
-        value={view.status}
-        options={[{ value: '', label: 'Any status' }, ...STATUSES]}
-        onChange={(status) => update({ status })}
-      />
-      <SelectField
-        label="Type"
-        value={view.type}
-        options={[{ value: '', label: 'Any type' }, ...TYPES]}
-        onChange={(type) => update({ type })}
-      />
-      <SelectField
-        label="Visibility"
-        value={view.visibility}
-        options={[
-          { value: '', label: 'Public and internal' },
-          { value: 'public', label: 'Public only' },
-          { value: 'internal', label: 'Internal only' },
+      <ViewFilters
+        read={(name) => view[name]}
+        update={update}
+        filters={[
+          { name: 'status', label: 'Status', empty: 'Any status', options: STATUSES },
+          { name: 'type', label: 'Type', empty: 'Any type', options: TYPES },
+          { name: 'visibility', label: 'Visibility', empty: 'Public and internal', options: VISIBILITIES },
+          { name: 'triage', label: 'Triage', empty: 'Triaged or not', options: TRIAGE },
+          {
+            name: 'tag',
+            label: 'Tag',
+            empty: 'Any tag',
+            options: tags.map((tag) => ({ value: tag.id, label: tag.name })),
+          },
+          { name: 'company', label: 'Company', empty: 'Any company', options: companyOptions },
         ]}
-        onChange={(visibility) => update({ visibility })}
-      />
-      <SelectField
-        label="Triage"
-        value={view.triage}
-        options={[
-          { value: '', label: 'Triaged or not' },
-          { value: 'needed', label: 'Needs triage' },
-          { value: 'done', label: 'Triaged' },
-        ]}
-        onChange={(triage) => update({ triage })}
-      />
-      <SelectField
-        label="Tag"
-        value={view.tag}
-        options={[{ value: '', label: 'Any tag' }, ...tags.map((tag) => ({ value: tag.id, label: tag.name }))]}
-        onChange={(tag) => update({ tag })}
-      />
-      <SelectField
-        label="Company"
-        value={view.company}
-        options={[{ value: '', label: 'Any company' }, ...companyOptions]}
-        onChange={(company) => update({ company })}
       />
       <SelectField
         label="Sort by"

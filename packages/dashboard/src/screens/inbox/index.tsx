@@ -71,7 +71,12 @@ export default function Inbox() {
 
   const rows = features.data?.features ?? [];
   const total = features.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  // A search past 1,000 matches counts "more than" (totalCapped, a total of 1,001): "More than
+  // 1,000 ideas", and a next page while pages come full.
+  const capped = features.data?.totalCapped ?? false;
+  const counted = Math.max(1, Math.ceil((capped ? total - 1 : total) / PAGE_SIZE));
+  const pages = capped ? Math.max(counted, view.page + (rows.length === PAGE_SIZE ? 1 : 0)) : counted;
+  const more = capped ? '+' : '';
   const open = useCallback((id: string) => navigate(`${base}/${id}${window.location.search}`), [navigate, base]);
 
   useInboxKeys({
@@ -155,8 +160,8 @@ export default function Inbox() {
       ) : (
         <>
           <p className="muted" role="status">
-            {total === 1 ? '1 idea' : `${total} ideas`}
-            {pages > 1 ? `, page ${view.page} of ${pages}` : ''}
+            {capped ? `More than ${(total - 1).toLocaleString()} ideas` : total === 1 ? '1 idea' : `${total} ideas`}
+            {pages > 1 ? `, page ${view.page} of ${capped ? Math.max(counted, view.page) : pages}${more}` : ''}
             {features.isFetching ? ' (updating…)' : ''}
           </p>
           <FeatureList

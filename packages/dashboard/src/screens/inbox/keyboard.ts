@@ -17,7 +17,7 @@ export const SHORTCUTS: readonly { keys: string[]; what: string }[] = [
   { keys: ['n'], what: 'Internal note for the team' },
   { keys: ['t'], what: 'Tags' },
   { keys: ['e'], what: 'Edit title and description' },
-  { keys: ['m'], what: 'Merge into another idea' },
+  { keys: ['m'], what: 'Merge into another idea (arrows choose, Enter merges)' },
   { keys: ['x'], what: 'Select the idea for a bulk change' },
   { keys: ['?'], what: 'Show these shortcuts' },
 ];
@@ -122,11 +122,18 @@ export function useInboxKeys(targets: InboxKeyTargets): void {
             else t.announce('Only admins and owners edit ideas.');
             return true;
           }
-          case 'm':
+          case 'm': {
             if (!needIdea('merge it')) return true;
-            if (!focusIn('input[name="merge-target"]') && !focusIn('section[aria-labelledby="merge-title"] input'))
-              t.announce('Only admins and owners merge ideas.');
+            // The first candidate, chosen: the arrow keys choose another, Enter asks to confirm the merge.
+            const candidate = focusIn('input[name="merge-target"]') as HTMLInputElement | null;
+            if (candidate) {
+              if (!candidate.checked) candidate.click();
+              t.announce('Merge: the arrow keys choose the idea to keep, Enter merges into it (you confirm first).');
+            } else if (focusIn('section[aria-labelledby="merge-title"] input')) {
+              t.announce('Merge: no similar idea. Type words of the idea to keep, Enter finds it.');
+            } else t.announce('Only admins and owners merge ideas.');
             return true;
+          }
           case 'x': {
             const row = t.rows[index];
             if (!row || !t.admin) return false;

@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { type ManagedFeature, statusLabel, when } from '../../api/features.ts';
 import { money } from '../../api/people.ts';
 import { age } from './view.ts';
+import { DataTable } from '../../widgets/data-table.tsx';
 
 export function FeatureList({
   rows,
@@ -44,96 +45,85 @@ export function FeatureList({
     setSelected(next);
   };
   return (
-    <div className="inbox-table-wrap">
-      <table className="table inbox-table" aria-label="Ideas">
-        <thead>
-          <tr>
-            {admin ? (
-              <th scope="col" className="inbox-check">
-                <input
-                  ref={allBox}
-                  type="checkbox"
-                  aria-label="Select all on this page"
-                  checked={all}
-                  onChange={(event) =>
-                    setSelected(event.target.checked ? new Set(rows.map((row) => row.id)) : new Set())
-                  }
-                />
-              </th>
-            ) : null}
-            <th scope="col">Title</th>
-            <th scope="col" className="inbox-roomy">
-              Type
-            </th>
-            <th scope="col">Status</th>
-            <th scope="col" className="num">
-              Votes
-            </th>
-            <th scope="col" className="num inbox-roomy">
-              Comments
-            </th>
-            <th scope="col" className="num">
-              <abbr title="Monthly revenue of the voters’ companies">Value</abbr>
-            </th>
-            <th scope="col">Tags</th>
-            <th scope="col">Age</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr
-              key={row.id}
-              data-row={row.id}
-              aria-selected={admin ? selected.has(row.id) : undefined}
-              className={`${row.id === openId ? 'inbox-open' : ''}${row.id === cursorId ? ' inbox-cursor' : ''}`}
-            >
-              {admin ? (
-                <td className="inbox-check">
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${row.title}`}
-                    checked={selected.has(row.id)}
-                    onChange={(event) => toggle(row.id, event.target.checked)}
-                  />
-                </td>
-              ) : null}
-              <td className="inbox-title">
-                <Link to={`${base}/${row.id}${search}`} aria-current={row.id === openId ? 'true' : undefined}>
-                  {row.title}
-                </Link>
-                {row.internal ? <span className="badge badge-warn inbox-flag">Internal</span> : null}
-                {row.triagedAt === null ? <span className="badge badge-muted inbox-flag">Needs triage</span> : null}
-                {row.environment === 'test' ? <span className="badge badge-muted inbox-flag">Test key</span> : null}
-              </td>
-              <td className="inbox-roomy">{row.type === 'bug' ? 'Bug' : 'Feature'}</td>
-              <td>
-                <span className={`status status-${row.status}`}>{statusLabel(row.status)}</span>
-              </td>
-              <td className="num">{row.voteCount}</td>
-              <td className="num inbox-roomy">{row.commentCount}</td>
-              <td className="num">{row.value ? money(row.value) : <span className="muted">–</span>}</td>
-              <td>
-                {row.tags.length === 0 ? (
-                  <span className="muted">–</span>
-                ) : (
-                  <ul className="tag-list" aria-label="Tags">
-                    {row.tags.map((tag) => (
-                      <li key={tag.id} className="tag-chip">
-                        {tag.name}
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </td>
-              <td className="inbox-age">
-                <time dateTime={row.createdAt} title={`Submitted ${when(row.createdAt)}`}>
-                  {age(row.createdAt)}
-                </time>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      className="inbox-table"
+      label="Ideas"
+      wrapClassName="inbox-table-wrap"
+      columns={[
+        admin && {
+          className: 'inbox-check',
+          label: (
+            <input
+              ref={allBox}
+              type="checkbox"
+              aria-label="Select all on this page"
+              checked={all}
+              onChange={(event) => setSelected(event.target.checked ? new Set(rows.map((row) => row.id)) : new Set())}
+            />
+          ),
+        },
+        'Title',
+        { label: 'Type', className: 'inbox-roomy' },
+        'Status',
+        { label: 'Votes', className: 'num' },
+        { label: 'Comments', className: 'num inbox-roomy' },
+        { label: <abbr title="Monthly revenue of the voters’ companies">Value</abbr>, className: 'num' },
+        'Tags',
+        'Age',
+      ]}
+    >
+      {rows.map((row) => (
+        <tr
+          key={row.id}
+          data-row={row.id}
+          aria-selected={admin ? selected.has(row.id) : undefined}
+          className={`${row.id === openId ? 'inbox-open' : ''}${row.id === cursorId ? ' inbox-cursor' : ''}`}
+        >
+          {admin ? (
+            <td className="inbox-check">
+              <input
+                type="checkbox"
+                aria-label={`Select ${row.title}`}
+                checked={selected.has(row.id)}
+                onChange={(event) => toggle(row.id, event.target.checked)}
+              />
+            </td>
+          ) : null}
+          <td className="inbox-title">
+            <Link to={`${base}/${row.id}${search}`} aria-current={row.id === openId ? 'true' : undefined}>
+              {row.title}
+            </Link>
+            {row.internal ? <span className="badge badge-warn inbox-flag">Internal</span> : null}
+            {row.triagedAt === null ? <span className="badge badge-muted inbox-flag">Needs triage</span> : null}
+            {row.environment === 'test' ? <span className="badge badge-muted inbox-flag">Test key</span> : null}
+          </td>
+          <td className="inbox-roomy">{row.type === 'bug' ? 'Bug' : 'Feature'}</td>
+          <td>
+            <span className={`status status-${row.status}`}>{statusLabel(row.status)}</span>
+          </td>
+          <td className="num">{row.voteCount}</td>
+          <td className="num inbox-roomy">{row.commentCount}</td>
+          <td className="num">{row.value ? money(row.value) : <span className="muted">–</span>}</td>
+          <td>
+            {row.tags.length === 0 ? (
+              <span className="muted">–</span>
+            ) : (
+              <ul className="tag-list" aria-label="Tags">
+                {row.tags.map((tag) => (
+                  <li key={tag.id} className="tag-chip">
+                    {tag.name}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </td>
+          <td className="inbox-age">
+            <time dateTime={row.createdAt} title={`Submitted ${when(row.createdAt)}`}>
+              {age(row.createdAt)}
+            </time>
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

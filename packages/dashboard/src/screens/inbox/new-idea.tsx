@@ -6,12 +6,13 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { DialogTrigger, Heading } from 'react-aria-components';
 import { api, unwrap } from '../../api/client.ts';
 import { featuresKey, type ManagedFeature, TYPES } from '../../api/features.ts';
 import { companyLine, personName } from '../../api/people.ts';
 import { Button, ErrorNote, Field, fieldErrors } from '../../ui.tsx';
 import { SelectField, TextAreaField } from '../../widgets/fields.tsx';
+import { ModalDialog } from '../../widgets/modal.tsx';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -26,22 +27,18 @@ export function NewIdeaButton({
   return (
     <DialogTrigger isOpen={open} onOpenChange={setOpen}>
       <Button variant="secondary">New idea for a person</Button>
-      <ModalOverlay className="modal-overlay" isDismissable>
-        <Modal className="modal inbox-new-modal">
-          <Dialog className="dialog stack">
-            {({ close }) => (
-              <NewIdeaForm
-                projectId={projectId}
-                onCancel={close}
-                onCreated={(feature, who) => {
-                  close();
-                  onCreated(feature, who);
-                }}
-              />
-            )}
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
+      <ModalDialog className="inbox-new-modal">
+        {({ close }) => (
+          <NewIdeaForm
+            projectId={projectId}
+            onCancel={close}
+            onCreated={(feature, who) => {
+              close();
+              onCreated(feature, who);
+            }}
+          />
+        )}
+      </ModalDialog>
     </DialogTrigger>
   );
 }

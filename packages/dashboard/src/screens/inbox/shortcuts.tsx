@@ -1,41 +1,38 @@
 /** The "?" dialog: the inbox's keyboard shortcuts (React Aria's modal: focus inside, Escape closes). */
-import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { Heading } from 'react-aria-components';
 import { Button } from '../../ui.tsx';
 import { SHORTCUTS } from './keyboard.ts';
+import { ModalDialog } from '../../widgets/modal.tsx';
 
 export function ShortcutsDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
-    <ModalOverlay className="modal-overlay" isDismissable isOpen={open} onOpenChange={onOpenChange}>
-      <Modal className="modal">
-        <Dialog className="dialog stack">
-          {({ close }) => (
-            <>
-              <Heading slot="title">Keyboard shortcuts</Heading>
-              <p className="muted">Not while typing in a field. The list and the open idea follow each key.</p>
-              <dl className="inbox-shortcuts">
-                {SHORTCUTS.map((shortcut) => (
-                  <div key={shortcut.what}>
-                    <dt>
-                      {shortcut.keys.map((key, i) => (
-                        <span key={key}>
-                          {i > 0 ? ' or ' : ''}
-                          <kbd>{key}</kbd>
-                        </span>
-                      ))}
-                    </dt>
-                    <dd>{shortcut.what}</dd>
-                  </div>
-                ))}
-              </dl>
-              <div className="row">
-                <Button variant="secondary" onPress={close}>
-                  Close
-                </Button>
+    <ModalDialog isOpen={open} onOpenChange={onOpenChange}>
+      {({ close }) => (
+        <>
+          <Heading slot="title">Keyboard shortcuts</Heading>
+          <p className="muted">Not while typing in a field. The list and the open idea follow each key.</p>
+          <dl className="inbox-shortcuts">
+            {SHORTCUTS.map((shortcut) => (
+              <div key={shortcut.what}>
+                <dt>
+                  {shortcut.keys.map((key, i) => (
+                    <span key={key}>
+                      {i > 0 ? ' or ' : ''}
+                      <kbd>{key}</kbd>
+                    </span>
+                  ))}
+                </dt>
+                <dd>{shortcut.what}</dd>
               </div>
-            </>
-          )}
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+            ))}
+          </dl>
+          <div className="row">
+            <Button variant="secondary" onPress={close}>
+              Close
+            </Button>
+          </div>
+        </>
+      )}
+    </ModalDialog>
   );
 }

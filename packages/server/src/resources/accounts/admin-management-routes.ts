@@ -2,10 +2,11 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireInstanceAdmin } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
-import { lockOwnerSeats, SeatsSchema, seatsOf } from '../teams/index.ts';
-import { findAccount, setSeatLimit } from './store.ts';
+import { requireInstanceAdmin } from '../../routing/management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
+import { SeatsSchema, seatsOf } from '../teams/index.ts';
+import { setOwnerSeatLimit } from './service.ts';
+import { findAccount } from './store.ts';
 
 const AccountSeats = Type.Object(
   {
@@ -62,12 +63,7 @@ export async function adminManagementRoutes(app: ManagementApp, { db, config }: 
     async (request) => {
       requireInstanceAdmin(request);
       const { accountId } = request.params;
-      const found = await db.transaction(async (tx) => {
-        if (!(await findAccount(tx, accountId))) return false;
-        // Invites and acceptances of this owner decide on the limit under the same lock.
-        await lockOwnerSeats(tx, accountId);
-        return setSeatLimit(tx, accountId, request.body.seatLimit);
-      });
+      const found = await setOwnerSeatLimit(db, accountId, request.body.seatLimit);
       if (!found) throw new NotFoundError();
       return load(request.params.accountId);
     },

@@ -5,8 +5,8 @@
  */
 import { errorResponses } from '../../http/common-schemas.ts';
 import { nowIso } from '../../kernel/ids.ts';
-import { requireAccount } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { requireAccount } from '../../routing/management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import {
   type AttentionIdeaRow,
   listAwaitingModeration,

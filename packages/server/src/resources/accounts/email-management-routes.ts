@@ -4,17 +4,17 @@ import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, ConflictError, MailFailedError, TooManyRequestsError } from '../../kernel/errors.ts';
 import { hitSlidingWindow, rateLimitHeaders } from '../../http/rate-limit.ts';
-import { requireAccount } from '../../management/access.ts';
-import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../../management/context.ts';
+import { requireAccount } from '../../routing/management/access.ts';
+import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../../routing/management/context.ts';
 import { sendVerification } from './emails.ts';
 import { passwordResetMessage } from './messages.ts';
 import { resetPasswordPage, resultPage } from './pages.ts';
 import { requireStrongPassword } from './password-strength.ts';
 import { hashPassword } from './passwords.ts';
 import { Message, ResetBody, ResetRequestBody, TokenQuery, Verified } from './schemas.ts';
-import { checkLink, createLink, expireLinks, LINK_PROBLEMS, useLink } from './store-links.ts';
-import { deleteAccountSessions } from './store-sessions.ts';
-import { findAccount, findAccountByEmail, markEmailVerified, normaliseEmail, resetPasswordHash } from './store.ts';
+import { resetPasswordWithLink, verifyEmailWithLink } from './service.ts';
+import { checkLink, createLink, expireLinks, LINK_PROBLEMS } from './store-links.ts';
+import { findAccount, findAccountByEmail, normaliseEmail } from './store.ts';
 
 /** Resends of the verification e-mail: 3 an hour per account. Reset requests: 3 an hour per address. */
 const RESEND_LIMIT = { max: 3, windowMs: 60 * 60 * 1000 };
@@ -78,8 +78,7 @@ export async function emailManagementRoutes(app: ManagementApp, deps: Management
         if (html) return sendHtml(reply, resultPage('Link not valid', LINK_PROBLEMS[check.reason]), 400);
         throw new BadRequestError(LINK_PROBLEMS[check.reason]);
       }
-      await useLink(db, check.linkId);
-      await markEmailVerified(db, check.accountId, check.email);
+      await verifyEmailWithLink(db, check);
       if (html)
         return sendHtml(reply, resultPage('E-mail verified', `${check.email} is verified. You can close this page.`));
       return { verified: true as const, email: check.email };
@@ -147,13 +146,7 @@ export async function emailManagementRoutes(app: ManagementApp, deps: Management
       if (!check.ok) throw new BadRequestError(LINK_PROBLEMS[check.reason]);
       await requireStrongPassword(request.body.password, 'password', [check.email]);
       const passwordHash = await hashPassword(request.body.password);
-      const used = await db.transaction(async (tx) => {
-        if (!(await useLink(tx, check.linkId))) return false;
-        // The link reached the inbox, which proves the address as well as a verification link does.
-        await resetPasswordHash(tx, check.accountId, check.email, passwordHash);
-        await deleteAccountSessions(tx, check.accountId);
-        return true;
-      });
+      const used = await resetPasswordWithLink(db, check, passwordHash);
       if (!used) throw new BadRequestError(LINK_PROBLEMS.used);
       return { message: 'Password changed; sign in with the new password' };
     },

@@ -1,6 +1,6 @@
 /** The e-mails of sign-up: the verification link, and the notice to an address that already has an account. */
 import { hitSlidingWindow } from '../../http/rate-limit.ts';
-import type { ManagementDeps } from '../../management/context.ts';
+import type { ManagementDeps } from '../../routing/management/context.ts';
 import { verificationMessage, signUpAttemptMessage } from './messages.ts';
 import { createLink, expireLinks } from './store-links.ts';
 import { normaliseEmail, type AccountRow } from './store.ts';

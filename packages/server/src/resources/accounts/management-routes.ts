@@ -2,18 +2,18 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../kernel/errors.ts';
-import { requireAccount } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { requireAccount } from '../../routing/management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { clearSessionCookie } from './cookies.ts';
 import { sendSignUpAttemptNotice, sendVerification } from './emails.ts';
 import { requireStrongPassword } from './password-strength.ts';
 import { hashPassword, passwordMatches } from './passwords.ts';
 import { AccountEnvelope, Message, Password, SignInBody, SignUpBody, UpdateMeBody } from './schemas.ts';
 import { presentAccount } from './presenter.ts';
-import { createAccountUnlessTaken, seededProjects } from './service.ts';
+import { changePassword, createAccountUnlessTaken, seededProjects } from './service.ts';
 import { signInWithPassword, throttledHeaders } from './sign-in.ts';
-import { deleteAccountSessions, deleteSession } from './store-sessions.ts';
-import { findAccount, setAccountName, setPasswordHash } from './store.ts';
+import { deleteSession } from './store-sessions.ts';
+import { findAccount, setAccountName } from './store.ts';
 
 /** The one answer to every sign-up, new address or taken: it must not tell which. */
 export const SIGN_UP_ANSWER = 'Check your e-mail to finish signing up, then sign in';
@@ -135,10 +135,7 @@ export async function accountManagementRoutes(app: ManagementApp, deps: Manageme
       }
       await requireStrongPassword(request.body.newPassword, 'newPassword', [row.email, row.name]);
       const passwordHash = await hashPassword(request.body.newPassword);
-      await db.transaction(async (tx) => {
-        await setPasswordHash(tx, account.id, passwordHash);
-        await deleteAccountSessions(tx, account.id, account.credentialId);
-      });
+      await changePassword(db, account.id, passwordHash, account.credentialId);
       return { account: presentAccount((await findAccount(db, account.id))!) };
     },
   );

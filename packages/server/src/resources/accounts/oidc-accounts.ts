@@ -1,5 +1,5 @@
 /** Who an identity-provider sign-in is: a linked identity, an account with the same address, or a new account. */
-import { isTrue, type Queryable } from '../../db/database.ts';
+import { type Database, isTrue, type Queryable } from '../../db/database.ts';
 import { BadRequestError, ConflictError } from '../../kernel/errors.ts';
 import { revokeAccountTokens } from '../tokens/index.ts';
 import type { ProviderIdentity } from './oidc-provider.ts';
@@ -23,7 +23,16 @@ export interface ResolvedAccount {
 const link = (tx: Queryable, identity: ProviderIdentity, accountId: string, email: string | undefined) =>
   linkIdentity(tx, identity.issuer, identity.subject, accountId, email);
 
-export async function resolveAccount(
+/** Signs in through the identity provider: the identity's account, found, linked or created, in one transaction. */
+export function signInWithIdentity(
+  db: Database,
+  identity: ProviderIdentity,
+  claimProjects: readonly string[],
+): Promise<ResolvedAccount> {
+  return db.transaction((tx) => resolveAccount(tx, identity, claimProjects));
+}
+
+async function resolveAccount(
   tx: Queryable,
   identity: ProviderIdentity,
   claimProjects: readonly string[],

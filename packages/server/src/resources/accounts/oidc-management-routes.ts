@@ -9,10 +9,10 @@ import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadGatewayError, BadRequestError, NotFoundError } from '../../kernel/errors.ts';
 import { nowIso } from '../../kernel/ids.ts';
-import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../../management/context.ts';
+import { MANAGEMENT_API_PREFIX, type ManagementApp, type ManagementDeps } from '../../routing/management/context.ts';
 import { setSessionCookie } from './cookies.ts';
 import { sendVerification } from './emails.ts';
-import { resolveAccount } from './oidc-accounts.ts';
+import { signInWithIdentity } from './oidc-accounts.ts';
 import { createIdentityProvider } from './oidc-provider.ts';
 import { seededProjects } from './service.ts';
 import { saveOidcRequest, takeOidcRequest } from './store-oidc-requests.ts';
@@ -129,7 +129,7 @@ export async function oidcManagementRoutes(app: ManagementApp, deps: ManagementD
           request.log.warn({ err: error }, 'identity provider sign-in failed');
           throw new BadGatewayError('Sign-in with the identity provider failed; start again');
         });
-      const { account, created } = await db.transaction((tx) => resolveAccount(tx, identity, seededProjects(config)));
+      const { account, created } = await signInWithIdentity(db, identity, seededProjects(config));
       if (created && !isTrue(account.email_verified)) {
         await sendVerification(deps, account).catch((error: unknown) =>
           request.log.error({ err: error }, 'verification e-mail not sent'),

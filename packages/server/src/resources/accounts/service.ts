@@ -1,10 +1,24 @@
-/** Creating an account: the use case behind sign-up, identity-provider sign-in and the test fixtures. */
+/**
+ * Accounts' use cases: creating one (behind sign-up, identity-provider sign-in and the test
+ * fixtures), changing or resetting its password, and an owner's seat limit.
+ */
 import type { Config } from '../../config.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { claimProjectForTeam } from '../projects/index.ts';
 import { DEMO_PROJECT_ID } from '../../seed/first-start.ts';
-import { createTeam } from '../teams/index.ts';
-import { findAccount, findAccountByEmail, insertAccount, type AccountRow } from './store.ts';
+import { createTeam, lockOwnerSeats } from '../teams/index.ts';
+import { useLink } from './store-links.ts';
+import { deleteAccountSessions } from './store-sessions.ts';
+import {
+  findAccount,
+  findAccountByEmail,
+  insertAccount,
+  markEmailVerified,
+  resetPasswordHash,
+  setPasswordHash,
+  setSeatLimit,
+  type AccountRow,
+} from './store.ts';
 
 /** What the instance's first account owns: the platform project and the demo project. */
 export const seededProjects = (config: Config) => [config.platformProjectId, DEMO_PROJECT_ID];
@@ -41,4 +55,56 @@ export async function createAccountUnlessTaken(db: Database, input: NewAccount):
     if (await findAccountByEmail(db, input.email)) return undefined;
     throw error;
   }
+}
+
+/** Sets a new password and signs out every other session (`keepCredentialId`: the one asking). */
+export async function changePassword(
+  db: Database,
+  accountId: string,
+  passwordHash: string,
+  keepCredentialId: string | undefined,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await setPasswordHash(tx, accountId, passwordHash);
+    await deleteAccountSessions(tx, accountId, keepCredentialId);
+  });
+}
+
+/**
+ * Sets a new password through a reset link checked beforehand, once: false when the link was used
+ * meanwhile. Signs out every session, and verifies the address (the link reached the inbox, which
+ * proves it as well as a verification link does).
+ */
+export async function resetPasswordWithLink(
+  db: Database,
+  link: { linkId: string; accountId: string; email: string },
+  passwordHash: string,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    if (!(await useLink(tx, link.linkId))) return false;
+    await resetPasswordHash(tx, link.accountId, link.email, passwordHash);
+    await deleteAccountSessions(tx, link.accountId);
+    return true;
+  });
+}
+
+/** Marks the address verified through a verification link checked beforehand, and uses the link up. */
+export async function verifyEmailWithLink(
+  db: Database,
+  link: { linkId: string; accountId: string; email: string },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await useLink(tx, link.linkId);
+    await markEmailVerified(tx, link.accountId, link.email);
+  });
+}
+
+/** Sets an owner's seat limit over all their teams (null: the default); false when no such account. */
+export async function setOwnerSeatLimit(db: Database, accountId: string, seatLimit: number | null): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    if (!(await findAccount(tx, accountId))) return false;
+    // Invites and acceptances of this owner decide on the limit under the same lock.
+    await lockOwnerSeats(tx, accountId);
+    return setSeatLimit(tx, accountId, seatLimit);
+  });
 }

@@ -6,8 +6,8 @@
 import { Readable } from 'node:stream';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { ProjectParams } from '../../http/management-schemas.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { projectAccess } from '../../routing/management/declared-access.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { auditPageOf, filterOf } from './audit-page.ts';
 import { CSV_COLUMNS, csvLine, jsonLine } from './presenter.ts';
 import { AuditExportQuery, AuditPage, AuditQuery, AuditSettings } from './schemas.ts';
@@ -21,9 +21,10 @@ export async function auditManagementRoutes(app: ManagementApp, { db }: Manageme
   app.get(
     '/projects/:projectId/audit',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'listAuditEntries',
-        summary: 'Who did what, newest first: the project’s actions and its team’s (role: admin)',
+        summary: 'Who did what, newest first: the project’s actions and its team’s',
         tags,
         params: ProjectParams,
         querystring: AuditQuery,
@@ -31,7 +32,7 @@ export async function auditManagementRoutes(app: ManagementApp, { db }: Manageme
       },
     },
     async (request) => {
-      const project = await requireProjectAccess(request, request.params.projectId, 'admin');
+      const project = projectAccess(request);
       return auditPageOf(db, { projectId: project.id, teamId: project.team_id }, request.query);
     },
   );
@@ -39,9 +40,10 @@ export async function auditManagementRoutes(app: ManagementApp, { db }: Manageme
   app.get(
     '/projects/:projectId/audit/export',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'exportAuditEntries',
-        summary: 'The filtered audit log as CSV or JSON lines, streamed, newest first (role: admin)',
+        summary: 'The filtered audit log as CSV or JSON lines, streamed, newest first',
         tags,
         params: ProjectParams,
         querystring: AuditExportQuery,
@@ -58,7 +60,7 @@ export async function auditManagementRoutes(app: ManagementApp, { db }: Manageme
       },
     },
     async (request, reply) => {
-      const project = await requireProjectAccess(request, request.params.projectId, 'admin');
+      const project = projectAccess(request);
       const format = request.query.format ?? 'jsonl';
       const entries = auditEntries(db, { projectId: project.id, teamId: project.team_id }, filterOf(request.query));
       async function* lines() {
@@ -80,16 +82,17 @@ export async function auditManagementRoutes(app: ManagementApp, { db }: Manageme
   app.get(
     '/projects/:projectId/audit/settings',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'getAuditSettings',
-        summary: 'How long the audit log is kept (role: admin)',
+        summary: 'How long the audit log is kept',
         tags,
         params: ProjectParams,
         response: { 200: AuditSettings, ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => {
-      const project = await requireProjectAccess(request, request.params.projectId, 'admin');
+      const project = projectAccess(request);
       return { retentionDays: await auditRetention(db, project.id) };
     },
   );
@@ -97,9 +100,10 @@ export async function auditManagementRoutes(app: ManagementApp, { db }: Manageme
   app.put(
     '/projects/:projectId/audit/settings',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'putAuditSettings',
-        summary: 'Set how long the audit log is kept, in days (role: admin); the change is itself logged',
+        summary: 'Set how long the audit log is kept, in days; the change is itself logged',
         tags,
         params: ProjectParams,
         body: AuditSettings,
@@ -107,7 +111,7 @@ export async function auditManagementRoutes(app: ManagementApp, { db }: Manageme
       },
     },
     async (request) => {
-      const project = await requireProjectAccess(request, request.params.projectId, 'admin');
+      const project = projectAccess(request);
       return { retentionDays: await setAuditRetention(db, project.id, request.body.retentionDays) };
     },
   );

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { IsoTime, registerAreaTool, type ToolContext } from '../../mcp/tools/context.ts';
+import { IsoTime, registerAreaTool, type ToolContext } from '../../routing/mcp/tool-context.ts';
 import type { ProjectRow } from '../projects/index.ts';
 import { auditPageOf } from './audit-page.ts';
 

@@ -3,7 +3,7 @@
  * shipped) and of new ideas, public items only; linked from every page with `<link rel="alternate">`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { BoardDeps } from '../../board/context.ts';
+import type { BoardDeps } from '../../routing/board/context.ts';
 import { listBoardChangelog } from '../changelog/index.ts';
 import { listBoardIdeas } from '../features/index.ts';
 import { type BoardFeedInfo, changelogFeed, type FeedFormat, ideasFeed } from './feeds.ts';

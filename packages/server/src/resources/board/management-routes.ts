@@ -6,8 +6,8 @@
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { ConflictError, NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { projectAccess } from '../../routing/management/declared-access.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import {
   approveHeldComment,
   approveHeldFeature,
@@ -51,16 +51,17 @@ export async function boardManagementRoutes(app: ManagementApp, { db, config }: 
   app.get(
     '/projects/:projectId/board',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'getBoardSettings',
-        summary: 'The public board’s settings and address (role: member)',
+        summary: 'The public board’s settings and address',
         tags,
         params: ProjectParams,
         response: { 200: BoardSettings, ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => {
-      const project = await requireProjectAccess(request, request.params.projectId, 'member');
+      const project = projectAccess(request);
       return presentBoard(await readBoard(db, project.id), config.publicUrl, project.slug);
     },
   );
@@ -68,10 +69,11 @@ export async function boardManagementRoutes(app: ManagementApp, { db, config }: 
   app.patch(
     '/projects/:projectId/board',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'updateBoardSettings',
         summary:
-          'Turn the board on or off, make it private, set its title, logo, accent colour, custom domain, anonymous votes or moderation (role: admin)',
+          'Turn the board on or off, make it private, set its title, logo, accent colour, custom domain, anonymous votes or moderation',
         tags,
         params: ProjectParams,
         body: UpdateBoardBody,
@@ -79,7 +81,7 @@ export async function boardManagementRoutes(app: ManagementApp, { db, config }: 
       },
     },
     async (request) => {
-      const project = await requireProjectAccess(request, request.params.projectId, 'admin');
+      const project = projectAccess(request);
       requireSomeField(request.body, UPDATE_FIELDS);
       const settings = await changeBoardSettings(db, config.publicUrl, project.id, request.body);
       return presentBoard(settings, config.publicUrl, project.slug);
@@ -89,17 +91,18 @@ export async function boardManagementRoutes(app: ManagementApp, { db, config }: 
   app.post(
     '/projects/:projectId/board/sso-secret',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'rotateBoardSsoSecret',
         summary:
-          'Make a new secret for signed identify (SSO) from your app; shown only in this answer. The previous secret stops working (role: admin)',
+          'Make a new secret for signed identify (SSO) from your app; shown only in this answer. The previous secret stops working',
         tags,
         params: ProjectParams,
         response: { 200: SsoSecret, ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => {
-      const project = await requireProjectAccess(request, request.params.projectId, 'admin');
+      const project = projectAccess(request);
       return rotateSsoSecret(db, config, project.id);
     },
   );
@@ -107,9 +110,10 @@ export async function boardManagementRoutes(app: ManagementApp, { db, config }: 
   app.get(
     '/projects/:projectId/moderation',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'listModerationQueue',
-        summary: 'Held ideas and comments waiting for approval, oldest first (role: member)',
+        summary: 'Held ideas and comments waiting for approval, oldest first',
         tags,
         params: ProjectParams,
         querystring: ModerationQuery,
@@ -118,7 +122,6 @@ export async function boardManagementRoutes(app: ManagementApp, { db, config }: 
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const limit = clampLimit(request.query.limit, 50, 200);
       const offset = request.query.offset ?? 0;
       const { rows, total } = await listModerationQueue(db, projectId, { kind: request.query.kind, limit, offset });
@@ -135,11 +138,12 @@ export async function boardManagementRoutes(app: ManagementApp, { db, config }: 
     app.post(
       `/projects/:projectId/moderation/ideas/:featureId/${action}`,
       {
+        config: { access: { project: 'admin' } },
         schema: {
           operationId: approve ? 'approveHeldIdea' : 'rejectHeldIdea',
           summary: approve
-            ? 'Approve a held idea: it becomes public (role: admin)'
-            : 'Reject a held idea: it is deleted with its votes and comments (role: admin)',
+            ? 'Approve a held idea: it becomes public'
+            : 'Reject a held idea: it is deleted with its votes and comments',
           tags,
           params: ModerationIdeaParams,
           response: { 200: ModerationDecision, ...errorResponses(401, 403, 404, 409) },
@@ -147,7 +151,6 @@ export async function boardManagementRoutes(app: ManagementApp, { db, config }: 
       },
       async (request) => {
         const { projectId, featureId } = request.params;
-        await requireProjectAccess(request, projectId, 'admin');
         const outcome = approve
           ? await approveHeldFeature(db, projectId, featureId)
           : await rejectHeldFeature(db, projectId, featureId);
@@ -159,11 +162,12 @@ export async function boardManagementRoutes(app: ManagementApp, { db, config }: 
     app.post(
       `/projects/:projectId/moderation/comments/:commentId/${action}`,
       {
+        config: { access: { project: 'admin' } },
         schema: {
           operationId: approve ? 'approveHeldComment' : 'rejectHeldComment',
           summary: approve
-            ? 'Approve a held comment: it becomes public and counts on its idea (role: admin)'
-            : 'Reject a held comment: it is deleted (role: admin)',
+            ? 'Approve a held comment: it becomes public and counts on its idea'
+            : 'Reject a held comment: it is deleted',
           tags,
           params: ModerationCommentParams,
           response: { 200: ModerationDecision, ...errorResponses(401, 403, 404, 409) },
@@ -171,7 +175,6 @@ export async function boardManagementRoutes(app: ManagementApp, { db, config }: 
       },
       async (request) => {
         const { projectId, commentId } = request.params;
-        await requireProjectAccess(request, projectId, 'admin');
         const { outcome, featureId } = approve
           ? await approveHeldComment(db, projectId, commentId)
           : await rejectHeldComment(db, projectId, commentId);
@@ -186,9 +189,10 @@ export async function boardManagementRoutes(app: ManagementApp, { db, config }: 
         ? '/projects/:projectId/moderation/ideas/:featureId/spam'
         : '/projects/:projectId/moderation/comments/:commentId/spam',
       {
+        config: { access: { project: 'admin' } },
         schema: {
           operationId: kind === 'idea' ? 'markHeldIdeaSpam' : 'markHeldCommentSpam',
-          summary: `Mark a held ${kind} as spam: it is deleted, and the board user who wrote it is marked so that what they post next is held (role: admin)`,
+          summary: `Mark a held ${kind} as spam: it is deleted, and the board user who wrote it is marked so that what they post next is held`,
           tags,
           params: kind === 'idea' ? ModerationIdeaParams : ModerationCommentParams,
           response: { 200: ModerationDecision, ...errorResponses(401, 403, 404, 409) },
@@ -198,7 +202,6 @@ export async function boardManagementRoutes(app: ManagementApp, { db, config }: 
         const params = request.params as { projectId: string; featureId?: string; commentId?: string };
         const { projectId } = params;
         const id = (kind === 'idea' ? params.featureId : params.commentId) ?? '';
-        await requireProjectAccess(request, projectId, 'admin');
         const author = await heldItemAuthor(db, projectId, kind, id);
         let featureId = id;
         if (kind === 'idea') decided(await rejectHeldFeature(db, projectId, id), kind);

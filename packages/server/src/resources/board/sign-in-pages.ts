@@ -13,8 +13,8 @@ import {
   queryText,
   safeReturn,
   sendPage,
-} from '../../board/context.ts';
-import { Csrf, Errors, Honeypot, html, Notice, Page } from '../../board/ui.ts';
+} from '../../routing/board/context.ts';
+import { Csrf, Errors, Honeypot, html, Notice, Page } from '../../routing/board/ui.ts';
 import { BOARD_SESSION_COOKIE, boardSsoSecret } from './sso-secret.ts';
 import { profileOfClaims } from './sso-claims.ts';
 import { linkMessage } from '../../mail/link-message.ts';

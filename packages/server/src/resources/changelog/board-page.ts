@@ -4,8 +4,8 @@
  * ("Shipped in") and the feeds link. Descriptions were sanitised when written (sanitize.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import { type BoardContext, type BoardDeps, type MessageKey, queryText } from '../../board/context.ts';
-import { DateText, html, Page } from '../../board/ui.ts';
+import { type BoardContext, type BoardDeps, type MessageKey, queryText } from '../../routing/board/context.ts';
+import { DateText, html, Page } from '../../routing/board/ui.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import { type BoardChangelogEntry, listBoardChangelog } from './read-model.ts';
 

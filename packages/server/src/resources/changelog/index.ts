@@ -9,3 +9,5 @@ export { listPublishedEntriesOfFeature } from './read-model.ts';
 export { listBoardChangelog, type BoardChangelogEntry, type ShippedIdea } from './read-model.ts';
 // The board's feed sanitises entry descriptions again as it writes them.
 export { sanitizeDescription } from './sanitize.ts';
+// Importers write another tool's entries as they were, announcing nothing (in the import's transaction).
+export { insertImportedEntry, updateImportedEntry, type ImportedEntry, type StandaloneStatus } from './store.ts';

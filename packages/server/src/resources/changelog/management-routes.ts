@@ -1,8 +1,7 @@
 /** Management of a project's changelog: drafts, published entries, publishing and unpublishing. */
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { presentManagedEntry } from './presenter.ts';
 import { sanitizeDescription } from './sanitize.ts';
@@ -33,9 +32,10 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
   app.get(
     '/projects/:projectId/changelog',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListChangelog',
-        summary: 'Changelog entries, drafts included, newest first (role: member)',
+        summary: 'Changelog entries, drafts included, newest first',
         tags,
         params: ProjectParams,
         querystring: ListEntriesQuery,
@@ -44,7 +44,6 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const limit = clampLimit(request.query.limit, 50, 200);
       const offset = request.query.offset ?? 0;
       const { rows, total } = await listEntries(db, projectId, { ...request.query, limit, offset });
@@ -59,10 +58,10 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
   app.post(
     '/projects/:projectId/changelog',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageCreateChangelogEntry',
-        summary:
-          'Create an entry, standalone (statusKey new, improved or fixed) or linked to features it ships (role: admin)',
+        summary: 'Create an entry, standalone (statusKey new, improved or fixed) or linked to features it ships',
         tags,
         params: ProjectParams,
         body: CreateEntryBody,
@@ -71,7 +70,6 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
     },
     async (request, reply) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const id = await createEntry(db, projectId, request.body);
       return reply.code(201).send(await present(projectId, id));
     },
@@ -80,10 +78,10 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
   app.post(
     '/projects/:projectId/changelog/preview',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'managePreviewChangelogDescription',
-        summary:
-          'Sanitise a description as a create or edit would, storing nothing: what the board will show (role: admin)',
+        summary: 'Sanitise a description as a create or edit would, storing nothing: what the board will show',
         tags,
         params: ProjectParams,
         body: PreviewBody,
@@ -91,7 +89,6 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
       },
     },
     async (request) => {
-      await requireProjectAccess(request, request.params.projectId, 'admin');
       return { description: sanitizeDescription(request.body.description) };
     },
   );
@@ -99,9 +96,10 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
   app.get(
     '/projects/:projectId/changelog/:entryId',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetChangelogEntry',
-        summary: 'Read one entry (role: member)',
+        summary: 'Read one entry',
         tags,
         params: EntryParams,
         response: { 200: ManagedEntry, ...errorResponses(401, 403, 404) },
@@ -109,7 +107,6 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
     },
     async (request) => {
       const { projectId, entryId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       return present(projectId, entryId);
     },
   );
@@ -117,10 +114,10 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
   app.patch(
     '/projects/:projectId/changelog/:entryId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageUpdateChangelogEntry',
-        summary:
-          'Edit summary, description, linked feature or status of an entry, or schedule a draft (publishAt) (role: admin)',
+        summary: 'Edit summary, description, linked feature or status of an entry, or schedule a draft (publishAt)',
         tags,
         params: EntryParams,
         body: UpdateEntryBody,
@@ -129,7 +126,6 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
     },
     async (request) => {
       const { projectId, entryId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, UPDATE_FIELDS);
       if (!(await editEntry(db, projectId, entryId, request.body))) throw new NotFoundError();
       return present(projectId, entryId);
@@ -143,11 +139,12 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
     app.post(
       `/projects/:projectId/changelog/:entryId/${action}`,
       {
+        config: { access: { project: 'admin' } },
         schema: {
           operationId: published ? 'managePublishChangelogEntry' : 'manageUnpublishChangelogEntry',
           summary: published
-            ? 'Publish an entry now: it shows in the public changelog, publishedAt set to now, any schedule cleared (role: admin)'
-            : 'Turn an entry back into a draft: publishedAt and any schedule (publishAt) become null (role: admin)',
+            ? 'Publish an entry now: it shows in the public changelog, publishedAt set to now, any schedule cleared'
+            : 'Turn an entry back into a draft: publishedAt and any schedule (publishAt) become null',
           tags,
           params: EntryParams,
           response: { 200: ManagedEntry, ...errorResponses(401, 403, 404) },
@@ -155,7 +152,6 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
       },
       async (request) => {
         const { projectId, entryId } = request.params;
-        await requireProjectAccess(request, projectId, 'admin');
         if (!(await publishEntry(db, projectId, entryId, published))) throw new NotFoundError();
         return present(projectId, entryId);
       },
@@ -165,9 +161,10 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
   app.delete(
     '/projects/:projectId/changelog/:entryId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageDeleteChangelogEntry',
-        summary: 'Delete an entry (role: admin)',
+        summary: 'Delete an entry',
         tags,
         params: EntryParams,
         response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
@@ -175,7 +172,6 @@ export async function changelogManagementRoutes(app: ManagementApp, { db }: Mana
     },
     async (request, reply) => {
       const { projectId, entryId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       if (!(await removeEntry(db, projectId, entryId))) throw new NotFoundError();
       return reply.code(204).send(null);
     },

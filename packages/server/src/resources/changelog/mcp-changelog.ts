@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { registerAreaTool, required, ToolError, type ToolContext } from '../../mcp/tools/context.ts';
+import { registerAreaTool, required, ToolError, type ToolContext } from '../../routing/mcp/tool-context.ts';
 import type { ProjectRow } from '../projects/index.ts';
 import { presentManagedEntry } from './presenter.ts';
 import { getEntry, linkedFeaturesOf, listEntries } from './read-model.ts';

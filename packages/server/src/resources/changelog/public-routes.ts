@@ -1,8 +1,8 @@
 /** The public GET /changelog: published entries (or drafts) of the key's project. */
 import { Type } from 'typebox';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
-import type { App, Deps } from '../../public-api/context.ts';
-import { keyOf } from '../../public-api/context.ts';
+import type { App, Deps } from '../../routing/public-api/context.ts';
+import { keyOf } from '../../routing/public-api/context.ts';
 import { presentEntry } from './presenter.ts';
 import { listChangelog } from './read-model.ts';
 import { ChangelogEntry, ChangelogQuery } from './schemas.ts';

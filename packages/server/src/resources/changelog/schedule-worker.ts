@@ -3,7 +3,8 @@
  * `CHANGELOG_SCHEDULE_INTERVAL_MS` it asks (one read, which writes nothing when nothing is due, so
  * an idle poll does not move SQLite's change marker) whether a scheduled draft is due; if so it
  * publishes each due entry in its own transaction through the store's conditional UPDATE
- * (`publishIfDue`: still a draft, still scheduled, still due). That is the same write a manual
+ * (`publishIfDue`: still a draft, still scheduled, still due), with its audit-log entry as the
+ * `system` actor (service.ts, `publishScheduledEntry`). That is the same write a manual
  * publish makes, so the change marker, board caches, feeds and the `changelog.published` domain
  * event (follower e-mails queued in the same transaction) all see a scheduled publish exactly as
  * a manual one. Several processes may run the worker: the conditional UPDATE lets only one of
@@ -12,7 +13,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import { PollingWorker } from '../../kernel/poller.ts';
-import { anyScheduleDue, listScheduleDue, publishIfDue } from './store.ts';
+import { publishScheduledEntry } from './service.ts';
+import { anyScheduleDue, listScheduleDue } from './store.ts';
 
 /** Entries looked at per read; a pass reads again until nothing is due. */
 const BATCH = 50;
@@ -44,7 +46,7 @@ export class ScheduleWorker extends PollingWorker {
       if (due.length === 0) break;
       for (const entry of due) {
         seen.add(entry.id);
-        if (await db.transaction((tx) => publishIfDue(tx, entry.project_id, entry.id, now))) {
+        if (await publishScheduledEntry(db, entry.project_id, entry.id, now)) {
           published.push(entry.id);
           log.info({ entryId: entry.id, projectId: entry.project_id }, 'changelog schedule: published');
         }

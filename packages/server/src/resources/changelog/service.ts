@@ -5,6 +5,7 @@
  */
 import type { Database, Queryable } from '../../db/database.ts';
 import { isForeignKeyViolation } from '../../db/failures.ts';
+import { runAs, SYSTEM_ACTOR } from '../../kernel/actor.ts';
 import { BadRequestError, ConflictError } from '../../kernel/errors.ts';
 import { changes, recordAudit } from '../audit/index.ts';
 import { presentManagedEntry } from './presenter.ts';
@@ -13,6 +14,7 @@ import { sanitizeDescription } from './sanitize.ts';
 import {
   deleteEntry,
   insertEntry,
+  publishIfDue,
   setPublished,
   updateEntry,
   type EntryChanges,
@@ -163,6 +165,28 @@ export async function publishEntry(db: Database, projectId: string, entryId: str
     }
     return done;
   });
+}
+
+/**
+ * The schedule worker's publish of one due draft (schedule-worker.ts): the conditional publish
+ * and its audit entry in one transaction, as the `system` actor, with the action a manual publish
+ * records (the actor tells them apart). False when it was no longer due (another worker published
+ * it, or it was unpublished or rescheduled): nothing recorded then.
+ */
+export async function publishScheduledEntry(
+  db: Database,
+  projectId: string,
+  entryId: string,
+  now: string,
+): Promise<boolean> {
+  return runAs(SYSTEM_ACTOR, () =>
+    db.transaction(async (tx) => {
+      const before = await snapshot(tx, projectId, entryId);
+      if (!(await publishIfDue(tx, projectId, entryId, now))) return false;
+      if (before) await auditChange(tx, projectId, entryId, 'changelog_entry.published', before);
+      return true;
+    }),
+  );
 }
 
 /** Deletes an entry; false when the project has none with this id. */

@@ -137,6 +137,105 @@ export async function insertEntry(db: Queryable, projectId: string, input: NewEn
   return id;
 }
 
+export interface ImportedEntry {
+  summary: string;
+  /** Already sanitised HTML. */
+  description: string;
+  statusKey: StandaloneStatus;
+  featureIds: readonly string[];
+  published: boolean;
+  createdAt: string;
+  /** A published entry's date in the source. */
+  publishedAt: string | null;
+  /** A draft's future schedule in the source; null: none. */
+  publishAt: string | null;
+}
+
+/**
+ * An entry imported from another tool (resources/imports): written as it was there, published or
+ * draft with its dates, and announcing nothing (no `changelog.published`: imported history sends
+ * no follower e-mail). Runs in the import's transaction.
+ */
+export async function insertImportedEntry(tx: Queryable, projectId: string, input: ImportedEntry): Promise<string> {
+  const id = newId('chg');
+  await tx.run(
+    `INSERT INTO changelog_entries (id, project_id, feature_id, summary, description, status_key, status_label, published, created_at, published_at, publish_at, announcement)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      id,
+      projectId,
+      null,
+      input.summary,
+      input.description,
+      input.statusKey,
+      STANDALONE_STATUSES[input.statusKey],
+      bool(input.published),
+      input.createdAt,
+      input.published ? input.publishedAt : null,
+      input.published ? null : input.publishAt,
+      bool(false),
+    ],
+  );
+  await setLinks(tx, id, input.featureIds);
+  return id;
+}
+
+/**
+ * An entry imported before, brought up to date with the source (text, status, publication, dates,
+ * links): 'missing' when it was deleted here since (the caller imports it anew), 'unchanged' when
+ * everything agrees. Announces nothing, like the first import.
+ */
+export async function updateImportedEntry(
+  tx: Queryable,
+  projectId: string,
+  id: string,
+  input: ImportedEntry,
+): Promise<'updated' | 'unchanged' | 'missing'> {
+  const row = await tx.get<{
+    summary: string;
+    description: string;
+    status_key: string;
+    published: number | boolean;
+    created_at: string;
+    published_at: string | null;
+    publish_at: string | null;
+  }>(
+    'SELECT summary, description, status_key, published, created_at, published_at, publish_at FROM changelog_entries WHERE id = ? AND project_id = ?',
+    [id, projectId],
+  );
+  if (!row) return 'missing';
+  const links = await linkedFeatureIds(tx, id);
+  const publishedAt = input.published ? input.publishedAt : null;
+  const publishAt = input.published ? null : input.publishAt;
+  const same =
+    row.summary === input.summary &&
+    row.description === input.description &&
+    row.status_key === input.statusKey &&
+    Boolean(Number(row.published)) === input.published &&
+    row.created_at === input.createdAt &&
+    row.published_at === publishedAt &&
+    row.publish_at === publishAt &&
+    links.join(',') === [...new Set(input.featureIds)].join(',');
+  if (same) return 'unchanged';
+  await tx.run(
+    `UPDATE changelog_entries SET summary = ?, description = ?, status_key = ?, status_label = ?, published = ?,
+       created_at = ?, published_at = ?, publish_at = ? WHERE id = ?`,
+    [
+      input.summary,
+      input.description,
+      input.statusKey,
+      STANDALONE_STATUSES[input.statusKey],
+      bool(input.published),
+      input.createdAt,
+      publishedAt,
+      publishAt,
+      id,
+    ],
+  );
+  await setLinks(tx, id, input.featureIds);
+  return 'updated';
+}
+
 export interface EntryChanges {
   summary?: string | undefined;
   description?: string | undefined;

@@ -6,8 +6,8 @@
  */
 import { Type } from 'typebox';
 import { clampLimit, errorResponses, Timestamp } from '../../http/common-schemas.ts';
-import type { App, Deps } from '../../public-api/context.ts';
-import { keyOf } from '../../public-api/context.ts';
+import type { App, Deps } from '../../routing/public-api/context.ts';
+import { keyOf } from '../../routing/public-api/context.ts';
 import { UnauthorizedError } from '../../kernel/errors.ts';
 import { IDENTITY_HEADER, IDENTITY_TOKEN_MAX_LENGTH } from '../board/index.ts';
 import { listUpdates, markUpdatesSeen } from './updates.ts';

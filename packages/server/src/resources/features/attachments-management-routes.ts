@@ -4,8 +4,7 @@
  */
 import { Type } from 'typebox';
 import { errorResponses, Timestamp } from '../../http/common-schemas.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { FeatureParams } from './management-schemas.ts';
 import { teamAttachmentContent, teamAttachments } from './widget-service.ts';
 
@@ -36,9 +35,10 @@ export async function attachmentManagementRoutes(app: ManagementApp, { db }: Man
   app.get(
     '/projects/:projectId/features/:featureId/attachments',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'listFeatureAttachments',
-        summary: "An item's attachments (the widget's screenshots) (role: member)",
+        summary: "An item's attachments (the widget's screenshots)",
         tags,
         params: FeatureParams,
         response: { 200: AttachmentList, ...errorResponses(401, 403, 404) },
@@ -46,7 +46,6 @@ export async function attachmentManagementRoutes(app: ManagementApp, { db }: Man
     },
     async (request) => {
       const { projectId, featureId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       return teamAttachments(db, projectId, featureId);
     },
   );
@@ -54,9 +53,10 @@ export async function attachmentManagementRoutes(app: ManagementApp, { db }: Man
   app.get(
     '/projects/:projectId/features/:featureId/attachments/:attachmentId',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'getFeatureAttachment',
-        summary: 'One attachment as its image (role: member)',
+        summary: 'One attachment as its image',
         tags,
         params: AttachmentParams,
         response: {
@@ -70,7 +70,6 @@ export async function attachmentManagementRoutes(app: ManagementApp, { db }: Man
     },
     async (request, reply) => {
       const { projectId, featureId, attachmentId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const { contentType, content } = await teamAttachmentContent(db, projectId, featureId, attachmentId);
       // Served as an image only, never sniffed as anything else, and kept out of shared caches.
       return reply

@@ -13,8 +13,8 @@ import {
   safeReturn,
   sendPage,
   wantsJson,
-} from '../../board/context.ts';
-import { Csrf, DateText, Errors, Honeypot, html, Notice, Page, StatusBadge } from '../../board/ui.ts';
+} from '../../routing/board/context.ts';
+import { Csrf, DateText, Errors, Honeypot, html, Notice, Page, StatusBadge } from '../../routing/board/ui.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import { findFeatureRedirect } from './store-merge.ts';
 import type { Scope } from '../../kernel/scope.ts';

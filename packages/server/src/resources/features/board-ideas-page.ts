@@ -4,8 +4,8 @@
  * similar ideas the submit form shows as a title is typed.
  */
 import type { FastifyInstance } from 'fastify';
-import { type BoardContext, type BoardDeps, queryText } from '../../board/context.ts';
-import { Csrf, DateText, html, Page, StatusBadge } from '../../board/ui.ts';
+import { type BoardContext, type BoardDeps, queryText } from '../../routing/board/context.ts';
+import { Csrf, DateText, html, Page, StatusBadge } from '../../routing/board/ui.ts';
 import { voterOf } from './board-voter.ts';
 import { votedAmong } from './store-votes.ts';
 import { FILTER_STATUSES } from './schemas.ts';
@@ -114,7 +114,7 @@ export async function boardIdeasPage(app: FastifyInstance, { db, pages }: BoardD
         tag: tags.some((tag) => tag.id === tagText) ? tagText : '',
         page: Number.isSafeInteger(pageNumber) && pageNumber > 0 && pageNumber <= 10_000 ? pageNumber : 1,
       };
-      const { rows, total } = await listBoardIdeas(db, ctx.project.id, {
+      const { rows, total, totalCapped } = await listBoardIdeas(db, ctx.project.id, {
         q: state.q || undefined,
         status: state.status || undefined,
         type: state.type || undefined,
@@ -124,7 +124,12 @@ export async function boardIdeasPage(app: FastifyInstance, { db, pages }: BoardD
         limit: PAGE_SIZE,
         offset: (state.page - 1) * PAGE_SIZE,
       });
-      const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+      // A search past its cap counts "more than" (search-read-model.ts): "More than 1000 ideas",
+      // and a next page while pages come full.
+      const counted = totalCapped ? total - 1 : total;
+      const pages = Math.max(1, Math.ceil(counted / PAGE_SIZE));
+      const pagesText = totalCapped ? `${Math.max(pages, state.page)}+` : pages;
+      const hasNext = state.page < pages || (totalCapped && rows.length === PAGE_SIZE);
       const title = ctx.board.title ?? ctx.project.name;
       const canVote = Boolean(ctx.user) || ctx.board.anonymousVotes;
       const voter = voterOf(request, reply, false);
@@ -190,7 +195,7 @@ export async function boardIdeasPage(app: FastifyInstance, { db, pages }: BoardD
             )}
           </ul>
         </nav>
-        <p class="muted" role="status">${ctx.t('ideas.count', { count: total })}</p>
+        <p class="muted" role="status">${totalCapped ? ctx.t('ideas.countMore', { count: counted }) : ctx.t('ideas.count', { count: total })}</p>
         ${
           rows.length === 0
             ? html`<p>${ctx.t('ideas.empty')}</p>`
@@ -208,16 +213,16 @@ export async function boardIdeasPage(app: FastifyInstance, { db, pages }: BoardD
             </ul>`
         }
         ${
-          pages > 1
-            ? html`<nav class="pager" aria-label=${ctx.t('ideas.page', { page: state.page, pages })}>
+          pages > 1 || hasNext
+            ? html`<nav class="pager" aria-label=${ctx.t('ideas.page', { page: state.page, pages: pagesText })}>
               ${
                 state.page > 1
                   ? html`<a rel="prev" href=${listUrl(ctx, state, { page: state.page - 1 })}>${ctx.t('ideas.previous')}</a>`
                   : html`<span></span>`
               }
-              <span>${ctx.t('ideas.page', { page: state.page, pages })}</span>
+              <span>${ctx.t('ideas.page', { page: state.page, pages: pagesText })}</span>
               ${
-                state.page < pages
+                hasNext
                   ? html`<a rel="next" href=${listUrl(ctx, state, { page: state.page + 1 })}>${ctx.t('ideas.next')}</a>`
                   : html`<span></span>`
               }

@@ -2,8 +2,8 @@
  * The public board's idea list and "similar ideas" suggestions: public ideas only (the live
  * environment, not internal, not held), filtered by status, type and tag (feature_tags, a table
  * of resources/tags: hence a read model), sorted top / new / trending, with full-text search
- * through the database's own engine: SQLite FTS5 (features_fts, bm25) or PostgreSQL's
- * to_tsvector('simple', …) over the GIN index of migration 202611250100_board_search.
+ * through the database's own engine: SQLite FTS5 (features_fts, bm25) or PostgreSQL's stored
+ * search_document over its GIN index (migration 202701010100_search_document, ts_rank).
  *
  * User text never reaches the search syntax: it is cut into words of letters and digits, every
  * other character dropped, and each word is quoted (FTS5 "word"*, tsquery 'word':*), so quotes,
@@ -13,13 +13,21 @@ import type { Database, SqlValue } from '../../db/database.ts';
 import { Where } from '../../db/query.ts';
 import { tagsOfFeatures, type IdeaTag } from '../tags/index.ts';
 import { featureCountQuery } from './store-counts.ts';
-import { readList } from './list-read.ts';
+import { type ListStatements, readList } from './list-read.ts';
 import { TAGGED, taggedQueries } from './tagged-read-model.ts';
 import type { ListQuery } from './store.ts';
-import { trendingPage, type TrendingSource } from './store-trending.ts';
 import { typoCorrections } from './store-search.ts';
 import { STOP_WORDS } from './stop-words.ts';
 import { folded } from './typo.ts';
+import {
+  cappedSearchCount,
+  ftsExpression,
+  matchesPage,
+  pgTsQuery,
+  relevancePage,
+  SEARCH_COUNT_CAP,
+  type SearchText,
+} from './search-read-model.ts';
 
 /** The longest search text looked at, and the most words taken from it. */
 export const SEARCH_TEXT_MAX = 200;
@@ -99,46 +107,38 @@ export interface TextMatch {
   rankParams: SqlValue[];
 }
 
-const PG_DOCUMENT = "to_tsvector('simple', f.title || ' ' || f.description)";
-
 /**
  * `corrections`: for a word that matches nothing, the indexed words it may be a typo of
  * (store-search.ts); the word then matches any of them, whole.
  */
 export function textMatch(
   dialect: Database['dialect'],
+  projectId: string,
   words: string[],
   any: boolean,
   corrections: ReadonlyMap<string, readonly string[]> = new Map(),
 ): TextMatch {
+  const text = { projectId, words, corrections };
   if (dialect === 'sqlite') {
-    // Words hold only letters, marks and digits, so a quoted word is always one FTS5 string.
-    const term = (word: string) => {
-      const near = corrections.get(word);
-      return near ? `("${word}"* OR ${near.map((w) => `"${w}"`).join(' OR ')})` : `"${word}"*`;
-    };
-    const expression = words.map(term).join(any ? ' OR ' : ' AND ');
     return {
-      join: `JOIN (SELECT rowid AS fts_rowid, bm25(features_fts, 4.0, 1.0) AS fts_rank FROM features_fts
+      // The scope column (the project's token) weighs nothing in the rank.
+      join: `JOIN (SELECT rowid AS fts_rowid, bm25(features_fts, 4.0, 1.0, 0.0) AS fts_rank FROM features_fts
               WHERE features_fts MATCH ?) fts ON fts.fts_rowid = f.rowid`,
-      joinParams: [expression],
+      joinParams: [ftsExpression(text, any)],
       where: '',
       whereParams: [],
       rank: 'fts.fts_rank ASC',
       rankParams: [],
     };
   }
-  const term = (word: string) => {
-    const near = corrections.get(word);
-    return near ? `('${word}':* | ${near.map((w) => `'${w}'`).join(' | ')})` : `'${word}':*`;
-  };
-  const query = words.map(term).join(any ? ' | ' : ' & ');
+  const query = pgTsQuery(text, any);
   return {
     join: '',
     joinParams: [],
-    where: `${PG_DOCUMENT} @@ to_tsquery('simple', ?)`,
+    where: 'f.search_document @@ ?::tsquery',
     whereParams: [query],
-    rank: `ts_rank(setweight(to_tsvector('simple', f.title), 'A') || setweight(to_tsvector('simple', f.description), 'D'), to_tsquery('simple', ?)) DESC`,
+    // Title words weigh A, description words D in the stored document.
+    rank: 'ts_rank(f.search_document, ?::tsquery) DESC',
     rankParams: [query],
   };
 }
@@ -146,13 +146,16 @@ export function textMatch(
 /** The same match as a condition on `f` alone (all words, corrections allowed), for OR-ing with others. */
 export function textCondition(
   dialect: Database['dialect'],
+  projectId: string,
   words: string[],
   corrections: ReadonlyMap<string, readonly string[]>,
 ): { sql: string; params: SqlValue[] } {
-  const match = textMatch(dialect, words, false, corrections);
+  const match = textMatch(dialect, projectId, words, false, corrections);
   if (dialect === 'sqlite') {
+    // `+`: the matches' rowids never drive the statement (SQLite would otherwise look up every
+    // match and sort them all: 67 ms for 10,000 against 24 ms walking the list's order index).
     return {
-      sql: 'f.rowid IN (SELECT rowid FROM features_fts WHERE features_fts MATCH ?)',
+      sql: '+f.rowid IN (SELECT rowid FROM features_fts WHERE features_fts MATCH ?)',
       params: match.joinParams,
     };
   }
@@ -199,28 +202,30 @@ async function present(db: Database, rows: IdeaRow[]): Promise<BoardIdea[]> {
 }
 
 /**
- * One page of a project's public ideas for the board, and how many match over all pages.
+ * One page of a project's public ideas for the board, and how many match over all pages (a
+ * search's count is exact up to SEARCH_COUNT_CAP, then "at least": totalCapped false).
  * Filters and search run in SQL before LIMIT and OFFSET.
  *
  *   top:       vote_count desc, then newest
  *   new:       newest first
  *   trending:  votes of the last 7 days desc, then vote_count, then newest
- *   relevance: best full-text match first (bm25 / ts_rank), then top
+ *   relevance: best full-text match first (bm25 / ts_rank), then top; over at most
+ *              RELEVANCE_CANDIDATES matches (search-read-model.ts)
  */
 export async function listBoardIdeas(
   db: Database,
   projectId: string,
   query: BoardIdeaQuery,
-): Promise<{ rows: BoardIdea[]; total: number }> {
+): Promise<{ rows: BoardIdea[]; total: number; totalCapped: boolean }> {
   const words = searchWords(query.q);
   const corrections = words.length > 0 ? await typoCorrections(db, projectId, words) : new Map<string, string[]>();
-  const { rows, total } = await readList<IdeaRow>(
+  const { rows, total, totalCapped } = await readList<IdeaRow>(
     db,
     boardIdeasQuery(db.dialect, projectId, query, corrections),
     query.limit,
     query.offset,
   );
-  return { rows: await present(db, rows), total };
+  return { rows: await present(db, rows), total, totalCapped };
 }
 
 /**
@@ -229,59 +234,50 @@ export async function listBoardIdeas(
  * features_public_status_top with a status; features_public_newest or its status and type
  * variants for `new`) and stops; trending ranks every public idea by its recent votes, so it
  * sorts (only votes of the last 7 days are read, through the votes primary key). The count is
- * index-only over the public ideas it counts.
+ * index-only over the public ideas it counts. A search without a tag is bounded at any size
+ * (search-read-model.ts): a capped count, relevance over a bounded candidate set, and for top and
+ * new the matches sorted when few match, else the same walk along the order index.
  */
 export function boardIdeasQuery(
   dialect: Database['dialect'],
   projectId: string,
   query: BoardIdeaQuery,
   corrections: ReadonlyMap<string, readonly string[]> = new Map(),
-): {
-  count: ListQuery;
-  page: ListQuery;
-  taggedPage?: ListQuery;
-  trending?: { source: TrendingSource; since: string };
-} {
+): ListStatements {
   const words = searchWords(query.q);
-  const match = words.length > 0 ? textMatch(dialect, words, false, corrections) : undefined;
-  // Every filter but the tag; `where` adds the tag as a check per idea (for walking an index).
-  const filtered = () => {
-    const base = publicIdeas(projectId)
+  const sort = query.sort ?? (words.length > 0 ? 'relevance' : 'top');
+  if (words.length > 0 && query.tagId !== undefined) {
+    return taggedSearchQuery(dialect, projectId, { ...query, tagId: query.tagId }, words, sort, corrections);
+  }
+  const text: SearchText | undefined = words.length > 0 ? { projectId, words, corrections } : undefined;
+  // The filters but the search text and the tag (the search statements add the text their own way).
+  const plain = () =>
+    publicIdeas(projectId)
       .when(query.status, 'f.status = ?', query.status ?? null)
       .when(query.type, 'f.type = ?', query.type ?? null);
-    if (match?.where) base.add(match.where, ...match.whereParams);
-    return base;
-  };
-  const untagged = filtered();
-  const where = filtered().when(query.tagId, TAGGED, query.tagId ?? null);
-
-  const sort = query.sort ?? (match ? 'relevance' : 'top');
-  const top = 'f.vote_count DESC, f.created_at DESC, f.id DESC';
-  const newest = 'f.created_at DESC, f.id DESC';
-  let orderBy = top;
-  const orderParams: SqlValue[] = [];
-  if (sort === 'new') orderBy = newest;
-  else if (sort === 'relevance' && match) {
-    orderBy = `${match.rank}, ${top}`;
-    orderParams.push(...match.rankParams);
+  // For walking an index: the text and the tag as checks per idea.
+  const where = plain().when(query.tagId, TAGGED, query.tagId ?? null);
+  if (text) {
+    const condition = textCondition(dialect, projectId, words, corrections);
+    where.add(condition.sql, ...condition.params);
   }
-
-  const from = `features f ${match?.join ?? ''}`;
-  const fromParams = match?.joinParams ?? [];
+  // Relevance without search text is top; trending's page is its own (store-trending.ts).
+  const orderBy = sort === 'new' ? NEWEST : TOP;
   const tagged =
     query.tagId === undefined
       ? undefined
-      : taggedQueries(
-          dialect,
-          { columns: COLUMNS, join: match?.join ?? '', joinParams: fromParams, where: untagged },
-          query.tagId,
-        );
+      : taggedQueries(dialect, { columns: COLUMNS, join: '', joinParams: [], where: plain() }, query.tagId);
+  const walk: ListQuery = {
+    sql: `SELECT ${COLUMNS} FROM features f WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+    params: [...where.params, query.limit, query.offset],
+  };
   return {
-    // Kept counts answer the equality filters; a tag or search text counts the matching ideas.
+    // Kept counts answer the equality filters; a tag counts from the tag's items; a search counts
+    // its matches up to the cap.
     count:
       tagged?.count ??
-      (match
-        ? { sql: `SELECT COUNT(*) AS total FROM ${from} WHERE ${where.sql}`, params: [...fromParams, ...where.params] }
+      (text
+        ? cappedSearchCount(dialect, text, plain(), false)
         : featureCountQuery(projectId, {
             environment: 'live',
             internal: 0,
@@ -289,25 +285,72 @@ export function boardIdeasQuery(
             status: query.status,
             type: query.type,
           })),
-    page: {
-      sql: `SELECT ${COLUMNS} FROM ${from} WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
-      params: [...fromParams, ...where.params, ...orderParams, query.limit, query.offset],
-    },
-    ...(tagged && { taggedPage: tagged.page(orderBy, orderParams, query.limit, query.offset) }),
-    ...(sort === 'trending' && {
-      trending: {
-        source: {
-          columns: COLUMNS,
-          join: match?.join ?? '',
-          joinParams: fromParams,
-          where: where.sql,
-          whereParams: where.params,
-        },
-        since: trendingSince(),
-      },
-    }),
+    cap: text ? SEARCH_COUNT_CAP : undefined,
+    page:
+      text && sort === 'relevance'
+        ? relevancePage(dialect, text, plain(), COLUMNS, TOP, query.limit, query.offset)
+        : walk,
+    matchesPage:
+      text && (sort === 'top' || sort === 'new')
+        ? matchesPage(dialect, text, plain(), COLUMNS, orderBy, query.limit, query.offset)
+        : undefined,
+    taggedPage: tagged?.page(orderBy, [], query.limit, query.offset),
+    trending:
+      sort === 'trending'
+        ? {
+            source: { columns: COLUMNS, join: '', joinParams: [], where: where.sql, whereParams: where.params },
+            since: trendingSince(),
+          }
+        : undefined,
   };
 }
+
+/**
+ * A search within a tag: the tag's items are read first when few carry it (tagged-read-model.ts),
+ * so the tag bounds the work; the count is the tag's matching ideas, exact.
+ */
+function taggedSearchQuery(
+  dialect: Database['dialect'],
+  projectId: string,
+  query: BoardIdeaQuery & { tagId: string },
+  words: string[],
+  sort: BoardSort,
+  corrections: ReadonlyMap<string, readonly string[]>,
+): ListStatements {
+  const match = textMatch(dialect, projectId, words, false, corrections);
+  const filtered = () => {
+    const base = publicIdeas(projectId)
+      .when(query.status, 'f.status = ?', query.status ?? null)
+      .when(query.type, 'f.type = ?', query.type ?? null);
+    if (match.where) base.add(match.where, ...match.whereParams);
+    return base;
+  };
+  const where = filtered().add(TAGGED, query.tagId);
+  let orderBy = TOP;
+  const orderParams: SqlValue[] = [];
+  if (sort === 'new') orderBy = NEWEST;
+  else if (sort === 'relevance') {
+    orderBy = `${match.rank}, ${TOP}`;
+    orderParams.push(...match.rankParams);
+  }
+  const source = { columns: COLUMNS, join: match.join, joinParams: match.joinParams };
+  const tagged = taggedQueries(dialect, { ...source, where: filtered() }, query.tagId);
+  return {
+    count: tagged.count,
+    page: {
+      sql: `SELECT ${COLUMNS} FROM features f ${match.join} WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+      params: [...match.joinParams, ...where.params, ...orderParams, query.limit, query.offset],
+    },
+    taggedPage: tagged.page(orderBy, orderParams, query.limit, query.offset),
+    trending:
+      sort === 'trending'
+        ? { source: { ...source, where: where.sql, whereParams: where.params }, since: trendingSince() }
+        : undefined,
+  };
+}
+
+const TOP = 'f.vote_count DESC, f.created_at DESC, f.id DESC';
+const NEWEST = 'f.created_at DESC, f.id DESC';
 
 /** Of the meaningful words of a suggestion's text, at least this share must match an idea. */
 const SUGGESTION_FLOOR = 0.5;
@@ -329,7 +372,7 @@ export async function suggestSimilarIdeas(
   const words = searchWords(text, 16).filter((word) => word.length > 2 && !STOP_WORDS.has(word));
   if (words.length === 0 || limit <= 0) return [];
   const corrections = await typoCorrections(db, projectId, words);
-  const match = textMatch(db.dialect, words, true, corrections);
+  const match = textMatch(db.dialect, projectId, words, true, corrections);
   const where = publicIdeas(projectId, environment);
   if (match.where) where.add(match.where, ...match.whereParams);
   const rows = await db.all<IdeaRow>(

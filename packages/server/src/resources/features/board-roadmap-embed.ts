@@ -8,8 +8,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { VNode } from 'preact';
-import type { BoardDeps } from '../../board/context.ts';
-import { EmbedPage, html } from '../../board/ui.ts';
+import type { BoardDeps } from '../../routing/board/context.ts';
+import { EmbedPage, html } from '../../routing/board/ui.ts';
 import { RoadmapColumns, roadmapItems } from './board-roadmap-page.ts';
 
 export async function boardRoadmapEmbed(app: FastifyInstance, { db, pages, config }: BoardDeps): Promise<void> {

@@ -3,8 +3,8 @@
  * labels; by default every public status but Declined), public ideas only.
  */
 import type { FastifyInstance } from 'fastify';
-import type { BoardContext, BoardDeps } from '../../board/context.ts';
-import { html, Page } from '../../board/ui.ts';
+import type { BoardContext, BoardDeps } from '../../routing/board/context.ts';
+import { html, Page } from '../../routing/board/ui.ts';
 import { boardScope } from './board-idea-page.ts';
 import { ideaPath } from './board-ideas-page.ts';
 import { listRoadmapItems } from './store.ts';

@@ -4,8 +4,8 @@
  * the title is typed (with the script), and after a first post when JavaScript is off.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type BoardContext, type BoardDeps, formText, redirectTo, sendPage } from '../../board/context.ts';
-import { Csrf, Errors, Honeypot, html, Page } from '../../board/ui.ts';
+import { type BoardContext, type BoardDeps, formText, redirectTo, sendPage } from '../../routing/board/context.ts';
+import { Csrf, Errors, Honeypot, html, Page } from '../../routing/board/ui.ts';
 import { boardScope, limitClient } from './board-idea-page.ts';
 import { ideaPath } from './board-ideas-page.ts';
 import { DESCRIPTION_LENGTH, TITLE_LENGTH } from './schemas.ts';

@@ -1,7 +1,7 @@
 /** Who votes on the board, for the idea page and the ideas list. */
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { VISITOR_COOKIE } from '../../board/context.ts';
+import { VISITOR_COOKIE } from '../../routing/board/context.ts';
 
 /** Who votes: the signed-in user, or (when the board allows it) an anonymous visitor's cookie. */
 export function voterOf(request: FastifyRequest, reply: FastifyReply, create: boolean): string | undefined {

@@ -2,8 +2,8 @@ import fastJson from 'fast-json-stringify';
 import { ChangeCache } from '../../http/change-cache.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError, SpecFixedBadRequestError } from '../../kernel/errors.ts';
-import type { App, Deps } from '../../public-api/context.ts';
-import { scopeOf } from '../../public-api/context.ts';
+import type { App, Deps } from '../../routing/public-api/context.ts';
+import { scopeOf } from '../../routing/public-api/context.ts';
 import { FEATURE_CREATED_MESSAGE, presentFullFeature, presentListItem, presentPublicFeature } from './presenter.ts';
 import {
   CreatedFeature,

@@ -16,8 +16,15 @@ export { shipFeaturesInRelease } from './release-shipping.ts';
 // Importers (resources/imports): history from another tool, written without domain events.
 export {
   insertImportedComment,
+  insertImportedComments,
   insertImportedFeature,
+  insertImportedFeatures,
   insertImportedVotes,
+  importDigest,
+  importedCommentDigests,
+  importedFeatureDigests,
+  newImportedCommentId,
+  newImportedFeatureId,
   updateImportedComment,
   updateImportedFeature,
   type ImportedComment,

@@ -12,11 +12,11 @@ import { searchWords, textCondition, textMatch, trendingSince } from './board-re
 import { typoCorrections } from './store-search.ts';
 import { featureCountQuery } from './store-counts.ts';
 import { STOP_WORDS } from './stop-words.ts';
-import { readList } from './list-read.ts';
+import { type ListStatements, readList } from './list-read.ts';
+import { cappedSearchCount, matchesPage, SEARCH_COUNT_CAP, type SearchText } from './search-read-model.ts';
 import { ensureValuesCurrent } from './store-value.ts';
 import { TAGGED, taggedQueries } from './tagged-read-model.ts';
-import { trendingPage, type TrendingSource } from './store-trending.ts';
-import type { FeatureRow, ListQuery } from './store.ts';
+import type { FeatureRow } from './store.ts';
 
 export type ManagedSort = 'newest' | 'oldest' | 'votes' | 'comments' | 'updated' | 'trending' | 'value';
 
@@ -74,26 +74,28 @@ async function withTags(db: Database, rows: FeatureRow[]): Promise<TaggedFeature
 }
 
 /**
- * One page of the project's items and the total over all pages; filters run in SQL before LIMIT.
+ * One page of the project's items and the total over all pages (a search's total is exact up to
+ * SEARCH_COUNT_CAP matches, then "more than": totalCapped); filters run in SQL before LIMIT.
  * trending: votes cast in the last 7 days, most first; ties by votes overall, then newest.
  */
 export async function listManagedFeatures(
   db: Database,
   projectId: string,
   filter: FeatureListFilter,
-): Promise<{ rows: (TaggedFeatureRow & { value: number })[]; total: number }> {
+): Promise<{ rows: (TaggedFeatureRow & { value: number })[]; total: number; totalCapped: boolean }> {
   // Stored values behind a company change are recomputed first (one read of two versions otherwise).
   await ensureValuesCurrent(db, projectId);
   // A search word that matches nothing may be a typo: the text also matches as corrected.
   const words = searchWords(filter.q);
   const corrections = words.length > 0 ? await typoCorrections(db, projectId, words) : new Map<string, string[]>();
-  const { rows, total } = await readList<FeatureRow>(
+  const { rows, total, totalCapped } = await readList<FeatureRow>(
     db,
     managedFeaturesQuery(db.dialect, projectId, filter, corrections),
     filter.limit,
     filter.offset,
   );
-  return { rows: (await withTags(db, rows)).map((row) => ({ ...row, value: Number(row.value ?? 0) })), total };
+  const tagged = await withTags(db, rows);
+  return { rows: tagged.map((row) => ({ ...row, value: Number(row.value ?? 0) })), total, totalCapped };
 }
 
 /**
@@ -101,21 +103,22 @@ export async function listManagedFeatures(
  * trending walks its index of migration 202611280200 (features_project_newest, _votes,
  * _comments, _updated) and stops when the page is full; filters are checked along the way.
  * Trending is `trending` (store-trending.ts: the recently voted items ranked, then
- * features_project_votes walked), `page` then being unused.
+ * features_project_votes walked), `page` then being unused. A search without a tag is bounded at
+ * any size (search-read-model.ts): its count stops past the cap, and when the count is exact the
+ * page is sorted from those matches (`matchesPage`) instead of walking the index to find them.
  */
 export function managedFeaturesQuery(
   dialect: Database['dialect'],
   projectId: string,
   filter: FeatureListFilter,
   corrections: ReadonlyMap<string, readonly string[]> = new Map(),
-): {
-  count: ListQuery;
-  page: ListQuery;
-  taggedPage?: ListQuery;
-  trending?: { source: TrendingSource; since: string };
-} {
-  // Every filter but the tag; `where` adds the tag as a check per item (for walking an index).
-  const filtered = () => {
+): ListStatements {
+  const words = searchWords(filter.q);
+  // The full-text index (features_fts / the stored tsvector), as the board searches: every word
+  // as a prefix, a word that matches nothing also as its typo corrections.
+  const text: SearchText | undefined = words.length > 0 ? { projectId, words, corrections } : undefined;
+  // Every filter but the search text and the tag.
+  const plain = () => {
     const base = new Where('f.project_id = ?', projectId)
       .when(filter.environment, 'f.environment = ?', filter.environment ?? null)
       .when(filter.status, 'f.status = ?', filter.status ?? null)
@@ -127,18 +130,19 @@ export function managedFeaturesQuery(
     }
     if (filter.triaged === false) base.add('f.triaged_at IS NULL AND f.held = 0');
     if (filter.triaged === true) base.add('f.triaged_at IS NOT NULL');
-    if (filter.q) {
-      // The full-text index (features_fts / the tsvector index), as the board searches: every word
-      // as a prefix, a word that matches nothing also as its typo corrections. Text without a
-      // word (punctuation only) is looked for as it is.
-      const words = searchWords(filter.q);
-      if (words.length === 0) {
-        const search = searchClause(['f.title', 'f.description', 'f.developer_notes'], filter.q);
-        base.add(search.sql, ...search.params);
-      } else {
-        const text = textCondition(dialect, words, corrections);
-        base.add(text.sql, ...text.params);
-      }
+    if (filter.q && !text) {
+      // Text without a word (punctuation only) is looked for as it is.
+      const search = searchClause(['f.title', 'f.description', 'f.developer_notes'], filter.q);
+      base.add(search.sql, ...search.params);
+    }
+    return base;
+  };
+  // Every filter but the tag; `where` adds the tag as a check per item (for walking an index).
+  const filtered = () => {
+    const base = plain();
+    if (text) {
+      const condition = textCondition(dialect, projectId, words, corrections);
+      base.add(condition.sql, ...condition.params);
     }
     return base;
   };
@@ -150,29 +154,47 @@ export function managedFeaturesQuery(
     filter.tag === undefined
       ? undefined
       : taggedQueries(dialect, { columns: 'f.*', join: '', joinParams: [], where: untagged }, filter.tag);
+  const searched = tagged ? undefined : text;
+  // A search with no other filter: SQLite counts in features_fts alone (fts-scope.ts), reading no row.
+  const onlyProject = [
+    filter.environment,
+    filter.status,
+    filter.type,
+    filter.internal,
+    filter.company,
+    filter.triaged,
+  ].every((value) => value === undefined);
   return {
-    // Kept counts answer the equality filters; a tag or search text counts the matching items.
+    // Kept counts answer the equality filters; a tag or other text counts the matching items.
     count:
       tagged?.count ??
-      (filter.q || filter.company || filter.triaged !== undefined
-        ? { sql: `SELECT COUNT(*) AS total FROM features f WHERE ${where.sql}`, params: where.params }
-        : featureCountQuery(projectId, {
-            environment: filter.environment,
-            status: filter.status,
-            type: filter.type,
-            internal: filter.internal === undefined ? undefined : filter.internal ? 1 : 0,
-          })),
+      (searched
+        ? cappedSearchCount(dialect, searched, plain(), onlyProject)
+        : filter.q || filter.company || filter.triaged !== undefined
+          ? { sql: `SELECT COUNT(*) AS total FROM features f WHERE ${where.sql}`, params: where.params }
+          : featureCountQuery(projectId, {
+              environment: filter.environment,
+              status: filter.status,
+              type: filter.type,
+              internal: filter.internal === undefined ? undefined : filter.internal ? 1 : 0,
+            })),
+    cap: searched ? SEARCH_COUNT_CAP : undefined,
     page: {
       sql: `SELECT f.* FROM features f WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
       params: [...where.params, filter.limit, filter.offset],
     },
-    ...(tagged && { taggedPage: tagged.page(orderBy, [], filter.limit, filter.offset) }),
-    ...(filter.sort === 'trending' && {
-      trending: {
-        source: { columns: 'f.*', join: '', joinParams: [], where: where.sql, whereParams: where.params },
-        since: trendingSince(),
-      },
-    }),
+    matchesPage:
+      searched && filter.sort !== 'trending'
+        ? matchesPage(dialect, searched, plain(), 'f.*', orderBy, filter.limit, filter.offset)
+        : undefined,
+    taggedPage: tagged?.page(orderBy, [], filter.limit, filter.offset),
+    trending:
+      filter.sort === 'trending'
+        ? {
+            source: { columns: 'f.*', join: '', joinParams: [], where: where.sql, whereParams: where.params },
+            since: trendingSince(),
+          }
+        : undefined,
   };
 }
 
@@ -190,7 +212,7 @@ export async function similarFeatures(
   const long = all.filter((word) => word.length > 2 && !STOP_WORDS.has(word));
   const words = long.length > 0 ? long : all;
   if (words.length === 0 || limit <= 0) return [];
-  const match = textMatch(db.dialect, words, true);
+  const match = textMatch(db.dialect, feature.project_id, words, true);
   const where = new Where('f.project_id = ?', feature.project_id)
     .add('f.environment = ?', feature.environment)
     .add('f.id <> ?', feature.id);

@@ -3,10 +3,11 @@
  * environments), search and filters, edits, merging duplicates, deleting, and moderation of
  * votes and comments.
  */
+import { ChangeCache } from '../../http/change-cache.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../kernel/errors.ts';
-import { requireAccount, requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { requireAccount } from '../../routing/management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { tagsOfFeatures } from '../tags/index.ts';
 import type { Database } from '../../db/database.ts';
@@ -82,6 +83,13 @@ function commentAuthors(db: Database, projectId: string, rows: CommentRow[]) {
 }
 
 export async function featureManagementRoutes(app: ManagementApp, { db, config }: ManagementDeps): Promise<void> {
+  // The inbox's search answers, reused until the next commit that can change them (Database's
+  // change marker: ideas, votes, tags, people…; not error reports or logs). A first search reads
+  // a bounded number of matches (search-read-model.ts); the same search asked again, by the
+  // dashboard's refetches or another teammate, costs a lookup. The answer is kept serialised
+  // (through the route's own response schema), so a page of 50 matches costs what a page of 10
+  // does: presenting and serialising the items again was most of a repeated search's time.
+  const searches = new ChangeCache<string>(db, 200);
   const existing = async (projectId: string, featureId: string) => {
     const row = await getFeature(db, projectId, featureId);
     if (!row) throw new NotFoundError();
@@ -91,37 +99,45 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
   app.get(
     '/projects/:projectId/features',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListFeatures',
-        summary: 'List features, internal ones included; search, filter and sort (role: member)',
+        summary: 'List features, internal ones included; search, filter and sort',
         tags,
         params: ProjectParams,
         querystring: ListFeaturesQuery,
         response: { 200: FeaturePage, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const limit = clampLimit(request.query.limit, 50, 200);
       const offset = request.query.offset ?? 0;
-      const { rows, total } = await listManagedFeatures(db, projectId, {
-        ...request.query,
-        sort: request.query.sort ?? 'newest',
-        limit,
-        offset,
-      });
-      return { features: rows.map((row) => presentManagedFeature(row, row.tags, row.value)), total, limit, offset };
+      const filter = { ...request.query, sort: request.query.sort ?? 'newest', limit, offset };
+      const page = async () => {
+        const { rows, total, totalCapped } = await listManagedFeatures(db, projectId, filter);
+        const features = rows.map((row) => presentManagedFeature(row, row.tags, row.value));
+        return { features, total, totalCapped, limit, offset };
+      };
+      if (!filter.q || !searches.enabled) return page();
+      // The route's serializer (its response schema) writes a string.
+      const body = await searches.get(
+        `${projectId}\n${JSON.stringify(filter)}`,
+        async () => reply.serialize(await page()) as string,
+      );
+      // A string with a JSON content type is sent as it is: it was serialised when it was kept.
+      return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
 
   app.post(
     '/projects/:projectId/features',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageCreateFeatureOnBehalf',
         summary:
-          "File an idea on behalf of one of the project's people (or a new address): theirs, with their vote, triaged (role: admin)",
+          "File an idea on behalf of one of the project's people (or a new address): theirs, with their vote, triaged",
         tags,
         params: ProjectParams,
         body: OnBehalfBody,
@@ -130,7 +146,6 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request, reply) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const { personId, email, name, ...idea } = request.body;
       if ((personId === undefined) === (email === undefined)) {
         const message = 'give exactly one of personId and email';
@@ -150,10 +165,11 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
   app.post(
     '/projects/:projectId/features/bulk',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageBulkUpdateFeatures',
         summary:
-          'Change status, visibility or tags of up to 100 items at once, all or nothing; followers are told of a status change (role: admin)',
+          'Change status, visibility or tags of up to 100 items at once, all or nothing; followers are told of a status change',
         tags,
         params: ProjectParams,
         body: BulkBody,
@@ -162,7 +178,6 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const rows = await bulkChangeFeatures(db, projectId, request.body);
       return { features: await presentAll(db, rows), updated: rows.length };
     },
@@ -171,10 +186,11 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
   app.post(
     '/projects/:projectId/features/triage',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageMarkTriaged',
         summary:
-          'Mark items as triaged (looked at) without changing them: they leave the "needs triage" view; ids of other projects are ignored (role: admin)',
+          'Mark items as triaged (looked at) without changing them: they leave the "needs triage" view; ids of other projects are ignored',
         tags,
         params: ProjectParams,
         body: TriageBody,
@@ -183,7 +199,6 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       return { triaged: await markTriaged(db, projectId, request.body.ids) };
     },
   );
@@ -191,9 +206,10 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
   app.get(
     '/projects/:projectId/features/:featureId/similar',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageSimilarFeatures',
-        summary: 'Items like this one (full-text search on its title), candidates for merging it (role: member)',
+        summary: 'Items like this one (full-text search on its title), candidates for merging it',
         tags,
         params: FeatureParams,
         querystring: SimilarQuery,
@@ -202,7 +218,6 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request) => {
       const { projectId, featureId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const feature = await existing(projectId, featureId);
       const rows = await similarFeatures(db, feature, request.query.limit ?? 5);
       return { features: rows.map((row) => presentManagedFeature(row, row.tags)) };
@@ -212,9 +227,10 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
   app.get(
     '/projects/:projectId/features/:featureId',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetFeature',
-        summary: 'Read one feature with its developer notes (role: member)',
+        summary: 'Read one feature with its developer notes',
         tags,
         params: FeatureParams,
         response: { 200: ManagedFeature, ...errorResponses(401, 403, 404) },
@@ -222,7 +238,6 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request) => {
       const { projectId, featureId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       return presentOne(db, await existing(projectId, featureId));
     },
   );
@@ -230,9 +245,10 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
   app.patch(
     '/projects/:projectId/features/:featureId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageUpdateFeature',
-        summary: 'Change status, visibility (internal), developer notes, title, description or type (role: admin)',
+        summary: 'Change status, visibility (internal), developer notes, title, description or type',
         tags,
         params: FeatureParams,
         body: UpdateFeatureBody,
@@ -241,7 +257,6 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request) => {
       const { projectId, featureId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, UPDATE_FIELDS);
       if (request.body.status === undefined) {
         const loose = STATUS_CHANGE_FIELDS.find((field) => request.body[field] !== undefined);
@@ -260,10 +275,10 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
   app.delete(
     '/projects/:projectId/features/:featureId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageDeleteFeature',
-        summary:
-          'Delete a feature with its votes and comments; linked changelog entries keep its last status (role: admin)',
+        summary: 'Delete a feature with its votes and comments; linked changelog entries keep its last status',
         tags,
         params: FeatureParams,
         response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
@@ -271,7 +286,6 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request, reply) => {
       const { projectId, featureId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       if (!(await deleteFeature(db, projectId, featureId))) throw new NotFoundError();
       return reply.code(204).send(null);
     },
@@ -280,10 +294,11 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
   app.post(
     '/projects/:projectId/features/:featureId/merge',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageMergeFeature',
         summary:
-          'Merge this duplicate into targetId: votes (each voter once), comments and followers move over, the duplicate is deleted (role: admin)',
+          'Merge this duplicate into targetId: votes (each voter once), comments and followers move over, the duplicate is deleted',
         tags,
         params: FeatureParams,
         body: MergeBody,
@@ -292,7 +307,6 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request) => {
       const { projectId, featureId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const outcome = await mergeFeature(db, projectId, featureId, request.body.targetId);
       return { ...outcome, feature: await presentOne(db, outcome.feature), mergedId: featureId };
     },
@@ -301,9 +315,10 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
   app.get(
     '/projects/:projectId/features/:featureId/votes',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListVotes',
-        summary: 'Voters of a feature, oldest first (role: member)',
+        summary: 'Voters of a feature, oldest first',
         tags,
         params: FeatureParams,
         querystring: PageQuery(100),
@@ -312,7 +327,6 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request) => {
       const { projectId, featureId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       await existing(projectId, featureId);
       const limit = clampLimit(request.query.limit, 100, 500);
       const offset = request.query.offset ?? 0;
@@ -324,9 +338,10 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
   app.delete(
     '/projects/:projectId/features/:featureId/votes/:voterId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageRemoveVote',
-        summary: "Remove one voter's vote; voteCount follows (role: admin)",
+        summary: "Remove one voter's vote; voteCount follows",
         tags,
         params: VoteParams,
         response: { 200: Counts, ...errorResponses(401, 403, 404) },
@@ -334,7 +349,6 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request) => {
       const { projectId, featureId, voterId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const result = await moderateRemoveVote(db, projectId, featureId, voterId);
       if (!result) throw new NotFoundError();
       return { featureId, ...result };
@@ -344,9 +358,10 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
   app.get(
     '/projects/:projectId/features/:featureId/comments',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListComments',
-        summary: 'Comments of a feature, oldest first (role: member)',
+        summary: 'Comments of a feature, oldest first',
         tags,
         params: FeatureParams,
         querystring: PageQuery(50),
@@ -355,7 +370,6 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request) => {
       const { projectId, featureId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       await existing(projectId, featureId);
       const limit = clampLimit(request.query.limit, 50, 200);
       const offset = request.query.offset ?? 0;
@@ -368,10 +382,10 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
   app.post(
     '/projects/:projectId/features/:featureId/comments',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageAddTeamComment',
-        summary:
-          'Reply as the team (a "Team" badge on the board), or add an internal note only the team sees (role: admin)',
+        summary: 'Reply as the team (a "Team" badge on the board), or add an internal note only the team sees',
         tags,
         params: FeatureParams,
         body: TeamCommentBody,
@@ -380,7 +394,6 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request, reply) => {
       const { projectId, featureId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const account = requireAccount(request);
       const row = await insertTeamComment(db, projectId, featureId, {
         body: request.body.body,
@@ -401,10 +414,11 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
   app.patch(
     '/projects/:projectId/features/:featureId/comments/:commentId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageSetCommentHidden',
         summary:
-          'Hide a comment from the board and the public API, or show it again; or change the text of your own comment; commentCount follows (role: admin)',
+          'Hide a comment from the board and the public API, or show it again; or change the text of your own comment; commentCount follows',
         tags,
         params: CommentParams,
         body: CommentVisibilityBody,
@@ -415,7 +429,6 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
       const { projectId, featureId, commentId } = request.params;
       const { hidden, body } = request.body;
       requireSomeField(request.body, ['hidden', 'body']);
-      await requireProjectAccess(request, projectId, 'admin');
       const account = requireAccount(request);
       if (body !== undefined) {
         const existingComment = await getComment(db, projectId, featureId, commentId);
@@ -447,9 +460,10 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
   app.delete(
     '/projects/:projectId/features/:featureId/comments/:commentId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageDeleteComment',
-        summary: 'Delete a comment; commentCount follows (role: admin)',
+        summary: 'Delete a comment; commentCount follows',
         tags,
         params: CommentParams,
         response: { 200: Counts, ...errorResponses(401, 403, 404) },
@@ -457,7 +471,6 @@ export async function featureManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request) => {
       const { projectId, featureId, commentId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const result = await moderateDeleteComment(db, projectId, featureId, commentId);
       if (!result?.removed) throw new NotFoundError();
       return { featureId, ...result };

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { PersonSummary } from '../people/index.ts';
 import { Paging, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { DESCRIPTION_LENGTH, FEATURE_STATUSES, FEATURE_TYPES, TITLE_LENGTH } from './schemas.ts';
+import { SEARCH_COUNT_CAP } from './search-read-model.ts';
 import { KeyEnvironmentSchema, NullableString, pageFields, ProjectParams } from '../../http/management-schemas.ts';
 
 export const FeatureParams = Type.Object({
@@ -103,7 +104,16 @@ export const ListFeaturesQuery = Type.Object({
 });
 
 export const FeaturePage = Type.Object(
-  { features: Type.Array(ManagedFeature), ...pageFields },
+  {
+    features: Type.Array(ManagedFeature),
+    ...pageFields,
+    total: Type.Integer({
+      description: `Items matching the filters; a search counts up to ${SEARCH_COUNT_CAP + 1}: more than ${SEARCH_COUNT_CAP} shows as ${SEARCH_COUNT_CAP + 1} (see totalCapped)`,
+    }),
+    totalCapped: Type.Boolean({
+      description: `More than ${SEARCH_COUNT_CAP} items match a search: total is not exact`,
+    }),
+  },
   { additionalProperties: false },
 );
 
@@ -272,7 +282,7 @@ export const CommentVisibilityBody = Type.Object(
   {
     hidden: Type.Optional(
       Type.Boolean({
-        description: 'true hides the comment from the board and the public API; false shows it (role: admin)',
+        description: 'true hides the comment from the board and the public API; false shows it',
       }),
     ),
     body: Type.Optional(Type.String({ minLength: 1, maxLength: 5000, description: 'New text of your own comment' })),

@@ -5,7 +5,7 @@ import { presentFullFeature } from './presenter.ts';
 import { DESCRIPTION_LENGTH, TITLE_LENGTH } from './schemas.ts';
 import { createFeature } from './service.ts';
 import { FeatureOutput, ProjectIdInput, TypeInput } from './mcp-schemas.ts';
-import { guarded, reachProject, ToolError, toolResult, type ToolContext } from '../../mcp/tools/context.ts';
+import { guarded, reachProject, ToolError, toolResult, type ToolContext } from '../../routing/mcp/tool-context.ts';
 
 const input = z.object({
   projectId: ProjectIdInput,

@@ -15,28 +15,30 @@ import {
   required,
   ToolError,
   type ToolContext,
-} from '../../mcp/tools/context.ts';
+} from '../../routing/mcp/tool-context.ts';
 import type { ProjectRow } from '../projects/index.ts';
 import { listTags, setFeatureTags, tagsOfFeatures } from '../tags/index.ts';
 import { listManagedFeatures, type ManagedSort } from './management-read-model.ts';
 import { presentComment, presentManagedFeature } from './management-presenter.ts';
-import { FEATURE_STATUSES } from './schemas.ts';
+import { createFeatureOnBehalf } from './on-behalf.ts';
+import { DESCRIPTION_LENGTH, FEATURE_STATUSES, TITLE_LENGTH } from './schemas.ts';
 import { insertComment, listCommentPage } from './store-comments.ts';
 import { mergeFeature } from './store-merge.ts';
 import { findFeature, updateFeature, type FeatureRow } from './store.ts';
-import { peopleByAlias, personPage } from '../people/index.ts';
+import { peopleByAlias, personPage, searchPeople } from '../people/index.ts';
 import { featureLinks, linkFeatureToGroup, unlinkFeatureFromGroup } from '../release-hub/index.ts';
 import { errorGroupIdOf } from '../reports/index.ts';
 import { insertTeamComment } from './store-comments.ts';
 import { votersOf } from './voters.ts';
 import { teamAttachments } from './widget-service.ts';
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const SORTS = ['votes', 'newest', 'oldest', 'comments', 'updated', 'trending'] as const;
 const Id = z.string().min(1).max(100);
 
 const params = {
   featureId: Id.optional().describe('idea or bug'),
-  query: z.string().max(200).optional().describe('search: words'),
+  query: z.string().max(200).optional().describe('search, person: words'),
   status: z.enum(FEATURE_STATUSES).optional(),
   type: z.enum(['feature', 'bug']).optional(),
   sort: z.enum(SORTS).optional().describe('search: default votes'),
@@ -46,7 +48,8 @@ const params = {
   response: z.string().min(1).max(5000).optional().describe('set_status: public reply'),
   notify: z.boolean().optional().describe('set_status: false: no e-mail'),
   errorId: Id.optional().describe('link, unlink'),
-  personId: Id.optional().describe('person, export_person'),
+  personId: Id.optional().describe('create: or e-mail'),
+  title: z.string().max(200).optional(),
   tags: z.array(z.string().min(1).max(100)).max(20).optional().describe('tag: replaces'),
   targetId: Id.optional().describe('merge: kept idea'),
 };
@@ -129,12 +132,12 @@ export function registerFeedbackTool(server: McpServer, ctx: ToolContext, export
     name: 'feedback',
     title: 'Ideas and bugs',
     description:
-      'Triage ideas and bugs. search; get: comments, tags, errors; person: voters or personId; attachments; comment (public, as Team); note (internal); set_status (e-mails followers); tag; merge featureId into targetId; link/unlink errorId; export_person (admins).',
+      'Triage ideas and bugs. search; get: comments, tags, errors; person: personId, query (name, e-mail) or voters of featureId; attachments; create: title, body, personId; comment (public, as Team); note (internal); set_status (e-mails followers); tag; merge featureId into targetId; link/unlink errorId; export_person (admins).',
     params,
     actions: {
       async search(args: Args, project) {
         const sort: ManagedSort = args.sort ?? 'votes';
-        const { rows, total } = await listManagedFeatures(ctx.db, project.id, {
+        const { rows, total, totalCapped } = await listManagedFeatures(ctx.db, project.id, {
           environment: ctx.principal.environment,
           status: args.status,
           type: args.type,
@@ -144,7 +147,9 @@ export function registerFeedbackTool(server: McpServer, ctx: ToolContext, export
           offset: args.offset ?? 0,
         });
         const items = rows.map((row) => summaryOf(row, row.tags));
-        return { summary: `${items.length} of ${total} items, sorted by ${sort}.`, data: { items, total } };
+        // A search past its cap counts "more than" (search-read-model.ts).
+        const of = totalCapped ? `more than ${total - 1}` : `${total}`;
+        return { summary: `${items.length} of ${of} items, sorted by ${sort}.`, data: { items, total } };
       },
       async get(args: Args, project) {
         const idea = await readIdea(ctx, project, required(args.featureId, 'featureId', 'get'));
@@ -219,10 +224,44 @@ export function registerFeedbackTool(server: McpServer, ctx: ToolContext, export
           if (!page) throw new ToolError(`Person "${args.personId}" not found in project "${project.id}".`);
           return { summary: `${page.person.name ?? page.person.email ?? page.person.id}.`, data: { item: page } };
         }
-        const featureId = required(args.featureId, 'featureId or personId', 'person');
+        if (args.query !== undefined && args.featureId === undefined) {
+          const found = await searchPeople(ctx.db, project.id, { q: args.query, limit: args.limit ?? 10 });
+          return {
+            summary: `${found.people.length} people match "${args.query}"; read one with personId.`,
+            data: { items: found.people, total: found.people.length, more: found.nextCursor !== null },
+          };
+        }
+        const featureId = required(args.featureId, 'featureId, personId or query', 'person');
         await existing(ctx, project, featureId);
         const { votes, total } = await votersOf(ctx.db, project.id, featureId, args.limit ?? 20, args.offset ?? 0);
         return { summary: `${votes.length} of ${total} voters of ${featureId}.`, data: { items: votes, total } };
+      },
+      async create(args: Args, project) {
+        const title = required(args.title, 'title', 'create').trim();
+        const description = required(args.body, 'body (the description)', 'create').trim();
+        const who = required(args.personId, 'personId (a person id or an e-mail address)', 'create').trim();
+        if (title.length < TITLE_LENGTH.min || title.length > TITLE_LENGTH.max) {
+          throw new ToolError(`title must be ${TITLE_LENGTH.min} to ${TITLE_LENGTH.max} characters.`);
+        }
+        if (description.length < DESCRIPTION_LENGTH.min || description.length > DESCRIPTION_LENGTH.max) {
+          throw new ToolError(`body must be ${DESCRIPTION_LENGTH.min} to ${DESCRIPTION_LENGTH.max} characters.`);
+        }
+        // The team files for its real users: ideas filed for a person are live items, as in the dashboard.
+        if (ctx.principal.environment !== 'live') {
+          throw new ToolError('Filing for a person needs a live key or connection; test keys cannot.');
+        }
+        if (who.includes('@') && !EMAIL.test(who)) throw new ToolError(`"${who}" is not an e-mail address.`);
+        const row = await createFeatureOnBehalf(ctx.db, project.id, ctx.config.platformProjectId, {
+          title,
+          description,
+          type: args.type,
+          author: who.includes('@') ? { email: who } : { personId: who },
+        });
+        const tags = (await tagsOfFeatures(ctx.db, [row.id])).get(row.id) ?? [];
+        return {
+          summary: `Filed ${row.type} ${row.id} for ${who} with their vote (status ${row.status}).`,
+          data: { item: summaryOf(row, tags) },
+        };
       },
       export_person: exportPerson,
       async attachments(args: Args, project) {

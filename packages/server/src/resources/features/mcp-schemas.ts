@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FEATURE_STATUSES, SUBMITTED_TYPES } from './schemas.ts';
 
-export { ProjectIdInput } from '../../mcp/tools/context.ts';
+export { ProjectIdInput } from '../../routing/mcp/tool-context.ts';
 
 /** A feature as the tools return it: the REST API's full feature. */
 export const FeatureOutput = z.object({

@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { AreaAction, ToolContext } from '../../mcp/tools/context.ts';
+import type { AreaAction, ToolContext } from '../../routing/mcp/tool-context.ts';
 import { registerCreateFeature } from './mcp-create-feature.ts';
 import { registerUpdateFeatureStatus } from './mcp-update-feature-status.ts';
 import { registerFeedbackTool } from './mcp-feedback.ts';

@@ -4,7 +4,7 @@ import { presentFullFeature } from './presenter.ts';
 import { PUBLISHABLE_PATCH_REFUSAL } from './schemas.ts';
 import { findFeature, updateFeature } from './store.ts';
 import { FeatureOutput, StatusInput } from './mcp-schemas.ts';
-import { guarded, reachProject, ToolError, toolResult, type ToolContext } from '../../mcp/tools/context.ts';
+import { guarded, reachProject, ToolError, toolResult, type ToolContext } from '../../routing/mcp/tool-context.ts';
 
 const input = z.object({
   featureId: z

@@ -1,4 +1,4 @@
-import type { App, Deps } from '../../public-api/context.ts';
+import type { App, Deps } from '../../routing/public-api/context.ts';
 import { commentRoutes } from './comments-public-routes.ts';
 import { featureRoutes } from './features-public-routes.ts';
 import { roadmapRoutes } from './roadmap-public-routes.ts';

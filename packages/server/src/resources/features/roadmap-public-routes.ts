@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import { ChangeCache } from '../../http/change-cache.ts';
 import { clampLimit, errorResponses, StringEnum, Timestamp } from '../../http/common-schemas.ts';
 import { BadRequestError } from '../../kernel/errors.ts';
-import type { App, Deps } from '../../public-api/context.ts';
-import { scopeOf } from '../../public-api/context.ts';
+import type { App, Deps } from '../../routing/public-api/context.ts';
+import { scopeOf } from '../../routing/public-api/context.ts';
 import { FEATURE_STATUSES, FILTER_STATUSES } from './schemas.ts';
 import { listRoadmapItems, type RoadmapRow } from './store.ts';
 

@@ -4,12 +4,12 @@
  * Unlike the surfaces' writes these emit no domain event: imported history is no news, so no
  * follower is e-mailed and no webhook fires for it (issue 36). Counters stay exact as usual.
  */
+import { createHash } from 'node:crypto';
 import { refreshFeatureValues } from './store-value.ts';
 import { bool, placeholders, type Queryable } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import type { FeatureStatus } from './schemas.ts';
-import { bumpCounter } from './store.ts';
 
 export interface ImportedFeature {
   title: string;
@@ -21,6 +21,14 @@ export interface ImportedFeature {
   createdAt: string;
 }
 
+/** Rows of a multi-row INSERT per statement (parameters stay far below either database's limit). */
+const ROWS_PER_STATEMENT = 500;
+
+/** An id for an idea about to be imported (the caller knows it before the row is written). */
+export function newImportedFeatureId(): string {
+  return newId('feat');
+}
+
 /** A new idea with the source's dates; it counts as triaged (the team saw it in the old tool). */
 export async function insertImportedFeature(
   tx: Queryable,
@@ -28,29 +36,96 @@ export async function insertImportedFeature(
   environment: KeyEnvironment,
   input: ImportedFeature,
 ): Promise<string> {
-  const id = newId('feat');
-  const now = nowIso();
-  await tx.run(
-    `INSERT INTO features (id, project_id, environment, title, description, type, status, internal, contact_email,
-       metadata, vote_count, comment_count, created_at, updated_at, held, triaged_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, 0, ?)`,
-    [
-      id,
-      projectId,
-      environment,
-      input.title,
-      input.description,
-      input.type,
-      input.status,
-      bool(false),
-      input.contactEmail ?? null,
-      input.metadata ? JSON.stringify(input.metadata) : null,
-      input.createdAt,
-      input.createdAt,
-      now,
-    ],
-  );
+  const id = newImportedFeatureId();
+  await insertImportedFeatures(tx, projectId, environment, [{ ...input, id }]);
   return id;
+}
+
+/**
+ * Several new ideas, up to 500 rows per INSERT (an import of 10,000 ideas made 10,000 round trips
+ * to PostgreSQL), each with the id the caller chose (newImportedFeatureId) and the source's dates.
+ */
+export async function insertImportedFeatures(
+  tx: Queryable,
+  projectId: string,
+  environment: KeyEnvironment,
+  rows: readonly (ImportedFeature & { id: string })[],
+): Promise<void> {
+  const now = nowIso();
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
+    await tx.run(
+      `INSERT INTO features (id, project_id, environment, title, description, type, status, internal, contact_email,
+         metadata, vote_count, comment_count, created_at, updated_at, held, triaged_at)
+       VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, 0, ?)').join(', ')}`,
+      chunk.flatMap((input) => [
+        input.id,
+        projectId,
+        environment,
+        input.title,
+        input.description,
+        input.type,
+        input.status,
+        bool(false),
+        input.contactEmail ?? null,
+        input.metadata ? JSON.stringify(input.metadata) : null,
+        input.createdAt,
+        input.createdAt,
+        now,
+      ]),
+    );
+  }
+}
+
+/** Ideas or comments read per statement when a run looks at what earlier runs made. */
+const READS_PER_STATEMENT = 500;
+
+/** A short fingerprint of an imported item's text, so a run can hold one per item it made before. */
+export function importDigest(...parts: readonly string[]): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
+}
+
+/**
+ * The ideas of the project among these ids (what earlier runs of an import made), each with the
+ * digest of its title, description and status as stored now (importDigest(title, description,
+ * status)): a second run tells its unchanged ideas (usually all) from this, with 20 reads for
+ * 10,000 ideas instead of one each. An id missing from the answer was deleted here since.
+ */
+export async function importedFeatureDigests(
+  tx: Queryable,
+  projectId: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  const digests = new Map<string, string>();
+  for (let start = 0; start < ids.length; start += READS_PER_STATEMENT) {
+    const chunk = ids.slice(start, start + READS_PER_STATEMENT);
+    const rows = await tx.all<{ id: string; title: string; description: string; status: string }>(
+      `SELECT id, title, description, status FROM features WHERE project_id = ? AND id IN (${placeholders(chunk.length)})`,
+      [projectId, ...chunk],
+    );
+    for (const row of rows) digests.set(row.id, importDigest(row.title, row.description, row.status));
+  }
+  return digests;
+}
+
+/**
+ * The comments among these ids, each with its idea and the digest of its body (importDigest(body)),
+ * as importedFeatureDigests does for ideas; the ids are ones an import made, all of the project.
+ */
+export async function importedCommentDigests(
+  tx: Queryable,
+  ids: readonly string[],
+): Promise<Map<string, { featureId: string; digest: string }>> {
+  const digests = new Map<string, { featureId: string; digest: string }>();
+  for (let start = 0; start < ids.length; start += READS_PER_STATEMENT) {
+    const chunk = ids.slice(start, start + READS_PER_STATEMENT);
+    const rows = await tx.all<{ id: string; feature_id: string; body: string }>(
+      `SELECT id, feature_id, body FROM comments WHERE id IN (${placeholders(chunk.length)})`,
+      chunk,
+    );
+    for (const row of rows) digests.set(row.id, { featureId: row.feature_id, digest: importDigest(row.body) });
+  }
+  return digests;
 }
 
 /**
@@ -126,14 +201,51 @@ export interface ImportedComment {
 }
 
 export async function insertImportedComment(tx: Queryable, featureId: string, input: ImportedComment): Promise<string> {
-  const id = newId('cmt');
-  await tx.run(
-    `INSERT INTO comments (id, feature_id, body, author_name, held, team, internal, created_at)
-     VALUES (?, ?, ?, ?, 0, 0, ?, ?)`,
-    [id, featureId, input.body, input.authorName ?? null, bool(input.internal), input.createdAt],
-  );
-  if (!input.internal) await bumpCounter(tx, featureId, 'comment_count', 1);
+  const id = newImportedCommentId();
+  await insertImportedComments(tx, [{ ...input, id, featureId }]);
   return id;
+}
+
+/** An id for a comment about to be imported. */
+export function newImportedCommentId(): string {
+  return newId('cmt');
+}
+
+/**
+ * Several new comments, up to 500 rows per INSERT, and each idea's `comment_count` raised by its
+ * public ones in one more statement (internal notes are not counted).
+ */
+export async function insertImportedComments(
+  tx: Queryable,
+  rows: readonly (ImportedComment & { id: string; featureId: string })[],
+): Promise<void> {
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
+    await tx.run(
+      `INSERT INTO comments (id, feature_id, body, author_name, held, team, internal, created_at)
+       VALUES ${chunk.map(() => '(?, ?, ?, ?, 0, 0, ?, ?)').join(', ')}`,
+      chunk.flatMap((input) => [
+        input.id,
+        input.featureId,
+        input.body,
+        input.authorName ?? null,
+        bool(input.internal),
+        input.createdAt,
+      ]),
+    );
+    const perFeature = new Map<string, number>();
+    for (const row of chunk) {
+      if (!row.internal) perFeature.set(row.featureId, (perFeature.get(row.featureId) ?? 0) + 1);
+    }
+    if (perFeature.size > 0) {
+      const entries = [...perFeature];
+      await tx.run(
+        `UPDATE features SET comment_count = comment_count + CASE id ${entries.map(() => 'WHEN ? THEN CAST(? AS INTEGER)').join(' ')} ELSE 0 END
+         WHERE id IN (${placeholders(entries.length)})`,
+        [...entries.flat(), ...entries.map(([id]) => id)],
+      );
+    }
+  }
 }
 
 /** The body of a comment imported before, as in the source now; 'missing' when deleted here since. */

@@ -1,7 +1,8 @@
 /**
  * The words of the search indexes, for correcting search words that match nothing: SQLite reads
- * FTS5's own vocabulary (features_fts_vocab, every project's words), PostgreSQL its feature_words
- * table (each project's, kept by a trigger). Both of migration 202612130500.
+ * FTS5's own vocabulary (features_fts_vocab, every project's words of titles and descriptions;
+ * migration 202612310100), PostgreSQL its feature_words table (each project's, kept by a trigger;
+ * migration 202612130500).
  *
  * A word is corrected only when no word of the project's ideas starts with it (so a word that
  * matches stays as typed, and an exact match always ranks first: a corrected word has no exact
@@ -10,6 +11,7 @@
  * few are kept.
  */
 import type { Database } from '../../db/database.ts';
+import { ftsInProject } from './fts-scope.ts';
 import { allowedEdits, editDistance, folded } from './typo.ts';
 
 /** The most corrections kept per word. */
@@ -24,11 +26,9 @@ async function hasPrefix(db: Database, projectId: string, word: string): Promise
   // SQLite's vocabulary is every project's: whether this project has the word asks its index.
   const row =
     db.dialect === 'sqlite'
-      ? await db.get(
-          `SELECT f.id FROM features_fts JOIN features f ON f.rowid = features_fts.rowid
-            WHERE features_fts MATCH ? AND f.project_id = ? LIMIT 1`,
-          [`"${word}"*`, projectId],
-        )
+      ? await db.get('SELECT rowid FROM features_fts WHERE features_fts MATCH ? LIMIT 1', [
+          ftsInProject(projectId, `"${word}"*`),
+        ])
       : await db.get('SELECT word FROM feature_words WHERE project_id = ? AND word >= ? AND word < ? LIMIT 1', [
           projectId,
           word,
@@ -43,8 +43,8 @@ async function candidates(db: Database, projectId: string, word: string, edits: 
   const rows =
     db.dialect === 'sqlite'
       ? await db.all<{ w: string }>(
-          `SELECT term AS w FROM features_fts_vocab WHERE term >= ? AND term < ?
-            AND length(term) BETWEEN ? AND ? LIMIT ?`,
+          `SELECT DISTINCT term AS w FROM features_fts_vocab WHERE term >= ? AND term < ?
+            AND col IN ('title', 'description') AND length(term) BETWEEN ? AND ? LIMIT ?`,
           [first, after(first), min, max, MAX_CANDIDATES],
         )
       : await db.all<{ w: string }>(

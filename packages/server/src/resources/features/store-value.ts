@@ -4,19 +4,33 @@
  * erasing a person; after a company change (people store's company_value_versions), the first
  * inbox read recomputes the project's values once and records the version they reflect.
  */
-import type { Database, Queryable } from '../../db/database.ts';
+import { type Database, placeholders, type Queryable } from '../../db/database.ts';
 import { allValuesOfProject, featuresVotedBy, valuesOfFeatures, valueVersions } from './value-read-model.ts';
 
-/** Stores the value of these ideas of the project, computed afresh. */
+/** Ideas whose value one UPDATE stores (parameters stay far below either database's limit). */
+const VALUES_PER_STATEMENT = 500;
+
+/**
+ * Stores the value of these ideas of the project, computed afresh: one UPDATE per 500 ideas that
+ * writes only the rows whose value moved (an import's vote batch refreshes hundreds of ideas, and
+ * one statement each was 10,000 round trips for a 10,000-idea import on PostgreSQL).
+ */
 export async function refreshFeatureValues(tx: Queryable, projectId: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
   const values = await valuesOfFeatures(tx, projectId, ids);
-  for (const id of ids) {
-    await tx.run('UPDATE features SET value = ? WHERE id = ? AND project_id = ? AND value <> ?', [
-      values.get(id) ?? 0,
-      id,
-      projectId,
-      values.get(id) ?? 0,
-    ]);
+  for (let start = 0; start < ids.length; start += VALUES_PER_STATEMENT) {
+    const chunk = ids.slice(start, start + VALUES_PER_STATEMENT);
+    const valued = chunk.filter((id) => values.has(id));
+    // An idea without a valued voter is worth 0.
+    const value = valued.length
+      ? `CASE id ${valued.map(() => 'WHEN ? THEN CAST(? AS DOUBLE PRECISION)').join(' ')} ELSE 0 END`
+      : '0';
+    const cases = valued.flatMap((id) => [id, values.get(id)!]);
+    await tx.run(
+      `UPDATE features SET value = ${value}
+       WHERE project_id = ? AND id IN (${placeholders(chunk.length)}) AND value <> ${value}`,
+      [...cases, projectId, ...chunk, ...cases],
+    );
   }
 }
 

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import type { App, Deps } from '../../public-api/context.ts';
-import { scopeOf } from '../../public-api/context.ts';
+import type { App, Deps } from '../../routing/public-api/context.ts';
+import { scopeOf } from '../../routing/public-api/context.ts';
 import { addVote, removeVote } from './store-votes.ts';
 
 const VoteParams = Type.Object({

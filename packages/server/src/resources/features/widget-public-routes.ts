@@ -7,8 +7,8 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { clampLimit, errorResponses, StringEnum, Timestamp } from '../../http/common-schemas.ts';
-import type { App, Deps } from '../../public-api/context.ts';
-import { scopeOf } from '../../public-api/context.ts';
+import type { App, Deps } from '../../routing/public-api/context.ts';
+import { scopeOf } from '../../routing/public-api/context.ts';
 import { FEATURE_CREATED_MESSAGE, presentPublicFeature } from './presenter.ts';
 import { CreatedFeature, CreateFeatureBody, FEATURE_STATUSES, FeatureId } from './schemas.ts';
 import { FEATURE_SUBMISSION_LIMIT } from './service.ts';

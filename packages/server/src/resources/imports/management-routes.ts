@@ -1,53 +1,19 @@
 /**
- * POST /projects/:projectId/imports: another tool's export as the raw request body (any content
- * type; a file, a JSON dump or a zip), streamed to a temporary file within IMPORT_BODY_LIMIT and
- * read from there (twice: validation, then the run), removed when the answer is sent.
+ * POST /projects/:projectId/imports: another tool's export (a file, a JSON dump or a zip) as the
+ * raw request body (any content type; the CLI) or as the one file of a multipart/form-data form
+ * (the dashboard), streamed to a temporary file (upload.ts) and imported from there.
  */
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
+import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { ProjectParams } from '../../http/management-schemas.ts';
-import { BadRequestError, PayloadTooLargeError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { BadRequestError } from '../../kernel/errors.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { GENERIC_FIELDS, type GenericField } from './formats/generic.ts';
 import { openInput } from './input.ts';
 import { ImportQuery, ImportReportSchema } from './schemas.ts';
 import { runImport } from './service.ts';
-
-/** 200 MiB: a large Canny dump or UserVoice export; it goes to disk, not memory. */
-export const IMPORT_BODY_LIMIT = 200 * 1024 * 1024;
-const TEMP_PREFIX = 'signpost-import-';
-
-async function bodyToFile(payload: NodeJS.ReadableStream): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), TEMP_PREFIX));
-  const path = join(dir, 'body');
-  let bytes = 0;
-  const limit = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      if (bytes > IMPORT_BODY_LIMIT)
-        done(new PayloadTooLargeError(`An import may be at most ${IMPORT_BODY_LIMIT} bytes`));
-      else done(null, chunk);
-    },
-  });
-  try {
-    await pipeline(payload, limit, createWriteStream(path));
-  } catch (error) {
-    await rm(dir, { recursive: true, force: true });
-    throw error instanceof PayloadTooLargeError ? error : new BadRequestError('The upload was cut off');
-  }
-  if (bytes === 0) {
-    await rm(dir, { recursive: true, force: true });
-    throw new BadRequestError('The body is empty: send the export file as the request body');
-  }
-  return path;
-}
+import { formToFile, isUploadPath, multipartLimits, removeUpload, streamToFile } from './upload.ts';
 
 function pairs(value: string | undefined): string[] {
   return (value ?? '')
@@ -79,52 +45,88 @@ const DEFAULT_NAME: Record<string, string> = {
   featurebase: 'upload.json',
 };
 
-export async function importManagementRoutes(app: ManagementApp, { db }: ManagementDeps): Promise<void> {
-  // This scope's only route takes the export as it is, whatever its type, to a temporary file.
+/** The name a lone file is reported under: the query's, the form's, else one after the content type or source. */
+function uploadName(
+  query: { source: string; filename?: string | undefined },
+  formName: string | undefined,
+  contentType: string,
+) {
+  return (
+    query.filename ??
+    formName ??
+    (contentType.includes('csv') ? 'upload.csv' : contentType.includes('json') ? 'upload.json' : undefined) ??
+    DEFAULT_NAME[query.source] ??
+    'upload.csv'
+  );
+}
+
+const BINARY = Type.String({ format: 'binary', description: 'The export file (CSV, JSON or zip)' });
+
+export async function importManagementRoutes(app: ManagementApp, { db, config }: ManagementDeps): Promise<void> {
+  const maxBytes = config.importMaxBytes;
+  // This scope's only route takes the export as it is, whatever its type, to a temporary file;
+  // a multipart form is read by the handler, after the access check.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', async (_request: unknown, payload: NodeJS.ReadableStream) => bodyToFile(payload));
-  const removeUpload = async (request: { body: unknown }) => {
-    const body = request.body;
-    if (typeof body === 'string' && dirname(body).startsWith(join(tmpdir(), TEMP_PREFIX))) {
-      await rm(dirname(body), { recursive: true, force: true });
-    }
+  app.addContentTypeParser('*', async (_request: unknown, payload: NodeJS.ReadableStream) =>
+    streamToFile(payload, maxBytes, 'The body is empty: send the export file as the request body'),
+  );
+  await app.register(multipart, { limits: multipartLimits(maxBytes) });
+  const removeRawUpload = async (request: { body: unknown }) => {
+    if (isUploadPath(request.body)) await removeUpload(request.body);
   };
-  app.addHook('onResponse', removeUpload);
-  app.addHook('onRequestAbort', removeUpload);
+  app.addHook('onResponse', removeRawUpload);
+  app.addHook('onRequestAbort', removeRawUpload);
 
   app.post(
     '/projects/:projectId/imports',
     {
-      bodyLimit: IMPORT_BODY_LIMIT,
+      bodyLimit: maxBytes,
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageImport',
         summary:
-          "Import another tool's export (Canny, UserVoice, Featurebase, Fider, a CSV) into the project: the file as the raw body; with dryRun the report of what would be created, matched and skipped, else the same done in one transaction. A second run of the same export updates instead of duplicating; no e-mail goes out for imported history (role: admin)",
+          "Import another tool's export (Canny, UserVoice, Featurebase, Fider, a CSV) into the project: the file as the raw body, or as the one file part of a multipart/form-data form; with dryRun the report of what would be created, matched and skipped, else the same done in one transaction. A second run of the same export updates instead of duplicating; no e-mail goes out for imported history",
         tags: ['imports'],
         params: ProjectParams,
         querystring: ImportQuery,
-        body: Type.String({ description: 'The export file (CSV, JSON or zip) as the raw request body' }),
+        body: {
+          content: {
+            'application/octet-stream': { schema: BINARY },
+            // Validated by formToFile (one file part, nothing else): the body is read after the access check.
+            'multipart/form-data': {
+              schema: Type.Unsafe<unknown>({
+                properties: { file: BINARY },
+                required: ['file'],
+                description: 'A form with one file part (any name), the export; its filename names it in the report',
+              }),
+            },
+          },
+        },
         response: { 200: ImportReportSchema, ...errorResponses(400, 401, 403, 404, 413) },
       },
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
-      const { source, dryRun, environment, map, columns, filename } = request.query;
-      const contentType = request.headers['content-type'] ?? '';
-      const name =
-        filename ??
-        (contentType.includes('csv') ? 'upload.csv' : contentType.includes('json') ? 'upload.json' : undefined) ??
-        DEFAULT_NAME[source] ??
-        'upload.csv';
-      const input = await openInput(request.body, name);
-      return runImport(db, projectId, input, {
-        source,
-        dryRun: dryRun ?? false,
-        environment,
-        statusMap: pairs(map),
-        columns: columnMapping(columns),
-      });
+      const { source, dryRun, environment, map, columns } = request.query;
+      const form = request.isMultipart() ? await formToFile(request.parts(), maxBytes) : undefined;
+      // No body at all reaches no content-type parser: nothing to import.
+      const path = form?.path ?? (isUploadPath(request.body) ? request.body : undefined);
+      if (path === undefined) throw new BadRequestError('The body is empty: send the export file as the request body');
+      try {
+        const input = await openInput(
+          path,
+          uploadName(request.query, form?.filename, request.headers['content-type'] ?? ''),
+        );
+        return await runImport(db, projectId, input, {
+          source,
+          dryRun: dryRun ?? false,
+          environment,
+          statusMap: pairs(map),
+          columns: columnMapping(columns),
+        });
+      } finally {
+        if (form) await removeUpload(form.path);
+      }
     },
   );
 }

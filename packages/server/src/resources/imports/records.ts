@@ -11,6 +11,15 @@ export interface Where {
   row: number;
 }
 
+/** A tag of the source on one idea, by name. */
+export interface IdeaTag {
+  name: string;
+  /** `#rrggbb`, for a tag the import makes. */
+  color?: string | undefined;
+  /** Seen only by the source's team: left out, tags here are public. */
+  private?: boolean | undefined;
+}
+
 export interface SourcePerson {
   id?: string | undefined;
   email?: string | undefined;
@@ -18,6 +27,20 @@ export interface SourcePerson {
 }
 
 export type ImportRecord =
+  | {
+      /**
+       * A board or tag of the source (Canny's boards, Fider's tags): becomes a tag of the project,
+       * found by name (an existing tag is used as it is), else made with the source's colour.
+       */
+      kind: 'board';
+      at: Where;
+      id: string;
+      name: string;
+      /** `#rrggbb`, for a tag the import makes. */
+      color?: string | undefined;
+      /** Seen only by the source's team (Fider's `is_public: false`): left out, tags here are public. */
+      private?: boolean | undefined;
+    }
   | {
       kind: 'user';
       at: Where;
@@ -36,10 +59,25 @@ export type ImportRecord =
       status: string;
       type?: 'feature' | 'bug' | undefined;
       author?: SourcePerson | undefined;
+      /** The board's name (Canny's board, UserVoice's forum, Featurebase's category); its tag. */
       board?: string | undefined;
+      /** A category within the board (Canny's and UserVoice's categories); a second tag. */
+      category?: string | undefined;
+      /** The board's source id, when the export names it (a board record of that id gives the name). */
+      boardId?: string | undefined;
+      /** Tags or labels the source put on the idea itself (Featurebase's postTags, UserVoice's labels): a tag each. */
+      tags?: IdeaTag[] | undefined;
       createdAt?: string | undefined;
     }
   | { kind: 'vote'; at: Where; ideaId: string; voter: SourcePerson; createdAt?: string | undefined }
+  | {
+      /** A tag the source put on an idea (Fider's post_tags), after the idea and the tag's board record. */
+      kind: 'idea-tag';
+      at: Where;
+      ideaId: string;
+      /** The source id of the tag: a board record's id. */
+      boardId: string;
+    }
   | {
       kind: 'comment';
       at: Where;
@@ -49,6 +87,24 @@ export type ImportRecord =
       author?: SourcePerson | undefined;
       internal?: boolean | undefined;
       createdAt?: string | undefined;
+    }
+  | {
+      /** A changelog entry of the source (Canny's changelog/list), after the ideas it links. */
+      kind: 'entry';
+      at: Where;
+      id: string;
+      title: string;
+      /** Already HTML (sanitised again on write). */
+      description: string;
+      /** new, improved or fixed. */
+      statusKey: 'new' | 'improved' | 'fixed';
+      published: boolean;
+      publishedAt?: string | undefined;
+      /** A draft's scheduled time in the source. */
+      scheduledFor?: string | undefined;
+      createdAt?: string | undefined;
+      /** The source ids of the ideas it tells about, in order. */
+      ideaIds: string[];
     };
 
 /** A row the import cannot read: names the file, row and column; nothing is stored. */
@@ -126,8 +182,23 @@ export function object(row: Row, column: string, at: Where): Row | undefined {
   return value as Row;
 }
 
+/** A colour as the tags keep it (`#rrggbb`, lower case) from `#RRGGBB` or `RRGGBB`; undefined otherwise. */
+export function hexColor(value: string | undefined): string | undefined {
+  const match = value ? /^#?([0-9a-f]{6})$/i.exec(value.trim()) : null;
+  return match ? `#${match[1]!.toLowerCase()}` : undefined;
+}
+
 export function person(row: Row | undefined): SourcePerson | undefined {
   if (!row) return undefined;
   const out = { id: text(row, 'id'), email: text(row, 'email'), name: text(row, 'name') };
   return out.id || out.email || out.name ? out : undefined;
+}
+
+/** Names in one text cell, comma-separated (`Mobile, Security`), each trimmed, empty ones dropped. */
+export function nameList(value: string | undefined): IdeaTag[] | undefined {
+  const names = value
+    ?.split(',')
+    .map(clean)
+    .filter((name) => name !== '');
+  return names?.length ? names.map((name) => ({ name })) : undefined;
 }

@@ -2,12 +2,12 @@ import { Type } from 'typebox';
 import { StringEnum } from '../../http/common-schemas.ts';
 import { KeyEnvironmentSchema } from '../../http/management-schemas.ts';
 import { FEATURE_STATUSES } from '../features/index.ts';
-import { IMPORT_SOURCES } from './service.ts';
+import { IMPORT_SOURCES } from './sources.ts';
 
 export const ImportQuery = Type.Object({
   source: StringEnum(IMPORT_SOURCES, {
     description:
-      'canny (API dump: JSON file, or zip of users/posts/votes/comments.json), canny-csv, uservoice (CSV, or zip with the comments CSV), featurebase (JSON or CSV), fider (backup zip), csv (generic, with columns)',
+      'canny (API dump: JSON file, or zip of boards/users/posts/votes/comments/entries.json), canny-csv, uservoice (CSV, or zip with the comments CSV), featurebase (JSON or CSV), fider (backup zip), csv (generic, with columns)',
   }),
   dryRun: Type.Optional(Type.Boolean({ default: false, description: 'Report what a run would do; store nothing' })),
   environment: Type.Optional(KeyEnvironmentSchema),
@@ -33,7 +33,7 @@ export const ImportQuery = Type.Object({
   ),
 });
 
-const Counts = <T extends string>(names: readonly T[]) =>
+const Counts = <T extends string>(names: readonly T[], description?: string) =>
   Type.Object(
     Object.fromEntries(names.map((name) => [name, Type.Integer({ minimum: 0 })])) as Record<
       T,
@@ -41,6 +41,7 @@ const Counts = <T extends string>(names: readonly T[]) =>
     >,
     {
       additionalProperties: false,
+      ...(description ? { description } : {}),
     },
   );
 
@@ -52,6 +53,11 @@ export const ImportReportSchema = Type.Object(
     votes: Counts(['created', 'unchanged', 'skipped'] as const),
     comments: Counts(['created', 'updated', 'unchanged', 'skipped'] as const),
     people: Counts(['created', 'matched'] as const),
+    tags: Counts(
+      ['created', 'matched'] as const,
+      'The source’s boards, categories and tags as tags of the project: made, or found by name',
+    ),
+    changelog: Counts(['created', 'updated', 'unchanged'] as const, 'Changelog entries of the source'),
     statuses: Type.Array(
       Type.Object(
         {

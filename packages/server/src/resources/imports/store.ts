@@ -1,11 +1,11 @@
 /**
- * The import_sources table: which feature, comment or person an item of another tool became, per
+ * The import_sources table: which feature, comment, changelog entry or person an item of another tool became, per
  * project and source (resources/imports). The only code that runs SQL on it.
  */
 import type { Queryable } from '../../db/database.ts';
 import { nowIso } from '../../kernel/ids.ts';
 
-export type SourceKind = 'idea' | 'comment' | 'user';
+export type SourceKind = 'idea' | 'comment' | 'user' | 'entry';
 
 /**
  * Every target a project's import from `source` already made of one kind, by source id: one read

@@ -1,12 +1,13 @@
 /**
  * The log histogram (issue 32): lines per level in minute, hour or day buckets over a range,
- * every bucket of the range listed, from the volume counts (store-line-reads.ts). The explorer's
+ * every bucket of the range listed, from the volume counts (store-count-reads.ts). The explorer's
  * and a group's chart are the same function; a group's is the explorer's with `groupId`.
  */
 import type { Database } from '../../db/database.ts';
 import { BadRequestError } from '../../kernel/errors.ts';
 import { LOG_LEVELS } from './schemas.ts';
-import { lineHistogramRows, type LineFilter, type VolumeBucket } from './store-line-reads.ts';
+import { lineHistogramRows, type VolumeBucket } from './store-count-reads.ts';
+import type { LineFilter } from './store-line-reads.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

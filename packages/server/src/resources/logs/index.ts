@@ -11,7 +11,8 @@ export {
 } from './store.ts';
 export { storeLogBatch } from './log-writer.ts';
 // The lines' reads, for the bench's in-process timing (packages/bench/src/log-lines.ts).
-export { listLinePage, lineHistogramRows, type LineFilter } from './store-line-reads.ts';
+export { listLinePage, type LineFilter } from './store-line-reads.ts';
+export { lineHistogramRows } from './store-count-reads.ts';
 export { logHistogram } from './histogram.ts';
 export { parseLogSearch } from './field-filter.ts';
 // Erasing a person (resources/people/service.ts), in its transaction.

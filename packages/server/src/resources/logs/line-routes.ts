@@ -7,8 +7,7 @@
 import { errorResponses } from '../../http/common-schemas.ts';
 import { isoOrNull } from '../../db/query.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { ProjectParams } from '../../http/management-schemas.ts';
 import { logHistogram } from './histogram.ts';
 import {
@@ -37,10 +36,11 @@ export async function logLineRoutes(app: ManagementApp, { db, config }: Manageme
   app.get(
     '/projects/:projectId/logs/lines',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListLogLines',
         summary:
-          'List log lines, newest first (line time), with filters (level, text and data fields, source, app version, user, group, time range); page with `cursor` (role: member)',
+          'List log lines, newest first (line time), with filters (level, text and data fields, source, app version, user, group, time range); page with `cursor`',
         tags,
         params: ProjectParams,
         querystring: LineListQuery,
@@ -49,7 +49,6 @@ export async function logLineRoutes(app: ManagementApp, { db, config }: Manageme
     },
     async (request) => {
       const { projectId } = request.params as { projectId: string };
-      await requireProjectAccess(request, projectId, 'member');
       const query = request.query as Query;
       return page(projectId, lineFilterOf(query), query);
     },
@@ -58,9 +57,10 @@ export async function logLineRoutes(app: ManagementApp, { db, config }: Manageme
   app.get(
     '/projects/:projectId/logs/lines/:lineId/around',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageLogLinesAround',
-        summary: 'The lines of every log group within a minute (or `seconds`) either side of one line (role: member)',
+        summary: 'The lines of every log group within a minute (or `seconds`) either side of one line',
         tags,
         params: LineParams,
         querystring: AroundQuery,
@@ -69,7 +69,6 @@ export async function logLineRoutes(app: ManagementApp, { db, config }: Manageme
     },
     async (request) => {
       const { projectId, lineId } = request.params as { projectId: string; lineId: string };
-      await requireProjectAccess(request, projectId, 'member');
       const query = request.query as { seconds?: number; limit?: number };
       const found = await linesAroundLine(db, projectId, lineId, query.seconds ?? 60, query.limit ?? 500);
       if (!found) throw new NotFoundError();
@@ -80,10 +79,11 @@ export async function logLineRoutes(app: ManagementApp, { db, config }: Manageme
   app.get(
     '/projects/:projectId/logs/tail',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageTailLogLines',
         summary:
-          'Live tail: new log lines as server-sent events (`lines` events of line arrays, `skipped` when more came than one event holds, heartbeat comments), filtered like the line list (role: member)',
+          'Live tail: new log lines as server-sent events (`lines` events of line arrays, `skipped` when more came than one event holds, heartbeat comments), filtered like the line list',
         tags,
         params: ProjectParams,
         querystring: TailQuery,
@@ -92,7 +92,6 @@ export async function logLineRoutes(app: ManagementApp, { db, config }: Manageme
     },
     async (request, reply) => {
       const { projectId } = request.params as { projectId: string };
-      await requireProjectAccess(request, projectId, 'member');
       await tails.serve(request, reply, projectId, lineFilterOf(request.query as Query));
     },
   );
@@ -100,9 +99,10 @@ export async function logLineRoutes(app: ManagementApp, { db, config }: Manageme
   app.get(
     '/projects/:projectId/logs/:reportId/lines',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListLogGroupLines',
-        summary: "A log group's lines, newest first, with their fields; page with `cursor` (role: member)",
+        summary: "A log group's lines, newest first, with their fields; page with `cursor`",
         tags,
         params: LogGroupParams,
         querystring: GroupLineQuery,
@@ -111,7 +111,6 @@ export async function logLineRoutes(app: ManagementApp, { db, config }: Manageme
     },
     async (request) => {
       const { projectId, reportId } = request.params as { projectId: string; reportId: string };
-      await requireProjectAccess(request, projectId, 'member');
       if (!(await getLogGroup(db, projectId, reportId))) throw new NotFoundError();
       const query = request.query as Query;
       return page(projectId, { ...lineFilterOf({ from: query['from'], to: query['to'] }), groupId: reportId }, query);
@@ -121,9 +120,10 @@ export async function logLineRoutes(app: ManagementApp, { db, config }: Manageme
   app.get(
     '/projects/:projectId/logs/:reportId/histogram',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageLogGroupHistogram',
-        summary: "A log group's lines per level over time (its chart), buckets as the explorer's (role: member)",
+        summary: "A log group's lines per level over time (its chart), buckets as the explorer's",
         tags,
         params: LogGroupParams,
         querystring: GroupHistogramQuery,
@@ -132,7 +132,6 @@ export async function logLineRoutes(app: ManagementApp, { db, config }: Manageme
     },
     async (request) => {
       const { projectId, reportId } = request.params as { projectId: string; reportId: string };
-      await requireProjectAccess(request, projectId, 'member');
       if (!(await getLogGroup(db, projectId, reportId))) throw new NotFoundError();
       const query = request.query as Query;
       return logHistogram(

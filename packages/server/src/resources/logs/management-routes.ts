@@ -7,8 +7,7 @@ import type { Static } from 'typebox';
 import { errorResponses, clampLimit } from '../../http/common-schemas.ts';
 import { isoOrNull } from '../../db/query.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { ProjectParams } from '../../http/management-schemas.ts';
 import type { ReportStatus } from '../reports/index.ts';
 import {
@@ -25,7 +24,7 @@ import { presentLog, presentLogSummary } from './presenter.ts';
 import { parseLevels } from './query-params.ts';
 import { logHistogram } from './histogram.ts';
 import { parseLogSearch } from './field-filter.ts';
-import { groupAttributes } from './store-line-reads.ts';
+import { groupAttributes } from './store-count-reads.ts';
 import {
   cappedLogStatusCounts,
   COUNT_CAP,
@@ -83,10 +82,11 @@ export async function logManagementRoutes(app: ManagementApp, { db }: Management
   app.get(
     '/projects/:projectId/logs',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListLogGroups',
         summary:
-          'List log groups with filters (level, status, environment, last seen, category, source, text), most recently seen first; page with `cursor` (role: member)',
+          'List log groups with filters (level, status, environment, last seen, category, source, text), most recently seen first; page with `cursor`',
         tags,
         params: ProjectParams,
         querystring: LogListQuery,
@@ -95,7 +95,6 @@ export async function logManagementRoutes(app: ManagementApp, { db }: Management
     },
     async (request) => {
       const { projectId } = request.params as { projectId: string };
-      await requireProjectAccess(request, projectId, 'member');
       const query = request.query as Query;
       const limit = clampLimit(query['limit'] as number | undefined, 50, 200);
       const offset = (query['offset'] as number | undefined) ?? 0;
@@ -128,10 +127,11 @@ export async function logManagementRoutes(app: ManagementApp, { db }: Management
   app.get(
     '/projects/:projectId/logs/histogram',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageLogHistogram',
         summary:
-          'Log lines per level over time (line time), in minute, hour or day buckets chosen from the range; the list filters apply (role: member)',
+          'Log lines per level over time (line time), in minute, hour or day buckets chosen from the range; the list filters apply',
         tags,
         params: ProjectParams,
         querystring: LogHistogramQuery,
@@ -140,7 +140,6 @@ export async function logManagementRoutes(app: ManagementApp, { db }: Management
     },
     async (request) => {
       const { projectId } = request.params as { projectId: string };
-      await requireProjectAccess(request, projectId, 'member');
       const query = request.query as Query;
       const filter = filterOf(query);
       // The explorer's search box: field filters count lines, the text matches groups.
@@ -168,9 +167,10 @@ export async function logManagementRoutes(app: ManagementApp, { db }: Management
   app.get(
     '/projects/:projectId/logs/:reportId',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetLogGroup',
-        summary: 'The full log group: occurrences, first and last seen, the last entry with its data (role: member)',
+        summary: 'The full log group: occurrences, first and last seen, the last entry with its data',
         tags,
         params: LogGroupParams,
         response: { 200: LogGroup, ...errorResponses(401, 403, 404) },
@@ -178,7 +178,6 @@ export async function logManagementRoutes(app: ManagementApp, { db }: Management
     },
     async (request) => {
       const { projectId, reportId } = request.params as { projectId: string; reportId: string };
-      await requireProjectAccess(request, projectId, 'member');
       const row = await getLogGroup<Row>(db, projectId, reportId);
       if (!row) throw new NotFoundError();
       return { ...presentLog(row), attribution: await attributionOf(reportId) } as Static<typeof LogGroup>;
@@ -188,9 +187,10 @@ export async function logManagementRoutes(app: ManagementApp, { db }: Management
   app.patch(
     '/projects/:projectId/logs/:reportId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageSetLogGroupStatus',
-        summary: 'Resolve, ignore or reopen a log group (role: admin)',
+        summary: 'Resolve, ignore or reopen a log group',
         tags,
         params: LogGroupParams,
         body: LogStatusBody,
@@ -199,7 +199,6 @@ export async function logManagementRoutes(app: ManagementApp, { db }: Management
     },
     async (request) => {
       const { projectId, reportId } = request.params as { projectId: string; reportId: string };
-      await requireProjectAccess(request, projectId, 'admin');
       const { status } = request.body as { status: ReportStatus };
       if (!(await setLogGroupStatus(db, projectId, reportId, status))) throw new NotFoundError();
       const row = (await getLogGroup<Row>(db, projectId, reportId))!;

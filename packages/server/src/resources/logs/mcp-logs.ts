@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { IsoTime, registerAreaTool, required, ToolError, type ToolContext } from '../../mcp/tools/context.ts';
+import { IsoTime, registerAreaTool, required, ToolError, type ToolContext } from '../../routing/mcp/tool-context.ts';
 import { presentLog, presentLogSummary } from './presenter.ts';
 import { LOG_LEVELS } from './schemas.ts';
 import { countLogGroups, getLogGroup, listLogPage, type LogFilter } from './store.ts';

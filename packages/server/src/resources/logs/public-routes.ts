@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
-import type { App, Deps } from '../../public-api/context.ts';
-import { scopeOf } from '../../public-api/context.ts';
+import type { App, Deps } from '../../routing/public-api/context.ts';
+import { scopeOf } from '../../routing/public-api/context.ts';
 import { LogBatch } from './schemas.ts';
 import { storeLogBatch } from './log-writer.ts';
 

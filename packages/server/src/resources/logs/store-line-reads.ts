@@ -1,15 +1,16 @@
 /**
- * Reads of log_lines, log_volume and log_group_attributes (issue 32): the explorer's lines
+ * Reads of log_lines (issue 32): the explorer's lines
  * (newest first, keyset pages on (ts, id) read in the order of an index, so a first page reads
- * rows in proportion to the page, not the table), a group's lines, the histogram by level from
- * the volume counts, the lines around one line and the live tail's new lines.
+ * rows in proportion to the page, not the table), a group's lines (through its spans,
+ * log_line_spans: one row per group and write, joined to the lines by id), the lines around one
+ * line and the live tail's new lines. The histogram and a group's attribute counts:
+ * store-count-reads.ts.
  */
 import type { Database, Queryable, SqlValue } from '../../db/database.ts';
 import { containsPattern, Where } from '../../db/query.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import type { ReportStatus } from '../reports/index.ts';
 import type { FieldFilter } from './field-filter.ts';
-import { ATTRIBUTE_KINDS, type AttributeKind } from './store-lines.ts';
 
 export interface LineFilter {
   environment?: KeyEnvironment | undefined;
@@ -38,7 +39,7 @@ export interface LineCursor {
 export const LINE_COLUMNS = `l.id, l.group_id, l.environment, l.ts, l.level, l.severity, l.source, l.app_version,
   l.user_id, l.data, l.trace_id, l.span_id, g.message, g.category, g.fingerprint`;
 
-type Dialect = Database['dialect'];
+export type Dialect = Database['dialect'];
 
 /** `$."a"."b"`: a path of checked names (field-filter.ts), as SQLite's JSON functions and jsonpath read it. */
 const jsonPath = (path: readonly string[]) => `$${path.map((name) => `."${name}"`).join('')}`;
@@ -81,8 +82,46 @@ function fieldClause(where: Where, dialect: Dialect, field: FieldFilter): void {
     );
 }
 
-function lineWhere(dialect: Dialect, projectId: string, filter: LineFilter): Where {
-  const where = new Where('l.project_id = ?', projectId)
+/**
+ * A group's lines: its spans (`s`, which do not overlap, so each line is read once) and each
+ * span's lines by id (`l`; the line's own group_id is still checked by the caller). The spans
+ * stay outside and each span's lines are one range of the primary key: on SQLite by CROSS JOIN
+ * and NOT INDEXED (read the other way round, or through the time index, a small group's page
+ * would walk the project's lines); on PostgreSQL by a LATERAL subquery kept apart by OFFSET 0,
+ * as its planner, guessing a range of ids at half a percent of the table, chose a scan of all
+ * lines for the group's equality instead.
+ */
+export function groupLinesFrom(dialect: Dialect): string {
+  return dialect === 'sqlite'
+    ? 'log_line_spans s CROSS JOIN log_lines l NOT INDEXED ON l.id BETWEEN s.first_id AND s.last_id'
+    : `log_line_spans s CROSS JOIN LATERAL (SELECT * FROM log_lines WHERE id BETWEEN s.first_id AND s.last_id
+        OFFSET 0) l`;
+}
+
+/** Where a query reads lines: a group's through its spans, else log_lines alone. */
+export const linesFrom = (dialect: Dialect, filter: LineFilter): string =>
+  filter.groupId ? groupLinesFrom(dialect) : 'log_lines l';
+
+/** The spans of the filter's group that may hold lines in its time range (read through linesFrom). */
+function spanWhere(where: Where, filter: LineFilter): Where {
+  if (!filter.groupId) return where;
+  return where
+    .add('s.group_id = ?', filter.groupId)
+    .when(filter.from, 's.max_ts >= ?', filter.from ?? null)
+    .when(filter.to, 's.min_ts < ?', filter.to ?? null);
+}
+
+/** Lines before `cursor` in (ts, id) order; for a group, only its spans that start before it. */
+function addCursor(where: Where, filter: LineFilter, cursor: LineCursor | undefined): Where {
+  if (!cursor) return where;
+  if (filter.groupId) where.add('s.min_ts <= ?', cursor.ts);
+  return where.add('(l.ts, l.id) < (?, CAST(? AS BIGINT))', cursor.ts, cursor.id);
+}
+
+export function lineWhere(dialect: Dialect, projectId: string, filter: LineFilter, spans = true): Where {
+  const where = new Where('l.project_id = ?', projectId);
+  if (spans) spanWhere(where, filter);
+  where
     .when(filter.groupId, 'l.group_id = ?', filter.groupId ?? null)
     .when(filter.environment, 'l.environment = ?', filter.environment ?? null)
     .when(filter.status, 'g.status = ?', filter.status ?? null)
@@ -127,15 +166,53 @@ export function linePageQuery(
   filter: LineFilter,
   limit: number,
   cursor: LineCursor | undefined,
+  low?: string,
 ): { sql: string; params: SqlValue[] } {
-  const where = lineWhere(dialect, projectId, filter);
-  if (cursor) where.add('(l.ts, l.id) < (?, CAST(? AS BIGINT))', cursor.ts, cursor.id);
+  const where = addCursor(lineWhere(dialect, projectId, filter), filter, cursor);
+  // A group's page may be bounded below (groupLinesFloor): only spans and lines at or after `low`.
+  if (low !== undefined && filter.groupId) where.add('s.max_ts >= ? AND l.ts >= ?', low, low);
   return {
-    sql: `SELECT ${LINE_COLUMNS} FROM log_lines l JOIN log_groups g ON g.id = l.group_id
+    sql: `SELECT ${LINE_COLUMNS} FROM ${linesFrom(dialect, filter)} JOIN log_groups g ON g.id = l.group_id
       WHERE ${where.sql} ORDER BY l.ts DESC, l.id DESC LIMIT ?`,
     params: [...where.params, limit],
   };
 }
+
+/**
+ * A time at or before the `count`-th newest line of the group (before `cursor`), from its spans
+ * alone: the newest spans by their last line's time until their counts reach `count`, and the
+ * earliest time among them. Lines before it lie only in spans that end before the lines these
+ * spans hold. undefined when the spans hold fewer lines. A span's count can be more than its
+ * lines (the cap and retention delete lines, not counts), never less, so a read bounded by it
+ * that finds fewer than `count` lines is done again unbounded (listLinePage, capGroupLines).
+ */
+export async function groupLinesFloor(
+  db: Queryable,
+  groupId: string,
+  count: number,
+  cursor?: LineCursor,
+): Promise<string | undefined> {
+  const row = await db.get<{ low: string | null; total: number | string | null }>(
+    `SELECT MIN(min_ts) AS low, MAX(newer + n) AS total FROM (
+      SELECT min_ts, n, SUM(n) OVER (ORDER BY max_ts DESC, first_id DESC) - n AS newer
+      FROM log_line_spans WHERE group_id = ?${cursor ? ' AND min_ts <= ?' : ''}) s
+    WHERE newer < ?`,
+    cursor ? [groupId, cursor.ts, count] : [groupId, count],
+  );
+  if (!row || row.low === null || Number(row.total) < count) return undefined;
+  return row.low;
+}
+
+/** Whether a group's page filters only by group (so its spans' counts tell where its page ends). */
+const groupOnly = (filter: LineFilter) =>
+  Boolean(filter.groupId) &&
+  !filter.levels?.length &&
+  !filter.source &&
+  !filter.appVersion &&
+  !filter.userId &&
+  !filter.from &&
+  !filter.to &&
+  !searches(filter);
 
 export async function listLinePage<T extends { ts: string; id: string | number }>(
   db: Database,
@@ -149,6 +226,14 @@ export async function listLinePage<T extends { ts: string; id: string | number }
     return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
   }
   if (searches(filter)) return searchedPage<T>(db, projectId, filter, limit, cursor);
+  if (groupOnly(filter)) {
+    // The newest spans first: a group's page reads the lines of the spans that can hold it.
+    const low = await groupLinesFloor(db, filter.groupId!, limit + 1, cursor);
+    if (low !== undefined) {
+      const rows = await db.all<T>(...pageArgs(linePageQuery(db.dialect, projectId, filter, limit + 1, cursor, low)));
+      if (rows.length > limit) return { rows: rows.slice(0, limit), hasMore: true };
+    }
+  }
   const rows = await db.all<T>(...pageArgs(linePageQuery(db.dialect, projectId, filter, limit + 1, cursor)));
   const hasMore = rows.length > limit;
   return { rows: hasMore ? rows.slice(0, limit) : rows, hasMore };
@@ -168,15 +253,15 @@ export function searchWindowQuery(
   limit: number,
   cursor: LineCursor | undefined,
 ): { sql: string; params: SqlValue[] } {
-  const plain = lineWhere(dialect, projectId, { ...filter, q: undefined, fields: [] });
-  if (cursor) plain.add('(l.ts, l.id) < (?, CAST(? AS BIGINT))', cursor.ts, cursor.id);
+  const plain = addCursor(lineWhere(dialect, projectId, { ...filter, q: undefined, fields: [] }), filter, cursor);
   const search = searchWhere(new Where(), dialect, filter);
+  const from = linesFrom(dialect, filter);
   if (!needsGroup(filter)) {
     // Only the lines' own columns are filtered: the window reads log_lines alone and the page's
     // few matches meet their groups afterwards (the join per line was about half of a rare
     // field value's time at 1,000,000 lines).
     return {
-      sql: `SELECT ${LINE_COLUMNS} FROM (SELECT * FROM (SELECT l.* FROM log_lines l WHERE ${plain.sql}
+      sql: `SELECT ${LINE_COLUMNS} FROM (SELECT * FROM (SELECT l.* FROM ${from} WHERE ${plain.sql}
         ORDER BY l.ts DESC, l.id DESC LIMIT ${SEARCH_BUDGET}) l
         WHERE ${search.sql} ORDER BY l.ts DESC, l.id DESC LIMIT ?) l JOIN log_groups g ON g.id = l.group_id
         ORDER BY l.ts DESC, l.id DESC`,
@@ -186,7 +271,7 @@ export function searchWindowQuery(
   // The window's rows carry the group's columns: the search reads them there (no second lookup).
   const outer = search.sql.replaceAll('g.message', 'l.message').replaceAll('g.category', 'l.category');
   return {
-    sql: `SELECT * FROM (SELECT ${LINE_COLUMNS} FROM log_lines l JOIN log_groups g ON g.id = l.group_id
+    sql: `SELECT * FROM (SELECT ${LINE_COLUMNS} FROM ${from} JOIN log_groups g ON g.id = l.group_id
       WHERE ${plain.sql} ORDER BY l.ts DESC, l.id DESC LIMIT ${SEARCH_BUDGET}) l
       WHERE ${outer} ORDER BY l.ts DESC, l.id DESC LIMIT ?`,
     params: [...plain.params, ...search.params, limit],
@@ -229,11 +314,9 @@ export function fieldIndexQueries(
   limit: number,
   cursor: LineCursor | undefined,
 ): { window: { sql: string; params: SqlValue[] }; rest: (after: LineCursor) => { sql: string; params: SqlValue[] } } {
-  const plain = (after: LineCursor | undefined) => {
-    const where = lineWhere('postgres', projectId, { ...filter, fields: [] });
-    if (after) where.add('(l.ts, l.id) < (?, CAST(? AS BIGINT))', after.ts, after.id);
-    return where;
-  };
+  const plain = (after: LineCursor | undefined) =>
+    addCursor(lineWhere('postgres', projectId, { ...filter, fields: [] }), filter, after);
+  const from = linesFrom('postgres', filter);
   const fields = new Where();
   for (const field of filter.fields ?? []) fieldClause(fields, 'postgres', field);
   const first = plain(cursor);
@@ -243,13 +326,13 @@ export function fieldIndexQueries(
   return {
     window: grouped
       ? {
-          sql: `SELECT * FROM (SELECT ${LINE_COLUMNS} FROM log_lines l JOIN log_groups g ON g.id = l.group_id
+          sql: `SELECT * FROM (SELECT ${LINE_COLUMNS} FROM ${from} JOIN log_groups g ON g.id = l.group_id
         WHERE ${first.sql} ORDER BY l.ts DESC, l.id DESC LIMIT ${FIELD_WINDOW}) l
         WHERE ${fields.sql} ORDER BY l.ts DESC, l.id DESC LIMIT ?`,
           params: [...first.params, ...fields.params, limit],
         }
       : {
-          sql: `SELECT ${LINE_COLUMNS} FROM (SELECT * FROM (SELECT l.* FROM log_lines l WHERE ${first.sql}
+          sql: `SELECT ${LINE_COLUMNS} FROM (SELECT * FROM (SELECT l.* FROM ${from} WHERE ${first.sql}
         ORDER BY l.ts DESC, l.id DESC LIMIT ${FIELD_WINDOW}) l
         WHERE ${fields.sql} ORDER BY l.ts DESC, l.id DESC LIMIT ?) l JOIN log_groups g ON g.id = l.group_id
         ORDER BY l.ts DESC, l.id DESC`,
@@ -258,7 +341,7 @@ export function fieldIndexQueries(
     rest: (after) => {
       const where = plain(after);
       return {
-        sql: `WITH hits AS MATERIALIZED (SELECT l.id FROM log_lines l ${join}
+        sql: `WITH hits AS MATERIALIZED (SELECT l.id FROM ${from} ${join}
           WHERE ${where.sql} AND ${fields.sql})
           SELECT ${LINE_COLUMNS} FROM hits JOIN log_lines l ON l.id = hits.id JOIN log_groups g ON g.id = l.group_id
           ORDER BY l.ts DESC, l.id DESC LIMIT ?`,
@@ -278,12 +361,11 @@ async function windowEnd(
   keepText = false,
 ): Promise<LineCursor | undefined> {
   const bounds = { ...filter, fields: [], q: keepText ? filter.q : undefined };
-  const where = lineWhere(db.dialect, projectId, bounds);
-  if (cursor) where.add('(l.ts, l.id) < (?, CAST(? AS BIGINT))', cursor.ts, cursor.id);
+  const where = addCursor(lineWhere(db.dialect, projectId, bounds), bounds, cursor);
   // Without a group condition, no group is read: on the time index alone this is an index-only count.
   const join = needsGroup(bounds) ? 'JOIN log_groups g ON g.id = l.group_id' : '';
   const end = await db.get<{ ts: string; id: string | number }>(
-    `SELECT l.ts, l.id FROM log_lines l ${join} WHERE ${where.sql}
+    `SELECT l.ts, l.id FROM ${linesFrom(db.dialect, bounds)} ${join} WHERE ${where.sql}
       ORDER BY l.ts DESC, l.id DESC LIMIT 1 OFFSET ${size - 1}`,
     where.params,
   );
@@ -338,7 +420,8 @@ export async function linesAfter<T>(
   afterId: string,
   limit: number,
 ): Promise<T[]> {
-  const where = lineWhere(db.dialect, projectId, filter);
+  // The new lines by id, not through spans: a poll reads what was written since the last one.
+  const where = lineWhere(db.dialect, projectId, filter, false);
   where.add('l.id > CAST(? AS BIGINT)', afterId);
   return db.all<T>(
     `SELECT ${LINE_COLUMNS} FROM log_lines l JOIN log_groups g ON g.id = l.group_id
@@ -354,103 +437,4 @@ export async function linesAfter<T>(
 export async function lastLineId(db: Queryable): Promise<string> {
   const row = await db.get<{ id: string | number | null }>('SELECT MAX(id) AS id FROM log_lines');
   return row?.id === null || row?.id === undefined ? '0' : String(row.id);
-}
-
-export type VolumeBucket = 'minute' | 'hour' | 'day';
-const PREFIX: Record<VolumeBucket, number> = { minute: 16, hour: 13, day: 10 };
-
-/** Filters the volume counts cannot answer (they are per group): these count lines instead. */
-export const lineOnly = (filter: LineFilter) =>
-  Boolean(filter.source || filter.appVersion || filter.userId || (filter.fields?.length ?? 0) > 0);
-
-/**
- * Lines per bucket and level over [since, until). From log_volume (the project's totals, or per
- * group per hour and per minute for recent hours when a group filter applies: status, category,
- * text in the message or category) unless a filter looks into lines (lineOnly: source, app
- * version, user, fields) or minutes are asked for older than log_volume keeps them
- * (`countLines`): then the kept lines are counted.
- */
-export function lineHistogramQuery(
-  dialect: Dialect,
-  projectId: string,
-  filter: LineFilter & { from: string; to: string },
-  bucket: VolumeBucket,
-  countLines: boolean,
-): { sql: string; params: SqlValue[] } {
-  const length = PREFIX[bucket];
-  if (countLines || lineOnly(filter)) {
-    const where = lineWhere(dialect, projectId, filter);
-    return {
-      sql: `SELECT SUBSTR(l.ts, 1, ${length}) AS bucket, l.level, COUNT(*) AS n
-        FROM log_lines l JOIN log_groups g ON g.id = l.group_id WHERE ${where.sql} GROUP BY 1, 2`,
-      params: where.params,
-    };
-  }
-  // The project's totals per level (units H and M, store-lines.ts) unless a filter needs groups.
-  const perGroup = Boolean(filter.groupId || filter.status || filter.category || filter.q);
-  const unit = bucket === 'minute' ? (perGroup ? 'm' : 'M') : perGroup ? 'h' : 'H';
-  const cut = bucket === 'minute' ? 16 : 13;
-  // Whole buckets: the one `to` falls in counts unless `to` is its start.
-  const step = bucket === 'minute' ? 60_000 : 3_600_000;
-  const end = new Date(Date.parse(filter.to) + step - 1).toISOString().slice(0, cut);
-  const where = new Where(
-    'v.project_id = ? AND v.unit = ? AND v.bucket >= ? AND v.bucket < ?',
-    projectId,
-    unit,
-    filter.from.slice(0, cut),
-    end,
-  )
-    .when(filter.environment, 'v.environment = ?', filter.environment ?? null)
-    .when(filter.groupId, 'v.group_id = ?', filter.groupId ?? null)
-    .when(filter.status, 'g.status = ?', filter.status ?? null)
-    .when(filter.category, 'g.category = ?', filter.category ?? null);
-  if (filter.levels && filter.levels.length > 0)
-    where.add(`v.level IN (${filter.levels.map(() => '?').join(', ')})`, ...filter.levels);
-  // Text, in the histogram, is the group's message or category (the lines' data would mean reading every line).
-  if (filter.q) {
-    const pattern = containsPattern(filter.q);
-    where.add(
-      `(LOWER(g.message) LIKE ? ESCAPE '\\' OR LOWER(COALESCE(g.category, '')) LIKE ? ESCAPE '\\')`,
-      pattern,
-      pattern,
-    );
-  }
-  const join = filter.status || filter.category || filter.q ? 'JOIN log_groups g ON g.id = v.group_id' : '';
-  return {
-    sql: `SELECT SUBSTR(v.bucket, 1, ${length}) AS bucket, v.level, SUM(v.n) AS n
-      FROM log_volume v ${join} WHERE ${where.sql} GROUP BY 1, 2`,
-    params: where.params,
-  };
-}
-
-export async function lineHistogramRows(
-  db: Database,
-  projectId: string,
-  filter: LineFilter & { from: string; to: string },
-  bucket: VolumeBucket,
-  countLines: boolean,
-): Promise<{ bucket: string; level: string; n: number }[]> {
-  const { sql, params } = lineHistogramQuery(db.dialect, projectId, filter, bucket, countLines);
-  const rows = await db.all<{ bucket: string; level: string; n: number | string }>(sql, params);
-  return rows.map((row) => ({ bucket: row.bucket, level: row.level, n: Number(row.n) }));
-}
-
-/** Every source, app version and user of a group with its count, the most frequent first (`limit` each). */
-export async function groupAttributes(
-  db: Queryable,
-  groupId: string,
-  limit: number,
-): Promise<Record<AttributeKind, { value: string; count: number }[]>> {
-  const result = { source: [], app_version: [], user_id: [] } as Record<
-    AttributeKind,
-    { value: string; count: number }[]
-  >;
-  for (const kind of ATTRIBUTE_KINDS) {
-    const rows = await db.all<{ value: string; n: number | string }>(
-      'SELECT value, n FROM log_group_attributes WHERE group_id = ? AND kind = ? ORDER BY n DESC, value LIMIT ?',
-      [groupId, kind, limit],
-    );
-    result[kind] = rows.map((row) => ({ value: row.value, count: Number(row.n) }));
-  }
-  return result;
 }

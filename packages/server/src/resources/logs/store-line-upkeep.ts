@@ -1,10 +1,12 @@
 /**
- * The upkeep of log_lines and log_volume (issue 32), in bounded batches the lines worker runs:
- * lines past the retention (by their own time) are deleted, a group over its cap keeps its
- * newest `perGroup` lines and its first, per-minute counts older than MINUTE_VOLUME_HOURS go.
- * Every statement touches at most BATCH rows, found through an index.
+ * The upkeep of log_lines, log_line_spans and log_volume (issue 32), in bounded batches the lines
+ * worker runs: lines past the retention (by their own time) are deleted, a group over its cap
+ * keeps its newest `perGroup` lines and its first, per-minute counts older than
+ * MINUTE_VOLUME_HOURS go; a span goes when its lines have. Every statement touches at most BATCH
+ * lines, found through an index (a group's lines through its spans).
  */
-import type { Queryable } from '../../db/database.ts';
+import type { Database, Queryable } from '../../db/database.ts';
+import { groupLinesFloor, groupLinesFrom } from './store-line-reads.ts';
 
 export const BATCH = 1000;
 
@@ -14,14 +16,58 @@ export async function projectsWithLogs(db: Queryable): Promise<string[]> {
   return rows.map((row) => row.project_id);
 }
 
-/** Deletes up to BATCH of the project's lines older than `before`; returns how many. */
-export async function expireLines(db: Queryable, projectId: string, before: string): Promise<number> {
-  const result = await db.run(
+/** Deleted lines as the upkeep's deletes return them. */
+interface Deleted {
+  id: number | string;
+  group_id: string;
+  ts: string;
+}
+
+/**
+ * Deletes up to BATCH of the project's lines older than `before`; returns how many. The spans of
+ * the groups touched whose lines are all gone go too.
+ */
+export async function expireLines(db: Database, projectId: string, before: string): Promise<number> {
+  const deleted = await db.all<Deleted>(
     `DELETE FROM log_lines WHERE id IN (
-      SELECT id FROM log_lines WHERE project_id = ? AND ts < ? ORDER BY ts, id LIMIT ${BATCH})`,
+      SELECT id FROM log_lines WHERE project_id = ? AND ts < ? ORDER BY ts, id LIMIT ${BATCH})
+    RETURNING id, group_id, ts`,
     [projectId, before],
   );
-  return result.changes;
+  if (deleted.length === 0) return 0;
+  // The batch's last line in (ts, id) order: no line before it is left, so a span whose lines
+  // all come before it (a line of its time only up to its id) is empty.
+  let last = deleted[0]!;
+  for (const line of deleted)
+    if (line.ts > last.ts || (line.ts === last.ts && Number(line.id) > Number(last.id))) last = line;
+  const groups = [...new Set(deleted.map((line) => line.group_id))];
+  await db.run(
+    `DELETE FROM log_line_spans WHERE group_id IN (${groups.map(() => '?').join(', ')})
+      AND (max_ts < ? OR (max_ts = ? AND last_id <= CAST(? AS BIGINT)))`,
+    [...groups, last.ts, last.ts, String(last.id)],
+  );
+  await trimTail(db, deleted);
+  return deleted.length;
+}
+
+/**
+ * SQLite gives a new row the greatest rowid plus one, so deleting the newest lines makes their ids
+ * free again: a span that still covered them would also cover the next write's lines, of its own
+ * group too (a line read twice). After a delete that took the greatest ids, the spans of the
+ * groups whose lines those were end at the greatest id left. PostgreSQL's ids never come back.
+ */
+async function trimTail(db: Database, deleted: readonly Deleted[]): Promise<void> {
+  if (db.dialect !== 'sqlite' || deleted.length === 0) return;
+  const top = Number((await db.get<{ id: number | null }>('SELECT MAX(id) AS id FROM log_lines'))?.id ?? 0);
+  const groups = [...new Set(deleted.filter((line) => Number(line.id) > top).map((line) => line.group_id))];
+  if (groups.length === 0) return;
+  const list = groups.map(() => '?').join(', ');
+  await db.run(`DELETE FROM log_line_spans WHERE group_id IN (${list}) AND first_id > ?`, [...groups, top]);
+  await db.run(`UPDATE log_line_spans SET last_id = ? WHERE group_id IN (${list}) AND last_id > ?`, [
+    top,
+    ...groups,
+    top,
+  ]);
 }
 
 /** Groups of the project seen since `since` that may hold more than `perGroup` lines. */
@@ -38,27 +84,74 @@ export async function groupsOverCap(
   return rows.map((row) => row.id);
 }
 
+/** A group's lines through its spans (as store-line-reads.ts reads them), with `conditions` on `s` and `l`. */
+const groupLines = (db: Database, select: string, conditions: string) =>
+  `SELECT ${select} FROM ${groupLinesFrom(db.dialect)} WHERE s.group_id = ? AND l.group_id = ?${conditions}`;
+
+/** The group's `perGroup`-th newest line, read through its newest spans (groupLinesFloor) if they tell. */
+async function capEdge(
+  db: Database,
+  groupId: string,
+  perGroup: number,
+): Promise<{ ts: string; id: string | number } | undefined> {
+  const low = await groupLinesFloor(db, groupId, perGroup);
+  if (low === undefined) return undefined; // its spans hold fewer lines: under the cap
+  const order = ` ORDER BY l.ts DESC, l.id DESC LIMIT 1 OFFSET ${perGroup - 1}`;
+  const bounded = await db.get<{ ts: string; id: string | number }>(
+    groupLines(db, 'l.ts, l.id', ` AND s.max_ts >= ? AND l.ts >= ?${order}`),
+    [groupId, groupId, low, low],
+  );
+  return (
+    bounded ??
+    (await db.get<{ ts: string; id: string | number }>(groupLines(db, 'l.ts, l.id', order), [groupId, groupId]))
+  );
+}
+
+/** The group's first line (by time): in the spans that start no later than the earliest span ends, if it is there. */
+async function firstLine(db: Database, groupId: string): Promise<string | number | undefined> {
+  const order = ' ORDER BY l.ts, l.id LIMIT 1';
+  const high = await db.get<{ ts: string | null }>('SELECT MIN(max_ts) AS ts FROM log_line_spans WHERE group_id = ?', [
+    groupId,
+  ]);
+  if (!high?.ts) return undefined;
+  const bounded = await db.get<{ id: string | number }>(
+    groupLines(db, 'l.id', ` AND s.min_ts <= ? AND l.ts <= ?${order}`),
+    [groupId, groupId, high.ts, high.ts],
+  );
+  return (bounded ?? (await db.get<{ id: string | number }>(groupLines(db, 'l.id', order), [groupId, groupId])))?.id;
+}
+
 /**
  * Deletes up to BATCH of a group's lines older than its newest `perGroup`, its first line kept;
- * returns how many.
+ * returns how many. When fewer than BATCH were left, the spans that held only deleted lines go.
  */
-export async function capGroupLines(db: Queryable, groupId: string, perGroup: number): Promise<number> {
-  const edge = await db.get<{ ts: string; id: string | number }>(
-    'SELECT ts, id FROM log_lines WHERE group_id = ? ORDER BY ts DESC, id DESC LIMIT 1 OFFSET ?',
-    [groupId, perGroup - 1],
-  );
+export async function capGroupLines(db: Database, groupId: string, perGroup: number): Promise<number> {
+  const edge = await capEdge(db, groupId, perGroup);
   if (!edge) return 0;
-  const first = await db.get<{ id: string | number }>(
-    'SELECT id FROM log_lines WHERE group_id = ? ORDER BY ts, id LIMIT 1',
-    [groupId],
+  const firstId = await firstLine(db, groupId);
+  if (firstId === undefined) return 0;
+  const first = String(firstId);
+  const deleted = await db.all<Deleted>(
+    `DELETE FROM log_lines WHERE id IN (${groupLines(
+      db,
+      'l.id',
+      ` AND s.min_ts <= ? AND (l.ts, l.id) < (?, CAST(? AS BIGINT)) AND l.id <> CAST(? AS BIGINT) LIMIT ${BATCH}`,
+    )}) RETURNING id, group_id, ts`,
+    [groupId, groupId, edge.ts, edge.ts, String(edge.id), first],
   );
-  const result = await db.run(
-    `DELETE FROM log_lines WHERE id IN (
-      SELECT id FROM log_lines WHERE group_id = ? AND (ts, id) < (?, CAST(? AS BIGINT)) AND id <> CAST(? AS BIGINT)
-      ORDER BY ts, id LIMIT ${BATCH})`,
-    [groupId, edge.ts, String(edge.id), String(first!.id)],
-  );
-  return result.changes;
+  if (deleted.length < BATCH)
+    for (let n = BATCH; n === BATCH; ) {
+      n = (
+        await db.run(
+          `DELETE FROM log_line_spans WHERE group_id = ? AND (max_ts, first_id) IN (
+            SELECT max_ts, first_id FROM log_line_spans WHERE group_id = ? AND max_ts < ?
+              AND NOT (first_id <= CAST(? AS BIGINT) AND last_id >= CAST(? AS BIGINT)) LIMIT ${BATCH})`,
+          [groupId, groupId, edge.ts, first, first],
+        )
+      ).changes;
+    }
+  await trimTail(db, deleted);
+  return deleted.length;
 }
 
 /** Deletes the project's per-minute counts before `bucket` ('YYYY-MM-DDTHH:MM'). */

@@ -1,9 +1,10 @@
 /**
- * The one store of log_lines, log_volume and log_group_attributes (issue 32): what the group
- * write (store.ts) adds, in its transaction, for every accepted entry: the entry as a line of its
- * group, the group's per-hour and per-minute counts, and every source, app version and user that
- * sent it. One multi-row statement per table and chunk, counts folded per batch first, so a
- * batch of repeats costs a few upserts, not one per entry.
+ * The one store of log_lines, log_line_spans, log_volume and log_group_attributes (issue 32): what
+ * the group write (store.ts) adds, in its transaction, for every accepted entry: the entry as a
+ * line of its group, one span per group and write that finds the group's lines by id
+ * (store-line-reads.ts), the group's per-hour and per-minute counts, and every source, app
+ * version and user that sent it. One multi-row statement per table and chunk, counts folded per
+ * batch first, so a batch of repeats costs a few upserts, not one per entry.
  */
 import { type Database, placeholders, type Queryable, type SqlValue } from '../../db/database.ts';
 import type { Scope } from '../../kernel/scope.ts';
@@ -68,15 +69,31 @@ const insertLines = (rows: number) =>
     LINE_ROW,
   );
 
+const VOLUME_CONFLICT = `ON CONFLICT (project_id, unit, bucket, group_id) DO UPDATE SET n = log_volume.n + excluded.n,
+  level = excluded.level`;
+const ATTRIBUTE_CONFLICT = `ON CONFLICT (group_id, kind, value) DO UPDATE SET n = log_group_attributes.n + excluded.n,
+  last_seen_at = CASE WHEN excluded.last_seen_at > log_group_attributes.last_seen_at
+    THEN excluded.last_seen_at ELSE log_group_attributes.last_seen_at END`;
+
 const VOLUME_ROW = `(${placeholders(7)})`;
 const upsertVolume = (rows: number) =>
   statement(
     'volume',
     rows,
     (values) => `INSERT INTO log_volume (project_id, unit, bucket, group_id, environment, level, n) ${values}
-      ON CONFLICT (project_id, unit, bucket, group_id) DO UPDATE SET n = log_volume.n + excluded.n, level = excluded.level`,
+      ${VOLUME_CONFLICT}`,
     VOLUME_ROW,
   );
+
+/** PostgreSQL: a write's volume rows in one statement, as INSERT_LINES_PG sends lines: [unit, bucket, group, level, n]. */
+const UPSERT_VOLUME_PG = `INSERT INTO log_volume (project_id, unit, bucket, group_id, environment, level, n)
+  SELECT ?, r->>0, r->>1, r->>2, ?, r->>3, CAST(r->>4 AS bigint) FROM jsonb_array_elements(CAST(? AS jsonb)) AS r
+  ${VOLUME_CONFLICT}`;
+
+/** PostgreSQL: a write's attribution in one statement: [group, kind, value, n, last seen]. */
+const UPSERT_ATTRIBUTES_PG = `INSERT INTO log_group_attributes (group_id, kind, value, n, last_seen_at)
+  SELECT r->>0, r->>1, r->>2, CAST(r->>3 AS bigint), r->>4 FROM jsonb_array_elements(CAST(? AS jsonb)) AS r
+  ${ATTRIBUTE_CONFLICT}`;
 
 const ATTRIBUTE_ROW = `(${placeholders(5)})`;
 const upsertAttributes = (rows: number) =>
@@ -84,30 +101,82 @@ const upsertAttributes = (rows: number) =>
     'attributes',
     rows,
     (values) => `INSERT INTO log_group_attributes (group_id, kind, value, n, last_seen_at) ${values}
-      ON CONFLICT (group_id, kind, value) DO UPDATE SET n = log_group_attributes.n + excluded.n,
-        last_seen_at = CASE WHEN excluded.last_seen_at > log_group_attributes.last_seen_at
-          THEN excluded.last_seen_at ELSE log_group_attributes.last_seen_at END`,
+      ${ATTRIBUTE_CONFLICT}`,
     ATTRIBUTE_ROW,
   );
 
 /**
- * PostgreSQL: all of a write's lines in one statement of one array per column. Against 100-row
- * `VALUES` statements of 12 parameters a row, 3,200 lines with the table's indexes took about a
- * quarter less (node-postgres, two runs, each way first once).
+ * PostgreSQL: all of a write's lines in one statement, and their spans: one per run of consecutive
+ * ids of one group (a group's lines in one write are one run unless another process's write took
+ * ids between them; a span never covers another group's line, so no two spans overlap). The
+ * lines go as one JSON array of one array per line (`pgLine`) that the database takes apart.
+ * Before, the lines went as one array per column (`unnest`): node-postgres wrote each column as
+ * an array literal in JavaScript, escaping every element, and each line's data was a JSON text
+ * of its own inside it. One `JSON.stringify` of the whole write (data nested as objects) cost the
+ * server about a fifth of that per line, and PostgreSQL parses one document instead of twelve
+ * array literals and a JSON text per line (packages/bench/README.md, "Log lines, third round").
  */
-const INSERT_LINES_PG = `INSERT INTO log_lines (group_id, project_id, environment, ts, level, severity, source,
-    app_version, user_id, data, trace_id, span_id)
-  SELECT * FROM unnest(CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]),
-    CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS jsonb[]), CAST(? AS text[]),
-    CAST(? AS text[]))`;
+const INSERT_LINES_PG = `WITH written AS (INSERT INTO log_lines (group_id, project_id, environment, ts, level, severity,
+    source, app_version, user_id, data, trace_id, span_id)
+  SELECT r->>0, ?, ?, r->>1, r->>2, r->>3, r->>4, r->>5, r->>6, NULLIF(r->7, 'null'::jsonb), r->>8, r->>9
+  FROM jsonb_array_elements(CAST(? AS jsonb)) AS r
+  RETURNING id, group_id, ts)
+  INSERT INTO log_line_spans (group_id, max_ts, first_id, last_id, min_ts, n, project_id)
+  SELECT group_id, MAX(ts), MIN(id), MAX(id), MIN(ts), COUNT(*), ?
+  FROM (SELECT group_id, id, ts, id - ROW_NUMBER() OVER (PARTITION BY group_id ORDER BY id) AS run FROM written) w
+  GROUP BY group_id, run`;
 
-/** The lines' values (LINE_COLUMNS a row) as one array per column, which node-postgres sends as PostgreSQL arrays. */
-function columnsOf(values: readonly SqlValue[]): SqlValue[] {
-  const columns: SqlValue[][] = Array.from({ length: LINE_COLUMNS }, () => []);
-  for (let i = 0; i < values.length; i += LINE_COLUMNS)
-    for (let column = 0; column < LINE_COLUMNS; column++) columns[column]!.push(values[i + column]!);
-  // SqlValue names no arrays (SQLite has none); the PostgreSQL driver takes them as they are.
-  return columns as unknown as SqlValue[];
+/**
+ * SQLite: a write's spans, one row per group ([group, max ts, first id, last id, min ts, n,
+ * project]). The ids are the write's own: SQLite has one writer and gives each inserted row the
+ * greatest rowid plus one, so a write's lines are consecutive ids in the order they were sent.
+ */
+const SPAN_ROW = `(${placeholders(7)})`;
+const insertSpans = (rows: number) =>
+  statement(
+    'spans',
+    rows,
+    (values) => `INSERT INTO log_line_spans (group_id, max_ts, first_id, last_id, min_ts, n, project_id) ${values}`,
+    SPAN_ROW,
+  );
+
+/**
+ * A text column's value inside the JSON document: well formed, as node-postgres sends a text
+ * parameter (a lone surrogate becomes U+FFFD), where `JSON.stringify` would write it as a `\u`
+ * escape that PostgreSQL's JSON parser refuses. `data` is sent as before (its JSON text was
+ * always parsed by PostgreSQL).
+ */
+const wellFormed = (value: string | undefined): string | null =>
+  value === undefined ? null : value.isWellFormed() ? value : value.toWellFormed();
+
+/** A line as INSERT_LINES_PG reads it: group, time, level, severity, source, version, user, data, trace, span. */
+function pgLine(groupId: string, entry: LogEntry, at: string): unknown[] {
+  const data = entry.data;
+  if (data === undefined)
+    return [
+      groupId,
+      at,
+      entry.level,
+      null,
+      wellFormed(entry.source),
+      wellFormed(entry.appVersion),
+      wellFormed(entry.userId),
+      null,
+      null,
+      null,
+    ];
+  return [
+    groupId,
+    at,
+    entry.level,
+    severityOf(entry),
+    wellFormed(entry.source),
+    wellFormed(entry.appVersion),
+    wellFormed(entry.userId),
+    data,
+    wellFormed(idOf(data, 'traceId', 'trace_id') ?? undefined),
+    wellFormed(idOf(data, 'spanId', 'span_id') ?? undefined),
+  ];
 }
 
 /** Runs `rows` (each `width` values) as multi-row statements of at most ROWS rows. */
@@ -122,6 +191,37 @@ async function inChunks(
     const chunk = from === 0 && values.length <= per ? values : values.slice(from, from + per);
     await tx.run(sqlFor(chunk.length / width), chunk);
   }
+}
+
+/**
+ * SQLite: inserts the write's lines (LINE_COLUMNS values each) in statements of ROWS lines and
+ * returns the first line's id. Each statement's last rowid must be the one before plus its rows
+ * (consecutive ids, which the spans rely on); anything else fails the write rather than store a
+ * span that names other lines.
+ */
+async function insertLinesSqlite(tx: Queryable, values: SqlValue[]): Promise<number> {
+  const per = ROWS * LINE_COLUMNS;
+  let first: number | undefined;
+  let last = 0;
+  for (let from = 0; from < values.length; from += per) {
+    const chunk = from === 0 && values.length <= per ? values : values.slice(from, from + per);
+    const rows = chunk.length / LINE_COLUMNS;
+    const inserted = (await tx.run(insertLines(rows), chunk)).lastInsertRowid;
+    if (inserted === undefined || (first !== undefined && inserted !== last + rows))
+      throw new Error('log lines: the ids of one write are not consecutive');
+    first ??= inserted - rows + 1;
+    last = inserted;
+  }
+  return first!;
+}
+
+/** A group's lines in one write: where they start among the write's lines, how many, their time range. */
+interface SpanOfWrite {
+  group: string;
+  start: number;
+  n: number;
+  minTs: string;
+  maxTs: string;
 }
 
 export const ATTRIBUTE_KINDS = ['source', 'app_version', 'user_id'] as const;
@@ -191,12 +291,21 @@ export async function writeLines(
   scope: Scope,
   groups: readonly LineGroup[],
 ): Promise<void> {
-  const lines: SqlValue[] = [];
+  const pg = dialect === 'postgres';
+  /** SQLite: LINE_COLUMNS values a line, for multi-row `VALUES`; PostgreSQL: one array a line (pgLine). */
+  const lines: unknown[] = [];
   const volume = new Map<string, VolumeRow>();
   const attributes: Array<[string, AttributeKind, Map<string, AttributeCount>]> = [];
+  const spans: SpanOfWrite[] = [];
+  let written = 0;
   const { projectId, environment } = scope;
   for (const group of groups) {
     const groupId = group.id;
+    if (group.lines.length === 0) continue;
+    const span: SpanOfWrite = { group: groupId, start: written, n: group.lines.length, minTs: '', maxTs: '' };
+    written += span.n;
+    let minTs = group.lines[0]![1];
+    let maxTs = minTs;
     const sources = new Map<string, AttributeCount>();
     const versions = new Map<string, AttributeCount>();
     const users = new Map<string, AttributeCount>();
@@ -208,20 +317,22 @@ export async function writeLines(
     for (const [entry, at] of group.lines) {
       const data = entry.data;
       const level = entry.level;
-      lines.push(
-        groupId,
-        projectId,
-        environment,
-        at,
-        level,
-        data === undefined ? null : severityOf(entry),
-        entry.source ?? null,
-        entry.appVersion ?? null,
-        entry.userId ?? null,
-        data === undefined ? null : JSON.stringify(data),
-        data === undefined ? null : idOf(data, 'traceId', 'trace_id'),
-        data === undefined ? null : idOf(data, 'spanId', 'span_id'),
-      );
+      if (pg) lines.push(pgLine(groupId, entry, at));
+      else
+        lines.push(
+          groupId,
+          projectId,
+          environment,
+          at,
+          level,
+          data === undefined ? null : severityOf(entry),
+          entry.source ?? null,
+          entry.appVersion ?? null,
+          entry.userId ?? null,
+          data === undefined ? null : JSON.stringify(data),
+          data === undefined ? null : idOf(data, 'traceId', 'trace_id'),
+          data === undefined ? null : idOf(data, 'spanId', 'span_id'),
+        );
       if (at !== runAt || level !== runLevel) {
         const minute = at === runAt ? runMinute : at.slice(0, 16);
         if (minute !== runMinute || level !== runLevel) {
@@ -233,34 +344,58 @@ export async function writeLines(
         runAt = at;
       }
       runLines++;
+      if (at < minTs) minTs = at;
+      else if (at > maxTs) maxTs = at;
       countValue(sources, entry.source, at);
       countValue(versions, entry.appVersion, at);
       countValue(users, entry.userId, at);
     }
     if (runLines > 0) countRun(volume, groupId, environment, runMinute, runLevel, runLines);
+    span.minTs = minTs;
+    span.maxTs = maxTs;
+    spans.push(span);
     if (sources.size > 0) attributes.push([groupId, 'source', sources]);
     if (versions.size > 0) attributes.push([groupId, 'app_version', versions]);
     if (users.size > 0) attributes.push([groupId, 'user_id', users]);
   }
-  if (dialect === 'postgres') {
-    if (lines.length > 0) await tx.run(INSERT_LINES_PG, columnsOf(lines));
-  } else await inChunks(tx, lines, LINE_COLUMNS, insertLines);
+  if (pg) {
+    if (lines.length > 0) await tx.run(INSERT_LINES_PG, [projectId, environment, JSON.stringify(lines), projectId]);
+  } else if (lines.length > 0) {
+    const first = await insertLinesSqlite(tx, lines as SqlValue[]);
+    const spanValues: SqlValue[] = [];
+    for (const span of spans) {
+      const from = first + span.start;
+      spanValues.push(span.group, span.maxTs, from, from + span.n - 1, span.minTs, span.n, projectId);
+    }
+    await inChunks(tx, spanValues, 7, insertSpans);
+  }
   // Sorted: two PostgreSQL writers upserting the same rows take their locks in one order.
-  const volumeRows: SqlValue[] = [];
+  const volumeRows: SqlValue[][] = [];
   for (const key of [...volume.keys()].sort()) {
     const row = volume.get(key)!;
-    volumeRows.push(projectId, row.unit, row.bucket, row.group, environment, row.level, row.n);
+    volumeRows.push([row.unit, row.bucket, row.group, row.level, row.n]);
   }
-  await inChunks(tx, volumeRows, 7, upsertVolume);
   // In (group, kind, value) order, for the same reason.
   attributes.sort((a, b) => byText(a[0], b[0]) || byText(a[1], b[1]));
-  const attributeRows: SqlValue[] = [];
+  const attributeRows: SqlValue[][] = [];
   for (const [groupId, kind, values] of attributes)
     for (const value of [...values.keys()].sort(byText)) {
       const count = values.get(value)!;
-      attributeRows.push(groupId, kind, value, count.n, count.last);
+      attributeRows.push([groupId, kind, pg ? wellFormed(value) : value, count.n, count.last]);
     }
-  await inChunks(tx, attributeRows, 5, upsertAttributes);
+  if (pg) {
+    // One statement each, the rows as one JSON document (a write of new groups has thousands).
+    if (volumeRows.length > 0) await tx.run(UPSERT_VOLUME_PG, [projectId, environment, JSON.stringify(volumeRows)]);
+    if (attributeRows.length > 0) await tx.run(UPSERT_ATTRIBUTES_PG, [JSON.stringify(attributeRows)]);
+    return;
+  }
+  await inChunks(
+    tx,
+    volumeRows.flatMap((row) => [projectId, row[0]!, row[1]!, row[2]!, environment, row[3]!, row[4]!]),
+    7,
+    upsertVolume,
+  );
+  await inChunks(tx, attributeRows.flat(), 5, upsertAttributes);
 }
 
 /** A run of `n` lines of one group, minute and level: the group's counts and the project's totals. */

@@ -1,8 +1,7 @@
 /** A project's notification settings: the undo window of follower e-mails (issue 30). */
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { ProjectParams } from '../../http/management-schemas.ts';
 import { projectUndoWindow, setProjectUndoWindow } from './store.ts';
 
@@ -36,16 +35,16 @@ export async function notificationManagementRoutes(app: ManagementApp, { db, con
   app.get(
     '/projects/:projectId/notification-settings',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetNotificationSettings',
-        summary: "The project's follower e-mail settings (role: member)",
+        summary: "The project's follower e-mail settings",
         tags,
         params: ProjectParams,
         response: { 200: Settings, ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => {
-      await requireProjectAccess(request, request.params.projectId, 'member');
       return answer(request.params.projectId);
     },
   );
@@ -53,9 +52,10 @@ export async function notificationManagementRoutes(app: ManagementApp, { db, con
   app.put(
     '/projects/:projectId/notification-settings',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageSetNotificationSettings',
-        summary: "Set the project's undo window of follower e-mails (role: admin)",
+        summary: "Set the project's undo window of follower e-mails",
         tags,
         params: ProjectParams,
         body: SettingsBody,
@@ -64,7 +64,6 @@ export async function notificationManagementRoutes(app: ManagementApp, { db, con
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       await setProjectUndoWindow(db, projectId, request.body.undoWindowSeconds);
       return answer(projectId);
     },

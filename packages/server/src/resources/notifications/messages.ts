@@ -3,7 +3,7 @@
  * English): subject, text and HTML (every value escaped), the link to the idea and the
  * unsubscribe link, also given as List-Unsubscribe headers for one-click unsubscribing (RFC 8058).
  */
-import { type MessageKey, translator } from '../../board/context.ts';
+import { type MessageKey, translator } from '../../routing/board/context.ts';
 import { escapeHtml } from '../../kernel/html.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import type { NotificationPayload } from './store.ts';
@@ -38,7 +38,7 @@ export function languageOf(locale: string): Language {
   return locale.toLowerCase().startsWith('de') ? 'de' : 'en';
 }
 
-/** The status as the board names it, in the board's catalogs (board/messages). */
+/** The status as the board names it, in the board's catalogs (routing/board/messages). */
 const statusLabel = (language: Language, status: string) => {
   const key = `status.${status}` as MessageKey;
   const label = translator(language)(key);

@@ -7,8 +7,7 @@ import { Type } from 'typebox';
 import { errorResponses, Timestamp } from '../../http/common-schemas.ts';
 import { NullableString, ProjectParams } from '../../http/management-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { PersonSchema } from './presenter.ts';
 import { personExport } from './person-export.ts';
 import { erasePerson } from './service.ts';
@@ -136,16 +135,16 @@ export async function personDataRoutes(app: ManagementApp, { db }: ManagementDep
   app.get(
     '/projects/:projectId/people-settings',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetPeopleSettings',
-        summary: 'What erasing a person does with their ideas and comments (role: member)',
+        summary: 'What erasing a person does with their ideas and comments',
         tags,
         params: ProjectParams,
         response: { 200: PeopleSettings, ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => {
-      await requireProjectAccess(request, request.params.projectId, 'member');
       return peopleSettings(db, request.params.projectId);
     },
   );
@@ -153,9 +152,10 @@ export async function personDataRoutes(app: ManagementApp, { db }: ManagementDep
   app.put(
     '/projects/:projectId/people-settings',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageSetPeopleSettings',
-        summary: 'Sets what erasing a person does with their ideas and comments (role: admin)',
+        summary: 'Sets what erasing a person does with their ideas and comments',
         tags,
         params: ProjectParams,
         body: PeopleSettings,
@@ -163,7 +163,6 @@ export async function personDataRoutes(app: ManagementApp, { db }: ManagementDep
       },
     },
     async (request) => {
-      await requireProjectAccess(request, request.params.projectId, 'admin');
       await setPeopleSettings(db, request.params.projectId, request.body.eraseContent);
       return peopleSettings(db, request.params.projectId);
     },
@@ -172,9 +171,10 @@ export async function personDataRoutes(app: ManagementApp, { db }: ManagementDep
   app.post(
     '/projects/:projectId/people/:personId/export',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageExportPerson',
-        summary: 'Everything held about one person, as one JSON document (GDPR article 15; role: admin)',
+        summary: 'Everything held about one person, as one JSON document (GDPR article 15)',
         tags,
         params: PersonParams,
         response: { 200: PersonExport, ...errorResponses(401, 403, 404) },
@@ -182,7 +182,6 @@ export async function personDataRoutes(app: ManagementApp, { db }: ManagementDep
     },
     async (request) => {
       const { projectId, personId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const data = await personExport(db, projectId, personId);
       if (!data) throw new NotFoundError();
       return data;
@@ -192,10 +191,11 @@ export async function personDataRoutes(app: ManagementApp, { db }: ManagementDep
   app.post(
     '/projects/:projectId/people/:personId/erase',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageErasePerson',
         summary:
-          "Erases one person (GDPR article 17): personal fields and aliases removed, ideas and comments anonymised or deleted by the project's setting, counts kept (role: admin)",
+          "Erases one person (GDPR article 17): personal fields and aliases removed, ideas and comments anonymised or deleted by the project's setting, counts kept",
         tags,
         params: PersonParams,
         response: { 200: Erasure, ...errorResponses(401, 403, 404) },
@@ -203,7 +203,6 @@ export async function personDataRoutes(app: ManagementApp, { db }: ManagementDep
     },
     async (request) => {
       const { projectId, personId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       // The erasure's audit record (issue 36's audit log) is written here, after erasePerson.
       const result = await erasePerson(db, projectId, personId);
       if (!result) throw new NotFoundError();

@@ -5,7 +5,6 @@
  */
 export {
   identifyBoardUser,
-  importPerson,
   onBehalfAuthor,
   type OnBehalfAuthor,
   peopleByAlias,
@@ -15,6 +14,9 @@ export {
   type PersonFacts,
   type PersonWithCompany,
 } from './store.ts';
+// Another tool's export's people, in one batch (resources/imports).
+export { importPeople, type ImportedPerson } from './store-import.ts';
 export { presentPersonSummary, PersonSummary } from './presenter.ts';
 // The MCP feedback tool answers a person as the management API does (their export: mcp-export.ts).
 export { personPage } from './person-data.ts';
+export { searchPeople } from './search.ts';

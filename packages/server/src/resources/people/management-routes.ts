@@ -2,17 +2,16 @@
 import { Type } from 'typebox';
 import { clampLimit, errorResponses, Timestamp } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { NullableString, ProjectParams } from '../../http/management-schemas.ts';
 import { PersonSchema, presentPerson } from './presenter.ts';
 import { personPage } from './person-data.ts';
 import { mergePeople } from './service.ts';
-import { listCompanies, listPeople } from './store.ts';
+import { listCompanies } from './store.ts';
+import { searchPeople } from './search.ts';
 
 const tags = ['people'];
 const COMPANY_LIMIT = 500;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const PeopleQuery = Type.Object({
   q: Type.Optional(
@@ -67,22 +66,6 @@ const PersonPage = Type.Object(
   { additionalProperties: false },
 );
 
-function encodeCursor(row: { last_seen_at: string; id: string }): string {
-  return Buffer.from(`${row.last_seen_at}|${row.id}`, 'utf8').toString('base64url');
-}
-
-function decodeCursor(raw: string): { seen: string; id: string } {
-  const text = Buffer.from(raw, 'base64url').toString('utf8');
-  const bar = text.indexOf('|');
-  const seen = text.slice(0, bar);
-  const id = text.slice(bar + 1);
-  if (bar < 0 || !ISO.test(seen) || id.length === 0 || id.length > 100) {
-    const message = 'must be the nextCursor of a previous page';
-    throw new BadRequestError(`Invalid query parameter cursor: ${message}`, [{ field: 'cursor', message }]);
-  }
-  return { seen, id };
-}
-
 const CompanyList = Type.Object(
   {
     companies: Type.Array(
@@ -128,9 +111,10 @@ export async function peopleManagementRoutes(app: ManagementApp, { db }: Managem
   app.get(
     '/projects/:projectId/people',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListPeople',
-        summary: "The project's people, most recently seen first; search by name, e-mail or company (role: member)",
+        summary: "The project's people, most recently seen first; search by name, e-mail or company",
         tags,
         params: ProjectParams,
         querystring: PeopleQuery,
@@ -139,28 +123,21 @@ export async function peopleManagementRoutes(app: ManagementApp, { db }: Managem
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
-      const limit = clampLimit(request.query.limit, 50, 200);
-      const after = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor);
-      const rows = await listPeople(db, projectId, {
-        q: request.query.q?.trim() || undefined,
-        limit: limit + 1,
-        after,
+      return searchPeople(db, projectId, {
+        q: request.query.q,
+        limit: clampLimit(request.query.limit, 50, 200),
+        cursor: request.query.cursor,
       });
-      const page = rows.slice(0, limit);
-      return {
-        people: page.map(presentPerson),
-        nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null,
-      };
     },
   );
 
   app.get(
     '/projects/:projectId/companies',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListCompanies',
-        summary: "The project's companies (from SSO and identify claims), by name (role: member)",
+        summary: "The project's companies (from SSO and identify claims), by name",
         tags,
         params: ProjectParams,
         response: { 200: CompanyList, ...errorResponses(401, 403, 404) },
@@ -168,7 +145,6 @@ export async function peopleManagementRoutes(app: ManagementApp, { db }: Managem
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const rows = await listCompanies(db, projectId, COMPANY_LIMIT);
       return {
         companies: rows.map((row) => ({
@@ -186,9 +162,10 @@ export async function peopleManagementRoutes(app: ManagementApp, { db }: Managem
   app.get(
     '/projects/:projectId/people/:personId',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetPerson',
-        summary: 'A person with their company, ideas, votes and comments (role: member)',
+        summary: 'A person with their company, ideas, votes and comments',
         tags,
         params: PersonParams,
         response: { 200: PersonPage, ...errorResponses(401, 403, 404) },
@@ -196,7 +173,6 @@ export async function peopleManagementRoutes(app: ManagementApp, { db }: Managem
     },
     async (request) => {
       const { projectId, personId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const page = await personPage(db, projectId, personId);
       if (!page) throw new NotFoundError();
       return page;
@@ -206,10 +182,11 @@ export async function peopleManagementRoutes(app: ManagementApp, { db }: Managem
   app.post(
     '/projects/:projectId/people/:personId/merge',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageMergePerson',
         summary:
-          'Merges a duplicate person into another: their votes, comments, ideas, aliases and company go to the person kept, one vote per idea kept; repeating it changes nothing (role: admin)',
+          'Merges a duplicate person into another: their votes, comments, ideas, aliases and company go to the person kept, one vote per idea kept; repeating it changes nothing',
         tags,
         params: PersonParams,
         body: MergeBody,
@@ -218,7 +195,6 @@ export async function peopleManagementRoutes(app: ManagementApp, { db }: Managem
     },
     async (request) => {
       const { projectId, personId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const result = await mergePeople(db, projectId, personId, request.body.into.trim());
       if (result.outcome === 'same') {
         const message = 'must be another person than the one merged';

@@ -1,10 +1,10 @@
 /**
  * The MCP feedback tool's `export_person` action: everything held about one person, as the
  * management API's export answers it (person-export.ts). It needs the admin-only scope
- * people:export (src/mcp/scopes.ts). src/mcp/server.ts hands it to the feedback tool, so that
+ * people:export (src/routing/mcp/scopes.ts). src/mcp/server.ts hands it to the feedback tool, so that
  * the features resource does not import the people resource's export (which reads every resource).
  */
-import { required, ToolError, type ActionResult, type ToolContext } from '../../mcp/tools/context.ts';
+import { required, ToolError, type ActionResult, type ToolContext } from '../../routing/mcp/tool-context.ts';
 import type { ProjectRow } from '../projects/index.ts';
 import { personExport } from './person-export.ts';
 

@@ -1,6 +1,6 @@
 /**
- * The store of people, their aliases and their companies (issue 30): the only code that writes
- * `people`, `person_aliases` and `companies`.
+ * The store of people, their aliases and their companies (issue 30): with store-import.ts (an
+ * import's batch of people), the only code that writes `people`, `person_aliases` and `companies`.
  *
  * A person belongs to one project. The writes of other resources call `touchPerson` in their own
  * transaction (a vote, a contact e-mail): one UPDATE when the alias is known, which is the usual
@@ -296,44 +296,6 @@ export async function setPeopleSettings(db: Queryable, projectId: string, eraseC
      ON CONFLICT (project_id) DO UPDATE SET erase_content = excluded.erase_content, updated_at = excluded.updated_at`,
     [projectId, eraseContent, nowIso()],
   );
-}
-
-/**
- * A person of another tool's export (resources/imports): matched by their e-mail when the
- * project knows it, made otherwise; the name fills a missing one, never replaces the one known.
- * `voterId` (the id their imported votes carry) becomes their alias, so those votes are theirs.
- * The first sighting is the export's date when it is earlier than the person's own.
- */
-export async function importPerson(
-  tx: Queryable,
-  projectId: string,
-  person: {
-    email?: string | undefined;
-    name?: string | undefined;
-    voterId?: string | undefined;
-    seenAt?: string | undefined;
-  },
-): Promise<{ id: string; created: boolean }> {
-  const email = person.email?.trim().toLowerCase() || undefined;
-  const known =
-    (email ? await aliasOwner(tx, projectId, 'email', email) : undefined) ??
-    (person.voterId ? await aliasOwner(tx, projectId, 'voter_id', person.voterId) : undefined);
-  const id = known ?? (await touchPerson(tx, projectId, email ? 'email' : 'voter_id', (email ?? person.voterId)!));
-  if (email) await addAlias(tx, projectId, 'email', email, id);
-  if (person.voterId) await addAlias(tx, projectId, 'voter_id', person.voterId, id);
-  await tx.run('UPDATE people SET name = COALESCE(name, ?), email = COALESCE(email, ?) WHERE id = ?', [
-    person.name?.trim() || null,
-    email ?? null,
-    id,
-  ]);
-  if (person.seenAt) {
-    await tx.run('UPDATE people SET first_seen_at = ? WHERE id = ? AND first_seen_at > ?', [
-      person.seenAt,
-      id,
-      person.seenAt,
-    ]);
-  }
-  return { id, created: known === undefined };
 }
 
 /** Who an idea the team files on someone's behalf belongs to: their person, address, board user and voter id. */

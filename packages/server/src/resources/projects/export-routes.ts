@@ -6,8 +6,8 @@
 import { PassThrough } from 'node:stream';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { projectAccess } from '../../routing/management/declared-access.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { ProjectIdParams } from './schemas.ts';
 import { exportProject } from './service.ts';
 
@@ -15,10 +15,11 @@ export async function projectExportRoutes(app: ManagementApp, { db }: Management
   app.post(
     '/projects/:projectId/export',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageExportProject',
         summary:
-          "The project's data as one zip: tables/<table>.jsonl (a JSON array of column values per row) and manifest.json; secrets left out (role: admin)",
+          "The project's data as one zip: tables/<table>.jsonl (a JSON array of column values per row) and manifest.json; secrets left out",
         tags: ['projects'],
         params: ProjectIdParams,
         response: {
@@ -31,7 +32,7 @@ export async function projectExportRoutes(app: ManagementApp, { db }: Management
       },
     },
     async (request, reply) => {
-      const project = await requireProjectAccess(request, request.params.projectId, 'admin');
+      const project = projectAccess(request);
       const stream = new PassThrough();
       // A failure half-way ends the download short (the zip is then unreadable), never a 500 page.
       exportProject(db, project.id, stream).catch((error: unknown) => {

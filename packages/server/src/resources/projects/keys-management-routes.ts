@@ -5,8 +5,8 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { projectAccess } from '../../routing/management/declared-access.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { sentryDsn, sentryDsnTemplate } from '../sentry-ingest/index.ts';
 import { presentApiKey } from './presenter.ts';
 import { ApiKeySummary, CreatedKey, CreateKeyBody, KeyParams, ProjectIdParams } from './schemas.ts';
@@ -26,6 +26,7 @@ export async function keyRoutes(app: ManagementApp, { db, config }: ManagementDe
   app.get(
     '/projects/:projectId/keys',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'listApiKeys',
         summary: 'Keys of a project by prefix, newest first, revoked ones included',
@@ -38,7 +39,7 @@ export async function keyRoutes(app: ManagementApp, { db, config }: ManagementDe
       },
     },
     async (request) => {
-      const project = await requireProjectAccess(request, request.params.projectId, 'member');
+      const project = projectAccess(request);
       const rows = await listApiKeys(db, project.id);
       return { keys: rows.map(presentFor(project)) };
     },
@@ -47,9 +48,10 @@ export async function keyRoutes(app: ManagementApp, { db, config }: ManagementDe
   app.post(
     '/projects/:projectId/keys',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'createApiKey',
-        summary: 'Create a live or test key with the chosen scopes (admin); the key is shown once',
+        summary: 'Create a live or test key with the chosen scopes; the key is shown once',
         tags,
         params: ProjectIdParams,
         body: CreateKeyBody,
@@ -57,7 +59,7 @@ export async function keyRoutes(app: ManagementApp, { db, config }: ManagementDe
       },
     },
     async (request, reply) => {
-      const project = await requireProjectAccess(request, request.params.projectId, 'admin');
+      const project = projectAccess(request);
       const created = await issueApiKey(db, project.id, request.body.environment, request.body.scopes, {
         name: request.body.name?.trim() ?? '',
         publishable: request.body.publishable ?? false,
@@ -73,16 +75,17 @@ export async function keyRoutes(app: ManagementApp, { db, config }: ManagementDe
   app.delete(
     '/projects/:projectId/keys/:keyId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'revokeApiKey',
-        summary: 'Revoke a key (admin); the public API refuses it from the next request on',
+        summary: 'Revoke a key; the public API refuses it from the next request on',
         tags,
         params: KeyParams,
         response: { 200: ApiKeySummary, ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => {
-      const project = await requireProjectAccess(request, request.params.projectId, 'admin');
+      const project = projectAccess(request);
       await withdrawApiKey(db, project.id, request.params.keyId);
       const row = await find(project.id, request.params.keyId);
       if (!row) throw new NotFoundError();

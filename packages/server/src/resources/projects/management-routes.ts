@@ -1,19 +1,18 @@
 /** Projects of the caller's teams: create and update (admin; plan and quota: owner), list and read (member). */
 import { Type } from 'typebox';
 import type { SqlValue } from '../../db/database.ts';
-import { createProject, placeProjectInTeam, slugTaken } from './store.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { BadRequestError, ConflictError, ForbiddenError } from '../../kernel/errors.ts';
-import { requireAccount, requireProjectAccess, requireTeamAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps, Role } from '../../management/context.ts';
+import { BadRequestError, ForbiddenError } from '../../kernel/errors.ts';
+import { projectAccess } from '../../routing/management/declared-access.ts';
+import { requireAccount, requireProjectAccess, requireTeamAccess } from '../../routing/management/access.ts';
+import type { ManagementApp, ManagementDeps, Role } from '../../routing/management/context.ts';
 import { CreateProjectBody, Project, ProjectIdParams, ProjectList, UpdateProjectBody } from './schemas.ts';
-import { presentProject, slugify } from './presenter.ts';
+import { presentProject } from './presenter.ts';
 import { listProjectsOf } from './read-model.ts';
-import { updateProjectSettings } from './service.ts';
+import { createProjectInTeam, slugConflict, updateProjectSettings } from './service.ts';
+import { slugTaken } from './store.ts';
 import { Assignments } from '../../db/assignments.ts';
 import { firstOwnedTeamId } from '../teams/index.ts';
-
-const slugConflict = () => new ConflictError('Another project already uses this slug');
 
 function checkBilling(role: Role, body: { plan?: string | undefined; monthlyQuota?: number | null | undefined }): void {
   if ((body.plan !== undefined || body.monthlyQuota !== undefined) && role !== 'owner') {
@@ -66,35 +65,21 @@ export async function projectRoutes(app: ManagementApp, { db }: ManagementDeps):
       const teamId = body.teamId ?? (await firstOwnedTeamId(db, account.id));
       if (!teamId)
         throw new BadRequestError('Invalid field teamId: is required', [{ field: 'teamId', message: 'is required' }]);
+      // By hand: the team comes from the body (or is the caller's own), not from the path.
       const team = await requireTeamAccess(request, teamId, 'admin');
       checkBilling(team.role, body);
       const defaultLocale = body.defaultLocale ?? body.supportedLocales?.[0] ?? 'en';
       const supportedLocales = body.supportedLocales ?? [defaultLocale];
       checkLocales(defaultLocale, supportedLocales);
-      let slug = body.slug;
-      if (slug === undefined) {
-        const base = slugify(body.name);
-        slug = base;
-        for (let n = 2; await slugTaken(db, slug); n++) slug = `${base}-${n}`;
-      } else if (await slugTaken(db, slug)) {
-        throw slugConflict();
-      }
-      const created = await db
-        .transaction(async (tx) => {
-          const project = await createProject(tx, {
-            name: body.name.trim(),
-            slug: slug!,
-            defaultLocale,
-            supportedLocales,
-            monthlyQuota: body.monthlyQuota ?? null,
-          });
-          await placeProjectInTeam(tx, project.id, team.id, body.plan ?? null);
-          return project.id;
-        })
-        .catch(async (error: unknown) => {
-          if (await slugTaken(db, slug!)) throw slugConflict();
-          throw error;
-        });
+      const created = await createProjectInTeam(db, team.id, {
+        name: body.name,
+        slug: body.slug,
+        defaultLocale,
+        supportedLocales,
+        monthlyQuota: body.monthlyQuota ?? null,
+        plan: body.plan ?? null,
+      });
+      // By hand: the project was created just now; this reads it back with the caller's role.
       return reply.code(201).send(presentProject(await requireProjectAccess(request, created, 'member')));
     },
   );
@@ -102,6 +87,7 @@ export async function projectRoutes(app: ManagementApp, { db }: ManagementDeps):
   app.get(
     '/projects/:projectId',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'getProject',
         summary: 'A project of one of the caller’s teams; any other is 404',
@@ -110,15 +96,16 @@ export async function projectRoutes(app: ManagementApp, { db }: ManagementDeps):
         response: { 200: Project, ...errorResponses(401, 404) },
       },
     },
-    async (request) => presentProject(await requireProjectAccess(request, request.params.projectId, 'member')),
+    async (request) => presentProject(projectAccess(request)),
   );
 
   app.patch(
     '/projects/:projectId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'updateProject',
-        summary: 'Change name, slug, locales (admin), plan or monthly quota (owner)',
+        summary: 'Change name, slug or locales; plan or monthly quota need the owner role',
         tags,
         params: ProjectIdParams,
         body: UpdateProjectBody,
@@ -126,7 +113,7 @@ export async function projectRoutes(app: ManagementApp, { db }: ManagementDeps):
       },
     },
     async (request) => {
-      const project = await requireProjectAccess(request, request.params.projectId, 'admin');
+      const project = projectAccess(request);
       const body = request.body;
       checkBilling(project.role, body);
       const columns = new Assignments();
@@ -151,6 +138,7 @@ export async function projectRoutes(app: ManagementApp, { db }: ManagementDeps):
         if (body.slug !== undefined && (await slugTaken(db, body.slug, project.id))) throw slugConflict();
         throw error;
       });
+      // By hand: reads the changed project back (with the caller's role), after the update.
       return presentProject(await requireProjectAccess(request, project.id, 'member'));
     },
   );

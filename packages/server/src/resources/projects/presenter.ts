@@ -1,7 +1,7 @@
 /** Projects and API keys as the management API shows them. */
 import { isTrue } from '../../db/database.ts';
 import { KEY_PREFIX } from '../../kernel/api-keys.ts';
-import type { ProjectAccess } from '../../management/access.ts';
+import type { ProjectAccess } from '../../routing/management/access.ts';
 import type { KeyRow } from './store-keys.ts';
 
 /** A slug from a name: lower-case ASCII letters and digits joined by dashes. */

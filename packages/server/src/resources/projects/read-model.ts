@@ -2,7 +2,7 @@
  * Reads of projects that join a team's members (team_members is owned by resources/teams).
  */
 import type { Queryable, SqlValue } from '../../db/database.ts';
-import type { ProjectAccess } from '../../management/access.ts';
+import type { ProjectAccess } from '../../routing/management/access.ts';
 
 export async function listProjectsOf(db: Queryable, accountId: string, teamId?: string): Promise<ProjectAccess[]> {
   const params: SqlValue[] = [accountId];

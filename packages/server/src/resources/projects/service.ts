@@ -1,5 +1,6 @@
 /**
- * Project use cases the surfaces share that the audit log records: changing a project's settings,
+ * Project use cases the surfaces share: creating a project in a team; and those the audit log
+ * records: changing a project's settings,
  * creating and revoking API keys (each in one transaction with its audit entry); and a project's
  * archive (issue 36): its rows of every table, as the full export writes them (src/db/archive.ts),
  * streamed page by page.
@@ -9,16 +10,55 @@ import { exportArchive, type Manifest } from '../../db/archive.ts';
 import { schemaVersion } from '../../db/migrate.ts';
 import type { Database, SqlValue } from '../../db/database.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
+import { ConflictError } from '../../kernel/errors.ts';
 import { changes, recordAudit } from '../audit/index.ts';
-import { presentApiKey } from './presenter.ts';
+import { presentApiKey, slugify } from './presenter.ts';
 import { type CreatedKey, createApiKey, findApiKey, revokeApiKey } from './store-keys.ts';
 import {
+  createProject,
   findProject,
+  placeProjectInTeam,
   type ProjectRow,
+  slugTaken,
   touchProjectConfig,
   touchProjectTranslations,
   updateProjectColumns,
 } from './store.ts';
+
+export const slugConflict = () => new ConflictError('Another project already uses this slug');
+
+export interface NewProject {
+  name: string;
+  /** Omitted: one made from the name, with `-2`, `-3`, … when taken. Given and taken: 409. */
+  slug: string | undefined;
+  defaultLocale: string;
+  supportedLocales: string[];
+  monthlyQuota: number | null;
+  plan: string | null;
+}
+
+/** Creates a project in a team; its id. A slug taken meanwhile (two creates racing) is a 409. */
+export async function createProjectInTeam(db: Database, teamId: string, input: NewProject): Promise<string> {
+  let slug = input.slug;
+  if (slug === undefined) {
+    const base = slugify(input.name);
+    slug = base;
+    for (let n = 2; await slugTaken(db, slug); n++) slug = `${base}-${n}`;
+  } else if (await slugTaken(db, slug)) {
+    throw slugConflict();
+  }
+  const chosen = slug;
+  return db
+    .transaction(async (tx) => {
+      const project = await createProject(tx, { ...input, name: input.name.trim(), slug: chosen });
+      await placeProjectInTeam(tx, project.id, teamId, input.plan);
+      return project.id;
+    })
+    .catch(async (error: unknown) => {
+      if (await slugTaken(db, chosen)) throw slugConflict();
+      throw error;
+    });
+}
 
 /** The settings the audit log shows of a project. */
 function settingsOf(row: ProjectRow | undefined): Record<string, unknown> {

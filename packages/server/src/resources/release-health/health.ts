@@ -7,12 +7,16 @@
  * and latest crashed session, so the sum over a range that ends now, as every range here does, is
  * exact and costs one row per hour, not one per user). `abnormal` and `unhandled` count apart and
  * `errored` is not a crash. A rate is null when there is nothing to divide by.
+ *
+ * The list reads each release's running totals (one row per release) when the range holds all of
+ * the release's hours, and its hours in the range only when the release is older than the range.
  */
 import semver from 'semver';
 import type { Database } from '../../db/database.ts';
 import type { Scope } from '../../kernel/scope.ts';
-import { registeredReleases } from './read-model.ts';
-import { checkHours, type HealthFilter, seenReleases, sessionHours, userHours } from './store.ts';
+import { releaseLedger } from './read-model.ts';
+import { checkHours, type HealthFilter, sessionHours, userHours } from './store-hour-reads.ts';
+import type { ReleaseTotals } from './store-totals.ts';
 import { flushVersionChecks } from './tally.ts';
 
 export interface HealthRange {
@@ -39,8 +43,13 @@ const rate = (bad: number, total: number): number | null => (total === 0 ? null 
  * first appearance (decisions.md, Wave 3).
  */
 function order(versions: { version: string; first: string }[]): string[] {
-  const valid = versions.filter((v) => semver.valid(v.version)).sort((a, b) => semver.rcompare(a.version, b.version));
-  const other = versions.filter((v) => !semver.valid(v.version)).sort((a, b) => (a.first < b.first ? 1 : -1));
+  // Each version parsed once: comparing strings parses both on every comparison, and at 100
+  // releases that was most of the release page's own time.
+  const parsed = versions.map((v) => ({ ...v, sem: semver.parse(v.version) }));
+  const valid = parsed
+    .filter((v): v is typeof v & { sem: semver.SemVer } => v.sem !== null)
+    .sort((a, b) => b.sem.compare(a.sem));
+  const other = parsed.filter((v) => v.sem === null).sort((a, b) => (a.first < b.first ? 1 : -1));
   return [...valid, ...other].map((v) => v.version);
 }
 
@@ -55,26 +64,82 @@ function filterOf(scope: Scope, range: HealthRange, release?: string): HealthFil
   };
 }
 
+/** Above this many releases read by their hours, one range read of all of them beats a list of parameters. */
+const LISTED_RELEASES = 200;
+
+interface Bounds {
+  firstHour: string;
+  lastHour: string;
+}
+
+/** Widens `into`'s hour bounds by `row`'s (a release's totals of several SDK environments). */
+function widen(into: Bounds, row: Bounds): void {
+  if (row.firstHour < into.firstHour) into.firstHour = row.firstHour;
+  if (row.lastHour > into.lastHour) into.lastHour = row.lastHour;
+}
+
+/**
+ * Each release's figures over the range from its running totals (releaseLedger in read-model.ts:
+ * the releases, their session totals per SDK environment and their version-check totals in one
+ * statement) when the range holds every hour the release has rows for, which a release first
+ * seen inside the range does: one row per release, however many sessions and hours it has. Only
+ * the releases older than the range are summed from their hours in it.
+ */
 async function summaries(db: Database, scope: Scope, range: HealthRange): Promise<HealthSummary[]> {
   // This process's version checks not yet written are written first, so a read sees them.
   await flushVersionChecks(db);
   const filter = filterOf(scope, range);
-  const [registered, seen, hours, checks] = await Promise.all([
-    registeredReleases(db, scope.projectId),
-    seenReleases(db, scope.projectId, scope.environment),
-    sessionHours(db, filter, true),
-    checkHours(db, filter),
-  ]);
+  const ledger = await releaseLedger(db, scope.projectId, scope.environment);
+  // A release is seen from the first hour of any of its totals (every SDK environment); its
+  // figures come from the asked SDK environment's rows only, summed per release.
   const first = new Map<string, string>();
-  for (const row of seen) first.set(row.release, row.first);
-  const all = new Map<string, string>(seen.map((row) => [row.release, row.first]));
-  for (const row of registered) if (!all.has(row.version)) all.set(row.version, row.created_at);
+  const totalsOf = new Map<string, ReleaseTotals>();
+  const checksOf = new Map<string, Bounds & { checks: number }>();
+  const registered = new Map<string, string>();
+  for (const row of ledger) {
+    if (row.kind === 'registered') {
+      registered.set(row.release, row.firstHour);
+      continue;
+    }
+    const seen = first.get(row.release);
+    if (seen === undefined || row.firstHour < seen) first.set(row.release, row.firstHour);
+    if (row.kind === 'check') {
+      checksOf.set(row.release, { firstHour: row.firstHour, lastHour: row.lastHour, checks: row.checks });
+      continue;
+    }
+    if (filter.sdkEnvironment !== undefined && row.sdkEnvironment !== filter.sdkEnvironment) continue;
+    const sum = totalsOf.get(row.release);
+    if (!sum) {
+      const { kind: _, sdkEnvironment: __, checks: ___, ...totals } = row;
+      totalsOf.set(row.release, totals);
+      continue;
+    }
+    widen(sum, row);
+    sum.healthy += row.healthy;
+    sum.errored += row.errored;
+    sum.unhandled += row.unhandled;
+    sum.abnormal += row.abnormal;
+    sum.crashed += row.crashed;
+    sum.users += row.users;
+    sum.crashedUsers += row.crashedUsers;
+  }
+  const totals = [...totalsOf.values()];
+  const checkTotalRows = [...checksOf].map(([release, row]) => ({ release, ...row }));
+  const inRange = (first: string, last: string) => first >= filter.since && last < filter.until;
+  const olderSessions = totals.filter((t) => !inRange(t.firstHour, t.lastHour)).map((t) => t.release);
+  const olderChecks = checkTotalRows.filter((t) => !inRange(t.firstHour, t.lastHour)).map((t) => t.release);
+  const only = (releases: string[]) => (releases.length <= LISTED_RELEASES ? { releases } : {});
+  const [hours, checks] = await Promise.all([
+    olderSessions.length === 0 ? [] : sessionHours(db, { ...filter, ...only(olderSessions) }, true),
+    olderChecks.length === 0 ? [] : checkHours(db, { ...filter, ...only(olderChecks) }),
+  ]);
+  const all = new Map<string, string>(first);
+  for (const [version, createdAt] of registered) if (!all.has(version)) all.set(version, createdAt);
   const byVersion = new Map<string, HealthSummary>();
-  const registeredSet = new Set(registered.map((row) => row.version));
   for (const version of order([...all].map(([v, f]) => ({ version: v, first: f })))) {
     byVersion.set(version, {
       version,
-      registered: registeredSet.has(version),
+      registered: registered.has(version),
       firstSeen: first.get(version) ?? null,
       sessions: { total: 0, healthy: 0, errored: 0, unhandled: 0, abnormal: 0, crashed: 0 },
       users: { total: 0, crashed: 0 },
@@ -83,23 +148,38 @@ async function summaries(db: Database, scope: Scope, range: HealthRange): Promis
       crashFreeUsers: null,
     });
   }
-  for (const row of hours) {
-    const summary = byVersion.get(row.release);
-    if (!summary) continue;
+  const add = (
+    release: string,
+    row: { healthy: number; errored: number; unhandled: number; abnormal: number; crashed: number },
+    users: number,
+    crashedUsers: number,
+  ) => {
+    const summary = byVersion.get(release);
+    if (!summary) return;
     const s = summary.sessions;
-    // Each user counts once, in the hour of their latest (crashed) session: the range's sum is exact.
-    summary.users.total += row.lastUsers;
-    summary.users.crashed += row.lastCrashedUsers;
+    summary.users.total += users;
+    summary.users.crashed += crashedUsers;
     s.healthy += row.healthy;
     s.errored += row.errored;
     s.unhandled += row.unhandled;
     s.abnormal += row.abnormal;
     s.crashed += row.crashed;
     s.total += row.healthy + row.errored + row.unhandled + row.abnormal + row.crashed;
+  };
+  for (const row of totals) {
+    if (inRange(row.firstHour, row.lastHour)) add(row.release, row, row.users, row.crashedUsers);
   }
+  // Each user counts once, in the hour of their latest (crashed) session: the range's sum is exact.
+  const older = new Set(olderSessions);
+  for (const row of hours) if (older.has(row.release)) add(row.release, row, row.lastUsers, row.lastCrashedUsers);
+  for (const row of checkTotalRows) {
+    const summary = byVersion.get(row.release);
+    if (summary && inRange(row.firstHour, row.lastHour)) summary.versionChecks += row.checks;
+  }
+  const olderChecked = new Set(olderChecks);
   for (const row of checks) {
     const summary = byVersion.get(row.release);
-    if (summary) summary.versionChecks += row.checks;
+    if (summary && olderChecked.has(row.release)) summary.versionChecks += row.checks;
   }
   for (const summary of byVersion.values()) {
     summary.crashFreeSessions = rate(summary.sessions.crashed, summary.sessions.total);

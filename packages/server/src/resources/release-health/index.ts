@@ -6,4 +6,8 @@ export { countVersionCheck } from './tally.ts';
 export { projectHealth } from './health.ts';
 export { ReleaseHealthSummary } from './schemas.ts';
 // A person's data (resources/people/service.ts): their sessions, listed and erased.
-export { eraseSessionUser, sessionsOfUser } from './store.ts';
+export { eraseSessionUser, sessionsOfUser } from './store-erasure.ts';
+// The bench seeds a million sessions as Sentry's `sessions` aggregates of new users, in multi-row
+// statements that write the rows the intake's applySessionAggregate would.
+export { applySessionAggregate } from './store.ts';
+export { loadSessionAggregates } from './store-load.ts';

@@ -2,8 +2,7 @@
 import { errorResponses } from '../../http/common-schemas.ts';
 import { ProjectParams } from '../../http/management-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { getDropSettings, updateDropSettings } from './drops.ts';
 import { type HealthRange, projectHealth, releaseHealth } from './health.ts';
 import { normaliseRelease } from './parse.ts';
@@ -34,9 +33,10 @@ export async function releaseHealthManagementRoutes(app: ManagementApp, { db }: 
   app.get(
     '/projects/:projectId/release-health-settings',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetReleaseHealthSettings',
-        summary: 'When release.health_dropped is told: threshold, drop against the previous release (role: member)',
+        summary: 'When release.health_dropped is told: threshold, drop against the previous release',
         tags,
         params: ProjectParams,
         response: { 200: DropSettings, ...errorResponses(401, 403, 404) },
@@ -44,7 +44,6 @@ export async function releaseHealthManagementRoutes(app: ManagementApp, { db }: 
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       return getDropSettings(db, projectId);
     },
   );
@@ -52,9 +51,10 @@ export async function releaseHealthManagementRoutes(app: ManagementApp, { db }: 
   app.patch(
     '/projects/:projectId/release-health-settings',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageUpdateReleaseHealthSettings',
-        summary: 'Change any of crashFreeThreshold, maxDropPoints, minSessions (role: admin)',
+        summary: 'Change any of crashFreeThreshold, maxDropPoints, minSessions',
         tags,
         params: ProjectParams,
         body: DropSettingsBody,
@@ -63,7 +63,6 @@ export async function releaseHealthManagementRoutes(app: ManagementApp, { db }: 
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       return updateDropSettings(db, projectId, request.body);
     },
   );
@@ -71,10 +70,11 @@ export async function releaseHealthManagementRoutes(app: ManagementApp, { db }: 
   app.get(
     '/projects/:projectId/release-health',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListReleaseHealth',
         summary:
-          'Adoption and health of every release (registered or seen in sessions), newest first, each compared with the one before (role: member)',
+          'Adoption and health of every release (registered or seen in sessions), newest first, each compared with the one before',
         tags,
         params: ProjectParams,
         querystring: HealthQuery,
@@ -83,7 +83,6 @@ export async function releaseHealthManagementRoutes(app: ManagementApp, { db }: 
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const range = rangeOf(request.query, new Date());
       const scope = { projectId, environment: request.query.environment ?? 'live' };
       const releases = await projectHealth(db, scope, range);
@@ -99,9 +98,10 @@ export async function releaseHealthManagementRoutes(app: ManagementApp, { db }: 
   app.get(
     '/projects/:projectId/release-health/:version',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetReleaseHealth',
-        summary: "One release's adoption and health over time, with the previous release's (role: member)",
+        summary: "One release's adoption and health over time, with the previous release's",
         tags,
         params: ReleaseHealthParams,
         querystring: ReleaseHealthQuery,
@@ -110,7 +110,6 @@ export async function releaseHealthManagementRoutes(app: ManagementApp, { db }: 
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const range = rangeOf(request.query, new Date());
       const bucket = request.query.bucket ?? ((request.query.days ?? 14) <= 2 ? 'hour' : 'day');
       const scope = { projectId, environment: request.query.environment ?? 'live' };

@@ -1,15 +1,3 @@
-/**
- * Sentry's `session` and `sessions` envelope items (develop.sentry.dev/sdk/telemetry/sessions)
- * read into what release health counts. A session counts once, by its worst status: crashed >
- * abnormal > unhandled > errored > healthy (`ok` and `exited` without errors). `unhandled` is what
- * @sentry/browser 11 sends for an unhandled error (a page does not crash; Sentry's Relay counts it
- * apart from crashes), so it does not lower crash-free rates. Updates are taken while the
- * session started at most 5 days ago (Sentry's window) and not more than a day ahead of the
- * server's clock. An item that is not one of these shapes (no sid, no start, an unknown status, a
- * negative count) is ignored, as Sentry's Relay drops invalid session items: the envelope's other
- * items (its event) are still taken.
- */
-import semver from 'semver';
 import { normaliseRelease } from '../../kernel/release.ts';
 
 export type CountedStatus = 'healthy' | 'errored' | 'unhandled' | 'abnormal' | 'crashed';

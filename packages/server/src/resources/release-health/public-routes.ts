@@ -5,8 +5,8 @@
  */
 import { Type } from 'typebox';
 import { errorResponses, StringEnum } from '../../http/common-schemas.ts';
-import type { App, Deps } from '../../public-api/context.ts';
-import { scopeOf } from '../../public-api/context.ts';
+import type { App, Deps } from '../../routing/public-api/context.ts';
+import { scopeOf } from '../../routing/public-api/context.ts';
 import { recordSessionItems } from './service.ts';
 
 const SessionBody = Type.Object(

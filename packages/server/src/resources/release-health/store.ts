@@ -1,6 +1,9 @@
 /**
- * The only SQL on release health's tables (migration 202612150100): session state while updates
- * are accepted, sessions per hour by counted status, users per hour, version checks per hour.
+ * Release health's intake writes (tables of migration 202612150100): a session's state while
+ * updates are accepted, sessions per hour by counted status, users per hour and each user's
+ * latest hour, and the running totals they move (store-totals.ts). The other SQL on these tables:
+ * version checks (store-checks.ts), retention (store-expiry.ts), the charts' reads
+ * (store-hour-reads.ts), a person's sessions (store-erasure.ts), bulk loads (store-load.ts).
  */
 import type { Queryable } from '../../db/database.ts';
 import type { Scope } from '../../kernel/scope.ts';
@@ -11,6 +14,7 @@ import {
   type SessionAggregate,
   type SessionUpdate,
 } from './parse.ts';
+import { addTotals, noDelta, type TotalsDelta } from './store-totals.ts';
 
 interface SessionState {
   release: string;
@@ -86,11 +90,14 @@ async function moveUserCounter(
   at: { release: string; sdkEnvironment: string; hour: string },
   column: 'last_users' | 'last_crashed_users',
   by: 1 | -1,
-): Promise<void> {
+): Promise<boolean> {
   const key = [scope.projectId, scope.environment, at.release, at.sdkEnvironment, at.hour];
   if (by === -1) {
-    await tx.run(`UPDATE release_session_hours SET ${column} = ${column} - 1 WHERE ${HOUR_KEY}`, key);
-    return;
+    const { changes } = await tx.run(
+      `UPDATE release_session_hours SET ${column} = ${column} - 1 WHERE ${HOUR_KEY}`,
+      key,
+    );
+    return changes === 1;
   }
   await tx.run(
     `INSERT INTO release_session_hours (project_id, environment, release, sdk_environment, hour, ${column})
@@ -99,13 +106,16 @@ async function moveUserCounter(
      DO UPDATE SET ${column} = release_session_hours.${column} + 1`,
     key,
   );
+  return true;
 }
 
 /**
  * A user seen in a session of the release that started in `at.hour` (crashed or not): the user's
  * latest hour (and latest crash hour) moves forward, and the per-hour counters with it, so the
  * users seen since any hour are one sum (exact for ranges that end now, which all of the API's
- * do). The user's row is locked first, as a session's is.
+ * do). The user's row is locked first, as a session's is. What the per-hour counters gain in sum
+ * (a new user, a first crash; a move between hours nets nothing) is added to `delta`, for the
+ * key's running totals.
  */
 async function touchUser(
   tx: Queryable,
@@ -113,6 +123,7 @@ async function touchUser(
   at: { release: string; sdkEnvironment: string; hour: string },
   did: string,
   crashed: boolean,
+  delta: TotalsDelta,
 ): Promise<void> {
   await addUser(tx, scope, at, did, crashed);
   const key = [scope.projectId, scope.environment, at.release, at.sdkEnvironment, did];
@@ -133,7 +144,11 @@ async function touchUser(
     );
     if (inserted.length === 1) {
       await moveUserCounter(tx, scope, at, 'last_users', 1);
-      if (crashed) await moveUserCounter(tx, scope, at, 'last_crashed_users', 1);
+      delta.users++;
+      if (crashed) {
+        await moveUserCounter(tx, scope, at, 'last_crashed_users', 1);
+        delta.crashedUsers++;
+      }
       return;
     }
     [user] = await lock();
@@ -142,14 +157,16 @@ async function touchUser(
   const where = 'project_id = ? AND environment = ? AND release = ? AND sdk_environment = ? AND distinct_id = ?';
   if (at.hour > user.last_hour) {
     await tx.run(`UPDATE release_users SET last_hour = ? WHERE ${where}`, [at.hour, ...key]);
-    await moveUserCounter(tx, scope, { ...at, hour: user.last_hour }, 'last_users', -1);
+    // The old hour's row may have been expired since (retention): then the sum grows by one.
+    if (!(await moveUserCounter(tx, scope, { ...at, hour: user.last_hour }, 'last_users', -1))) delta.users++;
     await moveUserCounter(tx, scope, at, 'last_users', 1);
   }
   if (crashed && (user.crash_hour === null || at.hour > user.crash_hour)) {
     await tx.run(`UPDATE release_users SET crash_hour = ? WHERE ${where}`, [at.hour, ...key]);
-    if (user.crash_hour !== null) {
-      await moveUserCounter(tx, scope, { ...at, hour: user.crash_hour }, 'last_crashed_users', -1);
-    }
+    const moved =
+      user.crash_hour !== null &&
+      (await moveUserCounter(tx, scope, { ...at, hour: user.crash_hour }, 'last_crashed_users', -1));
+    if (!moved) delta.crashedUsers++;
     await moveUserCounter(tx, scope, at, 'last_crashed_users', 1);
   }
 }
@@ -168,14 +185,21 @@ export async function applySessionUpdate(tx: Queryable, scope: Scope, update: Se
     key,
   );
   if (!state) {
+    // No conflict target, on purpose: the key is (project_id, environment, sid) today, and a later
+    // migration partitions release_sessions on PostgreSQL by `started`, which its key then holds
+    // too (partitions.ts). A target-less insert stands on both shapes, so once every process runs
+    // this one the table can change under them (a session's updates repeat its start).
     const inserted = await tx.all<{ sid: string }>(
       `INSERT INTO release_sessions (project_id, environment, sid, release, sdk_environment, distinct_id, hour, started, status)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, environment, sid) DO NOTHING RETURNING sid`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING sid`,
       [...key, update.release, update.sdkEnvironment, update.did, update.hour, update.started, update.status],
     );
     if (inserted.length === 1) {
       await addHour(tx, scope, update, update.status, 1);
-      if (update.did !== null) await touchUser(tx, scope, update, update.did, update.status === 'crashed');
+      const delta = noDelta();
+      delta[update.status] = 1;
+      if (update.did !== null) await touchUser(tx, scope, update, update.did, update.status === 'crashed', delta);
+      await addTotals(tx, scope, update, delta);
       return;
     }
     // Another transaction inserted it meanwhile: now it is there to lock.
@@ -188,7 +212,10 @@ export async function applySessionUpdate(tx: Queryable, scope: Scope, update: Se
   }
   const at = { release: state.release, sdkEnvironment: state.sdk_environment, hour: state.hour };
   const worse = STATUS_RANK[update.status] > STATUS_RANK[state.status];
+  const delta = noDelta();
   if (worse) {
+    delta[state.status]--;
+    delta[update.status]++;
     await tx.run('UPDATE release_sessions SET status = ? WHERE project_id = ? AND environment = ? AND sid = ?', [
       update.status,
       ...key,
@@ -208,205 +235,20 @@ export async function applySessionUpdate(tx: Queryable, scope: Scope, update: Se
       ...key,
     ]);
     const status = worse ? update.status : state.status;
-    await touchUser(tx, scope, at, did, status === 'crashed');
+    await touchUser(tx, scope, at, did, status === 'crashed', delta);
   } else if (did !== null && worse && update.status === 'crashed') {
-    await touchUser(tx, scope, at, did, true);
+    await touchUser(tx, scope, at, did, true, delta);
   }
+  await addTotals(tx, scope, at, delta);
 }
 
 /** A `sessions` item's aggregate: counts added to its hour; its user, when named, counted. */
 export async function applySessionAggregate(tx: Queryable, scope: Scope, aggregate: SessionAggregate): Promise<void> {
+  const delta = noDelta();
   for (const status of COUNTED_STATUSES) {
     if (aggregate[status] > 0) await addHour(tx, scope, aggregate, status, aggregate[status]);
+    delta[status] = aggregate[status];
   }
-  if (aggregate.did !== null) await touchUser(tx, scope, aggregate, aggregate.did, aggregate.crashed > 0);
-}
-
-/** Adds version-check counts (the in-memory tally of one flush) in one transaction. */
-export async function addVersionChecks(
-  tx: Queryable,
-  counts: readonly { projectId: string; release: string; hour: string; checks: number }[],
-): Promise<void> {
-  for (const count of counts) {
-    await tx.run(
-      `INSERT INTO release_checks (project_id, release, hour, checks) VALUES (?, ?, ?, ?)
-       ON CONFLICT (project_id, release, hour) DO UPDATE SET checks = release_checks.checks + excluded.checks`,
-      [count.projectId, count.release, count.hour, count.checks],
-    );
-  }
-}
-
-/**
- * Deletes up to `limit` rows of one table older than `cutoff`; the number deleted. Session
- * state goes once no update of it can be accepted any more, the counts after the retention.
- */
-export async function expireBatch(
-  db: Queryable,
-  table: 'release_sessions' | 'release_session_hours' | 'release_session_users' | 'release_users' | 'release_checks',
-  cutoff: string,
-  limit: number,
-): Promise<number> {
-  const column = table === 'release_sessions' ? 'started' : table === 'release_users' ? 'last_hour' : 'hour';
-  const key = {
-    release_sessions: 'project_id, environment, sid',
-    release_session_hours: 'project_id, environment, release, sdk_environment, hour',
-    release_session_users: 'project_id, environment, release, sdk_environment, hour, distinct_id',
-    release_users: 'project_id, environment, release, sdk_environment, distinct_id',
-    release_checks: 'project_id, release, hour',
-  }[table];
-  const { changes } = await db.run(
-    `DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE ${column} < ? LIMIT ?)`,
-    [cutoff, limit],
-  );
-  return changes;
-}
-
-export interface HourCounts {
-  release: string;
-  hour: string;
-  healthy: number;
-  errored: number;
-  unhandled: number;
-  abnormal: number;
-  crashed: number;
-  lastUsers: number;
-  lastCrashedUsers: number;
-}
-
-export interface HealthFilter {
-  projectId: string;
-  environment: string;
-  sdkEnvironment: string | undefined;
-  since: string;
-  until: string;
-  release?: string | undefined;
-}
-
-function where(filter: HealthFilter): { sql: string; params: string[] } {
-  const params = [filter.projectId, filter.environment, filter.since, filter.until];
-  let sql = 'project_id = ? AND environment = ? AND hour >= ? AND hour < ?';
-  if (filter.sdkEnvironment !== undefined) {
-    sql += ' AND sdk_environment = ?';
-    params.push(filter.sdkEnvironment);
-  }
-  if (filter.release !== undefined) {
-    sql += ' AND release = ?';
-    params.push(filter.release);
-  }
-  return { sql, params };
-}
-
-/** Sessions per release and hour in the range (`byRelease`: per release, `hour` the first one). */
-export async function sessionHours(db: Queryable, filter: HealthFilter, byRelease = false): Promise<HourCounts[]> {
-  const { sql, params } = where(filter);
-  const group = byRelease ? 'release' : 'release, hour';
-  const hour = byRelease ? 'MIN(hour)' : 'hour';
-  const rows = await db.all<HourCounts & { last_users: number; last_crashed_users: number }>(
-    `SELECT release, ${hour} AS hour, SUM(healthy) AS healthy, SUM(errored) AS errored, SUM(unhandled) AS unhandled, SUM(abnormal) AS abnormal, SUM(crashed) AS crashed,
-       SUM(last_users) AS last_users, SUM(last_crashed_users) AS last_crashed_users
-     FROM release_session_hours WHERE ${sql} GROUP BY ${group}`,
-    params,
-  );
-  return rows.map((row) => ({
-    release: row.release,
-    hour: row.hour,
-    healthy: Number(row.healthy),
-    errored: Number(row.errored),
-    unhandled: Number(row.unhandled),
-    abnormal: Number(row.abnormal),
-    crashed: Number(row.crashed),
-    lastUsers: Number(row.last_users),
-    lastCrashedUsers: Number(row.last_crashed_users),
-  }));
-}
-
-/** Distinct users and crashed users per hour of one release (each hour exact on its own). */
-export async function userHours(
-  db: Queryable,
-  filter: HealthFilter,
-): Promise<{ hour: string; users: number; crashedUsers: number }[]> {
-  const { sql, params } = where(filter);
-  const rows = await db.all<{ hour: string; users: number; crashed_users: number }>(
-    `SELECT hour, COUNT(DISTINCT distinct_id) AS users, COUNT(DISTINCT CASE WHEN crashed = 1 THEN distinct_id END) AS crashed_users
-     FROM release_session_users WHERE ${sql} GROUP BY hour`,
-    params,
-  );
-  return rows.map((row) => ({ hour: row.hour, users: Number(row.users), crashedUsers: Number(row.crashed_users) }));
-}
-
-/** Version checks per release and hour in the range (version checks carry no key environment). */
-export async function checkHours(
-  db: Queryable,
-  filter: Omit<HealthFilter, 'environment' | 'sdkEnvironment'>,
-): Promise<{ release: string; hour: string; checks: number }[]> {
-  const params = [filter.projectId, filter.since, filter.until];
-  let sql = 'project_id = ? AND hour >= ? AND hour < ?';
-  if (filter.release !== undefined) {
-    sql += ' AND release = ?';
-    params.push(filter.release);
-  }
-  const rows = await db.all<{ release: string; hour: string; checks: number }>(
-    `SELECT release, hour, checks FROM release_checks WHERE ${sql}`,
-    params,
-  );
-  return rows.map((row) => ({ release: row.release, hour: row.hour, checks: Number(row.checks) }));
-}
-
-/** Every release seen in sessions or version checks, with the first hour it was seen in. */
-export async function seenReleases(
-  db: Queryable,
-  projectId: string,
-  environment: string,
-): Promise<{ release: string; first: string }[]> {
-  return db.all<{ release: string; first: string }>(
-    `SELECT release, MIN(first) AS first FROM (
-       SELECT release, MIN(hour) AS first FROM release_session_hours WHERE project_id = ? AND environment = ? GROUP BY release
-       UNION ALL
-       SELECT release, MIN(hour) AS first FROM release_checks WHERE project_id = ? GROUP BY release
-     ) seen GROUP BY release`,
-    [projectId, environment, projectId],
-  );
-}
-
-/** A person's sessions (issue 36's export), by the SDK's distinct id: their id or address. */
-export async function sessionsOfUser(db: Queryable, projectId: string, distinctIds: readonly string[], limit: number) {
-  if (distinctIds.length === 0) return [];
-  return db.all<{
-    environment: string;
-    sid: string;
-    release: string;
-    sdk_environment: string;
-    started: string;
-    status: string;
-  }>(
-    `SELECT environment, sid, release, sdk_environment, started, status FROM release_sessions
-     WHERE project_id = ? AND distinct_id IN (${distinctIds.map(() => '?').join(', ')}) ORDER BY started DESC LIMIT ?`,
-    [projectId, ...distinctIds, limit],
-  );
-}
-
-/**
- * Erasing a person (issue 36): each of their distinct ids becomes a new random one in every
- * table, so sessions, users per hour and crash-free users count the same and link to nobody.
- */
-export async function eraseSessionUser(tx: Queryable, projectId: string, distinctIds: readonly string[]) {
-  let sessions = 0;
-  for (const id of distinctIds) {
-    const replacement = `erased:${crypto.randomUUID()}`;
-    for (const table of ['release_session_users', 'release_users'] as const) {
-      await tx.run(`UPDATE ${table} SET distinct_id = ? WHERE project_id = ? AND distinct_id = ?`, [
-        replacement,
-        projectId,
-        id,
-      ]);
-    }
-    sessions += (
-      await tx.run('UPDATE release_sessions SET distinct_id = ? WHERE project_id = ? AND distinct_id = ?', [
-        replacement,
-        projectId,
-        id,
-      ])
-    ).changes;
-  }
-  return sessions;
+  if (aggregate.did !== null) await touchUser(tx, scope, aggregate, aggregate.did, aggregate.crashed > 0, delta);
+  await addTotals(tx, scope, aggregate, delta);
 }

@@ -6,7 +6,7 @@
  */
 import type { Database } from '../../db/database.ts';
 import { hourOf } from './parse.ts';
-import { addVersionChecks } from './store.ts';
+import { addVersionChecks } from './store-checks.ts';
 
 /** Distinct (project, release, hour) entries kept before a flush is forced on the next tick. */
 const MAX_ENTRIES = 10_000;

@@ -5,13 +5,16 @@
  * whose 5-day update window has closed (plus a day) and the hourly counts older than
  * `SESSION_RETENTION_DAYS` (default 90); every `RELEASE_HEALTH_CHECK_INTERVAL_MS` (default 60000; 0:
  * never) it judges the releases with recent sessions for `release.health_dropped` (drops.ts).
+ * On PostgreSQL release_session_users is time-partitioned (partitions.ts): the partition keeper
+ * drops the weeks wholly past, and these batches meet only the rows of the edge week (and
+ * DEFAULT). release_sessions is not partitioned yet: its batches delete its expired rows.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import { PollingWorker } from '../../kernel/poller.ts';
 import { checkHealthDrops } from './drops.ts';
 import { UPDATE_WINDOW_MS } from './parse.ts';
-import { expireBatch } from './store.ts';
+import { expireBatch } from './store-expiry.ts';
 import { flushVersionChecks } from './tally.ts';
 
 const BATCH = 1000;

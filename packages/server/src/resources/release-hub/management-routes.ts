@@ -1,13 +1,6 @@
-/**
- * The release hub in the management API (issue 33): a release's page (what broke, what shipped,
- * health and the previous release), links between ideas or bugs and error groups, and resolving
- * an idea, bug or group in a release.
- */
-import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { featureLinks, groupLinks, presentResolution } from './links.ts';
 import { releaseOverview } from './overview.ts';
 import {
@@ -31,10 +24,11 @@ export async function releaseHubManagementRoutes(app: ManagementApp, { db }: Man
   app.get(
     '/projects/:projectId/releases/:version/overview',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetReleaseOverview',
         summary:
-          "A release's page: health and adoption, what broke (groups new and regressed in it), what shipped (items resolved in it, its changelog entry) and the change from the previous release (role: member)",
+          "A release's page: health and adoption, what broke (groups new and regressed in it), what shipped (items resolved in it, its changelog entry) and the change from the previous release",
         tags: ['releases'],
         params: OverviewParams,
         querystring: OverviewQuery,
@@ -43,7 +37,6 @@ export async function releaseHubManagementRoutes(app: ManagementApp, { db }: Man
     },
     async (request) => {
       const { projectId, version } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const found = await releaseOverview(db, {
         projectId,
         version,
@@ -58,10 +51,10 @@ export async function releaseHubManagementRoutes(app: ManagementApp, { db }: Man
   app.get(
     '/projects/:projectId/error-groups/:groupId/links',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListErrorGroupLinks',
-        summary:
-          'The ideas and bugs linked to an error group, the people who reported its events, and its resolution (role: member)',
+        summary: 'The ideas and bugs linked to an error group, the people who reported its events, and its resolution',
         tags: ['error-groups'],
         params: GroupParams,
         response: { 200: GroupLinks, ...errorResponses(401, 403, 404) },
@@ -69,7 +62,6 @@ export async function releaseHubManagementRoutes(app: ManagementApp, { db }: Man
     },
     async (request) => {
       const { projectId, groupId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       return groupLinks(db, projectId, groupId);
     },
   );
@@ -77,9 +69,10 @@ export async function releaseHubManagementRoutes(app: ManagementApp, { db }: Man
   app.post(
     '/projects/:projectId/error-groups/:groupId/links',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageLinkErrorGroup',
-        summary: 'Link an idea or bug to an error group; linking twice changes nothing (role: admin)',
+        summary: 'Link an idea or bug to an error group; linking twice changes nothing',
         tags: ['error-groups'],
         params: GroupParams,
         body: LinkBody,
@@ -88,7 +81,6 @@ export async function releaseHubManagementRoutes(app: ManagementApp, { db }: Man
     },
     async (request) => {
       const { projectId, groupId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       await linkFeatureToGroup(db, projectId, groupId, request.body.featureId);
       return groupLinks(db, projectId, groupId);
     },
@@ -97,9 +89,10 @@ export async function releaseHubManagementRoutes(app: ManagementApp, { db }: Man
   app.delete(
     '/projects/:projectId/error-groups/:groupId/links/:featureId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageUnlinkErrorGroup',
-        summary: 'Unlink an idea or bug from an error group (role: admin)',
+        summary: 'Unlink an idea or bug from an error group',
         tags: ['error-groups'],
         params: GroupLinkParams,
         response: { 204: deleted, ...errorResponses(401, 403, 404) },
@@ -107,7 +100,6 @@ export async function releaseHubManagementRoutes(app: ManagementApp, { db }: Man
     },
     async (request, reply) => {
       const { projectId, groupId, featureId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       if (!(await unlinkFeatureFromGroup(db, projectId, groupId, featureId))) throw new NotFoundError();
       return reply.code(204).send(null);
     },
@@ -116,10 +108,10 @@ export async function releaseHubManagementRoutes(app: ManagementApp, { db }: Man
   app.get(
     '/projects/:projectId/features/:featureId/error-links',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListFeatureErrorLinks',
-        summary:
-          "An idea's or bug's linked error groups with their events and distinct users, and its resolution (role: member)",
+        summary: "An idea's or bug's linked error groups with their events and distinct users, and its resolution",
         tags: ['features'],
         params: FeatureParams,
         response: { 200: FeatureLinks, ...errorResponses(401, 403, 404) },
@@ -127,7 +119,6 @@ export async function releaseHubManagementRoutes(app: ManagementApp, { db }: Man
     },
     async (request) => {
       const { projectId, featureId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       return featureLinks(db, projectId, featureId);
     },
   );
@@ -142,12 +133,13 @@ export async function releaseHubManagementRoutes(app: ManagementApp, { db }: Man
     app.put(
       path,
       {
+        config: { access: { project: 'admin' } },
         schema: {
           operationId: `manageResolve${name}InRelease`,
           summary:
             kind === 'feature'
-              ? 'Resolve an idea or bug in a release (or the next one): it moves to done and its followers are told when that release goes live (role: admin)'
-              : 'Resolve an error group in the next release (or in a given one): its linked ideas and bugs move to done when that release goes live (role: admin)',
+              ? 'Resolve an idea or bug in a release (or the next one): it moves to done and its followers are told when that release goes live'
+              : 'Resolve an error group in the next release (or in a given one): its linked ideas and bugs move to done when that release goes live',
           tags: [tag],
           params,
           body: ResolveBody,
@@ -156,7 +148,6 @@ export async function releaseHubManagementRoutes(app: ManagementApp, { db }: Man
       },
       async (request) => {
         const p = request.params as Record<string, string>;
-        await requireProjectAccess(request, p['projectId']!, 'admin');
         const row = await resolveInRelease(db, p['projectId']!, itemType, idOf(p), request.body);
         return presentResolution(row)!;
       },
@@ -164,9 +155,10 @@ export async function releaseHubManagementRoutes(app: ManagementApp, { db }: Man
     app.delete(
       path,
       {
+        config: { access: { project: 'admin' } },
         schema: {
           operationId: `manageCancel${name}Resolution`,
-          summary: 'Cancel a resolution in a release that has not gone live (role: admin)',
+          summary: 'Cancel a resolution in a release that has not gone live',
           tags: [tag],
           params,
           response: { 204: deleted, ...errorResponses(401, 403, 404) },
@@ -174,7 +166,6 @@ export async function releaseHubManagementRoutes(app: ManagementApp, { db }: Man
       },
       async (request, reply) => {
         const p = request.params as Record<string, string>;
-        await requireProjectAccess(request, p['projectId']!, 'admin');
         if (!(await cancelResolution(db, p['projectId']!, itemType, idOf(p)))) throw new NotFoundError();
         return reply.code(204).send(null);
       },

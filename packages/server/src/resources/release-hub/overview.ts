@@ -8,29 +8,36 @@
 import type { Database } from '../../db/database.ts';
 import { normaliseRelease } from '../../kernel/release.ts';
 import { projectHealth } from '../release-health/index.ts';
-import { entryOf, featuresByIds, groupsByIds, groupsOfRelease, releaseGroupTotals } from './read-model.ts';
 import { allLinksOfGroups } from './links.ts';
 import { presentGroup } from './presenter.ts';
-import { draftOf, resolvedIn } from './store.ts';
+import { type BrokeRow, brokeLists, brokeTotals, entryOf, featuresByIds, groupsByIds } from './read-model.ts';
+import { shippedIn } from './store.ts';
 
 const DAY_MS = 24 * 3600_000;
 const LISTED = 20;
-
-async function broke(db: Database, projectId: string, environment: string, version: string, kind: 'new' | 'regressed') {
-  const where = { projectId, environment, version, kind };
-  const [totals, groups] = await Promise.all([
-    releaseGroupTotals(db, where),
-    groupsOfRelease(db, { ...where, limit: LISTED }),
-  ]);
-  return { ...totals, list: groups.map(presentGroup) };
-}
 
 function withoutComparison<T extends { comparison: unknown }>(entry: T): Omit<T, 'comparison'> {
   const { comparison: _, ...rest } = entry;
   return rest;
 }
 
-/** undefined when the project knows nothing of the release (not registered, seen nor resolved in). */
+/** A list of what broke, by events as the page shows it (a UNION ALL keeps no order of its own). */
+function listOf(rows: BrokeRow[], kind: BrokeRow['kind']) {
+  return rows
+    .filter((row) => row.kind === kind)
+    .sort((a, b) => Number(b.events) - Number(a.events) || (a.id < b.id ? -1 : 1))
+    .map(presentGroup);
+}
+
+/**
+ * undefined when the project knows nothing of the release (not registered, seen nor resolved in).
+ *
+ * Statements: one for health and adoption (every release's running totals, which also give the
+ * previous release and the comparison; hour rows only for releases older than the range), then
+ * one per section in parallel: what broke (the two lists), its counts (with the previous
+ * release's new groups), and what shipped (resolutions and the draft). Only when something
+ * shipped are its items, groups, links and entry read (at most four more).
+ */
 export async function releaseOverview(
   db: Database,
   input: { projectId: string; environment: 'live' | 'test'; version: string; days: number },
@@ -43,27 +50,28 @@ export async function releaseOverview(
   const index = list.findIndex((entry) => entry.version === version);
   const health = index === -1 ? null : list[index]!;
   const previous = index === -1 ? null : (list[index + 1] ?? null);
-  const [newGroups, regressedGroups, resolved, draft] = await Promise.all([
-    broke(db, projectId, environment, version, 'new'),
-    broke(db, projectId, environment, version, 'regressed'),
-    resolvedIn(db, projectId, version),
-    draftOf(db, projectId, version),
+  const [brokeRows, counts, { resolved, draft }] = await Promise.all([
+    brokeLists(db, { projectId, environment, version, limit: LISTED }),
+    brokeTotals(db, { projectId, environment, version, previous: previous?.version ?? null }),
+    shippedIn(db, projectId, version),
   ]);
+  const newGroups = { ...counts.new, list: listOf(brokeRows, 'new') };
+  const regressedGroups = { ...counts.regressed, list: listOf(brokeRows, 'regressed') };
   if (!health && newGroups.groups + regressedGroups.groups + resolved.length === 0 && !draft) return undefined;
   const groupIds = resolved.filter((r) => r.item_type === 'error_group').map((r) => r.item_id);
   // What shipped: the ideas and bugs resolved in it and those linked to the groups resolved in it.
   const featureIds = [
     ...new Set([
       ...resolved.filter((r) => r.item_type === 'feature').map((r) => r.item_id),
-      ...(await allLinksOfGroups(db, groupIds)).map((link) => link.feature_id),
+      ...(groupIds.length === 0 ? [] : await allLinksOfGroups(db, groupIds)).map((link) => link.feature_id),
     ]),
   ];
-  const [features, groups, entry, previousNew] = await Promise.all([
+  const [features, groups, entry] = await Promise.all([
     featuresByIds(db, projectId, featureIds),
     groupsByIds(db, projectId, groupIds),
     draft ? entryOf(db, projectId, draft) : undefined,
-    previous ? releaseGroupTotals(db, { projectId, environment, version: previous.version, kind: 'new' }) : undefined,
   ]);
+  const previousNew = counts.previousNew;
   return {
     version,
     since: range.since.toISOString(),

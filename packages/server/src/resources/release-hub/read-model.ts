@@ -134,34 +134,72 @@ export async function releaseVersions(db: Queryable, projectId: string): Promise
   return rows.map((row) => row.version);
 }
 
-export interface BrokeRow extends LinkedGroup {}
+export interface BrokeRow extends LinkedGroup {
+  kind: 'new' | 'regressed';
+}
 
-/** Groups new in (first seen in) or regressed in a release, by events; one index range each. */
-export function groupsOfRelease(
+/**
+ * The groups new in (first seen in) and regressed in a release, each list by events and at most
+ * `limit` long: two index ranges in one statement.
+ */
+export function brokeLists(
   db: Queryable,
-  input: { projectId: string; environment: string; version: string; kind: 'new' | 'regressed'; limit: number },
+  input: { projectId: string; environment: string; version: string; limit: number },
 ): Promise<BrokeRow[]> {
-  const column = input.kind === 'new' ? 'first_release' : 'regressed_in_release';
-  return db.all<BrokeRow>(
+  const range = (column: string) =>
     `SELECT ${GROUP_COLUMNS} FROM error_groups
       WHERE project_id = ? AND environment = ? AND ${column} = ? AND merged_into IS NULL
-      ORDER BY events DESC, id LIMIT ?`,
-    [input.projectId, input.environment, input.version, input.limit],
+      ORDER BY events DESC, id LIMIT ?`;
+  const { projectId, environment, version, limit } = input;
+  return db.all<BrokeRow>(
+    `SELECT 'new' AS kind, n.* FROM (${range('first_release')}) n
+     UNION ALL
+     SELECT 'regressed' AS kind, r.* FROM (${range('regressed_in_release')}) r`,
+    [projectId, environment, version, limit, projectId, environment, version, limit],
   );
 }
 
-/** How many groups, events and (summed per group) users are new in or regressed in a release. */
-export async function releaseGroupTotals(
+export interface GroupTotals {
+  groups: number;
+  events: number;
+  users: number;
+}
+
+/**
+ * How many groups, events and (summed per group) users are new in and regressed in a release,
+ * and new in the release before it (the comparison), in one statement of three index ranges.
+ */
+export async function brokeTotals(
   db: Queryable,
-  input: { projectId: string; environment: string; version: string; kind: 'new' | 'regressed' },
-): Promise<{ groups: number; events: number; users: number }> {
-  const column = input.kind === 'new' ? 'first_release' : 'regressed_in_release';
-  const row = await db.get<{ n_groups: number; n_events: number | null; n_users: number | null }>(
-    `SELECT COUNT(*) AS n_groups, SUM(events) AS n_events, SUM(users) AS n_users FROM error_groups
-      WHERE project_id = ? AND environment = ? AND ${column} = ? AND merged_into IS NULL`,
-    [input.projectId, input.environment, input.version],
+  input: { projectId: string; environment: string; version: string; previous: string | null },
+): Promise<{ new: GroupTotals; regressed: GroupTotals; previousNew: GroupTotals | null }> {
+  const { projectId, environment, version, previous } = input;
+  const range = (kind: string, column: string) =>
+    `SELECT '${kind}' AS kind, COUNT(*) AS n_groups, SUM(events) AS n_events, SUM(users) AS n_users FROM error_groups
+      WHERE project_id = ? AND environment = ? AND ${column} = ? AND merged_into IS NULL`;
+  const rows = await db.all<{ kind: string; n_groups: number; n_events: number | null; n_users: number | null }>(
+    `${range('new', 'first_release')} UNION ALL ${range('regressed', 'regressed_in_release')}${
+      previous === null ? '' : ` UNION ALL ${range('previous', 'first_release')}`
+    }`,
+    [
+      projectId,
+      environment,
+      version,
+      projectId,
+      environment,
+      version,
+      ...(previous === null ? [] : [projectId, environment, previous]),
+    ],
   );
-  return { groups: Number(row?.n_groups ?? 0), events: Number(row?.n_events ?? 0), users: Number(row?.n_users ?? 0) };
+  const totals = (kind: string): GroupTotals => {
+    const row = rows.find((r) => r.kind === kind);
+    return { groups: Number(row?.n_groups ?? 0), events: Number(row?.n_events ?? 0), users: Number(row?.n_users ?? 0) };
+  };
+  return {
+    new: totals('new'),
+    regressed: totals('regressed'),
+    previousNew: previous === null ? null : totals('previous'),
+  };
 }
 
 export function entryOf(

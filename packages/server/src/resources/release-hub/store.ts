@@ -133,11 +133,34 @@ export function pendingResolutions(db: Queryable, projectId: string): Promise<Re
 }
 
 /** What went live in a release. */
-export function resolvedIn(db: Queryable, projectId: string, version: string): Promise<ResolutionRow[]> {
-  return db.all<ResolutionRow>(
-    'SELECT * FROM release_resolutions WHERE project_id = ? AND resolved_release = ? ORDER BY created_at, id',
-    [projectId, version],
+/**
+ * What a release's page shows as shipped, in one statement: the items resolved in it (in the
+ * order they were resolved) and its drafted changelog entry, if any.
+ */
+export async function shippedIn(
+  db: Queryable,
+  projectId: string,
+  version: string,
+): Promise<{ resolved: { item_type: ItemType; item_id: string }[]; draft: string | undefined }> {
+  const rows = await db.all<{
+    kind: 'resolution' | 'draft';
+    item_type: ItemType | null;
+    item_id: string | null;
+    entry_id: string | null;
+    created_at: string | null;
+    id: string | null;
+  }>(
+    `SELECT 'resolution' AS kind, item_type, item_id, NULL AS entry_id, created_at, id FROM release_resolutions
+      WHERE project_id = ? AND resolved_release = ?
+     UNION ALL
+     SELECT 'draft' AS kind, NULL, NULL, entry_id, NULL, NULL FROM release_drafts WHERE project_id = ? AND version = ?`,
+    [projectId, version, projectId, version],
   );
+  const resolved = rows
+    .filter((row) => row.kind === 'resolution')
+    .sort((a, b) => (a.created_at! < b.created_at! ? -1 : a.created_at! > b.created_at! ? 1 : a.id! < b.id! ? -1 : 1))
+    .map((row) => ({ item_type: row.item_type!, item_id: row.item_id! }));
+  return { resolved, draft: rows.find((row) => row.kind === 'draft')?.entry_id ?? undefined };
 }
 
 export async function markResolved(db: Queryable, ids: string[], version: string): Promise<void> {

@@ -3,8 +3,7 @@ import semver from 'semver';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { checkVersion } from './check.ts';
 import {
@@ -39,10 +38,11 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
   app.get(
     '/projects/:projectId/releases',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListReleases',
         summary:
-          'Releases, highest version first, and versions seen in live events or sessions but not created, first seen first (role: member)',
+          'Releases, highest version first, and versions seen in live events or sessions but not created, first seen first',
         tags,
         params: ProjectParams,
         response: {
@@ -58,7 +58,6 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
       },
     },
     async (request) => {
-      await requireProjectAccess(request, request.params.projectId, 'member');
       const { releases, seen } = await listReleasesAndSightings(db, request.params.projectId);
       return {
         releases: releases.map(presentRelease),
@@ -70,10 +69,11 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
   app.get(
     '/projects/:projectId/releases/check',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'managePreviewVersionCheck',
         summary:
-          'What the public GET /version-check answers now for a client version: the same decision, for a preview (role: member)',
+          'What the public GET /version-check answers now for a client version: the same decision, for a preview',
         tags,
         params: ProjectParams,
         querystring: CheckQuery,
@@ -82,7 +82,6 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       return checkVersion(db, projectId, request.query.currentVersion);
     },
   );
@@ -90,9 +89,10 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
   app.post(
     '/projects/:projectId/releases',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageCreateRelease',
-        summary: 'Add a release; the version must be valid SemVer and new to the project (role: admin)',
+        summary: 'Add a release; the version must be valid SemVer and new to the project',
         tags,
         params: ProjectParams,
         body: CreateReleaseBody,
@@ -101,7 +101,6 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
     },
     async (request, reply) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const created = await createRelease(db, projectId, request.body);
       return reply.code(201).send(presentRelease(created));
     },
@@ -110,16 +109,16 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
   app.get(
     '/projects/:projectId/releases/:version',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetRelease',
-        summary: 'One release, by version (role: member)',
+        summary: 'One release, by version',
         tags,
         params: ReleaseParams,
         response: { 200: Release, ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => {
-      await requireProjectAccess(request, request.params.projectId, 'member');
       return existing(request.params.projectId, pathVersion(request.params.version));
     },
   );
@@ -127,9 +126,10 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
   app.patch(
     '/projects/:projectId/releases/:version',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageUpdateRelease',
-        summary: 'Change a release, its version included (role: admin)',
+        summary: 'Change a release, its version included',
         tags,
         params: ReleaseParams,
         body: UpdateReleaseBody,
@@ -138,7 +138,6 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const version = pathVersion(request.params.version);
       const body = request.body;
       requireSomeField(body, RELEASE_FIELDS);
@@ -151,9 +150,10 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
   app.delete(
     '/projects/:projectId/releases/:version',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageDeleteRelease',
-        summary: 'Delete a release (role: admin)',
+        summary: 'Delete a release',
         tags,
         params: ReleaseParams,
         response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
@@ -161,7 +161,6 @@ export async function releaseManagementRoutes(app: ManagementApp, { db }: Manage
     },
     async (request, reply) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       if (!(await removeRelease(db, projectId, pathVersion(request.params.version)))) throw new NotFoundError();
       return reply.code(204).send(null);
     },

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import semver from 'semver';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { registerAreaTool, itemUri, required, ToolError, type ToolContext } from '../../mcp/tools/context.ts';
+import { registerAreaTool, itemUri, required, ToolError, type ToolContext } from '../../routing/mcp/tool-context.ts';
 import type { ProjectRow } from '../projects/index.ts';
 import { presentRelease } from './presenter.ts';
 import { createRelease } from './service.ts';

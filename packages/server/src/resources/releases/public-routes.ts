@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import type { App, Deps } from '../../public-api/context.ts';
+import type { App, Deps } from '../../routing/public-api/context.ts';
 import { checkVersion } from './check.ts';
 import { projectExists } from './read-model.ts';
 import { CurrentVersion, VersionInfo } from './schemas.ts';

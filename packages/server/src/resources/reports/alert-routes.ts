@@ -6,8 +6,7 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { ProjectParams } from '../../http/management-schemas.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { type AlertRuleBody, createRule, listRules, readRule, removeRule, replaceRule } from './alert-rules.ts';
 import { Rule, RuleBody } from './alert-schemas.ts';
 
@@ -22,9 +21,10 @@ export async function errorAlertRoutes(app: ManagementApp, { db }: ManagementDep
   app.get(
     '/projects/:projectId/error-alerts',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListErrorAlertRules',
-        summary: "The project's error alert rules (role: member)",
+        summary: "The project's error alert rules",
         tags,
         params: ProjectParams,
         response: { 200: Type.Object({ rules: Type.Array(Rule) }), ...errorResponses(401, 403, 404) },
@@ -32,7 +32,6 @@ export async function errorAlertRoutes(app: ManagementApp, { db }: ManagementDep
     },
     async (request) => {
       const { projectId } = request.params as { projectId: string };
-      await requireProjectAccess(request, projectId, 'member');
       return { rules: await listRules(db, projectId) };
     },
   );
@@ -40,9 +39,10 @@ export async function errorAlertRoutes(app: ManagementApp, { db }: ManagementDep
   app.get(
     '/projects/:projectId/error-alerts/:ruleId',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetErrorAlertRule',
-        summary: 'An error alert rule (role: member)',
+        summary: 'An error alert rule',
         tags,
         params: RuleParams,
         response: { 200: Rule, ...errorResponses(401, 403, 404) },
@@ -50,7 +50,6 @@ export async function errorAlertRoutes(app: ManagementApp, { db }: ManagementDep
     },
     async (request) => {
       const { projectId, ruleId } = request.params as { projectId: string; ruleId: string };
-      await requireProjectAccess(request, projectId, 'member');
       return readRule(db, projectId, ruleId);
     },
   );
@@ -58,10 +57,11 @@ export async function errorAlertRoutes(app: ManagementApp, { db }: ManagementDep
   app.post(
     '/projects/:projectId/error-alerts',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageCreateErrorAlertRule',
         summary:
-          'Create an error alert rule: new group, regression or spike, filtered by SDK environment and level, to e-mail and webhooks (role: admin)',
+          'Create an error alert rule: new group, regression or spike, filtered by SDK environment and level, to e-mail and webhooks',
         tags,
         params: ProjectParams,
         body: RuleBody,
@@ -70,7 +70,6 @@ export async function errorAlertRoutes(app: ManagementApp, { db }: ManagementDep
     },
     async (request, reply) => {
       const { projectId } = request.params as { projectId: string };
-      await requireProjectAccess(request, projectId, 'admin');
       const rule = await createRule(db, projectId, request.body as AlertRuleBody);
       reply.code(201);
       return rule;
@@ -80,9 +79,10 @@ export async function errorAlertRoutes(app: ManagementApp, { db }: ManagementDep
   app.put(
     '/projects/:projectId/error-alerts/:ruleId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageReplaceErrorAlertRule',
-        summary: 'Replace an error alert rule; `enabled: false` mutes it (role: admin)',
+        summary: 'Replace an error alert rule; `enabled: false` mutes it',
         tags,
         params: RuleParams,
         body: RuleBody,
@@ -91,7 +91,6 @@ export async function errorAlertRoutes(app: ManagementApp, { db }: ManagementDep
     },
     async (request) => {
       const { projectId, ruleId } = request.params as { projectId: string; ruleId: string };
-      await requireProjectAccess(request, projectId, 'admin');
       return replaceRule(db, projectId, ruleId, request.body as AlertRuleBody);
     },
   );
@@ -99,9 +98,10 @@ export async function errorAlertRoutes(app: ManagementApp, { db }: ManagementDep
   app.delete(
     '/projects/:projectId/error-alerts/:ruleId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageDeleteErrorAlertRule',
-        summary: 'Delete an error alert rule (role: admin)',
+        summary: 'Delete an error alert rule',
         tags,
         params: RuleParams,
         response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
@@ -109,7 +109,6 @@ export async function errorAlertRoutes(app: ManagementApp, { db }: ManagementDep
     },
     async (request, reply) => {
       const { projectId, ruleId } = request.params as { projectId: string; ruleId: string };
-      await requireProjectAccess(request, projectId, 'admin');
       await removeRule(db, projectId, ruleId);
       reply.code(204);
       return null;

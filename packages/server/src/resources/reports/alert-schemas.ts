@@ -4,7 +4,7 @@
  */
 import { Type } from 'typebox';
 import { StringEnum, Timestamp } from '../../http/common-schemas.ts';
-import { ALERT_LEVELS, SPIKE_EVENTS_MAX, SPIKE_MINUTES_MAX } from './alert-rules.ts';
+import { ALERT_LEVELS, MUTE_CHOICES, SPIKE_EVENTS_MAX, SPIKE_MINUTES_MAX } from './alert-rules.ts';
 import { DEFAULT_QUIET_MINUTES } from './alerts.ts';
 import { ALERT_KINDS } from './store-alerts.ts';
 
@@ -50,6 +50,17 @@ export const RuleBody = Type.Object(
       Type.Boolean({ description: "Also send error.alert to the project's webhooks (default true)" }),
     ),
     enabled: Type.Optional(Type.Boolean()),
+    mute: Type.Optional(
+      StringEnum(MUTE_CHOICES, {
+        description:
+          'Mute for 1h, 24h or 7d from now (mutedUntil), until unmuted (forever: enabled false), or unmute (off)',
+      }),
+    ),
+    mutedUntil: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Null()], {
+        description: 'Muted until this time; null: not muted for a time; absent on a replacement: kept',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -68,6 +79,9 @@ export const Rule = Type.Object(
     recipients: Type.Array(Type.String()),
     webhooks: Type.Boolean(),
     enabled: Type.Boolean(),
+    mutedUntil: Type.Union([Timestamp, Type.Null()], {
+      description: 'Muted until this time (the alert worker skips it)',
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },

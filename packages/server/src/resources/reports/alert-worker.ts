@@ -6,8 +6,10 @@
  *   is tried again after a doubling pause, and given up after ERROR_ALERT_MAX_ATTEMPTS);
  * - every `ERROR_ALERT_TICK_MS` it checks the spike rules (alerts.ts checkSpikes);
  * - every `ERROR_EVENT_RETENTION_INTERVAL_MS` it deletes kept events older than
- *   `ERROR_EVENT_RETENTION_DAYS`, a hundred groups per statement (store-groups.ts pruneGroupEvents),
- *   and the spike marks no window reaches (store-alerts.ts pruneGroupMarks).
+ *   `ERROR_EVENT_RETENTION_DAYS`, a hundred groups per statement (store-groups.ts pruneGroupEvents);
+ *   on PostgreSQL, where the partition keeper (db/partition-keeper.ts) drops the weeks wholly past,
+ *   a thousand events per statement by time (pruneEventsBefore); and the spike marks no window
+ *   reaches (store-alerts.ts pruneGroupMarks).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
@@ -29,10 +31,12 @@ import {
   pruneGroupMarks,
   releaseAlert,
 } from './store-alerts.ts';
-import { pruneGroupEvents } from './store-groups.ts';
+import { pruneEventsBefore, pruneGroupEvents } from './store-groups.ts';
 
 const BATCH = 10;
 const RETENTION_GROUPS = 100;
+/** Events per delete on PostgreSQL (by time, in the edge partition). */
+const RETENTION_EVENTS = 1000;
 const MAX_BACKOFF_MS = 6 * 60 * 60 * 1000;
 
 export interface AlertWorkerOptions {
@@ -78,11 +82,20 @@ export class AlertWorker extends PollingWorker {
     const { db, config, log } = this.options;
     const cutoff = new Date(now.getTime() - config.errorAlerts.retentionDays * 86_400_000).toISOString();
     let deleted = 0;
-    let after: string | undefined = '';
-    while (after !== undefined && !this.stopping) {
-      const batch = await pruneGroupEvents(db, cutoff, after, RETENTION_GROUPS);
-      deleted += batch.deleted;
-      after = batch.next;
+    if (db.dialect === 'postgres') {
+      // Partitioned by week: the keeper drops the weeks wholly past; this deletes the rest by time.
+      let n: number;
+      do {
+        n = await pruneEventsBefore(db, cutoff, RETENTION_EVENTS);
+        deleted += n;
+      } while (n === RETENTION_EVENTS && !this.stopping);
+    } else {
+      let after: string | undefined = '';
+      while (after !== undefined && !this.stopping) {
+        const batch = await pruneGroupEvents(db, cutoff, after, RETENTION_GROUPS);
+        deleted += batch.deleted;
+        after = batch.next;
+      }
     }
     if (deleted > 0) log.info({ deleted, cutoff }, 'error events: retention deleted old events');
     // Spike marks older than the longest window (a day) are no one's baseline but the latest.

@@ -77,6 +77,11 @@ export async function fireRule(
   return true;
 }
 
+/** Whether a rule is muted for a time at `now` (its `mutedUntil` not yet passed). */
+export function isMuted(rule: Pick<AlertRule, 'mutedUntil'>, now: Date): boolean {
+  return rule.mutedUntil !== null && Date.parse(rule.mutedUntil) > now.getTime();
+}
+
 /** Subscribes the alerts to new and regressed groups (app.ts, once per app). */
 export function registerAlertHandlers(options: { messageIdDomain: string }): void {
   for (const [event, kind] of [
@@ -89,12 +94,14 @@ export function registerAlertHandlers(options: { messageIdDomain: string }): voi
       const rules = await readOnce(shared, `alerts:${kind}:${change.projectId}`, () =>
         enabledRules(tx, change.projectId, kind as AlertKind),
       );
+      const now = new Date();
       for (const rule of rules) {
+        if (isMuted(rule, now)) continue;
         await fireRule(
           tx,
           rule,
           { id: change.groupId, title: change.title, sdkEnvironment: change.sdkEnvironment, level: change.level },
-          new Date(),
+          now,
           options.messageIdDomain,
         );
       }
@@ -118,6 +125,8 @@ export async function checkSpikes(db: Database, now: Date, messageIdDomain: stri
   }
   let fired = 0;
   for (const rule of rules) {
+    // A rule muted for a time fires for nothing meanwhile (its groups' counts are still marked).
+    if (isMuted(rule, now)) continue;
     const minutes = rule.spikeMinutes ?? 60;
     const events = rule.spikeEvents ?? 100;
     const since = new Date(now.getTime() - minutes * 60_000).toISOString();

@@ -22,7 +22,8 @@ import type { Scope } from '../../kernel/scope.ts';
 import { type PreparedEvent, prepareReportBody } from './error-event.ts';
 import type { ErrorBody } from './schemas.ts';
 import { DEFAULT_EVENTS_PER_GROUP } from './store-groups.ts';
-import { type ErrorReport, errorFingerprint, type Occurrence, writeErrorGroups } from './store.ts';
+import { type ErrorReport, errorFingerprint, writeErrorGroups } from './store-error-writes.ts';
+import type { Occurrence } from './store-report-table.ts';
 
 /** Reports taken into one write at most (and so groups per statement: the parameters stay few). */
 const MAX_REPORTS_PER_WRITE = 200;

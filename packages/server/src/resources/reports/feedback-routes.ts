@@ -6,8 +6,7 @@
 import { Type } from 'typebox';
 import { errorResponses, Timestamp } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { GroupParams } from './group-schemas.ts';
 import { getGroup } from './store-group-reads.ts';
 import { listGroupFeedback } from './store-feedback.ts';
@@ -32,10 +31,10 @@ export async function errorFeedbackRoutes(app: ManagementApp, { db }: Management
   app.get(
     '/projects/:projectId/error-groups/:groupId/feedback',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListErrorGroupFeedback',
-        summary:
-          "User feedback on an error group's events (Sentry feedback), as bug reports, newest first (role: member)",
+        summary: "User feedback on an error group's events (Sentry feedback), as bug reports, newest first",
         tags: ['error-groups'],
         params: GroupParams,
         response: { 200: Type.Object({ feedback: Type.Array(Feedback) }), ...errorResponses(401, 403, 404) },
@@ -43,7 +42,6 @@ export async function errorFeedbackRoutes(app: ManagementApp, { db }: Management
     },
     async (request) => {
       const { projectId, groupId } = request.params as { projectId: string; groupId: string };
-      await requireProjectAccess(request, projectId, 'member');
       if (!(await getGroup(db, projectId, groupId))) throw new NotFoundError();
       const rows = await listGroupFeedback(db, await familyOf(db, groupId));
       return {

@@ -8,8 +8,7 @@ import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { ProjectParams } from '../../http/management-schemas.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import {
   ErrorEventDetail,
   ErrorEventPage,
@@ -72,10 +71,11 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
   app.get(
     '/projects/:projectId/error-groups',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListErrorGroups',
         summary:
-          'List error groups with filters (status, SDK environment, release, level, tag, text), sorted by last seen, count or users, by cursor (role: member)',
+          'List error groups with filters (status, SDK environment, release, level, tag, text), sorted by last seen, count or users, by cursor',
         tags,
         params: ProjectParams,
         querystring: GroupListQuery,
@@ -84,7 +84,6 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
     },
     async (request) => {
       const { projectId } = request.params as { projectId: string };
-      await requireProjectAccess(request, projectId, 'member');
       const query = request.query as Record<string, string | number | undefined>;
       const sort = (query['sort'] as GroupSort | undefined) ?? 'lastSeen';
       const cursor = query['cursor'] as string | undefined;
@@ -111,9 +110,10 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
   app.get(
     '/projects/:projectId/error-groups/:groupId',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetErrorGroup',
-        summary: 'An error group: releases, counts, users, tag facets and the groups merged into it (role: member)',
+        summary: 'An error group: releases, counts, users, tag facets and the groups merged into it',
         tags,
         params: GroupParams,
         response: { 200: ErrorGroupDetail, ...errorResponses(401, 403, 404) },
@@ -121,7 +121,6 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
     },
     async (request) => {
       const { projectId, groupId } = request.params as Params;
-      await requireProjectAccess(request, projectId, 'member');
       return detail(projectId, groupId);
     },
   );
@@ -129,10 +128,11 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
   app.get(
     '/projects/:projectId/error-groups/:groupId/history',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageErrorGroupHistory',
         summary:
-          'Events of an error group (merged groups included) over the last 24 hours by hour or 14 days by day, UTC, zero-filled (role: member)',
+          'Events of an error group (merged groups included) over the last 24 hours by hour or 14 days by day, UTC, zero-filled',
         tags,
         params: GroupParams,
         querystring: HistoryQuery,
@@ -141,7 +141,6 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
     },
     async (request) => {
       const { projectId, groupId } = request.params as Params;
-      await requireProjectAccess(request, projectId, 'member');
       if (!(await getGroup(db, projectId, groupId))) throw new NotFoundError();
       const range = (request.query as { range?: HistoryRange }).range ?? '24h';
       return { range, ...(await readGroupHistory(db, await familyOf(db, groupId), range, new Date())) };
@@ -151,9 +150,10 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
   app.get(
     '/projects/:projectId/error-groups/:groupId/events',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListErrorGroupEvents',
-        summary: "A group's kept events, newest first, by cursor (role: member)",
+        summary: "A group's kept events, newest first, by cursor",
         tags,
         params: GroupParams,
         querystring: EventListQuery,
@@ -162,7 +162,6 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
     },
     async (request) => {
       const { projectId, groupId } = request.params as Params;
-      await requireProjectAccess(request, projectId, 'member');
       const query = request.query as { cursor?: string; limit?: number };
       return groupEventPage(db, projectId, groupId, query.cursor, query.limit ?? 25);
     },
@@ -171,9 +170,10 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
   app.get(
     '/projects/:projectId/error-groups/:groupId/events/:eventId',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetErrorGroupEvent',
-        summary: 'One event of a group, in full, with its place among the kept events (role: member)',
+        summary: 'One event of a group, in full, with its place among the kept events',
         tags,
         params: EventParams,
         response: { 200: ErrorEventDetail, ...errorResponses(401, 403, 404) },
@@ -181,7 +181,6 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
     },
     async (request) => {
       const { projectId, groupId, eventId } = request.params as Params & { eventId: string };
-      await requireProjectAccess(request, projectId, 'member');
       return groupEventDetail(db, projectId, groupId, eventId);
     },
   );
@@ -189,9 +188,10 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
   app.patch(
     '/projects/:projectId/error-groups/:groupId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageSetErrorGroupStatus',
-        summary: 'Resolve (now or in the next release), ignore or reopen an error group (role: admin)',
+        summary: 'Resolve (now or in the next release), ignore or reopen an error group',
         tags,
         params: GroupParams,
         body: GroupStatusBody,
@@ -200,7 +200,6 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
     },
     async (request) => {
       const { projectId, groupId } = request.params as Params;
-      await requireProjectAccess(request, projectId, 'admin');
       const body = request.body as { status: GroupStatus; inNextRelease?: boolean };
       const done = await changeGroupStatus(db, projectId, groupId, body.status, body.inNextRelease === true);
       if (!done) throw new NotFoundError();
@@ -211,10 +210,11 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
   app.post(
     '/projects/:projectId/error-groups/:groupId/merge',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageMergeErrorGroups',
         summary:
-          'Merge groups into this one: they are listed no more, their events, users and tags show here and their next events count here (role: admin)',
+          'Merge groups into this one: they are listed no more, their events, users and tags show here and their next events count here',
         tags,
         params: GroupParams,
         body: MergeBody,
@@ -223,7 +223,6 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
     },
     async (request) => {
       const { projectId, groupId } = request.params as Params;
-      await requireProjectAccess(request, projectId, 'admin');
       const { groupIds } = request.body as { groupIds: string[] };
       await mergeErrorGroups(db, projectId, groupId, groupIds);
       return detail(projectId, groupId);
@@ -233,10 +232,10 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
   app.post(
     '/projects/:projectId/error-groups/:groupId/unmerge',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageUnmergeErrorGroup',
-        summary:
-          'Take a merged group out of the group it was merged into, with its own events and counts (role: admin)',
+        summary: 'Take a merged group out of the group it was merged into, with its own events and counts',
         tags,
         params: GroupParams,
         response: { 200: ErrorGroupDetail, ...errorResponses(401, 403, 404) },
@@ -244,7 +243,6 @@ export async function errorGroupRoutes(app: ManagementApp, { db }: ManagementDep
     },
     async (request, reply: FastifyReply) => {
       const { projectId, groupId } = request.params as Params;
-      await requireProjectAccess(request, projectId, 'admin');
       await unmergeErrorGroup(db, projectId, groupId);
       return reply.send(await detail(projectId, groupId));
     },

@@ -24,6 +24,9 @@ export { feedbackFromEvent, feedbackFromUserReport, recordSentryFeedback } from 
 export { groupOfErrorRef } from './store-feedback.ts';
 // Resolving a group in a release (resources/release-hub) sets its status as the group routes do.
 export { setGroupStatus } from './store-groups.ts';
+// The two retention paths of kept events (SQLite's by group, PostgreSQL's by time), for the bench.
+export { pruneEventsBefore, pruneGroupEvents } from './store-groups.ts';
+export { errorEventPartitions } from './partitions.ts';
 // For site-config's flag history (issue 33): the error rate before and after each change.
 export { errorRatesAround } from './store-error-rate.ts';
 // A person's data (resources/people/service.ts): their error events and reports, listed and erased.

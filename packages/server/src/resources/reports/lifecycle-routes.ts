@@ -6,16 +6,15 @@
  */
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
-import { createFeature } from '../features/index.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
+import { openFeatureForBug } from './bug-report.ts';
 import { type HistoryRange, readHistory } from './store-history.ts';
 import { BugFeature, ErrorHistory, HistoryQuery, ReportParams } from './management-schemas.ts';
 import { KIND_ROUTES, triageRoutes } from './management-routes.ts';
 import { errorAlertRoutes } from './alert-routes.ts';
 import { errorFeedbackRoutes } from './feedback-routes.ts';
 import { errorGroupRoutes } from './group-routes.ts';
-import { errorGroupOf, getReport, linkBugToFeature } from './store.ts';
+import { errorGroupOf } from './store.ts';
 
 export async function reportManagementRoutes(app: ManagementApp, deps: ManagementDeps): Promise<void> {
   for (const spec of KIND_ROUTES) triageRoutes(app, deps, spec);
@@ -27,10 +26,11 @@ export async function reportManagementRoutes(app: ManagementApp, deps: Managemen
   app.get(
     '/projects/:projectId/errors/:reportId/history',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageErrorHistory',
         summary:
-          "Occurrences of an error's group (its fingerprint across dedup records) over the last 24 hours by hour or 14 days by day, UTC, zero-filled (role: member)",
+          "Occurrences of an error's group (its fingerprint across dedup records) over the last 24 hours by hour or 14 days by day, UTC, zero-filled",
         tags: ['reports'],
         params: ReportParams,
         querystring: HistoryQuery,
@@ -39,7 +39,6 @@ export async function reportManagementRoutes(app: ManagementApp, deps: Managemen
     },
     async (request) => {
       const { projectId, reportId } = request.params as { projectId: string; reportId: string };
-      await requireProjectAccess(request, projectId, 'member');
       const range = ((request.query as { range?: HistoryRange }).range ?? '24h') as HistoryRange;
       const group = await errorGroupOf(db, projectId, reportId);
       if (!group) throw new NotFoundError();
@@ -58,10 +57,11 @@ export async function reportManagementRoutes(app: ManagementApp, deps: Managemen
   app.post(
     '/projects/:projectId/bugs/:reportId/feature',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageCreateFeatureFromBug',
         summary:
-          'Create an idea (a feature of type bug, in the inbox) from a bug report and link them both ways; a linked report answers its feature (role: admin)',
+          'Create an idea (a feature of type bug, in the inbox) from a bug report and link them both ways; a linked report answers its feature',
         tags: ['reports'],
         params: ReportParams,
         response: { 200: BugFeature, 201: BugFeature, ...errorResponses(401, 403, 404) },
@@ -69,25 +69,8 @@ export async function reportManagementRoutes(app: ManagementApp, deps: Managemen
     },
     async (request, reply) => {
       const { projectId, reportId } = request.params as { projectId: string; reportId: string };
-      await requireProjectAccess(request, projectId, 'admin');
-      const result = await db.transaction(async (tx) => {
-        const bug = await getReport<{
-          environment: 'live' | 'test';
-          title: string;
-          message: string;
-          feature_id: string | null;
-          channel: string | null;
-        }>(tx, 'bugs', projectId, reportId);
-        if (!bug) throw new NotFoundError();
-        if (bug.feature_id) return { featureId: bug.feature_id, created: false };
-        const feature = await createFeature(
-          tx,
-          { scope: { projectId, environment: bug.environment }, platformProjectId: config.platformProjectId },
-          { title: bug.title, description: bug.message, type: 'bug' },
-        );
-        await linkBugToFeature(tx, reportId, feature.id);
-        return { featureId: feature.id, created: true };
-      });
+      const result = await openFeatureForBug(db, projectId, config.platformProjectId, reportId);
+      if (!result) throw new NotFoundError();
       return reply.code(result.created ? 201 : 200).send(result);
     },
   );

@@ -9,8 +9,7 @@ import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
 import { SEVERITIES } from './schemas.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { isoOrNull } from '../../db/query.ts';
 import { ProjectParams } from '../../http/management-schemas.ts';
 import { presentBug, presentBugSummary, presentError, presentErrorSummary } from './presenter.ts';
@@ -153,9 +152,10 @@ export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: K
   app.get(
     `/projects/:projectId/${plural}`,
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: `manageList${spec.operation}s`,
-        summary: `List ${spec.singular}s with filters (${spec.gradeName}, status, environment, time, text), most recently seen first (role: member)`,
+        summary: `List ${spec.singular}s with filters (${spec.gradeName}, status, environment, time, text), most recently seen first`,
         tags,
         params: ProjectParams,
         querystring: Query,
@@ -164,7 +164,6 @@ export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: K
     },
     async (request) => {
       const { projectId } = request.params as { projectId: string };
-      await requireProjectAccess(request, projectId, 'member');
       const query = request.query as Query;
       const limit = clampLimit(query['limit'] as number | undefined, 50, 200);
       const offset = (query['offset'] as number | undefined) ?? 0;
@@ -194,9 +193,10 @@ export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: K
   app.get(
     `/projects/:projectId/${plural}/:reportId`,
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: `manageGet${spec.operation}`,
-        summary: `The full ${spec.singular} (role: member)`,
+        summary: `The full ${spec.singular}`,
         tags,
         params: ReportParams,
         response: { 200: spec.full, ...errorResponses(401, 403, 404) },
@@ -204,7 +204,6 @@ export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: K
     },
     async (request) => {
       const { projectId, reportId } = request.params as { projectId: string; reportId: string };
-      await requireProjectAccess(request, projectId, 'member');
       const row = await spec.store.get(db, projectId, reportId);
       if (!row) throw new NotFoundError();
       return spec.present(row);
@@ -214,9 +213,10 @@ export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: K
   app.patch(
     `/projects/:projectId/${plural}/:reportId`,
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: `manageSet${spec.operation}Status`,
-        summary: `Resolve, ignore or reopen a ${spec.singular} (role: admin)`,
+        summary: `Resolve, ignore or reopen a ${spec.singular}`,
         tags,
         params: ReportParams,
         body: spec.statusBody ?? StatusBody,
@@ -225,7 +225,6 @@ export function triageRoutes(app: ManagementApp, { db }: ManagementDeps, spec: K
     },
     async (request) => {
       const { projectId, reportId } = request.params as { projectId: string; reportId: string };
-      await requireProjectAccess(request, projectId, 'admin');
       const body = request.body as { status: ReportStatus };
       if (!(await spec.store.setStatus(db, projectId, reportId, body.status, body))) throw new NotFoundError();
       return spec.present((await spec.store.get(db, projectId, reportId))!);

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { guarded, ProjectIdInput, reachProject, toolResult, type ToolContext } from '../../mcp/tools/context.ts';
+import { guarded, ProjectIdInput, reachProject, toolResult, type ToolContext } from '../../routing/mcp/tool-context.ts';
 import { recordBug } from './store.ts';
 
 const ISSUE_TYPES = ['tool_error', 'unsupported_action', 'unexpected_result'] as const;

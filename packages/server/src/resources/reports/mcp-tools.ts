@@ -1,6 +1,6 @@
 /** The reports resource's hosted MCP tools: errors and send_feedback. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ToolContext } from '../../mcp/tools/context.ts';
+import type { ToolContext } from '../../routing/mcp/tool-context.ts';
 import { registerErrorsTool } from './mcp-errors.ts';
 import { registerSendFeedback } from './mcp-send-feedback.ts';
 

@@ -4,3 +4,4 @@ export { reportManagementRoutes } from './lifecycle-routes.ts';
 export { reportRoutes } from './public-routes.ts';
 export { AlertWorker } from './alert-worker.ts';
 export { registerAlertHandlers } from './alerts.ts';
+export { errorEventPartitions } from './partitions.ts';

@@ -34,6 +34,8 @@ export interface AlertRule {
   recipients: string[];
   webhooks: boolean;
   enabled: boolean;
+  /** Muted until this time (ISO 8601), then firing again by itself; null: no timed mute. */
+  mutedUntil: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -53,6 +55,7 @@ interface RuleRow {
   recipients: string;
   webhooks: number;
   enabled: number;
+  muted_until: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -70,6 +73,7 @@ const ruleOf = (row: RuleRow): AlertRule => ({
   recipients: JSON.parse(row.recipients) as string[],
   webhooks: Number(row.webhooks) === 1,
   enabled: Number(row.enabled) === 1,
+  mutedUntil: row.muted_until,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -85,14 +89,15 @@ const values = (input: AlertRuleInput) => [
   JSON.stringify(input.recipients),
   input.webhooks ? 1 : 0,
   input.enabled ? 1 : 0,
+  input.mutedUntil,
 ];
 
 export async function createAlertRule(db: Queryable, projectId: string, input: AlertRuleInput): Promise<AlertRule> {
   const now = nowIso();
   const row = await db.get<RuleRow>(
     `INSERT INTO error_alert_rules (id, project_id, name, kind, sdk_environment, levels, spike_events, spike_minutes,
-       quiet_minutes, recipients, webhooks, enabled, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+       quiet_minutes, recipients, webhooks, enabled, muted_until, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     [newId('alr'), projectId, ...values(input), now, now],
   );
   return ruleOf(row!);
@@ -106,7 +111,8 @@ export async function updateAlertRule(
 ): Promise<AlertRule | undefined> {
   const row = await db.get<RuleRow>(
     `UPDATE error_alert_rules SET name = ?, kind = ?, sdk_environment = ?, levels = ?, spike_events = ?,
-       spike_minutes = ?, quiet_minutes = ?, recipients = ?, webhooks = ?, enabled = ?, updated_at = ?
+       spike_minutes = ?, quiet_minutes = ?, recipients = ?, webhooks = ?, enabled = ?,
+       muted_until = ?, updated_at = ?
      WHERE id = ? AND project_id = ? RETURNING *`,
     [...values(input), nowIso(), ruleId, projectId],
   );

@@ -408,3 +408,19 @@ export async function pruneGroupEvents(
   );
   return { deleted: changes, next: groups.length < limit ? undefined : ids[ids.length - 1] };
 }
+
+/**
+ * Retention on PostgreSQL, where error_events is partitioned by week of `received_at` and the
+ * partition keeper drops the weeks wholly past the cutoff: deletes up to `limit` kept events
+ * received before `cutoff`, which PostgreSQL looks for only in the partitions that can hold them
+ * (the edge week, which holds older and newer events, and DEFAULT), by their time index. Groups,
+ * counts, users and tags stay. Answers the events deleted.
+ */
+export async function pruneEventsBefore(db: Queryable, cutoff: string, limit: number): Promise<number> {
+  const { changes } = await db.run(
+    `DELETE FROM error_events WHERE received_at < ? AND (group_id, ordinal, received_at) IN
+       (SELECT group_id, ordinal, received_at FROM error_events WHERE received_at < ? LIMIT ?)`,
+    [cutoff, cutoff, limit],
+  );
+  return changes;
+}

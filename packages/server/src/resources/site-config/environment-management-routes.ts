@@ -2,8 +2,7 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { presentEnvironment } from './presenter.ts';
 import {
@@ -22,9 +21,10 @@ export async function environmentRoutes(app: ManagementApp, { db }: ManagementDe
   app.get(
     '/projects/:projectId/site-config/environments',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListEnvironments',
-        summary: 'Environments, in their order (role: member)',
+        summary: 'Environments, in their order',
         tags,
         params: ProjectParams,
         response: {
@@ -34,7 +34,6 @@ export async function environmentRoutes(app: ManagementApp, { db }: ManagementDe
       },
     },
     async (request) => {
-      await requireProjectAccess(request, request.params.projectId, 'member');
       return { environments: (await listEnvironments(db, request.params.projectId)).map(presentEnvironment) };
     },
   );
@@ -42,9 +41,10 @@ export async function environmentRoutes(app: ManagementApp, { db }: ManagementDe
   app.post(
     '/projects/:projectId/site-config/environments',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageCreateEnvironment',
-        summary: 'Add an environment; slugs are unique per project (role: admin)',
+        summary: 'Add an environment; slugs are unique per project',
         tags,
         params: ProjectParams,
         body: CreateEnvironmentBody,
@@ -53,7 +53,6 @@ export async function environmentRoutes(app: ManagementApp, { db }: ManagementDe
     },
     async (request, reply) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const created = await createEnvironment(db, projectId, request.body);
       return reply.code(201).send(presentEnvironment(created));
     },
@@ -62,9 +61,10 @@ export async function environmentRoutes(app: ManagementApp, { db }: ManagementDe
   app.patch(
     '/projects/:projectId/site-config/environments/:environmentId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageUpdateEnvironment',
-        summary: 'Change an environment, addressed by id or slug (role: admin)',
+        summary: 'Change an environment, addressed by id or slug',
         tags,
         params: EnvironmentParams,
         body: UpdateEnvironmentBody,
@@ -73,7 +73,6 @@ export async function environmentRoutes(app: ManagementApp, { db }: ManagementDe
     },
     async (request) => {
       const { projectId, environmentId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, ENVIRONMENT_FIELDS);
       const updated = await editEnvironment(db, projectId, environmentId, request.body);
       if (!updated) throw new NotFoundError();
@@ -84,9 +83,10 @@ export async function environmentRoutes(app: ManagementApp, { db }: ManagementDe
   app.delete(
     '/projects/:projectId/site-config/environments/:environmentId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageDeleteEnvironment',
-        summary: 'Delete an environment, addressed by id or slug (role: admin)',
+        summary: 'Delete an environment, addressed by id or slug',
         tags,
         params: EnvironmentParams,
         response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
@@ -94,7 +94,6 @@ export async function environmentRoutes(app: ManagementApp, { db }: ManagementDe
     },
     async (request, reply) => {
       const { projectId, environmentId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const done = await removeEnvironment(db, projectId, environmentId);
       if (!done) throw new NotFoundError();
       return reply.code(204).send(null);

@@ -5,8 +5,7 @@
  */
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { flagHistory } from './flag-history.ts';
 import { FlagHistory, FlagHistoryQuery } from './flag-history-schemas.ts';
 import { FlagParams } from './schemas.ts';
@@ -15,10 +14,11 @@ export async function flagHistoryRoutes(app: ManagementApp, { db }: ManagementDe
   app.get(
     '/projects/:projectId/site-config/flags/:flagKey/history',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageFlagHistory',
         summary:
-          "A flag's changes, newest first, by cursor: who, when, key environment, old and new value, and the error rate before and after (role: member)",
+          "A flag's changes, newest first, by cursor: who, when, key environment, old and new value, and the error rate before and after",
         description:
           'Every create, change and delete through any surface (dashboard, API, CLI, MCP). A deleted flag keeps its history. errorRate counts error events per hour of the key environment changed (live when both).',
         tags: ['site configuration'],
@@ -29,7 +29,6 @@ export async function flagHistoryRoutes(app: ManagementApp, { db }: ManagementDe
     },
     async (request) => {
       const { projectId, flagKey } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const { cursor, limit } = request.query;
       const page = await flagHistory(db, projectId, flagKey, cursor, limit ?? 25);
       if (!page) throw new NotFoundError();

@@ -2,8 +2,7 @@ import { Type } from 'typebox';
 import { isTrue } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { readProjectConfigState } from './read-model.ts';
 import { renderSiteConfig } from './public-snapshot.ts';
@@ -54,16 +53,16 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
   app.get(
     '/projects/:projectId/site-config',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetSiteConfig',
-        summary: 'The whole site configuration, inactive and scheduled messages included (role: member)',
+        summary: 'The whole site configuration, inactive and scheduled messages included',
         tags,
         params: ProjectParams,
         response: { 200: ManagedSiteConfig, ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => {
-      await requireProjectAccess(request, request.params.projectId, 'member');
       return whole(request.params.projectId);
     },
   );
@@ -71,9 +70,10 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
   app.patch(
     '/projects/:projectId/site-config',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageUpdateSiteSettings',
-        summary: 'Turn debug mode on or off (role: admin)',
+        summary: 'Turn debug mode on or off',
         tags,
         params: ProjectParams,
         body: SettingsBody,
@@ -82,7 +82,6 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       await changeDebugMode(db, projectId, request.body.debugMode);
       return whole(projectId);
     },
@@ -91,10 +90,10 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
   app.get(
     '/projects/:projectId/site-config/preview',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'managePreviewSiteConfig',
-        summary:
-          'What the public GET /site-config answers right now, byte for byte, with its ETag header (role: member)',
+        summary: 'What the public GET /site-config answers right now, byte for byte, with its ETag header',
         description:
           'The same body, rendered by the same code, as the public endpoint (live and test keys and keyless calls all get it: the configuration is shared). The ETag header is the one the public endpoint sends.',
         tags,
@@ -104,7 +103,6 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     },
     async (request, reply) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const project = await readProjectConfigState(db, projectId);
       if (!project) throw new NotFoundError();
       const rendered = await renderSiteConfig(db, project, new Date());
@@ -120,16 +118,16 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
   app.get(
     '/projects/:projectId/site-config/maintenance',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetMaintenance',
-        summary: 'Maintenance settings (role: member)',
+        summary: 'Maintenance settings',
         tags,
         params: ProjectParams,
         response: { 200: Maintenance, ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => {
-      await requireProjectAccess(request, request.params.projectId, 'member');
       return presentMaintenance(await readMaintenance(db, request.params.projectId));
     },
   );
@@ -137,10 +135,11 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
   app.patch(
     '/projects/:projectId/site-config/maintenance',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageUpdateMaintenance',
         summary:
-          'Change maintenance settings: any of enabled, type, customHtml, expectedRestoration, showStatusLink, statusPageUrl, whitelist (role: admin)',
+          'Change maintenance settings: any of enabled, type, customHtml, expectedRestoration, showStatusLink, statusPageUrl, whitelist',
         tags,
         params: ProjectParams,
         body: MaintenanceBody,
@@ -149,7 +148,6 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, MAINTENANCE_FIELDS);
       await changeMaintenance(db, projectId, request.body);
       return presentMaintenance(await readMaintenance(db, projectId));
@@ -159,9 +157,10 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
   app.get(
     '/projects/:projectId/site-config/flags',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListFlags',
-        summary: 'Feature flags, by key (role: member)',
+        summary: 'Feature flags, by key',
         tags,
         params: ProjectParams,
         response: {
@@ -171,7 +170,6 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
       },
     },
     async (request) => {
-      await requireProjectAccess(request, request.params.projectId, 'member');
       return { featureFlags: (await listFlags(db, request.params.projectId)).map(presentFlag) };
     },
   );
@@ -179,10 +177,11 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
   app.put(
     '/projects/:projectId/site-config/flags/:flagKey',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageSetFlag',
         summary:
-          'Create a feature flag or change it (on/off, typed value per environment, rollout, rules): 201 created, 200 changed (role: admin)',
+          'Create a feature flag or change it (on/off, typed value per environment, rollout, rules): 201 created, 200 changed',
         tags,
         params: FlagParams,
         body: PutFlagBody,
@@ -191,7 +190,6 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     },
     async (request, reply) => {
       const { projectId, flagKey } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const result = await setFlag(db, projectId, flagKey, request.body);
       return reply.code(result.created ? 201 : 200).send(presentFlag(result.row));
     },
@@ -200,9 +198,10 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
   app.delete(
     '/projects/:projectId/site-config/flags/:flagKey',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageDeleteFlag',
-        summary: 'Delete a feature flag (role: admin)',
+        summary: 'Delete a feature flag',
         tags,
         params: FlagParams,
         response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
@@ -210,7 +209,6 @@ export async function siteConfigManagementRoutes(app: ManagementApp, deps: Manag
     },
     async (request, reply) => {
       const { projectId, flagKey } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       if (!(await removeFlag(db, projectId, flagKey))) throw new NotFoundError();
       return reply.code(204).send(null);
     },

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { IsoTime, registerAreaTool, required, ToolError, type ToolContext } from '../../mcp/tools/context.ts';
+import { IsoTime, registerAreaTool, required, ToolError, type ToolContext } from '../../routing/mcp/tool-context.ts';
 import type { ProjectRow } from '../projects/index.ts';
 import { presentFlag, presentMaintenance, presentMessage } from './presenter.ts';
 import { MAINTENANCE_TYPES, MESSAGE_TYPES } from './public-schemas.ts';

@@ -2,8 +2,7 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { presentMessage } from './presenter.ts';
 import { CreateMessageBody, Message, MESSAGE_FIELDS, MessageParams, UpdateMessageBody } from './schemas.ts';
@@ -16,9 +15,10 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
   app.get(
     '/projects/:projectId/site-config/messages',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListMessages',
-        summary: 'Every status message, by priority; `live` tells which ones GET /site-config shows now (role: member)',
+        summary: 'Every status message, by priority; `live` tells which ones GET /site-config shows now',
         tags,
         params: ProjectParams,
         response: {
@@ -28,7 +28,6 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
       },
     },
     async (request) => {
-      await requireProjectAccess(request, request.params.projectId, 'member');
       const now = new Date().toISOString();
       return { messages: (await listMessages(db, request.params.projectId)).map((row) => presentMessage(row, now)) };
     },
@@ -37,9 +36,10 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
   app.post(
     '/projects/:projectId/site-config/messages',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageCreateMessage',
-        summary: 'Add a status message (type info, success, warning or error; active by default) (role: admin)',
+        summary: 'Add a status message (type info, success, warning or error; active by default)',
         tags,
         params: ProjectParams,
         body: CreateMessageBody,
@@ -48,7 +48,6 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
     },
     async (request, reply) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const created = await createMessage(db, projectId, request.body);
       return reply.code(201).send(presentMessage(created));
     },
@@ -57,9 +56,10 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
   app.patch(
     '/projects/:projectId/site-config/messages/:messageId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageUpdateMessage',
-        summary: 'Change a status message (role: admin)',
+        summary: 'Change a status message',
         tags,
         params: MessageParams,
         body: UpdateMessageBody,
@@ -68,7 +68,6 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
     },
     async (request) => {
       const { projectId, messageId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, MESSAGE_FIELDS);
       const updated = await editMessage(db, projectId, messageId, request.body);
       if (!updated) throw new NotFoundError();
@@ -79,9 +78,10 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
   app.delete(
     '/projects/:projectId/site-config/messages/:messageId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageDeleteMessage',
-        summary: 'Delete a status message (role: admin)',
+        summary: 'Delete a status message',
         tags,
         params: MessageParams,
         response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
@@ -89,7 +89,6 @@ export async function messageRoutes(app: ManagementApp, { db }: ManagementDeps):
     },
     async (request, reply) => {
       const { projectId, messageId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       if (!(await removeMessage(db, projectId, messageId))) throw new NotFoundError();
       return reply.code(204).send(null);
     },

@@ -17,7 +17,7 @@ import { ChangeCache } from '../../http/change-cache.ts';
 import { etagOf, ifNoneMatchHits } from '../../http/etag.ts';
 import { VersionedCache } from '../../http/versioned-cache.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
-import { keyOf, type App, type Deps } from '../../public-api/context.ts';
+import { keyOf, type App, type Deps } from '../../routing/public-api/context.ts';
 import {
   type Evaluation,
   evaluateFlag,

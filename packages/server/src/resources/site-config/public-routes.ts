@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import { etagOf, ifNoneMatchHits } from '../../http/etag.ts';
-import type { App, Deps } from '../../public-api/context.ts';
+import type { App, Deps } from '../../routing/public-api/context.ts';
 import { ChangeCache } from '../../http/change-cache.ts';
 import { VersionedCache } from '../../http/versioned-cache.ts';
 import { type RenderedSiteConfig, renderSiteConfig } from './public-snapshot.ts';

@@ -3,8 +3,7 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { ProjectParams } from '../../http/management-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { UPLOAD_BODY_LIMIT } from './content.ts';
 import { presentArtifact } from './presenter.ts';
 import { debugIdsFromDebugMeta, resolveFrames } from './resolve.ts';
@@ -17,8 +16,8 @@ import {
   ResolveBody,
   UploadBody,
 } from './schemas.ts';
-import { uploadArtifacts } from './service.ts';
-import { deleteArtifact, deleteReleaseArtifacts, listArtifacts } from './store.ts';
+import { deleteReleaseSourceMaps, deleteSourceMap, uploadArtifacts } from './service.ts';
+import { listArtifacts } from './store.ts';
 import { normaliseDebugId } from './content.ts';
 
 const tags = ['source-maps'];
@@ -29,10 +28,11 @@ export async function sourceMapManagementRoutes(app: ManagementApp, { db }: Mana
     '/projects/:projectId/source-maps',
     {
       bodyLimit: UPLOAD_BODY_LIMIT,
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageUploadSourceMaps',
         summary:
-          'Upload source maps and minified files for a release (and dist), or found by their debug ID; a file of the same release, dist and name is replaced (role: admin)',
+          'Upload source maps and minified files for a release (and dist), or found by their debug ID; a file of the same release, dist and name is replaced',
         tags,
         params: ProjectParams,
         body: UploadBody,
@@ -41,7 +41,6 @@ export async function sourceMapManagementRoutes(app: ManagementApp, { db }: Mana
     },
     async (request, reply) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const rows = await uploadArtifacts(db, projectId, request.body);
       return reply.code(201).send({ artifacts: rows.map(presentArtifact) });
     },
@@ -50,9 +49,10 @@ export async function sourceMapManagementRoutes(app: ManagementApp, { db }: Mana
   app.get(
     '/projects/:projectId/source-maps',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListSourceMaps',
-        summary: "A project's uploaded artifacts, newest first, by release, dist or debug ID (role: member)",
+        summary: "A project's uploaded artifacts, newest first, by release, dist or debug ID",
         tags,
         params: ProjectParams,
         querystring: ListQuery,
@@ -61,7 +61,6 @@ export async function sourceMapManagementRoutes(app: ManagementApp, { db }: Mana
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const { release, dist, debugId, limit } = request.query;
       const normalised = debugId === undefined ? undefined : (normaliseDebugId(debugId) ?? debugId);
       const rows = await listArtifacts(db, projectId, { release, dist, debugId: normalised }, limit ?? 200);
@@ -72,9 +71,10 @@ export async function sourceMapManagementRoutes(app: ManagementApp, { db }: Mana
   app.delete(
     '/projects/:projectId/source-maps/:artifactId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageDeleteSourceMap',
-        summary: 'Delete one artifact (role: admin)',
+        summary: 'Delete one artifact',
         tags,
         params: ArtifactParams,
         response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
@@ -82,8 +82,7 @@ export async function sourceMapManagementRoutes(app: ManagementApp, { db }: Mana
     },
     async (request, reply) => {
       const { projectId, artifactId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
-      if (!(await db.transaction((tx) => deleteArtifact(tx, projectId, artifactId)))) throw new NotFoundError();
+      if (!(await deleteSourceMap(db, projectId, artifactId))) throw new NotFoundError();
       return reply.code(204).send(null);
     },
   );
@@ -91,9 +90,10 @@ export async function sourceMapManagementRoutes(app: ManagementApp, { db }: Mana
   app.delete(
     '/projects/:projectId/source-maps',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageDeleteReleaseSourceMaps',
-        summary: 'Delete every artifact of a release (and dist) (role: admin)',
+        summary: 'Delete every artifact of a release (and dist)',
         tags,
         params: ProjectParams,
         querystring: DeleteReleaseQuery,
@@ -105,19 +105,19 @@ export async function sourceMapManagementRoutes(app: ManagementApp, { db }: Mana
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const { release, dist } = request.query;
-      return { deleted: await db.transaction((tx) => deleteReleaseArtifacts(tx, projectId, release, dist)) };
+      return { deleted: await deleteReleaseSourceMaps(db, projectId, release, dist) };
     },
   );
 
   app.post(
     '/projects/:projectId/source-maps/resolve',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageResolveStack',
         summary:
-          "Symbolicate a Sentry stack: each frame mapped through the project's source maps (debug IDs from debug_meta, else release and dist) to its original file, function, position and context lines (role: member)",
+          "Symbolicate a Sentry stack: each frame mapped through the project's source maps (debug IDs from debug_meta, else release and dist) to its original file, function, position and context lines",
         tags,
         params: ProjectParams,
         body: ResolveBody,
@@ -129,7 +129,6 @@ export async function sourceMapManagementRoutes(app: ManagementApp, { db }: Mana
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const { release, dist, debug_meta: debugMeta, frames } = request.body;
       return {
         frames: await resolveFrames(

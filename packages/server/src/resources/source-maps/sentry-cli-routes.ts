@@ -10,18 +10,10 @@ import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { Type } from 'typebox';
 import { BadRequestError } from '../../kernel/errors.ts';
-import { requireAccount, requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
-import { MAX_BUNDLE_BYTES, readArtifactBundle } from './bundle.ts';
-import { uploadArtifacts } from './service.ts';
-import {
-  bundleAssembled,
-  chunkContents,
-  dropChunks,
-  markBundleAssembled,
-  presentChunks,
-  putChunk,
-} from './store-bundles.ts';
+import { requireAccount, requireProjectAccess } from '../../routing/management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
+import { MAX_BUNDLE_BYTES } from './bundle.ts';
+import { assembleArtifactBundle, storeChunks } from './chunked-upload.ts';
 
 /** What GET chunk-upload tells sentry-cli: chunk and request sizes (MiB), one request at a time. */
 export const CHUNK_SIZE = 8 * 1024 * 1024;
@@ -93,9 +85,7 @@ export async function sentryCliRoutes(app: ManagementApp, { db }: ManagementDeps
         chunks.push([value.name, bytes]);
       }
       if (chunks.length === 0) throw new BadRequestError('No file or file_gzip parts');
-      await db.transaction(async (tx) => {
-        for (const [checksum, bytes] of chunks) await putChunk(tx, account.id, checksum, bytes);
-      });
+      await storeChunks(db, account.id, chunks);
       return reply.code(200).send();
     },
   );
@@ -105,39 +95,9 @@ export async function sentryCliRoutes(app: ManagementApp, { db }: ManagementDeps
     { schema: { params: OrgParams, body: AssembleBody } },
     async (request) => {
       const account = requireAccount(request);
-      const { checksum, chunks, projects, version, dist } = request.body;
-      for (const projectId of projects) await requireProjectAccess(request, projectId, 'admin');
-      const assembled = await Promise.all(projects.map((projectId) => bundleAssembled(db, projectId, checksum)));
-      if (assembled.every(Boolean)) return { state: 'ok', missingChunks: [], detail: null };
-      const present = await presentChunks(db, account.id, chunks);
-      const missing = chunks.filter((chunk) => !present.has(chunk));
-      if (missing.length > 0) return { state: 'not_found', missingChunks: [...new Set(missing)], detail: null };
-
-      const contents = await chunkContents(db, account.id, chunks);
-      const zip = Buffer.concat(chunks.map((chunk) => contents.get(chunk)!));
-      if (zip.byteLength > MAX_BUNDLE_BYTES)
-        throw new BadRequestError(`The bundle is larger than ${MAX_BUNDLE_BYTES} bytes`);
-      if (sha1(zip) !== checksum) throw new BadRequestError('The chunks do not join into the checksum given');
-      let bundle: ReturnType<typeof readArtifactBundle>;
-      try {
-        bundle = readArtifactBundle(zip);
-      } catch (error) {
-        throw new BadRequestError(`The artifact bundle ${(error as Error).message}`);
-      }
-      if (bundle.files.length === 0)
-        throw new BadRequestError('The artifact bundle holds no source maps or minified files');
-      for (const projectId of projects) {
-        await uploadArtifacts(db, projectId, {
-          release: version ?? bundle.release,
-          dist: dist ?? bundle.dist,
-          files: bundle.files,
-        });
-      }
-      await db.transaction(async (tx) => {
-        for (const projectId of projects) await markBundleAssembled(tx, projectId, checksum);
-        await dropChunks(tx, account.id, chunks);
-      });
-      return { state: 'ok', missingChunks: [], detail: null };
+      // By hand: sentry-cli names the projects in the body (its paths carry an organisation only).
+      for (const projectId of request.body.projects) await requireProjectAccess(request, projectId, 'admin');
+      return assembleArtifactBundle(db, account.id, request.body);
     },
   );
 }

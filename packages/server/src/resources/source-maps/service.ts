@@ -1,4 +1,7 @@
-/** Uploading source maps and minified files: checks, debug IDs, compression, then the store. */
+/**
+ * Source maps' use cases: uploading source maps and minified files (checks, debug IDs,
+ * compression, then the store) and deleting them. sentry-cli's chunked bundles: `chunked-upload.ts`.
+ */
 import type { Database } from '../../db/database.ts';
 import { BadRequestError, HttpError } from '../../kernel/errors.ts';
 import {
@@ -13,7 +16,7 @@ import {
   normaliseDebugId,
   sourceMappingUrlOf,
 } from './content.ts';
-import { type ArtifactRow, type NewArtifact, putArtifacts } from './store.ts';
+import { type ArtifactRow, deleteArtifact, deleteReleaseArtifacts, type NewArtifact, putArtifacts } from './store.ts';
 
 /** A release or dist as Sentry accepts it (the API's schema says the same). */
 const NAME = /^(?!\.{1,2}$)[^\s/\\]{1,200}$/;
@@ -119,4 +122,19 @@ export async function uploadArtifacts(db: Database, projectId: string, upload: U
     names.add(file.name);
   }
   return db.transaction((tx) => putArtifacts(tx, projectId, prepared));
+}
+
+/** Deletes one artifact; false when the project has no such artifact. */
+export function deleteSourceMap(db: Database, projectId: string, artifactId: string): Promise<boolean> {
+  return db.transaction((tx) => deleteArtifact(tx, projectId, artifactId));
+}
+
+/** Deletes every artifact of a release (and dist); how many. */
+export function deleteReleaseSourceMaps(
+  db: Database,
+  projectId: string,
+  release: string,
+  dist: string | undefined,
+): Promise<number> {
+  return db.transaction((tx) => deleteReleaseArtifacts(tx, projectId, release, dist));
 }

@@ -4,7 +4,9 @@
  * resources/features/board-read-model.ts.
  */
 export {
+  addImportedFeatureTags,
   changeFeaturesTags,
+  importTag,
   createTag,
   listTags,
   setFeatureTags,
@@ -13,4 +15,4 @@ export {
   type IdeaTag,
   type TagRow,
 } from './store.ts';
-export { TAGS_PER_FEATURE_MAX } from './schemas.ts';
+export { TAG_NAME_MAX, TAGS_PER_FEATURE_MAX } from './schemas.ts';

@@ -1,8 +1,7 @@
 /** Management of a project's tags and of which tags an idea carries. */
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { getFeature } from '../features/index.ts';
 import { presentTag } from './presenter.ts';
@@ -39,9 +38,10 @@ export async function tagManagementRoutes(app: ManagementApp, { db }: Management
   app.get(
     '/projects/:projectId/tags',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListTags',
-        summary: "The project's tags, by name (role: member)",
+        summary: "The project's tags, by name",
         tags,
         params: ProjectParams,
         response: { 200: TagList, ...errorResponses(401, 403, 404) },
@@ -49,7 +49,6 @@ export async function tagManagementRoutes(app: ManagementApp, { db }: Management
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       return { tags: (await listTags(db, projectId)).map(presentTag) };
     },
   );
@@ -57,9 +56,10 @@ export async function tagManagementRoutes(app: ManagementApp, { db }: Management
   app.post(
     '/projects/:projectId/tags',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageCreateTag',
-        summary: 'Create a tag; its name is unique in the project (role: admin)',
+        summary: 'Create a tag; its name is unique in the project',
         tags,
         params: ProjectParams,
         body: CreateTagBody,
@@ -68,7 +68,6 @@ export async function tagManagementRoutes(app: ManagementApp, { db }: Management
     },
     async (request, reply) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const row = await addTag(db, projectId, {
         name: tagName(request.body.name),
         color: color(request.body.color),
@@ -80,9 +79,10 @@ export async function tagManagementRoutes(app: ManagementApp, { db }: Management
   app.patch(
     '/projects/:projectId/tags/:tagId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageUpdateTag',
-        summary: 'Rename or recolour a tag (role: admin)',
+        summary: 'Rename or recolour a tag',
         tags,
         params: TagParams,
         body: UpdateTagBody,
@@ -91,7 +91,6 @@ export async function tagManagementRoutes(app: ManagementApp, { db }: Management
     },
     async (request) => {
       const { projectId, tagId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const body = request.body;
       requireSomeField(body, UPDATE_FIELDS);
       const row = await editTag(db, projectId, tagId, {
@@ -106,9 +105,10 @@ export async function tagManagementRoutes(app: ManagementApp, { db }: Management
   app.delete(
     '/projects/:projectId/tags/:tagId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageDeleteTag',
-        summary: 'Delete a tag; the ideas that carry it lose it (role: admin)',
+        summary: 'Delete a tag; the ideas that carry it lose it',
         tags,
         params: TagParams,
         response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
@@ -116,7 +116,6 @@ export async function tagManagementRoutes(app: ManagementApp, { db }: Management
     },
     async (request, reply) => {
       const { projectId, tagId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       if (!(await removeTag(db, projectId, tagId))) throw new NotFoundError();
       return reply.code(204).send(null);
     },
@@ -125,9 +124,10 @@ export async function tagManagementRoutes(app: ManagementApp, { db }: Management
   app.put(
     '/projects/:projectId/features/:featureId/tags',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageSetFeatureTags',
-        summary: "Set an idea's tags: the given tags of the project replace its current ones (role: admin)",
+        summary: "Set an idea's tags: the given tags of the project replace its current ones",
         tags,
         params: FeatureTagParams,
         body: SetFeatureTagsBody,
@@ -136,7 +136,6 @@ export async function tagManagementRoutes(app: ManagementApp, { db }: Management
     },
     async (request) => {
       const { projectId, featureId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       if (!(await getFeature(db, projectId, featureId))) throw new NotFoundError();
       const unknown = await setFeatureTags(db, projectId, featureId, request.body.tagIds);
       if (unknown.length > 0) {

@@ -199,3 +199,38 @@ export async function changeFeaturesTags(
   );
   return over.map((row) => row.feature_id);
 }
+
+/**
+ * The tag an import gives a board of another tool: the project's tag of that name, else a new
+ * one, with the source's colour when it has one (resources/imports; in the import's transaction,
+ * no audit entry of its own: the import's entry counts it). `created` says which.
+ */
+export async function importTag(
+  tx: Queryable,
+  projectId: string,
+  name: string,
+  color?: string | undefined,
+): Promise<{ id: string; created: boolean }> {
+  const found = await tx.get<{ id: string }>('SELECT id FROM tags WHERE project_id = ? AND name = ?', [
+    projectId,
+    name,
+  ]);
+  // A tag the team already has keeps its own colour; only a new one takes the source's.
+  if (found) return { id: found.id, created: false };
+  const row = await createTag(tx, projectId, { name, color });
+  return { id: row.id, created: true };
+}
+
+/** Gives imported ideas their board's tag, many per statement; one already carried stays. */
+export async function addImportedFeatureTags(
+  tx: Queryable,
+  pairs: readonly { featureId: string; tagId: string }[],
+): Promise<void> {
+  for (let start = 0; start < pairs.length; start += 300) {
+    const chunk = pairs.slice(start, start + 300);
+    await tx.run(
+      `INSERT INTO feature_tags (feature_id, tag_id) VALUES ${chunk.map(() => '(?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
+      chunk.flatMap((pair) => [pair.featureId, pair.tagId]),
+    );
+  }
+}

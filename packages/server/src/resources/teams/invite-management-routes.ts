@@ -4,18 +4,12 @@
  */
 import { Type } from 'typebox';
 import { Email, errorResponses } from '../../http/common-schemas.ts';
-import {
-  BadRequestError,
-  ConflictError,
-  MailFailedError,
-  NotFoundError,
-  SeatLimitError,
-  TooManyRequestsError,
-} from '../../kernel/errors.ts';
+import { MailFailedError, NotFoundError, TooManyRequestsError } from '../../kernel/errors.ts';
 import { hitSlidingWindow, rateLimitHeaders } from '../../http/rate-limit.ts';
 import { normaliseEmail } from '../../kernel/email.ts';
-import { requireAccount, requireTeamAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { teamAccess } from '../../routing/management/declared-access.ts';
+import { requireAccount } from '../../routing/management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import {
   AssignableRole,
   Invite,
@@ -25,27 +19,12 @@ import {
   Member,
   TeamParams,
 } from './schemas.ts';
-import { auditInviteAccepted, auditInviteCreated, withdrawInvite } from './member-service.ts';
-import { findMember, inviterLabel, isMemberAddress } from './members-read-model.ts';
+import { acceptTeamInvite, inviteToTeam, renewTeamInvite } from './invites.ts';
+import { withdrawInvite } from './member-service.ts';
+import { inviterLabel } from './members-read-model.ts';
 import { inviteMessage } from './messages.ts';
 import { inviteStatus, presentInvite, presentMember } from './presenter.ts';
-import { addressCounts, seatsOf } from './seats-read-model.ts';
-import { lockOwnerSeats } from './seats.ts';
-import {
-  addMember,
-  createInvite,
-  findInvite,
-  findInviteByToken,
-  listInvites,
-  markInviteAccepted,
-  renewInvite,
-} from './store.ts';
-
-const INVITE_PROBLEMS = {
-  accepted: 'This invitation has already been accepted',
-  revoked: 'This invitation has been withdrawn',
-  expired: 'This invitation has expired; ask for a new one',
-} as const;
+import { findInvite, findInviteByToken, listInvites } from './store.ts';
 
 /** Resends of one invite's e-mail: 3 an hour, so nobody can flood an inbox through it. */
 const RESEND_LIMIT = { max: 3, windowMs: 60 * 60 * 1000 };
@@ -66,9 +45,10 @@ export async function inviteManagementRoutes(
   app.get(
     '/teams/:teamId/invites',
     {
+      config: { access: { team: 'admin' } },
       schema: {
         operationId: 'listTeamInvites',
-        summary: 'Invites of a team, newest first, in every status (admin)',
+        summary: 'Invites of a team, newest first, in every status',
         tags,
         params: TeamParams,
         response: {
@@ -78,7 +58,7 @@ export async function inviteManagementRoutes(
       },
     },
     async (request) => {
-      const team = await requireTeamAccess(request, request.params.teamId, 'admin');
+      const team = teamAccess(request);
       return { invites: (await listInvites(db, team.id)).map(presentInvite) };
     },
   );
@@ -86,9 +66,10 @@ export async function inviteManagementRoutes(
   app.post(
     '/teams/:teamId/invites',
     {
+      config: { access: { team: 'owner' } },
       schema: {
         operationId: 'createTeamInvite',
-        summary: 'Invite an address by e-mail (owner); a new address takes a seat, refused at the limit',
+        summary: 'Invite an address by e-mail; a new address takes a seat, refused at the limit',
         tags,
         params: TeamParams,
         body: Type.Object({ email: Email, role: Type.Optional(AssignableRole) }),
@@ -97,28 +78,15 @@ export async function inviteManagementRoutes(
     },
     async (request, reply) => {
       const account = requireAccount(request);
-      const team = await requireTeamAccess(request, request.params.teamId, 'owner');
-      const email = normaliseEmail(request.body.email);
-      const { token, row } = await db.transaction(async (tx) => {
-        await lockOwnerSeats(tx, team.ownerAccountId);
-        if (await isMemberAddress(tx, team.id, email))
-          throw new ConflictError('This address is already a member of the team');
-        if (!(await addressCounts(tx, team.ownerAccountId, email))) {
-          const seats = await seatsOf(tx, team.ownerAccountId, seatsDefault);
-          if (seats.used >= seats.limit)
-            throw new SeatLimitError(`Seat limit reached (${seats.used} of ${seats.limit})`);
-        }
-        const made = await createInvite(tx, {
-          teamId: team.id,
-          email,
-          role: request.body.role ?? 'member',
-          invitedBy: account.id,
-        });
-        await auditInviteCreated(tx, made.row);
-        return made;
-      });
+      const team = teamAccess(request);
+      const { token, row } = await inviteToTeam(
+        db,
+        team,
+        { email: normaliseEmail(request.body.email), role: request.body.role ?? 'member', invitedBy: account.id },
+        seatsDefault,
+      );
       try {
-        await sendInvite(email, token, team.name, account.name || account.email, row.role);
+        await sendInvite(row.email, token, team.name, account.name || account.email, row.role);
       } catch (error) {
         request.log.error({ err: error }, 'invite e-mail not sent');
         throw inviteMailFailed();
@@ -130,9 +98,10 @@ export async function inviteManagementRoutes(
   app.post(
     '/teams/:teamId/invites/:inviteId/resend',
     {
+      config: { access: { team: 'admin' } },
       schema: {
         operationId: 'resendTeamInvite',
-        summary: 'Send a pending or expired invite’s e-mail again with a new link valid 7 days (admin; 3 an hour)',
+        summary: 'Send a pending or expired invite’s e-mail again with a new link valid 7 days, 3 an hour',
         description:
           'The earlier link stops working. An expired invite counts for the owner’s seats again, so it is refused at the seat ' +
           'limit unless its address already counts. Accepted and withdrawn invites cannot be resent (409).',
@@ -143,28 +112,14 @@ export async function inviteManagementRoutes(
     },
     async (request) => {
       const account = requireAccount(request);
-      const team = await requireTeamAccess(request, request.params.teamId, 'admin');
+      const team = teamAccess(request);
       const { inviteId } = request.params;
       const existing = await findInvite(db, team.id, inviteId);
       if (!existing) throw new NotFoundError();
       const limit = await hitSlidingWindow(db, `invite-resend:${existing.id}`, RESEND_LIMIT.max, RESEND_LIMIT.windowMs);
       if (!limit.allowed)
         throw new TooManyRequestsError('Too many resends of this invite; try again later', rateLimitHeaders(limit));
-      const { token, row } = await db.transaction(async (tx) => {
-        await lockOwnerSeats(tx, team.ownerAccountId);
-        const invite = await findInvite(tx, team.id, inviteId);
-        if (!invite) throw new NotFoundError();
-        const status = inviteStatus(invite);
-        if (status === 'accepted' || status === 'revoked') throw new ConflictError(INVITE_PROBLEMS[status]);
-        if (status === 'expired' && !(await addressCounts(tx, team.ownerAccountId, invite.email))) {
-          const seats = await seatsOf(tx, team.ownerAccountId, seatsDefault);
-          if (seats.used >= seats.limit)
-            throw new SeatLimitError(`Seat limit reached (${seats.used} of ${seats.limit})`);
-        }
-        const renewed = await renewInvite(tx, team.id, invite.id);
-        if (!renewed) throw new NotFoundError();
-        return { token: renewed, row: (await findInvite(tx, team.id, invite.id))! };
-      });
+      const { token, row } = await renewTeamInvite(db, team, inviteId, seatsDefault);
       try {
         await sendInvite(row.email, token, team.name, account.name || account.email, row.role);
       } catch (error) {
@@ -178,16 +133,17 @@ export async function inviteManagementRoutes(
   app.delete(
     '/teams/:teamId/invites/:inviteId',
     {
+      config: { access: { team: 'owner' } },
       schema: {
         operationId: 'revokeTeamInvite',
-        summary: 'Withdraw a pending invite (owner); its seat frees at once',
+        summary: 'Withdraw a pending invite; its seat frees at once',
         tags,
         params: InviteParams,
         response: { 200: Invite, ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => {
-      const team = await requireTeamAccess(request, request.params.teamId, 'owner');
+      const team = teamAccess(request);
       const row = await withdrawInvite(db, team.id, request.params.inviteId);
       if (!row) throw new NotFoundError();
       return presentInvite(row);
@@ -239,33 +195,7 @@ export async function inviteManagementRoutes(
     },
     async (request) => {
       const account = requireAccount(request);
-      const member = await db.transaction(async (tx) => {
-        const invite = await findInviteByToken(tx, request.params.token);
-        if (!invite) throw new NotFoundError();
-        await lockOwnerSeats(tx, invite.owner_account_id);
-        const status = inviteStatus(invite);
-        if (status !== 'pending') throw new BadRequestError(INVITE_PROBLEMS[status]);
-        const existing = await findMember(tx, invite.team_id, account.id);
-        if (!existing) {
-          // The account's stored address is what counts, and only once it is verified.
-          const counts = account.verified && (await addressCounts(tx, invite.owner_account_id, account.email));
-          if (!counts) {
-            const seats = await seatsOf(tx, invite.owner_account_id, seatsDefault);
-            if (seats.used >= seats.limit) {
-              throw new SeatLimitError(
-                account.verified || account.email !== invite.email
-                  ? `The team is at its seat limit (${seats.used} of ${seats.limit}); this invite needs an extra seat`
-                  : `The team is at its seat limit (${seats.used} of ${seats.limit}): verify your e-mail address, then accept again`,
-              );
-            }
-          }
-          await addMember(tx, invite.team_id, account.id, invite.role);
-        }
-        await markInviteAccepted(tx, invite.id, account.id);
-        const joined = (await findMember(tx, invite.team_id, account.id))!;
-        if (!existing) await auditInviteAccepted(tx, invite, joined);
-        return joined;
-      });
+      const member = await acceptTeamInvite(db, request.params.token, account, seatsDefault);
       return presentMember(member);
     },
   );

@@ -3,14 +3,15 @@ import { Type } from 'typebox';
 import type { Queryable } from '../../db/database.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../kernel/errors.ts';
-import { requireAccount, requireTeamAccess, type TeamAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { teamAccess } from '../../routing/management/declared-access.ts';
+import { requireAccount, requireRole, requireTeamAccess, type TeamAccess } from '../../routing/management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { AssignableRole, Member, MemberParams, Team, TeamParams } from './schemas.ts';
 import { findMember, listMembers } from './members-read-model.ts';
 import { presentMember } from './presenter.ts';
 import { seatsOf } from './seats-read-model.ts';
-import { changeMemberRole, dropMember } from './member-service.ts';
-import { createTeam, listTeamsOf, renameTeam, type TeamRow } from './store.ts';
+import { changeMemberRole, createOwnedTeam, dropMember } from './member-service.ts';
+import { listTeamsOf, renameTeam, type TeamRow } from './store.ts';
 
 const TeamName = Type.String({ minLength: 1, maxLength: 100 });
 
@@ -64,7 +65,8 @@ export async function teamManagementRoutes(app: ManagementApp, { db, config }: M
     },
     async (request, reply) => {
       const account = requireAccount(request);
-      const teamId = await db.transaction((tx) => createTeam(tx, account.id, request.body.name.trim()));
+      const teamId = await createOwnedTeam(db, account.id, request.body.name);
+      // By hand: the team was created just now; this reads it back with the caller's role.
       return reply.code(201).send(await present(db, await requireTeamAccess(request, teamId, 'owner')));
     },
   );
@@ -72,6 +74,7 @@ export async function teamManagementRoutes(app: ManagementApp, { db, config }: M
   app.get(
     '/teams/:teamId',
     {
+      config: { access: { team: 'member' } },
       schema: {
         operationId: 'getTeam',
         summary: 'A team, with the owner’s seats',
@@ -80,15 +83,16 @@ export async function teamManagementRoutes(app: ManagementApp, { db, config }: M
         response: { 200: Team, ...errorResponses(401, 404) },
       },
     },
-    async (request) => present(db, await requireTeamAccess(request, request.params.teamId, 'member')),
+    async (request) => present(db, teamAccess(request)),
   );
 
   app.patch(
     '/teams/:teamId',
     {
+      config: { access: { team: 'owner' } },
       schema: {
         operationId: 'updateTeam',
-        summary: 'Rename a team (owner)',
+        summary: 'Rename a team',
         tags,
         params: TeamParams,
         body: Type.Object({ name: TeamName }),
@@ -96,7 +100,7 @@ export async function teamManagementRoutes(app: ManagementApp, { db, config }: M
       },
     },
     async (request) => {
-      const team = await requireTeamAccess(request, request.params.teamId, 'owner');
+      const team = teamAccess(request);
       await renameTeam(db, team.id, request.body.name.trim());
       return present(db, { ...team, name: request.body.name.trim() });
     },
@@ -105,6 +109,7 @@ export async function teamManagementRoutes(app: ManagementApp, { db, config }: M
   app.get(
     '/teams/:teamId/members',
     {
+      config: { access: { team: 'member' } },
       schema: {
         operationId: 'listTeamMembers',
         summary: 'Members of a team with their roles',
@@ -117,7 +122,7 @@ export async function teamManagementRoutes(app: ManagementApp, { db, config }: M
       },
     },
     async (request) => {
-      const team = await requireTeamAccess(request, request.params.teamId, 'member');
+      const team = teamAccess(request);
       return { members: (await listMembers(db, team.id)).map(presentMember) };
     },
   );
@@ -125,9 +130,10 @@ export async function teamManagementRoutes(app: ManagementApp, { db, config }: M
   app.patch(
     '/teams/:teamId/members/:accountId',
     {
+      config: { access: { team: 'owner' } },
       schema: {
         operationId: 'updateTeamMember',
-        summary: 'Change a member’s role to admin or member (owner)',
+        summary: 'Change a member’s role to admin or member',
         tags,
         params: MemberParams,
         body: Type.Object({ role: AssignableRole }),
@@ -135,7 +141,7 @@ export async function teamManagementRoutes(app: ManagementApp, { db, config }: M
       },
     },
     async (request) => {
-      const team = await requireTeamAccess(request, request.params.teamId, 'owner');
+      const team = teamAccess(request);
       const member = await findMember(db, team.id, request.params.accountId);
       if (!member) throw new NotFoundError();
       if (member.role === 'owner') throw new BadRequestError('The owner’s role cannot change');
@@ -148,9 +154,10 @@ export async function teamManagementRoutes(app: ManagementApp, { db, config }: M
   app.delete(
     '/teams/:teamId/members/:accountId',
     {
+      config: { access: { team: 'member' } },
       schema: {
         operationId: 'removeTeamMember',
-        summary: 'Remove a member (owner), or leave a team (any member but the owner)',
+        summary: 'Leave a team (any member but the owner), or remove another member (the owner only)',
         tags,
         params: MemberParams,
         response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(400, 401, 403, 404) },
@@ -159,7 +166,9 @@ export async function teamManagementRoutes(app: ManagementApp, { db, config }: M
     async (request, reply) => {
       const account = requireAccount(request);
       const leaving = request.params.accountId === account.id;
-      const team = await requireTeamAccess(request, request.params.teamId, leaving ? 'member' : 'owner');
+      const team = teamAccess(request);
+      // Any member may leave; removing someone else needs the owner role.
+      if (!leaving) requireRole(team.role, 'owner');
       const member = await findMember(db, team.id, request.params.accountId);
       if (!member) throw new NotFoundError();
       if (member.role === 'owner') throw new ForbiddenError('The owner cannot leave or be removed from their team');

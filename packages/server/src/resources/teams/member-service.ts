@@ -1,15 +1,21 @@
 /**
- * Team membership use cases the audit log records (team-wide entries: shown with every project of
- * the team): role changes, removals, invites made, withdrawn and accepted.
+ * Team membership use cases: a new team with its owner as first member; and those the audit log
+ * records (team-wide entries: shown with every project of the team): role changes, removals,
+ * invites made, withdrawn and accepted.
  */
 import type { Database, Queryable } from '../../db/database.ts';
-import type { Role } from '../../management/context.ts';
+import type { Role } from '../../routing/management/context.ts';
 import { recordAudit } from '../audit/index.ts';
 import type { MemberRow } from './members-read-model.ts';
 import { presentInvite, presentMember } from './presenter.ts';
-import { findInvite, type InviteRow, removeMember, revokeInvite, setMemberRole } from './store.ts';
+import { createTeam, findInvite, type InviteRow, removeMember, revokeInvite, setMemberRole } from './store.ts';
 
 const memberTarget = (member: MemberRow) => ({ type: 'member', id: member.account_id });
+
+/** Creates a team the account owns (its seats count with the owner's other teams); its id. */
+export function createOwnedTeam(db: Database, ownerId: string, name: string): Promise<string> {
+  return db.transaction((tx) => createTeam(tx, ownerId, name.trim()));
+}
 
 /** Changes a member's role; false when the member is gone meanwhile. */
 export async function changeMemberRole(db: Database, teamId: string, member: MemberRow, role: Role): Promise<boolean> {

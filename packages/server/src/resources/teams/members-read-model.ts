@@ -1,6 +1,6 @@
 /** Members with their account's address and name: reads that join `accounts`. */
 import type { Queryable } from '../../db/database.ts';
-import type { Role } from '../../management/context.ts';
+import type { Role } from '../../routing/management/context.ts';
 
 export interface MemberRow {
   account_id: string;

@@ -1,6 +1,6 @@
 /** Projects as an account reaches them through its team memberships: reads that join `projects`. */
 import type { Queryable } from '../../db/database.ts';
-import type { Role } from '../../management/context.ts';
+import type { Role } from '../../routing/management/context.ts';
 
 /**
  * The project `projectId` (every column of `projects`, typed by the caller as `Project`) with the

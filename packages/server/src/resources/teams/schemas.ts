@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { StringEnum, Timestamp } from '../../http/common-schemas.ts';
-import { ROLES } from '../../management/context.ts';
+import { ROLES } from '../../routing/management/context.ts';
 
 export const RoleSchema = StringEnum(ROLES);
 /** Roles an invite or a role change may give; there is one owner per team. */

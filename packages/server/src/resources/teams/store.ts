@@ -1,7 +1,7 @@
 /** Teams, their members and their invites: the only SQL on `teams`, `team_members` and `team_invites`. */
 import type { Queryable } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
-import type { Role } from '../../management/context.ts';
+import type { Role } from '../../routing/management/context.ts';
 import { hashSecret, newSecret } from '../../kernel/secrets.ts';
 import { DAY, isoIn } from '../../kernel/time.ts';
 

@@ -2,8 +2,8 @@
 import { Type } from 'typebox';
 import { errorResponses, Timestamp } from '../../http/common-schemas.ts';
 import { ForbiddenError, NotFoundError } from '../../kernel/errors.ts';
-import { requireAccount } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import { requireAccount } from '../../routing/management/access.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { createToken, listTokens, presentToken, revokeToken } from './store.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);

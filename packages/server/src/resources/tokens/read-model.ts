@@ -11,13 +11,20 @@ import { LOOKUP_LENGTH, looksLikeToken, TOKEN_PREFIX } from './store.ts';
 export async function findTokenAccount<Account extends object>(
   db: Queryable,
   token: string,
-): Promise<(Account & { token_id: string }) | undefined> {
+): Promise<(Account & { token_id: string; token_last_used_at: string | null }) | undefined> {
   if (!looksLikeToken(token)) return undefined;
   const lookup = token.slice(TOKEN_PREFIX.length, TOKEN_PREFIX.length + LOOKUP_LENGTH);
   const row = await db.get<
-    Account & { token_id: string; secret_hash_: string; revoked_at: string | null; expires_at_: string | null }
+    Account & {
+      token_id: string;
+      token_last_used_at: string | null;
+      secret_hash_: string;
+      revoked_at: string | null;
+      expires_at_: string | null;
+    }
   >(
-    `SELECT a.*, t.id AS token_id, t.secret_hash AS secret_hash_, t.revoked_at, t.expires_at AS expires_at_
+    `SELECT a.*, t.id AS token_id, t.last_used_at AS token_last_used_at, t.secret_hash AS secret_hash_, t.revoked_at,
+            t.expires_at AS expires_at_
        FROM personal_access_tokens t JOIN accounts a ON a.id = t.account_id
       WHERE t.lookup = ?`,
     [lookup],
@@ -31,5 +38,5 @@ export async function findTokenAccount<Account extends object>(
     return undefined;
   }
   const { secret_hash_: _hash, revoked_at: _revoked, expires_at_: _expires, ...account } = row;
-  return account as Account & { token_id: string };
+  return account as Account & { token_id: string; token_last_used_at: string | null };
 }

@@ -1,8 +1,7 @@
 /** Translation files: import and export one locale (optionally one namespace) as JSON. */
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError, NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { ConflictError } from '../../kernel/errors.ts';
 import { ProjectParams } from '../../http/management-schemas.ts';
 import { exportLocale, flattenFile, nestEntries } from './files.ts';
@@ -17,9 +16,10 @@ export async function fileRoutes(app: ManagementApp, { db }: ManagementDeps): Pr
   app.get(
     '/projects/:projectId/translations/export',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageExportTranslations',
-        summary: 'One locale (and optionally one namespace) as a JSON translation file, flat or nested (role: member)',
+        summary: 'One locale (and optionally one namespace) as a JSON translation file, flat or nested',
         tags,
         params: ProjectParams,
         querystring: ExportQuery,
@@ -28,7 +28,6 @@ export async function fileRoutes(app: ManagementApp, { db }: ManagementDeps): Pr
     },
     async (request, reply) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const locales = await readProjectLocales(db, projectId);
       if (!locales) throw new NotFoundError();
       const locale = requireLocale(request.query.locale, 'locale');
@@ -59,9 +58,10 @@ export async function fileRoutes(app: ManagementApp, { db }: ManagementDeps): Pr
   app.post(
     '/projects/:projectId/translations/import',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageImportTranslations',
-        summary: 'Import a JSON translation file for one locale (role: admin)',
+        summary: 'Import a JSON translation file for one locale',
         description:
           'Flat ({"a.b": "text"}) or nested ({"a": {"b": "text"}}) objects. The file fills its own locale\'s values only. Keys that ' +
           "do not exist yet are created; when the file is the project's default locale, its text also becomes the default text of " +
@@ -77,7 +77,6 @@ export async function fileRoutes(app: ManagementApp, { db }: ManagementDeps): Pr
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const locales = await readProjectLocales(db, projectId);
       if (!locales) throw new NotFoundError();
       const locale = requireLocale(request.query.locale, 'locale');

@@ -7,8 +7,7 @@ import type { Queryable } from '../../db/database.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
 import { canonicalLocale } from '../../http/locale.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { ConflictError } from '../../kernel/errors.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { fileRoutes } from './file-management-routes.ts';
@@ -84,16 +83,16 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
   app.get(
     '/projects/:projectId/translations/locales',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetLocales',
-        summary: "The project's default and supported locales (role: member)",
+        summary: "The project's default and supported locales",
         tags,
         params: ProjectParams,
         response: { 200: Locales, ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => {
-      await requireProjectAccess(request, request.params.projectId, 'member');
       const locales = await readProjectLocales(db, request.params.projectId);
       if (!locales) throw new NotFoundError();
       return locales;
@@ -103,9 +102,10 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
   app.patch(
     '/projects/:projectId/translations/locales',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageUpdateLocales',
-        summary: 'Change the default and supported locales; the default falls back for every key (role: admin)',
+        summary: 'Change the default and supported locales; the default falls back for every key',
         tags,
         params: ProjectParams,
         body: UpdateLocalesBody,
@@ -114,7 +114,6 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, ['defaultLocale', 'supportedLocales']);
       const defaultLocale =
         request.body.defaultLocale === undefined
@@ -150,10 +149,10 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
   app.get(
     '/projects/:projectId/translations/summary',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageTranslationSummary',
-        summary:
-          'Progress per locale (keys with a text / all keys) and the namespaces and categories in use (role: member)',
+        summary: 'Progress per locale (keys with a text / all keys) and the namespaces and categories in use',
         tags,
         params: ProjectParams,
         response: { 200: TranslationSummary, ...errorResponses(401, 403, 404) },
@@ -161,7 +160,6 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const progress = await translationProgress(db, projectId);
       if (!progress) throw new NotFoundError();
       return progress;
@@ -171,10 +169,11 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
   app.get(
     '/projects/:projectId/translations/keys',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListTranslationKeys',
         summary:
-          'Translation keys with their text per locale, by key; filter by namespace, category, text or a missing locale (role: member)',
+          'Translation keys with their text per locale, by key; filter by namespace, category, text or a missing locale',
         tags,
         params: ProjectParams,
         querystring: ListKeysQuery,
@@ -183,7 +182,6 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const limit = clampLimit(request.query.limit, 100, 500);
       const offset = request.query.offset ?? 0;
       const missingLocale =
@@ -198,10 +196,10 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
   app.post(
     '/projects/:projectId/translations/keys',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageCreateTranslationKey',
-        summary:
-          'Create a key with its default text and, optionally, texts per locale; 409 when it exists (role: admin)',
+        summary: 'Create a key with its default text and, optionally, texts per locale; 409 when it exists',
         tags,
         params: ProjectParams,
         body: CreateKeyBody,
@@ -210,7 +208,6 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
     },
     async (request, reply) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const body = request.body;
       const values = canonicalValues(body.translations, 'translations');
       const created = await translationWrite(
@@ -233,16 +230,16 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
   app.get(
     '/projects/:projectId/translations/keys/:key',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetTranslationKey',
-        summary: 'One key with its text per locale (role: member)',
+        summary: 'One key with its text per locale',
         tags,
         params: KeyParams,
         response: { 200: TranslationKey, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
-      await requireProjectAccess(request, request.params.projectId, 'member');
       return keyOrThrow(request.params.projectId, request.params.key);
     },
   );
@@ -250,9 +247,10 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
   app.patch(
     '/projects/:projectId/translations/keys/:key',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageUpdateTranslationKey',
-        summary: 'Change the default text, namespace or category of a key (role: admin)',
+        summary: 'Change the default text, namespace or category of a key',
         tags,
         params: KeyParams,
         body: UpdateKeyBody,
@@ -261,7 +259,6 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
     },
     async (request) => {
       const { projectId, key } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       requireSomeField(request.body, KEY_FIELDS);
       return writeKey(projectId, key, 'translation_key.updated', async (tx) =>
         (await updateKey(tx, projectId, key, request.body)) ? true : undefined,
@@ -272,9 +269,10 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
   app.delete(
     '/projects/:projectId/translations/keys/:key',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageDeleteTranslationKey',
-        summary: 'Delete a key and all its texts (role: admin)',
+        summary: 'Delete a key and all its texts',
         tags,
         params: KeyParams,
         response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(400, 401, 403, 404) },
@@ -282,7 +280,6 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
     },
     async (request, reply) => {
       const { projectId, key } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       if (
         !(await translationWrite(
           db,
@@ -308,9 +305,10 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
   app.put(
     '/projects/:projectId/translations/keys/:key/values/:locale',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageSetTranslation',
-        summary: "Set a key's text in one locale (role: admin)",
+        summary: "Set a key's text in one locale",
         tags,
         params: ValueParams,
         body: PutValueBody,
@@ -319,7 +317,6 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
     },
     async (request) => {
       const { projectId, key } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const locale = requireLocale(request.params.locale, 'locale');
       return writeKey(projectId, key, 'translation.set', (tx) =>
         putValue(tx, projectId, key, locale, request.body.text),
@@ -330,9 +327,10 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
   app.delete(
     '/projects/:projectId/translations/keys/:key/values/:locale',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageDeleteTranslation',
-        summary: "Remove a key's text in one locale; the key falls back as usual (role: admin)",
+        summary: "Remove a key's text in one locale; the key falls back as usual",
         tags,
         params: ValueParams,
         response: { 200: TranslationKey, ...errorResponses(400, 401, 403, 404) },
@@ -340,7 +338,6 @@ export async function translationManagementRoutes(app: ManagementApp, deps: Mana
     },
     async (request) => {
       const { projectId, key } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       // A text in a locale that is no BCP 47 tag cannot exist: the 404 of a missing one.
       const locale = canonicalLocale(request.params.locale);
       if (!locale) throw new NotFoundError();

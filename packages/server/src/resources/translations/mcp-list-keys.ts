@@ -11,7 +11,7 @@ import {
   ToolError,
   toolResult,
   type ToolContext,
-} from '../../mcp/tools/context.ts';
+} from '../../routing/mcp/tool-context.ts';
 
 const input = z.object({
   projectId: ProjectIdInput,

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { isTrue } from '../../db/database.ts';
 import { canonicalLocale } from '../../http/locale.ts';
-import { registerAreaTool, ToolError, type ToolContext } from '../../mcp/tools/context.ts';
+import { registerAreaTool, ToolError, type ToolContext } from '../../routing/mcp/tool-context.ts';
 import { translationProgress } from './service.ts';
 import { listMissing } from './store-missing.ts';
 

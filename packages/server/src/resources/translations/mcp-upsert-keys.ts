@@ -10,7 +10,7 @@ import {
   ToolError,
   toolResult,
   type ToolContext,
-} from '../../mcp/tools/context.ts';
+} from '../../routing/mcp/tool-context.ts';
 
 const KEY_RULE = 'letters, digits, dots, underscores and hyphens, 1 to 200 characters';
 

@@ -1,8 +1,7 @@
 /** Keys the i18n SDK reported missing, with counts, and adding them as keys in one call. */
 import { isTrue } from '../../db/database.ts';
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { ProjectParams } from '../../http/management-schemas.ts';
 import { requireLocale } from './locale.ts';
 import { addMissingKeys, listMissing } from './store-missing.ts';
@@ -14,10 +13,10 @@ export async function missingRoutes(app: ManagementApp, { db }: ManagementDeps):
   app.get(
     '/projects/:projectId/translations/missing',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListMissingTranslations',
-        summary:
-          'Keys reported missing at runtime (POST /i18n-telemetry) per locale, most reported first (role: member)',
+        summary: 'Keys reported missing at runtime (POST /i18n-telemetry) per locale, most reported first',
         tags,
         params: ProjectParams,
         querystring: MissingQuery,
@@ -26,7 +25,6 @@ export async function missingRoutes(app: ManagementApp, { db }: ManagementDeps):
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const limit = clampLimit(request.query.limit, 100, 500);
       const offset = request.query.offset ?? 0;
       const locale = request.query.locale === undefined ? undefined : requireLocale(request.query.locale, 'locale');
@@ -57,11 +55,12 @@ export async function missingRoutes(app: ManagementApp, { db }: ManagementDeps):
   app.post(
     '/projects/:projectId/translations/missing/keys',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageAddMissingTranslationKeys',
         summary:
           'Create translation keys for reported missing keys in one call: the given ones, or every reported key that is not a key yet. ' +
-          'Each new key gets its name as placeholder default text (role: admin)',
+          'Each new key gets its name as placeholder default text',
         tags,
         params: ProjectParams,
         body: AddMissingBody,
@@ -70,7 +69,6 @@ export async function missingRoutes(app: ManagementApp, { db }: ManagementDeps):
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       return addMissingKeys(db, projectId, { ...request.body, environment: request.body.environment ?? 'live' });
     },
   );

@@ -5,8 +5,8 @@ import { BadRequestError } from '../../kernel/errors.ts';
 import { etagOf, ifNoneMatchHits } from '../../http/etag.ts';
 import { canonicalLocale } from '../../http/locale.ts';
 import { VersionedCache } from '../../http/versioned-cache.ts';
-import type { App, Deps } from '../../public-api/context.ts';
-import { keyOf } from '../../public-api/context.ts';
+import type { App, Deps } from '../../routing/public-api/context.ts';
+import { keyOf } from '../../routing/public-api/context.ts';
 import { canonicalJson, fallbackChain, resolveTranslations } from './resolve.ts';
 import { readKeyValues } from './store.ts';
 

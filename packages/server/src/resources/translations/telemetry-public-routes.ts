@@ -2,8 +2,8 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { BadRequestError } from '../../kernel/errors.ts';
 import { canonicalLocale } from '../../http/locale.ts';
-import type { App, Deps } from '../../public-api/context.ts';
-import { scopeOf } from '../../public-api/context.ts';
+import type { App, Deps } from '../../routing/public-api/context.ts';
+import { scopeOf } from '../../routing/public-api/context.ts';
 import { recordMissing } from './store-missing.ts';
 
 const TelemetryBody = Type.Object({

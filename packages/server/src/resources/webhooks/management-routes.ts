@@ -5,8 +5,7 @@
 import { clampLimit, errorResponses } from '../../http/common-schemas.ts';
 import { ProjectParams, requireSomeField } from '../../http/management-schemas.ts';
 import { NotFoundError } from '../../kernel/errors.ts';
-import { requireProjectAccess } from '../../management/access.ts';
-import type { ManagementApp, ManagementDeps } from '../../management/context.ts';
+import type { ManagementApp, ManagementDeps } from '../../routing/management/context.ts';
 import { dashboardLinks, TEST_EVENT } from './events.ts';
 import { presentDelivery, presentWebhook } from './presenter.ts';
 import {
@@ -31,9 +30,10 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
   app.get(
     '/projects/:projectId/webhooks',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListWebhooks',
-        summary: "The project's webhook endpoints (role: member)",
+        summary: "The project's webhook endpoints",
         tags,
         params: ProjectParams,
         response: { 200: WebhookList, ...errorResponses(401, 403, 404) },
@@ -41,7 +41,6 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       return { webhooks: (await listEndpoints(db, projectId)).map(presentWebhook) };
     },
   );
@@ -49,9 +48,10 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
   app.post(
     '/projects/:projectId/webhooks',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageCreateWebhook',
-        summary: 'Create a webhook endpoint; the answer shows its signing secret, this once (role: admin)',
+        summary: 'Create a webhook endpoint; the answer shows its signing secret, this once',
         tags,
         params: ProjectParams,
         body: CreateWebhookBody,
@@ -60,7 +60,6 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request, reply) => {
       const { projectId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       return reply.code(201).send(await createWebhook(db, config, projectId, request.body));
     },
   );
@@ -68,9 +67,10 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
   app.get(
     '/projects/:projectId/webhooks/:webhookId',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageGetWebhook',
-        summary: 'One webhook endpoint (role: member)',
+        summary: 'One webhook endpoint',
         tags,
         params: WebhookParams,
         response: { 200: Webhook, ...errorResponses(401, 403, 404) },
@@ -78,7 +78,6 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request) => {
       const { projectId, webhookId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       const row = await getEndpoint(db, projectId, webhookId);
       if (!row) throw new NotFoundError();
       return presentWebhook(row);
@@ -88,9 +87,10 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
   app.patch(
     '/projects/:projectId/webhooks/:webhookId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageUpdateWebhook',
-        summary: 'Change a webhook endpoint; enabling it again clears its failures (role: admin)',
+        summary: 'Change a webhook endpoint; enabling it again clears its failures',
         tags,
         params: WebhookParams,
         body: UpdateWebhookBody,
@@ -99,7 +99,6 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request) => {
       const { projectId, webhookId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const body = request.body;
       requireSomeField(body, UPDATE_FIELDS);
       const row = await editWebhook(db, config, projectId, webhookId, body);
@@ -111,9 +110,10 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
   app.delete(
     '/projects/:projectId/webhooks/:webhookId',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageDeleteWebhook',
-        summary: 'Delete a webhook endpoint and its delivery log (role: admin)',
+        summary: 'Delete a webhook endpoint and its delivery log',
         tags,
         params: WebhookParams,
         response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 403, 404) },
@@ -121,7 +121,6 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request, reply) => {
       const { projectId, webhookId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       if (!(await removeWebhook(db, projectId, webhookId))) throw new NotFoundError();
       return reply.code(204).send(null);
     },
@@ -130,9 +129,10 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
   app.post(
     '/projects/:projectId/webhooks/:webhookId/rotate-secret',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageRotateWebhookSecret',
-        summary: 'Replace the signing secret; the answer shows the new one, this once (role: admin)',
+        summary: 'Replace the signing secret; the answer shows the new one, this once',
         tags,
         params: WebhookParams,
         response: { 200: WebhookWithSecret, ...errorResponses(401, 403, 404) },
@@ -140,7 +140,6 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request) => {
       const { projectId, webhookId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const answer = await rotateWebhookSecret(db, config, projectId, webhookId);
       if (!answer) throw new NotFoundError();
       return answer;
@@ -150,9 +149,10 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
   app.get(
     '/projects/:projectId/webhooks/:webhookId/deliveries',
     {
+      config: { access: { project: 'member' } },
       schema: {
         operationId: 'manageListWebhookDeliveries',
-        summary: "The endpoint's delivery log, newest first (role: member)",
+        summary: "The endpoint's delivery log, newest first",
         tags,
         params: WebhookParams,
         querystring: DeliveryQuery,
@@ -161,7 +161,6 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request) => {
       const { projectId, webhookId } = request.params;
-      await requireProjectAccess(request, projectId, 'member');
       if (!(await getEndpoint(db, projectId, webhookId))) throw new NotFoundError();
       const limit = clampLimit(request.query.limit, 50, 200);
       const offset = request.query.offset ?? 0;
@@ -173,9 +172,10 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
   app.post(
     '/projects/:projectId/webhooks/:webhookId/deliveries/:deliveryId/redeliver',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageRedeliverWebhook',
-        summary: 'Send a message again, as a new delivery with the same webhook-id (role: admin)',
+        summary: 'Send a message again, as a new delivery with the same webhook-id',
         tags,
         params: DeliveryParams,
         response: { 202: Delivery, ...errorResponses(401, 403, 404) },
@@ -183,7 +183,6 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request, reply) => {
       const { projectId, webhookId, deliveryId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const original = await getDelivery(db, projectId, webhookId, deliveryId);
       if (!original) throw new NotFoundError();
       const row = await enqueueDelivery(db, {
@@ -201,9 +200,10 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
   app.post(
     '/projects/:projectId/webhooks/:webhookId/test',
     {
+      config: { access: { project: 'admin' } },
       schema: {
         operationId: 'manageTestWebhook',
-        summary: 'Queue a `webhook.test` message to the endpoint (sent once, even when disabled) (role: admin)',
+        summary: 'Queue a `webhook.test` message to the endpoint (sent once, even when disabled)',
         tags,
         params: WebhookParams,
         response: { 202: Delivery, ...errorResponses(401, 403, 404) },
@@ -211,7 +211,6 @@ export async function webhookManagementRoutes(app: ManagementApp, { db, config }
     },
     async (request, reply) => {
       const { projectId, webhookId } = request.params;
-      await requireProjectAccess(request, projectId, 'admin');
       const endpoint = await getEndpoint(db, projectId, webhookId);
       if (!endpoint) throw new NotFoundError();
       const payload = {

@@ -151,6 +151,18 @@ describe('changelog scheduling', () => {
     assert.ok((await (await fetch(`${server.origin}/b/${p.projectId}/changelog`)).text()).includes('Timer shipped'));
     await sleep(300);
     assert.equal(await outboxRows(idea.id), 1);
+    // The worker's publish is in the audit log, by the system actor, as a manual publish is.
+    const audit = await p.admin.get(`/projects/${p.projectId}/audit`, {
+      query: { action: 'changelog_entry.published', targetId: created.body.id },
+    });
+    assert.equal(audit.status, 200, audit.text);
+    assert.equal(audit.body.entries.length, 1);
+    const [entry] = audit.body.entries;
+    assert.deepEqual(entry.actor, { type: 'system', id: null, label: 'system', via: 'system' });
+    assert.deepEqual(entry.target, { type: 'changelog_entry', id: created.body.id });
+    assert.equal(entry.before.state, 'scheduled');
+    assert.equal(entry.after.state, 'published');
+    assert.equal(entry.after.publishAt, null);
   });
 
   it('two servers racing for the same due entries publish and notify each exactly once', async () => {
@@ -165,15 +177,18 @@ describe('changelog scheduling', () => {
       const idea = (await q.live.post('/features', { title: 'Raced idea', description: 'Raced by two workers.' })).body;
       await createFollower(a.db, q.projectId, [idea.id]);
       const ids: string[] = [];
+      // One time for all, far enough ahead that a loaded machine still creates them before it.
+      const publishAt = inSeconds(5);
       for (let i = 0; i < 12; i++) {
         const created = await q.admin.post(`/projects/${q.projectId}/changelog`, {
           summary: `Raced ${i}`,
           featureId: idea.id,
-          publishAt: inSeconds(1),
+          publishAt,
         });
+        assert.equal(created.status, 201, created.text);
         ids.push(created.body.id);
       }
-      await sleep(1100);
+      await sleep(Math.max(0, Date.parse(publishAt) - Date.now()) + 100);
       const workerA = new ScheduleWorker({ db: a.db, intervalMs: 0, log: a.app.log });
       const workerB = new ScheduleWorker({ db: b.db, intervalMs: 0, log: b.app.log });
       const [first, second] = await Promise.all([workerA.runPass(), workerB.runPass()]);
@@ -181,6 +196,13 @@ describe('changelog scheduling', () => {
       const both = [...mine(first), ...mine(second)];
       assert.equal(new Set(both).size, both.length, 'an entry was published twice');
       assert.deepEqual(both.sort(), [...ids].sort(), 'every due entry published');
+      // Each publish is in the audit log once, by the system actor: the loser of a race records nothing.
+      const audited = await a.db.all<{ target_id: string; actor_type: string }>(
+        "SELECT target_id, actor_type FROM audit_entries WHERE project_id = ? AND action = 'changelog_entry.published'",
+        [q.projectId],
+      );
+      assert.deepEqual(audited.map((row) => row.target_id).sort(), [...ids].sort());
+      assert.ok(audited.every((row) => row.actor_type === 'system'));
       const rows = await a.db.all<{ n: number }>(
         'SELECT COUNT(*) AS n FROM changelog_entries WHERE project_id = ? AND published = 1',
         [q.projectId],

@@ -275,4 +275,71 @@ describe('log lines: what a team debugging an incident reads', () => {
     const ancient = await p.member.get(path('/logs/lines'), { query: { category: 'old' } });
     assert.equal(ancient.body.lines.length, 0);
   });
+
+  /** Every line of the group's page, page by page (`limit` a page), as their `data.k`. */
+  const allOfGroup = async (groupId: string, limit: number) => {
+    const seen: unknown[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await p.member.get(path(`/logs/${groupId}/lines`), {
+        query: { limit, ...(cursor ? { cursor } : {}) },
+      });
+      assert.equal(page.status, 200);
+      seen.push(...page.body.lines.map((l: any) => l.data.k));
+      cursor = page.body.hasMore ? page.body.nextCursor : undefined;
+    } while (cursor);
+    return seen;
+  };
+
+  it("orders a group's lines by their time across writes whose times interleave (its spans)", async () => {
+    // One write a line, then one write of several: each write is a span of ids, not of time.
+    for (const [k, ago] of [40, 10, 50, 20, 60, 30].entries())
+      await p.live.post('/logs', {
+        logs: [{ level: 'info', message: 'spans', category: 'spans', data: { k }, timestamp: at(ago) }],
+      });
+    await p.live.post('/logs', {
+      logs: [70, 5, 35, 45].map((ago, i) => ({
+        level: 'info',
+        message: 'spans',
+        category: 'spans',
+        data: { k: 6 + i },
+        timestamp: at(ago),
+      })),
+    });
+    const [group] = await groupOf({ category: 'spans' });
+    // Newest first: 5, 10, 20, 30, 35, 40, 45, 50, 60, 70 seconds ago.
+    const expected = [7, 1, 3, 5, 8, 0, 9, 2, 4, 6];
+    assert.deepEqual(await allOfGroup(group.id, 3), expected);
+    assert.deepEqual(await allOfGroup(group.id, 4), expected);
+    assert.deepEqual(await allOfGroup(group.id, 100), expected);
+    // A time range reads the spans that reach into it: 35 to 70 seconds ago.
+    const older = await p.member.get(path(`/logs/${group.id}/lines`), { query: { to: at(32), limit: 4 } });
+    assert.equal(older.status, 200);
+    assert.deepEqual(
+      older.body.lines.map((l: any) => l.data.k),
+      [8, 0, 9, 2],
+    );
+  });
+
+  it('reads no line twice when the cap deletes the newest ids and the next write takes them again', async () => {
+    // The write's last line (the greatest id) is old: the cap deletes it, and SQLite gives its id to the next line.
+    await p.live.post('/logs', {
+      logs: [100, 10, 20, 90].map((ago, k) => ({
+        level: 'info',
+        message: 'tail',
+        category: 'tail-ids',
+        data: { k },
+        timestamp: at(ago),
+      })),
+    });
+    const config = loadConfig({ LOG_LINES_PER_GROUP: '2', LOG_LINES_WORKER_MS: '0' } as never).logLines;
+    await new LinesWorker(p.server.db, config, silent).runPass();
+    const [group] = await groupOf({ category: 'tail-ids' });
+    assert.deepEqual(await allOfGroup(group.id, 10), [1, 2, 0]);
+    await p.live.post('/logs', {
+      logs: [{ level: 'info', message: 'tail', category: 'tail-ids', data: { k: 4 }, timestamp: at(1) }],
+    });
+    assert.deepEqual(await allOfGroup(group.id, 10), [4, 1, 2, 0]);
+    assert.deepEqual(await allOfGroup(group.id, 1), [4, 1, 2, 0]);
+  });
 });

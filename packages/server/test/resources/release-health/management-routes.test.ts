@@ -208,6 +208,88 @@ describe('release health: sessions, version checks and the management API', () =
     assert.equal(found.release.sessions.total, 3);
   });
 
+  it('keeps running totals that equal the raw rows: @sentry/node sessions, repeated and late updates, both ranges', async () => {
+    for (const [user, mode] of [
+      ['eve', 'ok'],
+      ['fay', 'crash'],
+      ['eve', 'errored'],
+    ] as const) {
+      const result = await run(process.execPath, [APP, dsn, 'shop@6.0.0', user, mode], { timeout: 60_000 }).catch(
+        (error: { code?: number; stdout?: string }) => error,
+      );
+      if (mode !== 'crash') assert.equal(result.stdout?.trim(), 'flushed');
+    }
+    const attrs = { release: 'shop@6.0.0', environment: 'production' };
+    // A session updated ok → errored → crashed → exited, the crash sent twice: counted once, crashed.
+    const now = sid();
+    for (const status of ['ok', 'errored', 'crashed', 'crashed', 'exited']) {
+      const response = await post(envelope(['session', session(now, status, { did: 'gus', attrs })]));
+      assert.equal(response.status, 200);
+    }
+    // A session that started three days ago (inside Sentry's 5-day window), updated now: it counts
+    // in its own hour, so a one-day range leaves it out and a 14-day range holds it.
+    const started = new Date(Date.now() - 3 * 24 * 3600_000).toISOString();
+    const late = sid();
+    for (const status of ['ok', 'abnormal', 'abnormal']) {
+      const response = await post(envelope(['session', session(late, status, { did: 'hal', started, attrs })]));
+      assert.equal(response.status, 200);
+    }
+    const db = server.db;
+    const raw = async (since: string) => {
+      const rows = await db.all<{ status: string; n: number }>(
+        `SELECT status, COUNT(*) AS n FROM release_sessions WHERE project_id = ? AND release = '6.0.0' AND hour >= ?
+         GROUP BY status`,
+        [p.projectId, since],
+      );
+      const sessions = { total: 0, healthy: 0, errored: 0, unhandled: 0, abnormal: 0, crashed: 0 } as Record<
+        string,
+        number
+      >;
+      for (const row of rows) {
+        sessions[row.status] = Number(row.n);
+        sessions['total']! += Number(row.n);
+      }
+      const users = await db.get<{ total: number; crashed: number }>(
+        `SELECT COUNT(*) AS total, COUNT(CASE WHEN crash_hour >= ? THEN 1 END) AS crashed FROM release_users
+         WHERE project_id = ? AND release = '6.0.0' AND last_hour >= ?`,
+        [since, p.projectId, since],
+      );
+      return { sessions, users: { total: Number(users!.total), crashed: Number(users!.crashed) } };
+    };
+    for (const days of [14, 1]) {
+      const list = await p.member.get(`/projects/${p.projectId}/release-health`, { query: { days } });
+      assert.equal(list.status, 200, list.text);
+      const found = list.body.releases.find((r: any) => r.version === '6.0.0');
+      const expected = await raw(list.body.since);
+      assert.deepEqual({ sessions: found.sessions, users: found.users }, expected, `days=${days}`);
+      assert.equal(found.sessions.total, days === 14 ? 5 : 4);
+      assert.equal(found.sessions.crashed, 2);
+      assert.equal(found.sessions.abnormal, days === 14 ? 1 : 0);
+      const page = await p.member.get(`/projects/${p.projectId}/releases/6.0.0/overview`, { query: { days } });
+      assert.equal(page.status, 200, page.text);
+      assert.deepEqual({ sessions: page.body.health.sessions, users: page.body.health.users }, expected);
+    }
+    // Every key's running totals are the sums of its hour rows (the earlier tests' releases too).
+    const totals = await db.all(
+      `SELECT release, sdk_environment, first_hour, last_hour, healthy, errored, unhandled, abnormal, crashed, users, crashed_users
+       FROM release_health_totals WHERE project_id = ? ORDER BY release, sdk_environment`,
+      [p.projectId],
+    );
+    const sums = await db.all(
+      `SELECT release, sdk_environment, MIN(hour) AS first_hour, MAX(hour) AS last_hour, SUM(healthy) AS healthy,
+         SUM(errored) AS errored, SUM(unhandled) AS unhandled, SUM(abnormal) AS abnormal, SUM(crashed) AS crashed,
+         SUM(last_users) AS users, SUM(last_crashed_users) AS crashed_users
+       FROM release_session_hours WHERE project_id = ? GROUP BY release, sdk_environment ORDER BY release, sdk_environment`,
+      [p.projectId],
+    );
+    const plain = (rows: any[]) =>
+      rows.map((row) =>
+        Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' ? v : Number(v)])),
+      );
+    assert.ok(totals.length >= 5);
+    assert.deepEqual(plain(totals), plain(sums));
+  });
+
   it('keeps projects apart and answers 404 to an outsider', async () => {
     const other = await managedProject(server);
     const list = await other.member.get(`/projects/${other.projectId}/release-health`);

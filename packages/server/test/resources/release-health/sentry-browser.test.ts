@@ -4,27 +4,10 @@
  * sessions, one `unhandled` (what the browser SDK sends: a page does not crash), and two users.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { build } from 'esbuild';
-import { type Browser, chromium } from 'playwright-core';
-import { type ManagedProject, managedProject } from '../../support/manage-fixtures.ts';
-import { startTestServer, type TestServer } from '../../support/server.ts';
-
-const HERE = fileURLToPath(new URL('.', import.meta.url));
-
-async function sentryBundle(): Promise<string> {
-  const result = await build({
-    stdin: { contents: "export * from '@sentry/browser';", resolveDir: HERE, loader: 'js' },
-    bundle: true,
-    format: 'iife',
-    globalName: 'Sentry',
-    write: false,
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]!.text;
-}
+import type { Browser } from 'playwright-core';
+import type { ManagedProject } from '../../support/manage-fixtures.ts';
+import { type SentryBrowserEnv, sentryBundle, startSentryBrowserEnv } from '../../support/sentry-browser.ts';
 
 function page(dsn: string, visitor: string): string {
   return `<!doctype html><html><head><title>Shop</title><script src="/sentry.js"></script></head><body>
@@ -39,36 +22,22 @@ document.getElementById('pay').addEventListener('click', function pay() {
 }
 
 describe('release health: @sentry/browser sessions in Chromium', () => {
-  let server: TestServer;
+  let env: SentryBrowserEnv;
   let project: ManagedProject;
-  let site: Server;
   let siteOrigin: string;
   let browser: Browser;
 
   before(async () => {
-    server = await startTestServer();
-    project = await managedProject(server);
-    const number = (await server.db.get<{ ingest_number: number }>('SELECT ingest_number FROM projects WHERE id = ?', [
-      project.projectId,
-    ]))!.ingest_number;
-    const dsn = `${server.origin.replace('://', `://${project.liveKey}@`)}/${number}`;
     const bundle = await sentryBundle();
-    site = createServer((request, response) => {
-      if (request.url === '/sentry.js') {
-        response.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
-      } else {
-        const visitor = new URL(request.url ?? '/', 'http://x').searchParams.get('visitor') ?? 'nobody';
-        response.writeHead(200, { 'content-type': 'text/html' }).end(page(dsn, visitor));
-      }
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    siteOrigin = `http://localhost:${(site.address() as { port: number }).port}`;
-    browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium' });
+    env = await startSentryBrowserEnv((url, dsn) =>
+      url.pathname === '/sentry.js'
+        ? { type: 'text/javascript', body: bundle }
+        : { type: 'text/html', body: page(dsn, url.searchParams.get('visitor') ?? 'nobody') },
+    );
+    ({ project, siteOrigin, browser } = env);
   });
   after(async () => {
-    await browser?.close();
-    await new Promise((resolve) => site?.close(resolve));
-    await server?.close();
+    await env?.close();
   });
 
   const health = async () => {

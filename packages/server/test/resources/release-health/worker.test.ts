@@ -1,7 +1,8 @@
 /**
  * The release-health worker's expiry: session state goes once its 5-day update window (plus a
  * day) has closed, hourly counts after the retention; newer rows stay. Rows are written through
- * the real envelope route, then aged by moving their times back.
+ * the real envelope route, then aged by moving their times back. Expired hours leave their
+ * release's running totals with them.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -52,11 +53,14 @@ describe('release health: expiry', () => {
     assert.equal(await count('release_sessions'), 0);
     assert.equal(await count('release_session_hours'), 3);
     assert.equal(await count('release_session_users'), 3);
+    assert.equal(await count('release_health_totals'), 3);
     // Past the retention: the counts go too.
     assert.equal(await count('release_users'), 3);
     assert.equal(await worker.expire(new Date(Date.now() + 31 * day)), 9);
     assert.equal(await count('release_session_hours'), 0);
     assert.equal(await count('release_session_users'), 0);
     assert.equal(await count('release_users'), 0);
+    // The running totals lose what the expired hours held: nothing is left of these releases.
+    assert.equal(await count('release_health_totals'), 0);
   });
 });

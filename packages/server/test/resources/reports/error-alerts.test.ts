@@ -225,6 +225,91 @@ describe('Error alerts with @sentry/node', () => {
     assert.equal((await p.admin.delete(`/projects/${p.projectId}/error-alerts/${newQa.body.id}`)).status, 204);
   });
 
+  it('mutes a rule for 1h, 24h or 7d (mutedUntil), until unmuted, and unmutes it; the worker honours it', async () => {
+    const hour = 3_600_000;
+    const near = (iso: string, from: number, to: number, ms: number) => {
+      const at = Date.parse(iso);
+      assert.ok(at >= from + ms && at <= to + ms, `${iso} is not ${ms} ms from now`);
+    };
+    let from = Date.now();
+    const created = await rule({ name: 'Timed mute', kind: 'new_group', sdkEnvironment: 'muted', mute: '24h' });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.enabled, true);
+    near(created.body.mutedUntil, from, Date.now(), 24 * hour);
+    const id = created.body.id as string;
+    const url = `/projects/${p.projectId}/error-alerts/${id}`;
+    const body = { name: 'Timed mute', kind: 'new_group', sdkEnvironment: 'muted', recipients: [memberId] };
+    from = Date.now();
+    const week = await p.admin.put(url, { ...body, mute: '7d' });
+    assert.equal(week.status, 200, week.text);
+    near(week.body.mutedUntil, from, Date.now(), 7 * 24 * hour);
+    from = Date.now();
+    const oneHour = await p.admin.put(url, { ...body, mute: '1h' });
+    near(oneHour.body.mutedUntil, from, Date.now(), hour);
+    // Bad mutes are refused with nothing changed.
+    for (const bad of [{ mute: '2h' }, { mutedUntil: 'soon' }, { mute: '1h', mutedUntil: null }]) {
+      const refused = await p.admin.put(url, { ...body, name: 'Renamed', ...bad });
+      assert.equal(refused.status, 400, `${JSON.stringify(bad)}: ${refused.text}`);
+    }
+    assert.equal((await p.member.put(url, { ...body, mute: 'off' })).status, 403, 'members only read');
+    // A replacement that names no mute keeps it (the dashboard's edit form, the CLI's update).
+    const renamed = await p.admin.put(url, { ...body, name: 'Timed mute (renamed)' });
+    assert.equal(renamed.status, 200, renamed.text);
+    assert.equal(renamed.body.mutedUntil, oneHour.body.mutedUntil);
+    assert.equal((await p.member.get(url)).body.mutedUntil, oneHour.body.mutedUntil, 'members read it');
+
+    // Muted for the hour: a new group sends no e-mail, nor error.alert.
+    const fromRule = () => mailbox.messages.filter((m) => m.text.includes('Alert rule "Timed mute'));
+    await sentry('muted', 'TimedMuteError', 1);
+    await groupOf('TimedMuteError');
+    await sleep(700);
+    assert.equal(fromRule().length, 0, 'a rule muted for a time is quiet');
+    // A mute whose time has passed is over by itself: the next new group alerts.
+    const past = await p.admin.put(url, { ...body, mutedUntil: new Date(Date.now() - 60_000).toISOString() });
+    assert.equal(past.status, 200, past.text);
+    await sentry('muted', 'AfterMuteError', 1);
+    const mail = await mailbox.waitFor((m) => m.subject.includes('AfterMuteError') && m.text.includes('"Timed mute"'));
+    assert.match(mail.subject, /^New error/);
+    assert.equal(fromRule().length, 1, 'only the group after the mute alerted');
+
+    // Until unmuted, then unmuted: `forever` switches the rule off, `off` clears both.
+    const forever = await p.admin.put(url, { ...body, mute: 'forever' });
+    assert.deepEqual([forever.body.enabled, forever.body.mutedUntil], [false, null]);
+    const off = await p.admin.put(url, { ...body, mute: '7d' }).then(() => p.admin.put(url, { ...body, mute: 'off' }));
+    assert.deepEqual([off.body.enabled, off.body.mutedUntil], [true, null]);
+    assert.equal((await p.admin.delete(url)).status, 204);
+
+    // The worker's spike tick honours it too: muted, 3 events of a rule of 2 fire nothing; unmuted, they do.
+    const spike = await rule({
+      name: 'Muted spike',
+      kind: 'spike',
+      sdkEnvironment: 'muted',
+      spikeEvents: 2,
+      spikeMinutes: 10,
+      mute: '1h',
+    });
+    assert.equal(spike.status, 201, spike.text);
+    await sentry('muted', 'MutedSpikeError', 3);
+    const spikeGroup = await groupOf('MutedSpikeError');
+    assert.equal(spikeGroup.events, 3, 'the events were counted');
+    await sleep(1000);
+    const spikeMails = () => mailbox.messages.filter((m) => m.text.includes('Alert rule "Muted spike"'));
+    assert.equal(spikeMails().length, 0, 'a spike rule muted for a time is quiet');
+    const spikeUrl = `/projects/${p.projectId}/error-alerts/${spike.body.id}`;
+    const unmuted = await p.admin.put(spikeUrl, {
+      name: 'Muted spike',
+      kind: 'spike',
+      sdkEnvironment: 'muted',
+      spikeEvents: 2,
+      spikeMinutes: 10,
+      recipients: [memberId],
+      mute: 'off',
+    });
+    assert.equal(unmuted.status, 200, unmuted.text);
+    await mailbox.waitFor((m) => m.subject.startsWith('Error spike') && m.text.includes('"Muted spike"'));
+    assert.equal((await p.admin.delete(spikeUrl)).status, 204);
+  });
+
   it('counts a spike from every event, not the hundred a group keeps: 500 in 5 minutes fires', async () => {
     const created = await rule({ name: 'Big spike', kind: 'spike', spikeEvents: 500, spikeMinutes: 5 });
     assert.equal(created.status, 201, created.text);

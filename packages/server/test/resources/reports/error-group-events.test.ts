@@ -109,4 +109,68 @@ describe('error group events kept', () => {
     const record = await p.member.get(`/projects/${p.projectId}/errors`, { query: { q: 'boom' } });
     assert.equal(record.body.errors[0].message, 'boom');
   });
+
+  it('keeps a large event as sent when nothing in it changes, and filters one that has credentials', async () => {
+    const number = (await server.db.get<{ ingest_number: number }>('SELECT ingest_number FROM projects WHERE id = ?', [
+      p.projectId,
+    ]))!.ingest_number;
+    // Over 2 KB (stored compressed), with every context, so nothing is added, trimmed or filtered.
+    const event = (id: string, headers: unknown, os: Record<string, string>) => ({
+      event_id: id.repeat(32),
+      message: `large ${id}`,
+      environment: `large-${id}`,
+      request: { url: 'https://shop.example.com/cart', headers },
+      contexts: {
+        browser: { name: 'Firefox', version: '140' },
+        os,
+        device: { family: 'Desktop' },
+        order: { id: 'o_9' },
+      },
+      breadcrumbs: {
+        values: Array.from({ length: 40 }, (_, i) => ({ message: `step ${i} — ü`, category: 'ui.click' })),
+      },
+    });
+    const send = async (body: unknown) => {
+      const sent = await fetch(`${server.origin}/api/${number}/store/?sentry_key=${p.liveKey}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        // Pretty-printed: the bytes as sent are not JSON.stringify's.
+        body: JSON.stringify(body, null, 2),
+      });
+      assert.equal(sent.status, 200, await sent.text());
+    };
+    const stored = async (id: string) => {
+      const [group] = await groups({ sdkEnvironment: `large-${id}` });
+      const read = await p.member.get(`/projects/${p.projectId}/error-groups/${group.id}/events/${id.repeat(32)}`);
+      assert.equal(read.status, 200, read.text);
+      return read;
+    };
+    const plain = event('b', { Referer: 'https://shop.example.com/' }, { name: 'Linux', version: '6.1' });
+    await send(plain);
+    const kept = (await stored('b')).body.event;
+    assert.deepEqual(kept.breadcrumbs, plain.breadcrumbs);
+    assert.deepEqual(kept.contexts, plain.contexts);
+    assert.deepEqual(kept.request, plain.request);
+    // Headers as pairs with a credential; an OS version with a newline: filtered and trimmed.
+    await send(
+      event(
+        'c',
+        [
+          ['x-sentry-auth', 'Sentry sentry_key=secret-3'],
+          ['Referer', 'x'],
+        ],
+        { name: 'Linux', version: '6.2\n' },
+      ),
+    );
+    const cleaned = await stored('c');
+    assert.doesNotMatch(cleaned.text, /secret-3/);
+    assert.deepEqual(cleaned.body.event.request.headers, [
+      ['x-sentry-auth', '[Filtered]'],
+      ['Referer', 'x'],
+    ]);
+    assert.equal(cleaned.body.event.contexts.os.version, '6.2');
+    // Only the OS to trim, nothing to filter: trimmed too.
+    await send(event('d', { Referer: 'y' }, { name: 'Linux ', version: '6.3' }));
+    assert.equal((await stored('d')).body.event.contexts.os.name, 'Linux');
+  });
 });

@@ -8,13 +8,12 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
-import { type ManagedProject, managedProject } from '../../support/manage-fixtures.ts';
-import { startTestServer, type TestServer } from '../../support/server.ts';
+import type { Browser } from 'playwright-core';
+import type { ManagedProject } from '../../support/manage-fixtures.ts';
+import { type SentryBrowserEnv, startSentryBrowserEnv } from '../../support/sentry-browser.ts';
 import { buildMinifiedApp, type MinifiedApp } from '../../support/source-map-app.ts';
 
 const RELEASE = 'shop@5.1.0';
@@ -30,41 +29,27 @@ function page(dsn: string): string {
 
 // Bundling @sentry/browser takes a while on a loaded machine.
 describe('Sentry user feedback: @sentry/browser captureFeedback in Chromium', { timeout: 600_000 }, () => {
-  let server: TestServer;
+  let env: SentryBrowserEnv;
   let p: ManagedProject;
-  let site: Server;
   let siteOrigin: string;
   let browser: Browser;
   let work: string;
   let app: MinifiedApp;
 
   before(async () => {
-    server = await startTestServer();
-    p = await managedProject(server);
-    const number = (await server.db.get<{ ingest_number: number }>('SELECT ingest_number FROM projects WHERE id = ?', [
-      p.projectId,
-    ]))!.ingest_number;
-    const dsn = `${server.origin.replace('://', `://${p.liveKey}@`)}/${number}`;
     work = mkdtempSync(join(tmpdir(), 'signpost-feedback-'));
     app = await buildMinifiedApp({ entry: 'browser-feedback-main.ts', outDir: work });
-    site = createServer((request, response) => {
-      if (request.url === '/assets/app.js') {
-        response.writeHead(200, { 'content-type': 'text/javascript' }).end(app.js);
-      } else if (request.url === '/assets/app.js.map') {
-        response.writeHead(200, { 'content-type': 'application/json' }).end(app.map);
-      } else {
-        response.writeHead(200, { 'content-type': 'text/html' }).end(page(dsn));
-      }
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    // localhost, not 127.0.0.1: another origin than the server's.
-    siteOrigin = `http://localhost:${(site.address() as { port: number }).port}`;
-    browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium' });
+    env = await startSentryBrowserEnv((url, dsn) =>
+      url.pathname === '/assets/app.js'
+        ? { type: 'text/javascript', body: app.js }
+        : url.pathname === '/assets/app.js.map'
+          ? { type: 'application/json', body: app.map }
+          : { type: 'text/html', body: page(dsn) },
+    );
+    ({ project: p, siteOrigin, browser } = env);
   });
   after(async () => {
-    await browser?.close();
-    await new Promise((resolve) => site?.close(resolve));
-    await server?.close();
+    await env?.close();
     rmSync(work, { recursive: true, force: true });
   });
 

@@ -36,7 +36,14 @@ describe('personal access tokens', () => {
     assert.equal(me.body.account.id, user.account.id);
     // Bearer writes need no CSRF header.
     assert.equal((await bearer.patch('/me', { name: 'Script' })).status, 200);
-    assert.ok((await user.api.get('/me/tokens')).body.tokens[0].lastUsedAt);
+    const lastUsed = (await user.api.get('/me/tokens')).body.tokens[0].lastUsedAt;
+    assert.ok(lastUsed);
+    // Written at most once a minute, not on every request (each would be a commit).
+    assert.equal((await bearer.get('/me')).status, 200);
+    assert.equal((await user.api.get('/me/tokens')).body.tokens[0].lastUsedAt, lastUsed);
+    await server.db.run('UPDATE personal_access_tokens SET last_used_at = ?', ['2020-01-01T00:00:00.000Z']);
+    assert.equal((await bearer.get('/me')).status, 200);
+    assert.ok((await user.api.get('/me/tokens')).body.tokens[0].lastUsedAt > '2026');
 
     // A token cannot mint more tokens.
     const minted = await bearer.post('/me/tokens', { name: 'another' });

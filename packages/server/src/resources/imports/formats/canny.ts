@@ -5,11 +5,17 @@
  *   as one JSON file `{ "users": [...], "posts": [...], "votes": [...], "comments": [...] }` or as
  *   a directory / zip with `users.json`, `posts.json`, `votes.json`, `comments.json` (each the
  *   list, or the API answer holding it, or JSON Lines). The objects are the API's: a post's
- *   `id`, `title`, `details`, `status`, `created`, `author {id, email, name}`, `board {name}`; a
- *   vote's `post {id}`, `voter {…}`, `created`; a comment's `id`, `value`, `post {id}`,
- *   `author {…}`, `internal`, `created`. `boards.json` and `changelog.json` are not imported.
- * - `canny-csv`: the posts CSV of a board's export (Title, Details, Status, Board, Author Name,
- *   Author Email, Created At, and Voters as a list of e-mails), without comments.
+ *   `id`, `title`, `details`, `status`, `created`, `author {id, email, name}`, `board {id, name}`,
+ *   `category {name}` (or null); a vote's `post {id}`, `voter {…}`, `created`; a comment's `id`, `value`, `post {id}`,
+ *   `author {…}`, `internal`, `created`; a board's `id`, `name` (boards/list); a changelog entry's
+ *   `id`, `title`, `markdownDetails` (or `plaintextDetails`), `status` (draft, scheduled,
+ *   published), `publishedAt`, `scheduledFor`, `created`, `types` (new, improved, fixed) and
+ *   `posts [{id}]` (entries/list), under `boards` and `entries` (files `boards.json` and
+ *   `entries.json` or `changelog.json`). Boards and categories become tags (an idea carries its board's and its category's);
+ *   entries become changelog entries linked to the ideas they name.
+ * - `canny-csv`: the posts CSV of a board's export (Title, Details, Status, Board, Category,
+ *   Author Name, Author Email, Created At, and Voters as a list of e-mails), without comments;
+ *   the board and category become tags as in the dump.
  */
 import { csvRows, pick } from '../csv.ts';
 import { findFile, type ImportInput } from '../input.ts';
@@ -27,11 +33,78 @@ import {
 } from '../records.ts';
 
 const PARTS = [
+  ['boards', 'board'],
   ['users', 'user'],
   ['posts', 'idea'],
   ['votes', 'vote'],
   ['comments', 'comment'],
+  ['entries', 'entry'],
 ] as const;
+
+/** The files of a dump in a directory or zip, per part (the changelog may be named either way). */
+const PART_FILES: Record<(typeof PARTS)[number][0], string[]> = {
+  boards: ['boards.json', 'boards.jsonl'],
+  users: ['users.json', 'users.jsonl'],
+  posts: ['posts.json', 'posts.jsonl'],
+  votes: ['votes.json', 'votes.jsonl'],
+  comments: ['comments.json', 'comments.jsonl'],
+  entries: ['entries.json', 'entries.jsonl', 'changelog.json', 'changelog.jsonl'],
+};
+
+const ENTRY_STATUSES = ['draft', 'scheduled', 'published'] as const;
+const ENTRY_TYPES = ['new', 'improved', 'fixed'] as const;
+
+const escapeHtml = (value: string) =>
+  value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+
+/**
+ * An entry's Markdown as the changelog's HTML: its text kept as written (no Markdown renderer on
+ * the server), one paragraph per blank-line-separated block, line breaks kept.
+ */
+export function markdownToParagraphs(markdown: string): string {
+  return markdown
+    .split(/\n\s*\n/)
+    .map((block) => block.trim())
+    .filter(Boolean)
+    .map((block) => `<p>${escapeHtml(block).replaceAll(/\r?\n/g, '<br>')}</p>`)
+    .join('');
+}
+
+function entryRecord({ at, row }: JsonItem): ImportRecord {
+  const status = text(row, 'status') ?? 'published';
+  if (!(ENTRY_STATUSES as readonly string[]).includes(status)) {
+    throw new ImportRowError(at, 'status', `"${status.slice(0, 40)}" is not one of ${ENTRY_STATUSES.join(', ')}`);
+  }
+  const types = row['types'];
+  if (types !== undefined && types !== null && !Array.isArray(types))
+    throw new ImportRowError(at, 'types', 'expected a list');
+  const type = (Array.isArray(types) ? types : []).find(
+    (value): value is (typeof ENTRY_TYPES)[number] =>
+      typeof value === 'string' && (ENTRY_TYPES as readonly string[]).includes(value),
+  );
+  const posts = row['posts'];
+  if (posts !== undefined && posts !== null && !Array.isArray(posts))
+    throw new ImportRowError(at, 'posts', 'expected a list');
+  const ideaIds = (Array.isArray(posts) ? posts : []).map((post: unknown, index) => {
+    const id = post !== null && typeof post === 'object' && !Array.isArray(post) ? text(post as Row, 'id') : undefined;
+    if (!id) throw new ImportRowError(at, `posts[${index}].id`, 'is missing');
+    return id;
+  });
+  const details = text(row, 'markdownDetails') ?? text(row, 'plaintextDetails') ?? '';
+  return {
+    kind: 'entry',
+    at,
+    id: required(row, 'id', at),
+    title: required(row, 'title', at),
+    description: markdownToParagraphs(details),
+    statusKey: type ?? 'new',
+    published: status === 'published',
+    publishedAt: date(row, 'publishedAt', at),
+    scheduledFor: date(row, 'scheduledFor', at),
+    createdAt: date(row, 'created', at),
+    ideaIds,
+  };
+}
 
 function refId(row: Row, column: string, at: JsonItem['at']): string {
   const ref = object(row, column, at);
@@ -40,8 +113,13 @@ function refId(row: Row, column: string, at: JsonItem['at']): string {
   return id;
 }
 
-function cannyRecord(kind: (typeof PARTS)[number][1], { at, row }: JsonItem): ImportRecord {
+function cannyRecord(kind: (typeof PARTS)[number][1], item: JsonItem): ImportRecord {
+  const { at, row } = item;
   switch (kind) {
+    case 'board':
+      return { kind, at, id: required(row, 'id', at), name: required(row, 'name', at) };
+    case 'entry':
+      return entryRecord(item);
     case 'user':
       return {
         kind,
@@ -51,7 +129,9 @@ function cannyRecord(kind: (typeof PARTS)[number][1], { at, row }: JsonItem): Im
         name: text(row, 'name'),
         createdAt: date(row, 'created', at),
       };
-    case 'idea':
+    case 'idea': {
+      const board = object(row, 'board', at) ?? {};
+      const category = object(row, 'category', at) ?? {};
       return {
         kind,
         at,
@@ -60,9 +140,12 @@ function cannyRecord(kind: (typeof PARTS)[number][1], { at, row }: JsonItem): Im
         description: text(row, 'details') ?? '',
         status: text(row, 'status') ?? 'open',
         author: person(object(row, 'author', at)),
-        board: text(object(row, 'board', at) ?? {}, 'name'),
+        board: text(board, 'name'),
+        boardId: text(board, 'id'),
+        category: text(category, 'name'),
         createdAt: date(row, 'created', at),
       };
+    }
     case 'vote': {
       const voter = person(object(row, 'voter', at));
       if (!voter) throw new ImportRowError(at, 'voter', 'is missing');
@@ -95,7 +178,10 @@ export async function* readCanny(input: ImportInput): AsyncGenerator<ImportRecor
     // One file: the whole dump in one document, streamed.
     const file = input.names[0]!;
     const notDump = () =>
-      badFile(file, 'expected a Canny dump: an object with "posts" (and "users", "votes", "comments")');
+      badFile(
+        file,
+        'expected a Canny dump: an object with "posts" (and "boards", "users", "votes", "comments", "entries")',
+      );
     if ((await firstCharacter(input.open(file))) !== '{') throw notDump();
     let posts = 0;
     if (partsInOrder.get(input) === false) {
@@ -126,7 +212,7 @@ export async function* readCanny(input: ImportInput): AsyncGenerator<ImportRecor
   }
   if (!findFile(input, 'posts.json', 'posts.jsonl')) throw badFile('(export)', 'a Canny dump needs posts.json');
   for (const [key, kind] of PARTS) {
-    const file = findFile(input, `${key}.json`, `${key}.jsonl`);
+    const file = findFile(input, ...PART_FILES[key]);
     if (!file) continue;
     for await (const item of jsonItems(() => input.open(file), file, key)) yield cannyRecord(kind, item);
   }
@@ -156,6 +242,7 @@ export async function* readCannyCsv(input: ImportInput): AsyncGenerator<ImportRe
       description: pick(row, 'details', 'description', 'content') ?? '',
       status: pick(row, 'status') ?? 'open',
       board: pick(row, 'board', 'boardname'),
+      category: pick(row, 'category', 'categoryname'),
       author: person({ email: pick(row, 'authoremail', 'email'), name: pick(row, 'authorname', 'author') }),
       createdAt,
     };

@@ -1,14 +1,42 @@
 /**
  * Featurebase: its posts as its API lists them (https://docs.featurebase.app, "submissions":
- * `id`, `title`, `content`, `postStatus {name}`, `postCategory {category}`, `user {id, name,
- * email}`, `date`), as a JSON file (the list, or `{ "results": [...] }`) or in a directory / zip
- * with `comments.json` (`id`, `submissionId`, `content`, `author {…}` or `user {…}`, `createdAt`);
- * or its posts CSV (Title, Content, Status, Board, Author Name, Author Email, Created At, Id).
+ * `id`, `title`, `content`, `postStatus {name}`, `postCategory {category}`, `postTags [{name,
+ * color, private}]`, `user {id, name, email}`, `date`), as a JSON file (the list, or
+ * `{ "results": [...] }`) or in a directory / zip with `comments.json` (`id`, `submissionId`,
+ * `content`, `author {…}` or `user {…}`, `createdAt`); or its posts CSV (Title, Content, Status,
+ * Board, Tags (comma-separated), Author Name, Author Email, Created At, Id).
  */
 import { csvRows, pick } from '../csv.ts';
 import { findFile, type ImportInput } from '../input.ts';
 import { jsonItems } from '../json.ts';
-import { badFile, date, ImportRowError, object, person, required, text, type ImportRecord } from '../records.ts';
+import {
+  badFile,
+  date,
+  hexColor,
+  type IdeaTag,
+  ImportRowError,
+  nameList,
+  object,
+  person,
+  required,
+  text,
+  type ImportRecord,
+  type Row,
+  type Where,
+} from '../records.ts';
+
+/** A post's `postTags`: a list of `{name, color, private}` (or of names); a private one is marked so. */
+function postTags(row: Row, at: Where): IdeaTag[] | undefined {
+  const value = row['postTags'];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw new ImportRowError(at, 'postTags', 'expected a list');
+  return value.map((item: unknown, index): IdeaTag => {
+    const tag: Row = item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as Row) : { name: item };
+    const name = text(tag, 'name');
+    if (!name) throw new ImportRowError(at, `postTags[${index}].name`, 'is missing');
+    return { name, color: hexColor(text(tag, 'color')), private: tag['private'] === true };
+  });
+}
 
 export async function* readFeaturebase(input: ImportInput): AsyncGenerator<ImportRecord> {
   const csv = input.names.find((name) => /\.csv$/i.test(name));
@@ -24,6 +52,7 @@ export async function* readFeaturebase(input: ImportInput): AsyncGenerator<Impor
         description: pick(row, 'content', 'description', 'details') ?? '',
         status: pick(row, 'status', 'poststatus') ?? 'in review',
         board: pick(row, 'board', 'category'),
+        tags: nameList(pick(row, 'tags', 'posttags')),
         author: person({ email: pick(row, 'authoremail', 'email'), name: pick(row, 'authorname', 'author') }),
         createdAt: date(row, ['createdat', 'date', 'created'].find((c) => row[c]) ?? 'createdat', at),
       };
@@ -42,6 +71,7 @@ export async function* readFeaturebase(input: ImportInput): AsyncGenerator<Impor
       description: text(row, 'content') ?? '',
       status: text(object(row, 'postStatus', at) ?? {}, 'name') ?? 'in review',
       board: text(object(row, 'postCategory', at) ?? {}, 'category'),
+      tags: postTags(row, at),
       author: person(object(row, 'user', at)),
       createdAt: date(row, 'date', at),
     };

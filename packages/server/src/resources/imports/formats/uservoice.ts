@@ -1,15 +1,16 @@
 /**
  * UserVoice's CSV export of suggestions: one row per idea and voter (the idea's columns repeated
  * on each of its voters' rows): `ideaId`, `ideaTitle`, `ideaDescription`, `ideaCreatorEmailAddress`,
- * `ideaCreatorName`, `forumName`, `publicStatusName`, `createdTimestamp` (`2025-07-21 03:37:03`,
- * UTC), and the voter's `userEmailAddress`, `userName`. A directory or zip may add the comments
+ * `ideaCreatorName`, `forumName`, `categoryName` (the forum and its category become tags), `labels`
+ * (the idea's labels, comma-separated: a tag each),
+ * `publicStatusName`, `createdTimestamp` (`2025-07-21 03:37:03`, UTC), and the voter's `userEmailAddress`, `userName`. A directory or zip may add the comments
  * export (a CSV whose name has "comment": `suggestionId`, `text`, `userEmail`, `userName`,
  * `createdAt`).
  */
 import { basename } from 'node:path';
 import { csvRows, pick } from '../csv.ts';
 import type { ImportInput } from '../input.ts';
-import { date, ImportRowError, person, type ImportRecord } from '../records.ts';
+import { date, ImportRowError, nameList, person, type ImportRecord } from '../records.ts';
 
 export async function* readUserVoice(input: ImportInput): AsyncGenerator<ImportRecord> {
   const csvs = input.names.filter((name) => /\.csv$/i.test(name) || input.names.length === 1);
@@ -29,7 +30,9 @@ export async function* readUserVoice(input: ImportInput): AsyncGenerator<ImportR
         title,
         description: pick(row, 'ideadescription', 'description') ?? '',
         status: pick(row, 'publicstatusname', 'status') ?? 'active',
-        board: pick(row, 'forumname'),
+        board: pick(row, 'forumname', 'forum'),
+        category: pick(row, 'categoryname', 'category'),
+        tags: nameList(pick(row, 'labels', 'labelnames', 'label')),
         author: person({ email: pick(row, 'ideacreatoremailaddress'), name: pick(row, 'ideacreatorname') }),
         createdAt: date(row, 'createdtimestamp', at),
       };

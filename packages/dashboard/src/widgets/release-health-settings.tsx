@@ -1,0 +1,120 @@
+/**
+ * When a release's health has dropped (`release.health_dropped`, told once per drop to the
+ * webhooks): crash-free sessions below a threshold, or more than some percentage points below
+ * the previous release's, judged once a release has enough sessions. Read by members, changed by
+ * admins (GET and PATCH /projects/{id}/release-health-settings); a refusal is shown at its field
+ * and nothing typed is lost.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api, unwrap } from '../api/client.ts';
+import { type DropSettings, dropSettingsKey } from '../api/release-health.ts';
+import { Field, fieldErrors } from '../ui.tsx';
+import { FormActions } from './form-actions.tsx';
+import { QueryView } from './states.tsx';
+
+export function ReleaseHealthSettings({ projectId, admin }: { projectId: string; admin: boolean }) {
+  const settings = useQuery({
+    queryKey: dropSettingsKey(projectId),
+    queryFn: () =>
+      unwrap(api.GET('/projects/{projectId}/release-health-settings', { params: { path: { projectId } } })),
+  });
+  return (
+    <section className="card stack" aria-labelledby="drop-settings-title">
+      <h2 id="drop-settings-title">When a release’s health drops</h2>
+      <p className="muted">
+        A release has dropped when its crash-free sessions fall below the threshold, or this many points below the
+        previous release's; the webhooks are told once per drop (release.health_dropped).
+      </p>
+      <QueryView query={settings} what="the health drop settings">
+        {(data) =>
+          admin ? (
+            <SettingsForm projectId={projectId} saved={data} />
+          ) : (
+            <dl className="facts">
+              <dt>Crash-free threshold</dt>
+              <dd>{data.crashFreeThreshold} %</dd>
+              <dt>Points under the previous release</dt>
+              <dd>{data.maxDropPoints}</dd>
+              <dt>Sessions before a release is judged</dt>
+              <dd>{data.minSessions}</dd>
+            </dl>
+          )
+        }
+      </QueryView>
+    </section>
+  );
+}
+
+function SettingsForm({ projectId, saved }: { projectId: string; saved: DropSettings }) {
+  const queryClient = useQueryClient();
+  const [threshold, setThreshold] = useState(String(saved.crashFreeThreshold));
+  const [points, setPoints] = useState(String(saved.maxDropPoints));
+  const [minSessions, setMinSessions] = useState(String(saved.minSessions));
+  const [note, setNote] = useState('');
+  const save = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.PATCH('/projects/{projectId}/release-health-settings', {
+          params: { path: { projectId } },
+          body: {
+            crashFreeThreshold: Number(threshold),
+            maxDropPoints: Number(points),
+            minSessions: Number(minSessions),
+          },
+        }),
+      ),
+    onSuccess: (data) => {
+      setNote(
+        `Saved: below ${data.crashFreeThreshold} % crash-free sessions, or ${data.maxDropPoints} points under the previous release.`,
+      );
+      queryClient.setQueryData(dropSettingsKey(projectId), data);
+    },
+  });
+  // A field left empty or not a number is named here; a number out of range, by the server.
+  const [missing, setMissing] = useState<Record<string, string>>({});
+  const errors = { ...fieldErrors(save.error), ...missing };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setNote('');
+    const typed = { crashFreeThreshold: threshold, maxDropPoints: points, minSessions };
+    const wrong = Object.fromEntries(
+      Object.entries(typed)
+        .filter(([, value]) => value.trim() === '' || !Number.isFinite(Number(value)))
+        .map(([name]) => [name, 'Enter a number']),
+    );
+    setMissing(wrong);
+    if (Object.keys(wrong).length === 0) save.mutate();
+  };
+  return (
+    <form className="stack" onSubmit={submit} noValidate aria-labelledby="drop-settings-title">
+      <div className="releases-form-grid">
+        <Field
+          label="Crash-free threshold (%)"
+          description="A release below this share of crash-free sessions has dropped, 0 to 100"
+          type="number"
+          value={threshold}
+          onChange={setThreshold}
+          serverError={errors.crashFreeThreshold}
+        />
+        <Field
+          label="Points under the previous release"
+          description="A release this many percentage points below the previous one has dropped, 0 to 100"
+          type="number"
+          value={points}
+          onChange={setPoints}
+          serverError={errors.maxDropPoints}
+        />
+        <Field
+          label="Sessions before a release is judged"
+          description="A release with fewer sessions is not judged"
+          type="number"
+          value={minSessions}
+          onChange={setMinSessions}
+          serverError={errors.minSessions}
+        />
+      </div>
+      <FormActions error={save.error} note={note || undefined} busy={save.isPending} submit="Save drop settings" />
+    </form>
+  );
+}

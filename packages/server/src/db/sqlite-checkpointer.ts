@@ -1,0 +1,141 @@
+/**
+ * WAL checkpoints off the event loop (issue 37, "no request stalls the others").
+ *
+ * SQLite's automatic checkpoint runs inside the COMMIT that crosses `wal_autocheckpoint` pages, on
+ * the connection that committed: here the writer, on the event loop. Copying 10,000 pages (about
+ * 40 MB) back into the database file took 50–60 ms, once a second under new error groups, and
+ * was the whole of the loop delay's p99 in `npm run loop-delay` (writes alone: p99 58–75 ms;
+ * with the checkpoint moved out of the way, 13 ms at the probe's 10 ms resolution).
+ *
+ * So the writer checkpoints by itself only as a backstop (sqlite.ts sets its `wal_autocheckpoint`
+ * half as far again as the threshold, reached only when this worker falls behind) and a worker thread with its own connection runs a PASSIVE checkpoint when the WAL holds
+ * as many frames as the writer's threshold was: the same checkpoints as before, off the loop. (A
+ * checkpoint every second instead, tried first, cost new error groups about a third of their rate:
+ * pages written again and again were copied back every second rather than once per 40 MB.) How
+ * full the WAL is comes from the wal-index header in the `-shm` file (its documented layout,
+ * https://sqlite.org/walformat.html: `mxFrame` at byte 16, `nBackfill` at byte 96), read every
+ * TICK_MS while commits arrive; where it cannot be read, a checkpoint follows each tick with
+ * commits. A PASSIVE checkpoint is what the automatic one was: it copies the frames no reader still
+ * needs and never blocks.
+ *
+ * The WAL starts again from its beginning only when a write transaction begins with every frame
+ * already in the file. The writer's own checkpoint ran between its commits, so that held; the
+ * worker's runs while the writer goes on appending, and under steady writes it never quite caught
+ * up: the WAL grew without end (to 200 MB in seconds in test/db/wal.test.ts). So once the worker
+ * has copied the bulk, the writer copies the tail itself, between two of its transactions: the
+ * frames written during the worker's checkpoint, a small part of the whole. The worker starts with the first checkpoint (a server that only reads
+ * never pays for its thread) and ends when the server rests. If it fails, the writer checkpoints
+ * by itself again, as before.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { endianness } from 'node:os';
+import { extname } from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+/** How often the WAL's fill is looked at while commits arrive. */
+export const TICK_MS = 250;
+/** Byte offsets in the wal-index header (native byte order). */
+const MX_FRAME = 16;
+const N_BACKFILL = 96;
+
+export class SqliteCheckpointer {
+  private readonly path: string;
+  /** Called when the worker cannot run: the writer takes its checkpoints back. */
+  private readonly onFailure: () => void;
+  private worker: Worker | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight = false;
+  private failed = false;
+  /** Commits noted since the last checkpoint was asked for. */
+  private dirty = false;
+
+  /** Frames in the WAL not yet in the file that start a checkpoint. */
+  private readonly pages: number;
+  private readonly header = Buffer.alloc(N_BACKFILL + 4);
+
+  /** Runs a PASSIVE checkpoint on the writer between its transactions (the tail, see above). */
+  private readonly checkpointTail: () => Promise<void>;
+
+  constructor(path: string, pages: number, hooks: { checkpointTail: () => Promise<void>; onFailure: () => void }) {
+    this.path = path;
+    this.pages = pages;
+    this.checkpointTail = hooks.checkpointTail;
+    this.onFailure = hooks.onFailure;
+  }
+
+  /** A commit happened: the WAL's fill is looked at on the next tick. Cheap: a flag. */
+  noteCommit(): void {
+    this.dirty = true;
+    if (this.timer || this.failed) return;
+    this.timer = setInterval(() => this.tick(), TICK_MS);
+    this.timer.unref();
+  }
+
+  private tick(): void {
+    if (!this.dirty || this.inFlight) return;
+    const waiting = this.framesWaiting();
+    if (waiting !== undefined && waiting < this.pages) return;
+    this.dirty = false;
+    this.inFlight = true;
+    this.ensureWorker().postMessage(null);
+  }
+
+  /** Frames in the WAL not yet copied back, from the wal-index header; undefined if unreadable. */
+  private framesWaiting(): number | undefined {
+    let fd: number | undefined;
+    try {
+      fd = openSync(`${this.path}-shm`, 'r');
+      if (readSync(fd, this.header, 0, this.header.length, 0) < this.header.length) return undefined;
+      const little = endianness() === 'LE';
+      const read = (offset: number) => (little ? this.header.readUInt32LE(offset) : this.header.readUInt32BE(offset));
+      return Math.max(0, read(MX_FRAME) - read(N_BACKFILL));
+    } catch {
+      return undefined;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    // `.ts` in the source tree, `.js` in the built server (dist/).
+    const worker = new Worker(new URL(`./sqlite-checkpoint-worker${extname(import.meta.url)}`, import.meta.url), {
+      workerData: { path: this.path },
+    });
+    worker.unref();
+    worker.on('message', () => {
+      // Still in flight until the tail is copied, so that no second bulk starts meanwhile.
+      this.checkpointTail().then(
+        () => (this.inFlight = false),
+        () => (this.inFlight = false),
+      );
+    });
+    worker.on('error', () => this.fail(worker));
+    worker.on('exit', () => this.fail(worker));
+    this.worker = worker;
+    return worker;
+  }
+
+  private fail(worker: Worker): void {
+    if (this.worker !== worker) return; // ended on purpose (rest, close)
+    this.worker = undefined;
+    this.inFlight = false;
+    this.failed = true;
+    this.stopTimer();
+    this.onFailure();
+  }
+
+  private stopTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Ends the worker (the server rests or closes); the next commit starts it again. */
+  async stop(): Promise<void> {
+    this.stopTimer();
+    const worker = this.worker;
+    this.worker = undefined;
+    this.inFlight = false;
+    if (worker) await worker.terminate();
+  }
+}

@@ -10,6 +10,7 @@ import { type BenchDb, DB_LABEL } from './databases.ts';
 import type { Memory } from './memory.ts';
 import { hasTaskset } from './processes.ts';
 import { type Ceiling, fmt, type Measured } from './run-rounds.ts';
+import { BENCH_SMOKE } from './seed.ts';
 import {
   CEILING_SECONDS,
   CONNECTIONS,
@@ -135,6 +136,8 @@ export function writeResults(runs: DbRun[], started: number, loadBefore: number[
       ceilingSeconds: CEILING_SECONDS,
       connections: CONNECTIONS,
       wrkThreads: 1,
+      // Seeded at a fiftieth of the sizes the ids name (BENCH_SMOKE, seed.ts): not a measurement.
+      ...(BENCH_SMOKE ? { smoke: true } : {}),
     },
     databases: runs.map((run) => ({
       db: run.db,
@@ -180,7 +183,7 @@ export function writeResults(runs: DbRun[], started: number, loadBefore: number[
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(RESULTS_DIR, `${name}.md`), `# ${ONLY ? 'Subset' : 'Latest'} benchmark results\n\n${markdown}`);
-  if (env['BENCH_NO_README'] !== '1' && !ONLY && !env['BENCH_RESULTS_DIR']) {
+  if (env['BENCH_NO_README'] !== '1' && !ONLY && !env['BENCH_RESULTS_DIR'] && !BENCH_SMOKE) {
     const readmePath = join(PACKAGE_DIR, 'README.md');
     const readme = readFileSync(readmePath, 'utf8');
     const start = '<!-- results:start -->';

@@ -21,7 +21,8 @@
  * results/), BENCH_SERVER_MAIN (another server entry point instead of the built server's bin, e.g.
  * a patched checkout, to compare a change), BENCH_SERVER_NODE_ARGS (Node flags added to the server's,
  * e.g. `--heapsnapshot-signal=SIGUSR2`), BENCH_PG_URL (the PostgreSQL server's maintenance
- * database, default postgres://postgres@127.0.0.1:5432/postgres).
+ * database, default postgres://postgres@127.0.0.1:5432/postgres), BENCH_SMOKE=1 (the large data sets at
+ * a fiftieth of their size, for the bench's own test: its figures measure nothing; see seed.ts).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';

@@ -27,6 +27,18 @@ import { createAccount } from '../../server/src/resources/accounts/index.ts';
 import { createToken } from '../../server/src/resources/tokens/index.ts';
 import { loadSessionAggregates } from '../../server/src/resources/release-health/index.ts';
 
+/**
+ * BENCH_SMOKE=1 (the bench's own test in `npm test`): the large data sets are seeded at a fiftieth
+ * of their size, at least 2,000 rows (above the 1,000 where counts are capped, so capped answers
+ * still show), with the scenarios' ids and labels unchanged. Such a run's figures measure nothing
+ * (the report says `smoke: true`); the test asks only that every scenario answers right, and the
+ * full sizes cost most of its time (seeding 100,000 ideas, log groups and 1,000,000 sessions).
+ */
+export const BENCH_SMOKE = process.env['BENCH_SMOKE'] === '1';
+/** How many rows a data set of `nominal` rows gets in this run (see BENCH_SMOKE). */
+export const seededSize = (nominal: number): number =>
+  BENCH_SMOKE ? Math.min(nominal, Math.max(2000, nominal / 50)) : nominal;
+
 export const BENCH_PROJECT_ID = 'bench';
 /** A second project whose public board holds 1,000 ideas (the board issue's size). */
 export const BENCH_BOARD_PROJECT_ID = 'bench-board';
@@ -87,13 +99,14 @@ const WORDS = ['checkout', 'login', 'search', 'upload', 'export', 'billing', 'sy
  */
 async function seedLogGroups(db: Parameters<typeof storeLogBatch>[0], projectId: string): Promise<void> {
   const now = Date.now();
-  const step = (BENCH_LOG_DAYS * 86_400_000) / BENCH_LOG_GROUPS;
+  const groups = seededSize(BENCH_LOG_GROUPS);
+  const step = (BENCH_LOG_DAYS * 86_400_000) / groups;
   const scope = { projectId, environment: 'live' as const };
   const BATCH = 100;
   const WAVE = 100;
-  for (let wave = 0; wave < BENCH_LOG_GROUPS; wave += BATCH * WAVE) {
+  for (let wave = 0; wave < groups; wave += BATCH * WAVE) {
     const writes: Promise<void>[] = [];
-    for (let from = wave; from < Math.min(wave + BATCH * WAVE, BENCH_LOG_GROUPS); from += BATCH) {
+    for (let from = wave; from < Math.min(wave + BATCH * WAVE, groups); from += BATCH) {
       const entries: LogEntry[] = [];
       for (let i = from; i < from + BATCH; i++) {
         entries.push({
@@ -102,7 +115,7 @@ async function seedLogGroups(db: Parameters<typeof storeLogBatch>[0], projectId:
           source: `service-${i % 10}`,
           message: `Line ${i}: ${WORDS[i % WORDS.length]} step ${i % 97} took ${i % 500} ms`,
           data: { i, route: `/api/${WORDS[(i * 7) % WORDS.length]}/${i % 1000}` },
-          timestamp: new Date(now - (BENCH_LOG_GROUPS - i) * step).toISOString(),
+          timestamp: new Date(now - (groups - i) * step).toISOString(),
         });
       }
       writes.push(storeLogBatch(db, scope, entries, new Date(now)));
@@ -311,7 +324,7 @@ export async function seedBenchDatabase(
     await db.transaction((tx) => seedContentProject(tx, BENCH_METERED_PROJECT_ID, BENCH_METERED_QUOTA));
     const roadmapKeys = new Map<number, string>();
     for (const size of options.roadmapSizes) {
-      await db.transaction((tx) => seedRoadmapProject(tx, roadmapProjectId(size), size));
+      await db.transaction((tx) => seedRoadmapProject(tx, roadmapProjectId(size), seededSize(size)));
       const roadmapKey = await createApiKey(db, roadmapProjectId(size), 'live', ALL_PUBLIC_SCOPES, {
         name: 'Benchmark',
       });
@@ -346,7 +359,7 @@ export async function seedBenchDatabase(
     // The management API's reads (the log explorer, the inbox of each roadmap project) need an account.
     const claimed = options.roadmapSizes.map(roadmapProjectId);
     for (const sessions of options.releaseSessions ?? []) {
-      await seedReleaseSessions(db, releasesProjectId(sessions), sessions);
+      await seedReleaseSessions(db, releasesProjectId(sessions), seededSize(sessions));
       claimed.push(releasesProjectId(sessions));
     }
     if (options.logGroups) {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { migratedTemplate } from './pg-template.ts';
 
 export type TestDbKind = 'sqlite' | 'postgres';
 
@@ -22,8 +23,15 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database of the suite's kind; `drop` removes it. */
-export async function createTestDatabase(kind: TestDbKind = testDbKind()): Promise<TestDatabase> {
+/**
+ * A fresh database of the suite's kind; `drop` removes it. Empty, unless `migrated` asks for one
+ * with every migration run: on PostgreSQL a copy of a migrated template (pg-template.ts says why);
+ * on SQLite that is no faster than migrating, so it stays empty and the caller migrates.
+ */
+export async function createTestDatabase(
+  kind: TestDbKind = testDbKind(),
+  options: { migrated?: boolean } = {},
+): Promise<TestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'signpost-test-'));
   if (kind === 'sqlite') {
     return {
@@ -36,7 +44,8 @@ export async function createTestDatabase(kind: TestDbKind = testDbKind()): Promi
   const name = `signpost_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  const template = options.migrated ? await migratedTemplate(PG_ADMIN_URL) : undefined;
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;

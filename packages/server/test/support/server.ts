@@ -88,7 +88,7 @@ async function addProject(
 }
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
-  const database = options.database ?? (await createTestDatabase(options.db));
+  const database = options.database ?? (await createTestDatabase(options.db, { migrated: true }));
   const config = testConfig(database, options.env);
   const opened = openDatabase(config);
   const db = options.wrapDatabase ? options.wrapDatabase(opened) : opened;

@@ -80,7 +80,12 @@ export class SqliteCheckpointer {
     this.ensureWorker().postMessage(null);
   }
 
-  /** Frames in the WAL not yet copied back, from the wal-index header; undefined if unreadable. */
+  /**
+   * Frames in the WAL not yet copied back, from the wal-index header; undefined if unreadable.
+   * The file is opened for each look (at most four a second, while commits arrive): a descriptor
+   * kept open would have to follow the `-shm` file being removed and made again when the
+   * server's connections close at rest, for three system calls saved per tick.
+   */
   private framesWaiting(): number | undefined {
     let fd: number | undefined;
     try {

@@ -34,7 +34,7 @@ export async function expireCheckHours(db: Database, sql: string, cutoff: string
   return db.transaction(async (tx) => {
     const rows = await tx.all<{ project_id: string; release: string; checks: number }>(
       `${sql} RETURNING project_id, release, checks`,
-      [cutoff, limit],
+      [cutoff, cutoff, limit],
     );
     const byKey = new Map<string, { projectId: string; release: string; checks: number }>();
     for (const row of rows) {

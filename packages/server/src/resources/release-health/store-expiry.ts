@@ -27,20 +27,14 @@ export async function expireBatch(db: Database, table: ExpiringTable, cutoff: st
     release_users: 'project_id, environment, release, sdk_environment, distinct_id',
     release_checks: 'project_id, release, hour',
   }[table];
-  const sql = `DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE ${column} < ? LIMIT ?)`;
-  if (table === 'release_session_users') {
-    // Partitioned by `hour` on PostgreSQL (partitions.ts): the outer condition names it too, so the
-    // delete visits only the partitions that can hold old rows (the edge week and DEFAULT; the
-    // keeper drops the ones wholly past). Its key holds `hour`, as the table's primary key does.
-    const { changes } = await db.run(
-      `DELETE FROM ${table} WHERE ${column} < ? AND (${key}) IN (SELECT ${key} FROM ${table} WHERE ${column} < ? LIMIT ?)`,
-      [cutoff, cutoff, limit],
-    );
-    return changes;
-  }
+  // The outer condition repeats the inner one: on a table partitioned by that column (PostgreSQL's
+  // `release_session_users`, partitions.ts) it lets the delete visit only the partitions that can
+  // hold old rows (the edge week and DEFAULT; the keeper drops the ones wholly past); elsewhere it
+  // costs nothing. That table's key holds `hour`, as its primary key must.
+  const sql = `DELETE FROM ${table} WHERE ${column} < ? AND (${key}) IN (SELECT ${key} FROM ${table} WHERE ${column} < ? LIMIT ?)`;
   if (table === 'release_session_hours') return expireSessionHours(db, sql, cutoff, limit);
   if (table === 'release_checks') return expireCheckHours(db, sql, cutoff, limit);
-  const { changes } = await db.run(sql, [cutoff, limit]);
+  const { changes } = await db.run(sql, [cutoff, cutoff, limit]);
   return changes;
 }
 
@@ -61,7 +55,7 @@ async function expireSessionHours(db: Database, sql: string, cutoff: string, lim
       last_crashed_users: number;
     }>(
       `${sql} RETURNING project_id, environment, release, sdk_environment, healthy, errored, unhandled, abnormal, crashed, last_users, last_crashed_users`,
-      [cutoff, limit],
+      [cutoff, cutoff, limit],
     );
     const byKey = new Map<string, { key: string[]; d: TotalsDelta }>();
     for (const row of rows) {

@@ -5,7 +5,6 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SignJWT } from 'jose';
 import { rotateSsoSecret } from '../../src/resources/board/sso-secret.ts';
 import { Api } from '../support/api.ts';
 import {
@@ -17,15 +16,7 @@ import {
   watchedPage,
   type BoardTestEnv,
 } from '../support/board.ts';
-
-async function ssoToken(secret: string, claims: Record<string, unknown>, options: { age?: number; ttl?: number } = {}) {
-  const now = Math.floor(Date.now() / 1000) - (options.age ?? 0);
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt(now)
-    .setExpirationTime(now + (options.ttl ?? 300))
-    .sign(new TextEncoder().encode(secret));
-}
+import { ssoToken } from '../support/sso.ts';
 
 describe('the public board, with people', () => {
   let env: BoardTestEnv;

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestProject, type TestServer } from '../support/server.ts';
 import { Api } from '../support/api.ts';
-import { countStatements, NO_BACKGROUND_WRITES, type StatementCount } from '../support/counting-database.ts';
+import { countingServerOptions, type StatementCount } from '../support/counting-database.ts';
 import { insertFeature } from '../../src/resources/features/store.ts';
 import { insertComment } from '../../src/resources/features/store-comments.ts';
 import { insertEntry } from '../../src/resources/changelog/index.ts';
@@ -74,14 +74,9 @@ describe('statements per request: a fixed number for every list, whatever its le
   const projects: { project: TestProject; featureId: string; api: Api }[] = [];
 
   before(async () => {
-    server = await startTestServer({
-      env: NO_BACKGROUND_WRITES,
-      wrapDatabase: (db) => {
-        const counting = countStatements(db);
-        count = counting.count;
-        return counting.db;
-      },
-    });
+    const counting = countingServerOptions();
+    count = counting.count;
+    server = await startTestServer(counting);
     for (const items of [1, 60]) {
       const project = await server.createProject();
       const featureId = await seed(server.db, project.projectId, items);

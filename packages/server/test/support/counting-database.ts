@@ -10,8 +10,11 @@ export interface StatementCount {
 }
 
 /** `noted`, when given, receives the text of every statement as well. */
-export function countStatements(db: Database, noted?: string[]): { db: Database; count: StatementCount } {
-  const count: StatementCount = { statements: 0 };
+export function countStatements(
+  db: Database,
+  noted?: string[],
+  count: StatementCount = { statements: 0 },
+): { db: Database; count: StatementCount } {
   const note = (sql: string) => {
     count.statements++;
     noted?.push(sql.trim());
@@ -56,3 +59,16 @@ export const NO_BACKGROUND_WRITES: Record<string, string> = {
   LOG_LINES_WORKER_MS: '0',
   QUOTA_FLUSH_INTERVAL_MS: '60000',
 };
+
+/**
+ * startTestServer's options for a server whose statements are counted, with no background writes;
+ * `count` moves with every statement the server runs.
+ */
+export function countingServerOptions(): {
+  count: StatementCount;
+  env: Record<string, string>;
+  wrapDatabase: (db: Database) => Database;
+} {
+  const count: StatementCount = { statements: 0 };
+  return { count, env: NO_BACKGROUND_WRITES, wrapDatabase: (db) => countStatements(db, undefined, count).db };
+}

@@ -3,7 +3,7 @@
  * standalone or linked to one or more features (`feature_id` is kept equal to the first link, for
  * the `featureId` the APIs answer). Reads that show the linked features are in read-model.ts.
  */
-import { bool, type Queryable } from '../../db/database.ts';
+import { bool, type Queryable, type SqlValue } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { Assignments } from '../../db/assignments.ts';
 import { emitDomainEvent } from '../../db/domain-events.ts';
@@ -159,25 +159,38 @@ export interface ImportedEntry {
 export async function insertImportedEntry(tx: Queryable, projectId: string, input: ImportedEntry): Promise<string> {
   const id = newId('chg');
   await tx.run(
-    `INSERT INTO changelog_entries (id, project_id, feature_id, summary, description, status_key, status_label, published, created_at, published_at, publish_at, announcement)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      id,
-      projectId,
-      null,
-      input.summary,
-      input.description,
-      input.statusKey,
-      STANDALONE_STATUSES[input.statusKey],
-      bool(input.published),
-      input.createdAt,
-      input.published ? input.publishedAt : null,
-      input.published ? null : input.publishAt,
-      bool(false),
-    ],
+    `INSERT INTO changelog_entries (${IMPORTED_COLUMNS.join(', ')}, id, project_id, feature_id, announcement)
+     VALUES (${IMPORTED_COLUMNS.map(() => '?').join(', ')}, ?, ?, ?, ?)`,
+    [...importedValues(input), id, projectId, null, bool(false)],
   );
   await setLinks(tx, id, input.featureIds);
   return id;
+}
+
+/** The columns an import writes, first and again (insertImportedEntry, updateImportedEntry). */
+const IMPORTED_COLUMNS = [
+  'summary',
+  'description',
+  'status_key',
+  'status_label',
+  'published',
+  'created_at',
+  'published_at',
+  'publish_at',
+] as const;
+
+/** IMPORTED_COLUMNS' values of an entry: a draft keeps its schedule, a published entry its date. */
+function importedValues(input: ImportedEntry): SqlValue[] {
+  return [
+    input.summary,
+    input.description,
+    input.statusKey,
+    STANDALONE_STATUSES[input.statusKey],
+    bool(input.published),
+    input.createdAt,
+    input.published ? input.publishedAt : null,
+    input.published ? null : input.publishAt,
+  ];
 }
 
 /**
@@ -217,21 +230,10 @@ export async function updateImportedEntry(
     row.publish_at === publishAt &&
     links.join(',') === [...new Set(input.featureIds)].join(',');
   if (same) return 'unchanged';
-  await tx.run(
-    `UPDATE changelog_entries SET summary = ?, description = ?, status_key = ?, status_label = ?, published = ?,
-       created_at = ?, published_at = ?, publish_at = ? WHERE id = ?`,
-    [
-      input.summary,
-      input.description,
-      input.statusKey,
-      STANDALONE_STATUSES[input.statusKey],
-      bool(input.published),
-      input.createdAt,
-      publishedAt,
-      publishAt,
-      id,
-    ],
-  );
+  await tx.run(`UPDATE changelog_entries SET ${IMPORTED_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`, [
+    ...importedValues(input),
+    id,
+  ]);
   await setLinks(tx, id, input.featureIds);
   return 'updated';
 }

@@ -14,6 +14,7 @@
 import type { Queryable, SqlValue } from '../../db/database.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import type { SessionAggregate } from './parse.ts';
+import { TOTALS_INSERT, TOTALS_ON_CONFLICT, TOTALS_ROW, totalsRow } from './store-totals.ts';
 
 /** Rows of a multi-row INSERT per statement (parameters stay far below either database's limit). */
 const ROWS_PER_STATEMENT = 500;
@@ -125,33 +126,9 @@ export async function loadSessionAggregates(
   await insertChunked(
     tx,
     [...totals.values()],
-    `INSERT INTO release_health_totals (project_id, environment, release, sdk_environment, first_hour, last_hour,
-       healthy, errored, unhandled, abnormal, crashed, users, crashed_users)`,
-    '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    `ON CONFLICT (project_id, environment, release, sdk_environment) DO UPDATE SET
-       first_hour = CASE WHEN excluded.first_hour < release_health_totals.first_hour THEN excluded.first_hour ELSE release_health_totals.first_hour END,
-       last_hour = CASE WHEN excluded.last_hour > release_health_totals.last_hour THEN excluded.last_hour ELSE release_health_totals.last_hour END,
-       healthy = release_health_totals.healthy + excluded.healthy,
-       errored = release_health_totals.errored + excluded.errored,
-       unhandled = release_health_totals.unhandled + excluded.unhandled,
-       abnormal = release_health_totals.abnormal + excluded.abnormal,
-       crashed = release_health_totals.crashed + excluded.crashed,
-       users = release_health_totals.users + excluded.users,
-       crashed_users = release_health_totals.crashed_users + excluded.crashed_users`,
-    ({ at, first, last, sums: s }) => [
-      projectId,
-      environment,
-      at.release,
-      at.sdkEnvironment,
-      first,
-      last,
-      s.healthy,
-      s.errored,
-      s.unhandled,
-      s.abnormal,
-      s.crashed,
-      s.users,
-      s.crashedUsers,
-    ],
+    TOTALS_INSERT,
+    TOTALS_ROW,
+    TOTALS_ON_CONFLICT,
+    ({ at, first, last, sums }) => totalsRow(scope, at, { first, last }, sums),
   );
 }

@@ -1,7 +1,8 @@
 /**
  * The only writes of release_health_totals: each release and SDK environment's running totals,
- * moved by every write to its hour rows (store.ts, the intake) and by their expiry
- * (store-expiry.ts), so the releases list reads one row per release instead of summing hours.
+ * moved by every write to its hour rows (store.ts, the intake; store-load.ts, a bulk load, with
+ * this file's statement) and by their expiry (store-expiry.ts), so the releases list reads one row
+ * per release instead of summing hours.
  */
 import type { Queryable } from '../../db/database.ts';
 import type { Scope } from '../../kernel/scope.ts';
@@ -44,10 +45,14 @@ const isEmpty = (d: TotalsDelta) =>
   d.users === 0 &&
   d.crashedUsers === 0;
 
-const ADD_TOTALS = `INSERT INTO release_health_totals (project_id, environment, release, sdk_environment, first_hour, last_hour,
-    healthy, errored, unhandled, abnormal, crashed, users, crashed_users)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (project_id, environment, release, sdk_environment) DO UPDATE SET
+/**
+ * The totals' upsert in parts: one row here (addTotals), many per statement in the bench's bulk
+ * load (store-load.ts). A conflicting row adds its sums and widens the hour bounds.
+ */
+export const TOTALS_INSERT = `INSERT INTO release_health_totals (project_id, environment, release, sdk_environment, first_hour, last_hour,
+    healthy, errored, unhandled, abnormal, crashed, users, crashed_users)`;
+export const TOTALS_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+export const TOTALS_ON_CONFLICT = `ON CONFLICT (project_id, environment, release, sdk_environment) DO UPDATE SET
     first_hour = CASE WHEN excluded.first_hour < release_health_totals.first_hour THEN excluded.first_hour ELSE release_health_totals.first_hour END,
     last_hour = CASE WHEN excluded.last_hour > release_health_totals.last_hour THEN excluded.last_hour ELSE release_health_totals.last_hour END,
     healthy = release_health_totals.healthy + excluded.healthy,
@@ -57,6 +62,30 @@ const ADD_TOTALS = `INSERT INTO release_health_totals (project_id, environment, 
     crashed = release_health_totals.crashed + excluded.crashed,
     users = release_health_totals.users + excluded.users,
     crashed_users = release_health_totals.crashed_users + excluded.crashed_users`;
+
+/** One row's parameters for TOTALS_ROW: the key, its hour bounds, the delta. */
+export function totalsRow(
+  scope: Scope,
+  at: { release: string; sdkEnvironment: string },
+  hours: { first: string; last: string },
+  d: TotalsDelta,
+): (string | number)[] {
+  return [
+    scope.projectId,
+    scope.environment,
+    at.release,
+    at.sdkEnvironment,
+    hours.first,
+    hours.last,
+    d.healthy,
+    d.errored,
+    d.unhandled,
+    d.abnormal,
+    d.crashed,
+    d.users,
+    d.crashedUsers,
+  ];
+}
 
 /**
  * Moves a key's running totals by what the same transaction wrote to its hour rows, and widens
@@ -69,21 +98,10 @@ export async function addTotals(
   d: TotalsDelta,
 ): Promise<void> {
   if (isEmpty(d)) return;
-  await tx.run(ADD_TOTALS, [
-    scope.projectId,
-    scope.environment,
-    at.release,
-    at.sdkEnvironment,
-    at.hour,
-    at.hour,
-    d.healthy,
-    d.errored,
-    d.unhandled,
-    d.abnormal,
-    d.crashed,
-    d.users,
-    d.crashedUsers,
-  ]);
+  await tx.run(
+    `${TOTALS_INSERT} VALUES ${TOTALS_ROW} ${TOTALS_ON_CONFLICT}`,
+    totalsRow(scope, at, { first: at.hour, last: at.hour }, d),
+  );
 }
 
 const KEY = 'project_id = ? AND environment = ? AND release = ? AND sdk_environment = ?';

@@ -9,6 +9,14 @@ import type { BoardContext } from './context.ts';
 import { BOARD_LOCALES, formatDate, LOCALE_NAMES } from './i18n.ts';
 import type { MessageKey } from './messages/en.ts';
 
+/** The head's first lines, the same on every board page (full and embedded). */
+function BaseHead() {
+  return html`<meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="color-scheme" content="light dark" />
+    <link rel="icon" href="data:," />`;
+}
+
 export { html };
 
 export interface FeedLink {
@@ -50,10 +58,7 @@ export function Page({ ctx, title, section, children, description }: PageProps):
   ];
   return html`<html lang=${ctx.locale}>
     <head>
-      <meta charset="utf-8" />
-      <meta name="viewport" content="width=device-width, initial-scale=1" />
-      <meta name="color-scheme" content="light dark" />
-      <link rel="icon" href="data:," />
+      <${BaseHead} />
       <title>${title === boardTitle ? title : `${title} · ${boardTitle}`}</title>
       ${description ? html`<meta name="description" content=${description} />` : null}
       <link rel="stylesheet" href=${`${ctx.base}${BOARD_ASSETS.css.path}`} />
@@ -107,10 +112,7 @@ export function EmbedPage({ ctx, title, children }: { ctx: BoardContext; title: 
   const accent = ctx.board.accentColor && ACCENT.test(ctx.board.accentColor) ? ctx.board.accentColor : undefined;
   return html`<html lang=${ctx.locale}>
     <head>
-      <meta charset="utf-8" />
-      <meta name="viewport" content="width=device-width, initial-scale=1" />
-      <meta name="color-scheme" content="light dark" />
-      <link rel="icon" href="data:," />
+      <${BaseHead} />
       <title>${title}</title>
       <link rel="stylesheet" href=${`${ctx.base}${BOARD_ASSETS.css.path}`} />
       ${accent ? html`<style nonce=${ctx.nonce}>:root { --accent: ${accent}; }</style>` : null}

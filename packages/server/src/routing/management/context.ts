@@ -3,15 +3,8 @@
  * account. A route file (`resources/<resource>/management-routes.ts`) imports from here and from
  * `access.ts`; neither imports the management surface (`src/management/`), which mounts the routes.
  */
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  FastifyRequest,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypedApp } from '../typed-app.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { Mailer } from '../../mail/mailer.ts';
@@ -90,13 +83,7 @@ export interface ManagementDeps {
   memberships: MembershipLookups;
 }
 
-export type ManagementApp = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
+export type ManagementApp = TypedApp;
 
 /** A route plugin of the management API: `export async function fooRoutes(app, deps) {…}`. */
 export type ManagementRoutes = (app: ManagementApp, deps: ManagementDeps) => Promise<void>;

@@ -1,12 +1,5 @@
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  FastifyRequest,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { TypedApp } from '../typed-app.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { ApiKeyContext as KeyContext } from '../../http/authenticate.ts';
@@ -46,13 +39,7 @@ export interface Deps {
   memo?: ResponseMemo;
 }
 
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
+export type App = TypedApp;
 
 /** The authenticated key of a protected route (the auth hook has run before any handler). */
 export function keyOf(request: FastifyRequest): ApiKeyContext {

@@ -25,6 +25,7 @@ import {
   managedFeaturesQuery,
   type FeatureListFilter,
 } from '../../../src/resources/features/management-read-model.ts';
+import { planNodes } from '../../support/query-plans.ts';
 
 const FEATURES = 100_000;
 const ORDER = ['open', 'planned', 'in-progress', 'in-review', 'accepted', 'done', 'declined'];
@@ -71,23 +72,6 @@ describe('list query plans with 100,000 features', { timeout: 900_000 }, () => {
     return typeof json === 'string' ? json : JSON.stringify(json);
   }
 
-  interface PgNode {
-    'Node Type': string;
-    'Relation Name'?: string;
-    'Index Name'?: string;
-    Plans?: PgNode[];
-  }
-
-  function pgNodes(text: string): PgNode[] {
-    const nodes: PgNode[] = [];
-    const walk = (node: PgNode) => {
-      nodes.push(node);
-      for (const child of node.Plans ?? []) walk(child);
-    };
-    for (const top of JSON.parse(text) as { Plan: PgNode }[]) walk(top.Plan);
-    return nodes;
-  }
-
   /** Reads features only through the named index (one of them), never the whole table, and sorts nothing. */
   function assertIndexedNoSort(text: string, name: string, indexes: readonly string[]): void {
     if (server.db.dialect === 'sqlite') {
@@ -98,7 +82,7 @@ describe('list query plans with 100,000 features', { timeout: 900_000 }, () => {
       assert.doesNotMatch(text, /TEMP B-TREE/, `${name}: sorts\n${text}`);
       return;
     }
-    const nodes = pgNodes(text);
+    const nodes = planNodes(text);
     const reads = nodes.filter((node) => node['Relation Name'] === 'features');
     assert.ok(reads.length > 0, `${name}: no read of features\n${text}`);
     for (const node of reads) {
@@ -121,7 +105,7 @@ describe('list query plans with 100,000 features', { timeout: 900_000 }, () => {
       assertIndexedNoSort(text, name, ['features_public_status_top']);
       if (server.db.dialect === 'postgres' && statuses.length > 1) {
         assert.ok(
-          pgNodes(text).some((node) => node['Node Type'] === 'Merge Append'),
+          planNodes(text).some((node) => node['Node Type'] === 'Merge Append'),
           `${name}: no merge\n${text}`,
         );
       }
@@ -220,7 +204,7 @@ describe('list query plans with 100,000 features', { timeout: 900_000 }, () => {
           assert.match(text, /SEARCH f USING INDEX sqlite_autoindex_features_1 \(id=\?\)/, `${name}: lookup\n${text}`);
           assert.doesNotMatch(text, /SCAN (features|f)\b(?! USING)/, `${name}: full scan\n${text}`);
         } else {
-          const nodes = pgNodes(text);
+          const nodes = planNodes(text);
           for (const node of nodes.filter((n) => n['Relation Name'] === 'features'))
             assert.match(node['Node Type'], /^Index( Only)? Scan$/, `${name}: ${node['Node Type']}\n${text}`);
           assert.ok(!nodes.some((n) => n['Node Type'] === 'Seq Scan'), `${name}: full scan\n${text}`);
@@ -339,7 +323,7 @@ describe('list query plans with 100,000 features', { timeout: 900_000 }, () => {
         assert.match(text, /SEARCH ft USING (COVERING )?INDEX feature_tags_by_tag/, `${name}\n${text}`);
         assert.match(text, /SEARCH f USING INDEX sqlite_autoindex_features_1 \(id=\?\)/, `${name}\n${text}`);
       } else {
-        for (const node of pgNodes(text).filter((n) => n['Relation Name'] === 'features'))
+        for (const node of planNodes(text).filter((n) => n['Relation Name'] === 'features'))
           assert.match(node['Node Type'], /^Index( Only)? Scan$/, `${name}: ${node['Node Type']}\n${text}`);
       }
     }

@@ -6,19 +6,10 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SignJWT } from 'jose';
 import { updateBoard } from '../../../src/resources/board/index.ts';
 import { rotateSsoSecret } from '../../../src/resources/board/sso-secret.ts';
 import { managedProjectSuite } from '../../support/manage-fixtures.ts';
-
-async function ssoToken(secret: string, claims: Record<string, unknown>) {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt(now)
-    .setExpirationTime(now + 300)
-    .sign(new TextEncoder().encode(secret));
-}
+import { ssoToken } from '../../support/sso.ts';
 
 describe('an idea filed on behalf of a person', () => {
   const p = managedProjectSuite();

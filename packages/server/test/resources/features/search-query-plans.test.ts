@@ -21,17 +21,11 @@ import { listManagedFeatures, managedFeaturesQuery } from '../../../src/resource
 import { boardIdeasQuery, listBoardIdeas, textCondition } from '../../../src/resources/features/board-read-model.ts';
 import { RELEVANCE_CANDIDATES, SEARCH_COUNT_CAP } from '../../../src/resources/features/search-read-model.ts';
 import type { ListQuery } from '../../../src/resources/features/store.ts';
+import { type PgNode, planNodes } from '../../support/query-plans.ts';
 
 /** Ideas in all; every 50th is the small project's (insertBulkFeatures), each titled "Idea number i". */
 const IDEAS = 5_000;
 const SMALL = IDEAS / 50;
-
-interface PgNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  'Actual Rows'?: number;
-  Plans?: PgNode[];
-}
 
 describe('search query plans: one project of many', { timeout: 600_000 }, () => {
   let server: TestServer;
@@ -53,14 +47,7 @@ describe('search query plans: one project of many', { timeout: 600_000 }, () => 
       await tx.run('SET LOCAL enable_seqscan = off');
       await tx.run('SET LOCAL enable_indexscan = off');
       const rows = await tx.all<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`, query.params);
-      const json = rows[0]!['QUERY PLAN'];
-      const nodes: PgNode[] = [];
-      const walk = (node: PgNode) => {
-        nodes.push(node);
-        for (const child of node.Plans ?? []) walk(child);
-      };
-      for (const top of (typeof json === 'string' ? JSON.parse(json) : json) as { Plan: PgNode }[]) walk(top.Plan);
-      return nodes.filter((node) => node['Node Type'] === 'Bitmap Index Scan');
+      return planNodes(rows[0]!['QUERY PLAN']).filter((node) => node['Node Type'] === 'Bitmap Index Scan');
     });
   }
 
@@ -106,14 +93,7 @@ describe('search query plans: one project of many', { timeout: 600_000 }, () => 
   }
   async function pgPlan(query: ListQuery): Promise<PgNode[]> {
     const rows = await server.db.all<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${query.sql}`, query.params);
-    const json = rows[0]!['QUERY PLAN'];
-    const nodes: PgNode[] = [];
-    const walk = (node: PgNode) => {
-      nodes.push(node);
-      for (const child of node.Plans ?? []) walk(child);
-    };
-    for (const top of (typeof json === 'string' ? JSON.parse(json) : json) as { Plan: PgNode }[]) walk(top.Plan);
-    return nodes;
+    return planNodes(rows[0]!['QUERY PLAN']);
   }
   const sqlite = () => server.db.dialect === 'sqlite';
 

@@ -14,21 +14,12 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SignJWT } from 'jose';
 import { updateBoard } from '../../../src/resources/board/index.ts';
 import { rotateSsoSecret } from '../../../src/resources/board/sso-secret.ts';
 import { managedProject } from '../../support/manage-fixtures.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { importHoldings, uploadRaw } from '../../support/imports.ts';
-
-async function ssoToken(secret: string, claims: Record<string, unknown>) {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt(now)
-    .setExpirationTime(now + 300)
-    .sign(new TextEncoder().encode(secret));
-}
+import { ssoToken } from '../../support/sso.ts';
 
 const user = (id: string, email?: string, name?: string) => ({
   id,

@@ -8,20 +8,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SignJWT } from 'jose';
 import { updateBoard } from '../../../src/resources/board/index.ts';
 import { rotateSsoSecret } from '../../../src/resources/board/sso-secret.ts';
 import { managedProject, type ManagedProject } from '../../support/manage-fixtures.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
-
-async function ssoToken(secret: string, claims: Record<string, unknown>) {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt(now)
-    .setExpirationTime(now + 300)
-    .sign(new TextEncoder().encode(secret));
-}
+import { ssoToken } from '../../support/sso.ts';
 
 /** A board visitor over plain HTTP: the SSO sign-in's cookies, and form posts with the page's CSRF token. */
 class Visitor {

@@ -6,20 +6,11 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SignJWT } from 'jose';
 import { updateBoard } from '../../../src/resources/board/index.ts';
 import { rotateSsoSecret } from '../../../src/resources/board/sso-secret.ts';
 import { startBoardEnv, type BoardTestEnv } from '../../support/board.ts';
 import { managedProject, type ManagedProject } from '../../support/manage-fixtures.ts';
-
-async function ssoToken(secret: string, claims: Record<string, unknown>) {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt(now)
-    .setExpirationTime(now + 300)
-    .sign(new TextEncoder().encode(secret));
-}
+import { ssoToken } from '../../support/sso.ts';
 
 describe('people', () => {
   let env: BoardTestEnv;

@@ -11,12 +11,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { SignJWT } from 'jose';
 import { updateBoard } from '../../../src/resources/board/index.ts';
 import { rotateSsoSecret } from '../../../src/resources/board/sso-secret.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 import { managedProject, type ManagedProject } from '../../support/manage-fixtures.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
+import { ssoToken } from '../../support/sso.ts';
 
 /** A board visitor over plain HTTP: the SSO sign-in's cookies, and form posts with the page's CSRF token. */
 class Visitor {
@@ -57,15 +57,6 @@ class Visitor {
     this.remember(res);
     return res.status;
   }
-}
-
-async function ssoToken(secret: string, claims: Record<string, unknown>) {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt(now)
-    .setExpirationTime(now + 300)
-    .sign(new TextEncoder().encode(secret));
 }
 
 /** Every text-like column of every table on PostgreSQL that holds the needle (case-insensitive). */

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { applySessionAggregate } from '../../../src/resources/release-health/store.ts';
-import { countStatements, NO_BACKGROUND_WRITES, type StatementCount } from '../../support/counting-database.ts';
+import { countingServerOptions, type StatementCount } from '../../support/counting-database.ts';
 import { type ManagedProject, managedProject } from '../../support/manage-fixtures.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 
@@ -22,14 +22,9 @@ describe('the release page reads with the same few statements at any size', () =
   const projects: { p: ManagedProject; releases: number; hours: number }[] = [];
 
   before(async () => {
-    server = await startTestServer({
-      env: NO_BACKGROUND_WRITES,
-      wrapDatabase: (db) => {
-        const counting = countStatements(db);
-        count = counting.count;
-        return counting.db;
-      },
-    });
+    const counting = countingServerOptions();
+    count = counting.count;
+    server = await startTestServer(counting);
     const nowHour = Math.floor(Date.now() / HOUR) * HOUR;
     for (const [releases, hours] of [
       [2, 1],

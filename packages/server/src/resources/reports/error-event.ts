@@ -4,7 +4,7 @@
  * device contexts it did not send, compressed; and what the group's write needs of it (its grouping
  * key, SDK environment, release, user, tags, whether it was handled).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import type { UAParser } from 'ua-parser-js';
 import { lazyModule } from '../../kernel/lazy-module.ts';
@@ -157,7 +157,8 @@ function userKeyOf(user: Json | undefined): string | null {
   const email = text(user?.['email']);
   const ip = text(user?.['ip_address']);
   const identity = id ? `id:${id}` : email ? `email:${email.toLowerCase()}` : ip && ip !== '{{auto}}' ? `ip:${ip}` : '';
-  return identity ? createHash('sha256').update(identity).digest('hex').slice(0, 32) : null;
+  // One-shot `hash`: no Hash object per event (as dedup.ts hashes).
+  return identity ? hash('sha256', identity).slice(0, 32) : null;
 }
 
 const MAX_TAGS = 50;
@@ -171,7 +172,8 @@ function tagsOf(event: Json, handled: boolean | null): [string, string][] {
   };
   const sent = event['tags'];
   if (Array.isArray(sent)) for (const pair of sent) if (Array.isArray(pair)) put(pair[0], pair[1]);
-  for (const [key, value] of Object.entries(object(sent) ?? {})) put(key, value);
+  const map = object(sent);
+  if (map) for (const key in map) put(key, map[key]);
   const contexts = object(event['contexts']) ?? {};
   const browser = object(contexts['browser']);
   const os = object(contexts['os']);

@@ -12,7 +12,7 @@
  * The key is a hash of those parts; the group's scope (project, key environment, SDK environment) is
  * kept beside it, not in it.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export interface Frame {
   filename?: string;
@@ -79,7 +79,7 @@ export function groupKeyOf(input: GroupingInput): string {
           ...sent.flatMap((part) => (DEFAULT.test(String(part)) ? defaultParts(input) : [String(part).slice(0, 500)])),
         ]
       : defaultParts(input);
-  return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+  return hash('sha256', parts.join('\u0000')).slice(0, 32);
 }
 
 /** The newest in-app frame as "function (file)": where the error happened, as lists show it. */

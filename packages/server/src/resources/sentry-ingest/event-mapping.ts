@@ -134,22 +134,51 @@ function breadcrumbsOf(event: Json, fallbackTime: string): Breadcrumbs | undefin
     const crumb = object(value);
     if (!crumb) continue;
     const type = breadcrumbType(crumb);
-    const data = small(object(crumb['data']), 2000);
-    crumbs.push({
+    // Fields set one by one, in the order the stored JSON has always had: the spreads of optional
+    // fields made a throwaway object each, 50 breadcrumbs an event (issue 31).
+    const kept: Breadcrumbs[number] = {
       timestamp: sentryTime(crumb['timestamp']) ?? fallbackTime,
       type,
       message: clip(breadcrumbMessage(crumb, type), 2000),
-      ...(short(crumb['category'], 200) ? { category: short(crumb['category'], 200) } : {}),
-      ...(short(crumb['level'], 50) ? { level: short(crumb['level'], 50) } : {}),
-      ...(data ? { data } : {}),
-    });
+    };
+    const category = short(crumb['category'], 200);
+    if (category) kept.category = category;
+    const level = short(crumb['level'], 50);
+    if (level) kept.level = level;
+    const data = small(object(crumb['data']), 2000);
+    if (data) kept.data = data;
+    crumbs.push(kept);
   }
   return crumbs.length > 0 ? crumbs : undefined;
 }
 
 /** The object if its JSON is at most `max` characters (what a report keeps of free-form data). */
 function small(value: Json | undefined, max: number): Json | undefined {
-  return value && JSON.stringify(value).length <= max ? value : undefined;
+  if (!value) return undefined;
+  return jsonLengthBound(value) <= max || JSON.stringify(value).length <= max ? value : undefined;
+}
+
+/** The longest JSON text of a number: `-1.7976931348623157e+308`. */
+const NUMBER_JSON_MAX = 24;
+
+/**
+ * An upper bound of the length of a flat object's JSON, or Infinity for one that nests or holds
+ * anything but text, numbers, booleans and null. A character of text is at most six in JSON
+ * (`\u001f`). Where the bound is within a limit, the object is within it without being serialised:
+ * `small` serialised each of an event's 50 breadcrumbs' data only to measure it (issue 31).
+ */
+function jsonLengthBound(value: Json): number {
+  let length = 2;
+  for (const key in value) {
+    const field = value[key];
+    let size: number;
+    if (typeof field === 'string') size = 2 + 6 * field.length;
+    else if (typeof field === 'number') size = NUMBER_JSON_MAX;
+    else if (typeof field === 'boolean' || field === null) size = 5;
+    else return Number.POSITIVE_INFINITY;
+    length += 2 + 6 * key.length + 1 + size + 1;
+  }
+  return length;
 }
 
 /**

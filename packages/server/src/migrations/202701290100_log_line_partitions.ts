@@ -33,6 +33,12 @@ import { ensurePartitions, type TimePartitioned } from '../db/time-partitions.ts
 const DAY_MS = 86_400_000;
 /** Partitions are made for the existing rows at most this far back (older rows go to DEFAULT). */
 const BACK_MS = 31 * DAY_MS;
+/**
+ * And at least this far back, as the keeper makes them with the default LOG_LINE_RETENTION_DAYS
+ * (a line's time is its sender's): the keeper's first pass then has no days to make and no rows
+ * to move out of DEFAULT.
+ */
+const WINDOW_MS = 14 * DAY_MS;
 /** And ahead of now, as the keeper makes them (resources/logs/partitions.ts). */
 const AHEAD_MS = 2 * DAY_MS;
 
@@ -40,13 +46,14 @@ const LINE_COLUMNS =
   'id, group_id, project_id, environment, ts, level, severity, source, app_version, user_id, data, trace_id, span_id';
 const SPAN_COLUMNS = 'group_id, max_ts, first_id, last_id, min_ts, n, project_id';
 
-/** Makes `spec`'s partitions for the rows of `old` (from the oldest, within BACK_MS) and ahead. */
+/** Makes `spec`'s partitions for the rows of `old` (from the oldest, within BACK_MS), the window and ahead. */
 async function partitionsFor(q: Queryable, spec: TimePartitioned, old: string, now: Date): Promise<void> {
   await q.run(`CREATE TABLE ${spec.table}_default PARTITION OF ${spec.table} DEFAULT`);
   const range = await q.get<{ oldest: string | null }>(`SELECT MIN(${spec.column}) AS oldest FROM ${old}`);
   const floor = new Date(now.getTime() - BACK_MS);
-  const oldest = range?.oldest ? new Date(range.oldest) : now;
-  const from = Number.isNaN(oldest.getTime()) || oldest < floor ? floor : oldest > now ? now : oldest;
+  const window = new Date(now.getTime() - WINDOW_MS);
+  const oldest = range?.oldest ? new Date(range.oldest) : window;
+  const from = Number.isNaN(oldest.getTime()) || oldest < floor ? floor : oldest > window ? window : oldest;
   await ensurePartitions(q, spec, from, new Date(now.getTime() + AHEAD_MS));
 }
 
@@ -104,9 +111,7 @@ async function partitionSpans(q: Queryable, now: Date): Promise<void> {
     'log_line_spans_unpartitioned',
     now,
   );
-  await q.run(
-    `INSERT INTO log_line_spans (${SPAN_COLUMNS}) SELECT ${SPAN_COLUMNS} FROM log_line_spans_unpartitioned`,
-  );
+  await q.run(`INSERT INTO log_line_spans (${SPAN_COLUMNS}) SELECT ${SPAN_COLUMNS} FROM log_line_spans_unpartitioned`);
   await q.run('DROP TABLE log_line_spans_unpartitioned');
   await q.run('ANALYZE log_line_spans');
 }

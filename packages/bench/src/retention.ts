@@ -9,10 +9,11 @@
  * - expiring half a week more (the cutoff mid-week: both delete rows, the partitioned one only in
  *   the edge week),
  * - writing the same new events into each (what the partition key in the primary key and the BRIN
- *   index cost a write).
+ *   index cost a write);
+ * - and the same two steps for log lines by day (retention-lines.ts).
  *
  *   npm run retention -w @signpost/bench      BENCH_RETENTION_WEEKS (13), BENCH_RETENTION_PER_WEEK (20000),
- *                                             BENCH_RETENTION_GROUPS (2000)
+ *                                             BENCH_RETENTION_GROUPS (2000), and retention-lines.ts's
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ import { dropPartitionsBefore, slotStart } from '../../server/src/db/time-partit
 import { errorEventPartitions, pruneEventsBefore, pruneGroupEvents } from '../../server/src/resources/reports/index.ts';
 import { createProject } from '../../server/src/resources/projects/index.ts';
 import { prepareDatabase } from './databases.ts';
+import { logLineRetention } from './retention-lines.ts';
 
 const WEEKS = Number(process.env['BENCH_RETENTION_WEEKS'] ?? 13);
 const PER_WEEK = Number(process.env['BENCH_RETENTION_PER_WEEK'] ?? 20_000);
@@ -147,6 +149,9 @@ async function main(): Promise<void> {
       const [partedMs] = await timed(() => pruneByPartitions(parted, iso));
       rows.push([label, plainN, plainMs, before - (await countOf(parted)), partedMs]);
     }
+    const lines = await logLineRetention(dir);
+    console.log(lines.note);
+    rows.push(...lines.rows);
     const WRITES = 20_000;
     const writes: number[][] = [[], []];
     for (let round = 0; round < 3; round++) {

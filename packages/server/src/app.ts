@@ -31,7 +31,7 @@ import { registerReleaseHubHandlers } from './resources/release-hub/mount.ts';
 import { ScheduleWorker } from './resources/changelog/mount.ts';
 import { ReleaseHealthWorker, sessionUserPartitions } from './resources/release-health/mount.ts';
 import { SightingsWorker } from './resources/releases/mount.ts';
-import { LinesWorker } from './resources/logs/mount.ts';
+import { LinesWorker, logLinePartitions } from './resources/logs/mount.ts';
 import { AlertWorker, errorEventPartitions, registerAlertHandlers } from './resources/reports/mount.ts';
 import { DeliveryWorker, registerWebhookHandlers } from './resources/webhooks/mount.ts';
 import { AuditRetentionWorker, registerAuditHandlers } from './resources/audit/mount.ts';
@@ -234,6 +234,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
       errorEventPartitions(config.errorAlerts.retentionDays),
       // Not the session state table yet: a later migration partitions it (release-health/partitions.ts).
       sessionUserPartitions(config.sessionRetentionDays),
+      ...logLinePartitions(config.logLines.retentionDays),
     ],
     intervalMs: config.partitionKeeperIntervalMs,
     log: app.log,

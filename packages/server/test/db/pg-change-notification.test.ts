@@ -83,6 +83,7 @@ describe('who reads the tables whose writes do not notify', () => {
     'src/db/time-partitions.ts',
     'src/resources/release-health/partitions.ts',
     'src/resources/reports/partitions.ts',
+    'src/resources/logs/partitions.ts',
     'src/http/quota.ts',
     'src/http/quota-store.ts',
     'src/http/rate-limit.ts',

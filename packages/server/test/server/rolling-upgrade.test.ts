@@ -2,7 +2,7 @@
  * A rolling upgrade on one PostgreSQL database (issue 37): the previous version of the server and
  * this one serve together while this one's migrations run, then this one alone while a migration
  * drops what an earlier one added (expand, then contract), with requests flowing all along:
- * public reads and writes (bug reports, error reports), board pages, Sentry session envelopes (a new session, then its end, each
+ * public reads and writes (bug reports, error reports, log lines), board pages, Sentry session envelopes (a new session, then its end, each
  * to the next server in rotation). No answer may be a 5xx, and every acknowledged write must be in
  * the database at the end. The sessions are there because a write's SQL can depend on the schema
  * in ways a read's does not: an `ON CONFLICT (columns)` needs a unique index on exactly those
@@ -131,7 +131,9 @@ interface Answer {
  * Clients sending requests in rotation to the servers in `targets` until stopped: reads of the
  * public feature list and the board, writes of bug reports (distinct titles, none folded into
  * another), Sentry session envelopes to the project's ingest number (a new session, then its end
- * to the next server). A server is taken out with `drain`, which waits for its requests in flight.
+ * to the next server), error reports and log lines (three lines a request, one of them as old as
+ * two days, so writes land in more than one day's partition). A server is taken out with `drain`,
+ * which waits for its requests in flight.
  */
 function trafficOf(key: string, ingestNumber: number, clients: number) {
   const targets: ServerProcess[] = [];
@@ -139,6 +141,8 @@ function trafficOf(key: string, ingestNumber: number, clients: number) {
   const answers: Answer[] = [];
   const acknowledged: string[] = [];
   const sessions: string[] = [];
+  /** Log lines acknowledged, by their `data.line`. */
+  const lines: string[] = [];
   let running = true;
   let turn = 0;
   const run = Math.random().toString(36).slice(2, 8);
@@ -166,7 +170,7 @@ function trafficOf(key: string, ingestNumber: number, clients: number) {
         continue;
       }
       const server = targets[turn++ % targets.length]!;
-      const kind = (index + sequence++) % 5;
+      const kind = (index + sequence++) % 6;
       if (kind === 3) {
         const sid = randomUUID();
         const started = new Date().toISOString();
@@ -192,6 +196,25 @@ function trafficOf(key: string, ingestNumber: number, clients: number) {
           headers: { 'content-type': 'application/json', 'x-api-key': key },
           body: JSON.stringify({ title: `UpgradeError: ${run} ${index}`, message: `during the upgrade ${sequence}` }),
         });
+      } else if (kind === 5) {
+        // Log lines: the previous version writes them into log_lines and log_line_spans,
+        // partitioned by day by this version's migration.
+        const marks = [0, 1, 2].map((i) => `${run}-${index}-${sequence}-${i}`);
+        const ago = [0, 60_000, 2 * 86_400_000];
+        const { status } = await send(server, 'POST /logs', `${server.baseUrl}/logs`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': key },
+          body: JSON.stringify({
+            logs: marks.map((line, i) => ({
+              level: 'info',
+              message: `upgrade line ${index}`,
+              category: 'upgrade',
+              data: { line },
+              timestamp: new Date(Date.now() - ago[i]!).toISOString(),
+            })),
+          }),
+        });
+        if (status === 200) lines.push(...marks);
       } else if (kind === 0) {
         const title = `Upgrade ${run} bug ${index}-${sequence}`;
         const { status, text } = await send(server, 'POST /bugs', `${server.baseUrl}/bugs`, {
@@ -212,6 +235,7 @@ function trafficOf(key: string, ingestNumber: number, clients: number) {
     answers,
     acknowledged,
     sessions,
+    lines,
     add(server: ServerProcess) {
       targets.push(server);
     },
@@ -303,6 +327,11 @@ describe('a rolling upgrade on one PostgreSQL database', { skip }, () => {
       traffic.answers.filter((answer) => answer.what === 'POST envelope (session)').map((answer) => answer.server),
     );
     assert.ok(servedSessions.has(old.origin), 'the previous version took session envelopes on the new schema');
+    const servedLogs = new Set(
+      traffic.answers.filter((answer) => answer.what === 'POST /logs').map((answer) => answer.server),
+    );
+    assert.ok(servedLogs.has(old.origin), 'the previous version took log lines');
+    assert.ok(servedLogs.has(expand.origin), 'this version took log lines');
 
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
@@ -317,6 +346,14 @@ describe('a rolling upgrade on one PostgreSQL database', { skip }, () => {
         [projectId, traffic.sessions],
       );
       assert.equal(sessions.rows[0].n, traffic.sessions.length, 'no acknowledged session is lost');
+      assert.ok(traffic.lines.length > 0);
+      const lines = await client.query(
+        "SELECT count(DISTINCT data->>'line')::int AS n FROM log_lines WHERE project_id = $1 AND data->>'line' = ANY($2)",
+        [projectId, traffic.lines],
+      );
+      assert.equal(lines.rows[0].n, traffic.lines.length, 'no acknowledged log line is lost');
+      const parted = await client.query("SELECT relkind FROM pg_class WHERE relname = 'log_lines'");
+      assert.equal(parted.rows[0].relkind, 'p', 'log_lines is partitioned by the end');
       const columns = await client.query(
         "SELECT count(*)::int AS n FROM information_schema.columns WHERE column_name = 'upgrade_probe'",
       );

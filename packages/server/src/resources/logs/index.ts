@@ -15,5 +15,8 @@ export { listLinePage, type LineFilter } from './store-line-reads.ts';
 export { lineHistogramRows } from './store-count-reads.ts';
 export { logHistogram } from './histogram.ts';
 export { parseLogSearch } from './field-filter.ts';
+// The lines' retention and their partitions, for the retention bench (packages/bench/src/retention-lines.ts).
+export { BATCH as LINE_BATCH, expireLines } from './store-line-upkeep.ts';
+export { logLinePartitions } from './partitions.ts';
 // Erasing a person (resources/people/service.ts), in its transaction.
 export { eraseLogUser } from './store-lines.ts';

@@ -3,3 +3,4 @@ export { logManagementRoutes } from './management-routes.ts';
 export { logRoutes } from './public-routes.ts';
 export { logLineRoutes } from './line-routes.ts';
 export { LinesWorker } from './lines-worker.ts';
+export { logLinePartitions } from './partitions.ts';

@@ -89,13 +89,16 @@ function fieldClause(where: Where, dialect: Dialect, field: FieldFilter): void {
  * and NOT INDEXED (read the other way round, or through the time index, a small group's page
  * would walk the project's lines); on PostgreSQL by a LATERAL subquery kept apart by OFFSET 0,
  * as its planner, guessing a range of ids at half a percent of the table, chose a scan of all
- * lines for the group's equality instead.
+ * lines for the group's equality instead. There log_lines is partitioned by day of `ts`
+ * (partitions.ts) and its key is (id, ts): the span's time range, which holds all its lines,
+ * lets PostgreSQL read each span's ids in the days it covers only (pruned as each span is read),
+ * not probe every day's key.
  */
 export function groupLinesFrom(dialect: Dialect): string {
   return dialect === 'sqlite'
     ? 'log_line_spans s CROSS JOIN log_lines l NOT INDEXED ON l.id BETWEEN s.first_id AND s.last_id'
     : `log_line_spans s CROSS JOIN LATERAL (SELECT * FROM log_lines WHERE id BETWEEN s.first_id AND s.last_id
-        OFFSET 0) l`;
+        AND ts >= s.min_ts AND ts <= s.max_ts OFFSET 0) l`;
 }
 
 /** Where a query reads lines: a group's through its spans, else log_lines alone. */

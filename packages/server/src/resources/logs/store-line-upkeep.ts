@@ -28,11 +28,13 @@ interface Deleted {
  * the groups touched whose lines are all gone go too.
  */
 export async function expireLines(db: Database, projectId: string, before: string): Promise<number> {
+  // The outer `ts < ?` too: on PostgreSQL (partitions.ts) the delete then visits only the
+  // partitions that can hold such lines (the edge day and DEFAULT; the keeper drops the days past).
   const deleted = await db.all<Deleted>(
-    `DELETE FROM log_lines WHERE id IN (
+    `DELETE FROM log_lines WHERE ts < ? AND id IN (
       SELECT id FROM log_lines WHERE project_id = ? AND ts < ? ORDER BY ts, id LIMIT ${BATCH})
     RETURNING id, group_id, ts`,
-    [projectId, before],
+    [before, projectId, before],
   );
   if (deleted.length === 0) return 0;
   // The batch's last line in (ts, id) order: no line before it is left, so a span whose lines
@@ -131,13 +133,14 @@ export async function capGroupLines(db: Database, groupId: string, perGroup: num
   const firstId = await firstLine(db, groupId);
   if (firstId === undefined) return 0;
   const first = String(firstId);
+  // `ts <= ?` outside: on PostgreSQL the delete visits no day after the cap's edge.
   const deleted = await db.all<Deleted>(
-    `DELETE FROM log_lines WHERE id IN (${groupLines(
+    `DELETE FROM log_lines WHERE ts <= ? AND id IN (${groupLines(
       db,
       'l.id',
       ` AND s.min_ts <= ? AND (l.ts, l.id) < (?, CAST(? AS BIGINT)) AND l.id <> CAST(? AS BIGINT) LIMIT ${BATCH}`,
     )}) RETURNING id, group_id, ts`,
-    [groupId, groupId, edge.ts, edge.ts, String(edge.id), first],
+    [edge.ts, groupId, groupId, edge.ts, edge.ts, String(edge.id), first],
   );
   if (deleted.length < BATCH)
     for (let n = BATCH; n === BATCH; ) {

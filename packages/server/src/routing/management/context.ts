@@ -3,7 +3,7 @@
  * account. A route file (`resources/<resource>/management-routes.ts`) imports from here and from
  * `access.ts`; neither imports the management surface (`src/management/`), which mounts the routes.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { TypedApp } from '../typed-app.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';

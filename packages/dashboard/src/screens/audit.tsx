@@ -22,6 +22,7 @@ import './audit.css';
 import './reports.css';
 import { DataTable } from '../widgets/data-table.tsx';
 import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
+import { setAnd } from '../widgets/form-request.ts';
 
 const PAGE_SIZE = 100;
 const RANGES = [
@@ -103,11 +104,10 @@ function RetentionSetting({ projectId }: { projectId: string }) {
         description="Older entries are deleted every hour; 365 unless set"
         type="number"
         value={value}
-        onChange={(next) => {
-          setDays(next);
+        onChange={setAnd(setDays, () => {
           setProblem(undefined);
           save.reset();
-        }}
+        })}
         isDisabled={settings.isPending}
         serverError={problem ?? fieldErrors(save.error)['retentionDays']}
       />

@@ -70,10 +70,10 @@ function UndoWindowForm({ project, seconds }: { project: Project; seconds: numbe
         serverError={invalid ?? errors['undoWindowSeconds']}
       />
       <FormActions
-        error={save.error}
-        note={save.isSuccess && !save.isPending ? 'E-mail settings saved.' : null}
-        busy={save.isPending}
-        submit={save.isPending ? 'Saving…' : 'Save e-mail settings'}
+        request={save}
+        submitLabel="Save e-mail settings"
+        busyLabel="Saving…"
+        done="E-mail settings saved."
       />
     </form>
   );

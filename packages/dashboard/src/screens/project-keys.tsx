@@ -213,11 +213,7 @@ function CreateKey({
         onChange={setPublishable}
         description="For a key embedded in a web page or app (the widget, browser SDKs), where anyone can read it: it may submit, vote and comment but never change existing items. Leave it off for a secret key kept on your servers."
       />
-      <FormActions
-        error={create.error}
-        busy={create.isPending}
-        submit={create.isPending ? 'Creating…' : 'Create key'}
-      />
+      <FormActions request={create} submitLabel="Create key" busyLabel="Creating…" />
     </Form>
   );
 }

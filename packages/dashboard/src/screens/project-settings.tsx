@@ -123,12 +123,7 @@ function ProjectForm({ project }: { project: Project }) {
           </dl>
         }
       />
-      <FormActions
-        error={save.error}
-        note={save.isSuccess && !save.isPending ? 'Project saved.' : null}
-        busy={save.isPending}
-        submit={save.isPending ? 'Saving…' : 'Save project'}
-      />
+      <FormActions request={save} submitLabel="Save project" busyLabel="Saving…" done="Project saved." />
     </Form>
   );
 }
@@ -323,11 +318,7 @@ function BoardForm({ project, settings }: { project: Project; settings: BoardSet
           />
         ))}
       </div>
-      <FormActions
-        error={save.error}
-        busy={save.isPending}
-        submit={save.isPending ? 'Saving…' : 'Save board settings'}
-      />
+      <FormActions request={save} submitLabel="Save board settings" busyLabel="Saving…" />
     </Form>
   );
 }

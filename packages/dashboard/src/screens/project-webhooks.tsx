@@ -339,7 +339,7 @@ function CreateHook({
         selection={events}
         serverError={errors.events}
       />
-      <FormActions error={create.error} busy={create.isPending} submit={create.isPending ? 'Adding…' : 'Add webhook'} />
+      <FormActions request={create} submitLabel="Add webhook" busyLabel="Adding…" />
     </Form>
   );
 }

@@ -16,6 +16,7 @@ import { Empty, Loading } from '../widgets/states.tsx';
 import './projects.css';
 import { ProjectDraftFields, useProjectDraft } from './project-fields.tsx';
 import { FormActions } from '../widgets/form-actions.tsx';
+import { setAnd } from '../widgets/form-request.ts';
 
 type NewProject = NonNullable<paths['/projects']['post']['requestBody']>['content']['application/json'];
 
@@ -157,10 +158,7 @@ function CreateProject({ teams, onCancel }: { teams: Team[]; onCancel: () => voi
         label="Slug"
         description="Lower-case letters, digits and -; the public board’s address is /b/<slug>"
         value={shownSlug}
-        onChange={(value) => {
-          setSlugEdited(true);
-          setSlug(value);
-        }}
+        onChange={setAnd(setSlug, () => setSlugEdited(true))}
         serverError={errors.slug}
       />
       <ProjectDraftFields
@@ -169,12 +167,7 @@ function CreateProject({ teams, onCancel }: { teams: Team[]; onCancel: () => voi
         errors={errors}
         notOwner={<p className="muted">The team’s owner sets the plan and the monthly quota.</p>}
       />
-      <FormActions
-        error={create.error}
-        busy={create.isPending}
-        submit={create.isPending ? 'Creating…' : 'Create project'}
-        onCancel={onCancel}
-      />
+      <FormActions request={create} submitLabel="Create project" busyLabel="Creating…" onCancel={onCancel} />
     </Form>
   );
 }

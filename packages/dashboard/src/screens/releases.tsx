@@ -322,9 +322,8 @@ function ReleaseForm({
           onChange={set('required')}
         />
         <FormActions
-          error={save.error}
-          busy={save.isPending}
-          submit={editing ? 'Save release' : 'Create release'}
+          request={save}
+          submitLabel={editing ? 'Save release' : 'Create release'}
           onCancel={editing ? onCancel : undefined}
         />
       </form>

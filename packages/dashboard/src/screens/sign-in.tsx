@@ -35,32 +35,25 @@ export default function SignIn() {
   const errors = fieldErrors(signIn.error);
   const oidc = provider.data;
   const returnTo = `/app${nextPath(search)}`;
+  const otherWays = (
+    <>
+      {oidc?.enabled && oidc.startUrl ? (
+        <p className="alt">
+          <a className="button button-secondary" href={`${oidc.startUrl}?returnTo=${encodeURIComponent(returnTo)}`}>
+            Sign in with {oidc.label ?? 'your identity provider'}
+          </a>
+        </p>
+      ) : null}
+      <p>
+        <Link to="/forgot-password">Forgot your password?</Link>
+      </p>
+      <p>
+        New here? <Link to={withNext('/sign-up', search)}>Create an account</Link>
+      </p>
+    </>
+  );
   return (
-    <AuthForm
-      title="Sign in"
-      error={signIn.error}
-      busy={signIn.isPending}
-      submitLabel="Sign in"
-      busyLabel="Signing in…"
-      onSubmit={() => signIn.mutate()}
-      after={
-        <>
-          {oidc?.enabled && oidc.startUrl ? (
-            <p className="alt">
-              <a className="button button-secondary" href={`${oidc.startUrl}?returnTo=${encodeURIComponent(returnTo)}`}>
-                Sign in with {oidc.label ?? 'your identity provider'}
-              </a>
-            </p>
-          ) : null}
-          <p>
-            <Link to="/forgot-password">Forgot your password?</Link>
-          </p>
-          <p>
-            New here? <Link to={withNext('/sign-up', search)}>Create an account</Link>
-          </p>
-        </>
-      }
-    >
+    <AuthForm title="Sign in" request={signIn} submitLabel="Sign in" busyLabel="Signing in…" after={otherWays}>
       <EmailField value={email} onChange={setEmail} error={errors['email']} />
       <PasswordField value={password} onChange={setPassword} error={errors['password']} />
     </AuthForm>

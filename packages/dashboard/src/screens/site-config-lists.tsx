@@ -307,9 +307,9 @@ function MessageForm({
       </div>
       <CheckboxField label="Active" checked={isActive} onChange={setActive} description="Off: never shown." />
       <FormActions
-        error={save.error}
-        busy={save.isPending}
-        submit={save.isPending ? 'Saving…' : message ? 'Save message' : 'Add message'}
+        request={save}
+        submitLabel={message ? 'Save message' : 'Add message'}
+        busyLabel="Saving…"
         onCancel={message ? onDone : undefined}
       />
     </Form>
@@ -438,9 +438,9 @@ function EnvironmentForm({
       </div>
       <CheckboxField label="Debug on in this environment" checked={debugEnabled} onChange={setDebug} />
       <FormActions
-        error={save.error}
-        busy={save.isPending}
-        submit={save.isPending ? 'Saving…' : environment ? 'Save environment' : 'Add environment'}
+        request={save}
+        submitLabel={environment ? 'Save environment' : 'Add environment'}
+        busyLabel="Saving…"
         onCancel={environment ? onDone : undefined}
       />
     </Form>

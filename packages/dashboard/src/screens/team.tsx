@@ -15,6 +15,8 @@ import { ConfirmButton } from '../widgets/confirm.tsx';
 import { ACTIONS, DataTable } from '../widgets/data-table.tsx';
 import { SelectField } from '../widgets/fields.tsx';
 import { SaveForm } from '../widgets/save-form.tsx';
+import { Card } from '../widgets/card.tsx';
+import { setAnd } from '../widgets/form-request.ts';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './teams.css';
 
@@ -92,30 +94,18 @@ function Rename({ team }: { team: Team }) {
   });
   const errors = fieldErrors(rename.error);
   return (
-    <section className="card" aria-labelledby="rename-title">
-      <h2 id="rename-title">Team name</h2>
-      <SaveForm
-        className="stack team-form"
-        error={rename.error}
-        busy={rename.isPending}
-        submitLabel="Rename team"
-        busyLabel="Saving…"
-        onSubmit={() => rename.mutate()}
-        done={rename.isSuccess ? 'Team renamed.' : null}
-      >
+    <Card title="Team name" className="card">
+      <SaveForm request={rename} submitLabel="Rename team" busyLabel="Saving…" done="Team renamed.">
         <Field
           label="Team name"
           name="teamName"
           isRequired
           value={name}
-          onChange={(value) => {
-            setName(value);
-            rename.reset();
-          }}
+          onChange={setAnd(setName, rename.reset)}
           serverError={errors['name']}
         />
       </SaveForm>
-    </section>
+    </Card>
   );
 }
 
@@ -269,16 +259,12 @@ function InviteForm({ team }: { team: Team }) {
   });
   const errors = fieldErrors(invite.error);
   return (
-    <section className="card" aria-labelledby="invite-title">
-      <h2 id="invite-title">Invite someone</h2>
+    <Card title="Invite someone" className="card">
       <SaveForm
-        className="stack team-form"
-        error={invite.error}
-        busy={invite.isPending}
+        request={invite}
         submitLabel="Send invitation"
         busyLabel="Sending…"
-        onSubmit={() => invite.mutate()}
-        done={invite.isSuccess ? <>Invitation sent to {invite.data.email}.</> : null}
+        done={<>Invitation sent to {invite.data?.email}.</>}
       >
         <Field
           label="E-mail address to invite"
@@ -288,10 +274,7 @@ function InviteForm({ team }: { team: Team }) {
           isRequired
           description="We e-mail a link that works for 7 days."
           value={email}
-          onChange={(value) => {
-            setEmail(value);
-            invite.reset();
-          }}
+          onChange={setAnd(setEmail, invite.reset)}
           serverError={errors['email']}
         />
         <SelectField
@@ -302,7 +285,7 @@ function InviteForm({ team }: { team: Team }) {
           description={ROLE_DESCRIPTIONS[role]}
         />
       </SaveForm>
-    </section>
+    </Card>
   );
 }
 

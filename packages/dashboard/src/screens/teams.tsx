@@ -8,6 +8,7 @@ import { Field, fieldErrors, RequireAccount } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { DataTable } from '../widgets/data-table.tsx';
 import { SaveForm } from '../widgets/save-form.tsx';
+import { Card } from '../widgets/card.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './teams.css';
 
@@ -24,16 +25,8 @@ function CreateTeam() {
   });
   const errors = fieldErrors(create.error);
   return (
-    <section className="card" aria-labelledby="create-team-title">
-      <h2 id="create-team-title">Create a team</h2>
-      <SaveForm
-        className="stack team-form"
-        error={create.error}
-        busy={create.isPending}
-        submitLabel="Create team"
-        busyLabel="Creating…"
-        onSubmit={() => create.mutate()}
-      >
+    <Card title="Create a team" className="card">
+      <SaveForm request={create} submitLabel="Create team" busyLabel="Creating…">
         <Field
           label="Team name"
           name="teamName"
@@ -44,7 +37,7 @@ function CreateTeam() {
           serverError={errors['name']}
         />
       </SaveForm>
-    </section>
+    </Card>
   );
 }
 

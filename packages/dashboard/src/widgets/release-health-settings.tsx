@@ -114,7 +114,7 @@ function SettingsForm({ projectId, saved }: { projectId: string; saved: DropSett
           serverError={errors.minSessions}
         />
       </div>
-      <FormActions error={save.error} note={note || undefined} busy={save.isPending} submit="Save drop settings" />
+      <FormActions request={save} submitLabel="Save drop settings" note={note} />
     </form>
   );
 }

@@ -7,6 +7,7 @@ import { Button, ErrorNote, Field, fieldErrors, Note } from '../../ui.tsx';
 import { CheckboxField } from '../../widgets/fields.tsx';
 import { QueryView } from '../../widgets/states.tsx';
 import { useRefresh } from './refresh.ts';
+import { setAnd } from '../../widgets/form-request.ts';
 
 export function Tags({ feature, admin }: { feature: ManagedFeature; admin: boolean }) {
   const refresh = useRefresh(feature);
@@ -118,10 +119,7 @@ export function Tags({ feature, admin }: { feature: ManagedFeature; admin: boole
           <Field
             label="New tag"
             value={name}
-            onChange={(value) => {
-              create.reset();
-              setName(value);
-            }}
+            onChange={setAnd(setName, create.reset)}
             serverError={fieldErrors(create.error)['name']}
           />
           <Button type="submit" variant="secondary" busy={create.isPending} isDisabled={!name.trim()}>

@@ -13,6 +13,7 @@ import { companyLine, personName } from '../../api/people.ts';
 import { Button, ErrorNote, Field, fieldErrors } from '../../ui.tsx';
 import { SelectField, TextAreaField } from '../../widgets/fields.tsx';
 import { ModalDialog } from '../../widgets/modal.tsx';
+import { setAnd } from '../../widgets/form-request.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -108,10 +109,7 @@ function NewIdeaForm({
         label="Person"
         type="search"
         value={who}
-        onChange={(value) => {
-          setWho(value);
-          setAuthor(null);
-        }}
+        onChange={setAnd(setWho, () => setAuthor(null))}
         description="Name or e-mail of one of the project’s people, or a new e-mail address."
         autoFocus
       />

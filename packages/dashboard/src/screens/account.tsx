@@ -2,7 +2,7 @@
  * The account page: the profile (name), the password, the e-mail address's status (with Resend
  * while it is not verified), and personal access tokens (create → shown once; list; revoke).
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type Account, api, ME_KEY, unwrap } from '../api/client.ts';
 import { day, type TokenSummary } from '../api/accounts.ts';
@@ -18,6 +18,7 @@ import { ShownOnce } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './account.css';
 import { PasswordField } from '../widgets/account-fields.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 const TOKENS_KEY = ['me', 'tokens'] as const;
 
@@ -156,7 +157,7 @@ function Tokens() {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [expiry, setExpiry] = useState<Expiry>('90');
-  const tokens = useQuery({ queryKey: TOKENS_KEY, queryFn: () => unwrap(api.GET('/me/tokens')) });
+  const tokens = useApiQuery(TOKENS_KEY, () => api.GET('/me/tokens'));
   const create = useMutation({
     mutationFn: () =>
       unwrap(

@@ -16,6 +16,7 @@ import { Fact, ReportSummary } from '../widgets/report-summary.tsx';
 import { resolveInNextRelease, TriageStatus } from '../widgets/triage.tsx';
 import './reports.css';
 import { ReportPage } from '../widgets/report-page.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 /** Frames shown before the rest of a long trace is folded. */
 const SHOWN_FRAMES = 8;
@@ -23,13 +24,9 @@ const SHOWN_FRAMES = 8;
 export default function ErrorGroup() {
   const project = useProject();
   const { reportId = '' } = useParams();
-  const error = useQuery({
-    queryKey: [...errorsKey(project.id), 'one', reportId],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/errors/{reportId}', { params: { path: { projectId: project.id, reportId } } }),
-      ),
-  });
+  const error = useApiQuery([...errorsKey(project.id), 'one', reportId], () =>
+    api.GET('/projects/{projectId}/errors/{reportId}', { params: { path: { projectId: project.id, reportId } } }),
+  );
   useTitle(error.data ? `Error: ${error.data.title}` : 'Error');
   return (
     <ReportPage

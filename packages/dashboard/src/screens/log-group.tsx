@@ -4,7 +4,7 @@
  * per level over the last 24 hours), its lines newest first with their fields, the last entry's
  * data as formatted JSON, and (admins) resolve, ignore or reopen.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
 import { ApiError, api, unwrap } from '../api/client.ts';
 
@@ -18,6 +18,7 @@ import { Empty, Loading } from '../widgets/states.tsx';
 import './logs.css';
 import { When } from '../widgets/when.tsx';
 import { LevelHistogram } from './log-histogram.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 type Nav = { logsSearch?: string } | null;
 
@@ -27,15 +28,11 @@ export default function LogGroupPage() {
   const location = useLocation();
   const state = location.state as Nav;
   const back = `/projects/${project.id}/logs${state?.logsSearch ?? ''}`;
-  const group = useQuery({
-    queryKey: logKey(project.id, reportId),
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/logs/{reportId}', {
-          params: { path: { projectId: project.id, reportId } },
-        }),
-      ),
-  });
+  const group = useApiQuery(logKey(project.id, reportId), () =>
+    api.GET('/projects/{projectId}/logs/{reportId}', {
+      params: { path: { projectId: project.id, reportId } },
+    }),
+  );
   useTitle(group.data ? `Log: ${group.data.message.slice(0, 60)}` : 'Log group');
   return (
     <div className="log-group stack">
@@ -173,15 +170,11 @@ function Triage({ group }: { group: LogGroup }) {
 
 /** The group's lines per level over the last 24 hours. */
 function GroupChart({ group }: { group: LogGroup }) {
-  const chart = useQuery({
-    queryKey: [...logKey(group.projectId, group.id), 'histogram'],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/logs/{reportId}/histogram', {
-          params: { path: { projectId: group.projectId, reportId: group.id } },
-        }),
-      ),
-  });
+  const chart = useApiQuery([...logKey(group.projectId, group.id), 'histogram'], () =>
+    api.GET('/projects/{projectId}/logs/{reportId}/histogram', {
+      params: { path: { projectId: group.projectId, reportId: group.id } },
+    }),
+  );
   return (
     <section className="card stack" aria-labelledby="log-chart-title">
       <h2 id="log-chart-title">Volume, last 24 hours</h2>

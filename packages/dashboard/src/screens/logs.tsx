@@ -6,7 +6,7 @@
  * over the same range above the list; more rows through the API's cursor ("Load more"), which
  * stays as fast on the hundredth page as on the first.
  */
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
@@ -25,6 +25,7 @@ import { When } from '../widgets/when.tsx';
 import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
 import { LoadMore } from '../widgets/load-more.tsx';
 import { LevelHistogram } from './log-histogram.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 const PAGE_SIZE = 50;
 const DEFAULT_RANGE: RangeValue = '7d';
@@ -106,17 +107,14 @@ export default function Logs() {
   };
   const enabled = 'since' in span;
 
-  const histogram = useQuery({
-    queryKey: [...logsKey(project.id), 'histogram', filters],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/logs/histogram', {
-          params: { path: { projectId: project.id }, query: filters },
-        }),
-      ),
-    enabled,
-    placeholderData: keepPreviousData,
-  });
+  const histogram = useApiQuery(
+    [...logsKey(project.id), 'histogram', filters],
+    () =>
+      api.GET('/projects/{projectId}/logs/histogram', {
+        params: { path: { projectId: project.id }, query: filters },
+      }),
+    { enabled, placeholderData: keepPreviousData },
+  );
 
   const list = useInfiniteQuery({
     queryKey: [...logsKey(project.id), 'list', filters],

@@ -4,7 +4,7 @@
  * behind a confirmation that says what happens to what they wrote; and merge a duplicate person
  * into the one kept ("Merge into…": search the person to keep, then confirm).
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
@@ -17,6 +17,7 @@ import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
 import { QueryView } from '../widgets/states.tsx';
 import { When } from '../widgets/when.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 /** Saves a JSON document as a file through the browser's download. */
 function download(name: string, data: unknown) {
@@ -34,10 +35,9 @@ function PersonDataActions({ projectId, personId, name }: { projectId: string; p
   const navigate = useNavigate();
   const [exporting, setExporting] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const settings = useQuery({
-    queryKey: ['people-settings', projectId],
-    queryFn: () => unwrap(api.GET('/projects/{projectId}/people-settings', { params: { path: { projectId } } })),
-  });
+  const settings = useApiQuery(['people-settings', projectId], () =>
+    api.GET('/projects/{projectId}/people-settings', { params: { path: { projectId } } }),
+  );
   const params = { params: { path: { projectId, personId } } };
   const exportData = async () => {
     setExporting(true);
@@ -92,12 +92,11 @@ function MergeInto({ projectId, personId, name }: { projectId: string; personId:
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim(), 250);
   const [chosen, setChosen] = useState<{ id: string; name: string } | null>(null);
-  const results = useQuery({
-    queryKey: [...peopleKey(projectId), 'merge-search', q],
-    enabled: open && q.length > 0,
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/people', { params: { path: { projectId }, query: { q, limit: 8 } } })),
-  });
+  const results = useApiQuery(
+    [...peopleKey(projectId), 'merge-search', q],
+    () => api.GET('/projects/{projectId}/people', { params: { path: { projectId }, query: { q, limit: 8 } } }),
+    { enabled: open && q.length > 0 },
+  );
   const merge = async () => {
     if (!chosen) return;
     await unwrap(
@@ -174,13 +173,9 @@ function MergeInto({ projectId, personId, name }: { projectId: string; personId:
 export default function PersonScreen() {
   const project = useProject();
   const { personId = '' } = useParams();
-  const person = useQuery({
-    queryKey: personKey(project.id, personId),
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/people/{personId}', { params: { path: { projectId: project.id, personId } } }),
-      ),
-  });
+  const person = useApiQuery(personKey(project.id, personId), () =>
+    api.GET('/projects/{projectId}/people/{personId}', { params: { path: { projectId: project.id, personId } } }),
+  );
   useTitle(person.data ? personName(person.data.person) : 'Person');
   const idea = (id: string) => `/projects/${project.id}/inbox/${id}`;
   return (

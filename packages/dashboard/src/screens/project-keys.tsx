@@ -2,7 +2,7 @@
  * A project's API keys (admins and owners): the list by prefix, a form that creates a live or test
  * key with chosen scopes, secret or publishable, shown once; and revoking, behind a confirmation.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { Link } from 'react-router';
@@ -18,6 +18,7 @@ import { FormActions } from '../widgets/form-actions.tsx';
 import { ShownOnceCard } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 const keysKey = (projectId: string) => ['project', projectId, 'keys'] as const;
 
@@ -40,10 +41,9 @@ export default function ProjectKeys() {
 }
 
 function KeysScreen({ project }: { project: Project }) {
-  const keys = useQuery({
-    queryKey: keysKey(project.id),
-    queryFn: () => unwrap(api.GET('/projects/{projectId}/keys', { params: { path: { projectId: project.id } } })),
-  });
+  const keys = useApiQuery(keysKey(project.id), () =>
+    api.GET('/projects/{projectId}/keys', { params: { path: { projectId: project.id } } }),
+  );
   const [created, setCreated] = useState<{ key: string; name: string; sentryDsn: string } | null>(null);
   return (
     <>

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, ME_KEY, unwrap } from '../api/client.ts';
@@ -6,6 +6,7 @@ import { fieldErrors, nextPath } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { AuthForm } from '../widgets/auth-form.tsx';
 import { EmailField, PasswordField } from '../widgets/account-fields.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 /** `?next=` carried over to the other signed-out screens, so the visitor still lands where they wanted. */
 export function withNext(path: string, search: URLSearchParams): string {
@@ -20,9 +21,7 @@ export default function SignIn() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   useTitle('Sign in');
-  const provider = useQuery({
-    queryKey: ['identity-provider'],
-    queryFn: () => unwrap(api.GET('/auth/oidc')),
+  const provider = useApiQuery(['identity-provider'], () => api.GET('/auth/oidc'), {
     staleTime: Number.POSITIVE_INFINITY,
   });
   const signIn = useMutation({

@@ -4,7 +4,7 @@
  * by e-mail (the owner), and the pending ones (admins see and resend them; the owner withdraws them).
  * What a role cannot do is hidden; the server refuses it anyway.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { type Account, ApiError, api, unwrap } from '../api/client.ts';
@@ -19,6 +19,7 @@ import { Card } from '../widgets/card.tsx';
 import { setAnd } from '../widgets/form-request.ts';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './teams.css';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 type Assignable = 'admin' | 'member';
 const ASSIGNABLE: readonly { value: Assignable; label: string }[] = [
@@ -41,10 +42,7 @@ export default function TeamPage() {
 }
 
 function TeamScreen({ teamId, account }: { teamId: string; account: Account }) {
-  const team = useQuery({
-    queryKey: teamKey(teamId),
-    queryFn: () => unwrap(api.GET('/teams/{teamId}', { params: { path: { teamId } } })),
-  });
+  const team = useApiQuery(teamKey(teamId), () => api.GET('/teams/{teamId}', { params: { path: { teamId } } }));
   useTitle(team.data?.name ?? 'Team');
   return (
     <section className="teams" aria-labelledby="team-title">
@@ -143,10 +141,9 @@ function Seats({ team }: { team: Team }) {
 }
 
 function Members({ team, account }: { team: Team; account: Account }) {
-  const members = useQuery({
-    queryKey: membersKey(team.id),
-    queryFn: () => unwrap(api.GET('/teams/{teamId}/members', { params: { path: { teamId: team.id } } })),
-  });
+  const members = useApiQuery(membersKey(team.id), () =>
+    api.GET('/teams/{teamId}/members', { params: { path: { teamId: team.id } } }),
+  );
   return (
     <section className="card stack" aria-labelledby="members-title">
       <h2 id="members-title">Members</h2>
@@ -290,10 +287,9 @@ function InviteForm({ team }: { team: Team }) {
 }
 
 function Invites({ team }: { team: Team }) {
-  const invites = useQuery({
-    queryKey: invitesKey(team.id),
-    queryFn: () => unwrap(api.GET('/teams/{teamId}/invites', { params: { path: { teamId: team.id } } })),
-  });
+  const invites = useApiQuery(invitesKey(team.id), () =>
+    api.GET('/teams/{teamId}/invites', { params: { path: { teamId: team.id } } }),
+  );
   return (
     <section className="card stack" aria-labelledby="invites-title">
       <h2 id="invites-title">Pending invitations</h2>

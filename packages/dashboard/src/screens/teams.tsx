@@ -1,5 +1,5 @@
 /** The caller's teams (role, the owner's seats) and creating another team. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
@@ -11,6 +11,7 @@ import { SaveForm } from '../widgets/save-form.tsx';
 import { Card } from '../widgets/card.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './teams.css';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 function CreateTeam() {
   const [name, setName] = useState('');
@@ -57,7 +58,7 @@ export default function Teams() {
 }
 
 function TeamList() {
-  const teams = useQuery({ queryKey: TEAMS_KEY, queryFn: () => unwrap(api.GET('/teams')) });
+  const teams = useApiQuery(TEAMS_KEY, () => api.GET('/teams'));
   return (
     <QueryView query={teams} what="teams">
       {({ teams: list }) =>

@@ -1,11 +1,12 @@
 /** The translations screen's inbox of keys apps reported missing at runtime, which admins can add as keys. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../api/client.ts';
 import { type MissingEntry, translationsKey } from '../api/translations.ts';
 import { Button, ErrorNote, Note } from '../ui.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import { DataTable } from '../widgets/data-table.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 interface MissingKey {
   key: string;
@@ -32,15 +33,11 @@ function byKey(entries: MissingEntry[]): MissingKey[] {
 
 export function MissingInbox({ projectId, admin }: { projectId: string; admin: boolean }) {
   const queryClient = useQueryClient();
-  const missing = useQuery({
-    queryKey: [...translationsKey(projectId), 'missing'],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/translations/missing', {
-          params: { path: { projectId }, query: { limit: 500 } },
-        }),
-      ),
-  });
+  const missing = useApiQuery([...translationsKey(projectId), 'missing'], () =>
+    api.GET('/projects/{projectId}/translations/missing', {
+      params: { path: { projectId }, query: { limit: 500 } },
+    }),
+  );
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [note, setNote] = useState('');
   const add = useMutation({

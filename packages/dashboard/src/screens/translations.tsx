@@ -5,7 +5,7 @@
  * A cell saves on Enter or when it loses focus (an emptied cell removes the text), and says so in
  * place: Saved, or the server's refusal with the typed text kept.
  */
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
@@ -22,6 +22,7 @@ import { useUrlView } from '../url-view.ts';
 import { Pager } from '../widgets/pager.tsx';
 import { ACTIONS, DataTable } from '../widgets/data-table.tsx';
 import { ViewFilters } from '../widgets/view-filters.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 const PAGE_SIZE = 50;
 
@@ -43,16 +44,12 @@ export default function Translations() {
   const view = readView(params);
   const filtered = Boolean(view.q || view.namespace || view.category || view.missing);
 
-  const summary = useQuery({
-    queryKey: [...translationsKey(project.id), 'summary'],
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/translations/summary', { params: { path: { projectId: project.id } } })),
-  });
-  const locales = useQuery({
-    queryKey: [...translationsKey(project.id), 'locales'],
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/translations/locales', { params: { path: { projectId: project.id } } })),
-  });
+  const summary = useApiQuery([...translationsKey(project.id), 'summary'], () =>
+    api.GET('/projects/{projectId}/translations/summary', { params: { path: { projectId: project.id } } }),
+  );
+  const locales = useApiQuery([...translationsKey(project.id), 'locales'], () =>
+    api.GET('/projects/{projectId}/translations/locales', { params: { path: { projectId: project.id } } }),
+  );
   const query = {
     ...(view.q ? { q: view.q } : {}),
     ...(view.namespace ? { namespace: view.namespace } : {}),
@@ -61,14 +58,11 @@ export default function Translations() {
     limit: PAGE_SIZE,
     offset: (view.page - 1) * PAGE_SIZE,
   };
-  const keys = useQuery({
-    queryKey: [...translationsKey(project.id), 'keys', query],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/translations/keys', { params: { path: { projectId: project.id }, query } }),
-      ),
-    placeholderData: keepPreviousData,
-  });
+  const keys = useApiQuery(
+    [...translationsKey(project.id), 'keys', query],
+    () => api.GET('/projects/{projectId}/translations/keys', { params: { path: { projectId: project.id }, query } }),
+    { placeholderData: keepPreviousData },
+  );
 
   const supported = locales.data?.supportedLocales ?? [];
   const rows = keys.data?.keys ?? [];

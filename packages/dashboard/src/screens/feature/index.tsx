@@ -5,10 +5,9 @@
  * error groups, merging and deleting. Admins change things; members read. Each part is a small
  * component of this folder.
  */
-import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { ApiError, api, unwrap } from '../../api/client.ts';
+import { ApiError, api } from '../../api/client.ts';
 import { featureKey } from '../../api/features.ts';
 import { useProject } from '../../project-layout.tsx';
 import { ErrorNote } from '../../ui.tsx';
@@ -16,6 +15,7 @@ import { Empty, Loading } from '../../widgets/states.tsx';
 import '../inbox/inbox.css';
 import './feature.css';
 import { FeatureView } from './view.tsx';
+import { useApiQuery } from '../../api/use-api-query.ts';
 
 export function FeatureDetail({
   featureId,
@@ -31,15 +31,11 @@ export function FeatureDetail({
   onTitle?: (title: string) => void;
 }) {
   const project = useProject();
-  const feature = useQuery({
-    queryKey: featureKey(project.id, featureId),
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/features/{featureId}', {
-          params: { path: { projectId: project.id, featureId } },
-        }),
-      ),
-  });
+  const feature = useApiQuery(featureKey(project.id, featureId), () =>
+    api.GET('/projects/{projectId}/features/{featureId}', {
+      params: { path: { projectId: project.id, featureId } },
+    }),
+  );
   const title = feature.data?.title;
   useEffect(() => {
     if (title) onTitle?.(title);

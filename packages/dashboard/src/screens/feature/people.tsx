@@ -16,6 +16,7 @@ import { QueryView } from '../../widgets/states.tsx';
 import { useRefresh } from './refresh.ts';
 import { ACTIONS, DataTable } from '../../widgets/data-table.tsx';
 import { When } from '../../widgets/when.tsx';
+import { useApiQuery } from '../../api/use-api-query.ts';
 
 type Vote = { voterId: string; person: { id: string; name: string | null; email: string | null } | null };
 const voterName = (vote: Vote) => (vote.person ? personName(vote.person, vote.voterId) : vote.voterId);
@@ -25,15 +26,11 @@ export function Voters({ feature, admin }: { feature: ManagedFeature; admin: boo
   const queryClient = useQueryClient();
   const [note, setNote] = useState('');
   const key = ['votes', feature.projectId, feature.id];
-  const votes = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/features/{featureId}/votes', {
-          params: { path: { projectId: feature.projectId, featureId: feature.id }, query: { limit: 200 } },
-        }),
-      ),
-  });
+  const votes = useApiQuery(key, () =>
+    api.GET('/projects/{projectId}/features/{featureId}/votes', {
+      params: { path: { projectId: feature.projectId, featureId: feature.id }, query: { limit: 200 } },
+    }),
+  );
   const remove = async (voterId: string) => {
     await unwrap(
       api.DELETE('/projects/{projectId}/features/{featureId}/votes/{voterId}', {
@@ -111,15 +108,11 @@ export function Comments({ feature, admin }: { feature: ManagedFeature; admin: b
   const queryClient = useQueryClient();
   const [note, setNote] = useState('');
   const key = ['comments', feature.projectId, feature.id];
-  const comments = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/features/{featureId}/comments', {
-          params: { path: { projectId: feature.projectId, featureId: feature.id }, query: { limit: 200 } },
-        }),
-      ),
-  });
+  const comments = useApiQuery(key, () =>
+    api.GET('/projects/{projectId}/features/{featureId}/comments', {
+      params: { path: { projectId: feature.projectId, featureId: feature.id }, query: { limit: 200 } },
+    }),
+  );
   const me = useQuery({ queryKey: ME_KEY, queryFn: fetchMe });
   const [editing, setEditing] = useState<{ id: string; body: string } | null>(null);
   const edit = useMutation({

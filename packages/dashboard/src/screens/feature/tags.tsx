@@ -1,5 +1,5 @@
 /** An idea's tags: ticked on and off (saved at once), or a new tag created and added in place. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client.ts';
 import { type ManagedFeature, type Tag, tagsKey } from '../../api/features.ts';
@@ -8,15 +8,14 @@ import { CheckboxField } from '../../widgets/fields.tsx';
 import { QueryView } from '../../widgets/states.tsx';
 import { useRefresh } from './refresh.ts';
 import { setAnd } from '../../widgets/form-request.ts';
+import { useApiQuery } from '../../api/use-api-query.ts';
 
 export function Tags({ feature, admin }: { feature: ManagedFeature; admin: boolean }) {
   const refresh = useRefresh(feature);
   const queryClient = useQueryClient();
-  const tags = useQuery({
-    queryKey: tagsKey(feature.projectId),
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/tags', { params: { path: { projectId: feature.projectId } } })),
-  });
+  const tags = useApiQuery(tagsKey(feature.projectId), () =>
+    api.GET('/projects/{projectId}/tags', { params: { path: { projectId: feature.projectId } } }),
+  );
   const [saved, setSaved] = useState('');
   const [name, setName] = useState('');
   const savedIds = feature.tags.map((tag) => tag.id);

@@ -6,10 +6,10 @@
  * one pane: the list, or the idea with a way back. Keyboard shortcuts for what repeats
  * (keyboard.ts, `?` lists them); admins change selected rows at once and file ideas for people.
  */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
+import { api } from '../../api/client.ts';
 import { featuresKey, tagsKey } from '../../api/features.ts';
 import { canAdminister, useProject } from '../../project-layout.tsx';
 import { Button, ErrorNote, Note } from '../../ui.tsx';
@@ -26,6 +26,7 @@ import { NewIdeaButton } from './new-idea.tsx';
 import { ShortcutsDialog } from './shortcuts.tsx';
 import { isFiltered, listQuery, PAGE_SIZE, readView } from './view.ts';
 import './inbox.css';
+import { useApiQuery } from '../../api/use-api-query.ts';
 
 export default function Inbox() {
   const project = useProject();
@@ -44,17 +45,15 @@ export default function Inbox() {
   const [openTitle, setOpenTitle] = useState('');
   useTitle(openId && openTitle ? openTitle : 'Inbox');
 
-  const tags = useQuery({
-    queryKey: tagsKey(project.id),
-    queryFn: () => unwrap(api.GET('/projects/{projectId}/tags', { params: { path: { projectId: project.id } } })),
-  });
+  const tags = useApiQuery(tagsKey(project.id), () =>
+    api.GET('/projects/{projectId}/tags', { params: { path: { projectId: project.id } } }),
+  );
   const query = listQuery(view);
-  const features = useQuery({
-    queryKey: [...featuresKey(project.id), query],
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/features', { params: { path: { projectId: project.id }, query } })),
-    placeholderData: keepPreviousData,
-  });
+  const features = useApiQuery(
+    [...featuresKey(project.id), query],
+    () => api.GET('/projects/{projectId}/features', { params: { path: { projectId: project.id }, query } }),
+    { placeholderData: keepPreviousData },
+  );
 
   // The bulk selection belongs to the rows shown: a new view starts without one.
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());

@@ -26,6 +26,7 @@ import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
 import { LoadMore } from '../widgets/load-more.tsx';
 import { LevelHistogram } from './log-histogram.tsx';
 import { useApiQuery } from '../api/use-api-query.ts';
+import { submitting } from '../widgets/form-request.ts';
 
 const PAGE_SIZE = 50;
 const DEFAULT_RANGE: RangeValue = '7d';
@@ -217,10 +218,9 @@ function Filters({ view, update }: { view: View; update: (changes: ViewChanges) 
   }, [view.from, view.to]);
   const ids = { q: useId(), qHelp: useId(), category: useId(), source: useId(), from: useId(), to: useId() };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    update({ q: text.q.trim(), category: text.category.trim(), source: text.source.trim() });
-  };
+  const submit = submitting(() =>
+    update({ q: text.q.trim(), category: text.category.trim(), source: text.source.trim() }),
+  );
   const toggleLevel = (level: Level, on: boolean) =>
     update((latest): Record<string, string> => {
       const shown = readView(latest).levels;

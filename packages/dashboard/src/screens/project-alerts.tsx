@@ -7,7 +7,7 @@
  * `mutedUntil`), Unmute, and Delete. Members read; admins and owners change.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Form } from 'react-aria-components';
 import { api, type Project, unwrap } from '../api/client.ts';
 import type { paths } from '../api/schema.gen.ts';
@@ -20,6 +20,7 @@ import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
 import { DataTable } from '../widgets/data-table.tsx';
 import { useApiQuery } from '../api/use-api-query.ts';
+import { submitting } from '../widgets/form-request.ts';
 
 type Rule =
   paths['/projects/{projectId}/error-alerts']['get']['responses'][200]['content']['application/json']['rules'][number];
@@ -246,10 +247,7 @@ function RuleForm({ project, rule, onDone }: { project: Project; rule?: Rule; on
     },
   });
   const errors = fieldErrors(create.error);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (levels.check()) create.mutate();
-  };
+  const submit = submitting(() => create.mutate(), levels.check);
   return (
     <Form className="card stack" onSubmit={submit} aria-labelledby="create-rule-title">
       <h2 id="create-rule-title">{rule ? `Edit the rule ${rule.name}` : 'Add an alert rule'}</h2>

@@ -3,7 +3,7 @@
  * key with chosen scopes, secret or publishable, shown once; and revoking, behind a confirmation.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Form } from 'react-aria-components';
 import { Link } from 'react-router';
 import { api, type Project, unwrap } from '../api/client.ts';
@@ -19,6 +19,7 @@ import { ShownOnceCard } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
 import { useApiQuery } from '../api/use-api-query.ts';
+import { submitting } from '../widgets/form-request.ts';
 
 const keysKey = (projectId: string) => ['project', projectId, 'keys'] as const;
 
@@ -175,10 +176,7 @@ function CreateKey({
     },
   });
   const errors = fieldErrors(create.error);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (scopes.check()) create.mutate();
-  };
+  const submit = submitting(() => create.mutate(), scopes.check);
   return (
     <Form className="card stack" onSubmit={submit} aria-labelledby="create-key-title">
       <h2 id="create-key-title">Create a key</h2>

@@ -5,7 +5,7 @@
  * or disable, rotate the secret (shown once), delete. Members read; admins and owners act.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Form } from 'react-aria-components';
 import { api, type Project, unwrap } from '../api/client.ts';
 import { formatDate } from '../api/projects.ts';
@@ -21,6 +21,7 @@ import { ShownOnceCard } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
 import { useApiQuery } from '../api/use-api-query.ts';
+import { submitting } from '../widgets/form-request.ts';
 
 const FORMAT_LABELS: Record<Webhook['format'], string> = {
   standard: 'Standard Webhooks',
@@ -301,10 +302,7 @@ function CreateHook({
     },
   });
   const errors = fieldErrors(create.error);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (events.check()) create.mutate();
-  };
+  const submit = submitting(() => create.mutate(), events.check);
   return (
     <Form className="card stack" onSubmit={submit} aria-labelledby="create-hook-title">
       <h2 id="create-hook-title">Add a webhook</h2>

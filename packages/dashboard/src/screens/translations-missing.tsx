@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { api, unwrap } from '../api/client.ts';
 import { type MissingEntry, translationsKey } from '../api/translations.ts';
 import { Button, ErrorNote, Note } from '../ui.tsx';
-import { Empty, Loading } from '../widgets/states.tsx';
+import { ListStates } from '../widgets/states.tsx';
 import { DataTable } from '../widgets/data-table.tsx';
 import { useApiQuery } from '../api/use-api-query.ts';
 
@@ -80,88 +80,87 @@ export function MissingInbox({ projectId, admin }: { projectId: string; admin: b
         Keys the SDKs asked for at runtime and found no text for, per locale, most reported first.
       </p>
       {note ? <Note>{note}</Note> : null}
-      {missing.isPending ? (
-        <Loading what="missing keys" />
-      ) : missing.isError ? (
-        <ErrorNote error={missing.error} />
-      ) : items.length === 0 ? (
-        <Empty>
-          <p>No missing keys reported. Apps report them through the public API (POST /i18n-telemetry).</p>
-        </Empty>
-      ) : (
-        <>
-          <DataTable
-            className="translations-missing"
-            caption="Missing keys"
-            columns={[
-              admin && { label: 'Select', hidden: true },
-              'Key',
-              'Locales (reports)',
-              { label: 'Reports', className: 'num' },
-              'Last reported',
-              'State',
-            ]}
-          >
-            {items.map((item) => (
-              <tr key={item.key}>
-                {admin ? (
+      <ListStates
+        queries={[missing]}
+        what="missing keys"
+        isEmpty={items.length === 0}
+        empty={<p>No missing keys reported. Apps report them through the public API (POST /i18n-telemetry).</p>}
+      >
+        {() => (
+          <>
+            <DataTable
+              className="translations-missing"
+              caption="Missing keys"
+              columns={[
+                admin && { label: 'Select', hidden: true },
+                'Key',
+                'Locales (reports)',
+                { label: 'Reports', className: 'num' },
+                'Last reported',
+                'State',
+              ]}
+            >
+              {items.map((item) => (
+                <tr key={item.key}>
+                  {admin ? (
+                    <td>
+                      {item.exists ? null : (
+                        <input
+                          type="checkbox"
+                          aria-label={`Select ${item.key}`}
+                          checked={selected.has(item.key)}
+                          onChange={(event) => toggle(item.key, event.target.checked)}
+                        />
+                      )}
+                    </td>
+                  ) : null}
+                  <th scope="row">
+                    <code>{item.key}</code>
+                  </th>
+                  <td>{item.locales.map((entry) => `${entry.locale} (${entry.occurrences})`).join(', ')}</td>
+                  <td className="num">{item.occurrences}</td>
                   <td>
-                    {item.exists ? null : (
-                      <input
-                        type="checkbox"
-                        aria-label={`Select ${item.key}`}
-                        checked={selected.has(item.key)}
-                        onChange={(event) => toggle(item.key, event.target.checked)}
-                      />
-                    )}
+                    <time dateTime={item.lastSeenAt}>{new Date(item.lastSeenAt).toLocaleString()}</time>
                   </td>
-                ) : null}
-                <th scope="row">
-                  <code>{item.key}</code>
-                </th>
-                <td>{item.locales.map((entry) => `${entry.locale} (${entry.occurrences})`).join(', ')}</td>
-                <td className="num">{item.occurrences}</td>
-                <td>
-                  <time dateTime={item.lastSeenAt}>{new Date(item.lastSeenAt).toLocaleString()}</time>
-                </td>
-                <td>{item.exists ? 'Is a key; text missing' : 'Not a key yet'}</td>
-              </tr>
-            ))}
-          </DataTable>
-          {reported > shown ? (
-            <p className="muted">
-              Showing the {shown} most reported of {reported} reports by key and locale.
-            </p>
-          ) : null}
-          {admin && addable.length > 0 ? (
-            <div className="row">
-              <Button
-                isDisabled={selected.size === 0}
-                busy={add.isPending}
-                onPress={() => {
-                  setNote('');
-                  add.mutate([...selected]);
-                }}
-              >
-                {selected.size === 0
-                  ? 'Add as keys'
-                  : `Add ${selected.size === 1 ? '1 key' : `${selected.size} keys`} as keys`}
-              </Button>
-              <Button
-                variant="secondary"
-                busy={add.isPending}
-                onPress={() => {
-                  setNote('');
-                  add.mutate(addable.map((item) => item.key));
-                }}
-              >
-                Add every new one ({addable.length})
-              </Button>
-            </div>
-          ) : null}
-          {add.error ? <ErrorNote error={add.error} /> : null}
-        </>
-      )}
+                  <td>{item.exists ? 'Is a key; text missing' : 'Not a key yet'}</td>
+                </tr>
+              ))}
+            </DataTable>
+            {reported > shown ? (
+              <p className="muted">
+                Showing the {shown} most reported of {reported} reports by key and locale.
+              </p>
+            ) : null}
+            {admin && addable.length > 0 ? (
+              <div className="row">
+                <Button
+                  isDisabled={selected.size === 0}
+                  busy={add.isPending}
+                  onPress={() => {
+                    setNote('');
+                    add.mutate([...selected]);
+                  }}
+                >
+                  {selected.size === 0
+                    ? 'Add as keys'
+                    : `Add ${selected.size === 1 ? '1 key' : `${selected.size} keys`} as keys`}
+                </Button>
+                <Button
+                  variant="secondary"
+                  busy={add.isPending}
+                  onPress={() => {
+                    setNote('');
+                    add.mutate(addable.map((item) => item.key));
+                  }}
+                >
+                  Add every new one ({addable.length})
+                </Button>
+              </div>
+            ) : null}
+            {add.error ? <ErrorNote error={add.error} /> : null}
+          </>
+        )}
+      </ListStates>
     </section>
   );
 }

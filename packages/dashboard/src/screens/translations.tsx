@@ -11,10 +11,9 @@ import { Link } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { type TranslationKey, translationsKey } from '../api/translations.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
-import { ErrorNote } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
-import { Empty, Loading } from '../widgets/states.tsx';
+import { ListStates } from '../widgets/states.tsx';
 import { AddKey, Files, LocaleSettings, MissingInbox, Progress } from './translations-panels.tsx';
 import './translations.css';
 import { SearchForm } from '../widgets/search-form.tsx';
@@ -84,39 +83,38 @@ export default function Translations() {
           locales={summary.data?.locales.map((l) => l.locale) ?? supported}
         />
         {admin ? <AddKey projectId={project.id} /> : null}
-        {keys.isPending || locales.isPending ? (
-          <Loading what="keys" />
-        ) : keys.isError ? (
-          <ErrorNote error={keys.error} />
-        ) : locales.isError ? (
-          <ErrorNote error={locales.error} />
-        ) : rows.length === 0 ? (
-          <Empty>
-            {filtered ? (
+        <ListStates
+          queries={[keys, locales]}
+          what="keys"
+          isEmpty={rows.length === 0}
+          empty={
+            filtered ? (
               <p>
                 No keys match these filters. <Link to="?">Clear the filters</Link>
               </p>
             ) : (
               <p>No keys yet. Add one, import a file, or add the keys your apps reported missing.</p>
-            )}
-          </Empty>
-        ) : (
-          <>
-            <p className="muted" role="status">
-              {total === 1 ? '1 key' : `${total} keys`}
-              {pages > 1 ? `, page ${view.page} of ${pages}` : ''}
-              {keys.isFetching ? ' (updating…)' : ''}
-            </p>
-            {admin ? (
-              <p className="muted translations-hint">
-                Edit a text in place: Enter saves it and moves down, leaving the cell saves it too, Escape puts it back,
-                an empty cell removes the text (the key then falls back to the default locale).
+            )
+          }
+        >
+          {() => (
+            <>
+              <p className="muted" role="status">
+                {total === 1 ? '1 key' : `${total} keys`}
+                {pages > 1 ? `, page ${view.page} of ${pages}` : ''}
+                {keys.isFetching ? ' (updating…)' : ''}
               </p>
-            ) : null}
-            <Grid projectId={project.id} rows={rows} locales={supported} admin={admin} />
-            <Pager page={view.page} pages={pages} onPage={(page) => update({ page: String(page) })} />
-          </>
-        )}
+              {admin ? (
+                <p className="muted translations-hint">
+                  Edit a text in place: Enter saves it and moves down, leaving the cell saves it too, Escape puts it
+                  back, an empty cell removes the text (the key then falls back to the default locale).
+                </p>
+              ) : null}
+              <Grid projectId={project.id} rows={rows} locales={supported} admin={admin} />
+              <Pager page={view.page} pages={pages} onPage={(page) => update({ page: String(page) })} />
+            </>
+          )}
+        </ListStates>
       </section>
       {locales.data ? <Files projectId={project.id} locales={supported} admin={admin} /> : null}
       {locales.data ? <LocaleSettings projectId={project.id} locales={locales.data} admin={admin} /> : null}

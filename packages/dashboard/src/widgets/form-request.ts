@@ -1,3 +1,4 @@
+import type { FormEvent } from 'react';
 /**
  * What a form needs of the request it sends (a useMutation result): the last refusal, whether it
  * runs, whether it succeeded, and how to send it. The form widgets take the request whole, so a
@@ -18,5 +19,16 @@ export function setAnd<T>(set: (value: T) => void, forget: () => unknown): (valu
   return (value) => {
     set(value);
     forget();
+  };
+}
+
+/**
+ * A form's submit handler: the browser's own submit (a page load) prevented, then `send`, once the
+ * form's own `check` passes (a choice that may not be empty, a required text).
+ */
+export function submitting(send: () => void, check: () => boolean = () => true): (event: FormEvent) => void {
+  return (event) => {
+    event.preventDefault();
+    if (check()) send();
   };
 }

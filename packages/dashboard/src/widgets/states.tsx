@@ -28,3 +28,29 @@ export function QueryView<T>({
   if (query.isError) return <ErrorNote error={query.error} />;
   return <>{children(query.data as T)}</>;
 }
+
+/**
+ * A list as every list screen shows it: loading while any of its queries is, the first failure in
+ * words, `empty` in the empty-state box when there is nothing to list, and else the list (a
+ * function, so that it reads the queries' data only once they have it).
+ */
+export function ListStates({
+  queries,
+  what,
+  isEmpty,
+  empty,
+  children,
+}: {
+  queries: readonly { isPending: boolean; isError: boolean; error: unknown }[];
+  /** What loads, for the loading state: "ideas". */
+  what: string;
+  isEmpty: boolean;
+  empty: ReactNode;
+  children: () => ReactNode;
+}) {
+  if (queries.some((query) => query.isPending)) return <Loading what={what} />;
+  const failed = queries.find((query) => query.isError);
+  if (failed) return <ErrorNote error={failed.error} />;
+  if (isEmpty) return <Empty>{empty}</Empty>;
+  return <>{children()}</>;
+}

@@ -4,7 +4,7 @@
  * an internal note only the team sees), edits of one's own comments, hide, show and delete.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, fetchMe, ME_KEY, unwrap } from '../../api/client.ts';
 import type { Comment, ManagedFeature } from '../../api/features.ts';
@@ -17,6 +17,7 @@ import { useRefresh } from './refresh.ts';
 import { ACTIONS, DataTable } from '../../widgets/data-table.tsx';
 import { When } from '../../widgets/when.tsx';
 import { useApiQuery } from '../../api/use-api-query.ts';
+import { submitting } from '../../widgets/form-request.ts';
 
 type Vote = { voterId: string; person: { id: string; name: string | null; email: string | null } | null };
 const voterName = (vote: Vote) => (vote.person ? personName(vote.person, vote.voterId) : vote.voterId);
@@ -279,10 +280,10 @@ function Reply({ feature, onDone }: { feature: ManagedFeature; onDone: (said: st
     },
   });
   const errors = fieldErrors(send.error);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (body.trim()) send.mutate();
-  };
+  const submit = submitting(
+    () => send.mutate(),
+    () => body.trim() !== '',
+  );
   return (
     <form className="stack" onSubmit={submit} aria-labelledby="reply-title">
       <h3 id="reply-title">Reply as the team</h3>

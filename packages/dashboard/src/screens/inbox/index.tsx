@@ -12,11 +12,11 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import { featuresKey, tagsKey } from '../../api/features.ts';
 import { canAdminister, useProject } from '../../project-layout.tsx';
-import { Button, ErrorNote, Note } from '../../ui.tsx';
+import { Button, Note } from '../../ui.tsx';
 import { useTitle } from '../../use-title.ts';
 import { useUrlView } from '../../url-view.ts';
 import { Pager } from '../../widgets/pager.tsx';
-import { Empty, Loading } from '../../widgets/states.tsx';
+import { ListStates } from '../../widgets/states.tsx';
 import { FeatureDetail } from '../feature/index.tsx';
 import { BulkBar } from './bulk-bar.tsx';
 import { Filters } from './filters.tsx';
@@ -139,13 +139,12 @@ export default function Inbox() {
       ) : null}
       {bulkNote ? <Note>{bulkNote}</Note> : null}
       {arrivalNote && !bulkNote && !openId ? <Note>{arrivalNote}</Note> : null}
-      {features.isPending ? (
-        <Loading what="ideas" />
-      ) : features.isError ? (
-        <ErrorNote error={features.error} />
-      ) : rows.length === 0 ? (
-        <Empty>
-          {filtered ? (
+      <ListStates
+        queries={[features]}
+        what="ideas"
+        isEmpty={rows.length === 0}
+        empty={
+          filtered ? (
             <p>
               No ideas match these filters. <Link to={view.sort ? `?sort=${view.sort}` : '?'}>Clear the filters</Link>
             </p>
@@ -154,33 +153,35 @@ export default function Inbox() {
               No ideas yet. They arrive here from the board, the widget, the SDKs and the public API, internal ones
               included.
             </p>
-          )}
-        </Empty>
-      ) : (
-        <>
-          <p className="muted" role="status">
-            {capped ? `More than ${(total - 1).toLocaleString()} ideas` : total === 1 ? '1 idea' : `${total} ideas`}
-            {pages > 1 ? `, page ${view.page} of ${capped ? Math.max(counted, view.page) : pages}${more}` : ''}
-            {features.isFetching ? ' (updating…)' : ''}
-          </p>
-          <FeatureList
-            rows={rows}
-            admin={admin}
-            selected={selected}
-            setSelected={setSelected}
-            base={base}
-            search={search}
-            openId={openId}
-            cursorId={cursorId}
-          />
-          <Pager
-            page={view.page}
-            pages={pages}
-            onPage={(page) => update({ page: String(page) })}
-            className="row inbox-pages"
-          />
-        </>
-      )}
+          )
+        }
+      >
+        {() => (
+          <>
+            <p className="muted" role="status">
+              {capped ? `More than ${(total - 1).toLocaleString()} ideas` : total === 1 ? '1 idea' : `${total} ideas`}
+              {pages > 1 ? `, page ${view.page} of ${capped ? Math.max(counted, view.page) : pages}${more}` : ''}
+              {features.isFetching ? ' (updating…)' : ''}
+            </p>
+            <FeatureList
+              rows={rows}
+              admin={admin}
+              selected={selected}
+              setSelected={setSelected}
+              base={base}
+              search={search}
+              openId={openId}
+              cursorId={cursorId}
+            />
+            <Pager
+              page={view.page}
+              pages={pages}
+              onPage={(page) => update({ page: String(page) })}
+              className="row inbox-pages"
+            />
+          </>
+        )}
+      </ListStates>
     </section>
   );
 

@@ -30,6 +30,7 @@ import { DataTable } from '../widgets/data-table.tsx';
 import { When } from '../widgets/when.tsx';
 import { ViewFilters } from '../widgets/view-filters.tsx';
 import { useApiQuery } from '../api/use-api-query.ts';
+import { SelectBox } from '../widgets/select-box.tsx';
 
 const TEXT_FILTERS = [
   { name: 'q', label: 'Search', placeholder: 'Title or culprit' },
@@ -197,12 +198,7 @@ function GroupTable({ projectId, rows, admin }: { projectId: string; rows: Error
           <tr key={row.id}>
             {admin ? (
               <td>
-                <input
-                  type="checkbox"
-                  aria-label={`Select ${row.title}`}
-                  checked={selected.includes(row.id)}
-                  onChange={(event) => toggle(row.id, event.target.checked)}
-                />
+                <SelectBox name={row.title} checked={selected.includes(row.id)} onChange={(on) => toggle(row.id, on)} />
               </td>
             ) : null}
             <td className="reports-title">

@@ -7,6 +7,7 @@ import { Button, ErrorNote, Note } from '../ui.tsx';
 import { ListStates } from '../widgets/states.tsx';
 import { DataTable } from '../widgets/data-table.tsx';
 import { useApiQuery } from '../api/use-api-query.ts';
+import { SelectBox, toggled } from '../widgets/select-box.tsx';
 
 interface MissingKey {
   key: string;
@@ -67,12 +68,6 @@ export function MissingInbox({ projectId, admin }: { projectId: string; admin: b
   const shown = missing.data?.missing.length ?? 0;
   const reported = missing.data?.total ?? 0;
   const addable = items.filter((item) => !item.exists);
-  const toggle = (key: string, on: boolean) => {
-    const next = new Set(selected);
-    if (on) next.add(key);
-    else next.delete(key);
-    setSelected(next);
-  };
   return (
     <section className="card stack" aria-labelledby="missing-title">
       <h2 id="missing-title">Missing keys reported by apps</h2>
@@ -105,11 +100,10 @@ export function MissingInbox({ projectId, admin }: { projectId: string; admin: b
                   {admin ? (
                     <td>
                       {item.exists ? null : (
-                        <input
-                          type="checkbox"
-                          aria-label={`Select ${item.key}`}
+                        <SelectBox
+                          name={item.key}
                           checked={selected.has(item.key)}
-                          onChange={(event) => toggle(item.key, event.target.checked)}
+                          onChange={(on) => setSelected(toggled(selected, item.key, on))}
                         />
                       )}
                     </td>

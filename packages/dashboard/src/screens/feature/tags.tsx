@@ -9,6 +9,7 @@ import { QueryView } from '../../widgets/states.tsx';
 import { useRefresh } from './refresh.ts';
 import { setAnd } from '../../widgets/form-request.ts';
 import { useApiQuery } from '../../api/use-api-query.ts';
+import { TagChips } from '../../widgets/tag-chips.tsx';
 
 export function Tags({ feature, admin }: { feature: ManagedFeature; admin: boolean }) {
   const refresh = useRefresh(feature);
@@ -77,13 +78,7 @@ export function Tags({ feature, admin }: { feature: ManagedFeature; admin: boole
         feature.tags.length === 0 ? (
           <p className="muted">No tags.</p>
         ) : (
-          <ul className="tag-list" aria-label="Tags">
-            {feature.tags.map((tag) => (
-              <li key={tag.id} className="tag-chip">
-                {tag.name}
-              </li>
-            ))}
-          </ul>
+          <TagChips tags={feature.tags} />
         )
       ) : (
         <QueryView query={tags} what="tags">

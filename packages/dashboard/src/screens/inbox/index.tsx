@@ -27,6 +27,7 @@ import { ShortcutsDialog } from './shortcuts.tsx';
 import { isFiltered, listQuery, PAGE_SIZE, readView } from './view.ts';
 import './inbox.css';
 import { useApiQuery } from '../../api/use-api-query.ts';
+import { toggled } from '../../widgets/select-box.tsx';
 
 export default function Inbox() {
   const project = useProject();
@@ -86,10 +87,8 @@ export default function Inbox() {
     open,
     admin,
     toggleSelected: (id) => {
-      const next = new Set(selected);
-      const on = !next.has(id);
-      if (on) next.add(id);
-      else next.delete(id);
+      const on = !selected.has(id);
+      const next = toggled(selected, id, on);
       setSelected(next);
       const title = rows.find((row) => row.id === id)?.title ?? '';
       setAnnouncement(`${on ? 'Selected' : 'Unselected'} ${title}. ${next.size} selected.`);

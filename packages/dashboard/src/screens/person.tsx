@@ -5,7 +5,7 @@
  * into the one kept ("Merge into…": search the person to keep, then confirm).
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { statusLabel, when } from '../api/features.ts';
@@ -18,6 +18,7 @@ import { ConfirmButton } from '../widgets/confirm.tsx';
 import { QueryView } from '../widgets/states.tsx';
 import { When } from '../widgets/when.tsx';
 import { useApiQuery } from '../api/use-api-query.ts';
+import { Card } from '../widgets/card.tsx';
 
 /** Saves a JSON document as a file through the browser's download. */
 function download(name: string, data: unknown) {
@@ -213,53 +214,59 @@ export default function PersonScreen() {
                 <PersonDataActions projectId={project.id} personId={personId} name={personName(who)} />
               </>
             ) : null}
-            <section className="card stack" aria-labelledby="person-ideas">
-              <h2 id="person-ideas">Ideas ({ideas.length})</h2>
-              {ideas.length === 0 ? (
-                <p className="muted">None submitted.</p>
-              ) : (
-                <ul>
-                  {ideas.map((row) => (
-                    <li key={row.id}>
-                      <Link to={idea(row.id)}>{row.title}</Link> ({statusLabel(row.status)}, {row.voteCount} votes)
-                    </li>
-                  ))}
-                </ul>
+            <ListCard title="Ideas" items={ideas} none="None submitted.">
+              {(row) => (
+                <>
+                  <Link to={idea(row.id)}>{row.title}</Link> ({statusLabel(row.status)}, {row.voteCount} votes)
+                </>
               )}
-            </section>
-            <section className="card stack" aria-labelledby="person-votes">
-              <h2 id="person-votes">Votes ({votes.length})</h2>
-              {votes.length === 0 ? (
-                <p className="muted">No votes.</p>
-              ) : (
-                <ul>
-                  {votes.map((row) => (
-                    <li key={row.id}>
-                      <Link to={idea(row.id)}>{row.title}</Link> ({statusLabel(row.status)}), voted{' '}
-                      <When at={row.votedAt} />
-                    </li>
-                  ))}
-                </ul>
+            </ListCard>
+            <ListCard title="Votes" items={votes} none="No votes.">
+              {(row) => (
+                <>
+                  <Link to={idea(row.id)}>{row.title}</Link> ({statusLabel(row.status)}), voted{' '}
+                  <When at={row.votedAt} />
+                </>
               )}
-            </section>
-            <section className="card stack" aria-labelledby="person-comments">
-              <h2 id="person-comments">Comments ({comments.length})</h2>
-              {comments.length === 0 ? (
-                <p className="muted">No comments.</p>
-              ) : (
-                <ul>
-                  {comments.map((row) => (
-                    <li key={row.id}>
-                      On <Link to={idea(row.featureId)}>{row.featureTitle}</Link>, <When at={row.createdAt} />: “
-                      {row.body.slice(0, 200)}”
-                    </li>
-                  ))}
-                </ul>
+            </ListCard>
+            <ListCard title="Comments" items={comments} none="No comments.">
+              {(row) => (
+                <>
+                  On <Link to={idea(row.featureId)}>{row.featureTitle}</Link>, <When at={row.createdAt} />: “
+                  {row.body.slice(0, 200)}”
+                </>
               )}
-            </section>
+            </ListCard>
           </>
         )}
       </QueryView>
     </div>
+  );
+}
+
+/** One of the person's lists in its card: the heading with the count, then "none" in words or the items. */
+function ListCard<T extends { id: string }>({
+  title,
+  items,
+  none,
+  children,
+}: {
+  title: string;
+  items: readonly T[];
+  none: string;
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <Card title={`${title} (${items.length})`}>
+      {items.length === 0 ? (
+        <p className="muted">{none}</p>
+      ) : (
+        <ul>
+          {items.map((item) => (
+            <li key={item.id}>{children(item)}</li>
+          ))}
+        </ul>
+      )}
+    </Card>
   );
 }

@@ -27,6 +27,7 @@ import { LoadMore } from '../widgets/load-more.tsx';
 import { LevelHistogram } from './log-histogram.tsx';
 import { useApiQuery } from '../api/use-api-query.ts';
 import { submitting } from '../widgets/form-request.ts';
+import { ToggleButtons } from '../widgets/toggle-buttons.tsx';
 
 const PAGE_SIZE = 50;
 const DEFAULT_RANGE: RangeValue = '7d';
@@ -327,23 +328,21 @@ function Filters({ view, update }: { view: View; update: (changes: ViewChanges) 
   );
 }
 
+const SHOW_OPTIONS = [
+  { value: 'groups', label: 'Groups' },
+  { value: 'lines', label: 'Lines' },
+] as const;
+
 /** Groups (one row per message, with its count) or lines (every entry, with its fields). */
 function ShowToggle({ show, update }: { show: 'groups' | 'lines'; update: (changes: ViewChanges) => void }) {
   return (
-    <fieldset className="row log-show">
-      <legend className="visually-hidden">Show</legend>
-      {(['groups', 'lines'] as const).map((value) => (
-        <button
-          key={value}
-          type="button"
-          className={`button ${show === value ? 'button-primary' : 'button-secondary'}`}
-          aria-pressed={show === value}
-          onClick={() => update({ show: value === 'groups' ? '' : value })}
-        >
-          {value === 'groups' ? 'Groups' : 'Lines'}
-        </button>
-      ))}
-    </fieldset>
+    <ToggleButtons
+      className="row log-show"
+      legend="Show"
+      options={SHOW_OPTIONS}
+      value={show}
+      onChange={(value) => update({ show: value === 'groups' ? '' : value })}
+    />
   );
 }
 

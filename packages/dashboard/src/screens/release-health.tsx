@@ -6,7 +6,7 @@
  */
 import { Link, useParams, useSearchParams } from 'react-router';
 import { api } from '../api/client.ts';
-import { oneReleaseHealthKey, percent, type ReleaseHealth } from '../api/release-health.ts';
+import { oneReleaseHealthKey, type ReleaseHealth } from '../api/release-health.ts';
 import { useProject } from '../project-layout.tsx';
 import { useTitle } from '../use-title.ts';
 import { ReleaseHealthFigures } from '../widgets/release-health-figures.tsx';
@@ -16,6 +16,7 @@ import { TimeChart } from '../widgets/time-chart.tsx';
 import './releases.css';
 import { DataTable } from '../widgets/data-table.tsx';
 import { useApiQuery } from '../api/use-api-query.ts';
+import { ReleaseHealthCells } from '../widgets/release-health-cells.tsx';
 
 const RANGES = [1, 7, 14, 30] as const;
 
@@ -106,11 +107,7 @@ function Health({ data }: { data: ReleaseHealth }) {
                 <th scope="row">
                   <code>{r.version}</code>
                 </th>
-                <td>{percent(r.crashFreeSessions)}</td>
-                <td>{percent(r.crashFreeUsers)}</td>
-                <td>{r.sessions.total}</td>
-                <td>{r.users.total}</td>
-                <td>{r.versionChecks}</td>
+                <ReleaseHealthCells release={r} />
               </tr>
             ))}
           </DataTable>

@@ -5,10 +5,11 @@
  */
 import { Link } from 'react-router';
 import { api } from '../api/client.ts';
-import { percent, points, releaseHealthKey } from '../api/release-health.ts';
+import { points, releaseHealthKey } from '../api/release-health.ts';
 import { Empty, QueryView } from './states.tsx';
 import { DataTable } from './data-table.tsx';
 import { useApiQuery } from '../api/use-api-query.ts';
+import { ReleaseHealthCells } from './release-health-cells.tsx';
 
 export function ReleaseHealthTable({ projectId }: { projectId: string }) {
   const health = useApiQuery(releaseHealthKey(projectId, 14), () =>
@@ -46,11 +47,7 @@ export function ReleaseHealthTable({ projectId }: { projectId: string }) {
                       {release.version}
                     </Link>
                   </th>
-                  <td>{percent(release.crashFreeSessions)}</td>
-                  <td>{percent(release.crashFreeUsers)}</td>
-                  <td>{release.sessions.total}</td>
-                  <td>{release.users.total}</td>
-                  <td>{release.versionChecks}</td>
+                  <ReleaseHealthCells release={release} />
                   <td>{points(release.comparison.crashFreeUsersChange)} users</td>
                 </tr>
               ))}

@@ -6,15 +6,14 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
-import { ApiError, api, unwrap } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 
 import { LEVEL_LABELS, type Level, type LogGroup, logKey, logsKey } from '../api/logs.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
-import { ErrorNote } from '../ui.tsx';
 import { LogLines } from './log-lines.tsx';
 import { TriageStatus } from '../widgets/triage.tsx';
 import { useTitle } from '../use-title.ts';
-import { Empty, Loading } from '../widgets/states.tsx';
+import { FoundView } from '../widgets/states.tsx';
 import './logs.css';
 import { When } from '../widgets/when.tsx';
 import { LevelHistogram } from './log-histogram.tsx';
@@ -39,25 +38,14 @@ export default function LogGroupPage() {
       <p>
         <Link to={back}>← Back to the logs</Link>
       </p>
-      {group.isPending ? (
-        <Loading what="the log group" />
-      ) : group.isError ? (
-        group.error instanceof ApiError && group.error.status === 404 ? (
-          <>
-            <h1>Log group not found</h1>
-            <Empty>
-              <p>This log group does not exist in this project.</p>
-            </Empty>
-          </>
-        ) : (
-          <>
-            <h1>Log group</h1>
-            <ErrorNote error={group.error} />
-          </>
-        )
-      ) : (
-        <GroupView group={group.data} admin={canAdminister(project)} />
-      )}
+      <FoundView
+        query={group}
+        title="Log group"
+        what="the log group"
+        notFound="This log group does not exist in this project."
+      >
+        {(data) => <GroupView group={data} admin={canAdminister(project)} />}
+      </FoundView>
     </div>
   );
 }

@@ -7,11 +7,10 @@
  */
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { ApiError, api } from '../../api/client.ts';
+import { api } from '../../api/client.ts';
 import { featureKey } from '../../api/features.ts';
 import { useProject } from '../../project-layout.tsx';
-import { ErrorNote } from '../../ui.tsx';
-import { Empty, Loading } from '../../widgets/states.tsx';
+import { FoundView } from '../../widgets/states.tsx';
 import '../inbox/inbox.css';
 import './feature.css';
 import { FeatureView } from './view.tsx';
@@ -45,25 +44,14 @@ export function FeatureDetail({
       <p>
         <Link to={inbox}>← Back to the inbox</Link>
       </p>
-      {feature.isPending ? (
-        <Loading what="the idea" />
-      ) : feature.isError ? (
-        feature.error instanceof ApiError && feature.error.status === 404 ? (
-          <>
-            <h1>Idea not found</h1>
-            <Empty>
-              <p>This idea does not exist in this project: it may have been merged into another or deleted.</p>
-            </Empty>
-          </>
-        ) : (
-          <>
-            <h1>Idea</h1>
-            <ErrorNote error={feature.error} />
-          </>
-        )
-      ) : (
-        <FeatureView key={feature.data.id} feature={feature.data} note={note} inbox={inbox} />
-      )}
+      <FoundView
+        query={feature}
+        title="Idea"
+        what="the idea"
+        notFound="This idea does not exist in this project: it may have been merged into another or deleted."
+      >
+        {(data) => <FeatureView key={data.id} feature={data} note={note} inbox={inbox} />}
+      </FoundView>
     </div>
   );
 }

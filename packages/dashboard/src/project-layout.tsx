@@ -10,6 +10,7 @@ import { NavLink, Outlet, useOutletContext, useParams } from 'react-router';
 import { api, type Project, unwrap } from './api/client.ts';
 import { moderationKey } from './api/moderation.ts';
 import { ErrorNote, RequireAccount } from './ui.tsx';
+import { useApiQuery } from './api/use-api-query.ts';
 
 export const projectKey = (projectId: string) => ['project', projectId] as const;
 
@@ -19,10 +20,9 @@ export function ProjectLayout() {
 }
 
 function ProjectFrame({ projectId }: { projectId: string }) {
-  const project = useQuery({
-    queryKey: projectKey(projectId),
-    queryFn: () => unwrap(api.GET('/projects/{projectId}', { params: { path: { projectId } } })),
-  });
+  const project = useApiQuery(projectKey(projectId), () =>
+    api.GET('/projects/{projectId}', { params: { path: { projectId } } }),
+  );
   // The navigation's badge: how many items wait in the moderation queue (one row read for the total).
   const held = useQuery({
     queryKey: [...moderationKey(projectId), 'count'],

@@ -10,6 +10,7 @@ import { day, type InvitePreview, ROLE_LABELS, TEAMS_KEY } from '../api/accounts
 import { Button, ErrorNote } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { Loading } from '../widgets/states.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 const STATUS_WORDS = {
   accepted: 'This invitation has already been accepted.',
@@ -20,9 +21,7 @@ const STATUS_WORDS = {
 export default function AcceptInvite() {
   const { token = '' } = useParams();
   useTitle('Invitation');
-  const invite = useQuery({
-    queryKey: ['invite', token],
-    queryFn: () => unwrap(api.GET('/invites/{token}', { params: { path: { token } } })),
+  const invite = useApiQuery(['invite', token], () => api.GET('/invites/{token}', { params: { path: { token } } }), {
     retry: false,
   });
   const me = useQuery({ queryKey: ME_KEY, queryFn: fetchMe });

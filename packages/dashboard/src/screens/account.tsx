@@ -2,7 +2,7 @@
  * The account page: the profile (name), the password, the e-mail address's status (with Resend
  * while it is not verified), and personal access tokens (create → shown once; list; revoke).
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type Account, api, ME_KEY, unwrap } from '../api/client.ts';
 import { day, type TokenSummary } from '../api/accounts.ts';
@@ -12,10 +12,13 @@ import { ConfirmButton } from '../widgets/confirm.tsx';
 import { ACTIONS, DataTable } from '../widgets/data-table.tsx';
 import { SelectField } from '../widgets/fields.tsx';
 import { SaveForm } from '../widgets/save-form.tsx';
+import { Card } from '../widgets/card.tsx';
+import { setAnd } from '../widgets/form-request.ts';
 import { ShownOnce } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './account.css';
 import { PasswordField } from '../widgets/account-fields.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 const TOKENS_KEY = ['me', 'tokens'] as const;
 
@@ -28,34 +31,23 @@ function Profile({ account }: { account: Account }) {
   });
   const errors = fieldErrors(save.error);
   return (
-    <section className="card" aria-labelledby="profile-title">
-      <h2 id="profile-title">Profile</h2>
+    <Card title="Profile" className="card">
       <dl className="facts">
         <dt>Member since</dt>
         <dd>{day(account.createdAt)}</dd>
       </dl>
-      <SaveForm
-        error={save.error}
-        busy={save.isPending}
-        submitLabel="Save name"
-        busyLabel="Saving…"
-        onSubmit={() => save.mutate()}
-        done={save.isSuccess ? 'Name saved.' : null}
-      >
+      <SaveForm request={save} submitLabel="Save name" busyLabel="Saving…" done="Name saved.">
         <Field
           label="Name"
           name="name"
           autoComplete="name"
           description="Shown to your teams and in invitations you send."
           value={name}
-          onChange={(value) => {
-            setName(value);
-            save.reset();
-          }}
+          onChange={setAnd(setName, save.reset)}
           serverError={errors['name']}
         />
       </SaveForm>
-    </section>
+    </Card>
   );
 }
 
@@ -76,15 +68,12 @@ function Password({ account }: { account: Account }) {
   });
   const errors = fieldErrors(change.error);
   return (
-    <section className="card" aria-labelledby="password-title">
-      <h2 id="password-title">Password</h2>
+    <Card title="Password" className="card">
       <SaveForm
-        error={change.error}
-        busy={change.isPending}
+        request={change}
         submitLabel="Change password"
         busyLabel="Changing…"
-        onSubmit={() => change.mutate()}
-        done={change.isSuccess ? 'Password changed. Your other sessions are signed out.' : null}
+        done="Password changed. Your other sessions are signed out."
       >
         {account.hasPassword ? (
           <PasswordField
@@ -107,7 +96,7 @@ function Password({ account }: { account: Account }) {
           error={errors['newPassword']}
         />
       </SaveForm>
-    </section>
+    </Card>
   );
 }
 
@@ -168,7 +157,7 @@ function Tokens() {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [expiry, setExpiry] = useState<Expiry>('90');
-  const tokens = useQuery({ queryKey: TOKENS_KEY, queryFn: () => unwrap(api.GET('/me/tokens')) });
+  const tokens = useApiQuery(TOKENS_KEY, () => api.GET('/me/tokens'));
   const create = useMutation({
     mutationFn: () =>
       unwrap(
@@ -193,14 +182,7 @@ function Tokens() {
         A token lets a script or another tool use the management API as you (<code>Authorization: Bearer sp_pat_…</code>
         ). Revoke a token you no longer use.
       </p>
-      <SaveForm
-        label="Create a token"
-        error={create.error}
-        busy={create.isPending}
-        submitLabel="Create token"
-        busyLabel="Creating…"
-        onSubmit={() => create.mutate()}
-      >
+      <SaveForm label="Create a token" request={create} submitLabel="Create token" busyLabel="Creating…">
         <Field
           label="Token name"
           name="tokenName"

@@ -6,7 +6,7 @@
  * (the API's audit settings, 1 to 3650 days) is set at the foot of the screen; the change shows in
  * the log. Admins and owners only, as the API: a member is told so.
  */
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { api, unwrap } from '../api/client.ts';
@@ -22,6 +22,8 @@ import './audit.css';
 import './reports.css';
 import { DataTable } from '../widgets/data-table.tsx';
 import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
+import { setAnd } from '../widgets/form-request.ts';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 const PAGE_SIZE = 100;
 const RANGES = [
@@ -67,10 +69,7 @@ function RetentionSetting({ projectId }: { projectId: string }) {
   const client = useQueryClient();
   const key = [...auditKey(projectId), 'settings'] as const;
   const path = { params: { path: { projectId } } };
-  const settings = useQuery({
-    queryKey: key,
-    queryFn: () => unwrap(api.GET('/projects/{projectId}/audit/settings', path)),
-  });
+  const settings = useApiQuery(key, () => api.GET('/projects/{projectId}/audit/settings', path));
   const [days, setDays] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | undefined>();
   const save = useMutation({
@@ -103,11 +102,10 @@ function RetentionSetting({ projectId }: { projectId: string }) {
         description="Older entries are deleted every hour; 365 unless set"
         type="number"
         value={value}
-        onChange={(next) => {
-          setDays(next);
+        onChange={setAnd(setDays, () => {
           setProblem(undefined);
           save.reset();
-        }}
+        })}
         isDisabled={settings.isPending}
         serverError={problem ?? fieldErrors(save.error)['retentionDays']}
       />

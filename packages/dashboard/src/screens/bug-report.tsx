@@ -3,7 +3,7 @@
  * idea it is linked to, or "Create idea from this bug" (POST /bugs/{id}/feature), which links
  * them both ways (the idea's page lists its linked bug reports).
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
@@ -15,17 +15,14 @@ import { Fact, ReportSummary } from '../widgets/report-summary.tsx';
 import { TriageStatus } from '../widgets/triage.tsx';
 import './reports.css';
 import { ReportPage } from '../widgets/report-page.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 export default function BugReport() {
   const project = useProject();
   const { reportId = '' } = useParams();
-  const bug = useQuery({
-    queryKey: [...bugsKey(project.id), 'one', reportId],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/bugs/{reportId}', { params: { path: { projectId: project.id, reportId } } }),
-      ),
-  });
+  const bug = useApiQuery([...bugsKey(project.id), 'one', reportId], () =>
+    api.GET('/projects/{projectId}/bugs/{reportId}', { params: { path: { projectId: project.id, reportId } } }),
+  );
   useTitle(bug.data ? `Bug: ${bug.data.title}` : 'Bug report');
   return (
     <ReportPage back={`/projects/${project.id}/bugs`} backLabel="All bug reports" query={bug} what="the bug report">

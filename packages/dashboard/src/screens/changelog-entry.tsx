@@ -6,7 +6,7 @@
  * would on save and shows that HTML the way the board's changelog does: never the editor's own
  * HTML. A failed action keeps everything typed, with the server's reason in place.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import {
@@ -27,6 +27,7 @@ import { IdeaPicker, type LinkedIdea } from '../widgets/idea-picker.tsx';
 import { RichTextEditor } from '../widgets/rich-text.tsx';
 import { QueryView } from '../widgets/states.tsx';
 import './changelog.css';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 const entryKey = (projectId: string, entryId: string) => ['changelog-entry', projectId, entryId] as const;
 
@@ -44,13 +45,9 @@ export default function ChangelogEntry() {
 }
 
 function LoadedEntry({ project, entryId }: { project: Project; entryId: string }) {
-  const entry = useQuery({
-    queryKey: entryKey(project.id, entryId),
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/changelog/{entryId}', { params: { path: { projectId: project.id, entryId } } }),
-      ),
-  });
+  const entry = useApiQuery(entryKey(project.id, entryId), () =>
+    api.GET('/projects/{projectId}/changelog/{entryId}', { params: { path: { projectId: project.id, entryId } } }),
+  );
   return (
     <QueryView query={entry} what="the entry">
       {(data) => <EntryForm project={project} entry={data} />}
@@ -398,17 +395,15 @@ function Preview({
     const timer = setTimeout(() => setPending(description), 400);
     return () => clearTimeout(timer);
   }, [description]);
-  const preview = useQuery({
-    queryKey: ['changelog-preview', projectId, pending],
-    enabled: open,
-    queryFn: () =>
-      unwrap(
-        api.POST('/projects/{projectId}/changelog/preview', {
-          params: { path: { projectId } },
-          body: { description: pending },
-        }),
-      ),
-  });
+  const preview = useApiQuery(
+    ['changelog-preview', projectId, pending],
+    () =>
+      api.POST('/projects/{projectId}/changelog/preview', {
+        params: { path: { projectId } },
+        body: { description: pending },
+      }),
+    { enabled: open },
+  );
   return (
     <section className="stack preview" aria-labelledby="preview-heading">
       <div className="row heading-row">

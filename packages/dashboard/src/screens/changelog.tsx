@@ -3,12 +3,12 @@
  * state (draft, scheduled with its time, published with its time), filtered by state and searched.
  * Admins and owners open an entry to edit it, or start a new one.
  */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Input, Label, SearchField } from 'react-aria-components';
 import { Link } from 'react-router';
 import { type Entry, type EntryState, formatTime, STATE_LABELS } from '../api/changelog.ts';
-import { api, unwrap } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
 import { useTitle } from '../use-title.ts';
 import { SelectField } from '../widgets/fields.tsx';
@@ -16,6 +16,7 @@ import { Empty, QueryView } from '../widgets/states.tsx';
 import './changelog.css';
 import { DataTable } from '../widgets/data-table.tsx';
 import { useDebounced } from '../use-debounced.ts';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 type StateFilter = EntryState | 'all';
 
@@ -50,19 +51,17 @@ export default function Changelog() {
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim(), 250);
 
-  const entries = useQuery({
-    queryKey: ['changelog', projectId, state, q],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/changelog', {
-          params: {
-            path: { projectId },
-            query: { limit: 100, ...(state === 'all' ? {} : { state }), ...(q ? { q } : {}) },
-          },
-        }),
-      ),
-    placeholderData: keepPreviousData,
-  });
+  const entries = useApiQuery(
+    ['changelog', projectId, state, q],
+    () =>
+      api.GET('/projects/{projectId}/changelog', {
+        params: {
+          path: { projectId },
+          query: { limit: 100, ...(state === 'all' ? {} : { state }), ...(q ? { q } : {}) },
+        },
+      }),
+    { placeholderData: keepPreviousData },
+  );
   const base = `/projects/${projectId}/changelog`;
   const filtered = state !== 'all' || q !== '';
 

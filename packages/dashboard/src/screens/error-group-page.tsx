@@ -4,7 +4,7 @@
  * of 10" — showing each event's exceptions (stack with in-app frames highlighted and context
  * lines, an "Unhandled" badge), contexts, user, request, tags and breadcrumbs.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
@@ -22,19 +22,16 @@ import { EventFlags, SuspectFlags } from './error-flags.tsx';
 import './reports.css';
 import './error-groups.css';
 import { ReportPage } from '../widgets/report-page.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 export default function ErrorGroupPage() {
   const project = useProject();
   const { groupId = '' } = useParams();
-  const group = useQuery({
-    queryKey: [...errorGroupsKey(project.id), 'one', groupId],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/error-groups/{groupId}', {
-          params: { path: { projectId: project.id, groupId } },
-        }),
-      ),
-  });
+  const group = useApiQuery([...errorGroupsKey(project.id), 'one', groupId], () =>
+    api.GET('/projects/{projectId}/error-groups/{groupId}', {
+      params: { path: { projectId: project.id, groupId } },
+    }),
+  );
   useTitle(group.data ? `Error: ${group.data.title}` : 'Error');
   return (
     <ReportPage back={`/projects/${project.id}/errors`} backLabel="All errors" query={group} what="the error group">
@@ -107,15 +104,11 @@ function GroupView({ group, admin }: { group: ErrorGroupDetail; admin: boolean }
 /** User feedback on the group's events (Sentry's feedback widget, captureFeedback, user_report). */
 function Feedback({ group }: { group: ErrorGroupDetail }) {
   const project = useProject();
-  const feedback = useQuery({
-    queryKey: [...errorGroupsKey(project.id), 'feedback', group.id],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/error-groups/{groupId}/feedback', {
-          params: { path: { projectId: project.id, groupId: group.id } },
-        }),
-      ),
-  });
+  const feedback = useApiQuery([...errorGroupsKey(project.id), 'feedback', group.id], () =>
+    api.GET('/projects/{projectId}/error-groups/{groupId}/feedback', {
+      params: { path: { projectId: project.id, groupId: group.id } },
+    }),
+  );
   return (
     <section className="card stack" aria-labelledby="feedback-title">
       <h2 id="feedback-title">User feedback</h2>
@@ -224,16 +217,14 @@ function Merged({ group, admin }: { group: ErrorGroupDetail; admin: boolean }) {
 function Events({ group }: { group: ErrorGroupDetail }) {
   const project = useProject();
   const [eventId, setEventId] = useState('latest');
-  const event = useQuery({
-    queryKey: [...errorGroupsKey(project.id), 'event', group.id, eventId, group.events],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/error-groups/{groupId}/events/{eventId}', {
-          params: { path: { projectId: project.id, groupId: group.id, eventId } },
-        }),
-      ),
-    retry: false,
-  });
+  const event = useApiQuery(
+    [...errorGroupsKey(project.id), 'event', group.id, eventId, group.events],
+    () =>
+      api.GET('/projects/{projectId}/error-groups/{groupId}/events/{eventId}', {
+        params: { path: { projectId: project.id, groupId: group.id, eventId } },
+      }),
+    { retry: false },
+  );
   if (group.keptEvents === 0) {
     return (
       <section className="card stack" aria-labelledby="events-title">

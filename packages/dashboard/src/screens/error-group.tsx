@@ -16,6 +16,13 @@ import { Fact, ReportSummary } from '../widgets/report-summary.tsx';
 import { resolveInNextRelease, TriageStatus } from '../widgets/triage.tsx';
 import './reports.css';
 import { ReportPage } from '../widgets/report-page.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
+import { ToggleButtons } from '../widgets/toggle-buttons.tsx';
+
+const CHART_RANGES = [
+  { value: '24h', label: 'Last 24 hours' },
+  { value: '14d', label: 'Last 14 days' },
+] as const;
 
 /** Frames shown before the rest of a long trace is folded. */
 const SHOWN_FRAMES = 8;
@@ -23,13 +30,9 @@ const SHOWN_FRAMES = 8;
 export default function ErrorGroup() {
   const project = useProject();
   const { reportId = '' } = useParams();
-  const error = useQuery({
-    queryKey: [...errorsKey(project.id), 'one', reportId],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/errors/{reportId}', { params: { path: { projectId: project.id, reportId } } }),
-      ),
-  });
+  const error = useApiQuery([...errorsKey(project.id), 'one', reportId], () =>
+    api.GET('/projects/{projectId}/errors/{reportId}', { params: { path: { projectId: project.id, reportId } } }),
+  );
   useTitle(error.data ? `Error: ${error.data.title}` : 'Error');
   return (
     <ReportPage
@@ -165,20 +168,13 @@ export function History({ reportId, groupId, refresh }: { reportId?: string; gro
     <section className="card stack" aria-labelledby="history-title">
       <div className="report-header">
         <h2 id="history-title">Occurrences over time</h2>
-        <fieldset className="chart-toggle">
-          <legend className="visually-hidden">Chart range</legend>
-          {(['24h', '14d'] as const).map((value) => (
-            <button
-              key={value}
-              type="button"
-              className={`button ${range === value ? 'button-primary' : 'button-secondary'}`}
-              aria-pressed={range === value}
-              onClick={() => setRange(value)}
-            >
-              {value === '24h' ? 'Last 24 hours' : 'Last 14 days'}
-            </button>
-          ))}
-        </fieldset>
+        <ToggleButtons
+          className="chart-toggle"
+          legend="Chart range"
+          options={CHART_RANGES}
+          value={range}
+          onChange={setRange}
+        />
       </div>
       <QueryView query={history} what="the chart">
         {(data) => <TimeChart buckets={data.buckets} bucket={data.bucket} label={label} />}

@@ -4,7 +4,7 @@
  * release, level, tag, text) and sorts (last seen, events, users) in the URL, and pages by cursor.
  * Every column shows from 1280 px; below that the low-priority ones (level, first release) hide.
  */
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
@@ -29,6 +29,8 @@ import './error-groups.css';
 import { DataTable } from '../widgets/data-table.tsx';
 import { When } from '../widgets/when.tsx';
 import { ViewFilters } from '../widgets/view-filters.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
+import { SelectBox } from '../widgets/select-box.tsx';
 
 const TEXT_FILTERS = [
   { name: 'q', label: 'Search', placeholder: 'Title or culprit' },
@@ -47,12 +49,11 @@ export default function ErrorGroups() {
     if (read(name)) (query as Record<string, string>)[name] = read(name);
   }
   const filtered = ['q', 'release', 'tag', 'status', 'level', 'sdkEnvironment'].some((name) => read(name));
-  const groups = useQuery({
-    queryKey: [...errorGroupsKey(project.id), 'list', query],
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/error-groups', { params: { path: { projectId: project.id }, query } })),
-    placeholderData: keepPreviousData,
-  });
+  const groups = useApiQuery(
+    [...errorGroupsKey(project.id), 'list', query],
+    () => api.GET('/projects/{projectId}/error-groups', { params: { path: { projectId: project.id }, query } }),
+    { placeholderData: keepPreviousData },
+  );
   const environments = groups.data?.environments ?? [];
   const change = (changes: Record<string, string>) => update({ ...changes, cursor: '' });
   return (
@@ -197,12 +198,7 @@ function GroupTable({ projectId, rows, admin }: { projectId: string; rows: Error
           <tr key={row.id}>
             {admin ? (
               <td>
-                <input
-                  type="checkbox"
-                  aria-label={`Select ${row.title}`}
-                  checked={selected.includes(row.id)}
-                  onChange={(event) => toggle(row.id, event.target.checked)}
-                />
+                <SelectBox name={row.title} checked={selected.includes(row.id)} onChange={(on) => toggle(row.id, on)} />
               </td>
             ) : null}
             <td className="reports-title">

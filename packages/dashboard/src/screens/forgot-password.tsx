@@ -15,29 +15,29 @@ export default function ForgotPassword() {
     mutationFn: () => unwrap(api.POST('/auth/password-reset', { body: { email } })),
   });
   const errors = fieldErrors(request.error);
+  const intro = (
+    <p>Type the address you sign in with. If it has an account, we e-mail it a link to choose a new password.</p>
+  );
+  const after = (
+    <>
+      {request.isSuccess ? (
+        <Note>
+          {request.data.message}. The link works for a limited time; check your spam folder if nothing arrives.
+        </Note>
+      ) : null}
+      <p>
+        Remembered it? <Link to="/sign-in">Sign in</Link>
+      </p>
+    </>
+  );
   return (
     <AuthForm
       title="Forgot your password?"
-      intro={
-        <p>Type the address you sign in with. If it has an account, we e-mail it a link to choose a new password.</p>
-      }
-      error={request.error}
-      busy={request.isPending}
+      intro={intro}
+      request={request}
       submitLabel="Send reset link"
       busyLabel="Sending…"
-      onSubmit={() => request.mutate()}
-      after={
-        <>
-          {request.isSuccess ? (
-            <Note>
-              {request.data.message}. The link works for a limited time; check your spam folder if nothing arrives.
-            </Note>
-          ) : null}
-          <p>
-            Remembered it? <Link to="/sign-in">Sign in</Link>
-          </p>
-        </>
-      }
+      after={after}
     >
       <EmailField value={email} onChange={setEmail} error={errors['email']} />
     </AuthForm>

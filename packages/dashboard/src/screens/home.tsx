@@ -4,10 +4,9 @@
  * of the teams it administers; each leads where it is dealt with. Then the latest release of each
  * of its first projects, with its health (widgets/latest-releases.tsx).
  */
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { type Account, api, unwrap } from '../api/client.ts';
+import { type Account, api } from '../api/client.ts';
 import { statusLabel } from '../api/features.ts';
 import type { Attention, AttentionIdea } from '../api/projects.ts';
 import { RequireAccount } from '../ui.tsx';
@@ -15,6 +14,7 @@ import { useTitle } from '../use-title.ts';
 import { LatestReleases } from '../widgets/latest-releases.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 export const ATTENTION_KEY = ['me', 'attention'] as const;
 
@@ -24,7 +24,7 @@ export default function Home() {
 }
 
 function HomeScreen({ account }: { account: Account }) {
-  const attention = useQuery({ queryKey: ATTENTION_KEY, queryFn: () => unwrap(api.GET('/me/attention')) });
+  const attention = useApiQuery(ATTENTION_KEY, () => api.GET('/me/attention'));
   return (
     <section className="stack" aria-labelledby="home-title">
       <h1 id="home-title">Welcome{account.name ? `, ${account.name}` : ''}</h1>

@@ -5,7 +5,7 @@
  * the left, the report on the right. Shortcut: Alt+D runs the dry run again.
  */
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import {
   type ImportReport,
   type ImportSource,
@@ -20,6 +20,7 @@ import { SelectField } from '../widgets/fields.tsx';
 import { useTitle } from '../use-title.ts';
 import './imports.css';
 import { DataTable } from '../widgets/data-table.tsx';
+import { submitting } from '../widgets/form-request.ts';
 
 export default function Imports() {
   useTitle('Import');
@@ -72,10 +73,7 @@ export default function Imports() {
       </div>
     );
   }
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    dryRun();
-  };
+  const submit = submitting(dryRun);
   const changed = (next: Partial<{ source: ImportSource; file: File | undefined }>) => {
     if (next.source) setSource(next.source);
     if ('file' in next) setFile(next.file);

@@ -4,20 +4,20 @@
  * per level over the last 24 hours), its lines newest first with their fields, the last entry's
  * data as formatted JSON, and (admins) resolve, ignore or reopen.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
-import { ApiError, api, unwrap } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 
 import { LEVEL_LABELS, type Level, type LogGroup, logKey, logsKey } from '../api/logs.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
-import { ErrorNote } from '../ui.tsx';
 import { LogLines } from './log-lines.tsx';
 import { TriageStatus } from '../widgets/triage.tsx';
 import { useTitle } from '../use-title.ts';
-import { Empty, Loading } from '../widgets/states.tsx';
+import { FoundView } from '../widgets/states.tsx';
 import './logs.css';
 import { When } from '../widgets/when.tsx';
 import { LevelHistogram } from './log-histogram.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 type Nav = { logsSearch?: string } | null;
 
@@ -27,40 +27,25 @@ export default function LogGroupPage() {
   const location = useLocation();
   const state = location.state as Nav;
   const back = `/projects/${project.id}/logs${state?.logsSearch ?? ''}`;
-  const group = useQuery({
-    queryKey: logKey(project.id, reportId),
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/logs/{reportId}', {
-          params: { path: { projectId: project.id, reportId } },
-        }),
-      ),
-  });
+  const group = useApiQuery(logKey(project.id, reportId), () =>
+    api.GET('/projects/{projectId}/logs/{reportId}', {
+      params: { path: { projectId: project.id, reportId } },
+    }),
+  );
   useTitle(group.data ? `Log: ${group.data.message.slice(0, 60)}` : 'Log group');
   return (
     <div className="log-group stack">
       <p>
         <Link to={back}>← Back to the logs</Link>
       </p>
-      {group.isPending ? (
-        <Loading what="the log group" />
-      ) : group.isError ? (
-        group.error instanceof ApiError && group.error.status === 404 ? (
-          <>
-            <h1>Log group not found</h1>
-            <Empty>
-              <p>This log group does not exist in this project.</p>
-            </Empty>
-          </>
-        ) : (
-          <>
-            <h1>Log group</h1>
-            <ErrorNote error={group.error} />
-          </>
-        )
-      ) : (
-        <GroupView group={group.data} admin={canAdminister(project)} />
-      )}
+      <FoundView
+        query={group}
+        title="Log group"
+        what="the log group"
+        notFound="This log group does not exist in this project."
+      >
+        {(data) => <GroupView group={data} admin={canAdminister(project)} />}
+      </FoundView>
     </div>
   );
 }
@@ -173,15 +158,11 @@ function Triage({ group }: { group: LogGroup }) {
 
 /** The group's lines per level over the last 24 hours. */
 function GroupChart({ group }: { group: LogGroup }) {
-  const chart = useQuery({
-    queryKey: [...logKey(group.projectId, group.id), 'histogram'],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/logs/{reportId}/histogram', {
-          params: { path: { projectId: group.projectId, reportId: group.id } },
-        }),
-      ),
-  });
+  const chart = useApiQuery([...logKey(group.projectId, group.id), 'histogram'], () =>
+    api.GET('/projects/{projectId}/logs/{reportId}/histogram', {
+      params: { path: { projectId: group.projectId, reportId: group.id } },
+    }),
+  );
   return (
     <section className="card stack" aria-labelledby="log-chart-title">
       <h2 id="log-chart-title">Volume, last 24 hours</h2>

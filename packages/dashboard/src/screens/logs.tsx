@@ -6,7 +6,7 @@
  * over the same range above the list; more rows through the API's cursor ("Load more"), which
  * stays as fast on the hundredth page as on the first.
  */
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
@@ -25,6 +25,9 @@ import { When } from '../widgets/when.tsx';
 import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
 import { LoadMore } from '../widgets/load-more.tsx';
 import { LevelHistogram } from './log-histogram.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
+import { submitting } from '../widgets/form-request.ts';
+import { ToggleButtons } from '../widgets/toggle-buttons.tsx';
 
 const PAGE_SIZE = 50;
 const DEFAULT_RANGE: RangeValue = '7d';
@@ -106,17 +109,14 @@ export default function Logs() {
   };
   const enabled = 'since' in span;
 
-  const histogram = useQuery({
-    queryKey: [...logsKey(project.id), 'histogram', filters],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/logs/histogram', {
-          params: { path: { projectId: project.id }, query: filters },
-        }),
-      ),
-    enabled,
-    placeholderData: keepPreviousData,
-  });
+  const histogram = useApiQuery(
+    [...logsKey(project.id), 'histogram', filters],
+    () =>
+      api.GET('/projects/{projectId}/logs/histogram', {
+        params: { path: { projectId: project.id }, query: filters },
+      }),
+    { enabled, placeholderData: keepPreviousData },
+  );
 
   const list = useInfiniteQuery({
     queryKey: [...logsKey(project.id), 'list', filters],
@@ -219,10 +219,9 @@ function Filters({ view, update }: { view: View; update: (changes: ViewChanges) 
   }, [view.from, view.to]);
   const ids = { q: useId(), qHelp: useId(), category: useId(), source: useId(), from: useId(), to: useId() };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    update({ q: text.q.trim(), category: text.category.trim(), source: text.source.trim() });
-  };
+  const submit = submitting(() =>
+    update({ q: text.q.trim(), category: text.category.trim(), source: text.source.trim() }),
+  );
   const toggleLevel = (level: Level, on: boolean) =>
     update((latest): Record<string, string> => {
       const shown = readView(latest).levels;
@@ -329,23 +328,21 @@ function Filters({ view, update }: { view: View; update: (changes: ViewChanges) 
   );
 }
 
+const SHOW_OPTIONS = [
+  { value: 'groups', label: 'Groups' },
+  { value: 'lines', label: 'Lines' },
+] as const;
+
 /** Groups (one row per message, with its count) or lines (every entry, with its fields). */
 function ShowToggle({ show, update }: { show: 'groups' | 'lines'; update: (changes: ViewChanges) => void }) {
   return (
-    <fieldset className="row log-show">
-      <legend className="visually-hidden">Show</legend>
-      {(['groups', 'lines'] as const).map((value) => (
-        <button
-          key={value}
-          type="button"
-          className={`button ${show === value ? 'button-primary' : 'button-secondary'}`}
-          aria-pressed={show === value}
-          onClick={() => update({ show: value === 'groups' ? '' : value })}
-        >
-          {value === 'groups' ? 'Groups' : 'Lines'}
-        </button>
-      ))}
-    </fieldset>
+    <ToggleButtons
+      className="row log-show"
+      legend="Show"
+      options={SHOW_OPTIONS}
+      value={show}
+      onChange={(value) => update({ show: value === 'groups' ? '' : value })}
+    />
   );
 }
 

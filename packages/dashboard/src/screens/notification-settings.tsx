@@ -3,21 +3,20 @@
  * e-mail waits so that changes made within it are told once (and not at all when the idea ends
  * where it started). Admins change it; members read it.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, type Project, unwrap } from '../api/client.ts';
 import { Field, fieldErrors } from '../ui.tsx';
 import { QueryView } from '../widgets/states.tsx';
 import { FormActions } from '../widgets/form-actions.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 const settingsKey = (projectId: string) => ['project', projectId, 'notification-settings'] as const;
 
 export function NotificationSettings({ project, admin }: { project: Project; admin: boolean }) {
-  const settings = useQuery({
-    queryKey: settingsKey(project.id),
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/notification-settings', { params: { path: { projectId: project.id } } })),
-  });
+  const settings = useApiQuery(settingsKey(project.id), () =>
+    api.GET('/projects/{projectId}/notification-settings', { params: { path: { projectId: project.id } } }),
+  );
   return (
     <section className="card stack" aria-labelledby="notifications-title">
       <h2 id="notifications-title">Follower e-mails</h2>
@@ -70,10 +69,10 @@ function UndoWindowForm({ project, seconds }: { project: Project; seconds: numbe
         serverError={invalid ?? errors['undoWindowSeconds']}
       />
       <FormActions
-        error={save.error}
-        note={save.isSuccess && !save.isPending ? 'E-mail settings saved.' : null}
-        busy={save.isPending}
-        submit={save.isPending ? 'Saving…' : 'Save e-mail settings'}
+        request={save}
+        submitLabel="Save e-mail settings"
+        busyLabel="Saving…"
+        done="E-mail settings saved."
       />
     </form>
   );

@@ -9,10 +9,9 @@ import { api, unwrap } from '../api/client.ts';
 import { day } from '../api/features.ts';
 import { companyLine, peopleKey, personName } from '../api/people.ts';
 import { useProject } from '../project-layout.tsx';
-import { ErrorNote } from '../ui.tsx';
 import { SearchForm } from '../widgets/search-form.tsx';
 import { useTitle } from '../use-title.ts';
-import { Empty, Loading } from '../widgets/states.tsx';
+import { ListStates } from '../widgets/states.tsx';
 import { DataTable } from '../widgets/data-table.tsx';
 import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
 import { LoadMore } from '../widgets/load-more.tsx';
@@ -47,37 +46,38 @@ export default function People() {
         placeholder="Name, e-mail address or company"
         onSearch={(next) => setParams(next ? { q: next } : {})}
       />
-      {list.isPending ? (
-        <Loading what="people" />
-      ) : list.isError ? (
-        <ErrorNote error={list.error} />
-      ) : rows.length === 0 ? (
-        <Empty>
+      <ListStates
+        queries={[list]}
+        what="people"
+        isEmpty={rows.length === 0}
+        empty={
           <p>
             {q
               ? `No one matches “${q}”.`
               : 'No people yet. Voters, commenters and submitters show here, with their company when the host app signs them in.'}
           </p>
-        </Empty>
-      ) : (
-        <>
-          <DataTable label="People" wrapClassName={null} columns={['Name', 'E-mail', 'Company', 'Last seen']}>
-            {rows.map((person) => (
-              <tr key={person.id}>
-                <td>
-                  <Link to={`/projects/${project.id}/people/${person.id}`}>{personName(person)}</Link>
-                </td>
-                <td>{person.email ?? <span className="muted">–</span>}</td>
-                <td>{companyLine(person.company) || <span className="muted">–</span>}</td>
-                <td>
-                  <time dateTime={person.lastSeenAt}>{day(person.lastSeenAt)}</time>
-                </td>
-              </tr>
-            ))}
-          </DataTable>
-          <LoadMore list={list} />
-        </>
-      )}
+        }
+      >
+        {() => (
+          <>
+            <DataTable label="People" wrapClassName={null} columns={['Name', 'E-mail', 'Company', 'Last seen']}>
+              {rows.map((person) => (
+                <tr key={person.id}>
+                  <td>
+                    <Link to={`/projects/${project.id}/people/${person.id}`}>{personName(person)}</Link>
+                  </td>
+                  <td>{person.email ?? <span className="muted">–</span>}</td>
+                  <td>{companyLine(person.company) || <span className="muted">–</span>}</td>
+                  <td>
+                    <time dateTime={person.lastSeenAt}>{day(person.lastSeenAt)}</time>
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
+            <LoadMore list={list} />
+          </>
+        )}
+      </ListStates>
     </div>
   );
 }

@@ -4,8 +4,8 @@
  * behind a confirmation that says what happens to what they wrote; and merge a duplicate person
  * into the one kept ("Merge into…": search the person to keep, then confirm).
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { statusLabel, when } from '../api/features.ts';
@@ -17,6 +17,8 @@ import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
 import { QueryView } from '../widgets/states.tsx';
 import { When } from '../widgets/when.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
+import { Card } from '../widgets/card.tsx';
 
 /** Saves a JSON document as a file through the browser's download. */
 function download(name: string, data: unknown) {
@@ -34,10 +36,9 @@ function PersonDataActions({ projectId, personId, name }: { projectId: string; p
   const navigate = useNavigate();
   const [exporting, setExporting] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const settings = useQuery({
-    queryKey: ['people-settings', projectId],
-    queryFn: () => unwrap(api.GET('/projects/{projectId}/people-settings', { params: { path: { projectId } } })),
-  });
+  const settings = useApiQuery(['people-settings', projectId], () =>
+    api.GET('/projects/{projectId}/people-settings', { params: { path: { projectId } } }),
+  );
   const params = { params: { path: { projectId, personId } } };
   const exportData = async () => {
     setExporting(true);
@@ -92,12 +93,11 @@ function MergeInto({ projectId, personId, name }: { projectId: string; personId:
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim(), 250);
   const [chosen, setChosen] = useState<{ id: string; name: string } | null>(null);
-  const results = useQuery({
-    queryKey: [...peopleKey(projectId), 'merge-search', q],
-    enabled: open && q.length > 0,
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/people', { params: { path: { projectId }, query: { q, limit: 8 } } })),
-  });
+  const results = useApiQuery(
+    [...peopleKey(projectId), 'merge-search', q],
+    () => api.GET('/projects/{projectId}/people', { params: { path: { projectId }, query: { q, limit: 8 } } }),
+    { enabled: open && q.length > 0 },
+  );
   const merge = async () => {
     if (!chosen) return;
     await unwrap(
@@ -174,13 +174,9 @@ function MergeInto({ projectId, personId, name }: { projectId: string; personId:
 export default function PersonScreen() {
   const project = useProject();
   const { personId = '' } = useParams();
-  const person = useQuery({
-    queryKey: personKey(project.id, personId),
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/people/{personId}', { params: { path: { projectId: project.id, personId } } }),
-      ),
-  });
+  const person = useApiQuery(personKey(project.id, personId), () =>
+    api.GET('/projects/{projectId}/people/{personId}', { params: { path: { projectId: project.id, personId } } }),
+  );
   useTitle(person.data ? personName(person.data.person) : 'Person');
   const idea = (id: string) => `/projects/${project.id}/inbox/${id}`;
   return (
@@ -218,53 +214,59 @@ export default function PersonScreen() {
                 <PersonDataActions projectId={project.id} personId={personId} name={personName(who)} />
               </>
             ) : null}
-            <section className="card stack" aria-labelledby="person-ideas">
-              <h2 id="person-ideas">Ideas ({ideas.length})</h2>
-              {ideas.length === 0 ? (
-                <p className="muted">None submitted.</p>
-              ) : (
-                <ul>
-                  {ideas.map((row) => (
-                    <li key={row.id}>
-                      <Link to={idea(row.id)}>{row.title}</Link> ({statusLabel(row.status)}, {row.voteCount} votes)
-                    </li>
-                  ))}
-                </ul>
+            <ListCard title="Ideas" items={ideas} none="None submitted.">
+              {(row) => (
+                <>
+                  <Link to={idea(row.id)}>{row.title}</Link> ({statusLabel(row.status)}, {row.voteCount} votes)
+                </>
               )}
-            </section>
-            <section className="card stack" aria-labelledby="person-votes">
-              <h2 id="person-votes">Votes ({votes.length})</h2>
-              {votes.length === 0 ? (
-                <p className="muted">No votes.</p>
-              ) : (
-                <ul>
-                  {votes.map((row) => (
-                    <li key={row.id}>
-                      <Link to={idea(row.id)}>{row.title}</Link> ({statusLabel(row.status)}), voted{' '}
-                      <When at={row.votedAt} />
-                    </li>
-                  ))}
-                </ul>
+            </ListCard>
+            <ListCard title="Votes" items={votes} none="No votes.">
+              {(row) => (
+                <>
+                  <Link to={idea(row.id)}>{row.title}</Link> ({statusLabel(row.status)}), voted{' '}
+                  <When at={row.votedAt} />
+                </>
               )}
-            </section>
-            <section className="card stack" aria-labelledby="person-comments">
-              <h2 id="person-comments">Comments ({comments.length})</h2>
-              {comments.length === 0 ? (
-                <p className="muted">No comments.</p>
-              ) : (
-                <ul>
-                  {comments.map((row) => (
-                    <li key={row.id}>
-                      On <Link to={idea(row.featureId)}>{row.featureTitle}</Link>, <When at={row.createdAt} />: “
-                      {row.body.slice(0, 200)}”
-                    </li>
-                  ))}
-                </ul>
+            </ListCard>
+            <ListCard title="Comments" items={comments} none="No comments.">
+              {(row) => (
+                <>
+                  On <Link to={idea(row.featureId)}>{row.featureTitle}</Link>, <When at={row.createdAt} />: “
+                  {row.body.slice(0, 200)}”
+                </>
               )}
-            </section>
+            </ListCard>
           </>
         )}
       </QueryView>
     </div>
+  );
+}
+
+/** One of the person's lists in its card: the heading with the count, then "none" in words or the items. */
+function ListCard<T extends { id: string }>({
+  title,
+  items,
+  none,
+  children,
+}: {
+  title: string;
+  items: readonly T[];
+  none: string;
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <Card title={`${title} (${items.length})`}>
+      {items.length === 0 ? (
+        <p className="muted">{none}</p>
+      ) : (
+        <ul>
+          {items.map((item) => (
+            <li key={item.id}>{children(item)}</li>
+          ))}
+        </ul>
+      )}
+    </Card>
   );
 }

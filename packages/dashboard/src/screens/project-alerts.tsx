@@ -6,8 +6,8 @@
  * 24 hours, 7 days or until unmuted (the rule kept; a timed mute ends by itself at its
  * `mutedUntil`), Unmute, and Delete. Members read; admins and owners change.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Form } from 'react-aria-components';
 import { api, type Project, unwrap } from '../api/client.ts';
 import type { paths } from '../api/schema.gen.ts';
@@ -19,6 +19,8 @@ import { CheckboxField, CheckboxGroup, SelectField, useRequiredSelection } from 
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
 import { DataTable } from '../widgets/data-table.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
+import { submitting } from '../widgets/form-request.ts';
 
 type Rule =
   paths['/projects/{projectId}/error-alerts']['get']['responses'][200]['content']['application/json']['rules'][number];
@@ -73,11 +75,9 @@ export default function ProjectAlerts() {
   useTitle(`Error alerts · ${project.name}`);
   const admin = canAdminister(project);
   const queryClient = useQueryClient();
-  const rules = useQuery({
-    queryKey: alertsKey(project.id),
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/error-alerts', { params: { path: { projectId: project.id } } })),
-  });
+  const rules = useApiQuery(alertsKey(project.id), () =>
+    api.GET('/projects/{projectId}/error-alerts', { params: { path: { projectId: project.id } } }),
+  );
   const [editing, setEditing] = useState<Rule | null>(null);
   const mute = useMutation({
     mutationFn: ({ rule, mute }: { rule: Rule; mute: MuteFor | 'off' }) =>
@@ -203,10 +203,9 @@ function bodyOf(rule: Rule) {
 /** Adds a rule, or with `rule` edits it (a PUT of the whole rule; its muted state kept). */
 function RuleForm({ project, rule, onDone }: { project: Project; rule?: Rule; onDone?: () => void }) {
   const queryClient = useQueryClient();
-  const members = useQuery({
-    queryKey: ['team', project.teamId, 'members'],
-    queryFn: () => unwrap(api.GET('/teams/{teamId}/members', { params: { path: { teamId: project.teamId } } })),
-  });
+  const members = useApiQuery(['team', project.teamId, 'members'], () =>
+    api.GET('/teams/{teamId}/members', { params: { path: { teamId: project.teamId } } }),
+  );
   const [name, setName] = useState(rule?.name ?? '');
   const [kind, setKind] = useState<Kind>(rule?.kind ?? 'new_group');
   const [environment, setEnvironment] = useState(rule?.sdkEnvironment ?? '');
@@ -248,10 +247,7 @@ function RuleForm({ project, rule, onDone }: { project: Project; rule?: Rule; on
     },
   });
   const errors = fieldErrors(create.error);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (levels.check()) create.mutate();
-  };
+  const submit = submitting(() => create.mutate(), levels.check);
   return (
     <Form className="card stack" onSubmit={submit} aria-labelledby="create-rule-title">
       <h2 id="create-rule-title">{rule ? `Edit the rule ${rule.name}` : 'Add an alert rule'}</h2>

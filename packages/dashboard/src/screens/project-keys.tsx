@@ -2,8 +2,8 @@
  * A project's API keys (admins and owners): the list by prefix, a form that creates a live or test
  * key with chosen scopes, secret or publishable, shown once; and revoking, behind a confirmation.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Form } from 'react-aria-components';
 import { Link } from 'react-router';
 import { api, type Project, unwrap } from '../api/client.ts';
@@ -18,6 +18,8 @@ import { FormActions } from '../widgets/form-actions.tsx';
 import { ShownOnceCard } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
+import { useApiQuery } from '../api/use-api-query.ts';
+import { submitting } from '../widgets/form-request.ts';
 
 const keysKey = (projectId: string) => ['project', projectId, 'keys'] as const;
 
@@ -40,10 +42,9 @@ export default function ProjectKeys() {
 }
 
 function KeysScreen({ project }: { project: Project }) {
-  const keys = useQuery({
-    queryKey: keysKey(project.id),
-    queryFn: () => unwrap(api.GET('/projects/{projectId}/keys', { params: { path: { projectId: project.id } } })),
-  });
+  const keys = useApiQuery(keysKey(project.id), () =>
+    api.GET('/projects/{projectId}/keys', { params: { path: { projectId: project.id } } }),
+  );
   const [created, setCreated] = useState<{ key: string; name: string; sentryDsn: string } | null>(null);
   return (
     <>
@@ -175,10 +176,7 @@ function CreateKey({
     },
   });
   const errors = fieldErrors(create.error);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (scopes.check()) create.mutate();
-  };
+  const submit = submitting(() => create.mutate(), scopes.check);
   return (
     <Form className="card stack" onSubmit={submit} aria-labelledby="create-key-title">
       <h2 id="create-key-title">Create a key</h2>
@@ -213,11 +211,7 @@ function CreateKey({
         onChange={setPublishable}
         description="For a key embedded in a web page or app (the widget, browser SDKs), where anyone can read it: it may submit, vote and comment but never change existing items. Leave it off for a secret key kept on your servers."
       />
-      <FormActions
-        error={create.error}
-        busy={create.isPending}
-        submit={create.isPending ? 'Creating…' : 'Create key'}
-      />
+      <FormActions request={create} submitLabel="Create key" busyLabel="Creating…" />
     </Form>
   );
 }

@@ -4,7 +4,7 @@
  * and the board's SSO secret, shown once; the follower e-mails' undo window; the project's export
  * (admins). Members see the values read-only.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { api, type Project, unwrap } from '../api/client.ts';
@@ -23,6 +23,7 @@ import { ProjectDraftFields, useProjectDraft } from './project-fields.tsx';
 import { NotificationSettings } from './notification-settings.tsx';
 import { ProjectExport } from './project-export.tsx';
 import { FormActions } from '../widgets/form-actions.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 const boardKey = (projectId: string) => ['project', projectId, 'board'] as const;
 
@@ -123,12 +124,7 @@ function ProjectForm({ project }: { project: Project }) {
           </dl>
         }
       />
-      <FormActions
-        error={save.error}
-        note={save.isSuccess && !save.isPending ? 'Project saved.' : null}
-        busy={save.isPending}
-        submit={save.isPending ? 'Saving…' : 'Save project'}
-      />
+      <FormActions request={save} submitLabel="Save project" busyLabel="Saving…" done="Project saved." />
     </Form>
   );
 }
@@ -140,10 +136,9 @@ function updateProject(projectId: string, body: ProjectUpdate) {
 }
 
 function BoardSection({ project, admin }: { project: Project; admin: boolean }) {
-  const board = useQuery({
-    queryKey: boardKey(project.id),
-    queryFn: () => unwrap(api.GET('/projects/{projectId}/board', { params: { path: { projectId: project.id } } })),
-  });
+  const board = useApiQuery(boardKey(project.id), () =>
+    api.GET('/projects/{projectId}/board', { params: { path: { projectId: project.id } } }),
+  );
   return (
     <section className="card stack" aria-labelledby="board-title">
       <h2 id="board-title">Public board</h2>
@@ -323,11 +318,7 @@ function BoardForm({ project, settings }: { project: Project; settings: BoardSet
           />
         ))}
       </div>
-      <FormActions
-        error={save.error}
-        busy={save.isPending}
-        submit={save.isPending ? 'Saving…' : 'Save board settings'}
-      />
+      <FormActions request={save} submitLabel="Save board settings" busyLabel="Saving…" />
     </Form>
   );
 }

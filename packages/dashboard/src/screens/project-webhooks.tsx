@@ -4,8 +4,8 @@
  * endpoint: send a test message, the delivery log (refreshed while open) with redelivery, enable
  * or disable, rotate the secret (shown once), delete. Members read; admins and owners act.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Form } from 'react-aria-components';
 import { api, type Project, unwrap } from '../api/client.ts';
 import { formatDate } from '../api/projects.ts';
@@ -20,6 +20,8 @@ import { FormActions } from '../widgets/form-actions.tsx';
 import { ShownOnceCard } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
+import { useApiQuery } from '../api/use-api-query.ts';
+import { submitting } from '../widgets/form-request.ts';
 
 const FORMAT_LABELS: Record<Webhook['format'], string> = {
   standard: 'Standard Webhooks',
@@ -36,10 +38,9 @@ export default function ProjectWebhooks() {
   const project = useProject();
   useTitle(`Webhooks · ${project.name}`);
   const admin = canAdminister(project);
-  const hooks = useQuery({
-    queryKey: hooksKey(project.id),
-    queryFn: () => unwrap(api.GET('/projects/{projectId}/webhooks', { params: { path: { projectId: project.id } } })),
-  });
+  const hooks = useApiQuery(hooksKey(project.id), () =>
+    api.GET('/projects/{projectId}/webhooks', { params: { path: { projectId: project.id } } }),
+  );
   const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   return (
@@ -204,16 +205,14 @@ function HookTable({
 
 function Deliveries({ project, webhookId, admin }: { project: Project; webhookId: string; admin: boolean }) {
   const queryClient = useQueryClient();
-  const deliveries = useQuery({
-    queryKey: deliveriesKey(project.id, webhookId),
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/webhooks/{webhookId}/deliveries', {
-          params: { path: { projectId: project.id, webhookId } },
-        }),
-      ),
-    refetchInterval: 2000,
-  });
+  const deliveries = useApiQuery(
+    deliveriesKey(project.id, webhookId),
+    () =>
+      api.GET('/projects/{projectId}/webhooks/{webhookId}/deliveries', {
+        params: { path: { projectId: project.id, webhookId } },
+      }),
+    { refetchInterval: 2000 },
+  );
   const redeliver = useMutation({
     mutationFn: (delivery: WebhookDelivery) =>
       unwrap(
@@ -303,10 +302,7 @@ function CreateHook({
     },
   });
   const errors = fieldErrors(create.error);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (events.check()) create.mutate();
-  };
+  const submit = submitting(() => create.mutate(), events.check);
   return (
     <Form className="card stack" onSubmit={submit} aria-labelledby="create-hook-title">
       <h2 id="create-hook-title">Add a webhook</h2>
@@ -339,7 +335,7 @@ function CreateHook({
         selection={events}
         serverError={errors.events}
       />
-      <FormActions error={create.error} busy={create.isPending} submit={create.isPending ? 'Adding…' : 'Add webhook'} />
+      <FormActions request={create} submitLabel="Add webhook" busyLabel="Adding…" />
     </Form>
   );
 }

@@ -2,7 +2,7 @@
  * The caller's projects, by team, each leading to its inbox; and a form that creates a project in a
  * team the caller administers (plan and quota only where the caller owns the team), landing on it.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { Link, useNavigate } from 'react-router';
@@ -16,6 +16,8 @@ import { Empty, Loading } from '../widgets/states.tsx';
 import './projects.css';
 import { ProjectDraftFields, useProjectDraft } from './project-fields.tsx';
 import { FormActions } from '../widgets/form-actions.tsx';
+import { setAnd } from '../widgets/form-request.ts';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 type NewProject = NonNullable<paths['/projects']['post']['requestBody']>['content']['application/json'];
 
@@ -28,8 +30,8 @@ export default function Projects() {
 }
 
 function ProjectsScreen() {
-  const projects = useQuery({ queryKey: PROJECTS_KEY, queryFn: () => unwrap(api.GET('/projects')) });
-  const teams = useQuery({ queryKey: TEAMS_KEY, queryFn: () => unwrap(api.GET('/teams')) });
+  const projects = useApiQuery(PROJECTS_KEY, () => api.GET('/projects'));
+  const teams = useApiQuery(TEAMS_KEY, () => api.GET('/teams'));
   const [creating, setCreating] = useState(false);
   const adminTeams = (teams.data?.teams ?? []).filter((team) => team.role !== 'member');
   return (
@@ -157,10 +159,7 @@ function CreateProject({ teams, onCancel }: { teams: Team[]; onCancel: () => voi
         label="Slug"
         description="Lower-case letters, digits and -; the public board’s address is /b/<slug>"
         value={shownSlug}
-        onChange={(value) => {
-          setSlugEdited(true);
-          setSlug(value);
-        }}
+        onChange={setAnd(setSlug, () => setSlugEdited(true))}
         serverError={errors.slug}
       />
       <ProjectDraftFields
@@ -169,12 +168,7 @@ function CreateProject({ teams, onCancel }: { teams: Team[]; onCancel: () => voi
         errors={errors}
         notOwner={<p className="muted">The team’s owner sets the plan and the monthly quota.</p>}
       />
-      <FormActions
-        error={create.error}
-        busy={create.isPending}
-        submit={create.isPending ? 'Creating…' : 'Create project'}
-        onCancel={onCancel}
-      />
+      <FormActions request={create} submitLabel="Create project" busyLabel="Creating…" onCancel={onCancel} />
     </Form>
   );
 }

@@ -4,10 +4,9 @@
  * users, sessions by status) and how it compares with the previous release, over the last 1, 7,
  * 14 or 30 days (in the URL, so a view can be shared); what broke and what shipped in it (issue 33).
  */
-import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { api, unwrap } from '../api/client.ts';
-import { oneReleaseHealthKey, percent, type ReleaseHealth } from '../api/release-health.ts';
+import { api } from '../api/client.ts';
+import { oneReleaseHealthKey, type ReleaseHealth } from '../api/release-health.ts';
 import { useProject } from '../project-layout.tsx';
 import { useTitle } from '../use-title.ts';
 import { ReleaseHealthFigures } from '../widgets/release-health-figures.tsx';
@@ -16,6 +15,8 @@ import { QueryView } from '../widgets/states.tsx';
 import { TimeChart } from '../widgets/time-chart.tsx';
 import './releases.css';
 import { DataTable } from '../widgets/data-table.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
+import { ReleaseHealthCells } from '../widgets/release-health-cells.tsx';
 
 const RANGES = [1, 7, 14, 30] as const;
 
@@ -26,15 +27,11 @@ export default function ReleasePage() {
   const [search, setSearch] = useSearchParams();
   const asked = Number(search.get('days'));
   const days = (RANGES as readonly number[]).includes(asked) ? asked : 14;
-  const health = useQuery({
-    queryKey: oneReleaseHealthKey(project.id, version, days),
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/release-health/{version}', {
-          params: { path: { projectId: project.id, version }, query: { days } },
-        }),
-      ),
-  });
+  const health = useApiQuery(oneReleaseHealthKey(project.id, version, days), () =>
+    api.GET('/projects/{projectId}/release-health/{version}', {
+      params: { path: { projectId: project.id, version }, query: { days } },
+    }),
+  );
   return (
     <div className="releases stack">
       <p>
@@ -110,11 +107,7 @@ function Health({ data }: { data: ReleaseHealth }) {
                 <th scope="row">
                   <code>{r.version}</code>
                 </th>
-                <td>{percent(r.crashFreeSessions)}</td>
-                <td>{percent(r.crashFreeUsers)}</td>
-                <td>{r.sessions.total}</td>
-                <td>{r.users.total}</td>
-                <td>{r.versionChecks}</td>
+                <ReleaseHealthCells release={r} />
               </tr>
             ))}
           </DataTable>

@@ -7,7 +7,7 @@
  * preview of the version check: what GET /version-check answers a client on a version the user
  * types, asked of the server's own decision (GET /projects/{id}/releases/check).
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { api, unwrap } from '../api/client.ts';
 import { isSemver, type Release, releasesKey, type VersionInfo } from '../api/translations.ts';
@@ -23,6 +23,7 @@ import { SeenReleases } from '../widgets/seen-releases.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './releases.css';
 import { ACTIONS, DataTable } from '../widgets/data-table.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 interface Draft {
   version: string;
@@ -70,10 +71,9 @@ export default function Releases() {
   useTitle('Releases');
   const project = useProject();
   const admin = canAdminister(project);
-  const releases = useQuery({
-    queryKey: releasesKey(project.id),
-    queryFn: () => unwrap(api.GET('/projects/{projectId}/releases', { params: { path: { projectId: project.id } } })),
-  });
+  const releases = useApiQuery(releasesKey(project.id), () =>
+    api.GET('/projects/{projectId}/releases', { params: { path: { projectId: project.id } } }),
+  );
   const [editing, setEditing] = useState<Release | null>(null);
   const [note, setNote] = useState('');
   return (
@@ -322,9 +322,8 @@ function ReleaseForm({
           onChange={set('required')}
         />
         <FormActions
-          error={save.error}
-          busy={save.isPending}
-          submit={editing ? 'Save release' : 'Create release'}
+          request={save}
+          submitLabel={editing ? 'Save release' : 'Create release'}
           onCancel={editing ? onCancel : undefined}
         />
       </form>
@@ -349,16 +348,14 @@ function Preview({ projectId }: { projectId: string }) {
   const [version, setVersion] = useState('');
   const [asked, setAsked] = useState<string | null>(null);
   const resultId = useId();
-  const check = useQuery({
-    queryKey: [...releasesKey(projectId), 'check', asked],
-    enabled: asked !== null,
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/releases/check', {
-          params: { path: { projectId }, query: asked ? { currentVersion: asked } : {} },
-        }),
-      ),
-  });
+  const check = useApiQuery(
+    [...releasesKey(projectId), 'check', asked],
+    () =>
+      api.GET('/projects/{projectId}/releases/check', {
+        params: { path: { projectId }, query: asked ? { currentVersion: asked } : {} },
+      }),
+    { enabled: asked !== null },
+  );
   return (
     <section className="card stack" aria-labelledby="preview-title">
       <h2 id="preview-title">Version check preview</h2>

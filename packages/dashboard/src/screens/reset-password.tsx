@@ -49,22 +49,20 @@ export default function ResetPassword() {
   }
   // A refusal that is not about the password is about the link (used, expired, unknown).
   const linkProblem = reset.error && !errors['password'];
+  const intro = <p>Every session of the account is signed out when the password changes.</p>;
+  const newLink = linkProblem ? (
+    <p>
+      <Link to="/forgot-password">Ask for a new link</Link>
+    </p>
+  ) : null;
   return (
     <AuthForm
       title="Choose a new password"
-      intro={<p>Every session of the account is signed out when the password changes.</p>}
-      error={reset.error}
-      busy={reset.isPending}
+      intro={intro}
+      request={reset}
       submitLabel="Set new password"
       busyLabel="Saving…"
-      onSubmit={() => reset.mutate()}
-      after={
-        linkProblem ? (
-          <p>
-            <Link to="/forgot-password">Ask for a new link</Link>
-          </p>
-        ) : null
-      }
+      after={newLink}
     >
       <PasswordField fresh label="New password" value={password} onChange={setPassword} error={errors['password']} />
     </AuthForm>

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, ME_KEY, unwrap } from '../api/client.ts';
@@ -6,6 +6,7 @@ import { fieldErrors, nextPath } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { AuthForm } from '../widgets/auth-form.tsx';
 import { EmailField, PasswordField } from '../widgets/account-fields.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 /** `?next=` carried over to the other signed-out screens, so the visitor still lands where they wanted. */
 export function withNext(path: string, search: URLSearchParams): string {
@@ -20,9 +21,7 @@ export default function SignIn() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   useTitle('Sign in');
-  const provider = useQuery({
-    queryKey: ['identity-provider'],
-    queryFn: () => unwrap(api.GET('/auth/oidc')),
+  const provider = useApiQuery(['identity-provider'], () => api.GET('/auth/oidc'), {
     staleTime: Number.POSITIVE_INFINITY,
   });
   const signIn = useMutation({
@@ -35,32 +34,25 @@ export default function SignIn() {
   const errors = fieldErrors(signIn.error);
   const oidc = provider.data;
   const returnTo = `/app${nextPath(search)}`;
+  const otherWays = (
+    <>
+      {oidc?.enabled && oidc.startUrl ? (
+        <p className="alt">
+          <a className="button button-secondary" href={`${oidc.startUrl}?returnTo=${encodeURIComponent(returnTo)}`}>
+            Sign in with {oidc.label ?? 'your identity provider'}
+          </a>
+        </p>
+      ) : null}
+      <p>
+        <Link to="/forgot-password">Forgot your password?</Link>
+      </p>
+      <p>
+        New here? <Link to={withNext('/sign-up', search)}>Create an account</Link>
+      </p>
+    </>
+  );
   return (
-    <AuthForm
-      title="Sign in"
-      error={signIn.error}
-      busy={signIn.isPending}
-      submitLabel="Sign in"
-      busyLabel="Signing in…"
-      onSubmit={() => signIn.mutate()}
-      after={
-        <>
-          {oidc?.enabled && oidc.startUrl ? (
-            <p className="alt">
-              <a className="button button-secondary" href={`${oidc.startUrl}?returnTo=${encodeURIComponent(returnTo)}`}>
-                Sign in with {oidc.label ?? 'your identity provider'}
-              </a>
-            </p>
-          ) : null}
-          <p>
-            <Link to="/forgot-password">Forgot your password?</Link>
-          </p>
-          <p>
-            New here? <Link to={withNext('/sign-up', search)}>Create an account</Link>
-          </p>
-        </>
-      }
-    >
+    <AuthForm title="Sign in" request={signIn} submitLabel="Sign in" busyLabel="Signing in…" after={otherWays}>
       <EmailField value={email} onChange={setEmail} error={errors['email']} />
       <PasswordField value={password} onChange={setPassword} error={errors['password']} />
     </AuthForm>

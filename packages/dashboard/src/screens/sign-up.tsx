@@ -30,19 +30,18 @@ export default function SignUp() {
     },
   });
   const errors = fieldErrors(signUp.error);
+  const signInInstead = (
+    <p>
+      Already have an account? <Link to={withNext('/sign-in', search)}>Sign in</Link>
+    </p>
+  );
   return (
     <AuthForm
       title="Create an account"
-      error={signUp.error}
-      busy={signUp.isPending}
+      request={signUp}
       submitLabel="Create account"
       busyLabel="Creating…"
-      onSubmit={() => signUp.mutate()}
-      after={
-        <p>
-          Already have an account? <Link to={withNext('/sign-in', search)}>Sign in</Link>
-        </p>
-      }
+      after={signInInstead}
     >
       <Field
         label="Name"

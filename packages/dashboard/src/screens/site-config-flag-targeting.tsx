@@ -160,12 +160,7 @@ export function FlagTargeting({ projectId, flag, admin }: { projectId: string; f
             />
           </fieldset>
         ))}
-        <FormActions
-          error={save.error}
-          note={save.isSuccess ? 'Saved.' : null}
-          busy={save.isPending}
-          submit={save.isPending ? 'Saving…' : `Save targeting of ${flag.key}`}
-        />
+        <FormActions request={save} submitLabel={`Save targeting of ${flag.key}`} busyLabel="Saving…" done="Saved." />
       </Form>
     </details>
   );

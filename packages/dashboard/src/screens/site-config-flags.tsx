@@ -12,6 +12,7 @@ import { FlagHistory } from './site-config-flag-history.tsx';
 import { FlagTargeting } from './site-config-flag-targeting.tsx';
 import { useRefresh } from './site-config-refresh.ts';
 import { FormActions } from '../widgets/form-actions.tsx';
+import { setAnd } from '../widgets/form-request.ts';
 
 export function FlagsSection({ projectId, flags, admin }: { projectId: string; flags: FeatureFlag[]; admin: boolean }) {
   return (
@@ -109,15 +110,12 @@ function NewFlag({ projectId }: { projectId: string }) {
           label="Key"
           description="e.g. new-checkout"
           value={key}
-          onChange={(value) => {
-            setKey(value);
-            setKeyError(undefined);
-          }}
+          onChange={setAnd(setKey, () => setKeyError(undefined))}
           serverError={keyError ?? fieldErrors(create.error).flagKey}
         />
         <CheckboxField label="On from the start" checked={enabled} onChange={setEnabled} />
       </div>
-      <FormActions error={create.error} busy={create.isPending} submit={create.isPending ? 'Adding…' : 'Add flag'} />
+      <FormActions request={create} submitLabel="Add flag" busyLabel="Adding…" />
     </Form>
   );
 }

@@ -22,6 +22,7 @@ import { FormActions } from '../widgets/form-actions.tsx';
 import { Empty } from '../widgets/states.tsx';
 import { useRefresh } from './site-config-sections.tsx';
 import { DataTable } from '../widgets/data-table.tsx';
+import { submitting } from '../widgets/form-request.ts';
 
 /** The current time, moving every few seconds, so schedules turn Live and Expired on screen. */
 function useNow(everyMs = 5000): number {
@@ -307,9 +308,9 @@ function MessageForm({
       </div>
       <CheckboxField label="Active" checked={isActive} onChange={setActive} description="Off: never shown." />
       <FormActions
-        error={save.error}
-        busy={save.isPending}
-        submit={save.isPending ? 'Saving…' : message ? 'Save message' : 'Add message'}
+        request={save}
+        submitLabel={message ? 'Save message' : 'Add message'}
+        busyLabel="Saving…"
         onCancel={message ? onDone : undefined}
       />
     </Form>
@@ -402,10 +403,9 @@ function EnvironmentForm({
     onDone,
   });
   const errors = fieldErrors(save.error);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate({ name: name.trim(), slug: slug.trim(), url: url.trim(), color: color.trim(), debugEnabled });
-  };
+  const submit = submitting(() =>
+    save.mutate({ name: name.trim(), slug: slug.trim(), url: url.trim(), color: color.trim(), debugEnabled }),
+  );
   const titleId = environment ? `edit-environment-${environment.id}` : 'new-environment-title';
   return (
     <Form className="stack" onSubmit={submit} aria-labelledby={titleId}>
@@ -438,9 +438,9 @@ function EnvironmentForm({
       </div>
       <CheckboxField label="Debug on in this environment" checked={debugEnabled} onChange={setDebug} />
       <FormActions
-        error={save.error}
-        busy={save.isPending}
-        submit={save.isPending ? 'Saving…' : environment ? 'Save environment' : 'Add environment'}
+        request={save}
+        submitLabel={environment ? 'Save environment' : 'Add environment'}
+        busyLabel="Saving…"
         onCancel={environment ? onDone : undefined}
       />
     </Form>

@@ -16,6 +16,7 @@ import { Field, fieldErrors } from '../ui.tsx';
 import { CheckboxField, SelectField, TextAreaField } from '../widgets/fields.tsx';
 import { useRefresh } from './site-config-refresh.ts';
 import { FormActions } from '../widgets/form-actions.tsx';
+import { setAnd } from '../widgets/form-request.ts';
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 
@@ -160,10 +161,7 @@ function MaintenanceForm({ projectId, maintenance }: { projectId: string; mainte
           description="In your time zone; empty: not said"
           type="datetime-local"
           value={restoration}
-          onChange={(value) => {
-            setRestoration(value);
-            setRestorationError(undefined);
-          }}
+          onChange={setAnd(setRestoration, () => setRestorationError(undefined))}
           serverError={restorationError ?? errors.expectedRestoration}
         />
         <Field
@@ -202,10 +200,10 @@ function MaintenanceForm({ projectId, maintenance }: { projectId: string; mainte
         </div>
       </fieldset>
       <FormActions
-        error={save.error}
+        request={save}
+        submitLabel="Save maintenance"
+        busyLabel="Saving…"
         note={saved && !save.isPending ? 'Maintenance saved.' : null}
-        busy={save.isPending}
-        submit={save.isPending ? 'Saving…' : 'Save maintenance'}
       />
     </Form>
   );

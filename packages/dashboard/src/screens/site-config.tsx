@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import { fetchPublicAnswer, type PublicAnswer, previewKey, siteConfigKey } from '../api/site-config.ts';
-import { api, unwrap } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
@@ -16,16 +16,15 @@ import { QueryView } from '../widgets/states.tsx';
 import { DebugSection, FlagsSection, MaintenanceSection } from './site-config-sections.tsx';
 import { EnvironmentsSection, MessagesSection } from './site-config-lists.tsx';
 import './site-config.css';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 export default function SiteConfig() {
   const project = useProject();
   useTitle(`Site config · ${project.name}`);
   const admin = canAdminister(project);
-  const config = useQuery({
-    queryKey: siteConfigKey(project.id),
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/site-config', { params: { path: { projectId: project.id } } })),
-  });
+  const config = useApiQuery(siteConfigKey(project.id), () =>
+    api.GET('/projects/{projectId}/site-config', { params: { path: { projectId: project.id } } }),
+  );
   return (
     <section className="stack" aria-labelledby="site-config-title">
       <h1 id="site-config-title">Site configuration</h1>

@@ -4,7 +4,7 @@
  * by e-mail (the owner), and the pending ones (admins see and resend them; the owner withdraws them).
  * What a role cannot do is hidden; the server refuses it anyway.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { type Account, ApiError, api, unwrap } from '../api/client.ts';
@@ -15,8 +15,11 @@ import { ConfirmButton } from '../widgets/confirm.tsx';
 import { ACTIONS, DataTable } from '../widgets/data-table.tsx';
 import { SelectField } from '../widgets/fields.tsx';
 import { SaveForm } from '../widgets/save-form.tsx';
+import { Card } from '../widgets/card.tsx';
+import { setAnd } from '../widgets/form-request.ts';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './teams.css';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 type Assignable = 'admin' | 'member';
 const ASSIGNABLE: readonly { value: Assignable; label: string }[] = [
@@ -39,10 +42,7 @@ export default function TeamPage() {
 }
 
 function TeamScreen({ teamId, account }: { teamId: string; account: Account }) {
-  const team = useQuery({
-    queryKey: teamKey(teamId),
-    queryFn: () => unwrap(api.GET('/teams/{teamId}', { params: { path: { teamId } } })),
-  });
+  const team = useApiQuery(teamKey(teamId), () => api.GET('/teams/{teamId}', { params: { path: { teamId } } }));
   useTitle(team.data?.name ?? 'Team');
   return (
     <section className="teams" aria-labelledby="team-title">
@@ -92,30 +92,18 @@ function Rename({ team }: { team: Team }) {
   });
   const errors = fieldErrors(rename.error);
   return (
-    <section className="card" aria-labelledby="rename-title">
-      <h2 id="rename-title">Team name</h2>
-      <SaveForm
-        className="stack team-form"
-        error={rename.error}
-        busy={rename.isPending}
-        submitLabel="Rename team"
-        busyLabel="Saving…"
-        onSubmit={() => rename.mutate()}
-        done={rename.isSuccess ? 'Team renamed.' : null}
-      >
+    <Card title="Team name" className="card">
+      <SaveForm request={rename} submitLabel="Rename team" busyLabel="Saving…" done="Team renamed.">
         <Field
           label="Team name"
           name="teamName"
           isRequired
           value={name}
-          onChange={(value) => {
-            setName(value);
-            rename.reset();
-          }}
+          onChange={setAnd(setName, rename.reset)}
           serverError={errors['name']}
         />
       </SaveForm>
-    </section>
+    </Card>
   );
 }
 
@@ -153,10 +141,9 @@ function Seats({ team }: { team: Team }) {
 }
 
 function Members({ team, account }: { team: Team; account: Account }) {
-  const members = useQuery({
-    queryKey: membersKey(team.id),
-    queryFn: () => unwrap(api.GET('/teams/{teamId}/members', { params: { path: { teamId: team.id } } })),
-  });
+  const members = useApiQuery(membersKey(team.id), () =>
+    api.GET('/teams/{teamId}/members', { params: { path: { teamId: team.id } } }),
+  );
   return (
     <section className="card stack" aria-labelledby="members-title">
       <h2 id="members-title">Members</h2>
@@ -269,16 +256,12 @@ function InviteForm({ team }: { team: Team }) {
   });
   const errors = fieldErrors(invite.error);
   return (
-    <section className="card" aria-labelledby="invite-title">
-      <h2 id="invite-title">Invite someone</h2>
+    <Card title="Invite someone" className="card">
       <SaveForm
-        className="stack team-form"
-        error={invite.error}
-        busy={invite.isPending}
+        request={invite}
         submitLabel="Send invitation"
         busyLabel="Sending…"
-        onSubmit={() => invite.mutate()}
-        done={invite.isSuccess ? <>Invitation sent to {invite.data.email}.</> : null}
+        done={<>Invitation sent to {invite.data?.email}.</>}
       >
         <Field
           label="E-mail address to invite"
@@ -288,10 +271,7 @@ function InviteForm({ team }: { team: Team }) {
           isRequired
           description="We e-mail a link that works for 7 days."
           value={email}
-          onChange={(value) => {
-            setEmail(value);
-            invite.reset();
-          }}
+          onChange={setAnd(setEmail, invite.reset)}
           serverError={errors['email']}
         />
         <SelectField
@@ -302,15 +282,14 @@ function InviteForm({ team }: { team: Team }) {
           description={ROLE_DESCRIPTIONS[role]}
         />
       </SaveForm>
-    </section>
+    </Card>
   );
 }
 
 function Invites({ team }: { team: Team }) {
-  const invites = useQuery({
-    queryKey: invitesKey(team.id),
-    queryFn: () => unwrap(api.GET('/teams/{teamId}/invites', { params: { path: { teamId: team.id } } })),
-  });
+  const invites = useApiQuery(invitesKey(team.id), () =>
+    api.GET('/teams/{teamId}/invites', { params: { path: { teamId: team.id } } }),
+  );
   return (
     <section className="card stack" aria-labelledby="invites-title">
       <h2 id="invites-title">Pending invitations</h2>

@@ -1,5 +1,5 @@
 /** The caller's teams (role, the owner's seats) and creating another team. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
@@ -8,8 +8,10 @@ import { Field, fieldErrors, RequireAccount } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { DataTable } from '../widgets/data-table.tsx';
 import { SaveForm } from '../widgets/save-form.tsx';
+import { Card } from '../widgets/card.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './teams.css';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 function CreateTeam() {
   const [name, setName] = useState('');
@@ -24,16 +26,8 @@ function CreateTeam() {
   });
   const errors = fieldErrors(create.error);
   return (
-    <section className="card" aria-labelledby="create-team-title">
-      <h2 id="create-team-title">Create a team</h2>
-      <SaveForm
-        className="stack team-form"
-        error={create.error}
-        busy={create.isPending}
-        submitLabel="Create team"
-        busyLabel="Creating…"
-        onSubmit={() => create.mutate()}
-      >
+    <Card title="Create a team" className="card">
+      <SaveForm request={create} submitLabel="Create team" busyLabel="Creating…">
         <Field
           label="Team name"
           name="teamName"
@@ -44,7 +38,7 @@ function CreateTeam() {
           serverError={errors['name']}
         />
       </SaveForm>
-    </section>
+    </Card>
   );
 }
 
@@ -64,7 +58,7 @@ export default function Teams() {
 }
 
 function TeamList() {
-  const teams = useQuery({ queryKey: TEAMS_KEY, queryFn: () => unwrap(api.GET('/teams')) });
+  const teams = useApiQuery(TEAMS_KEY, () => api.GET('/teams'));
   return (
     <QueryView query={teams} what="teams">
       {({ teams: list }) =>

@@ -71,7 +71,7 @@ export function AddKey({ projectId }: { projectId: string }) {
             serverError={errors.category}
           />
         </div>
-        <FormActions error={create.error} note={note} busy={create.isPending} submit="Add key" />
+        <FormActions request={create} submitLabel="Add key" note={note} />
       </form>
     </details>
   );

@@ -6,6 +6,7 @@ import { type Locales, translationsKey } from '../api/translations.ts';
 import { Field, fieldErrors } from '../ui.tsx';
 import { SelectField } from '../widgets/fields.tsx';
 import { FormActions } from '../widgets/form-actions.tsx';
+import { setAnd } from '../widgets/form-request.ts';
 
 export function LocaleSettings({ projectId, locales, admin }: { projectId: string; locales: Locales; admin: boolean }) {
   const queryClient = useQueryClient();
@@ -62,10 +63,7 @@ export function LocaleSettings({ projectId, locales, admin }: { projectId: strin
             label="Supported locales"
             description="BCP 47 tags separated by commas, e.g. en, de, pt-BR"
             value={supported}
-            onChange={(value) => {
-              setSupported(value);
-              setSaved(false);
-            }}
+            onChange={setAnd(setSupported, () => setSaved(false))}
             serverError={supportedError}
           />
           <SelectField
@@ -73,19 +71,11 @@ export function LocaleSettings({ projectId, locales, admin }: { projectId: strin
             description="Every key falls back to it"
             value={defaultLocale}
             options={options.map((l) => ({ value: l, label: l }))}
-            onChange={(value) => {
-              setDefaultLocale(value);
-              setSaved(false);
-            }}
+            onChange={setAnd(setDefaultLocale, () => setSaved(false))}
             error={errors.defaultLocale}
           />
         </div>
-        <FormActions
-          error={save.error}
-          note={saved ? 'Locales saved.' : null}
-          busy={save.isPending}
-          submit="Save locales"
-        />
+        <FormActions request={save} submitLabel="Save locales" note={saved ? 'Locales saved.' : null} />
       </form>
     </section>
   );

@@ -1,11 +1,13 @@
 /** The translations screen's inbox of keys apps reported missing at runtime, which admins can add as keys. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../api/client.ts';
 import { type MissingEntry, translationsKey } from '../api/translations.ts';
 import { Button, ErrorNote, Note } from '../ui.tsx';
-import { Empty, Loading } from '../widgets/states.tsx';
+import { ListStates } from '../widgets/states.tsx';
 import { DataTable } from '../widgets/data-table.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
+import { SelectBox, toggled } from '../widgets/select-box.tsx';
 
 interface MissingKey {
   key: string;
@@ -32,15 +34,11 @@ function byKey(entries: MissingEntry[]): MissingKey[] {
 
 export function MissingInbox({ projectId, admin }: { projectId: string; admin: boolean }) {
   const queryClient = useQueryClient();
-  const missing = useQuery({
-    queryKey: [...translationsKey(projectId), 'missing'],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/translations/missing', {
-          params: { path: { projectId }, query: { limit: 500 } },
-        }),
-      ),
-  });
+  const missing = useApiQuery([...translationsKey(projectId), 'missing'], () =>
+    api.GET('/projects/{projectId}/translations/missing', {
+      params: { path: { projectId }, query: { limit: 500 } },
+    }),
+  );
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [note, setNote] = useState('');
   const add = useMutation({
@@ -70,12 +68,6 @@ export function MissingInbox({ projectId, admin }: { projectId: string; admin: b
   const shown = missing.data?.missing.length ?? 0;
   const reported = missing.data?.total ?? 0;
   const addable = items.filter((item) => !item.exists);
-  const toggle = (key: string, on: boolean) => {
-    const next = new Set(selected);
-    if (on) next.add(key);
-    else next.delete(key);
-    setSelected(next);
-  };
   return (
     <section className="card stack" aria-labelledby="missing-title">
       <h2 id="missing-title">Missing keys reported by apps</h2>
@@ -83,88 +75,86 @@ export function MissingInbox({ projectId, admin }: { projectId: string; admin: b
         Keys the SDKs asked for at runtime and found no text for, per locale, most reported first.
       </p>
       {note ? <Note>{note}</Note> : null}
-      {missing.isPending ? (
-        <Loading what="missing keys" />
-      ) : missing.isError ? (
-        <ErrorNote error={missing.error} />
-      ) : items.length === 0 ? (
-        <Empty>
-          <p>No missing keys reported. Apps report them through the public API (POST /i18n-telemetry).</p>
-        </Empty>
-      ) : (
-        <>
-          <DataTable
-            className="translations-missing"
-            caption="Missing keys"
-            columns={[
-              admin && { label: 'Select', hidden: true },
-              'Key',
-              'Locales (reports)',
-              { label: 'Reports', className: 'num' },
-              'Last reported',
-              'State',
-            ]}
-          >
-            {items.map((item) => (
-              <tr key={item.key}>
-                {admin ? (
+      <ListStates
+        queries={[missing]}
+        what="missing keys"
+        isEmpty={items.length === 0}
+        empty={<p>No missing keys reported. Apps report them through the public API (POST /i18n-telemetry).</p>}
+      >
+        {() => (
+          <>
+            <DataTable
+              className="translations-missing"
+              caption="Missing keys"
+              columns={[
+                admin && { label: 'Select', hidden: true },
+                'Key',
+                'Locales (reports)',
+                { label: 'Reports', className: 'num' },
+                'Last reported',
+                'State',
+              ]}
+            >
+              {items.map((item) => (
+                <tr key={item.key}>
+                  {admin ? (
+                    <td>
+                      {item.exists ? null : (
+                        <SelectBox
+                          name={item.key}
+                          checked={selected.has(item.key)}
+                          onChange={(on) => setSelected(toggled(selected, item.key, on))}
+                        />
+                      )}
+                    </td>
+                  ) : null}
+                  <th scope="row">
+                    <code>{item.key}</code>
+                  </th>
+                  <td>{item.locales.map((entry) => `${entry.locale} (${entry.occurrences})`).join(', ')}</td>
+                  <td className="num">{item.occurrences}</td>
                   <td>
-                    {item.exists ? null : (
-                      <input
-                        type="checkbox"
-                        aria-label={`Select ${item.key}`}
-                        checked={selected.has(item.key)}
-                        onChange={(event) => toggle(item.key, event.target.checked)}
-                      />
-                    )}
+                    <time dateTime={item.lastSeenAt}>{new Date(item.lastSeenAt).toLocaleString()}</time>
                   </td>
-                ) : null}
-                <th scope="row">
-                  <code>{item.key}</code>
-                </th>
-                <td>{item.locales.map((entry) => `${entry.locale} (${entry.occurrences})`).join(', ')}</td>
-                <td className="num">{item.occurrences}</td>
-                <td>
-                  <time dateTime={item.lastSeenAt}>{new Date(item.lastSeenAt).toLocaleString()}</time>
-                </td>
-                <td>{item.exists ? 'Is a key; text missing' : 'Not a key yet'}</td>
-              </tr>
-            ))}
-          </DataTable>
-          {reported > shown ? (
-            <p className="muted">
-              Showing the {shown} most reported of {reported} reports by key and locale.
-            </p>
-          ) : null}
-          {admin && addable.length > 0 ? (
-            <div className="row">
-              <Button
-                isDisabled={selected.size === 0}
-                busy={add.isPending}
-                onPress={() => {
-                  setNote('');
-                  add.mutate([...selected]);
-                }}
-              >
-                {selected.size === 0
-                  ? 'Add as keys'
-                  : `Add ${selected.size === 1 ? '1 key' : `${selected.size} keys`} as keys`}
-              </Button>
-              <Button
-                variant="secondary"
-                busy={add.isPending}
-                onPress={() => {
-                  setNote('');
-                  add.mutate(addable.map((item) => item.key));
-                }}
-              >
-                Add every new one ({addable.length})
-              </Button>
-            </div>
-          ) : null}
-          {add.error ? <ErrorNote error={add.error} /> : null}
-        </>
-      )}
+                  <td>{item.exists ? 'Is a key; text missing' : 'Not a key yet'}</td>
+                </tr>
+              ))}
+            </DataTable>
+            {reported > shown ? (
+              <p className="muted">
+                Showing the {shown} most reported of {reported} reports by key and locale.
+              </p>
+            ) : null}
+            {admin && addable.length > 0 ? (
+              <div className="row">
+                <Button
+                  isDisabled={selected.size === 0}
+                  busy={add.isPending}
+                  onPress={() => {
+                    setNote('');
+                    add.mutate([...selected]);
+                  }}
+                >
+                  {selected.size === 0
+                    ? 'Add as keys'
+                    : `Add ${selected.size === 1 ? '1 key' : `${selected.size} keys`} as keys`}
+                </Button>
+                <Button
+                  variant="secondary"
+                  busy={add.isPending}
+                  onPress={() => {
+                    setNote('');
+                    add.mutate(addable.map((item) => item.key));
+                  }}
+                >
+                  Add every new one ({addable.length})
+                </Button>
+              </div>
+            ) : null}
+            {add.error ? <ErrorNote error={add.error} /> : null}
+          </>
+        )}
+      </ListStates>
     </section>
   );
 }

@@ -5,16 +5,15 @@
  * A cell saves on Enter or when it loses focus (an emptied cell removes the text), and says so in
  * place: Saved, or the server's refusal with the typed text kept.
  */
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { type TranslationKey, translationsKey } from '../api/translations.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
-import { ErrorNote } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
-import { Empty, Loading } from '../widgets/states.tsx';
+import { ListStates } from '../widgets/states.tsx';
 import { AddKey, Files, LocaleSettings, MissingInbox, Progress } from './translations-panels.tsx';
 import './translations.css';
 import { SearchForm } from '../widgets/search-form.tsx';
@@ -22,6 +21,7 @@ import { useUrlView } from '../url-view.ts';
 import { Pager } from '../widgets/pager.tsx';
 import { ACTIONS, DataTable } from '../widgets/data-table.tsx';
 import { ViewFilters } from '../widgets/view-filters.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 const PAGE_SIZE = 50;
 
@@ -43,16 +43,12 @@ export default function Translations() {
   const view = readView(params);
   const filtered = Boolean(view.q || view.namespace || view.category || view.missing);
 
-  const summary = useQuery({
-    queryKey: [...translationsKey(project.id), 'summary'],
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/translations/summary', { params: { path: { projectId: project.id } } })),
-  });
-  const locales = useQuery({
-    queryKey: [...translationsKey(project.id), 'locales'],
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/translations/locales', { params: { path: { projectId: project.id } } })),
-  });
+  const summary = useApiQuery([...translationsKey(project.id), 'summary'], () =>
+    api.GET('/projects/{projectId}/translations/summary', { params: { path: { projectId: project.id } } }),
+  );
+  const locales = useApiQuery([...translationsKey(project.id), 'locales'], () =>
+    api.GET('/projects/{projectId}/translations/locales', { params: { path: { projectId: project.id } } }),
+  );
   const query = {
     ...(view.q ? { q: view.q } : {}),
     ...(view.namespace ? { namespace: view.namespace } : {}),
@@ -61,14 +57,11 @@ export default function Translations() {
     limit: PAGE_SIZE,
     offset: (view.page - 1) * PAGE_SIZE,
   };
-  const keys = useQuery({
-    queryKey: [...translationsKey(project.id), 'keys', query],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/translations/keys', { params: { path: { projectId: project.id }, query } }),
-      ),
-    placeholderData: keepPreviousData,
-  });
+  const keys = useApiQuery(
+    [...translationsKey(project.id), 'keys', query],
+    () => api.GET('/projects/{projectId}/translations/keys', { params: { path: { projectId: project.id }, query } }),
+    { placeholderData: keepPreviousData },
+  );
 
   const supported = locales.data?.supportedLocales ?? [];
   const rows = keys.data?.keys ?? [];
@@ -90,39 +83,38 @@ export default function Translations() {
           locales={summary.data?.locales.map((l) => l.locale) ?? supported}
         />
         {admin ? <AddKey projectId={project.id} /> : null}
-        {keys.isPending || locales.isPending ? (
-          <Loading what="keys" />
-        ) : keys.isError ? (
-          <ErrorNote error={keys.error} />
-        ) : locales.isError ? (
-          <ErrorNote error={locales.error} />
-        ) : rows.length === 0 ? (
-          <Empty>
-            {filtered ? (
+        <ListStates
+          queries={[keys, locales]}
+          what="keys"
+          isEmpty={rows.length === 0}
+          empty={
+            filtered ? (
               <p>
                 No keys match these filters. <Link to="?">Clear the filters</Link>
               </p>
             ) : (
               <p>No keys yet. Add one, import a file, or add the keys your apps reported missing.</p>
-            )}
-          </Empty>
-        ) : (
-          <>
-            <p className="muted" role="status">
-              {total === 1 ? '1 key' : `${total} keys`}
-              {pages > 1 ? `, page ${view.page} of ${pages}` : ''}
-              {keys.isFetching ? ' (updating…)' : ''}
-            </p>
-            {admin ? (
-              <p className="muted translations-hint">
-                Edit a text in place: Enter saves it and moves down, leaving the cell saves it too, Escape puts it back,
-                an empty cell removes the text (the key then falls back to the default locale).
+            )
+          }
+        >
+          {() => (
+            <>
+              <p className="muted" role="status">
+                {total === 1 ? '1 key' : `${total} keys`}
+                {pages > 1 ? `, page ${view.page} of ${pages}` : ''}
+                {keys.isFetching ? ' (updating…)' : ''}
               </p>
-            ) : null}
-            <Grid projectId={project.id} rows={rows} locales={supported} admin={admin} />
-            <Pager page={view.page} pages={pages} onPage={(page) => update({ page: String(page) })} />
-          </>
-        )}
+              {admin ? (
+                <p className="muted translations-hint">
+                  Edit a text in place: Enter saves it and moves down, leaving the cell saves it too, Escape puts it
+                  back, an empty cell removes the text (the key then falls back to the default locale).
+                </p>
+              ) : null}
+              <Grid projectId={project.id} rows={rows} locales={supported} admin={admin} />
+              <Pager page={view.page} pages={pages} onPage={(page) => update({ page: String(page) })} />
+            </>
+          )}
+        </ListStates>
       </section>
       {locales.data ? <Files projectId={project.id} locales={supported} admin={admin} /> : null}
       {locales.data ? <LocaleSettings projectId={project.id} locales={locales.data} admin={admin} /> : null}

@@ -6,43 +6,40 @@
 import { type FormEvent, type ReactNode, useId } from 'react';
 import { Form } from 'react-aria-components';
 import { Button, ErrorNote } from '../ui.tsx';
+import type { FormRequest } from './form-request.ts';
 
 export function AuthForm({
   title,
   intro,
-  error,
-  busy,
+  request,
   submitLabel,
   busyLabel,
-  onSubmit,
   children,
   after,
 }: {
   title: string;
   intro?: ReactNode;
-  /** The last refusal (shown in place; the fields keep what was typed). */
-  error?: unknown;
-  busy: boolean;
+  /** The request the form sends, never twice at once (its refusal is shown in place; the fields keep what was typed). */
+  request: FormRequest;
   submitLabel: string;
   busyLabel: string;
-  /** Runs on submit, never twice at once. */
-  onSubmit: () => void;
   /** The fields. */
   children: ReactNode;
   /** Below the form: other ways in, links to the other screens. */
   after?: ReactNode;
 }) {
   const titleId = useId();
+  const busy = request.isPending;
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!busy) onSubmit();
+    if (!busy) request.mutate();
   };
   return (
     <section className="card narrow" aria-labelledby={titleId}>
       <h1 id={titleId}>{title}</h1>
       {intro}
       <Form onSubmit={submit} className="stack">
-        {error ? <ErrorNote error={error} /> : null}
+        {request.error ? <ErrorNote error={request.error} /> : null}
         {children}
         <Button type="submit" busy={busy}>
           {busy ? busyLabel : submitLabel}

@@ -10,6 +10,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './histogram.css';
 import { DataTable } from './data-table.tsx';
+import { drawChart } from './draw-chart.ts';
 import { useDarkScheme } from '../use-dark-scheme.ts';
 
 export interface HistogramSeries {
@@ -105,8 +106,7 @@ export function StackedHistogram({
     }
     const order = series.map((s, i) => ({ s, data: cumulative[i]! })).reverse();
     const bars = uPlot.paths.bars?.({ size: [0.85, 48], align: 1 });
-    const options: uPlot.Options = {
-      width: Math.max(box.clientWidth, 200),
+    const options: Omit<uPlot.Options, 'width'> = {
       height,
       legend: { show: false },
       cursor: { show: false },
@@ -139,15 +139,7 @@ export function StackedHistogram({
         })),
       ],
     };
-    const plot = new uPlot(options, [xs, ...order.map(({ data }) => data)] as uPlot.AlignedData, box);
-    const resize = new ResizeObserver(() => {
-      plot.setSize({ width: Math.max(box.clientWidth, 200), height });
-    });
-    resize.observe(box);
-    return () => {
-      resize.disconnect();
-      plot.destroy();
-    };
+    return drawChart(box, options, [xs, ...order.map(({ data }) => data)] as uPlot.AlignedData, 200);
   }, [buckets, series, height, dark]);
 
   return (

@@ -3,12 +3,12 @@
  * by one, in order; each can be unlinked. Publishing the entry moves them to Done (the board setting
  * "ship on publish") and tells their followers once.
  */
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type Feature, STATUS_LABELS } from '../api/changelog.ts';
-import { api, unwrap } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import { Button, ErrorNote, Field } from '../ui.tsx';
 import { useDebounced } from '../use-debounced.ts';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 export interface LinkedIdea {
   id: string;
@@ -28,16 +28,14 @@ export function IdeaPicker({
 }) {
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim(), 250);
-  const results = useQuery({
-    queryKey: ['idea-search', projectId, q],
-    enabled: q.length > 0,
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/features', {
-          params: { path: { projectId }, query: { q, limit: 8, sort: 'votes' } },
-        }),
-      ),
-  });
+  const results = useApiQuery(
+    ['idea-search', projectId, q],
+    () =>
+      api.GET('/projects/{projectId}/features', {
+        params: { path: { projectId }, query: { q, limit: 8, sort: 'votes' } },
+      }),
+    { enabled: q.length > 0 },
+  );
   const linked = new Set(ideas.map((idea) => idea.id));
   return (
     <fieldset className="idea-picker">

@@ -4,17 +4,17 @@
  * error groups new in it and regressed in it, with their counts, and the top few of each
  * (widgets/release-broke.tsx, from the release's overview).
  */
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import { releaseHealthKey } from '../api/release-health.ts';
 import { ReleaseBroke } from './release-broke.tsx';
 import { ReleaseHealthFigures } from './release-health-figures.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 const MAX_PROJECTS = 5;
 
 export function LatestReleases() {
-  const projects = useQuery({ queryKey: ['projects'], queryFn: () => unwrap(api.GET('/projects')) });
+  const projects = useApiQuery(['projects'], () => api.GET('/projects'));
   const shown = (projects.data?.projects ?? []).slice(0, MAX_PROJECTS);
   if (shown.length === 0) return null;
   return (
@@ -28,11 +28,9 @@ export function LatestReleases() {
 }
 
 function LatestRelease({ projectId, name }: { projectId: string; name: string }) {
-  const health = useQuery({
-    queryKey: releaseHealthKey(projectId, 7),
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/release-health', { params: { path: { projectId }, query: { days: 7 } } })),
-  });
+  const health = useApiQuery(releaseHealthKey(projectId, 7), () =>
+    api.GET('/projects/{projectId}/release-health', { params: { path: { projectId }, query: { days: 7 } } }),
+  );
   const latest = health.data?.latest;
   if (!latest) return null;
   return (

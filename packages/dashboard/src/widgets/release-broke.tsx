@@ -3,10 +3,10 @@
  * regressed in it, with their events and users, and the top three of each linking to the group's
  * page. Read from the release's overview (the same API as the release page), over 7 days.
  */
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import { type ReleaseOverview, releaseOverviewKey } from '../api/release-hub.ts';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 const DAYS = 7;
 const TOP = 3;
@@ -14,15 +14,11 @@ const TOP = 3;
 type Broke = ReleaseOverview['broke']['new'];
 
 export function ReleaseBroke({ projectId, name, version }: { projectId: string; name: string; version: string }) {
-  const overview = useQuery({
-    queryKey: releaseOverviewKey(projectId, version, DAYS),
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/releases/{version}/overview', {
-          params: { path: { projectId, version }, query: { days: DAYS } },
-        }),
-      ),
-  });
+  const overview = useApiQuery(releaseOverviewKey(projectId, version, DAYS), () =>
+    api.GET('/projects/{projectId}/releases/{version}/overview', {
+      params: { path: { projectId, version }, query: { days: DAYS } },
+    }),
+  );
   const broke = overview.data?.broke;
   if (!broke) return null;
   const label = `What broke in ${name} ${version}`;

@@ -5,20 +5,19 @@
  * admins (GET and PATCH /projects/{id}/release-health-settings); a refusal is shown at its field
  * and nothing typed is lost.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, unwrap } from '../api/client.ts';
 import { type DropSettings, dropSettingsKey } from '../api/release-health.ts';
 import { Field, fieldErrors } from '../ui.tsx';
 import { FormActions } from './form-actions.tsx';
 import { QueryView } from './states.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 export function ReleaseHealthSettings({ projectId, admin }: { projectId: string; admin: boolean }) {
-  const settings = useQuery({
-    queryKey: dropSettingsKey(projectId),
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/release-health-settings', { params: { path: { projectId } } })),
-  });
+  const settings = useApiQuery(dropSettingsKey(projectId), () =>
+    api.GET('/projects/{projectId}/release-health-settings', { params: { path: { projectId } } }),
+  );
   return (
     <section className="card stack" aria-labelledby="drop-settings-title">
       <h2 id="drop-settings-title">When a release’s health drops</h2>
@@ -114,7 +113,7 @@ function SettingsForm({ projectId, saved }: { projectId: string; saved: DropSett
           serverError={errors.minSessions}
         />
       </div>
-      <FormActions error={save.error} note={note || undefined} busy={save.isPending} submit="Save drop settings" />
+      <FormActions request={save} submitLabel="Save drop settings" note={note} />
     </form>
   );
 }

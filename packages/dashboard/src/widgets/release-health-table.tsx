@@ -3,19 +3,18 @@
  * crash-free sessions and users, sessions, users, version checks, the change from the release
  * before; each version links to its page.
  */
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client.ts';
-import { percent, points, releaseHealthKey } from '../api/release-health.ts';
+import { api } from '../api/client.ts';
+import { points, releaseHealthKey } from '../api/release-health.ts';
 import { Empty, QueryView } from './states.tsx';
 import { DataTable } from './data-table.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
+import { ReleaseHealthCells } from './release-health-cells.tsx';
 
 export function ReleaseHealthTable({ projectId }: { projectId: string }) {
-  const health = useQuery({
-    queryKey: releaseHealthKey(projectId, 14),
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/release-health', { params: { path: { projectId }, query: { days: 14 } } })),
-  });
+  const health = useApiQuery(releaseHealthKey(projectId, 14), () =>
+    api.GET('/projects/{projectId}/release-health', { params: { path: { projectId }, query: { days: 14 } } }),
+  );
   return (
     <section className="card stack" aria-labelledby="health-list-title">
       <h2 id="health-list-title">Health and adoption, last 14 days</h2>
@@ -48,11 +47,7 @@ export function ReleaseHealthTable({ projectId }: { projectId: string }) {
                       {release.version}
                     </Link>
                   </th>
-                  <td>{percent(release.crashFreeSessions)}</td>
-                  <td>{percent(release.crashFreeUsers)}</td>
-                  <td>{release.sessions.total}</td>
-                  <td>{release.users.total}</td>
-                  <td>{release.versionChecks}</td>
+                  <ReleaseHealthCells release={release} />
                   <td>{points(release.comparison.crashFreeUsersChange)} users</td>
                 </tr>
               ))}

@@ -3,7 +3,7 @@
  * page, the ideas and bugs linked to an error group (with the people who reported it and its
  * resolution in a release), and the error groups linked to an idea.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
@@ -20,6 +20,7 @@ import { useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Field } from '../ui.tsx';
 import { QueryView } from './states.tsx';
 import { DataTable } from './data-table.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 type Group = ReleaseOverview['broke']['new']['list'][number];
 
@@ -46,15 +47,11 @@ const signed = (n: number | null) => (n === null ? '–' : n > 0 ? `+${n}` : n <
 /** What broke and what shipped in a release, for its page. */
 export function ReleaseHubSections({ version, days }: { version: string; days: number }) {
   const project = useProject();
-  const overview = useQuery({
-    queryKey: releaseOverviewKey(project.id, version, days),
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/releases/{version}/overview', {
-          params: { path: { projectId: project.id, version }, query: { days } },
-        }),
-      ),
-  });
+  const overview = useApiQuery(releaseOverviewKey(project.id, version, days), () =>
+    api.GET('/projects/{projectId}/releases/{version}/overview', {
+      params: { path: { projectId: project.id, version }, query: { days } },
+    }),
+  );
   return (
     <QueryView query={overview} what="what broke and shipped">
       {(data) => (
@@ -119,15 +116,11 @@ export function ErrorGroupLinks({ groupId, admin }: { groupId: string; admin: bo
   const [release, setRelease] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const links = useQuery({
-    queryKey: groupLinksKey(project.id, groupId),
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/error-groups/{groupId}/links', {
-          params: { path: { projectId: project.id, groupId } },
-        }),
-      ),
-  });
+  const links = useApiQuery(groupLinksKey(project.id, groupId), () =>
+    api.GET('/projects/{projectId}/error-groups/{groupId}/links', {
+      params: { path: { projectId: project.id, groupId } },
+    }),
+  );
   const run = async (write: () => Promise<unknown>) => {
     setBusy(true);
     setError(null);
@@ -237,15 +230,11 @@ export function ErrorGroupLinks({ groupId, admin }: { groupId: string; admin: bo
 /** The error groups linked to an idea or bug, with their events and users. */
 export function FeatureErrorLinksSection({ featureId }: { featureId: string }) {
   const project = useProject();
-  const links = useQuery({
-    queryKey: featureLinksKey(project.id, featureId),
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/features/{featureId}/error-links', {
-          params: { path: { projectId: project.id, featureId } },
-        }),
-      ),
-  });
+  const links = useApiQuery(featureLinksKey(project.id, featureId), () =>
+    api.GET('/projects/{projectId}/features/{featureId}/error-links', {
+      params: { path: { projectId: project.id, featureId } },
+    }),
+  );
   return (
     <section className="card stack" aria-labelledby="error-links-title">
       <h2 id="error-links-title">Linked errors</h2>

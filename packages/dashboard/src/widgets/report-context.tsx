@@ -4,11 +4,11 @@
  * screenshots the user chose to send. The images come from the management API, so only the team
  * sees them.
  */
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import type { ManagedFeature } from '../api/features.ts';
 import { QueryView } from './states.tsx';
+import { useApiQuery } from '../api/use-api-query.ts';
 
 const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
 
@@ -17,15 +17,11 @@ export function ReportContext({ feature }: { feature: ManagedFeature }) {
   const url = text(metadata['url']);
   const release = text(metadata['release']);
   const errorId = text(metadata['errorEventId']);
-  const attachments = useQuery({
-    queryKey: ['attachments', feature.projectId, feature.id],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/features/{featureId}/attachments', {
-          params: { path: { projectId: feature.projectId, featureId: feature.id } },
-        }),
-      ),
-  });
+  const attachments = useApiQuery(['attachments', feature.projectId, feature.id], () =>
+    api.GET('/projects/{projectId}/features/{featureId}/attachments', {
+      params: { path: { projectId: feature.projectId, featureId: feature.id } },
+    }),
+  );
   const shown = url || release || errorId || (attachments.data?.attachments.length ?? 0) > 0;
   if (!shown) return null;
   return (

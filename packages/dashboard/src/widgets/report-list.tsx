@@ -10,12 +10,11 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ENVIRONMENT_OPTIONS, SEVERITY_OPTIONS, severityName, statusName, TIME_OPTIONS } from '../api/reports.ts';
 import { useProject } from '../project-layout.tsx';
-import { ErrorNote } from '../ui.tsx';
 import { TextFilterForm } from './text-filters.tsx';
 import { useTitle } from '../use-title.ts';
 import { useUrlView } from '../url-view.ts';
 import { Pager } from './pager.tsx';
-import { Empty, Loading } from './states.tsx';
+import { ListStates } from './states.tsx';
 import '../screens/reports.css';
 import { DataTable } from './data-table.tsx';
 import { When } from './when.tsx';
@@ -153,78 +152,79 @@ export function ReportList<T extends ReportRow, S extends string>({ kind }: { ki
         </p>
       ) : null}
       <Filters kind={kind} view={view} update={update} />
-      {reports.isPending ? (
-        <Loading what={kind.plural} />
-      ) : reports.isError ? (
-        <ErrorNote error={reports.error} />
-      ) : rows.length === 0 ? (
-        <Empty>
-          {filtered ? (
+      <ListStates
+        queries={[reports]}
+        what={kind.plural}
+        isEmpty={rows.length === 0}
+        empty={
+          filtered ? (
             <p>
               No {kind.plural} match these filters. <Link to="?">Clear the filters</Link>
             </p>
           ) : (
             kind.empty
-          )}
-        </Empty>
-      ) : (
-        <>
-          <p className="muted" role="status">
-            {kind.count(total)}
-            {pages > 1 ? `, page ${view.page} of ${pages}` : ''}
-            {reports.isFetching ? ' (updating…)' : ''}
-          </p>
-          <DataTable
-            className="reports-table report-list-table"
-            label={kind.tableLabel}
-            wrapClassName="reports-table-wrap"
-            columns={[
-              kind.titleHeader,
-              { label: kind.occurrencesHeader, className: 'num' },
-              { label: 'First seen', className: 'col-low' },
-              'Last seen',
-              'Severity',
-              { label: 'Environment', className: 'col-low' },
-              ...columns('environment').map((column) => column.header),
-              'Status',
-              ...columns('status').map((column) => column.header),
-            ]}
-          >
-            {rows.map((row) => {
-              const seen = kind.seen(row);
-              return (
-                <tr key={row.id}>
-                  <td className="reports-title">
-                    <Link to={`/projects/${project.id}/${kind.path}/${row.id}`}>{row.title}</Link>
-                    <span className="muted reports-message">{row.message.slice(0, 160)}</span>
-                  </td>
-                  <td className="num">{seen.occurrences}</td>
-                  <td className="col-low">
-                    <When at={seen.firstSeenAt} />
-                  </td>
-                  <td>
-                    <When at={row.lastSeenAt} />
-                  </td>
-                  <td>
-                    <span className={`severity severity-${row.severity}`}>{severityName(row.severity)}</span>
-                  </td>
-                  <td className="col-low">{row.environment === 'live' ? 'Live' : 'Test'}</td>
-                  {columns('environment').map((column) => (
-                    <td key={column.header}>{column.cell(row, project.id)}</td>
-                  ))}
-                  <td>
-                    <span className={`report-status report-status-${row.status}`}>{statusName(row.status)}</span>
-                  </td>
-                  {columns('status').map((column) => (
-                    <td key={column.header}>{column.cell(row, project.id)}</td>
-                  ))}
-                </tr>
-              );
-            })}
-          </DataTable>
-          <Pager page={view.page} pages={pages} onPage={(page) => update({ page: String(page) })} />
-        </>
-      )}
+          )
+        }
+      >
+        {() => (
+          <>
+            <p className="muted" role="status">
+              {kind.count(total)}
+              {pages > 1 ? `, page ${view.page} of ${pages}` : ''}
+              {reports.isFetching ? ' (updating…)' : ''}
+            </p>
+            <DataTable
+              className="reports-table report-list-table"
+              label={kind.tableLabel}
+              wrapClassName="reports-table-wrap"
+              columns={[
+                kind.titleHeader,
+                { label: kind.occurrencesHeader, className: 'num' },
+                { label: 'First seen', className: 'col-low' },
+                'Last seen',
+                'Severity',
+                { label: 'Environment', className: 'col-low' },
+                ...columns('environment').map((column) => column.header),
+                'Status',
+                ...columns('status').map((column) => column.header),
+              ]}
+            >
+              {rows.map((row) => {
+                const seen = kind.seen(row);
+                return (
+                  <tr key={row.id}>
+                    <td className="reports-title">
+                      <Link to={`/projects/${project.id}/${kind.path}/${row.id}`}>{row.title}</Link>
+                      <span className="muted reports-message">{row.message.slice(0, 160)}</span>
+                    </td>
+                    <td className="num">{seen.occurrences}</td>
+                    <td className="col-low">
+                      <When at={seen.firstSeenAt} />
+                    </td>
+                    <td>
+                      <When at={row.lastSeenAt} />
+                    </td>
+                    <td>
+                      <span className={`severity severity-${row.severity}`}>{severityName(row.severity)}</span>
+                    </td>
+                    <td className="col-low">{row.environment === 'live' ? 'Live' : 'Test'}</td>
+                    {columns('environment').map((column) => (
+                      <td key={column.header}>{column.cell(row, project.id)}</td>
+                    ))}
+                    <td>
+                      <span className={`report-status report-status-${row.status}`}>{statusName(row.status)}</span>
+                    </td>
+                    {columns('status').map((column) => (
+                      <td key={column.header}>{column.cell(row, project.id)}</td>
+                    ))}
+                  </tr>
+                );
+              })}
+            </DataTable>
+            <Pager page={view.page} pages={pages} onPage={(page) => update({ page: String(page) })} />
+          </>
+        )}
+      </ListStates>
     </div>
   );
 }

@@ -6,25 +6,22 @@
 import type { FormEvent, ReactNode } from 'react';
 import { Form } from 'react-aria-components';
 import { Button, ErrorNote, Note } from '../ui.tsx';
+import type { FormRequest } from './form-request.ts';
 
 export function SaveForm({
-  error,
-  busy,
+  request,
   submitLabel,
   busyLabel,
-  onSubmit,
   done,
   className = 'stack',
   label,
   children,
 }: {
-  /** The last refusal (shown in place; the fields keep what was typed). */
-  error: unknown;
-  busy: boolean;
+  /** The save (its refusal is shown in place; the fields keep what was typed). */
+  request: FormRequest;
   submitLabel: string;
   busyLabel: string;
-  onSubmit: () => void;
-  /** What was saved, once it was (a status note after the button). */
+  /** What was saved, shown once the save succeeded (a status note after the button). */
   done?: ReactNode;
   className?: string;
   /** The form's name, when the section's heading does not name it. */
@@ -32,20 +29,21 @@ export function SaveForm({
   /** The fields. */
   children: ReactNode;
 }) {
+  const busy = request.isPending;
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!busy) onSubmit();
+    if (!busy) request.mutate();
   };
   return (
     <Form className={className} aria-label={label} onSubmit={submit}>
-      {error ? <ErrorNote error={error} /> : null}
+      {request.error ? <ErrorNote error={request.error} /> : null}
       {children}
       <div>
         <Button type="submit" busy={busy}>
           {busy ? busyLabel : submitLabel}
         </Button>
       </div>
-      {done ? <Note>{done}</Note> : null}
+      {done && request.isSuccess ? <Note>{done}</Note> : null}
     </Form>
   );
 }

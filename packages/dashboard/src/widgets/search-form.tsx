@@ -2,8 +2,9 @@
  * A screen's search box: the text kept in the URL (`value`), edited here and sent with Search or
  * Enter. Back and forward change the URL, and the box follows.
  */
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Button } from '../ui.tsx';
+import { submitting } from './form-request.ts';
 
 export function SearchForm({
   value,
@@ -21,10 +22,7 @@ export function SearchForm({
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
   const id = useId();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSearch(text.trim());
-  };
+  const submit = submitting(() => onSearch(text.trim()));
   return (
     <form className={className} onSubmit={submit}>
       <div className={fieldClassName}>

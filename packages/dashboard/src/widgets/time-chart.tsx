@@ -8,6 +8,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './time-chart.css';
 import { useDarkScheme } from '../use-dark-scheme.ts';
+import { drawChart } from './draw-chart.ts';
 
 export interface TimeBucket {
   /** ISO start of the bucket. */
@@ -56,10 +57,9 @@ export function TimeChart({
     const colours = themeColours();
     const xs = buckets.map((b) => Date.parse(b.start) / 1000);
     const ys = buckets.map((b) => b.count);
-    const width = () => Math.max(240, element.clientWidth);
-    const plot = new uPlot(
+    return drawChart(
+      element,
       {
-        width: width(),
         height: 180,
         legend: { show: false },
         cursor: { show: true, drag: { x: false, y: false } },
@@ -96,14 +96,8 @@ export function TimeChart({
         ],
       },
       [xs, ys],
-      element,
+      240,
     );
-    const observer = new ResizeObserver(() => plot.setSize({ width: width(), height: 180 }));
-    observer.observe(element);
-    return () => {
-      observer.disconnect();
-      plot.destroy();
-    };
   }, [buckets, bucket, scheme, unit]);
 
   return (

@@ -5,17 +5,16 @@
  * error groups, merging and deleting. Admins change things; members read. Each part is a small
  * component of this folder.
  */
-import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { ApiError, api, unwrap } from '../../api/client.ts';
+import { api } from '../../api/client.ts';
 import { featureKey } from '../../api/features.ts';
 import { useProject } from '../../project-layout.tsx';
-import { ErrorNote } from '../../ui.tsx';
-import { Empty, Loading } from '../../widgets/states.tsx';
+import { FoundView } from '../../widgets/states.tsx';
 import '../inbox/inbox.css';
 import './feature.css';
 import { FeatureView } from './view.tsx';
+import { useApiQuery } from '../../api/use-api-query.ts';
 
 export function FeatureDetail({
   featureId,
@@ -31,15 +30,11 @@ export function FeatureDetail({
   onTitle?: (title: string) => void;
 }) {
   const project = useProject();
-  const feature = useQuery({
-    queryKey: featureKey(project.id, featureId),
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/features/{featureId}', {
-          params: { path: { projectId: project.id, featureId } },
-        }),
-      ),
-  });
+  const feature = useApiQuery(featureKey(project.id, featureId), () =>
+    api.GET('/projects/{projectId}/features/{featureId}', {
+      params: { path: { projectId: project.id, featureId } },
+    }),
+  );
   const title = feature.data?.title;
   useEffect(() => {
     if (title) onTitle?.(title);
@@ -49,25 +44,14 @@ export function FeatureDetail({
       <p>
         <Link to={inbox}>← Back to the inbox</Link>
       </p>
-      {feature.isPending ? (
-        <Loading what="the idea" />
-      ) : feature.isError ? (
-        feature.error instanceof ApiError && feature.error.status === 404 ? (
-          <>
-            <h1>Idea not found</h1>
-            <Empty>
-              <p>This idea does not exist in this project: it may have been merged into another or deleted.</p>
-            </Empty>
-          </>
-        ) : (
-          <>
-            <h1>Idea</h1>
-            <ErrorNote error={feature.error} />
-          </>
-        )
-      ) : (
-        <FeatureView key={feature.data.id} feature={feature.data} note={note} inbox={inbox} />
-      )}
+      <FoundView
+        query={feature}
+        title="Idea"
+        what="the idea"
+        notFound="This idea does not exist in this project: it may have been merged into another or deleted."
+      >
+        {(data) => <FeatureView key={data.id} feature={data} note={note} inbox={inbox} />}
+      </FoundView>
     </div>
   );
 }

@@ -1,21 +1,17 @@
 /** The bug reports linked to an idea. */
-import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client.ts';
+import { api } from '../../api/client.ts';
 import type { ManagedFeature } from '../../api/features.ts';
 import { QueryView } from '../../widgets/states.tsx';
 import { DataTable } from '../../widgets/data-table.tsx';
 import { When } from '../../widgets/when.tsx';
+import { useApiQuery } from '../../api/use-api-query.ts';
 
 export function LinkedBugs({ feature }: { feature: ManagedFeature }) {
-  const bugs = useQuery({
-    queryKey: ['bugs', feature.projectId, { featureId: feature.id }],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/bugs', {
-          params: { path: { projectId: feature.projectId }, query: { featureId: feature.id, limit: 50 } },
-        }),
-      ),
-  });
+  const bugs = useApiQuery(['bugs', feature.projectId, { featureId: feature.id }], () =>
+    api.GET('/projects/{projectId}/bugs', {
+      params: { path: { projectId: feature.projectId }, query: { featureId: feature.id, limit: 50 } },
+    }),
+  );
   return (
     <section className="card stack" aria-labelledby="bugs-title">
       <h2 id="bugs-title">Linked bug reports</h2>

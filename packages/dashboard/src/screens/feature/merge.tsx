@@ -3,7 +3,7 @@
  * confirmed with what moves; then the kept idea is shown, the inbox's view kept. By keyboard: the
  * arrow keys choose a candidate, Enter on it asks to confirm (the inbox's `m` lands on the first).
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
@@ -11,6 +11,7 @@ import { featureKey, featuresKey, type ManagedFeature, statusLabel } from '../..
 import { Button, ErrorNote } from '../../ui.tsx';
 import { ConfirmButton } from '../../widgets/confirm.tsx';
 import { Loading, QueryView } from '../../widgets/states.tsx';
+import { useApiQuery } from '../../api/use-api-query.ts';
 
 export function Merge({ feature }: { feature: ManagedFeature }) {
   const navigate = useNavigate();
@@ -22,28 +23,22 @@ export function Merge({ feature }: { feature: ManagedFeature }) {
   const [text, setText] = useState('');
   const [q, setQ] = useState('');
   const searchId = useId();
-  const similar = useQuery({
-    queryKey: ['similar', feature.projectId, feature.id],
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/features/{featureId}/similar', {
-          params: { path: { projectId: feature.projectId, featureId: feature.id }, query: { limit: 5 } },
-        }),
-      ),
-  });
-  const found = useQuery({
-    queryKey: ['merge-search', feature.projectId, feature.id, q],
-    enabled: q.length > 0,
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/features', {
-          params: {
-            path: { projectId: feature.projectId },
-            query: { q, environment: feature.environment, sort: 'votes', limit: 8 },
-          },
-        }),
-      ),
-  });
+  const similar = useApiQuery(['similar', feature.projectId, feature.id], () =>
+    api.GET('/projects/{projectId}/features/{featureId}/similar', {
+      params: { path: { projectId: feature.projectId, featureId: feature.id }, query: { limit: 5 } },
+    }),
+  );
+  const found = useApiQuery(
+    ['merge-search', feature.projectId, feature.id, q],
+    () =>
+      api.GET('/projects/{projectId}/features', {
+        params: {
+          path: { projectId: feature.projectId },
+          query: { q, environment: feature.environment, sort: 'votes', limit: 8 },
+        },
+      }),
+    { enabled: q.length > 0 },
+  );
   const search = (event: FormEvent) => {
     event.preventDefault();
     // A new search starts without a pick, so the one confirmed is always one in view.

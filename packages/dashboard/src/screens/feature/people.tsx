@@ -4,7 +4,7 @@
  * an internal note only the team sees), edits of one's own comments, hide, show and delete.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, fetchMe, ME_KEY, unwrap } from '../../api/client.ts';
 import type { Comment, ManagedFeature } from '../../api/features.ts';
@@ -16,6 +16,8 @@ import { QueryView } from '../../widgets/states.tsx';
 import { useRefresh } from './refresh.ts';
 import { ACTIONS, DataTable } from '../../widgets/data-table.tsx';
 import { When } from '../../widgets/when.tsx';
+import { useApiQuery } from '../../api/use-api-query.ts';
+import { submitting } from '../../widgets/form-request.ts';
 
 type Vote = { voterId: string; person: { id: string; name: string | null; email: string | null } | null };
 const voterName = (vote: Vote) => (vote.person ? personName(vote.person, vote.voterId) : vote.voterId);
@@ -25,15 +27,11 @@ export function Voters({ feature, admin }: { feature: ManagedFeature; admin: boo
   const queryClient = useQueryClient();
   const [note, setNote] = useState('');
   const key = ['votes', feature.projectId, feature.id];
-  const votes = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/features/{featureId}/votes', {
-          params: { path: { projectId: feature.projectId, featureId: feature.id }, query: { limit: 200 } },
-        }),
-      ),
-  });
+  const votes = useApiQuery(key, () =>
+    api.GET('/projects/{projectId}/features/{featureId}/votes', {
+      params: { path: { projectId: feature.projectId, featureId: feature.id }, query: { limit: 200 } },
+    }),
+  );
   const remove = async (voterId: string) => {
     await unwrap(
       api.DELETE('/projects/{projectId}/features/{featureId}/votes/{voterId}', {
@@ -111,15 +109,11 @@ export function Comments({ feature, admin }: { feature: ManagedFeature; admin: b
   const queryClient = useQueryClient();
   const [note, setNote] = useState('');
   const key = ['comments', feature.projectId, feature.id];
-  const comments = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{projectId}/features/{featureId}/comments', {
-          params: { path: { projectId: feature.projectId, featureId: feature.id }, query: { limit: 200 } },
-        }),
-      ),
-  });
+  const comments = useApiQuery(key, () =>
+    api.GET('/projects/{projectId}/features/{featureId}/comments', {
+      params: { path: { projectId: feature.projectId, featureId: feature.id }, query: { limit: 200 } },
+    }),
+  );
   const me = useQuery({ queryKey: ME_KEY, queryFn: fetchMe });
   const [editing, setEditing] = useState<{ id: string; body: string } | null>(null);
   const edit = useMutation({
@@ -286,10 +280,10 @@ function Reply({ feature, onDone }: { feature: ManagedFeature; onDone: (said: st
     },
   });
   const errors = fieldErrors(send.error);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (body.trim()) send.mutate();
-  };
+  const submit = submitting(
+    () => send.mutate(),
+    () => body.trim() !== '',
+  );
   return (
     <form className="stack" onSubmit={submit} aria-labelledby="reply-title">
       <h3 id="reply-title">Reply as the team</h3>

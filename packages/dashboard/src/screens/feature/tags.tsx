@@ -1,5 +1,5 @@
 /** An idea's tags: ticked on and off (saved at once), or a new tag created and added in place. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client.ts';
 import { type ManagedFeature, type Tag, tagsKey } from '../../api/features.ts';
@@ -7,15 +7,16 @@ import { Button, ErrorNote, Field, fieldErrors, Note } from '../../ui.tsx';
 import { CheckboxField } from '../../widgets/fields.tsx';
 import { QueryView } from '../../widgets/states.tsx';
 import { useRefresh } from './refresh.ts';
+import { setAnd } from '../../widgets/form-request.ts';
+import { useApiQuery } from '../../api/use-api-query.ts';
+import { TagChips } from '../../widgets/tag-chips.tsx';
 
 export function Tags({ feature, admin }: { feature: ManagedFeature; admin: boolean }) {
   const refresh = useRefresh(feature);
   const queryClient = useQueryClient();
-  const tags = useQuery({
-    queryKey: tagsKey(feature.projectId),
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/tags', { params: { path: { projectId: feature.projectId } } })),
-  });
+  const tags = useApiQuery(tagsKey(feature.projectId), () =>
+    api.GET('/projects/{projectId}/tags', { params: { path: { projectId: feature.projectId } } }),
+  );
   const [saved, setSaved] = useState('');
   const [name, setName] = useState('');
   const savedIds = feature.tags.map((tag) => tag.id);
@@ -77,13 +78,7 @@ export function Tags({ feature, admin }: { feature: ManagedFeature; admin: boole
         feature.tags.length === 0 ? (
           <p className="muted">No tags.</p>
         ) : (
-          <ul className="tag-list" aria-label="Tags">
-            {feature.tags.map((tag) => (
-              <li key={tag.id} className="tag-chip">
-                {tag.name}
-              </li>
-            ))}
-          </ul>
+          <TagChips tags={feature.tags} />
         )
       ) : (
         <QueryView query={tags} what="tags">
@@ -118,10 +113,7 @@ export function Tags({ feature, admin }: { feature: ManagedFeature; admin: boole
           <Field
             label="New tag"
             value={name}
-            onChange={(value) => {
-              create.reset();
-              setName(value);
-            }}
+            onChange={setAnd(setName, create.reset)}
             serverError={fieldErrors(create.error)['name']}
           />
           <Button type="submit" variant="secondary" busy={create.isPending} isDisabled={!name.trim()}>

@@ -1,6 +1,5 @@
 /** One idea's detail: its header, then each part of triage as a card. */
-import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client.ts';
+import { api } from '../../api/client.ts';
 import { type ManagedFeature, statusLabel } from '../../api/features.ts';
 import { canAdminister, useProject } from '../../project-layout.tsx';
 import { Note } from '../../ui.tsx';
@@ -15,6 +14,7 @@ import { Comments, Voters } from './people.tsx';
 import { Tags } from './tags.tsx';
 import { Triage } from './triage.tsx';
 import { When } from '../../widgets/when.tsx';
+import { useApiQuery } from '../../api/use-api-query.ts';
 
 export function FeatureView({
   feature,
@@ -27,10 +27,9 @@ export function FeatureView({
 }) {
   const project = useProject();
   const admin = canAdminister(project);
-  const board = useQuery({
-    queryKey: ['board', project.id],
-    queryFn: () => unwrap(api.GET('/projects/{projectId}/board', { params: { path: { projectId: project.id } } })),
-  });
+  const board = useApiQuery(['board', project.id], () =>
+    api.GET('/projects/{projectId}/board', { params: { path: { projectId: project.id } } }),
+  );
   const boardLink =
     board.data?.enabled && !feature.internal && feature.environment === 'live'
       ? `${board.data.url.replace(/\/$/, '')}/ideas/${feature.id}`

@@ -3,13 +3,13 @@
  * project's companies (GET /projects/{id}/companies) and sends `company` (a company's id) with the
  * list query: ideas the company's people voted for.
  */
-import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client.ts';
+import { api } from '../../api/client.ts';
 import { STATUSES, type Tag, TYPES } from '../../api/features.ts';
 import { SelectField } from '../../widgets/fields.tsx';
 import { SearchForm } from '../../widgets/search-form.tsx';
 import { type InboxView, SORTS } from './view.ts';
 import { ViewFilters } from '../../widgets/view-filters.tsx';
+import { useApiQuery } from '../../api/use-api-query.ts';
 
 export const companiesKey = (projectId: string) => ['companies', projectId] as const;
 
@@ -36,10 +36,9 @@ export function Filters({
   tags: Tag[];
   update: (changes: Record<string, string>) => void;
 }) {
-  const companies = useQuery({
-    queryKey: companiesKey(projectId),
-    queryFn: () => unwrap(api.GET('/projects/{projectId}/companies', { params: { path: { projectId } } })),
-  });
+  const companies = useApiQuery(companiesKey(projectId), () =>
+    api.GET('/projects/{projectId}/companies', { params: { path: { projectId } } }),
+  );
   const companyOptions = (companies.data?.companies ?? []).map((company) => ({
     value: company.id,
     label: company.name ?? company.externalId,

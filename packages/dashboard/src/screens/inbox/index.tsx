@@ -6,17 +6,17 @@
  * one pane: the list, or the idea with a way back. Keyboard shortcuts for what repeats
  * (keyboard.ts, `?` lists them); admins change selected rows at once and file ideas for people.
  */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
+import { api } from '../../api/client.ts';
 import { featuresKey, tagsKey } from '../../api/features.ts';
 import { canAdminister, useProject } from '../../project-layout.tsx';
-import { Button, ErrorNote, Note } from '../../ui.tsx';
+import { Button, Note } from '../../ui.tsx';
 import { useTitle } from '../../use-title.ts';
 import { useUrlView } from '../../url-view.ts';
 import { Pager } from '../../widgets/pager.tsx';
-import { Empty, Loading } from '../../widgets/states.tsx';
+import { ListStates } from '../../widgets/states.tsx';
 import { FeatureDetail } from '../feature/index.tsx';
 import { BulkBar } from './bulk-bar.tsx';
 import { Filters } from './filters.tsx';
@@ -26,6 +26,8 @@ import { NewIdeaButton } from './new-idea.tsx';
 import { ShortcutsDialog } from './shortcuts.tsx';
 import { isFiltered, listQuery, PAGE_SIZE, readView } from './view.ts';
 import './inbox.css';
+import { useApiQuery } from '../../api/use-api-query.ts';
+import { toggled } from '../../widgets/select-box.tsx';
 
 export default function Inbox() {
   const project = useProject();
@@ -44,17 +46,15 @@ export default function Inbox() {
   const [openTitle, setOpenTitle] = useState('');
   useTitle(openId && openTitle ? openTitle : 'Inbox');
 
-  const tags = useQuery({
-    queryKey: tagsKey(project.id),
-    queryFn: () => unwrap(api.GET('/projects/{projectId}/tags', { params: { path: { projectId: project.id } } })),
-  });
+  const tags = useApiQuery(tagsKey(project.id), () =>
+    api.GET('/projects/{projectId}/tags', { params: { path: { projectId: project.id } } }),
+  );
   const query = listQuery(view);
-  const features = useQuery({
-    queryKey: [...featuresKey(project.id), query],
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/features', { params: { path: { projectId: project.id }, query } })),
-    placeholderData: keepPreviousData,
-  });
+  const features = useApiQuery(
+    [...featuresKey(project.id), query],
+    () => api.GET('/projects/{projectId}/features', { params: { path: { projectId: project.id }, query } }),
+    { placeholderData: keepPreviousData },
+  );
 
   // The bulk selection belongs to the rows shown: a new view starts without one.
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -87,10 +87,8 @@ export default function Inbox() {
     open,
     admin,
     toggleSelected: (id) => {
-      const next = new Set(selected);
-      const on = !next.has(id);
-      if (on) next.add(id);
-      else next.delete(id);
+      const on = !selected.has(id);
+      const next = toggled(selected, id, on);
       setSelected(next);
       const title = rows.find((row) => row.id === id)?.title ?? '';
       setAnnouncement(`${on ? 'Selected' : 'Unselected'} ${title}. ${next.size} selected.`);
@@ -140,13 +138,12 @@ export default function Inbox() {
       ) : null}
       {bulkNote ? <Note>{bulkNote}</Note> : null}
       {arrivalNote && !bulkNote && !openId ? <Note>{arrivalNote}</Note> : null}
-      {features.isPending ? (
-        <Loading what="ideas" />
-      ) : features.isError ? (
-        <ErrorNote error={features.error} />
-      ) : rows.length === 0 ? (
-        <Empty>
-          {filtered ? (
+      <ListStates
+        queries={[features]}
+        what="ideas"
+        isEmpty={rows.length === 0}
+        empty={
+          filtered ? (
             <p>
               No ideas match these filters. <Link to={view.sort ? `?sort=${view.sort}` : '?'}>Clear the filters</Link>
             </p>
@@ -155,33 +152,35 @@ export default function Inbox() {
               No ideas yet. They arrive here from the board, the widget, the SDKs and the public API, internal ones
               included.
             </p>
-          )}
-        </Empty>
-      ) : (
-        <>
-          <p className="muted" role="status">
-            {capped ? `More than ${(total - 1).toLocaleString()} ideas` : total === 1 ? '1 idea' : `${total} ideas`}
-            {pages > 1 ? `, page ${view.page} of ${capped ? Math.max(counted, view.page) : pages}${more}` : ''}
-            {features.isFetching ? ' (updating…)' : ''}
-          </p>
-          <FeatureList
-            rows={rows}
-            admin={admin}
-            selected={selected}
-            setSelected={setSelected}
-            base={base}
-            search={search}
-            openId={openId}
-            cursorId={cursorId}
-          />
-          <Pager
-            page={view.page}
-            pages={pages}
-            onPage={(page) => update({ page: String(page) })}
-            className="row inbox-pages"
-          />
-        </>
-      )}
+          )
+        }
+      >
+        {() => (
+          <>
+            <p className="muted" role="status">
+              {capped ? `More than ${(total - 1).toLocaleString()} ideas` : total === 1 ? '1 idea' : `${total} ideas`}
+              {pages > 1 ? `, page ${view.page} of ${capped ? Math.max(counted, view.page) : pages}${more}` : ''}
+              {features.isFetching ? ' (updating…)' : ''}
+            </p>
+            <FeatureList
+              rows={rows}
+              admin={admin}
+              selected={selected}
+              setSelected={setSelected}
+              base={base}
+              search={search}
+              openId={openId}
+              cursorId={cursorId}
+            />
+            <Pager
+              page={view.page}
+              pages={pages}
+              onPage={(page) => update({ page: String(page) })}
+              className="row inbox-pages"
+            />
+          </>
+        )}
+      </ListStates>
     </section>
   );
 

@@ -9,6 +9,8 @@ import { type ManagedFeature, statusLabel, when } from '../../api/features.ts';
 import { money } from '../../api/people.ts';
 import { age } from './view.ts';
 import { DataTable } from '../../widgets/data-table.tsx';
+import { SelectBox, toggled } from '../../widgets/select-box.tsx';
+import { TagChips } from '../../widgets/tag-chips.tsx';
 
 export function FeatureList({
   rows,
@@ -38,12 +40,6 @@ export function FeatureList({
   useEffect(() => {
     if (allBox.current) allBox.current.indeterminate = some && !all;
   }, [some, all]);
-  const toggle = (id: string, on: boolean) => {
-    const next = new Set(selected);
-    if (on) next.add(id);
-    else next.delete(id);
-    setSelected(next);
-  };
   return (
     <DataTable
       className="inbox-table"
@@ -81,11 +77,10 @@ export function FeatureList({
         >
           {admin ? (
             <td className="inbox-check">
-              <input
-                type="checkbox"
-                aria-label={`Select ${row.title}`}
+              <SelectBox
+                name={row.title}
                 checked={selected.has(row.id)}
-                onChange={(event) => toggle(row.id, event.target.checked)}
+                onChange={(on) => setSelected(toggled(selected, row.id, on))}
               />
             </td>
           ) : null}
@@ -104,19 +99,7 @@ export function FeatureList({
           <td className="num">{row.voteCount}</td>
           <td className="num inbox-roomy">{row.commentCount}</td>
           <td className="num">{row.value ? money(row.value) : <span className="muted">–</span>}</td>
-          <td>
-            {row.tags.length === 0 ? (
-              <span className="muted">–</span>
-            ) : (
-              <ul className="tag-list" aria-label="Tags">
-                {row.tags.map((tag) => (
-                  <li key={tag.id} className="tag-chip">
-                    {tag.name}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </td>
+          <td>{row.tags.length === 0 ? <span className="muted">–</span> : <TagChips tags={row.tags} />}</td>
           <td className="inbox-age">
             <time dateTime={row.createdAt} title={`Submitted ${when(row.createdAt)}`}>
               {age(row.createdAt)}

@@ -4,7 +4,7 @@
  * theirs, with their vote, and starts triaged. One use case on the server
  * (POST /projects/{id}/features), the same the management API offers.
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { DialogTrigger, Heading } from 'react-aria-components';
 import { api, unwrap } from '../../api/client.ts';
@@ -13,6 +13,8 @@ import { companyLine, personName } from '../../api/people.ts';
 import { Button, ErrorNote, Field, fieldErrors } from '../../ui.tsx';
 import { SelectField, TextAreaField } from '../../widgets/fields.tsx';
 import { ModalDialog } from '../../widgets/modal.tsx';
+import { setAnd } from '../../widgets/form-request.ts';
+import { useApiQuery } from '../../api/use-api-query.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -62,13 +64,11 @@ function NewIdeaForm({
   const [description, setDescription] = useState('');
   const [type, setType] = useState<'feature' | 'bug'>('feature');
   const q = who.trim();
-  const people = useQuery({
-    queryKey: ['people', projectId, 'pick', q],
-    enabled: q.length >= 2,
-    placeholderData: keepPreviousData,
-    queryFn: () =>
-      unwrap(api.GET('/projects/{projectId}/people', { params: { path: { projectId }, query: { q, limit: 6 } } })),
-  });
+  const people = useApiQuery(
+    ['people', projectId, 'pick', q],
+    () => api.GET('/projects/{projectId}/people', { params: { path: { projectId }, query: { q, limit: 6 } } }),
+    { enabled: q.length >= 2, placeholderData: keepPreviousData },
+  );
   const found = q.length >= 2 ? (people.data?.people ?? []) : [];
   const newAddress = EMAIL.test(q) && !found.some((person) => person.email?.toLowerCase() === q.toLowerCase());
   const create = useMutation({
@@ -108,10 +108,7 @@ function NewIdeaForm({
         label="Person"
         type="search"
         value={who}
-        onChange={(value) => {
-          setWho(value);
-          setAuthor(null);
-        }}
+        onChange={setAnd(setWho, () => setAuthor(null))}
         description="Name or e-mail of one of the project’s people, or a new e-mail address."
         autoFocus
       />

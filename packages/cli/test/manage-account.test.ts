@@ -154,7 +154,7 @@ describe('signpost account and server commands', { timeout: 120_000 }, () => {
     assert.equal((await signpost(['login'], { configDir })).status, 2);
   });
 
-  it('runs migrations and starts the server next to it', async () => {
+  it('runs migrations and starts the server next to it', async (t) => {
     const data = join(cli.home, 'server-data');
     const migrated = await ok(['server', 'migrate', '--data-dir', data]);
     assert.match(migrated.stdout, /Applied \d+ migration/);
@@ -171,11 +171,18 @@ describe('signpost account and server commands', { timeout: 120_000 }, () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
+    // A failed assertion must not leave the server running: its open pipes kept this file's process
+    // (and the CLI's whole test run) waiting until the lane's end.
+    t.after(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM'); // passed on to the server
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const origin = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+      // The server loads its TypeScript at start: on npm test's loaded machine (three lanes on two
+      // cores) that took over 30 s once, alone 14 s.
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
       child.stdout.on('data', () => {
         const match = /"address":"(http:\/\/[^"]+)"/.exec(output);
         if (match) {

@@ -14,7 +14,7 @@
  *   least one real migration besides the test's own; `HEAD~1` would often differ in no schema at
  *   all, and the parent of a commit that only edited an unreleased migration already has it), taken
  *   with `git archive` (the repository itself is left alone) into
- *   `<tmpdir>/signpost-upgrade/<commit>/` and kept there: a later run from the same commit reuses
+ *   `<tmpdir>/signpost-upgrade/<commit>-<checkout>/` and kept there: a later run from the same commit and checkout reuses
  *   it. It runs from its TypeScript source (Node 24 strips types; nothing to build) with this
  *   checkout's node_modules, so a commit whose dependencies differ from this one's is not a fair
  *   "previous" for it: pick another with SIGNPOST_UPGRADE_FROM.
@@ -30,7 +30,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,7 +73,10 @@ const REPO = 'commit' in FROM ? git(['rev-parse', '--show-toplevel']) : '';
 function previousVersion(): { commit: string; main: string } {
   if (!('commit' in FROM)) throw new Error(FROM.missing);
   const { commit } = FROM;
-  const root = join(tmpdir(), 'signpost-upgrade', commit);
+  // One extraction per commit and checkout: its node_modules link points into this checkout, and a
+  // link into another one (a worktree removed since) left every later run without its packages.
+  const checkout = createHash('sha256').update(REPO).digest('hex').slice(0, 8);
+  const root = join(tmpdir(), 'signpost-upgrade', `${commit}-${checkout}`);
   const main = join(root, 'packages/server/src/main.ts');
   if (!existsSync(join(root, '.complete'))) {
     const partial = `${root}.partial-${process.pid}`;

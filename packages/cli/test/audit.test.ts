@@ -11,11 +11,11 @@ import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '@signpost/server/testing';
 import { accountToken, runCli } from './support.ts';
 
-describe('signpost audit', { timeout: 120_000 }, () => {
+describe('signpost audit', { timeout: 600_000 }, () => {
   let server: TestServer;
   let home: string;
 
-  const signpost = (args: string[], stdin = '') => runCli(args, home, stdin, 30_000);
+  const signpost = (args: string[], stdin = '') => runCli(args, home, stdin);
   const ok = async (args: string[], stdin?: string) => {
     const run = await signpost(args, stdin);
     assert.equal(run.status, 0, `signpost ${args.join(' ')} failed:\n${run.stdout}\n${run.stderr}`);

@@ -40,7 +40,7 @@ async function accountToken(origin: string, email: string): Promise<string> {
   return ((await created.json()) as { token: string }).token;
 }
 
-describe('signpost board and moderation', { timeout: 120_000 }, () => {
+describe('signpost board and moderation', { timeout: 600_000 }, () => {
   let server: TestServer;
   let home: string;
   let token: string;
@@ -58,7 +58,7 @@ describe('signpost board and moderation', { timeout: 120_000 }, () => {
       ...(projectId ? { SIGNPOST_PROJECT: projectId } : {}),
     });
     return new Promise((resolve) => {
-      const child = execFile(process.execPath, [cliEntry, ...args], { env, timeout: 30_000 }, (error, stdout, stderr) =>
+      const child = execFile(process.execPath, [cliEntry, ...args], { env, timeout: 90_000 }, (error, stdout, stderr) =>
         resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
       );
       child.stdin?.end('');

@@ -11,7 +11,7 @@ import { useManageServer } from './manage-support.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../server/test/fixtures/imports');
 
-describe('signpost import', { timeout: 120_000 }, () => {
+describe('signpost import', { timeout: 600_000 }, () => {
   const env = useManageServer('signpost-import-');
 
   it('dry-runs, then imports a Canny dump and a Fider backup folder', async () => {

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { useManageServer } from './manage-support.ts';
 import { cliEntry } from './support.ts';
 
-describe('signpost account and server commands', { timeout: 120_000 }, () => {
+describe('signpost account and server commands', { timeout: 600_000 }, () => {
   const cli = useManageServer('signpost-cli-manage-account-');
   const { signpost, ok, json } = cli;
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { useManageServer } from './manage-support.ts';
 
-describe('signpost people commands', { timeout: 120_000 }, () => {
+describe('signpost people commands', { timeout: 600_000 }, () => {
   const cli = useManageServer('signpost-cli-manage-people-');
   const { signpost, ok, json, publicGet, publicPost } = cli;
   let liveKey: string;

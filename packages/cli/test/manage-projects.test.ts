@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { useManageServer } from './manage-support.ts';
 
-describe('signpost project and key commands', { timeout: 120_000 }, () => {
+describe('signpost project and key commands', { timeout: 600_000 }, () => {
   const cli = useManageServer('signpost-cli-manage-projects-');
   const { signpost, ok, json, publicGet } = cli;
   let projectId: string;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { useManageServer } from './manage-support.ts';
 
-describe('signpost release, site and translation commands', { timeout: 120_000 }, () => {
+describe('signpost release, site and translation commands', { timeout: 600_000 }, () => {
   const cli = useManageServer('signpost-cli-manage-site-');
   const { signpost, ok, json, publicGet } = cli;
   let projectId: string;

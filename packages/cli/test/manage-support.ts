@@ -96,7 +96,7 @@ export function useManageServer(tempPrefix: string): ManageServer {
       const child = execFile(
         process.execPath,
         [cliEntry, ...args],
-        { env, timeout: 30_000 },
+        { env, timeout: 90_000 },
         (error, stdout, stderr) => {
           resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
         },

@@ -44,7 +44,7 @@ interface Step {
   output: string;
 }
 
-describe('README: connect an MCP client, then your first project from the command line', { timeout: 120_000 }, () => {
+describe('README: connect an MCP client, then your first project from the command line', { timeout: 600_000 }, () => {
   let server: TestServer;
   let dir: string;
   const mcp = section('Connect an MCP client');

@@ -100,7 +100,7 @@ export function signpost(
     cwd: options.cwd ?? machine.root,
     env: { ...machine.env, ...options.env },
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: 90_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -130,7 +130,7 @@ export interface CliRun {
  * Runs the built CLI as a process, as a user would, with `home/config` as its config dir and no
  * SIGNPOST_* setting of the test's own environment; `stdin` is written and closed.
  */
-export function runCli(args: string[], home: string, stdin = '', timeoutMs = 30_000): Promise<CliRun> {
+export function runCli(args: string[], home: string, stdin = '', timeoutMs = 90_000): Promise<CliRun> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env))
     if (!name.startsWith('SIGNPOST_') && value !== undefined) env[name] = value;

@@ -18,14 +18,14 @@ interface Received {
   body: string;
 }
 
-describe('signpost webhooks', { timeout: 120_000 }, () => {
+describe('signpost webhooks', { timeout: 600_000 }, () => {
   let server: TestServer;
   let receiver: Server;
   let receiverUrl: string;
   const received: Received[] = [];
   let home: string;
 
-  const signpost = (args: string[], stdin = '') => runCli(args, home, stdin, 30_000);
+  const signpost = (args: string[], stdin = '') => runCli(args, home, stdin);
   const ok = async (args: string[], stdin?: string) => {
     const run = await signpost(args, stdin);
     assert.equal(run.status, 0, `signpost ${args.join(' ')} failed:\n${run.stdout}\n${run.stderr}`);

@@ -34,6 +34,22 @@ export interface FormFields<K extends string> {
 }
 
 /**
+ * The binder of fields whose values a form keeps itself (in a draft with other kinds of values):
+ * `bindFields(specs, values, set, errors)('name')` gives that field's props.
+ */
+export function bindFields<K extends string>(
+  specs: Record<K, FieldSpec>,
+  values: NoInfer<Record<K, string>>,
+  set: (name: NoInfer<K>) => (value: string) => void,
+  errors: Record<string, string>,
+): (name: K) => BoundField {
+  return (name) => {
+    const { errorKey = name, ...spec } = specs[name];
+    return { ...spec, value: values[name], onChange: set(name), serverError: errors[errorKey] };
+  };
+}
+
+/**
  * The values of the fields `specs` describes, starting at `initial`; `onEdit` runs on every
  * change (to forget the last answer of a save, say).
  */

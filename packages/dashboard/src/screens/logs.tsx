@@ -6,10 +6,10 @@
  * over the same range above the list; more rows through the API's cursor ("Load more"), which
  * stays as fast on the hundredth page as on the first.
  */
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { keepPreviousData } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { api, unwrap } from '../api/client.ts';
+import { api, } from '../api/client.ts';
 
 import { LEVEL_LABELS, LEVELS, type Level, type LogSummary, logsKey, RANGES, type RangeValue } from '../api/logs.ts';
 import { useProject } from '../project-layout.tsx';
@@ -22,7 +22,7 @@ import { useUrlView, type ViewChanges } from '../url-view.ts';
 import { LogLines } from './log-lines.tsx';
 import { DataTable } from '../widgets/data-table.tsx';
 import { When } from '../widgets/when.tsx';
-import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
+import { useCursorList } from '../api/use-cursor-list.ts';
 import { LoadMore } from '../widgets/load-more.tsx';
 import { LevelHistogram } from './log-histogram.tsx';
 import { useApiQuery } from '../api/use-api-query.ts';
@@ -118,22 +118,17 @@ export default function Logs() {
     { enabled, placeholderData: keepPreviousData },
   );
 
-  const list = useInfiniteQuery({
-    queryKey: [...logsKey(project.id), 'list', filters],
-    queryFn: ({ pageParam }) =>
-      unwrap(
-        api.GET('/projects/{projectId}/logs', {
-          params: {
-            path: { projectId: project.id },
-            query: { ...filters, ...pageQuery(PAGE_SIZE, pageParam) },
-          },
-        }),
-      ),
-    ...CURSOR_PAGES,
-    enabled: enabled && view.show === 'groups',
-  });
+  const { list, rows } = useCursorList(
+    [...logsKey(project.id), 'list', filters],
+    PAGE_SIZE,
+    (paging) =>
+      api.GET('/projects/{projectId}/logs', {
+        params: { path: { projectId: project.id }, query: { ...filters, ...paging } },
+      }),
+    (page) => page.logs,
+    { enabled: enabled && view.show === 'groups' },
+  );
 
-  const rows = list.data?.pages.flatMap((page) => page.logs) ?? [];
   const first = list.data?.pages[0];
   const totalText = first
     ? first.totalCapped

@@ -6,7 +6,7 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
-import { api, } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import { when } from '../api/features.ts';
 import { LEVEL_LABELS, type Level, type LineListQuery, type LogLine, logsKey } from '../api/logs.ts';
 import { Button, ErrorNote } from '../ui.tsx';

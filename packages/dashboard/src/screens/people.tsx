@@ -4,7 +4,7 @@
  * name, e-mail or company through the URL's `q`; more rows through the API's cursor.
  */
 import { Link, useSearchParams } from 'react-router';
-import { api, } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import { day } from '../api/features.ts';
 import { companyLine, peopleKey, personName } from '../api/people.ts';
 import { useProject } from '../project-layout.tsx';

@@ -4,7 +4,7 @@
  * change. Loaded when opened; older changes page in by cursor.
  */
 import { useState } from 'react';
-import { api, } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import { type FlagChange, flagHistoryKey, formatWhen } from '../api/site-config.ts';
 import { Button, ErrorNote } from '../ui.tsx';
 import { DataTable } from '../widgets/data-table.tsx';

@@ -9,7 +9,7 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { api, } from '../api/client.ts';
+import { api } from '../api/client.ts';
 
 import { LEVEL_LABELS, LEVELS, type Level, type LogSummary, logsKey, RANGES, type RangeValue } from '../api/logs.ts';
 import { useProject } from '../project-layout.tsx';
@@ -199,6 +199,12 @@ export default function Logs() {
   );
 }
 
+/** The text filters beside the search box, each matching a log group's field exactly. */
+const EXACT_FILTERS = [
+  { name: 'category', label: 'Category' },
+  { name: 'source', label: 'Source' },
+] as const;
+
 function Filters({ view, update }: { view: View; update: (changes: ViewChanges) => void }) {
   const [text, setText] = useState({ q: view.q, category: view.category, source: view.source });
   // Back and forward change the URL: the boxes follow.
@@ -248,24 +254,17 @@ function Filters({ view, update }: { view: View; update: (changes: ViewChanges) 
             Fields: <code>data.orderId = 42</code>, <code>data.path = /api/*</code>, <code>has:data.orderId</code>
           </p>
         </div>
-        <div className="field">
-          <label htmlFor={ids.category}>Category</label>
-          <input
-            id={ids.category}
-            name="category"
-            value={text.category}
-            onChange={(event) => setText({ ...text, category: event.target.value })}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.source}>Source</label>
-          <input
-            id={ids.source}
-            name="source"
-            value={text.source}
-            onChange={(event) => setText({ ...text, source: event.target.value })}
-          />
-        </div>
+        {EXACT_FILTERS.map(({ name, label }) => (
+          <div key={name} className="field">
+            <label htmlFor={ids[name]}>{label}</label>
+            <input
+              id={ids[name]}
+              name={name}
+              value={text[name]}
+              onChange={(event) => setText({ ...text, [name]: event.target.value })}
+            />
+          </div>
+        ))}
         <Button type="submit" variant="secondary">
           Apply
         </Button>

@@ -41,7 +41,7 @@ export function bindFields<K extends string>(
   specs: Record<K, FieldSpec>,
   values: NoInfer<Record<K, string>>,
   set: (name: NoInfer<K>) => (value: string) => void,
-  errors: Record<string, string>,
+  errors: Record<string, string | undefined>,
 ): (name: K) => BoundField {
   return (name) => {
     const { errorKey = name, ...spec } = specs[name];

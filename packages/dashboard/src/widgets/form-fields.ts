@@ -25,6 +25,8 @@ export interface BoundField extends Omit<FieldSpec, 'errorKey'> {
 }
 
 export interface FormFields<K extends string> {
+  /** The fields' names in the specs' order, for a form that draws them all in a row. */
+  names: K[];
   values: Record<K, string>;
   set: (name: K, value: string) => void;
   /** After an add, so the form is ready for the next one: `values` set, or all back to the first. */
@@ -73,5 +75,5 @@ export function useFormFields<K extends string>(
     };
   };
   const reset = (changes: Partial<Record<K, string>> = initial) => setValues((current) => ({ ...current, ...changes }));
-  return { values, set, reset, bind };
+  return { names: Object.keys(specs) as K[], values, set, reset, bind };
 }

@@ -46,6 +46,8 @@ export function Triage({ feature, admin }: { feature: ManagedFeature; admin: boo
       setSaved('');
       set(value);
     };
+  /** A control sent as `name`: the API's error under that name, and its change through `edit`. */
+  const control = <T,>(name: string, set: (value: T) => void) => ({ name, error: errors[name], onChange: edit(set) });
   if (!admin) {
     return (
       <section className="card stack" aria-labelledby="triage-title">
@@ -73,23 +75,19 @@ export function Triage({ feature, admin }: { feature: ManagedFeature; admin: boo
         <h2 id="triage-title">Triage</h2>
         <SelectField
           label="Status"
-          name="status"
           value={status}
           options={STATUSES}
-          error={errors['status']}
           description="Followers of the idea get an e-mail when its status changes (unless you choose otherwise below)."
-          onChange={edit(setStatus)}
+          {...control('status', setStatus)}
         />
         {statusChanged ? (
           <>
             <TextAreaField
               label="Official response"
-              name="response"
               rows={3}
               value={response}
-              error={errors['response']}
               description="Optional: shown on the idea on the board and in the followers’ e-mail, as the team’s."
-              onChange={edit(setResponse)}
+              {...control('response', setResponse)}
             />
             <CheckboxField
               label="Notify followers"
@@ -109,12 +107,10 @@ export function Triage({ feature, admin }: { feature: ManagedFeature; admin: boo
         />
         <TextAreaField
           label="Developer notes"
-          name="developerNotes"
           rows={5}
           value={notes}
-          error={errors['developerNotes']}
           description="For the team: never shown on the board."
-          onChange={edit(setNotes)}
+          {...control('developerNotes', setNotes)}
         />
         <div className="row">
           <Button type="submit" busy={save.isPending} isDisabled={!dirty && !save.isPending}>

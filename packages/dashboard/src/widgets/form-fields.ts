@@ -32,7 +32,7 @@ export interface FormFields<K extends string> {
   /** After an add, so the form is ready for the next one: `values` set, or all back to the first. */
   reset: (values?: Partial<Record<K, string>>) => void;
   /** A binder for this render: `bind(errors)('name')` gives that field's props with its error. */
-  bind: (errors: Record<string, string>) => (name: K) => BoundField;
+  bind: (errors: Record<string, string | undefined>) => (name: K) => BoundField;
 }
 
 /**
@@ -65,7 +65,7 @@ export function useFormFields<K extends string>(
     setValues((current) => ({ ...current, [name]: value }));
     onEdit?.();
   };
-  const bind = (errors: Record<string, string>) => (name: K) => {
+  const bind = (errors: Record<string, string | undefined>) => (name: K) => {
     const { errorKey = name, ...spec } = specs[name];
     return {
       ...spec,

@@ -65,15 +65,8 @@ export function useFormFields<K extends string>(
     setValues((current) => ({ ...current, [name]: value }));
     onEdit?.();
   };
-  const bind = (errors: Record<string, string | undefined>) => (name: K) => {
-    const { errorKey = name, ...spec } = specs[name];
-    return {
-      ...spec,
-      value: values[name],
-      onChange: (value: string) => set(name, value),
-      serverError: errors[errorKey],
-    };
-  };
+  const bind = (errors: Record<string, string | undefined>) =>
+    bindFields(specs, values, (name) => (value) => set(name, value), errors);
   const reset = (changes: Partial<Record<K, string>> = initial) => setValues((current) => ({ ...current, ...changes }));
   return { names: Object.keys(specs) as K[], values, set, reset, bind };
 }

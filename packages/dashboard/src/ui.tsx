@@ -1,4 +1,4 @@
-/** The shared widgets: React Aria Components styled once (styles.css), and the in-place error note. */
+/** The shared widgets: React Aria Components styled once (src/styles/), and the in-place error note. */
 import type { ReactNode } from 'react';
 import {
   Button as AriaButton,

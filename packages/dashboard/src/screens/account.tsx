@@ -17,7 +17,7 @@ import { setAnd } from '../widgets/form-request.ts';
 import { ShownOnce } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './account.css';
-import { PasswordField } from '../widgets/account-fields.tsx';
+import { PasswordField, PersonNameField } from '../widgets/account-fields.tsx';
 import { useApiQuery } from '../api/use-api-query.ts';
 
 const TOKENS_KEY = ['me', 'tokens'] as const;
@@ -37,14 +37,11 @@ function Profile({ account }: { account: Account }) {
         <dd>{day(account.createdAt)}</dd>
       </dl>
       <SaveForm request={save} submitLabel="Save name" busyLabel="Saving…" done="Name saved.">
-        <Field
-          label="Name"
-          name="name"
-          autoComplete="name"
+        <PersonNameField
           description="Shown to your teams and in invitations you send."
           value={name}
           onChange={setAnd(setName, save.reset)}
-          serverError={errors['name']}
+          error={errors['name']}
         />
       </SaveForm>
     </Card>

@@ -6,7 +6,7 @@
  * (the API's audit settings, 1 to 3650 days) is set at the foot of the screen; the change shows in
  * the log. Admins and owners only, as the API: a member is told so.
  */
-import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { api, unwrap } from '../api/client.ts';
@@ -21,7 +21,7 @@ import { TextFilterForm } from '../widgets/text-filters.tsx';
 import './audit.css';
 import './reports.css';
 import { DataTable } from '../widgets/data-table.tsx';
-import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
+import { useCursorList } from '../api/use-cursor-list.ts';
 import { setAnd } from '../widgets/form-request.ts';
 import { useApiQuery } from '../api/use-api-query.ts';
 
@@ -137,22 +137,16 @@ export default function AuditLog() {
   } as Record<string, string | undefined>;
   const admin = canAdminister(project);
 
-  const list = useInfiniteQuery({
-    queryKey: [...auditKey(project.id), filters],
-    queryFn: ({ pageParam }) =>
-      unwrap(
-        api.GET('/projects/{projectId}/audit', {
-          params: {
-            path: { projectId: project.id },
-            query: { ...filters, ...pageQuery(PAGE_SIZE, pageParam) },
-          },
-        }),
-      ),
-    ...CURSOR_PAGES,
-    placeholderData: keepPreviousData,
-    enabled: admin,
-  });
-  const rows = list.data?.pages.flatMap((page) => page.entries) ?? [];
+  const { list, rows } = useCursorList(
+    [...auditKey(project.id), filters],
+    PAGE_SIZE,
+    (paging) =>
+      api.GET('/projects/{projectId}/audit', {
+        params: { path: { projectId: project.id }, query: { ...filters, ...paging } },
+      }),
+    (page) => page.entries,
+    { enabled: admin, keepPrevious: true },
+  );
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const selected = rows.find((row) => row.id === selectedId) ?? rows[0] ?? null;
 

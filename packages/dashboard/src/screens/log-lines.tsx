@@ -4,16 +4,15 @@
  * cursor; and a live tail (server-sent events from `/logs/tail`, filtered like the list) that puts
  * new lines on top. Used by the explorer's "Lines" view and a log group's page.
  */
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import { when } from '../api/features.ts';
 import { LEVEL_LABELS, type Level, type LineListQuery, type LogLine, logsKey } from '../api/logs.ts';
 import { Button, ErrorNote } from '../ui.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
 import { DataTable } from '../widgets/data-table.tsx';
-import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
+import { useCursorList } from '../api/use-cursor-list.ts';
 import { LoadMore } from '../widgets/load-more.tsx';
 
 const PAGE_SIZE = 100;
@@ -35,29 +34,24 @@ export interface LinesProps {
 export function LogLines({ projectId, query, groupId, empty, tail = false }: LinesProps) {
   const [live, setLive] = useState(false);
   const liveId = useId();
-  const list = useInfiniteQuery({
-    queryKey: [...logsKey(projectId), 'lines', groupId ?? '', query],
-    queryFn: ({ pageParam }) => {
-      const paging = pageQuery(PAGE_SIZE, pageParam);
-      return groupId
-        ? unwrap(
-            api.GET('/projects/{projectId}/logs/{reportId}/lines', {
-              params: {
-                path: { projectId, reportId: groupId },
-                query: { ...(query.from ? { from: query.from, to: query.to } : {}), ...paging },
-              },
-            }),
-          )
-        : unwrap(
-            api.GET('/projects/{projectId}/logs/lines', {
-              params: { path: { projectId }, query: { ...query, ...paging } },
-            }),
-          );
-    },
-    ...CURSOR_PAGES,
-  });
+  const { list, rows: read } = useCursorList(
+    [...logsKey(projectId), 'lines', groupId ?? '', query],
+    PAGE_SIZE,
+    (paging) =>
+      groupId
+        ? api.GET('/projects/{projectId}/logs/{reportId}/lines', {
+            params: {
+              path: { projectId, reportId: groupId },
+              query: { ...(query.from ? { from: query.from, to: query.to } : {}), ...paging },
+            },
+          })
+        : api.GET('/projects/{projectId}/logs/lines', {
+            params: { path: { projectId }, query: { ...query, ...paging } },
+          }),
+    (page) => page.lines,
+  );
   const { lines: tailed, connected } = useTail(projectId, query, live && tail);
-  const rows = [...tailed, ...(list.data?.pages.flatMap((page) => page.lines) ?? [])];
+  const rows = [...tailed, ...read];
   // A tailed line may also be on a page read since: shown once.
   const unique = [...new Map(rows.map((row) => [row.id, row])).values()];
 

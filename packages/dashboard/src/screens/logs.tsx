@@ -6,10 +6,10 @@
  * over the same range above the list; more rows through the API's cursor ("Load more"), which
  * stays as fast on the hundredth page as on the first.
  */
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { keepPreviousData } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { api, unwrap } from '../api/client.ts';
+import { api } from '../api/client.ts';
 
 import { LEVEL_LABELS, LEVELS, type Level, type LogSummary, logsKey, RANGES, type RangeValue } from '../api/logs.ts';
 import { useProject } from '../project-layout.tsx';
@@ -22,7 +22,7 @@ import { useUrlView, type ViewChanges } from '../url-view.ts';
 import { LogLines } from './log-lines.tsx';
 import { DataTable } from '../widgets/data-table.tsx';
 import { When } from '../widgets/when.tsx';
-import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
+import { useCursorList } from '../api/use-cursor-list.ts';
 import { LoadMore } from '../widgets/load-more.tsx';
 import { LevelHistogram } from './log-histogram.tsx';
 import { useApiQuery } from '../api/use-api-query.ts';
@@ -118,22 +118,17 @@ export default function Logs() {
     { enabled, placeholderData: keepPreviousData },
   );
 
-  const list = useInfiniteQuery({
-    queryKey: [...logsKey(project.id), 'list', filters],
-    queryFn: ({ pageParam }) =>
-      unwrap(
-        api.GET('/projects/{projectId}/logs', {
-          params: {
-            path: { projectId: project.id },
-            query: { ...filters, ...pageQuery(PAGE_SIZE, pageParam) },
-          },
-        }),
-      ),
-    ...CURSOR_PAGES,
-    enabled: enabled && view.show === 'groups',
-  });
+  const { list, rows } = useCursorList(
+    [...logsKey(project.id), 'list', filters],
+    PAGE_SIZE,
+    (paging) =>
+      api.GET('/projects/{projectId}/logs', {
+        params: { path: { projectId: project.id }, query: { ...filters, ...paging } },
+      }),
+    (page) => page.logs,
+    { enabled: enabled && view.show === 'groups' },
+  );
 
-  const rows = list.data?.pages.flatMap((page) => page.logs) ?? [];
   const first = list.data?.pages[0];
   const totalText = first
     ? first.totalCapped
@@ -204,6 +199,12 @@ export default function Logs() {
   );
 }
 
+/** The text filters beside the search box, each matching a log group's field exactly. */
+const EXACT_FILTERS = [
+  { name: 'category', label: 'Category' },
+  { name: 'source', label: 'Source' },
+] as const;
+
 function Filters({ view, update }: { view: View; update: (changes: ViewChanges) => void }) {
   const [text, setText] = useState({ q: view.q, category: view.category, source: view.source });
   // Back and forward change the URL: the boxes follow.
@@ -253,24 +254,17 @@ function Filters({ view, update }: { view: View; update: (changes: ViewChanges) 
             Fields: <code>data.orderId = 42</code>, <code>data.path = /api/*</code>, <code>has:data.orderId</code>
           </p>
         </div>
-        <div className="field">
-          <label htmlFor={ids.category}>Category</label>
-          <input
-            id={ids.category}
-            name="category"
-            value={text.category}
-            onChange={(event) => setText({ ...text, category: event.target.value })}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.source}>Source</label>
-          <input
-            id={ids.source}
-            name="source"
-            value={text.source}
-            onChange={(event) => setText({ ...text, source: event.target.value })}
-          />
-        </div>
+        {EXACT_FILTERS.map(({ name, label }) => (
+          <div key={name} className="field">
+            <label htmlFor={ids[name]}>{label}</label>
+            <input
+              id={ids[name]}
+              name={name}
+              value={text[name]}
+              onChange={(event) => setText({ ...text, [name]: event.target.value })}
+            />
+          </div>
+        ))}
         <Button type="submit" variant="secondary">
           Apply
         </Button>

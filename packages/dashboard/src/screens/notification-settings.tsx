@@ -9,6 +9,7 @@ import { api, type Project, unwrap } from '../api/client.ts';
 import { Field, fieldErrors } from '../ui.tsx';
 import { QueryView } from '../widgets/states.tsx';
 import { FormActions } from '../widgets/form-actions.tsx';
+import { type FieldSpec, useFormFields } from '../widgets/form-fields.ts';
 import { useApiQuery } from '../api/use-api-query.ts';
 
 const settingsKey = (projectId: string) => ['project', projectId, 'notification-settings'] as const;
@@ -33,9 +34,19 @@ export function NotificationSettings({ project, admin }: { project: Project; adm
   );
 }
 
+const UNDO_FIELDS = {
+  undoWindowSeconds: {
+    label: 'Undo window (seconds)',
+    description:
+      'A status-change e-mail waits this long; changing back within it sends nothing, several changes send one. 0 sends at once.',
+    inputMode: 'numeric',
+  },
+} satisfies Record<string, FieldSpec>;
+
 function UndoWindowForm({ project, seconds }: { project: Project; seconds: number }) {
   const queryClient = useQueryClient();
-  const [value, setValue] = useState(String(seconds));
+  const form = useFormFields(UNDO_FIELDS, { undoWindowSeconds: String(seconds) });
+  const value = form.values.undoWindowSeconds;
   const save = useMutation({
     mutationFn: (undoWindowSeconds: number) =>
       unwrap(
@@ -58,16 +69,11 @@ function UndoWindowForm({ project, seconds }: { project: Project; seconds: numbe
     setInvalid(undefined);
     save.mutate(number);
   };
+  // The form's own word on the number comes before the server's.
+  const field = form.bind({ undoWindowSeconds: invalid ?? errors['undoWindowSeconds'] });
   return (
     <form className="stack" onSubmit={submit}>
-      <Field
-        label="Undo window (seconds)"
-        description="A status-change e-mail waits this long; changing back within it sends nothing, several changes send one. 0 sends at once."
-        value={value}
-        onChange={setValue}
-        inputMode="numeric"
-        serverError={invalid ?? errors['undoWindowSeconds']}
-      />
+      <Field {...field('undoWindowSeconds')} />
       <FormActions
         request={save}
         submitLabel="Save e-mail settings"

@@ -3,9 +3,8 @@
  * their company, the app's voter ids, contact e-mails), most recently seen first; searched by
  * name, e-mail or company through the URL's `q`; more rows through the API's cursor.
  */
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { api, unwrap } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import { day } from '../api/features.ts';
 import { companyLine, peopleKey, personName } from '../api/people.ts';
 import { useProject } from '../project-layout.tsx';
@@ -13,7 +12,7 @@ import { SearchForm } from '../widgets/search-form.tsx';
 import { useTitle } from '../use-title.ts';
 import { ListStates } from '../widgets/states.tsx';
 import { DataTable } from '../widgets/data-table.tsx';
-import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
+import { useCursorList } from '../api/use-cursor-list.ts';
 import { LoadMore } from '../widgets/load-more.tsx';
 
 const PAGE_SIZE = 50;
@@ -23,20 +22,15 @@ export default function People() {
   const project = useProject();
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
-  const list = useInfiniteQuery({
-    queryKey: [...peopleKey(project.id), q],
-    queryFn: ({ pageParam }) =>
-      unwrap(
-        api.GET('/projects/{projectId}/people', {
-          params: {
-            path: { projectId: project.id },
-            query: { ...pageQuery(PAGE_SIZE, pageParam), ...(q ? { q } : {}) },
-          },
-        }),
-      ),
-    ...CURSOR_PAGES,
-  });
-  const rows = list.data?.pages.flatMap((page) => page.people) ?? [];
+  const { list, rows } = useCursorList(
+    [...peopleKey(project.id), q],
+    PAGE_SIZE,
+    (paging) =>
+      api.GET('/projects/{projectId}/people', {
+        params: { path: { projectId: project.id }, query: { ...paging, ...(q ? { q } : {}) } },
+      }),
+    (page) => page.people,
+  );
   return (
     <div className="stack">
       <h1>People</h1>

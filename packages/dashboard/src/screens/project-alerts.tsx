@@ -20,6 +20,7 @@ import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
 import { DataTable } from '../widgets/data-table.tsx';
 import { useApiQuery } from '../api/use-api-query.ts';
+import { type FieldSpec, useFormFields } from '../widgets/form-fields.ts';
 import { submitting } from '../widgets/form-request.ts';
 
 type Rule =
@@ -200,18 +201,44 @@ function bodyOf(rule: Rule) {
   };
 }
 
+/** The rule form's text fields; the API's names where they differ from the form's. */
+const RULE_FIELDS = {
+  name: { label: 'Name', isRequired: true },
+  environment: {
+    label: 'SDK environment',
+    description: 'e.g. production; empty: every environment',
+    errorKey: 'sdkEnvironment',
+  },
+  quiet: {
+    label: 'Quiet period (minutes)',
+    description: 'At most one alert per group in this time',
+    type: 'number',
+    errorKey: 'quietMinutes',
+  },
+  events: {
+    label: 'Events (N)',
+    description: 'Every event of the group counts',
+    type: 'number',
+    errorKey: 'spikeEvents',
+  },
+  minutes: { label: 'Minutes (M)', type: 'number', errorKey: 'spikeMinutes' },
+} satisfies Record<string, FieldSpec>;
+
 /** Adds a rule, or with `rule` edits it (a PUT of the whole rule; its muted state kept). */
 function RuleForm({ project, rule, onDone }: { project: Project; rule?: Rule; onDone?: () => void }) {
   const queryClient = useQueryClient();
   const members = useApiQuery(['team', project.teamId, 'members'], () =>
     api.GET('/teams/{teamId}/members', { params: { path: { teamId: project.teamId } } }),
   );
-  const [name, setName] = useState(rule?.name ?? '');
+  const form = useFormFields(RULE_FIELDS, {
+    name: rule?.name ?? '',
+    environment: rule?.sdkEnvironment ?? '',
+    events: String(rule?.spikeEvents ?? 10),
+    minutes: String(rule?.spikeMinutes ?? 5),
+    quiet: String(rule?.quietMinutes ?? 60),
+  });
+  const { name, environment, events, minutes, quiet } = form.values;
   const [kind, setKind] = useState<Kind>(rule?.kind ?? 'new_group');
-  const [environment, setEnvironment] = useState(rule?.sdkEnvironment ?? '');
-  const [events, setEvents] = useState(String(rule?.spikeEvents ?? 10));
-  const [minutes, setMinutes] = useState(String(rule?.spikeMinutes ?? 5));
-  const [quiet, setQuiet] = useState(String(rule?.quietMinutes ?? 60));
   const [webhooks, setWebhooks] = useState<'yes' | 'no'>(rule && !rule.webhooks ? 'no' : 'yes');
   const levels = useRequiredSelection<Level>(
     (rule?.levels as Level[] | null | undefined) ?? (rule ? LEVELS.map((l) => l.value) : ['fatal', 'error']),
@@ -241,51 +268,26 @@ function RuleForm({ project, rule, onDone }: { project: Project; rule?: Rule; on
         : unwrap(api.POST('/projects/{projectId}/error-alerts', { params: { path: { projectId: project.id } }, body }));
     },
     onSuccess: async () => {
-      setName('');
+      form.set('name', '');
       await queryClient.invalidateQueries({ queryKey: alertsKey(project.id) });
       onDone?.();
     },
   });
   const errors = fieldErrors(create.error);
+  const field = form.bind(errors);
   const submit = submitting(() => create.mutate(), levels.check);
   return (
     <Form className="card stack" onSubmit={submit} aria-labelledby="create-rule-title">
       <h2 id="create-rule-title">{rule ? `Edit the rule ${rule.name}` : 'Add an alert rule'}</h2>
       <div className="grid-2">
-        <Field label="Name" value={name} onChange={setName} isRequired serverError={errors.name} />
+        <Field {...field('name')} />
         <SelectField label="When" value={kind} options={KINDS} onChange={setKind} error={errors.kind} />
-        <Field
-          label="SDK environment"
-          description="e.g. production; empty: every environment"
-          value={environment}
-          onChange={setEnvironment}
-          serverError={errors.sdkEnvironment}
-        />
-        <Field
-          label="Quiet period (minutes)"
-          description="At most one alert per group in this time"
-          type="number"
-          value={quiet}
-          onChange={setQuiet}
-          serverError={errors.quietMinutes}
-        />
+        <Field {...field('environment')} />
+        <Field {...field('quiet')} />
         {kind === 'spike' ? (
           <>
-            <Field
-              label="Events (N)"
-              description="Every event of the group counts"
-              type="number"
-              value={events}
-              onChange={setEvents}
-              serverError={errors.spikeEvents}
-            />
-            <Field
-              label="Minutes (M)"
-              type="number"
-              value={minutes}
-              onChange={setMinutes}
-              serverError={errors.spikeMinutes}
-            />
+            <Field {...field('events')} />
+            <Field {...field('minutes')} />
           </>
         ) : null}
         <SelectField

@@ -6,6 +6,7 @@
 import { type ReactNode, useState } from 'react';
 import { parseLocales, parseQuota } from '../api/projects.ts';
 import { Field } from '../ui.tsx';
+import { bindFields, type FieldSpec } from '../widgets/form-fields.ts';
 
 const QUOTA_MESSAGE = 'Enter a whole number of requests, or leave it empty for unlimited';
 
@@ -60,6 +61,22 @@ export function useProjectDraft(initial: {
   };
 }
 
+const PROJECT_FIELDS = {
+  defaultLocale: { label: 'Default locale', description: 'BCP 47, e.g. en or de-AT' },
+  locales: {
+    label: 'Supported locales',
+    description: 'Separated by commas; must include the default',
+    errorKey: 'supportedLocales',
+  },
+  plan: { label: 'Plan', description: 'Optional; a name for your own bookkeeping' },
+  quota: {
+    label: 'Monthly quota',
+    description: 'Requests a month on the public API; empty: unlimited',
+    inputMode: 'numeric',
+    errorKey: 'monthlyQuota',
+  },
+} satisfies Record<string, FieldSpec>;
+
 /** The locales, then plan and quota for an owner or `notOwner` for anyone else. */
 export function ProjectDraftFields({
   draft,
@@ -72,41 +89,28 @@ export function ProjectDraftFields({
   errors: Record<string, string>;
   notOwner: ReactNode;
 }) {
+  const setters = {
+    defaultLocale: draft.setDefaultLocale,
+    locales: draft.setLocales,
+    plan: draft.setPlan,
+    quota: draft.setQuota,
+  };
+  const field = bindFields(PROJECT_FIELDS, draft, (name) => setters[name], {
+    ...errors,
+    // The API names a bad list, or its first bad entry; the form's own word on the quota comes first.
+    supportedLocales: errors['supportedLocales'] ?? errors['supportedLocales/0'],
+    monthlyQuota: draft.quotaError ?? errors['monthlyQuota'],
+  });
   return (
     <>
       <div className="grid-2">
-        <Field
-          label="Default locale"
-          description="BCP 47, e.g. en or de-AT"
-          value={draft.defaultLocale}
-          onChange={draft.setDefaultLocale}
-          serverError={errors['defaultLocale']}
-        />
-        <Field
-          label="Supported locales"
-          description="Separated by commas; must include the default"
-          value={draft.locales}
-          onChange={draft.setLocales}
-          serverError={errors['supportedLocales'] ?? errors['supportedLocales/0']}
-        />
+        <Field {...field('defaultLocale')} />
+        <Field {...field('locales')} />
       </div>
       {owner ? (
         <div className="grid-2">
-          <Field
-            label="Plan"
-            description="Optional; a name for your own bookkeeping"
-            value={draft.plan}
-            onChange={draft.setPlan}
-            serverError={errors['plan']}
-          />
-          <Field
-            label="Monthly quota"
-            description="Requests a month on the public API; empty: unlimited"
-            value={draft.quota}
-            onChange={draft.setQuota}
-            inputMode="numeric"
-            serverError={draft.quotaError ?? errors['monthlyQuota']}
-          />
+          <Field {...field('plan')} />
+          <Field {...field('quota')} />
         </div>
       ) : (
         notOwner

@@ -19,6 +19,7 @@ import { ShownOnceCard } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
 import { useApiQuery } from '../api/use-api-query.ts';
+import { type FieldSpec, useFormFields } from '../widgets/form-fields.ts';
 import { submitting } from '../widgets/form-request.ts';
 
 const keysKey = (projectId: string) => ['project', projectId, 'keys'] as const;
@@ -149,6 +150,15 @@ function KeyTable({ project, keys }: { project: Project; keys: ApiKey[] }) {
 
 const DEFAULT_SCOPES: KeyScope[] = ['public:read', 'features:read', 'features:write', 'bugs:write'];
 
+const ENVIRONMENTS: readonly { value: 'live' | 'test'; label: string }[] = [
+  { value: 'test', label: 'Test (svc_test_…): test data only' },
+  { value: 'live', label: 'Live (svc_live_…)' },
+];
+
+const KEY_FIELDS = {
+  name: { label: 'Key name', description: 'Where it is used, e.g. iOS app' },
+} satisfies Record<string, FieldSpec>;
+
 function CreateKey({
   project,
   onCreated,
@@ -157,7 +167,8 @@ function CreateKey({
   onCreated: (created: { key: string; name: string; sentryDsn: string }) => void;
 }) {
   const queryClient = useQueryClient();
-  const [name, setName] = useState('');
+  const form = useFormFields(KEY_FIELDS, { name: '' });
+  const name = form.values.name;
   const [environment, setEnvironment] = useState<'live' | 'test'>('test');
   const scopes = useRequiredSelection<KeyScope>(DEFAULT_SCOPES, 'Choose at least one scope');
   const [publishable, setPublishable] = useState(false);
@@ -171,30 +182,22 @@ function CreateKey({
       ),
     onSuccess: async (made) => {
       onCreated({ key: made.key, name: made.apiKey.name, sentryDsn: made.sentryDsn });
-      setName('');
+      form.reset();
       await queryClient.invalidateQueries({ queryKey: keysKey(project.id) });
     },
   });
   const errors = fieldErrors(create.error);
+  const field = form.bind(errors);
   const submit = submitting(() => create.mutate(), scopes.check);
   return (
     <Form className="card stack" onSubmit={submit} aria-labelledby="create-key-title">
       <h2 id="create-key-title">Create a key</h2>
       <div className="grid-2">
-        <Field
-          label="Key name"
-          description="Where it is used, e.g. iOS app"
-          value={name}
-          onChange={setName}
-          serverError={errors.name}
-        />
+        <Field {...field('name')} />
         <SelectField
           label="Environment"
           value={environment}
-          options={[
-            { value: 'test', label: 'Test (svc_test_…): test data only' },
-            { value: 'live', label: 'Live (svc_live_…)' },
-          ]}
+          options={ENVIRONMENTS}
           onChange={setEnvironment}
           error={errors.environment}
         />

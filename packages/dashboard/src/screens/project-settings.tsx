@@ -23,6 +23,7 @@ import { ProjectDraftFields, useProjectDraft } from './project-fields.tsx';
 import { NotificationSettings } from './notification-settings.tsx';
 import { ProjectExport } from './project-export.tsx';
 import { FormActions } from '../widgets/form-actions.tsx';
+import { type FieldSpec, useFormFields } from '../widgets/form-fields.ts';
 import { useApiQuery } from '../api/use-api-query.ts';
 
 const boardKey = (projectId: string) => ['project', projectId, 'board'] as const;
@@ -240,16 +241,15 @@ const BOARD_SWITCHES: readonly { key: BoardSwitch; label: string; description: s
 ];
 
 /** The board's optional texts (empty: cleared), in the form's order. */
-const BOARD_TEXTS: readonly { key: BoardText; label: string; description: string; type?: string }[] = [
-  { key: 'title', label: 'Title', description: 'Shown in the board’s header; empty: the project’s name' },
-  { key: 'logoUrl', label: 'Logo URL', description: 'An https address of an image; empty: none', type: 'url' },
-  { key: 'accentColor', label: 'Accent colour', description: '#rrggbb, e.g. #2450b8; empty: the default' },
-  {
-    key: 'customDomain',
+const BOARD_TEXTS: Record<BoardText, FieldSpec> = {
+  title: { label: 'Title', description: 'Shown in the board’s header; empty: the project’s name' },
+  logoUrl: { label: 'Logo URL', description: 'An https address of an image; empty: none', type: 'url' },
+  accentColor: { label: 'Accent colour', description: '#rrggbb, e.g. #2450b8; empty: the default' },
+  customDomain: {
     label: 'Custom domain',
     description: 'A host name such as feedback.example.com pointed at this server; empty: none',
   },
-];
+};
 
 function BoardForm({ project, settings }: { project: Project; settings: BoardSettings }) {
   const queryClient = useQueryClient();
@@ -260,12 +260,13 @@ function BoardForm({ project, settings }: { project: Project; settings: BoardSet
     moderation: settings.moderation,
     shipOnPublish: settings.shipOnPublish,
   }));
-  const [texts, setTexts] = useState<Record<BoardText, string>>(() => ({
+  const form = useFormFields(BOARD_TEXTS, {
     title: settings.title ?? '',
     logoUrl: settings.logoUrl ?? '',
     accentColor: settings.accentColor ?? '',
     customDomain: settings.customDomain ?? '',
-  }));
+  });
+  const texts = form.values;
   const [columns, setColumns] = useState<RoadmapColumnDraft[]>(() => columnDrafts(settings));
   const [saved, setSaved] = useState(false);
   const save = useMutation({
@@ -277,6 +278,7 @@ function BoardForm({ project, settings }: { project: Project; settings: BoardSet
     },
   });
   const errors = fieldErrors(save.error);
+  const field = form.bind(errors);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSaved(false);
@@ -306,16 +308,8 @@ function BoardForm({ project, settings }: { project: Project; settings: BoardSet
       ))}
       <RoadmapColumns columns={columns} onChange={setColumns} error={errors.roadmapColumns} />
       <div className="grid-2">
-        {BOARD_TEXTS.map(({ key, label, description, type }) => (
-          <Field
-            key={key}
-            label={label}
-            description={description}
-            value={texts[key]}
-            onChange={(value) => setTexts((current) => ({ ...current, [key]: value }))}
-            type={type}
-            serverError={errors[key]}
-          />
+        {form.names.map((key) => (
+          <Field key={key} {...field(key)} />
         ))}
       </div>
       <FormActions request={save} submitLabel="Save board settings" busyLabel="Saving…" />

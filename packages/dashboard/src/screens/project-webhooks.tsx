@@ -21,6 +21,7 @@ import { ShownOnceCard } from '../widgets/secret.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './projects.css';
 import { useApiQuery } from '../api/use-api-query.ts';
+import { type FieldSpec, useFormFields } from '../widgets/form-fields.ts';
 import { submitting } from '../widgets/form-request.ts';
 
 const FORMAT_LABELS: Record<Webhook['format'], string> = {
@@ -29,6 +30,18 @@ const FORMAT_LABELS: Record<Webhook['format'], string> = {
   discord: 'Discord',
   teams: 'Teams',
 };
+
+/** The formats offered when adding a webhook, in full words (the table uses FORMAT_LABELS). */
+const FORMATS: readonly { value: Webhook['format']; label: string }[] = [
+  { value: 'standard', label: 'Standard Webhooks JSON' },
+  { value: 'slack', label: 'Slack incoming webhook' },
+  { value: 'discord', label: 'Discord webhook' },
+  { value: 'teams', label: 'Microsoft Teams (Workflows)' },
+];
+
+const HOOK_FIELDS = {
+  url: { label: 'Endpoint URL', description: 'http(s) URL of your receiver', type: 'url', isRequired: true },
+} satisfies Record<string, FieldSpec>;
 
 const hooksKey = (projectId: string) => ['project', projectId, 'webhooks'] as const;
 const deliveriesKey = (projectId: string, webhookId: string) =>
@@ -281,7 +294,8 @@ function CreateHook({
   onCreated: (hook: Webhook & { secret: string }) => void;
 }) {
   const queryClient = useQueryClient();
-  const [url, setUrl] = useState('');
+  const form = useFormFields(HOOK_FIELDS, { url: '' });
+  const url = form.values.url;
   const [format, setFormat] = useState<Webhook['format']>('standard');
   const events = useRequiredSelection<WebhookEvent>(
     ['feature.created', 'comment.created'],
@@ -297,37 +311,19 @@ function CreateHook({
       ),
     onSuccess: async (made) => {
       onCreated(made);
-      setUrl('');
+      form.reset();
       await queryClient.invalidateQueries({ queryKey: hooksKey(project.id) });
     },
   });
   const errors = fieldErrors(create.error);
+  const field = form.bind(errors);
   const submit = submitting(() => create.mutate(), events.check);
   return (
     <Form className="card stack" onSubmit={submit} aria-labelledby="create-hook-title">
       <h2 id="create-hook-title">Add a webhook</h2>
       <div className="grid-2">
-        <Field
-          label="Endpoint URL"
-          description="http(s) URL of your receiver"
-          type="url"
-          value={url}
-          onChange={setUrl}
-          isRequired
-          serverError={errors.url}
-        />
-        <SelectField
-          label="Format"
-          value={format}
-          options={[
-            { value: 'standard', label: 'Standard Webhooks JSON' },
-            { value: 'slack', label: 'Slack incoming webhook' },
-            { value: 'discord', label: 'Discord webhook' },
-            { value: 'teams', label: 'Microsoft Teams (Workflows)' },
-          ]}
-          onChange={setFormat}
-          error={errors.format}
-        />
+        <Field {...field('url')} />
+        <SelectField label="Format" value={format} options={FORMATS} onChange={setFormat} error={errors.format} />
       </div>
       <CheckboxGroup
         legend="Events"

@@ -17,6 +17,7 @@ import { useTitle } from '../use-title.ts';
 import { ConfirmButton } from '../widgets/confirm.tsx';
 import { CheckboxField, TextAreaField } from '../widgets/fields.tsx';
 import { FormActions } from '../widgets/form-actions.tsx';
+import { bindFields, type FieldSpec } from '../widgets/form-fields.ts';
 import { ReleaseHealthSettings } from '../widgets/release-health-settings.tsx';
 import { ReleaseHealthTable } from '../widgets/release-health-table.tsx';
 import { SeenReleases } from '../widgets/seen-releases.tsx';
@@ -46,6 +47,15 @@ const EMPTY: Draft = {
   isBeta: false,
   required: false,
 };
+
+/** The release form's text fields (the notes, Beta and Required are other controls). */
+const RELEASE_FIELDS = {
+  version: { label: 'Version', description: 'SemVer: 1.4.0, or 2.0.0-beta.1 for a prerelease', isRequired: true },
+  title: { label: 'Title' },
+  releaseDate: { label: 'Release date', type: 'datetime-local', description: 'Empty: now' },
+  downloadUrl: { label: 'Download URL', type: 'url', description: 'https://…, or empty' },
+  gitCommit: { label: 'Git commit', description: '7 to 40 hex digits; clients may send it instead of a version' },
+} satisfies Record<string, FieldSpec>;
 
 /** An ISO time as the value of a datetime-local input, in the reader's time zone. */
 function toLocalInput(iso: string): string {
@@ -255,6 +265,7 @@ function ReleaseForm({
     },
   });
   const errors = fieldErrors(save.error);
+  const field = bindFields(RELEASE_FIELDS, draft, set, errors);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!isSemver(draft.version)) {
@@ -269,39 +280,11 @@ function ReleaseForm({
       <h2 id="release-form-title">{title}</h2>
       <form className="stack" onSubmit={submit} noValidate>
         <div className="releases-form-grid">
-          <Field
-            label="Version"
-            description="SemVer: 1.4.0, or 2.0.0-beta.1 for a prerelease"
-            value={draft.version}
-            onChange={set('version')}
-            autoFocus={editing !== null}
-            isRequired
-            serverError={versionProblem || errors.version}
-          />
-          <Field label="Title" value={draft.title} onChange={set('title')} serverError={errors.title} />
-          <Field
-            label="Release date"
-            type="datetime-local"
-            description="Empty: now"
-            value={draft.releaseDate}
-            onChange={set('releaseDate')}
-            serverError={errors.releaseDate}
-          />
-          <Field
-            label="Download URL"
-            type="url"
-            description="https://…, or empty"
-            value={draft.downloadUrl}
-            onChange={set('downloadUrl')}
-            serverError={errors.downloadUrl}
-          />
-          <Field
-            label="Git commit"
-            description="7 to 40 hex digits; clients may send it instead of a version"
-            value={draft.gitCommit}
-            onChange={set('gitCommit')}
-            serverError={errors.gitCommit}
-          />
+          <Field {...field('version')} autoFocus={editing !== null} serverError={versionProblem || errors.version} />
+          <Field {...field('title')} />
+          <Field {...field('releaseDate')} />
+          <Field {...field('downloadUrl')} />
+          <Field {...field('gitCommit')} />
         </div>
         <TextAreaField
           label="Release notes"

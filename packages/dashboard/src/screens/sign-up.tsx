@@ -2,11 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, ME_KEY, unwrap } from '../api/client.ts';
-import { Field, fieldErrors } from '../ui.tsx';
+import { fieldErrors } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { AuthForm } from '../widgets/auth-form.tsx';
 import { withNext } from './sign-in.tsx';
-import { EmailField, PasswordField } from '../widgets/account-fields.tsx';
+import { EmailField, PasswordField, PersonNameField } from '../widgets/account-fields.tsx';
 
 export default function SignUp() {
   const [name, setName] = useState('');
@@ -43,14 +43,7 @@ export default function SignUp() {
       busyLabel="Creating…"
       after={signInInstead}
     >
-      <Field
-        label="Name"
-        name="name"
-        autoComplete="name"
-        value={name}
-        onChange={setName}
-        serverError={errors['name']}
-      />
+      <PersonNameField value={name} onChange={setName} error={errors['name']} />
       <EmailField autoComplete="email" value={email} onChange={setEmail} error={errors['email']} />
       <PasswordField fresh value={password} onChange={setPassword} error={errors['password']} />
     </AuthForm>

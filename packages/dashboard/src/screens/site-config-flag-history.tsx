@@ -3,13 +3,12 @@
  * environment, what changed, and the project's error events per hour before and after each
  * change. Loaded when opened; older changes page in by cursor.
  */
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, unwrap } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import { type FlagChange, flagHistoryKey, formatWhen } from '../api/site-config.ts';
 import { Button, ErrorNote } from '../ui.tsx';
 import { DataTable } from '../widgets/data-table.tsx';
-import { CURSOR_PAGES, pageQuery } from '../api/cursor.ts';
+import { useCursorList } from '../api/use-cursor-list.ts';
 
 const ACTORS: Record<FlagChange['actor']['type'], string> = {
   member: 'dashboard',
@@ -37,18 +36,16 @@ export function describeChange(change: FlagChange): string {
 
 export function FlagHistory({ projectId, flagKey }: { projectId: string; flagKey: string }) {
   const [open, setOpen] = useState(false);
-  const history = useInfiniteQuery({
-    queryKey: flagHistoryKey(projectId, flagKey),
-    queryFn: ({ pageParam }) =>
-      unwrap(
-        api.GET('/projects/{projectId}/site-config/flags/{flagKey}/history', {
-          params: { path: { projectId, flagKey }, query: pageQuery(25, pageParam) },
-        }),
-      ),
-    ...CURSOR_PAGES,
-    enabled: open,
-  });
-  const changes = history.data?.pages.flatMap((page) => page.changes) ?? [];
+  const { list: history, rows: changes } = useCursorList(
+    flagHistoryKey(projectId, flagKey),
+    25,
+    (paging) =>
+      api.GET('/projects/{projectId}/site-config/flags/{flagKey}/history', {
+        params: { path: { projectId, flagKey }, query: paging },
+      }),
+    (page) => page.changes,
+    { enabled: open },
+  );
   return (
     <details className="flag-history" onToggle={(event) => setOpen((event.target as HTMLDetailsElement).open)}>
       <summary>History of {flagKey}</summary>

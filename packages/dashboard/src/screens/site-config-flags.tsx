@@ -12,7 +12,7 @@ import { FlagHistory } from './site-config-flag-history.tsx';
 import { FlagTargeting } from './site-config-flag-targeting.tsx';
 import { useRefresh } from './site-config-refresh.ts';
 import { FormActions } from '../widgets/form-actions.tsx';
-import { setAnd } from '../widgets/form-request.ts';
+import { type FieldSpec, useFormFields } from '../widgets/form-fields.ts';
 
 export function FlagsSection({ projectId, flags, admin }: { projectId: string; flags: FeatureFlag[]; admin: boolean }) {
   return (
@@ -80,15 +80,20 @@ function FlagRow({ projectId, flag, admin }: { projectId: string; flag: FeatureF
   );
 }
 
+const FLAG_FIELDS = {
+  key: { label: 'Key', description: 'e.g. new-checkout' },
+} satisfies Record<string, FieldSpec>;
+
 function NewFlag({ projectId }: { projectId: string }) {
   const refresh = useRefresh(projectId);
-  const [key, setKey] = useState('');
   const [enabled, setEnabled] = useState(false);
   const [keyError, setKeyError] = useState<string>();
+  const form = useFormFields(FLAG_FIELDS, { key: '' }, () => setKeyError(undefined));
+  const key = form.values.key;
   const create = useMutation({
     mutationFn: () => setFlag(projectId, key.trim(), enabled),
     onSuccess: async () => {
-      setKey('');
+      form.reset();
       setEnabled(false);
       await refresh();
     },
@@ -102,17 +107,13 @@ function NewFlag({ projectId }: { projectId: string }) {
     setKeyError(undefined);
     create.mutate();
   };
+  // The form's own word on the key comes before the server's.
+  const field = form.bind({ key: keyError ?? fieldErrors(create.error).flagKey });
   return (
     <Form className="stack new-flag" onSubmit={submit} aria-labelledby="new-flag-title">
       <h3 id="new-flag-title">New flag</h3>
       <div className="row">
-        <Field
-          label="Key"
-          description="e.g. new-checkout"
-          value={key}
-          onChange={setAnd(setKey, () => setKeyError(undefined))}
-          serverError={keyError ?? fieldErrors(create.error).flagKey}
-        />
+        <Field {...field('key')} />
         <CheckboxField label="On from the start" checked={enabled} onChange={setEnabled} />
       </div>
       <FormActions request={create} submitLabel="Add flag" busyLabel="Adding…" />

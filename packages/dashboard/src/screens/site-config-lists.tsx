@@ -22,6 +22,7 @@ import { FormActions } from '../widgets/form-actions.tsx';
 import { Empty } from '../widgets/states.tsx';
 import { useRefresh } from './site-config-sections.tsx';
 import { DataTable } from '../widgets/data-table.tsx';
+import { type FieldSpec, useFormFields } from '../widgets/form-fields.ts';
 import { submitting } from '../widgets/form-request.ts';
 
 /** The current time, moving every few seconds, so schedules turn Live and Expired on screen. */
@@ -222,6 +223,13 @@ export function MessagesSection({
   );
 }
 
+/** A status message's text fields; the text itself is a TextAreaField beside them. */
+const MESSAGE_FIELDS = {
+  priority: { label: 'Priority', description: 'Higher shows first', inputMode: 'numeric' },
+  startsAt: { label: 'Starts', description: 'In your time zone; empty: now', type: 'datetime-local' },
+  expiresAt: { label: 'Ends', description: 'Empty: never', type: 'datetime-local' },
+} satisfies Record<string, FieldSpec>;
+
 function MessageForm({
   projectId,
   message,
@@ -233,10 +241,13 @@ function MessageForm({
 }) {
   const [type, setType] = useState<StatusMessage['type']>(message?.type ?? 'info');
   const [text, setText] = useState(message?.text ?? '');
-  const [priority, setPriority] = useState(String(message?.priority ?? 0));
   const [isActive, setActive] = useState(message?.isActive ?? true);
-  const [startsAt, setStartsAt] = useState(toLocalInput(message?.startsAt ?? null));
-  const [expiresAt, setExpiresAt] = useState(toLocalInput(message?.expiresAt ?? null));
+  const form = useFormFields(MESSAGE_FIELDS, {
+    priority: String(message?.priority ?? 0),
+    startsAt: toLocalInput(message?.startsAt ?? null),
+    expiresAt: toLocalInput(message?.expiresAt ?? null),
+  });
+  const { priority, startsAt, expiresAt } = form.values;
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
   const save = useSave({
     projectId,
@@ -251,14 +262,13 @@ function MessageForm({
       ? null
       : () => {
           setText('');
-          setPriority('0');
-          setStartsAt('');
-          setExpiresAt('');
+          form.reset({ priority: '0', startsAt: '', expiresAt: '' });
           setActive(true);
         },
     onDone,
   });
   const errors = { ...fieldErrors(save.error), ...localErrors };
+  const field = form.bind(errors);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const starts = fromLocalInput(startsAt);
@@ -278,33 +288,12 @@ function MessageForm({
       <h3 id={titleId}>{title}</h3>
       <div className="grid-2">
         <SelectField label="Type" value={type} options={MESSAGE_TYPES} onChange={setType} error={errors.type} />
-        <Field
-          label="Priority"
-          description="Higher shows first"
-          value={priority}
-          onChange={setPriority}
-          inputMode="numeric"
-          serverError={errors.priority}
-        />
+        <Field {...field('priority')} />
       </div>
       <TextAreaField label="Text" value={text} onChange={setText} rows={2} error={errors.text} />
       <div className="grid-2">
-        <Field
-          label="Starts"
-          description="In your time zone; empty: now"
-          type="datetime-local"
-          value={startsAt}
-          onChange={setStartsAt}
-          serverError={errors.startsAt}
-        />
-        <Field
-          label="Ends"
-          description="Empty: never"
-          type="datetime-local"
-          value={expiresAt}
-          onChange={setExpiresAt}
-          serverError={errors.expiresAt}
-        />
+        <Field {...field('startsAt')} />
+        <Field {...field('expiresAt')} />
       </div>
       <CheckboxField label="Active" checked={isActive} onChange={setActive} description="Off: never shown." />
       <FormActions
@@ -369,6 +358,13 @@ export function EnvironmentsSection({
   );
 }
 
+const ENVIRONMENT_FIELDS = {
+  name: { label: 'Name', isRequired: true },
+  slug: { label: 'Slug', description: 'Lower-case letters, digits and -', isRequired: true },
+  url: { label: 'URL', description: 'http(s) address; may be empty', type: 'url' },
+  color: { label: 'Colour', description: '#rgb or #rrggbb' },
+} satisfies Record<string, FieldSpec>;
+
 function EnvironmentForm({
   projectId,
   environment,
@@ -378,10 +374,13 @@ function EnvironmentForm({
   environment?: Environment;
   onDone: () => void;
 }) {
-  const [name, setName] = useState(environment?.name ?? '');
-  const [slug, setSlug] = useState(environment?.slug ?? '');
-  const [url, setUrl] = useState(environment?.url ?? '');
-  const [color, setColor] = useState(environment?.color ?? '#2450b8');
+  const form = useFormFields(ENVIRONMENT_FIELDS, {
+    name: environment?.name ?? '',
+    slug: environment?.slug ?? '',
+    url: environment?.url ?? '',
+    color: environment?.color ?? '#2450b8',
+  });
+  const { name, slug, url, color } = form.values;
   const [debugEnabled, setDebug] = useState(environment?.debugEnabled ?? false);
   const save = useSave({
     projectId,
@@ -395,14 +394,12 @@ function EnvironmentForm({
     reset: environment
       ? null
       : () => {
-          setName('');
-          setSlug('');
-          setUrl('');
+          form.reset({ name: '', slug: '', url: '' });
           setDebug(false);
         },
     onDone,
   });
-  const errors = fieldErrors(save.error);
+  const field = form.bind(fieldErrors(save.error));
   const submit = submitting(() =>
     save.mutate({ name: name.trim(), slug: slug.trim(), url: url.trim(), color: color.trim(), debugEnabled }),
   );
@@ -411,30 +408,10 @@ function EnvironmentForm({
     <Form className="stack" onSubmit={submit} aria-labelledby={titleId}>
       <h3 id={titleId}>{environment ? `Edit ${environment.name}` : 'New environment'}</h3>
       <div className="grid-2">
-        <Field label="Name" value={name} onChange={setName} isRequired serverError={errors.name} />
-        <Field
-          label="Slug"
-          description="Lower-case letters, digits and -"
-          value={slug}
-          onChange={setSlug}
-          isRequired
-          serverError={errors.slug}
-        />
-        <Field
-          label="URL"
-          description="http(s) address; may be empty"
-          type="url"
-          value={url}
-          onChange={setUrl}
-          serverError={errors.url}
-        />
-        <Field
-          label="Colour"
-          description="#rgb or #rrggbb"
-          value={color}
-          onChange={setColor}
-          serverError={errors.color}
-        />
+        <Field {...field('name')} />
+        <Field {...field('slug')} />
+        <Field {...field('url')} />
+        <Field {...field('color')} />
       </div>
       <CheckboxField label="Debug on in this environment" checked={debugEnabled} onChange={setDebug} />
       <FormActions

@@ -96,6 +96,15 @@ function errorUnder(errors: Record<string, string>, field: string): string | und
   return key === undefined ? undefined : errors[key];
 }
 
+type WhitelistName = keyof Maintenance['whitelist'];
+
+/** The lists let through maintenance (one entry a line in the form), by the API's names. */
+const WHITELIST: readonly { name: WhitelistName; label: string; description?: string }[] = [
+  { name: 'ips', label: 'IP addresses', description: 'IPv4 or IPv6, optionally with a /prefix' },
+  { name: 'emails', label: 'E-mail addresses' },
+  { name: 'localStorageKeys', label: 'Local-storage keys', description: 'A device with this key set gets through' },
+];
+
 function MaintenanceForm({ projectId, maintenance }: { projectId: string; maintenance: Maintenance }) {
   const refresh = useRefresh(projectId);
   const [enabled, setEnabled] = useState(maintenance.enabled);
@@ -105,9 +114,10 @@ function MaintenanceForm({ projectId, maintenance }: { projectId: string; mainte
   const [restorationError, setRestorationError] = useState<string>();
   const [showStatusLink, setShowStatusLink] = useState(maintenance.showStatusLink);
   const [statusPageUrl, setStatusPageUrl] = useState(maintenance.statusPageUrl ?? '');
-  const [ips, setIps] = useState(maintenance.whitelist.ips.join('\n'));
-  const [emails, setEmails] = useState(maintenance.whitelist.emails.join('\n'));
-  const [keys, setKeys] = useState(maintenance.whitelist.localStorageKeys.join('\n'));
+  const [whitelist, setWhitelist] = useState(() => {
+    const { ips, emails, localStorageKeys } = maintenance.whitelist;
+    return { ips: ips.join('\n'), emails: emails.join('\n'), localStorageKeys: localStorageKeys.join('\n') };
+  });
   const [saved, setSaved] = useState(false);
   const save = useMutation({
     mutationFn: (body: MaintenanceUpdate) =>
@@ -134,7 +144,11 @@ function MaintenanceForm({ projectId, maintenance }: { projectId: string; mainte
       expectedRestoration,
       showStatusLink,
       statusPageUrl: statusPageUrl.trim() === '' ? null : statusPageUrl.trim(),
-      whitelist: { ips: lines(ips), emails: lines(emails), localStorageKeys: lines(keys) },
+      whitelist: {
+        ips: lines(whitelist.ips),
+        emails: lines(whitelist.emails),
+        localStorageKeys: lines(whitelist.localStorageKeys),
+      },
     });
   };
   return (
@@ -177,26 +191,16 @@ function MaintenanceForm({ projectId, maintenance }: { projectId: string; mainte
       <fieldset className="stack whitelist">
         <legend>Allowed through maintenance (one a line)</legend>
         <div className="grid-3">
-          <TextAreaField
-            label="IP addresses"
-            description="IPv4 or IPv6, optionally with a /prefix"
-            value={ips}
-            onChange={setIps}
-            error={errorUnder(errors, 'whitelist.ips')}
-          />
-          <TextAreaField
-            label="E-mail addresses"
-            value={emails}
-            onChange={setEmails}
-            error={errorUnder(errors, 'whitelist.emails')}
-          />
-          <TextAreaField
-            label="Local-storage keys"
-            description="A device with this key set gets through"
-            value={keys}
-            onChange={setKeys}
-            error={errorUnder(errors, 'whitelist.localStorageKeys')}
-          />
+          {WHITELIST.map(({ name, label, description }) => (
+            <TextAreaField
+              key={name}
+              label={label}
+              description={description}
+              value={whitelist[name]}
+              onChange={(value) => setWhitelist((current) => ({ ...current, [name]: value }))}
+              error={errorUnder(errors, `whitelist.${name}`)}
+            />
+          ))}
         </div>
       </fieldset>
       <FormActions

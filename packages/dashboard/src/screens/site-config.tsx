@@ -5,7 +5,7 @@
  * Admins and owners change it; members see it read-only (the server lets admins write).
  */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import { fetchPublicAnswer, type PublicAnswer, previewKey, siteConfigKey } from '../api/site-config.ts';
 import { api } from '../api/client.ts';
@@ -17,6 +17,18 @@ import { DebugSection, FlagsSection, MaintenanceSection } from './site-config-se
 import { EnvironmentsSection, MessagesSection } from './site-config-lists.tsx';
 import './site-config.css';
 import { useApiQuery } from '../api/use-api-query.ts';
+
+type SectionId = 'maintenance' | 'messages' | 'flags' | 'environments' | 'debug';
+
+/** The sections' tabs, in their order. */
+const SECTION_LABELS: Record<SectionId, string> = {
+  maintenance: 'Maintenance',
+  messages: 'Messages',
+  flags: 'Feature flags',
+  environments: 'Environments',
+  debug: 'Debug mode',
+};
+const SECTIONS = Object.keys(SECTION_LABELS) as SectionId[];
 
 export default function SiteConfig() {
   const project = useProject();
@@ -36,42 +48,34 @@ export default function SiteConfig() {
       <div className="site-config">
         <PublicAnswerPanel projectId={project.id} />
         <QueryView query={config} what="the site configuration">
-          {(data) => (
-            <Tabs className="site-config-tabs">
-              <TabList aria-label="Site configuration sections" className="tab-list">
-                <Tab id="maintenance" className="tab">
-                  Maintenance{data.maintenance.enabled ? ' (on)' : ''}
-                </Tab>
-                <Tab id="messages" className="tab">
-                  Messages
-                </Tab>
-                <Tab id="flags" className="tab">
-                  Feature flags
-                </Tab>
-                <Tab id="environments" className="tab">
-                  Environments
-                </Tab>
-                <Tab id="debug" className="tab">
-                  Debug mode
-                </Tab>
-              </TabList>
-              <TabPanel id="maintenance" className="tab-panel card stack">
-                <MaintenanceSection projectId={project.id} maintenance={data.maintenance} admin={admin} />
-              </TabPanel>
-              <TabPanel id="messages" className="tab-panel card stack">
-                <MessagesSection projectId={project.id} messages={data.messages} admin={admin} />
-              </TabPanel>
-              <TabPanel id="flags" className="tab-panel card stack">
-                <FlagsSection projectId={project.id} flags={data.featureFlags} admin={admin} />
-              </TabPanel>
-              <TabPanel id="environments" className="tab-panel card stack">
+          {(data) => {
+            const panels: Record<SectionId, ReactNode> = {
+              maintenance: <MaintenanceSection projectId={project.id} maintenance={data.maintenance} admin={admin} />,
+              messages: <MessagesSection projectId={project.id} messages={data.messages} admin={admin} />,
+              flags: <FlagsSection projectId={project.id} flags={data.featureFlags} admin={admin} />,
+              environments: (
                 <EnvironmentsSection projectId={project.id} environments={data.environments} admin={admin} />
-              </TabPanel>
-              <TabPanel id="debug" className="tab-panel card stack">
-                <DebugSection projectId={project.id} debugMode={data.debugMode} admin={admin} />
-              </TabPanel>
-            </Tabs>
-          )}
+              ),
+              debug: <DebugSection projectId={project.id} debugMode={data.debugMode} admin={admin} />,
+            };
+            return (
+              <Tabs className="site-config-tabs">
+                <TabList aria-label="Site configuration sections" className="tab-list">
+                  {SECTIONS.map((id) => (
+                    <Tab key={id} id={id} className="tab">
+                      {SECTION_LABELS[id]}
+                      {id === 'maintenance' && data.maintenance.enabled ? ' (on)' : ''}
+                    </Tab>
+                  ))}
+                </TabList>
+                {SECTIONS.map((id) => (
+                  <TabPanel key={id} id={id} className="tab-panel card stack">
+                    {panels[id]}
+                  </TabPanel>
+                ))}
+              </Tabs>
+            );
+          }}
         </QueryView>
       </div>
     </section>

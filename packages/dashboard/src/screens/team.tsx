@@ -15,6 +15,7 @@ import { ConfirmButton } from '../widgets/confirm.tsx';
 import { ACTIONS, DataTable } from '../widgets/data-table.tsx';
 import { SelectField } from '../widgets/fields.tsx';
 import { SaveForm } from '../widgets/save-form.tsx';
+import { TeamNameField } from '../widgets/account-fields.tsx';
 import { Card } from '../widgets/card.tsx';
 import { setAnd } from '../widgets/form-request.ts';
 import { Empty, QueryView } from '../widgets/states.tsx';
@@ -94,14 +95,7 @@ function Rename({ team }: { team: Team }) {
   return (
     <Card title="Team name" className="card">
       <SaveForm request={rename} submitLabel="Rename team" busyLabel="Saving…" done="Team renamed.">
-        <Field
-          label="Team name"
-          name="teamName"
-          isRequired
-          value={name}
-          onChange={setAnd(setName, rename.reset)}
-          serverError={errors['name']}
-        />
+        <TeamNameField value={name} onChange={setAnd(setName, rename.reset)} error={errors['name']} />
       </SaveForm>
     </Card>
   );

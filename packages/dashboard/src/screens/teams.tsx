@@ -4,10 +4,11 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { ROLE_LABELS, TEAMS_KEY } from '../api/accounts.ts';
-import { Field, fieldErrors, RequireAccount } from '../ui.tsx';
+import { fieldErrors, RequireAccount } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
 import { DataTable } from '../widgets/data-table.tsx';
 import { SaveForm } from '../widgets/save-form.tsx';
+import { TeamNameField } from '../widgets/account-fields.tsx';
 import { Card } from '../widgets/card.tsx';
 import { Empty, QueryView } from '../widgets/states.tsx';
 import './teams.css';
@@ -28,14 +29,11 @@ function CreateTeam() {
   return (
     <Card title="Create a team" className="card">
       <SaveForm request={create} submitLabel="Create team" busyLabel="Creating…">
-        <Field
-          label="Team name"
-          name="teamName"
-          isRequired
+        <TeamNameField
           description="You own it; its members count against your seats, with those of your other teams."
           value={name}
           onChange={setName}
-          serverError={errors['name']}
+          error={errors['name']}
         />
       </SaveForm>
     </Card>

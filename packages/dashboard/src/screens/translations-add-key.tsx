@@ -5,6 +5,18 @@ import { api, unwrap } from '../api/client.ts';
 import { translationsKey } from '../api/translations.ts';
 import { Field, fieldErrors } from '../ui.tsx';
 import { FormActions } from '../widgets/form-actions.tsx';
+import { bindFields, type FieldSpec } from '../widgets/form-fields.ts';
+
+const KEY_FIELDS = {
+  key: {
+    label: 'Key',
+    description: 'Letters, digits, dots, underscores and hyphens, e.g. checkout.pay',
+    isRequired: true,
+  },
+  defaultText: { label: 'Default text' },
+  namespace: { label: 'Namespace (optional)' },
+  category: { label: 'Category (optional)' },
+} satisfies Record<string, FieldSpec>;
 
 export function AddKey({ projectId }: { projectId: string }) {
   const queryClient = useQueryClient();
@@ -32,6 +44,7 @@ export function AddKey({ projectId }: { projectId: string }) {
   });
   const errors = fieldErrors(create.error);
   const set = (name: keyof typeof empty) => (value: string) => setForm((current) => ({ ...current, [name]: value }));
+  const field = bindFields(KEY_FIELDS, form, set, errors);
   return (
     <details className="translations-add">
       <summary>Add a key</summary>
@@ -44,32 +57,10 @@ export function AddKey({ projectId }: { projectId: string }) {
         }}
       >
         <div className="translations-form-grid">
-          <Field
-            label="Key"
-            description="Letters, digits, dots, underscores and hyphens, e.g. checkout.pay"
-            value={form.key}
-            onChange={set('key')}
-            isRequired
-            serverError={errors.key}
-          />
-          <Field
-            label="Default text"
-            value={form.defaultText}
-            onChange={set('defaultText')}
-            serverError={errors.defaultText}
-          />
-          <Field
-            label="Namespace (optional)"
-            value={form.namespace}
-            onChange={set('namespace')}
-            serverError={errors.namespace}
-          />
-          <Field
-            label="Category (optional)"
-            value={form.category}
-            onChange={set('category')}
-            serverError={errors.category}
-          />
+          <Field {...field('key')} />
+          <Field {...field('defaultText')} />
+          <Field {...field('namespace')} />
+          <Field {...field('category')} />
         </div>
         <FormActions request={create} submitLabel="Add key" note={note} />
       </form>

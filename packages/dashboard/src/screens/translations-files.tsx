@@ -5,6 +5,13 @@ import { api, unwrap } from '../api/client.ts';
 import { type ImportResult, translationsKey } from '../api/translations.ts';
 import { Button, ErrorNote, Field, fieldErrors, Note } from '../ui.tsx';
 import { CheckboxField, SelectField } from '../widgets/fields.tsx';
+import { LocaleSelect } from './translations-locales.tsx';
+
+/** The shapes of an exported file: keys with dots, or an object a level per dot. */
+const FORMATS: readonly { value: 'flat' | 'nested'; label: string }[] = [
+  { value: 'flat', label: 'Flat: {"a.b": "text"}' },
+  { value: 'nested', label: 'Nested: {"a": {"b": "text"}}' },
+];
 
 export function Files({ projectId, locales, admin }: { projectId: string; locales: string[]; admin: boolean }) {
   const [exportLocale, setExportLocale] = useState(locales[0] ?? 'en');
@@ -21,21 +28,8 @@ export function Files({ projectId, locales, admin }: { projectId: string; locale
       <div className="translations-files">
         <div className="stack">
           <h3>Export</h3>
-          <SelectField
-            label="Locale"
-            value={exportLocale}
-            options={locales.map((l) => ({ value: l, label: l }))}
-            onChange={setExportLocale}
-          />
-          <SelectField
-            label="Format"
-            value={format}
-            options={[
-              { value: 'flat', label: 'Flat: {"a.b": "text"}' },
-              { value: 'nested', label: 'Nested: {"a": {"b": "text"}}' },
-            ]}
-            onChange={setFormat}
-          />
+          <LocaleSelect label="Locale" value={exportLocale} locales={locales} onChange={setExportLocale} />
+          <SelectField label="Format" value={format} options={FORMATS} onChange={setFormat} />
           <CheckboxField
             label="Every key, with fallbacks (as apps get them)"
             checked={fallback}
@@ -104,12 +98,7 @@ function Import({ projectId, locales }: { projectId: string; locales: string[] }
   return (
     <form className="stack" onSubmit={submit} aria-labelledby="import-title">
       <h3 id="import-title">Import</h3>
-      <SelectField
-        label="Locale of the file"
-        value={locale}
-        options={locales.map((l) => ({ value: l, label: l }))}
-        onChange={setLocale}
-      />
+      <LocaleSelect label="Locale of the file" value={locale} locales={locales} onChange={setLocale} />
       <Field
         label="Namespace of new keys (optional)"
         value={namespace}

@@ -66,11 +66,11 @@ export function LocaleSettings({ projectId, locales, admin }: { projectId: strin
             onChange={setAnd(setSupported, () => setSaved(false))}
             serverError={supportedError}
           />
-          <SelectField
+          <LocaleSelect
             label="Default locale"
             description="Every key falls back to it"
             value={defaultLocale}
-            options={options.map((l) => ({ value: l, label: l }))}
+            locales={options}
             onChange={setAnd(setDefaultLocale, () => setSaved(false))}
             error={errors.defaultLocale}
           />
@@ -79,4 +79,19 @@ export function LocaleSettings({ projectId, locales, admin }: { projectId: strin
       </form>
     </section>
   );
+}
+
+/** A choice of one of the project's locales: their BCP 47 tags are their own labels. */
+export function LocaleSelect({
+  locales,
+  ...select
+}: {
+  label: string;
+  description?: string;
+  value: string;
+  locales: readonly string[];
+  onChange: (locale: string) => void;
+  error?: string | undefined;
+}) {
+  return <SelectField {...select} options={locales.map((l) => ({ value: l, label: l }))} />;
 }

@@ -1,7 +1,7 @@
 /**
- * The e-mail address and password fields of the signed-out screens and the account page, named
- * and marked for password managers the same way everywhere (`username`, `current-password`,
- * `new-password`).
+ * The e-mail address, password and name fields of the signed-out screens, the account page and
+ * the team pages, named and marked for password managers and autofill the same way everywhere
+ * (`username`, `current-password`, `new-password`, `name`).
  */
 import { Field } from '../ui.tsx';
 
@@ -59,6 +59,44 @@ export function PasswordField({
       autoComplete={fresh ? 'new-password' : 'current-password'}
       description={description}
       isRequired
+      value={value}
+      onChange={onChange}
+      serverError={error}
+    />
+  );
+}
+
+/** What a name field takes: its value, its change, the API's word on it and, maybe, a help line. */
+interface NameFieldProps {
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+  description?: string;
+}
+
+/** A person's name, as people sign up with it and change it on their account page. */
+export function PersonNameField({ value, onChange, error, description }: NameFieldProps) {
+  return (
+    <Field
+      label="Name"
+      name="name"
+      autoComplete="name"
+      description={description}
+      value={value}
+      onChange={onChange}
+      serverError={error}
+    />
+  );
+}
+
+/** A team's name, as it is created and renamed (required: the API refuses an empty one). */
+export function TeamNameField({ value, onChange, error, description }: NameFieldProps) {
+  return (
+    <Field
+      label="Team name"
+      name="teamName"
+      isRequired
+      description={description}
       value={value}
       onChange={onChange}
       serverError={error}

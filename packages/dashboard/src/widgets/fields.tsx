@@ -12,14 +12,14 @@ interface ControlProps {
 }
 
 /** A labelled native control with its help, or its error in place of the help. */
-function NativeField({
+export function NativeField({
   label,
   description,
   error,
   children,
 }: {
   label: string;
-  description: string | undefined;
+  description?: string | undefined;
   error: string | undefined;
   children: (control: ControlProps) => ReactNode;
 }) {

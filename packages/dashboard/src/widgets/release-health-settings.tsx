@@ -11,6 +11,7 @@ import { api, unwrap } from '../api/client.ts';
 import { type DropSettings, dropSettingsKey } from '../api/release-health.ts';
 import { Field, fieldErrors } from '../ui.tsx';
 import { FormActions } from './form-actions.tsx';
+import { type FieldSpec, useFormFields } from './form-fields.ts';
 import { QueryView } from './states.tsx';
 import { useApiQuery } from '../api/use-api-query.ts';
 
@@ -45,11 +46,33 @@ export function ReleaseHealthSettings({ projectId, admin }: { projectId: string;
   );
 }
 
+/** The drop settings, named as the API names them. */
+const SETTINGS_FIELDS = {
+  crashFreeThreshold: {
+    label: 'Crash-free threshold (%)',
+    description: 'A release below this share of crash-free sessions has dropped, 0 to 100',
+    type: 'number',
+  },
+  maxDropPoints: {
+    label: 'Points under the previous release',
+    description: 'A release this many percentage points below the previous one has dropped, 0 to 100',
+    type: 'number',
+  },
+  minSessions: {
+    label: 'Sessions before a release is judged',
+    description: 'A release with fewer sessions is not judged',
+    type: 'number',
+  },
+} satisfies Record<string, FieldSpec>;
+
 function SettingsForm({ projectId, saved }: { projectId: string; saved: DropSettings }) {
   const queryClient = useQueryClient();
-  const [threshold, setThreshold] = useState(String(saved.crashFreeThreshold));
-  const [points, setPoints] = useState(String(saved.maxDropPoints));
-  const [minSessions, setMinSessions] = useState(String(saved.minSessions));
+  const form = useFormFields(SETTINGS_FIELDS, {
+    crashFreeThreshold: String(saved.crashFreeThreshold),
+    maxDropPoints: String(saved.maxDropPoints),
+    minSessions: String(saved.minSessions),
+  });
+  const typed = form.values;
   const [note, setNote] = useState('');
   const save = useMutation({
     mutationFn: () =>
@@ -57,9 +80,9 @@ function SettingsForm({ projectId, saved }: { projectId: string; saved: DropSett
         api.PATCH('/projects/{projectId}/release-health-settings', {
           params: { path: { projectId } },
           body: {
-            crashFreeThreshold: Number(threshold),
-            maxDropPoints: Number(points),
-            minSessions: Number(minSessions),
+            crashFreeThreshold: Number(typed.crashFreeThreshold),
+            maxDropPoints: Number(typed.maxDropPoints),
+            minSessions: Number(typed.minSessions),
           },
         }),
       ),
@@ -72,11 +95,10 @@ function SettingsForm({ projectId, saved }: { projectId: string; saved: DropSett
   });
   // A field left empty or not a number is named here; a number out of range, by the server.
   const [missing, setMissing] = useState<Record<string, string>>({});
-  const errors = { ...fieldErrors(save.error), ...missing };
+  const field = form.bind({ ...fieldErrors(save.error), ...missing });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setNote('');
-    const typed = { crashFreeThreshold: threshold, maxDropPoints: points, minSessions };
     const wrong = Object.fromEntries(
       Object.entries(typed)
         .filter(([, value]) => value.trim() === '' || !Number.isFinite(Number(value)))
@@ -88,30 +110,9 @@ function SettingsForm({ projectId, saved }: { projectId: string; saved: DropSett
   return (
     <form className="stack" onSubmit={submit} noValidate aria-labelledby="drop-settings-title">
       <div className="releases-form-grid">
-        <Field
-          label="Crash-free threshold (%)"
-          description="A release below this share of crash-free sessions has dropped, 0 to 100"
-          type="number"
-          value={threshold}
-          onChange={setThreshold}
-          serverError={errors.crashFreeThreshold}
-        />
-        <Field
-          label="Points under the previous release"
-          description="A release this many percentage points below the previous one has dropped, 0 to 100"
-          type="number"
-          value={points}
-          onChange={setPoints}
-          serverError={errors.maxDropPoints}
-        />
-        <Field
-          label="Sessions before a release is judged"
-          description="A release with fewer sessions is not judged"
-          type="number"
-          value={minSessions}
-          onChange={setMinSessions}
-          serverError={errors.minSessions}
-        />
+        <Field {...field('crashFreeThreshold')} />
+        <Field {...field('maxDropPoints')} />
+        <Field {...field('minSessions')} />
       </div>
       <FormActions request={save} submitLabel="Save drop settings" note={note} />
     </form>

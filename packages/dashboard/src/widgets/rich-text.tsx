@@ -9,6 +9,7 @@ import { type Editor, EditorContent, useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { type KeyboardEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { Button } from '../ui.tsx';
+import { NativeField } from './fields.tsx';
 import './rich-text.css';
 
 const SAFE_URL = /^(https?:\/\/|mailto:)/i;
@@ -154,7 +155,6 @@ function Tool({
 
 /** The link of the selection: its address, applied to the selected text (or inserted as text). */
 function LinkForm({ editor, onDone }: { editor: Editor; onDone: () => void }) {
-  const id = useId();
   const current = (editor.getAttributes('link')['href'] as string | undefined) ?? '';
   const [href, setHref] = useState(current || 'https://');
   const [error, setError] = useState<string | undefined>(undefined);
@@ -177,38 +177,32 @@ function LinkForm({ editor, onDone }: { editor: Editor; onDone: () => void }) {
   };
   return (
     <div className="link-form row">
-      <div className="field">
-        <label htmlFor={id}>Link address</label>
-        <input
-          id={id}
-          type="url"
-          value={href}
-          // biome-ignore lint/a11y/noAutofocus: the form opens on the Link button's press, to type the address
-          autoFocus
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          onChange={(event) => {
-            setHref(event.target.value);
-            setError(undefined);
-          }}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter') {
-              event.preventDefault();
-              apply();
-            }
-            if (event.key === 'Escape') {
-              event.preventDefault();
-              editor.commands.focus();
-              onDone();
-            }
-          }}
-        />
-        {error ? (
-          <span id={`${id}-error`} className="field-error">
-            {error}
-          </span>
-        ) : null}
-      </div>
+      <NativeField label="Link address" error={error}>
+        {(control) => (
+          <input
+            {...control}
+            type="url"
+            value={href}
+            // biome-ignore lint/a11y/noAutofocus: the form opens on the Link button's press, to type the address
+            autoFocus
+            onChange={(event) => {
+              setHref(event.target.value);
+              setError(undefined);
+            }}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') {
+                event.preventDefault();
+                apply();
+              }
+              if (event.key === 'Escape') {
+                event.preventDefault();
+                editor.commands.focus();
+                onDone();
+              }
+            }}
+          />
+        )}
+      </NativeField>
       <Button variant="secondary" onPress={apply}>
         Apply link
       </Button>

@@ -7,7 +7,12 @@ import { type FormEvent, useState } from 'react';
 import type { ManagedFeature } from '../../api/features.ts';
 import { Button, ErrorNote, Field, fieldErrors, Note } from '../../ui.tsx';
 import { TextAreaField } from '../../widgets/fields.tsx';
+import { bindFields, type FieldSpec } from '../../widgets/form-fields.ts';
 import { usePatchFeature } from './refresh.ts';
+
+const TITLE_FIELDS = {
+  title: { label: 'Title', description: '4 to 120 characters; shown on the board and in e-mails.' },
+} satisfies Record<string, FieldSpec>;
 
 export function Description({ feature, admin }: { feature: ManagedFeature; admin: boolean }) {
   const [editing, setEditing] = useState(false);
@@ -24,6 +29,7 @@ export function Description({ feature, admin }: { feature: ManagedFeature; admin
     setSaved('Title and description saved.');
   });
   const errors = fieldErrors(save.error);
+  const field = bindFields(TITLE_FIELDS, { title }, () => setTitle, errors);
   const start = () => {
     setTitle(feature.title);
     setDescription(feature.description);
@@ -41,15 +47,7 @@ export function Description({ feature, admin }: { feature: ManagedFeature; admin
       <h2 id="description-title">Description</h2>
       {editing ? (
         <form className="stack" onSubmit={submit}>
-          <Field
-            label="Title"
-            name="title"
-            value={title}
-            onChange={setTitle}
-            serverError={errors['title']}
-            description="4 to 120 characters; shown on the board and in e-mails."
-            autoFocus
-          />
+          <Field {...field('title')} name="title" autoFocus />
           <TextAreaField
             label="Description"
             name="description"

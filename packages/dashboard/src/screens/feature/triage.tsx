@@ -46,6 +46,19 @@ export function Triage({ feature, admin }: { feature: ManagedFeature; admin: boo
       setSaved('');
       set(value);
     };
+  /** A control sent as `name`: its value, the API's error under that name, and its change through `edit`. */
+  const control = <T,>(name: string, value: T, set: (value: T) => void) => ({
+    name,
+    value,
+    error: errors[name],
+    onChange: edit(set),
+  });
+  /** The same for a checkbox, which has no error of its own. */
+  const box = (name: string, checked: boolean, set: (checked: boolean) => void) => ({
+    name,
+    checked,
+    onChange: edit(set),
+  });
   if (!admin) {
     return (
       <section className="card stack" aria-labelledby="triage-title">
@@ -73,48 +86,35 @@ export function Triage({ feature, admin }: { feature: ManagedFeature; admin: boo
         <h2 id="triage-title">Triage</h2>
         <SelectField
           label="Status"
-          name="status"
-          value={status}
           options={STATUSES}
-          error={errors['status']}
           description="Followers of the idea get an e-mail when its status changes (unless you choose otherwise below)."
-          onChange={edit(setStatus)}
+          {...control('status', status, setStatus)}
         />
         {statusChanged ? (
           <>
             <TextAreaField
               label="Official response"
-              name="response"
               rows={3}
-              value={response}
-              error={errors['response']}
               description="Optional: shown on the idea on the board and in the followers’ e-mail, as the team’s."
-              onChange={edit(setResponse)}
+              {...control('response', response, setResponse)}
             />
             <CheckboxField
               label="Notify followers"
-              name="notify"
-              checked={notify}
               description="The e-mail waits for the project’s undo window; changing back within it sends nothing."
-              onChange={edit(setNotify)}
+              {...box('notify', notify, setNotify)}
             />
           </>
         ) : null}
         <CheckboxField
           label="Internal"
-          name="internal"
-          checked={internal}
           description="Hidden from the board, the feeds and the public API."
-          onChange={edit(setInternal)}
+          {...box('internal', internal, setInternal)}
         />
         <TextAreaField
           label="Developer notes"
-          name="developerNotes"
           rows={5}
-          value={notes}
-          error={errors['developerNotes']}
           description="For the team: never shown on the board."
-          onChange={edit(setNotes)}
+          {...control('developerNotes', notes, setNotes)}
         />
         <div className="row">
           <Button type="submit" busy={save.isPending} isDisabled={!dirty && !save.isPending}>

@@ -2,57 +2,19 @@
  * Webhooks through a real server and a real receiver: every wired event arrives, signed (checked
  * with the `standardwebhooks` library); retries after 500s and after a timeout follow the backoff;
  * an item's events arrive in order; an endpoint that keeps failing is disabled and its team
- * e-mailed; send-test, redeliver and rotation; the Slack, Discord and Teams formats; private targets refused without
- * WEBHOOKS_ALLOW_PRIVATE_TARGETS; the management API's validation and scoping.
+ * e-mailed; send-test, redeliver and rotation; the Slack, Discord and Teams formats; the management
+ * API's validation and scoping. Private targets: delivery-private-targets.test.ts.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { WEBHOOK_EVENTS, backoffMs } from '../../../src/resources/webhooks/index.ts';
-import type { Api } from '../../support/api.ts';
 import { startMailbox, type Mailbox } from '../../support/mailbox.ts';
-import { managedProject, type ManagedProject } from '../../support/manage-fixtures.ts';
+import { managedProject } from '../../support/manage-fixtures.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { startWebhookReceiver, verified, type WebhookReceiver } from '../../support/webhook-receiver.ts';
+import { createHook, deliveries, newFeature, until } from '../../support/webhook-hooks.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
-interface CreatedHook {
-  id: string;
-  secret: string;
-  url: string;
-}
-
-async function createHook(
-  p: ManagedProject,
-  url: string,
-  events: readonly string[],
-  extra: Record<string, unknown> = {},
-): Promise<CreatedHook> {
-  const response = await p.admin.post(`/projects/${p.projectId}/webhooks`, { url, events, ...extra });
-  assert.equal(response.status, 201, response.text);
-  assert.match(response.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
-  return { id: response.body.id, secret: response.body.secret, url };
-}
-
-async function newFeature(api: Api, title = 'Dark mode for the app'): Promise<string> {
-  const response = await api.post('/features', { title, description: 'Please add a dark mode to the app.' });
-  assert.equal(response.status, 201, response.text);
-  return response.body.id;
-}
-
-async function deliveries(p: ManagedProject, hookId: string) {
-  const response = await p.member.get(`/projects/${p.projectId}/webhooks/${hookId}/deliveries`);
-  assert.equal(response.status, 200, response.text);
-  return response.body.deliveries as Array<Record<string, any>>;
-}
 
 describe('webhooks', () => {
   let server: TestServer;
@@ -459,54 +421,5 @@ describe('webhooks', () => {
     assert.deepEqual([updated.body.events, updated.body.description], [['comment.created'], 'Team chat']);
     assert.equal((await p.admin.delete(`${path}/${hook.id}`)).status, 204);
     assert.equal((await p.admin.get(`${path}/${hook.id}`)).status, 404);
-  });
-});
-
-describe('webhooks: private targets without WEBHOOKS_ALLOW_PRIVATE_TARGETS', () => {
-  let server: TestServer;
-  let receiver: WebhookReceiver;
-
-  before(async () => {
-    receiver = await startWebhookReceiver();
-    server = await startTestServer({ env: { WEBHOOKS_POLL_MS: '20', WEBHOOKS_MAX_ATTEMPTS: '1' } });
-  });
-  after(async () => {
-    await server.close();
-    await receiver.close();
-  });
-
-  it('refuses loopback and private addresses when created, and at delivery after resolving the name', async () => {
-    const p = await managedProject(server);
-    const path = `/projects/${p.projectId}/webhooks`;
-    for (const url of [
-      `${receiver.origin}/ok/private`,
-      'http://localhost:8080/hook',
-      'http://10.1.2.3/hook',
-      'http://192.168.0.10/hook',
-      'http://169.254.169.254/latest/meta-data',
-      'http://[::1]:8080/hook',
-      'http://[fd00::1]/hook',
-      'http://[::ffff:127.0.0.1]/hook',
-      'http://224.0.0.1/hook',
-    ]) {
-      const response = await p.admin.post(path, { url, events: ['feature.created'] });
-      assert.equal(response.status, 400, `${url}: ${response.text}`);
-      assert.match(response.body.error, /private/);
-    }
-    // A name is checked at every delivery, after resolving it: an endpoint whose name resolves to
-    // loopback now (its DNS changed after creation) is refused then.
-    const port = new URL(receiver.origin).port;
-    const created = await createHook(p, 'http://example.com/ok/private', ['feature.created']);
-    await server.db.run('UPDATE webhook_endpoints SET url = ? WHERE id = ?', [
-      `http://localhost:${port}/ok/private`,
-      created.id,
-    ]);
-    const hookId = created.id;
-    await newFeature(p.live);
-    await until('the delivery fails', async () => (await deliveries(p, hookId))[0]?.['state'] === 'failed');
-    const [row] = await deliveries(p, hookId);
-    assert.match(row!['error'], /refused: .* resolves to (127\.0\.0\.1|::1)/);
-    assert.equal(row!['statusCode'], null);
-    assert.equal(receiver.to('/ok/private').length, 0, 'no request reached the private target');
   });
 });

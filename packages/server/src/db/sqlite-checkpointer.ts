@@ -27,7 +27,7 @@
  * never pays for its thread) and ends when the server rests. If it fails, the writer checkpoints
  * by itself again, as before.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { extname } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -37,6 +37,54 @@ export const TICK_MS = 250;
 /** Byte offsets in the wal-index header (native byte order). */
 const MX_FRAME = 16;
 const N_BACKFILL = 96;
+
+/**
+ * Per `-shm` file, the descriptor this process reads its header through, and the file's inode.
+ *
+ * Never closed while its file is the database's. POSIX drops every lock a process holds on a
+ * file when the process closes any descriptor of that file, SQLite's lock that marks the wal-index
+ * owned included; another process opening the database then (`npm run backup`, the CLI, a second
+ * server process) takes the wal-index for unowned and truncates it under this process's mapping.
+ * Opened and closed for each look, as this once did, the server died of SIGBUS
+ * (test/db/sqlite-shm-locks.test.ts), and a wal-index started afresh under a live writer can
+ * corrupt the database (https://sqlite.org/howtocorrupt.html, 2.2). Any connection of this
+ * process, the checkpointer's or another's, may hold those locks, so no moment to close is safe
+ * but a file SQLite has replaced (removed when its last connection closed, and made again): a
+ * descriptor of the old inode holds no lock anyone needs.
+ */
+const shmDescriptors = new Map<string, { fd: number; inode: number }>();
+
+function shmDescriptor(path: string): number {
+  const inode = statSync(path).ino;
+  const known = shmDescriptors.get(path);
+  if (known?.inode === inode) return known.fd;
+  const fd = openSync(path, 'r');
+  if (known) closeSync(known.fd);
+  shmDescriptors.set(path, { fd, inode: fstatSync(fd).ino });
+  return fd;
+}
+
+const WAL_INDEX_HEADER_BYTES = N_BACKFILL + 4;
+
+/**
+ * The WAL's frames (`mxFrame`) and those already copied back (`nBackfill`) of the database at
+ * `path`, from its wal-index header, read through this process's one descriptor of the `-shm`
+ * file; undefined if it cannot be read. `header` is a buffer to reuse, or a new one.
+ */
+export function readWalIndex(
+  path: string,
+  header = Buffer.alloc(WAL_INDEX_HEADER_BYTES),
+): { frames: number; backfilled: number } | undefined {
+  try {
+    const fd = shmDescriptor(`${path}-shm`);
+    if (readSync(fd, header, 0, WAL_INDEX_HEADER_BYTES, 0) < WAL_INDEX_HEADER_BYTES) return undefined;
+    const little = endianness() === 'LE';
+    const read = (offset: number) => (little ? header.readUInt32LE(offset) : header.readUInt32BE(offset));
+    return { frames: read(MX_FRAME), backfilled: read(N_BACKFILL) };
+  } catch {
+    return undefined;
+  }
+}
 
 export class SqliteCheckpointer {
   private readonly path: string;
@@ -51,7 +99,7 @@ export class SqliteCheckpointer {
 
   /** Frames in the WAL not yet in the file that start a checkpoint. */
   private readonly pages: number;
-  private readonly header = Buffer.alloc(N_BACKFILL + 4);
+  private readonly header = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
 
   /** Runs a PASSIVE checkpoint on the writer between its transactions (the tail, see above). */
   private readonly checkpointTail: () => Promise<void>;
@@ -80,25 +128,10 @@ export class SqliteCheckpointer {
     this.ensureWorker().postMessage(null);
   }
 
-  /**
-   * Frames in the WAL not yet copied back, from the wal-index header; undefined if unreadable.
-   * The file is opened for each look (at most four a second, while commits arrive): a descriptor
-   * kept open would have to follow the `-shm` file being removed and made again when the
-   * server's connections close at rest, for three system calls saved per tick.
-   */
+  /** Frames in the WAL not yet copied back; undefined if unreadable. */
   private framesWaiting(): number | undefined {
-    let fd: number | undefined;
-    try {
-      fd = openSync(`${this.path}-shm`, 'r');
-      if (readSync(fd, this.header, 0, this.header.length, 0) < this.header.length) return undefined;
-      const little = endianness() === 'LE';
-      const read = (offset: number) => (little ? this.header.readUInt32LE(offset) : this.header.readUInt32BE(offset));
-      return Math.max(0, read(MX_FRAME) - read(N_BACKFILL));
-    } catch {
-      return undefined;
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
+    const index = readWalIndex(this.path, this.header);
+    return index && Math.max(0, index.frames - index.backfilled);
   }
 
   private ensureWorker(): Worker {

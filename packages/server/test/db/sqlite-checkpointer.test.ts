@@ -6,25 +6,21 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, openSync, readSync, closeSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteDatabase } from '../../src/db/sqlite.ts';
+import { readWalIndex } from '../../src/db/sqlite-checkpointer.ts';
 import { testDbKind } from '../support/database.ts';
 
 const skip = testDbKind() === 'sqlite' ? false : 'SQLite only: PostgreSQL checkpoints by itself';
 const PAGES = 200;
 
-/** mxFrame and nBackfill from the wal-index header (https://sqlite.org/walformat.html). */
+/** mxFrame and nBackfill, read as the checkpointer reads them (never closing the -shm file's descriptor). */
 function walIndex(path: string): { frames: number; backfilled: number } {
-  const header = Buffer.alloc(100);
-  const fd = openSync(`${path}-shm`, 'r');
-  try {
-    readSync(fd, header, 0, header.length, 0);
-  } finally {
-    closeSync(fd);
-  }
-  return { frames: header.readUInt32LE(16), backfilled: header.readUInt32LE(96) };
+  const index = readWalIndex(path);
+  assert.ok(index, 'the wal-index header is readable');
+  return index;
 }
 
 describe('SQLite checkpoints off the event loop', { skip }, () => {

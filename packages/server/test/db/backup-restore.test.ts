@@ -111,7 +111,11 @@ describe('backup under write load, and restore', () => {
     stop = true;
     await Promise.all(writers);
     assert.equal(backup.code, 0, backup.output);
-    assert.deepEqual(failures, [], `server ${running.child.signalCode ?? running.child.exitCode ?? 'running'}: ${running.output().slice(-4000)}`);
+    assert.deepEqual(
+      failures,
+      [],
+      `server ${running.child.signalCode ?? running.child.exitCode ?? 'running'}: ${running.output().slice(-4000)}`,
+    );
     assert.ok(ackedDuring > 0, 'writes went on being acknowledged while the backup ran');
     assert.equal(await server.stop('SIGTERM'), 0);
     server = undefined;

@@ -24,3 +24,12 @@ export async function watchedPage(browser: Browser): Promise<{ page: Page; probl
   page.on('pageerror', (error) => problems.push(error.message));
   return { page, problems };
 }
+
+/**
+ * Waits until no button on the page is busy. A busy button ignores presses (`Button` in ui.tsx),
+ * and a status change keeps its buttons busy until the page has read the change back, after the
+ * new status already shows: a click in between does nothing (seen on a loaded machine).
+ */
+export async function untilButtonsIdle(page: Page): Promise<void> {
+  await page.locator('button[aria-busy="true"]').first().waitFor({ state: 'detached' });
+}

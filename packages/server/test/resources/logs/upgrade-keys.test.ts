@@ -5,29 +5,17 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Database } from '../../../src/db/database.ts';
-import { loadMigrations, migrate } from '../../../src/db/migrate.ts';
-import { openDatabase } from '../../../src/db/open.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../../src/resources/projects/index.ts';
 import { groupKey } from '../../../src/resources/logs/group-key.ts';
 import { logFingerprint } from '../../../src/resources/logs/store-group-writes.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { Api } from '../../support/api.ts';
+import { migratedUpTo } from '../../support/upgrade-suite.ts';
 
 const MIGRATION = '202611281000_log_group_keys';
 /** More than one chunk of the SQLite migration's copy (1,000 rows). */
 const BULK = 2500;
-
-/** The test database with every migration before `migrationId` applied, open. */
-async function migratedUpTo(database: TestDatabase, migrationId: string): Promise<Database> {
-  const db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
-  const all = loadMigrations();
-  const cut = all.findIndex((migration) => migration.id === migrationId);
-  assert.ok(cut > 0, `migration ${migrationId} exists`);
-  await migrate(db, all.slice(0, cut));
-  return db;
-}
 
 describe(`upgrade: log groups keyed by an integer (${MIGRATION})`, () => {
   let database: TestDatabase;

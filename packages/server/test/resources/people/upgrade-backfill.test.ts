@@ -6,25 +6,14 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Database } from '../../../src/db/database.ts';
-import { loadMigrations, migrate } from '../../../src/db/migrate.ts';
-import { openDatabase } from '../../../src/db/open.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../../src/resources/projects/index.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { Api } from '../../support/api.ts';
+import { migratedUpTo } from '../../support/upgrade-suite.ts';
 
 const MIGRATION = '202612120100_people';
 const at = '2026-11-01T10:00:00.000Z';
-
-async function migratedUpTo(database: TestDatabase, migrationId: string): Promise<Database> {
-  const db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
-  const all = loadMigrations();
-  const cut = all.findIndex((migration) => migration.id === migrationId);
-  assert.ok(cut > 0, `migration ${migrationId} exists`);
-  await migrate(db, all.slice(0, cut));
-  return db;
-}
 
 describe(`upgrade: people from existing voters, board users and contact e-mails (${MIGRATION})`, () => {
   let database: TestDatabase;

@@ -13,26 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { Database } from '../../src/db/database.ts';
-import { migrate } from '../../src/db/migrate.ts';
-import { openDatabase } from '../../src/db/open.ts';
-import { newId } from '../../src/kernel/ids.ts';
-import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/resources/projects/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { migratedProject, withDb } from '../support/database-project.ts';
 import { startServerProcess, type ServerProcess } from '../support/server.ts';
 
 const PACKAGE_DIR = fileURLToPath(new URL('../../', import.meta.url));
 /** Concurrent writers: each sends its next write as soon as the last one is answered. */
 const WRITERS = 4;
-
-async function withDb<T>(database: TestDatabase, fn: (db: Database) => Promise<T>): Promise<T> {
-  const db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
-  try {
-    return await fn(db);
-  } finally {
-    await db.close();
-  }
-}
 
 /** `npm run backup -- <file>` with the server's settings; resolves with its exit code and output. */
 function runBackup(database: TestDatabase, file: string): Promise<{ code: number | null; output: string }> {
@@ -59,12 +46,7 @@ describe('backup under write load, and restore', () => {
   before(async () => {
     source = await createTestDatabase();
     restored = await createTestDatabase();
-    await withDb(source, async (db) => {
-      await migrate(db);
-      projectId = newId('proj');
-      await createProject(db, { id: projectId, name: 'Backups', slug: projectId, monthlyQuota: null });
-      key = (await createApiKey(db, projectId, 'live', ALL_PUBLIC_SCOPES)).key;
-    });
+    ({ projectId, key } = await migratedProject(source, 'Backups'));
   });
   after(async () => {
     await server?.stop('SIGKILL');

@@ -7,28 +7,15 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import http from 'node:http';
-import type { Database } from '../../src/db/database.ts';
-import { migrate } from '../../src/db/migrate.ts';
-import { openDatabase } from '../../src/db/open.ts';
-import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/resources/projects/index.ts';
-import { newId } from '../../src/kernel/ids.ts';
 import { Api } from '../support/api.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { migratedProject, withDb } from '../support/database-project.ts';
 import { startServerProcess, type ServerProcess } from '../support/server.ts';
 
 // Generous: the burst must drain on a loaded 2-core machine too; the point is exit 0, not speed.
 const GRACE_SECONDS = 15;
 
 /** Runs `fn` on a direct connection to the test database while no server process has it open. */
-async function withDb<T>(database: TestDatabase, fn: (db: Database) => Promise<T>): Promise<T> {
-  const db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
-  try {
-    return await fn(db);
-  } finally {
-    await db.close();
-  }
-}
-
 /** Rows as plain objects (node:sqlite returns null-prototype rows). */
 const plain = <T extends object>(rows: T[]): T[] => rows.map((row) => ({ ...row }));
 
@@ -57,12 +44,7 @@ describe('durability and shutdown', () => {
 
   before(async () => {
     database = await createTestDatabase();
-    await withDb(database, async (db) => {
-      await migrate(db);
-      projectId = newId('proj');
-      await createProject(db, { id: projectId, name: 'Durability', slug: projectId, monthlyQuota: null });
-      key = (await createApiKey(db, projectId, 'live', ALL_PUBLIC_SCOPES)).key;
-    });
+    ({ projectId, key } = await migratedProject(database, 'Durability'));
   });
 
   after(async () => {

@@ -13,12 +13,8 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Database } from '../../src/db/database.ts';
-import { migrate } from '../../src/db/migrate.ts';
-import { openDatabase } from '../../src/db/open.ts';
-import { newId } from '../../src/kernel/ids.ts';
-import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/resources/projects/index.ts';
 import { createTestDatabase, type TestDatabase, testDbKind } from '../support/database.ts';
+import { migratedProject } from '../support/database-project.ts';
 import { startServerProcess, type ServerProcess } from '../support/server.ts';
 
 const skip = testDbKind() === 'sqlite' ? false : 'SQLite only: PostgreSQL has no shared wal-index';
@@ -32,15 +28,7 @@ describe('the wal-index stays owned while other processes open the database', { 
 
   before(async () => {
     database = await createTestDatabase();
-    const db: Database = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
-    try {
-      await migrate(db);
-      const projectId = newId('proj');
-      await createProject(db, { id: projectId, name: 'Locks', slug: projectId, monthlyQuota: null });
-      key = (await createApiKey(db, projectId, 'live', ALL_PUBLIC_SCOPES)).key;
-    } finally {
-      await db.close();
-    }
+    ({ key } = await migratedProject(database, 'Locks'));
   });
   after(async () => {
     await server?.stop('SIGKILL');

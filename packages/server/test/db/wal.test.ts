@@ -12,11 +12,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { migrate } from '../../src/db/migrate.ts';
-import { openDatabase } from '../../src/db/open.ts';
 import { readWalIndex } from '../../src/db/sqlite-checkpointer.ts';
-import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/resources/projects/index.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../support/database.ts';
+import { migratedProject } from '../support/database-project.ts';
 import { startServerProcess, type ServerProcess } from '../support/server.ts';
 
 const skip = testDbKind() === 'sqlite' ? false : 'SQLite only: PostgreSQL has no WAL file of ours to watch';
@@ -82,12 +80,8 @@ describe('SQLite WAL under sustained writes', { skip }, () => {
     database = await createTestDatabase('sqlite');
     dbPath = join(database.dataDir, 'signpost.db');
     walPath = `${dbPath}-wal`;
-    const db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
-    await migrate(db);
     // A plan quota: every authenticated request also runs the quota upsert … RETURNING.
-    await createProject(db, { id: 'wal', name: 'WAL', slug: 'wal', monthlyQuota: 100_000_000 });
-    key = (await createApiKey(db, 'wal', 'live', ALL_PUBLIC_SCOPES)).key;
-    await db.close();
+    ({ key } = await migratedProject(database, 'WAL', { monthlyQuota: 100_000_000 }));
     server = await startServerProcess(database, { SQLITE_CHECKPOINT_PAGES: String(CHECKPOINT_PAGES) });
     sampler = setInterval(() => (maxWal = Math.max(maxWal, walBytes(dbPath))), 20);
   });

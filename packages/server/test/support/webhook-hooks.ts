@@ -3,10 +3,9 @@
  * fire events, an endpoint's deliveries, and a wait for a condition.
  */
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Api } from './api.ts';
 import type { ManagedProject } from './manage-fixtures.ts';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const end = Date.now() + timeoutMs;

@@ -5,27 +5,28 @@
  * the mix is the bench's own scenarios, each its own wrk process with a few connections, all
  * running together: public reads (features, the 100,000-feature roadmap, site config, OFREP),
  * public writes (new error groups, log batches), board pages and management reads of the
- * 100,000 log groups (lists, a text search, the histogram). The hosted MCP is not in the mix yet.
+ * 100,000 log groups (`BENCH_LOG_GROUPS` for another count; lists, a text search, the histogram). The hosted MCP is not in the mix yet.
  *
  *   npm run loop-delay -w @signpost/bench            # SQLite; --db postgres | both
  *   BENCH_SOAK_SECONDS (30), BENCH_SOAK_CONNECTIONS (2 per scenario),
  *   BENCH_SOAK_SMALL=1: 100 roadmap features and no log groups (a quick check of the step itself)
+ *   BENCH_SERVER_NODE_ARGS: node flags for the server, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'
  *
  * Prints the delay (p50, p99, max) and each scenario's rate, p99 and errors; writes
  * results/loop-delay[-<db>].json. The server is pinned to core 0 and every wrk of the mix to core 1
  * (with taskset), so the delay is the server's own and not the run queue of a core it shares with
- * eleven load generators; BENCH_SOAK_WARMUP_SECONDS (10) of the mix run first and are not counted.
+ * eleven load generators (on PostgreSQL its backends of the bench's database go to core 1 too); BENCH_SOAK_WARMUP_SECONDS (10) of the mix run first and are not counted.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { DB_LABEL, databasesOf, dbModeOf, type PreparedDatabase, prepareDatabase } from './databases.ts';
+import { DB_LABEL, databasesOf, dbModeOf, pinBackends, type PreparedDatabase, prepareDatabase } from './databases.ts';
 import { hasTaskset, startServer, stopProcess } from './processes.ts';
 import { roadmapScenarioId } from './scenario-ids.ts';
 import { scenarios, serverValuesOf } from './scenarios.ts';
-import { seedBenchDatabase } from './seed.ts';
+import { BENCH_LOG_GROUPS, seedBenchDatabase } from './seed.ts';
 import { errorsOf, runWrk } from './wrk.ts';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -57,6 +58,8 @@ const MIX = [
   'logs-histogram',
 ];
 
+/** BENCH_SERVER_NODE_ARGS: more node flags for the server (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'). */
+const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
 /** BENCH_SOAK_ONLY: a part of the mix (comma-separated ids), to find which of it delays the loop. */
 const ONLY = process.env['BENCH_SOAK_ONLY']?.split(',');
 
@@ -82,7 +85,11 @@ async function soak(db: 'sqlite' | 'postgres', work: string) {
     await database.settle();
     const out = join(work, `delay-${db}.jsonl`);
     process.env['LOOP_DELAY_OUT'] = out;
-    const server = await startServer(SERVER_MAIN, dataDir, database.databaseUrl, ['--import', PROBE]);
+    const server = await startServer(SERVER_MAIN, dataDir, database.databaseUrl, [
+      '--import',
+      PROBE,
+      ...SERVER_NODE_ARGS,
+    ]);
     try {
       const origin = `http://127.0.0.1:${server.port}`;
       const { hash, ofrepEtag } = await serverValuesOf(origin, data.key);
@@ -106,6 +113,11 @@ async function soak(db: 'sqlite' | 'postgres', work: string) {
       await delay(2_000);
       server.child.kill('SIGUSR2'); // quiet
       const wrkOptions = { threads: 1, connections: CONNECTIONS, scriptDir, core: hasTaskset ? WRK_CORE : undefined };
+      // PostgreSQL's backends serving the bench's database go to the load generators' core too:
+      // sharing the server's core, a dozen runnable backends held it in the scheduler's queue for
+      // a period of several milliseconds each turn, which the probe read as the loop's delay.
+      // Again every few seconds: the pool opens connections as the load needs them.
+      const pinning = database.name && hasTaskset ? keepPinned(database.name) : undefined;
       await Promise.all(chosen.map((scenario) => runWrk(origin, scenario.request, { ...wrkOptions, seconds: WARMUP })));
       server.child.kill('SIGUSR2'); // warm-up: dropped
       const runs = chosen.map((scenario) =>
@@ -116,16 +128,28 @@ async function soak(db: 'sqlite' | 'postgres', work: string) {
       );
       const results = await Promise.all(runs);
       server.child.kill('SIGUSR2'); // the mix
+      pinning?.stop();
       await delay(300);
       const lines = readFileSync(out, 'utf8').trim().split('\n');
       const [, quiet, , loaded] = lines.map((line) => JSON.parse(line) as Delay);
       return { db, quiet: quiet!, loaded: loaded!, results };
     } finally {
       await stopProcess(server.child);
+      // BENCH_SERVER_OUTPUT: where to keep the server's output (e.g. with '--trace-gc').
+      const keep = process.env['BENCH_SERVER_OUTPUT'];
+      if (keep) writeFileSync(`${keep}.${db}`, server.output());
     }
   } finally {
     await database?.drop();
   }
+}
+
+/** Pins the backends of database `name` to the load generators' core now and every 2 s until stopped. */
+function keepPinned(name: string): { stop(): void } {
+  const pin = () => void pinBackends(name, WRK_CORE).catch(() => undefined);
+  pin();
+  const timer = setInterval(pin, 2_000);
+  return { stop: () => clearInterval(timer) };
 }
 
 async function main(): Promise<void> {
@@ -134,7 +158,7 @@ async function main(): Promise<void> {
   const report: Awaited<ReturnType<typeof soak>>[] = [];
   try {
     process.stdout.write(
-      `Event-loop delay under the mixed soak: ${SECONDS} s, ${CONNECTIONS} connections per scenario, roadmap of ${ROADMAP.toLocaleString('en-US')}${SMALL ? ', no log groups (small)' : ', 100,000 log groups'}\n`,
+      `Event-loop delay under the mixed soak: ${SECONDS} s, ${CONNECTIONS} connections per scenario, roadmap of ${ROADMAP.toLocaleString('en-US')}${SMALL ? ', no log groups (small)' : `, ${BENCH_LOG_GROUPS.toLocaleString('en-US')} log groups`}\n`,
     );
     for (const db of databasesOf(mode)) {
       const run = await soak(db, work);

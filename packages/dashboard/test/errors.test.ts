@@ -9,7 +9,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { type SeededProject, seedProject } from './seed-project.ts';
-import { type DashboardEnv, expectAccessible, startDashboardEnv, untilButtonsIdle, watchedPage } from './support.ts';
+import {
+  type DashboardEnv,
+  expectAccessible,
+  explained,
+  startDashboardEnv,
+  untilButtonsIdle,
+  watchedPage,
+} from './support.ts';
 
 const now = Date.now();
 const crash = {
@@ -202,8 +209,12 @@ describe('dashboard errors and bug reports', () => {
     await page.getByRole('button', { name: 'Ignore' }).click();
     await page.locator('.report-header .report-status').filter({ hasText: 'Ignored' }).waitFor();
     await untilButtonsIdle(page);
-    await page.getByRole('button', { name: 'Reopen' }).click();
-    await page.locator('.report-header .report-status').filter({ hasText: 'Open' }).waitFor();
+    await explained(
+      page,
+      'main',
+      () => page.getByRole('button', { name: 'Reopen' }).click(),
+      () => page.locator('.report-header .report-status').filter({ hasText: 'Open' }).waitFor(),
+    );
     assert.deepEqual(problems, []);
   });
 

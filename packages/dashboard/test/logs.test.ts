@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { type SeededProject, seedProject } from './seed-project.ts';
-import { type DashboardEnv, expectAccessible, startDashboardEnv, untilButtonsIdle } from './support.ts';
+import { type DashboardEnv, expectAccessible, explained, startDashboardEnv, untilButtonsIdle } from './support.ts';
 
 const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
@@ -225,8 +225,12 @@ describe('dashboard log explorer', () => {
     await page.getByRole('button', { name: 'Ignore' }).click();
     await page.getByRole('status').filter({ hasText: 'Ignored.' }).waitFor();
     await untilButtonsIdle(page);
-    await page.getByRole('button', { name: 'Reopen' }).click();
-    await page.getByRole('status').filter({ hasText: 'Reopened.' }).waitFor();
+    await explained(
+      page,
+      'section[aria-labelledby="triage-status-title"]',
+      () => page.getByRole('button', { name: 'Reopen' }).click(),
+      () => page.getByRole('status').filter({ hasText: 'Reopened.' }).waitFor(),
+    );
     assert.match((await page.locator('.log-facts').textContent()) ?? '', /StatusOpen/);
     assert.deepEqual(problems, []);
   });

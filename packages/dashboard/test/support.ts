@@ -33,3 +33,32 @@ export async function watchedPage(browser: Browser): Promise<{ page: Page; probl
 export async function untilButtonsIdle(page: Page): Promise<void> {
   await page.locator('button[aria-busy="true"]').first().waitFor({ state: 'detached' });
 }
+
+/**
+ * Runs one step of a page (`act`, then `until`) and, when it fails, says what the page did
+ * meanwhile: the API calls it made with their answers, and the text of `section` (a status
+ * change that did nothing once in several whole runs on a loaded machine, cause unknown).
+ */
+export async function explained(page: Page, section: string, act: () => Promise<void>, until: () => Promise<void>) {
+  const calls: string[] = [];
+  const started = Date.now();
+  const onResponse = (response: { url(): string; status(): number; request(): { method(): string } }) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith('/api/'))
+      calls.push(`${Date.now() - started} ms ${response.request().method()} ${url.pathname} → ${response.status()}`);
+  };
+  page.on('response', onResponse);
+  try {
+    await act();
+    await until();
+  } catch (error) {
+    const shown = await page
+      .locator(section)
+      .first()
+      .evaluate((element) => element.outerHTML)
+      .catch(() => '(section not found)');
+    throw new Error(`${(error as Error).message}\nAPI calls:\n${calls.join('\n')}\nSection:\n${shown}`);
+  } finally {
+    page.off('response', onResponse);
+  }
+}

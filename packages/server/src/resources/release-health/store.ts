@@ -20,6 +20,7 @@ interface SessionState {
   release: string;
   sdk_environment: string;
   hour: string;
+  started: string;
   status: CountedStatus;
   distinct_id: string | null;
 }
@@ -171,24 +172,31 @@ async function touchUser(
   }
 }
 
+/** A session's row, locked (a no-op UPDATE), as the statement finds it. */
+const LOCK_SESSION = 'UPDATE release_sessions SET status = status WHERE project_id = ? AND environment = ? AND sid = ?';
+const LOCKED = 'RETURNING release, sdk_environment, hour, started, status, distinct_id';
+
 /**
  * One session update, inside the envelope's transaction. The first update of a session counts
  * it under the release, SDK environment and hour it started in; a later one moves it only to a
  * worse status (an `exited` after `crashed` changes nothing). The session's row is locked first
  * (a no-op UPDATE), so concurrent updates of one session on PostgreSQL count it once.
+ *
+ * A session's updates repeat its `started` (Sentry's SDKs set it once), so the lookups name it:
+ * on PostgreSQL, where release_sessions is partitioned by day of `started` and its key holds it
+ * (migration 202701300100, partitions.ts), a lookup reads that day's partition alone. On SQLite
+ * the key is (project_id, environment, sid) and the predicate changes nothing for such updates.
+ * An update whose `started` differs from its session's finds no row by it: on SQLite its insert
+ * then meets the key, and the lookup by id alone (the one that names no day) finds the session as
+ * before; on PostgreSQL the pair is another key, a session of its own.
  */
 export async function applySessionUpdate(tx: Queryable, scope: Scope, update: SessionUpdate): Promise<void> {
   const key = [scope.projectId, scope.environment, update.sid] as const;
-  let [state] = await tx.all<SessionState>(
-    `UPDATE release_sessions SET status = status WHERE project_id = ? AND environment = ? AND sid = ?
-     RETURNING release, sdk_environment, hour, status, distinct_id`,
-    key,
-  );
+  let [state] = await tx.all<SessionState>(`${LOCK_SESSION} AND started = ? ${LOCKED}`, [...key, update.started]);
   if (!state) {
-    // No conflict target, on purpose: the key is (project_id, environment, sid) today, and a later
-    // migration partitions release_sessions on PostgreSQL by `started`, which its key then holds
-    // too (partitions.ts). A target-less insert stands on both shapes, so once every process runs
-    // this one the table can change under them (a session's updates repeat its start).
+    // No conflict target, on purpose: the key is (project_id, environment, sid) on SQLite and
+    // (project_id, environment, sid, started) on PostgreSQL (partitions.ts), and the release
+    // before the partitioning inserted with this statement too: it stands on both shapes.
     const inserted = await tx.all<{ sid: string }>(
       `INSERT INTO release_sessions (project_id, environment, sid, release, sdk_environment, distinct_id, hour, started, status)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING sid`,
@@ -202,24 +210,24 @@ export async function applySessionUpdate(tx: Queryable, scope: Scope, update: Se
       await addTotals(tx, scope, update, delta);
       return;
     }
-    // Another transaction inserted it meanwhile: now it is there to lock.
-    [state] = await tx.all<SessionState>(
-      `UPDATE release_sessions SET status = status WHERE project_id = ? AND environment = ? AND sid = ?
-       RETURNING release, sdk_environment, hour, status, distinct_id`,
-      key,
-    );
+    // Another transaction inserted it meanwhile: now it is there to lock. Or (on SQLite) the
+    // session is there with another `started`: found by id alone, as before the partitioning.
+    [state] = await tx.all<SessionState>(`${LOCK_SESSION} AND started = ? ${LOCKED}`, [...key, update.started]);
+    state ??= (await tx.all<SessionState>(`${LOCK_SESSION} ${LOCKED}`, key))[0];
     if (!state) return;
   }
+  // The row found, by its key: on PostgreSQL its day's partition.
+  const row = [...key, state.started];
   const at = { release: state.release, sdkEnvironment: state.sdk_environment, hour: state.hour };
   const worse = STATUS_RANK[update.status] > STATUS_RANK[state.status];
   const delta = noDelta();
   if (worse) {
     delta[state.status]--;
     delta[update.status]++;
-    await tx.run('UPDATE release_sessions SET status = ? WHERE project_id = ? AND environment = ? AND sid = ?', [
-      update.status,
-      ...key,
-    ]);
+    await tx.run(
+      'UPDATE release_sessions SET status = ? WHERE project_id = ? AND environment = ? AND sid = ? AND started = ?',
+      [update.status, ...row],
+    );
     await tx.run(moveStatement(state.status, update.status), [
       scope.projectId,
       scope.environment,
@@ -230,10 +238,10 @@ export async function applySessionUpdate(tx: Queryable, scope: Scope, update: Se
   }
   const did = state.distinct_id ?? update.did;
   if (did !== null && state.distinct_id === null) {
-    await tx.run('UPDATE release_sessions SET distinct_id = ? WHERE project_id = ? AND environment = ? AND sid = ?', [
-      did,
-      ...key,
-    ]);
+    await tx.run(
+      'UPDATE release_sessions SET distinct_id = ? WHERE project_id = ? AND environment = ? AND sid = ? AND started = ?',
+      [did, ...row],
+    );
     const status = worse ? update.status : state.status;
     await touchUser(tx, scope, at, did, status === 'crashed', delta);
   } else if (did !== null && worse && update.status === 'crashed') {

@@ -122,7 +122,7 @@ describe('session state in day partitions on PostgreSQL', pgOnly, () => {
     assert.equal(await sessionCount(), counted + 2, 'two sessions, each counted once');
   });
 
-  it("looks a session up in its day's partition only: every statement of an update reads one partition", async () => {
+  it("looks a session up in its day's partition: an update's statements read one partition, a new session's search a dozen days", async () => {
     const now = new Date();
     await keeper().keep(now);
     assert.ok((await partitionsOf()).length >= 9, 'the window, two days ahead and DEFAULT');
@@ -158,16 +158,31 @@ describe('session state in day partitions on PostgreSQL', pgOnly, () => {
       await server.db.transaction((tx) => applySessionUpdate(recorded(tx), scope, update));
     }
     const lookups = statements.filter((s) => /^\s*UPDATE release_sessions\b/.test(s.sql));
-    assert.equal(lookups.length, 4, lookups.map((s) => s.sql).join('\n'));
-    for (const { sql, params } of lookups) {
+    const readBy = async ({ sql, params }: (typeof statements)[number]) => {
       const [plan] = await server.db.all<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
-      const read = new Set(
+      return new Set(
         planNodes(plan!['QUERY PLAN'])
           .map((node) => node['Relation Name'])
           .filter((name) => name !== undefined && name !== 'release_sessions'),
       );
-      assert.deepEqual([...read], [dayName(started)], `${sql}: reads ${[...read].join(', ')}`);
+    };
+    const exact = lookups.filter((s) => /started = \?/.test(s.sql));
+    assert.equal(exact.length, 4, lookups.map((s) => s.sql).join('\n'));
+    for (const statement of exact) {
+      const read = await readBy(statement);
+      assert.deepEqual([...read], [dayName(started)], `${statement.sql}: reads ${[...read].join(', ')}`);
     }
+    // The new session's first lookup missed, and it was looked for by id among the starts an
+    // update can name (six days either side): those days' partitions, not the others.
+    const windowed = lookups.filter((s) => /started >= \?/.test(s.sql));
+    assert.equal(windowed.length, 1, lookups.map((s) => s.sql).join('\n'));
+    const read = await readBy(windowed[0]!);
+    const near = new Set(
+      Array.from({ length: 13 }, (_, i) => dayName(new Date(started.getTime() + (i - 6) * DAY))).concat(
+        'release_sessions_default',
+      ),
+    );
+    assert.ok(read.size > 0 && [...read].every((name) => near.has(name)), `reads ${[...read].join(', ')}`);
     assert.deepEqual(await placeOf(sid), [`${dayName(started)} crashed`]);
   });
 

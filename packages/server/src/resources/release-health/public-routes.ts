@@ -18,10 +18,7 @@ const SessionBody = Type.Object(
           did: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The user (id or e-mail)' })),
           status: StringEnum(['ok', 'exited', 'errored', 'unhandled', 'abnormal', 'crashed'] as const),
           errors: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
-          started: Type.String({
-            format: 'date-time',
-            description: 'When the session started, the same in every update',
-          }),
+          started: Type.String({ format: 'date-time' }),
           release: Type.String({ minLength: 1, maxLength: 200, description: '`<package>@` prefixes are dropped' }),
           environment: Type.Optional(Type.String({ maxLength: 200, description: 'The SDK environment' })),
         },

@@ -13,6 +13,7 @@ import {
   STATUS_RANK,
   type SessionAggregate,
   type SessionUpdate,
+  UPDATE_WINDOW_MS,
 } from './parse.ts';
 import { addTotals, noDelta, type TotalsDelta } from './store-totals.ts';
 
@@ -172,6 +173,12 @@ async function touchUser(
   }
 }
 
+/**
+ * How far apart two starts of one session's updates can be: each update's start is accepted from
+ * UPDATE_WINDOW_MS before its arrival to a day after (parse.ts), so a day more than the window.
+ */
+const SAME_SESSION_MS = UPDATE_WINDOW_MS + 24 * 3600_000;
+
 /** A session's row, locked (a no-op UPDATE), as the statement finds it. */
 const LOCK_SESSION = 'UPDATE release_sessions SET status = status WHERE project_id = ? AND environment = ? AND sid = ?';
 const LOCKED = 'RETURNING release, sdk_environment, hour, started, status, distinct_id';
@@ -182,17 +189,26 @@ const LOCKED = 'RETURNING release, sdk_environment, hour, started, status, disti
  * worse status (an `exited` after `crashed` changes nothing). The session's row is locked first
  * (a no-op UPDATE), so concurrent updates of one session on PostgreSQL count it once.
  *
- * A session's updates repeat its `started` (Sentry's SDKs set it once), so the lookups name it:
- * on PostgreSQL, where release_sessions is partitioned by day of `started` and its key holds it
- * (migration 202701300100, partitions.ts), a lookup reads that day's partition alone. On SQLite
- * the key is (project_id, environment, sid) and the predicate changes nothing for such updates.
- * An update whose `started` differs from its session's finds no row by it: on SQLite its insert
- * then meets the key, and the lookup by id alone (the one that names no day) finds the session as
- * before; on PostgreSQL the pair is another key, a session of its own.
+ * A session's updates repeat its `started` (Sentry's SDKs set it once), so the first lookup names
+ * it: on PostgreSQL, where release_sessions is partitioned by day of `started` and its key holds it
+ * (migration 202701300100, partitions.ts), that lookup reads that day's partition alone. An update
+ * that names another start (a client of POST /sessions may send its own clock's) is still its
+ * session's: when the first lookup misses, the session is looked for by id among the starts its
+ * updates can have (both within the accepted window of the update's time, so at most six days
+ * either side of the update's `started`: a dozen day partitions, only for a new session or such an
+ * update), as SQLite's key (project_id, environment, sid) finds it, before a new one is inserted.
  */
 export async function applySessionUpdate(tx: Queryable, scope: Scope, update: SessionUpdate): Promise<void> {
   const key = [scope.projectId, scope.environment, update.sid] as const;
   let [state] = await tx.all<SessionState>(`${LOCK_SESSION} AND started = ? ${LOCKED}`, [...key, update.started]);
+  if (!state) {
+    const at = Date.parse(update.started);
+    [state] = await tx.all<SessionState>(`${LOCK_SESSION} AND started >= ? AND started <= ? ${LOCKED}`, [
+      ...key,
+      new Date(at - SAME_SESSION_MS).toISOString(),
+      new Date(at + SAME_SESSION_MS).toISOString(),
+    ]);
+  }
   if (!state) {
     // No conflict target, on purpose: the key is (project_id, environment, sid) on SQLite and
     // (project_id, environment, sid, started) on PostgreSQL (partitions.ts), and the release

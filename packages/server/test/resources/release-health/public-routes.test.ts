@@ -8,18 +8,11 @@ import { managedProjectSuite } from '../../support/manage-fixtures.ts';
 
 describe('POST /sessions', () => {
   const p = managedProjectSuite();
-  // A session's updates repeat when it started, as the error tracker sends them (on PostgreSQL a
-  // session is found by its id and start: release-health/store.ts).
-  const starts = new Map<string, string>();
-  const startOf = (sid: string) => {
-    if (!starts.has(sid)) starts.set(sid, new Date().toISOString());
-    return starts.get(sid)!;
-  };
   const update = (sid: string, status: string, extra: Record<string, unknown> = {}) => ({
     sid,
     did: 'ada',
     status,
-    started: startOf(sid),
+    started: new Date().toISOString(),
     release: 'cli@6.0.0',
     ...extra,
   });

@@ -29,7 +29,7 @@ import { domainOfSender, OutboxWorker, registerNotificationHandlers } from './re
 import { registerShippingHandler } from './resources/features/mount.ts';
 import { registerReleaseHubHandlers } from './resources/release-hub/mount.ts';
 import { ScheduleWorker } from './resources/changelog/mount.ts';
-import { ReleaseHealthWorker, sessionUserPartitions } from './resources/release-health/mount.ts';
+import { ReleaseHealthWorker, sessionPartitions, sessionUserPartitions } from './resources/release-health/mount.ts';
 import { SightingsWorker } from './resources/releases/mount.ts';
 import { LinesWorker, logLinePartitions } from './resources/logs/mount.ts';
 import { AlertWorker, errorEventPartitions, registerAlertHandlers } from './resources/reports/mount.ts';
@@ -214,7 +214,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   const changelogSchedule = new ScheduleWorker({ db, intervalMs: config.changelogScheduleIntervalMs, log: app.log });
   app.addHook('onReady', async () => changelogSchedule.start());
   app.addHook('preClose', async () => changelogSchedule.stop());
-  // Release health: version-check counts written every second, old sessions expired in batches.
+  // Release health: version-check counts written every second, old rows expired in batches.
   const releaseHealth = new ReleaseHealthWorker({
     db,
     retentionDays: config.sessionRetentionDays,
@@ -232,8 +232,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     db,
     tables: [
       errorEventPartitions(config.errorAlerts.retentionDays),
-      // Not the session state table yet: a later migration partitions it (release-health/partitions.ts).
       sessionUserPartitions(config.sessionRetentionDays),
+      sessionPartitions(),
       ...logLinePartitions(config.logLines.retentionDays),
     ],
     intervalMs: config.partitionKeeperIntervalMs,

@@ -92,7 +92,7 @@ export interface Config {
   sessionRetentionDays: number;
   /**
    * `PARTITION_KEEPER_INTERVAL_MS`: on PostgreSQL, how often the partition keeper makes the time
-   * partitions of error_events, release_session_users and log_lines (with log_line_spans) ahead
+   * partitions of error_events, release_session_users, release_sessions and log_lines (with log_line_spans) ahead
    * and drops those past retention
    * (db/partition-keeper.ts; one process at a time does it); 0 runs no keeper in this process.
    */

@@ -1,6 +1,7 @@
 /**
  * Time partitions on PostgreSQL (issue 37). The tables that grow with time and expire by time
- * (error_events by `received_at`, release_session_users by `hour`) are partitioned by RANGE on that
+ * (error_events by `received_at`, release_session_users by `hour`, release_sessions by `started`,
+ * log_lines by `ts` and log_line_spans by `max_ts`) are partitioned by RANGE on that
  * ISO-8601 text column, declared `COLLATE "C"` so that ranges compare as the text sorts, which is
  * as time sorts (a language's collation would skip the punctuation). One partition per UTC day or
  * ISO week (from Monday), named `<table>_p<yyyymmdd of its first day>`, and a DEFAULT partition,

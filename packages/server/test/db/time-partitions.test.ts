@@ -3,8 +3,9 @@
  * migration made error_events and release_session_users (both by week) partitioned tables with a
  * DEFAULT partition, and left release_sessions whole: the release before inserts sessions with
  * `ON CONFLICT (project_id, environment, sid)`, which a partitioned key (holding `started`) could not
- * match during a rolling upgrade; a later migration partitions it (release-health/partitions.ts).
- * The release before's inserts are run here against the new schema. The keeper makes partitions ahead and drops those wholly past retention, one
+ * match during a rolling upgrade; a later migration, 202701300100, partitions it by day
+ * (test/db/session-partitions.test.ts). The release before's inserts of the tables partitioned
+ * here are run against the new schema. The keeper makes partitions ahead and drops those wholly past retention, one
  * process at a time; a row with no partition for its time lands in DEFAULT and is still read, and
  * moves into its partition once the keeper makes it. Rows are written through the real routes and
  * aged by moving their times (PostgreSQL moves a row between partitions when its key changes); the
@@ -89,7 +90,7 @@ describe('time partitions on PostgreSQL', pgOnly, () => {
     const sessions = await server.db.get<{ kind: string }>(
       "SELECT relkind AS kind FROM pg_class WHERE relname = 'release_sessions'",
     );
-    assert.equal(sessions?.kind, 'r', 'release_sessions stays a plain table in this release');
+    assert.equal(sessions?.kind, 'p', 'release_sessions too, by the later migration (session-partitions.test.ts)');
     for (const table of ['error_events', 'release_session_users']) {
       const kind = await server.db.get<{ kind: string }>('SELECT relkind AS kind FROM pg_class WHERE relname = ?', [
         table,
@@ -153,16 +154,13 @@ describe('time partitions on PostgreSQL', pgOnly, () => {
   it("runs the release before's inserts on the new tables (a rolling upgrade's old processes)", async () => {
     // As the release before this migration wrote them (its release-health/store.ts and
     // reports/store-groups.ts): each conflict target must match a unique index, or PostgreSQL
-    // refuses the statement (42P10) and every such request of an old process answers 500.
+    // refuses the statement (42P10) and every such request of an old process answers 500. Its
+    // session insert, `ON CONFLICT (project_id, environment, sid)`, stood on this migration's
+    // schema and no longer does on 202701300100's (release_sessions' key holds `started`): that
+    // migration is the contract step, for a rolling upgrade from the release after this one,
+    // whose insert names no target (session-partitions.test.ts runs its statements).
     const hour = `${new Date().toISOString().slice(0, 13)}:00:00.000Z`;
-    const sid = randomUUID();
-    const session = [p.projectId, 'live', sid, '9.0.0', 'production', 'ada', hour, new Date().toISOString(), 'healthy'];
     for (let i = 0; i < 2; i++) {
-      await server.db.run(
-        `INSERT INTO release_sessions (project_id, environment, sid, release, sdk_environment, distinct_id, hour, started, status)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, environment, sid) DO NOTHING RETURNING sid`,
-        session,
-      );
       await server.db.run(
         `INSERT INTO release_session_users (project_id, environment, release, sdk_environment, hour, distinct_id, crashed)
          VALUES (?, 'live', '9.0.0', 'production', ?, 'ada', 0)
@@ -178,11 +176,10 @@ describe('time partitions on PostgreSQL', pgOnly, () => {
           [p.projectId],
         ))!.n,
       );
-    assert.equal(await count('release_sessions'), 1);
     assert.equal(await count('release_session_users'), 1);
   });
 
-  it('drops session users by the week past retention; session state is expired by the worker in batches', async () => {
+  it('drops session users by the week past retention; session state with no day of its own is expired by the worker', async () => {
     const number = (await server.db.get<{ ingest_number: number }>('SELECT ingest_number FROM projects WHERE id = ?', [
       p.projectId,
     ]))!.ingest_number;
@@ -218,7 +215,8 @@ describe('time partitions on PostgreSQL', pgOnly, () => {
     assert.ok(users!.dropped.some((partition) => partition.name === old));
     assert.equal(await exists(old), false);
 
-    // release_sessions is one table: its rows past the update window go by the worker's batches.
+    // No release_sessions partition is that old (this file's keepers do not keep it): the row
+    // lands in DEFAULT, which no drop empties, and the worker's batches delete it.
     await server.db.run('UPDATE release_sessions SET started = ? WHERE sid = ?', [
       new Date(now.getTime() - 10 * DAY).toISOString(),
       sid,
@@ -334,7 +332,7 @@ describe('the migration to time partitions keeps the rows', pgOnly, () => {
     await database?.drop();
   });
 
-  it('moves every event and session user into the partition of its time, none in DEFAULT; sessions stay whole', async () => {
+  it('moves every event, session user and session into the partition of its time, none in DEFAULT', async () => {
     const events = await server.db.all<{ at: string; place: string }>(
       "SELECT received_at AS at, tableoid::regclass::text AS place FROM error_events WHERE group_id = 'eg_parted' ORDER BY ordinal",
     );
@@ -359,7 +357,14 @@ describe('the migration to time partitions keeps the rows', pgOnly, () => {
       'SELECT tableoid::regclass::text AS place FROM release_sessions WHERE sid = ?',
       [sid],
     );
-    assert.equal(session?.place, 'release_sessions', 'not partitioned in this release');
+    assert.equal(
+      session?.place,
+      `release_sessions_p${slotStart(new Date(now - 2 * DAY), 'day')
+        .toISOString()
+        .slice(0, 10)
+        .replaceAll('-', '')}`,
+      'by the later migration, 202701300100',
+    );
   });
 
   it('finds a session from before the migration by its id: a later update changes it, not counts it again', async () => {

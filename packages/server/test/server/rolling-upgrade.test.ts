@@ -355,8 +355,10 @@ describe('a rolling upgrade on one PostgreSQL database', { skip }, () => {
         [projectId, traffic.lines],
       );
       assert.equal(lines.rows[0].n, traffic.lines.length, 'no acknowledged log line is lost');
-      const parted = await client.query("SELECT relkind FROM pg_class WHERE relname = 'log_lines'");
-      assert.equal(parted.rows[0].relkind, 'p', 'log_lines is partitioned by the end');
+      for (const table of ['log_lines', 'release_sessions']) {
+        const parted = await client.query('SELECT relkind FROM pg_class WHERE relname = $1', [table]);
+        assert.equal(parted.rows[0].relkind, 'p', `${table} is partitioned by the end`);
+      }
       const columns = await client.query(
         "SELECT count(*)::int AS n FROM information_schema.columns WHERE column_name = 'upgrade_probe'",
       );

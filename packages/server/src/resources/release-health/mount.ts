@@ -2,4 +2,4 @@
 export { releaseHealthManagementRoutes } from './management-routes.ts';
 export { ReleaseHealthWorker } from './worker.ts';
 export { sessionRoutes } from './public-routes.ts';
-export { sessionUserPartitions } from './partitions.ts';
+export { sessionPartitions, sessionUserPartitions } from './partitions.ts';

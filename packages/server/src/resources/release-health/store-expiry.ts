@@ -21,16 +21,16 @@ export type ExpiringTable =
 export async function expireBatch(db: Database, table: ExpiringTable, cutoff: string, limit: number): Promise<number> {
   const column = table === 'release_sessions' ? 'started' : table === 'release_users' ? 'last_hour' : 'hour';
   const key = {
-    release_sessions: 'project_id, environment, sid',
+    release_sessions: 'project_id, environment, sid, started',
     release_session_hours: 'project_id, environment, release, sdk_environment, hour',
     release_session_users: 'project_id, environment, release, sdk_environment, hour, distinct_id',
     release_users: 'project_id, environment, release, sdk_environment, distinct_id',
     release_checks: 'project_id, release, hour',
   }[table];
   // The outer condition repeats the inner one: on a table partitioned by that column (PostgreSQL's
-  // `release_session_users`, partitions.ts) it lets the delete visit only the partitions that can
-  // hold old rows (the edge week and DEFAULT; the keeper drops the ones wholly past); elsewhere it
-  // costs nothing. That table's key holds `hour`, as its primary key must.
+  // `release_session_users` and `release_sessions`, partitions.ts) it lets the delete visit only
+  // the partitions that can hold old rows (the edge and DEFAULT; the keeper drops the ones wholly
+  // past); elsewhere it costs nothing. Those tables' keys hold the column, as their primary keys must.
   const sql = `DELETE FROM ${table} WHERE ${column} < ? AND (${key}) IN (SELECT ${key} FROM ${table} WHERE ${column} < ? LIMIT ?)`;
   if (table === 'release_session_hours') return expireSessionHours(db, sql, cutoff, limit);
   if (table === 'release_checks') return expireCheckHours(db, sql, cutoff, limit);

@@ -13,6 +13,7 @@ import {
   STATUS_RANK,
   type SessionAggregate,
   type SessionUpdate,
+  UPDATE_WINDOW_MS,
 } from './parse.ts';
 import { addTotals, noDelta, type TotalsDelta } from './store-totals.ts';
 
@@ -20,6 +21,7 @@ interface SessionState {
   release: string;
   sdk_environment: string;
   hour: string;
+  started: string;
   status: CountedStatus;
   distinct_id: string | null;
 }
@@ -172,23 +174,45 @@ async function touchUser(
 }
 
 /**
+ * How far apart two starts of one session's updates can be: each update's start is accepted from
+ * UPDATE_WINDOW_MS before its arrival to a day after (parse.ts), so a day more than the window.
+ */
+const SAME_SESSION_MS = UPDATE_WINDOW_MS + 24 * 3600_000;
+
+/** A session's row, locked (a no-op UPDATE), as the statement finds it. */
+const LOCK_SESSION = 'UPDATE release_sessions SET status = status WHERE project_id = ? AND environment = ? AND sid = ?';
+const LOCKED = 'RETURNING release, sdk_environment, hour, started, status, distinct_id';
+
+/**
  * One session update, inside the envelope's transaction. The first update of a session counts
  * it under the release, SDK environment and hour it started in; a later one moves it only to a
  * worse status (an `exited` after `crashed` changes nothing). The session's row is locked first
  * (a no-op UPDATE), so concurrent updates of one session on PostgreSQL count it once.
+ *
+ * A session's updates repeat its `started` (Sentry's SDKs set it once), so the first lookup names
+ * it: on PostgreSQL, where release_sessions is partitioned by day of `started` and its key holds it
+ * (migration 202701300100, partitions.ts), that lookup reads that day's partition alone. An update
+ * that names another start (a client of POST /sessions may send its own clock's) is still its
+ * session's: when the first lookup misses, the session is looked for by id among the starts its
+ * updates can have (both within the accepted window of the update's time, so at most six days
+ * either side of the update's `started`: a dozen day partitions, only for a new session or such an
+ * update), as SQLite's key (project_id, environment, sid) finds it, before a new one is inserted.
  */
 export async function applySessionUpdate(tx: Queryable, scope: Scope, update: SessionUpdate): Promise<void> {
   const key = [scope.projectId, scope.environment, update.sid] as const;
-  let [state] = await tx.all<SessionState>(
-    `UPDATE release_sessions SET status = status WHERE project_id = ? AND environment = ? AND sid = ?
-     RETURNING release, sdk_environment, hour, status, distinct_id`,
-    key,
-  );
+  let [state] = await tx.all<SessionState>(`${LOCK_SESSION} AND started = ? ${LOCKED}`, [...key, update.started]);
   if (!state) {
-    // No conflict target, on purpose: the key is (project_id, environment, sid) today, and a later
-    // migration partitions release_sessions on PostgreSQL by `started`, which its key then holds
-    // too (partitions.ts). A target-less insert stands on both shapes, so once every process runs
-    // this one the table can change under them (a session's updates repeat its start).
+    const at = Date.parse(update.started);
+    [state] = await tx.all<SessionState>(`${LOCK_SESSION} AND started >= ? AND started <= ? ${LOCKED}`, [
+      ...key,
+      new Date(at - SAME_SESSION_MS).toISOString(),
+      new Date(at + SAME_SESSION_MS).toISOString(),
+    ]);
+  }
+  if (!state) {
+    // No conflict target, on purpose: the key is (project_id, environment, sid) on SQLite and
+    // (project_id, environment, sid, started) on PostgreSQL (partitions.ts), and the release
+    // before the partitioning inserted with this statement too: it stands on both shapes.
     const inserted = await tx.all<{ sid: string }>(
       `INSERT INTO release_sessions (project_id, environment, sid, release, sdk_environment, distinct_id, hour, started, status)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING sid`,
@@ -202,24 +226,24 @@ export async function applySessionUpdate(tx: Queryable, scope: Scope, update: Se
       await addTotals(tx, scope, update, delta);
       return;
     }
-    // Another transaction inserted it meanwhile: now it is there to lock.
-    [state] = await tx.all<SessionState>(
-      `UPDATE release_sessions SET status = status WHERE project_id = ? AND environment = ? AND sid = ?
-       RETURNING release, sdk_environment, hour, status, distinct_id`,
-      key,
-    );
+    // Another transaction inserted it meanwhile: now it is there to lock. Or (on SQLite) the
+    // session is there with another `started`: found by id alone, as before the partitioning.
+    [state] = await tx.all<SessionState>(`${LOCK_SESSION} AND started = ? ${LOCKED}`, [...key, update.started]);
+    state ??= (await tx.all<SessionState>(`${LOCK_SESSION} ${LOCKED}`, key))[0];
     if (!state) return;
   }
+  // The row found, by its key: on PostgreSQL its day's partition.
+  const row = [...key, state.started];
   const at = { release: state.release, sdkEnvironment: state.sdk_environment, hour: state.hour };
   const worse = STATUS_RANK[update.status] > STATUS_RANK[state.status];
   const delta = noDelta();
   if (worse) {
     delta[state.status]--;
     delta[update.status]++;
-    await tx.run('UPDATE release_sessions SET status = ? WHERE project_id = ? AND environment = ? AND sid = ?', [
-      update.status,
-      ...key,
-    ]);
+    await tx.run(
+      'UPDATE release_sessions SET status = ? WHERE project_id = ? AND environment = ? AND sid = ? AND started = ?',
+      [update.status, ...row],
+    );
     await tx.run(moveStatement(state.status, update.status), [
       scope.projectId,
       scope.environment,
@@ -230,10 +254,10 @@ export async function applySessionUpdate(tx: Queryable, scope: Scope, update: Se
   }
   const did = state.distinct_id ?? update.did;
   if (did !== null && state.distinct_id === null) {
-    await tx.run('UPDATE release_sessions SET distinct_id = ? WHERE project_id = ? AND environment = ? AND sid = ?', [
-      did,
-      ...key,
-    ]);
+    await tx.run(
+      'UPDATE release_sessions SET distinct_id = ? WHERE project_id = ? AND environment = ? AND sid = ? AND started = ?',
+      [did, ...row],
+    );
     const status = worse ? update.status : state.status;
     await touchUser(tx, scope, at, did, status === 'crashed', delta);
   } else if (did !== null && worse && update.status === 'crashed') {

@@ -5,15 +5,18 @@
  * whose 5-day update window has closed (plus a day) and the hourly counts older than
  * `SESSION_RETENTION_DAYS` (default 90); every `RELEASE_HEALTH_CHECK_INTERVAL_MS` (default 60000; 0:
  * never) it judges the releases with recent sessions for `release.health_dropped` (drops.ts).
- * On PostgreSQL release_session_users is time-partitioned (partitions.ts): the partition keeper
- * drops the weeks wholly past, and these batches meet only the rows of the edge week (and
- * DEFAULT). release_sessions is not partitioned yet: its batches delete its expired rows.
+ * On PostgreSQL release_session_users (by week) and release_sessions (by day) are time-partitioned
+ * (partitions.ts) and the partition keeper drops what is wholly past. These batches then meet only
+ * session users' edge week and DEFAULT, and no session the keeper will drop: on PostgreSQL they
+ * take only sessions older than the day before the one the keeper drops now, normally none (rows in
+ * DEFAULT: a restore, a clock far off; or days no keeper dropped for a day). On SQLite they delete
+ * every expired session, as before.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import { PollingWorker } from '../../kernel/poller.ts';
 import { checkHealthDrops } from './drops.ts';
-import { UPDATE_WINDOW_MS } from './parse.ts';
+import { SESSION_STATE_MS } from './partitions.ts';
 import { expireBatch } from './store-expiry.ts';
 import { flushVersionChecks } from './tally.ts';
 
@@ -62,11 +65,15 @@ export class ReleaseHealthWorker extends PollingWorker {
   /** Deletes what is past its time, batch by batch; the number of rows deleted. */
   async expire(now = new Date()): Promise<number> {
     const { db, retentionDays } = this.options;
-    const sessionsCutoff = new Date(now.getTime() - UPDATE_WINDOW_MS - DAY_MS).toISOString();
+    const sessionsCutoff = new Date(now.getTime() - SESSION_STATE_MS);
+    // PostgreSQL: only the rows of the days before the one the keeper drops now (partitions.ts).
+    const sessionsBefore = (
+      db.dialect === 'postgres' ? new Date(Math.floor(sessionsCutoff.getTime() / DAY_MS - 1) * DAY_MS) : sessionsCutoff
+    ).toISOString();
     const countsCutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
     let deleted = 0;
     for (const [table, cutoff] of [
-      ['release_sessions', sessionsCutoff],
+      ['release_sessions', sessionsBefore],
       ['release_session_hours', countsCutoff],
       ['release_session_users', countsCutoff],
       ['release_users', countsCutoff],

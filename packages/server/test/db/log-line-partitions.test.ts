@@ -12,13 +12,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
-import { loadMigrations, migrate } from '../../src/db/migrate.ts';
-import { openDatabase } from '../../src/db/open.ts';
 import { PartitionKeeper } from '../../src/db/partition-keeper.ts';
 import { slotStart } from '../../src/db/time-partitions.ts';
 import { LinesWorker, logLinePartitions } from '../../src/resources/logs/mount.ts';
 import { createProject } from '../../src/resources/projects/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { migratedUpTo } from '../support/upgrade-suite.ts';
 import { type ManagedProject, managedProject } from '../support/manage-fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -287,15 +286,7 @@ describe('the migration to log line partitions keeps the lines', pgOnly, () => {
 
   before(async () => {
     database = await createTestDatabase();
-    const db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
-    const all = loadMigrations();
-    await migrate(
-      db,
-      all.slice(
-        0,
-        all.findIndex((migration) => migration.id === '202701290100_log_line_partitions'),
-      ),
-    );
+    const db = await migratedUpTo(database, '202701290100_log_line_partitions');
     // What the server before the migration wrote: a group with three lines (one span each) and
     // a fourth line whose id the cap took back (ids never come back on PostgreSQL).
     await createProject(db, { id: 'parted', name: 'Parted', slug: 'parted', monthlyQuota: null });

@@ -14,8 +14,6 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import type { Queryable, SqlValue } from '../../src/db/database.ts';
-import { loadMigrations, migrate } from '../../src/db/migrate.ts';
-import { openDatabase } from '../../src/db/open.ts';
 import { PartitionKeeper } from '../../src/db/partition-keeper.ts';
 import { slotStart } from '../../src/db/time-partitions.ts';
 import { eraseSessionUser, sessionsOfUser } from '../../src/resources/release-health/index.ts';
@@ -24,6 +22,7 @@ import { sessionUpdate } from '../../src/resources/release-health/parse.ts';
 import { applySessionUpdate } from '../../src/resources/release-health/store.ts';
 import { createProject } from '../../src/resources/projects/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { migratedUpTo } from '../support/upgrade-suite.ts';
 import { type ManagedProject, managedProject } from '../support/manage-fixtures.ts';
 import { planNodes } from '../support/query-plans.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -163,7 +162,7 @@ describe('session state in day partitions on PostgreSQL', pgOnly, () => {
       return new Set(
         planNodes(plan!['QUERY PLAN'])
           .map((node) => node['Relation Name'])
-          .filter((name) => name !== undefined && name !== 'release_sessions'),
+          .filter((name): name is string => name !== undefined && name !== 'release_sessions'),
       );
     };
     const exact = lookups.filter((s) => /started = \?/.test(s.sql));
@@ -264,15 +263,7 @@ describe('the migration to day partitions of sessions keeps them', pgOnly, () =>
 
   before(async () => {
     database = await createTestDatabase();
-    const db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
-    const all = loadMigrations();
-    await migrate(
-      db,
-      all.slice(
-        0,
-        all.findIndex((migration) => migration.id === '202701300100_session_partitions'),
-      ),
-    );
+    const db = await migratedUpTo(database, '202701300100_session_partitions');
     // What the server before the migration wrote: sessions that started over the last 6 days (the
     // worker deletes older ones; the server's, on start, would race the test for them).
     await createProject(db, { id: 'sessions', name: 'Sessions', slug: 'sessions', monthlyQuota: null });

@@ -17,8 +17,7 @@ import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { Api } from '../support/api.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { loadMigrations, migrate } from '../../src/db/migrate.ts';
-import { openDatabase } from '../../src/db/open.ts';
+import { migratedUpTo } from '../support/upgrade-suite.ts';
 import { KEEPER_LOCK_CLASS, PartitionKeeper } from '../../src/db/partition-keeper.ts';
 import { ALL_PUBLIC_SCOPES, createApiKey, createProject } from '../../src/resources/projects/index.ts';
 import { slotStart } from '../../src/db/time-partitions.ts';
@@ -288,15 +287,7 @@ describe('the migration to time partitions keeps the rows', pgOnly, () => {
 
   before(async () => {
     database = await createTestDatabase();
-    const db = openDatabase({ databaseUrl: database.url, dataDir: database.dataDir });
-    const all = loadMigrations();
-    await migrate(
-      db,
-      all.slice(
-        0,
-        all.findIndex((migration) => migration.id === '202701140100_time_partitions'),
-      ),
-    );
+    const db = await migratedUpTo(database, '202701140100_time_partitions');
     // What the server before the migration wrote: a group with three kept events, a live session
     // and its user's hour.
     await createProject(db, { id: 'parted', name: 'Parted', slug: 'parted', monthlyQuota: null });

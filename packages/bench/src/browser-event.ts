@@ -231,7 +231,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       '| Scenario | Server | req/s | p99 | CPU/req | Floor req/s | Floor CPU/req | / floor |\n|---|---|---|---|---|---|---|---|\n',
     );
-    const ms = (value: number | undefined) => (value === undefined ? '–' : `${value.toFixed(2)} ms`);
+    const ms = (value: number | undefined) => (value === undefined ? '–' : `${value.toFixed(3)} ms`);
     for (const kind of KINDS) {
       const wantedOf = (target: Target) => request(target.ingestNumber, target.key, kind);
       // Warm-up of each, then the floor around every Signpost measurement (its mean is the floor).

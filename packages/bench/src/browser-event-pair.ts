@@ -7,7 +7,8 @@
  * of other jobs. An A/A run (a build against a copy of itself) read 1.005–1.008.
  *
  *   node src/browser-event-pair.ts <bin/signpost-server.js of A> <of B> [new,repeat,distinct]
- *   PAIR_SECONDS (8), PAIR_PAIRS (5), PAIR_CONNECTIONS (16 for each build)
+ *   PAIR_SECONDS (8), PAIR_PAIRS (5), PAIR_CONNECTIONS (16 for each build),
+ *   PAIR_NODE_ARGS_A, PAIR_NODE_ARGS_B (Node flags added to one build's, e.g. `--max-semi-space-size=8`)
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +25,7 @@ const [binA, binB, kinds = 'new,repeat'] = process.argv.slice(2);
 const SECONDS = Number(process.env['PAIR_SECONDS'] ?? 8);
 const PAIRS = Number(process.env['PAIR_PAIRS'] ?? 5);
 const CONNECTIONS = Number(process.env['PAIR_CONNECTIONS'] ?? 16);
+const NODE_ARGS = ['A', 'B'].map((name) => (process.env[`PAIR_NODE_ARGS_${name}`] ?? '').split(/\s+/).filter(Boolean));
 
 async function main(): Promise<void> {
   if (!binA || !binB) throw new Error('usage: node src/browser-event-pair.ts <bin A> <bin B> [kinds]');
@@ -38,7 +40,7 @@ async function main(): Promise<void> {
       mkdirSync(dataDir);
       const database = await prepareDatabase('sqlite', dataDir);
       const data = await seedBenchDatabase(database.databaseUrl, dataDir, { logGroups: false, roadmapSizes: [] });
-      const server = await startServer(main, dataDir, database.databaseUrl);
+      const server = await startServer(main, dataDir, database.databaseUrl, NODE_ARGS[i]);
       children.push(server.child);
       targets.push({ origin: `http://127.0.0.1:${server.port}`, pid: server.child.pid, data });
     }

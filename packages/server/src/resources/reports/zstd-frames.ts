@@ -66,7 +66,11 @@ class FrameCompressor {
   base64(input: Uint8Array): string | undefined {
     const room = bound(input.length);
     if (this.output.length < room) this.output = Buffer.allocUnsafe(room);
-    this.handle.writeSync(constants.ZSTD_e_end, input, 0, input.length, this.output, 0, this.output.length);
+    try {
+      this.handle.writeSync(constants.ZSTD_e_end, input, 0, input.length, this.output, 0, this.output.length);
+    } catch {
+      return undefined;
+    }
     const [outputLeft, inputLeft] = this.state as unknown as [number, number];
     // An error, or a frame not ended with the room for the worst case: the context is not reused.
     if (this.stream.destroyed || inputLeft !== 0 || outputLeft === 0) return undefined;
@@ -81,16 +85,16 @@ class FrameCompressor {
 /** The level of every event's frame (error-event.ts). */
 const LEVEL = 1;
 
-let compressor: FrameCompressor | undefined;
-/** Set once the kept context failed: every frame is then made by the caller. */
-let unusable = false;
-
-releasedAtRest({
+/** The kept context, let go while the server rests (held here: the rest registry holds it weakly). */
+const kept = releasedAtRest({
+  compressor: undefined as FrameCompressor | undefined,
   release() {
-    compressor?.close();
-    compressor = undefined;
+    this.compressor?.close();
+    this.compressor = undefined;
   },
 });
+/** Set once the kept context failed: every frame is then made by the caller. */
+let unusable = false;
 
 /** A context that compresses a sample into a frame that reads back, or none. */
 function made(): FrameCompressor | undefined {
@@ -113,12 +117,12 @@ function made(): FrameCompressor | undefined {
  */
 export function zstdFrameBase64(input: Uint8Array): string | undefined {
   if (unusable || input.length > MAX_INPUT) return undefined;
-  compressor ??= made();
-  if (!compressor) return undefined;
-  const frame = compressor.base64(input);
+  kept.compressor ??= made();
+  if (!kept.compressor) return undefined;
+  const frame = kept.compressor.base64(input);
   if (frame === undefined) {
-    compressor.close();
-    compressor = undefined;
+    kept.compressor.close();
+    kept.compressor = undefined;
     unusable = true;
   }
   return frame;

@@ -30,7 +30,7 @@ const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const SERVER_MAIN =
   process.env['BENCH_SERVER_MAIN'] ?? fileURLToPath(new URL('../../server/bin/signpost-server.js', import.meta.url));
 const FLOOR_MAIN = fileURLToPath(new URL('./floor.ts', import.meta.url));
-type Kind = 'new' | 'repeat' | 'distinct';
+export type Kind = 'new' | 'repeat' | 'distinct';
 const KINDS = (process.env['BENCH_KINDS'] ?? 'new,repeat')
   .split(',')
   .filter((kind): kind is Kind => kind === 'new' || kind === 'repeat' || kind === 'distinct');
@@ -106,7 +106,7 @@ const KIND_LABEL: Record<Kind, string> = {
   distinct: 'distinct groups',
 };
 
-function request(ingestNumber: number, key: string, kind: Kind): WrkRequest {
+export function request(ingestNumber: number, key: string, kind: Kind): WrkRequest {
   const [before, middle, after] = browserEvent().split(/MESSAGE|FUNCTION/) as [string, string, string];
   const head = '{"event_id":"e4b5a1a0c0d94f6f9b6c1d2e3f405162"}\n{"type":"event"}\n';
   const path = `/api/${ingestNumber}/envelope/?sentry_key=${key}&sentry_version=7`;
@@ -135,7 +135,7 @@ function request(ingestNumber: number, key: string, kind: Kind): WrkRequest {
 }
 
 /** User plus system CPU seconds of a process so far (Linux; undefined elsewhere). */
-function cpuSeconds(pid: number | undefined): number | undefined {
+export function cpuSeconds(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
     // Fields after the command name (which may hold spaces, in parentheses): utime is the 14th, stime the 15th.
@@ -231,7 +231,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       '| Scenario | Server | req/s | p99 | CPU/req | Floor req/s | Floor CPU/req | / floor |\n|---|---|---|---|---|---|---|---|\n',
     );
-    const ms = (value: number | undefined) => (value === undefined ? '–' : `${value.toFixed(2)} ms`);
+    const ms = (value: number | undefined) => (value === undefined ? '–' : `${value.toFixed(3)} ms`);
     for (const kind of KINDS) {
       const wantedOf = (target: Target) => request(target.ingestNumber, target.key, kind);
       // Warm-up of each, then the floor around every Signpost measurement (its mean is the floor).

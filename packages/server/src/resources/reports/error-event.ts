@@ -10,6 +10,7 @@ import type { UAParser } from 'ua-parser-js';
 import { lazyModule } from '../../kernel/lazy-module.ts';
 import { culpritOf, type Frame, framesFromStackText, groupKeyOf } from './grouping.ts';
 import type { ErrorReportBody } from './schemas.ts';
+import { zstdFrameBase64 } from './zstd-frames.ts';
 
 type Json = Record<string, unknown>;
 
@@ -59,11 +60,14 @@ const COMPRESS_FROM = 2048;
  * browser event cost about as much CPU as compressing it, issue 31's profile).
  */
 export function compressPayload(event: Json, sent?: Buffer): string {
-  if (sent !== undefined && sent.length >= COMPRESS_FROM) return `z${zstd(sent).toString('base64')}`;
+  if (sent !== undefined && sent.length >= COMPRESS_FROM) return `z${zstdBase64(sent)}`;
   const json = sent !== undefined ? sent.toString('utf8') : JSON.stringify(event);
   if (json.length < COMPRESS_FROM) return `j${json}`;
-  return `z${zstd(Buffer.from(json)).toString('base64')}`;
+  return `z${zstdBase64(Buffer.from(json))}`;
 }
+
+/** A frame of the process's kept zstd context (zstd-frames.ts), or of a context of its own. */
+const zstdBase64 = (bytes: Buffer) => zstdFrameBase64(bytes) ?? zstd(bytes).toString('base64');
 
 /**
  * zstd at level 1, told the input's size, so it sizes its window and tables to the event instead
@@ -71,7 +75,8 @@ export function compressPayload(event: Json, sent?: Buffer): string {
  * browser event's CPU in issue 31's profile (sixth sitting), mostly zstd's own work; this trims
  * it: on the 30.7 KB event, 41 alternating rounds in one process (pinned, on a loaded machine),
  * 64.8 → 53.0 µs a call (per-round ratio 0.92), 2,388 → 2,372 bytes. The frame is an ordinary
- * one: decompressPayload reads it as before.
+ * one: decompressPayload reads it as before. Since the ninth sitting the process's kept context
+ * (zstd-frames.ts) makes the same frames without a context per call; this is its fallback.
  */
 function zstd(bytes: Buffer): Buffer {
   return zstdCompressSync(bytes, {

@@ -22,7 +22,7 @@ import type { Scope } from '../../kernel/scope.ts';
 import { type PreparedEvent, prepareReportBody } from './error-event.ts';
 import type { ErrorBody } from './schemas.ts';
 import { DEFAULT_EVENTS_PER_GROUP } from './store-groups.ts';
-import { type ErrorReport, errorFingerprint, writeErrorGroups } from './store-error-writes.ts';
+import { type ErrorReport, errorFingerprint, takeColumns, writeErrorGroups } from './store-error-writes.ts';
 import type { Occurrence } from './store-report-table.ts';
 
 /** Reports taken into one write at most (and so groups per statement: the parameters stay few). */
@@ -30,6 +30,8 @@ const MAX_REPORTS_PER_WRITE = 200;
 
 interface Waiting {
   report: ErrorReport;
+  /** Its group: project, environment and fingerprint. */
+  key: string;
   answer: PromiseWithResolvers<Occurrence>;
 }
 
@@ -39,6 +41,8 @@ class ErrorWriter {
   private readonly eventsPerGroup: number;
   /** Reports that arrived while a write was under way, in arrival order. */
   private queue: Waiting[] = [];
+  /** How many reports of each group the queue holds. */
+  private readonly queued = new Map<string, number>();
   private writing = false;
 
   constructor(db: Database, retentionDays: number, eventsPerGroup: number) {
@@ -48,7 +52,16 @@ class ErrorWriter {
   }
 
   add(report: ErrorReport): Promise<Occurrence> {
-    const entry: Waiting = { report, answer: Promise.withResolvers<Occurrence>() };
+    const { scope, fingerprint } = report;
+    const key = `${scope.projectId}\u0000${scope.environment}\u0000${fingerprint}`;
+    const queued = this.queued.get(key) ?? 0;
+    // The first report of its group in the queue is its group's first in the write that takes it
+    // (writes take the queue from its front, in order): the one a new record is written from. Its
+    // record's columns are taken now and its body let go (takeColumns), so the body's objects do
+    // not wait for the write; the group's later reports are counted, their bodies not written.
+    if (queued === 0) takeColumns(report);
+    this.queued.set(key, queued + 1);
+    const entry: Waiting = { report, key, answer: Promise.withResolvers<Occurrence>() };
     this.queue.push(entry);
     if (!this.writing) void this.drain();
     return entry.answer.promise;
@@ -59,6 +72,11 @@ class ErrorWriter {
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, MAX_REPORTS_PER_WRITE);
+        for (const { key } of batch) {
+          const left = this.queued.get(key)! - 1;
+          if (left === 0) this.queued.delete(key);
+          else this.queued.set(key, left);
+        }
         await this.write(groupsOf(batch));
       }
     } finally {
@@ -93,11 +111,9 @@ class ErrorWriter {
 function groupsOf(entries: readonly Waiting[]): Waiting[][] {
   const groups = new Map<string, Waiting[]>();
   for (const entry of entries) {
-    const { scope, fingerprint } = entry.report;
-    const key = `${scope.projectId}\u0000${scope.environment}\u0000${fingerprint}`;
-    const group = groups.get(key);
+    const group = groups.get(entry.key);
     if (group) group.push(entry);
-    else groups.set(key, [entry]);
+    else groups.set(entry.key, [entry]);
   }
   return [...groups.values()];
 }

@@ -23,7 +23,10 @@ const json = (value: unknown): string | null => (value === undefined ? null : JS
 /** One error report waiting to be written: its scope, body and arrival time. */
 export interface ErrorReport {
   scope: Scope;
-  body: Static<typeof ErrorBody>;
+  /** The body; undefined once its record's columns were taken from it (`taken`). */
+  body: Static<typeof ErrorBody> | undefined;
+  /** What a record is written from, taken from the body before the write (takeColumns). */
+  taken?: TakenColumns;
   now: Date;
   /** errorFingerprint(body): the group it counts on. */
   fingerprint: string;
@@ -32,6 +35,47 @@ export interface ErrorReport {
 }
 
 export const errorFingerprint = (body: Static<typeof ErrorBody>) => fingerprintOf(body.title, body.errorType);
+
+/** A record's columns of a body (all but its release and group), and the release the body names. */
+interface TakenColumns {
+  columns: SqlValue[];
+  version: string | undefined;
+}
+
+/** The columns a new record takes from its group's first report (planGroup), release and group aside. */
+function recordColumns(body: Static<typeof ErrorBody>): SqlValue[] {
+  return [
+    body.title,
+    body.message,
+    body.stackTrace ?? null,
+    body.errorType ?? null,
+    body.severity ?? 'medium',
+    json(body.breadcrumbs),
+    json(body.device),
+    json(body.network),
+    json(body.app),
+    body.url ?? null,
+    body.referrer ?? null,
+    body.timestamp ?? null,
+    json(body.metadata),
+  ];
+}
+
+/**
+ * Takes the record's columns from the report's body now and lets the body go: what the write needs
+ * of it is then a few strings, not the body's objects (an SDK event's 50 breadcrumbs and their data
+ * are some hundreds), which would otherwise live until the write, copied by every young-generation
+ * collection meanwhile (issue 31). The error writer takes them of a report that will be its
+ * group's first in a write (the one planGroup writes a new record from), so no body is serialised
+ * that would not have been.
+ */
+export function takeColumns(report: ErrorReport): void {
+  if (!report.body) return;
+  report.taken = { columns: recordColumns(report.body), version: report.body.app?.version };
+  report.body = undefined;
+}
+
+const versionOf = (report: ErrorReport) => (report.body ? report.body.app?.version : report.taken?.version);
 
 /** A group's reports, as the error writer folded them: same project, environment and fingerprint. */
 export type ErrorGroupReports = readonly ErrorReport[];
@@ -151,8 +195,9 @@ interface GroupPlan {
 function planGroup(reports: ErrorGroupReports): GroupPlan {
   const first = reports[0]!;
   const last = reports[reports.length - 1]!;
-  const { scope, body, fingerprint } = first;
-  const version = reports.findLast((report) => report.body.app?.version)?.body.app?.version ?? null;
+  const { scope, fingerprint } = first;
+  const named = reports.findLast((report) => versionOf(report));
+  const version = named ? versionOf(named)! : null;
   const perHour = new Map<string, number>();
   for (const report of reports) {
     const hour = hourOf(report.now);
@@ -164,22 +209,7 @@ function planGroup(reports: ErrorGroupReports): GroupPlan {
     fingerprint,
     candidate: newId(ERRORS.idPrefix),
     version,
-    values: [
-      body.title,
-      body.message,
-      body.stackTrace ?? null,
-      body.errorType ?? null,
-      body.severity ?? 'medium',
-      json(body.breadcrumbs),
-      json(body.device),
-      json(body.network),
-      json(body.app),
-      body.url ?? null,
-      body.referrer ?? null,
-      body.timestamp ?? null,
-      json(body.metadata),
-      version,
-    ],
+    values: [...(first.taken?.columns ?? recordColumns(first.body!)), version],
     arrivals: { first: first.now, last: last.now, count: reports.length },
     perHour,
     lastHourCount: perHour.get(hourOf(last.now)) ?? 0,

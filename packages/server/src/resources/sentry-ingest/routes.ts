@@ -97,9 +97,24 @@ export async function sentryIngestRoutes(app: FastifyInstance, { db, config }: I
     return { id: eventId(event['event_id']), now, report, prepared };
   };
 
-  const writeEvent = async (scope: Scope, { now, report, prepared }: ReturnType<typeof readEvent>) => {
-    await recordError(db, scope, report, now, config.errorHistoryRetentionDays, prepared, config.errorEventsPerGroup);
-    countItem(db, 'accepted', 'event');
+  /**
+   * Reads an event item and hands it to the error writer: its id and the write's promise. Not
+   * async, and its caller keeps only these two across the write: the writer lets the report's body
+   * go once it took the record's columns from it (takeColumns), which a reference held here to
+   * await the write would keep alive.
+   */
+  const sendEvent = (scope: Scope, event: Record<string, unknown>, sent: Buffer) => {
+    const { id, now, report, prepared } = readEvent(event, sent);
+    const written = recordError(
+      db,
+      scope,
+      report,
+      now,
+      config.errorHistoryRetentionDays,
+      prepared,
+      config.errorEventsPerGroup,
+    );
+    return { id, written };
   };
 
   const envelope = async (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
@@ -140,9 +155,10 @@ export async function sentryIngestRoutes(app: FastifyInstance, { db, config }: I
     for (const item of parsed.items) {
       const type = String(item.header['type']);
       if (type === 'event') {
-        const ready = readEvent(itemJson(item), item.payload);
-        id ??= ready.id;
-        await writeEvent(scope, ready);
+        const sent = sendEvent(scope, itemJson(item), item.payload);
+        id ??= sent.id;
+        await sent.written;
+        countItem(db, 'accepted', 'event');
       } else if (type === 'log') {
         const payload = itemJson(item);
         guard(payload);
@@ -174,8 +190,10 @@ export async function sentryIngestRoutes(app: FastifyInstance, { db, config }: I
     const body = await decodeBody(raw, request.headers['content-encoding']);
     const event = parseJsonObject(body, 'event');
     reply.headers(await consumeIngestQuota(db, key));
-    await writeEvent(ingestScope(key), readEvent(event, body));
-    return reply.code(200).send({ id: eventId(event['event_id']) ?? randomUUID().replaceAll('-', '') });
+    const sent = sendEvent(ingestScope(key), event, body);
+    await sent.written;
+    countItem(db, 'accepted', 'event');
+    return reply.code(200).send({ id: sent.id ?? randomUUID().replaceAll('-', '') });
   };
 
   const options = { schema: { hide: true }, config: { guardsOwnBody: true } };

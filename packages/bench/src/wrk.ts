@@ -101,7 +101,9 @@ export async function runWrk(origin: string, request: WrkRequest, options: WrkOp
     child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with ${code}:\n${text}`))));
+    // 'close', not 'exit': a process can exit before its output has been read, and a wrk whose
+    // summary line was still in the pipe read as "printed no summary" (twice with eleven at once).
+    child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with ${code}:\n${text}`))));
   });
   const line = output.split('\n').find((l) => l.startsWith('WRK_JSON '));
   if (!line) throw new Error(`wrk printed no summary:\n${output}`);

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { prepareDatabase } from './databases.ts';
-import { startProcess, startServer, stopProcess } from './processes.ts';
+import { SERVER_NODE_ARGS, startProcess, startServer, stopProcess } from './processes.ts';
 import { seedBenchDatabase } from './seed.ts';
 import { runWrk, type WrkRequest, type WrkResult } from './wrk.ts';
 
@@ -36,7 +36,6 @@ const KINDS = (process.env['BENCH_KINDS'] ?? 'new,repeat')
   .filter((kind): kind is Kind => kind === 'new' || kind === 'repeat' || kind === 'distinct');
 const BASELINE_MAIN = process.env['BENCH_BASELINE_MAIN'];
 const DISK_SECONDS = Number(process.env['BENCH_DISK_SECONDS'] ?? 3);
-const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
 
 const line = (n: number) => `    const v${n} = price(order.items[${n}], opts);`;
 

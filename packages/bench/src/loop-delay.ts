@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { DB_LABEL, databasesOf, dbModeOf, pinBackends, type PreparedDatabase, prepareDatabase } from './databases.ts';
-import { hasTaskset, startServer, stopProcess } from './processes.ts';
+import { hasTaskset, SERVER_NODE_ARGS, startServer, stopProcess } from './processes.ts';
 import { roadmapScenarioId } from './scenario-ids.ts';
 import { scenarios, serverValuesOf } from './scenarios.ts';
 import { BENCH_LOG_GROUPS, seedBenchDatabase } from './seed.ts';
@@ -58,8 +58,6 @@ const MIX = [
   'logs-histogram',
 ];
 
-/** BENCH_SERVER_NODE_ARGS: more node flags for the server (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'). */
-const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
 /** BENCH_SOAK_ONLY: a part of the mix (comma-separated ids), to find which of it delays the loop. */
 const ONLY = process.env['BENCH_SOAK_ONLY']?.split(',');
 

@@ -7,6 +7,12 @@ import os from 'node:os';
 export const hasTaskset = !spawnSync('taskset', ['-c', '0', 'true']).error && os.cpus().length >= 2;
 
 /**
+ * `BENCH_SERVER_NODE_ARGS`: Node flags for the server process besides its bin's, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` or `--heapsnapshot-signal=SIGUSR2` (every bench that starts it).
+ */
+export const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
+
+/**
  * The Node flags a script's `#!/usr/bin/env -S node …` line gives it (the server's bin sets its
  * memory flags there): a script started as `node <script>` must get them from here.
  */

@@ -29,8 +29,7 @@ export const CONNECTIONS = number('BENCH_CONNECTIONS', 32);
 export const REST_SECONDS = number('BENCH_REST_SECONDS', 60, 0);
 export const ONLY = env['BENCH_ONLY'] ? new Set(env['BENCH_ONLY'].split(',').map((s) => s.trim())) : undefined;
 export const PROFILE = env['BENCH_PROFILE'] === '1';
-/** Node flags for the server process besides its bin's, e.g. `--heapsnapshot-signal=SIGUSR2` to look at its heap. */
-export const SERVER_NODE_ARGS = (env['BENCH_SERVER_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
+export { SERVER_NODE_ARGS } from './processes.ts';
 export const DB_MODE = (() => {
   try {
     return dbModeOf(process.argv.slice(2), env);

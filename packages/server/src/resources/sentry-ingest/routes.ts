@@ -98,10 +98,10 @@ export async function sentryIngestRoutes(app: FastifyInstance, { db, config }: I
   };
 
   /**
-   * Reads an event item and hands it to the error writer: its id and the write's promise. Not
-   * async, and its caller keeps only these two across the write: the writer lets the report's body
-   * go once it took the record's columns from it (takeColumns), which a reference held here to
-   * await the write would keep alive.
+   * Reads an event item and hands it to the error writer: its id and the write's promise (counted
+   * as accepted once written). Not async, and its caller keeps only these two across the write:
+   * the writer lets the report's body go once it took the record's columns from it (takeColumns),
+   * which a reference held here to await the write would keep alive.
    */
   const sendEvent = (scope: Scope, event: Record<string, unknown>, sent: Buffer) => {
     const { id, now, report, prepared } = readEvent(event, sent);
@@ -113,7 +113,7 @@ export async function sentryIngestRoutes(app: FastifyInstance, { db, config }: I
       config.errorHistoryRetentionDays,
       prepared,
       config.errorEventsPerGroup,
-    );
+    ).then(() => countItem(db, 'accepted', 'event'));
     return { id, written };
   };
 
@@ -158,7 +158,6 @@ export async function sentryIngestRoutes(app: FastifyInstance, { db, config }: I
         const sent = sendEvent(scope, itemJson(item), item.payload);
         id ??= sent.id;
         await sent.written;
-        countItem(db, 'accepted', 'event');
       } else if (type === 'log') {
         const payload = itemJson(item);
         guard(payload);
@@ -192,7 +191,6 @@ export async function sentryIngestRoutes(app: FastifyInstance, { db, config }: I
     reply.headers(await consumeIngestQuota(db, key));
     const sent = sendEvent(ingestScope(key), event, body);
     await sent.written;
-    countItem(db, 'accepted', 'event');
     return reply.code(200).send({ id: sent.id ?? randomUUID().replaceAll('-', '') });
   };
 

@@ -12,7 +12,8 @@ export const COUNTED_STATUSES = ['healthy', 'errored', 'unhandled', 'abnormal', 
 
 /** Sentry accepts session updates for 5 days after the session started. */
 export const UPDATE_WINDOW_MS = 5 * 24 * 3600_000;
-const FUTURE_MS = 24 * 3600_000;
+/** And up to a day ahead of the update's arrival (a client's clock may run ahead). */
+export const FUTURE_MS = 24 * 3600_000;
 const MAX_TEXT = 200;
 
 export interface SessionUpdate {

@@ -13,6 +13,7 @@ import {
   STATUS_RANK,
   type SessionAggregate,
   type SessionUpdate,
+  FUTURE_MS,
   UPDATE_WINDOW_MS,
 } from './parse.ts';
 import { addTotals, noDelta, type TotalsDelta } from './store-totals.ts';
@@ -175,12 +176,14 @@ async function touchUser(
 
 /**
  * How far apart two starts of one session's updates can be: each update's start is accepted from
- * UPDATE_WINDOW_MS before its arrival to a day after (parse.ts), so a day more than the window.
+ * UPDATE_WINDOW_MS before its arrival to FUTURE_MS after it (parse.ts).
  */
-const SAME_SESSION_MS = UPDATE_WINDOW_MS + 24 * 3600_000;
+const SAME_SESSION_MS = UPDATE_WINDOW_MS + FUTURE_MS;
 
+/** A session by its id (the day of its start is added where it is known). */
+const SESSION = 'WHERE project_id = ? AND environment = ? AND sid = ?';
 /** A session's row, locked (a no-op UPDATE), as the statement finds it. */
-const LOCK_SESSION = 'UPDATE release_sessions SET status = status WHERE project_id = ? AND environment = ? AND sid = ?';
+const LOCK_SESSION = `UPDATE release_sessions SET status = status ${SESSION}`;
 const LOCKED = 'RETURNING release, sdk_environment, hour, started, status, distinct_id';
 
 /**
@@ -240,10 +243,7 @@ export async function applySessionUpdate(tx: Queryable, scope: Scope, update: Se
   if (worse) {
     delta[state.status]--;
     delta[update.status]++;
-    await tx.run(
-      'UPDATE release_sessions SET status = ? WHERE project_id = ? AND environment = ? AND sid = ? AND started = ?',
-      [update.status, ...row],
-    );
+    await tx.run(`UPDATE release_sessions SET status = ? ${SESSION} AND started = ?`, [update.status, ...row]);
     await tx.run(moveStatement(state.status, update.status), [
       scope.projectId,
       scope.environment,
@@ -254,10 +254,7 @@ export async function applySessionUpdate(tx: Queryable, scope: Scope, update: Se
   }
   const did = state.distinct_id ?? update.did;
   if (did !== null && state.distinct_id === null) {
-    await tx.run(
-      'UPDATE release_sessions SET distinct_id = ? WHERE project_id = ? AND environment = ? AND sid = ? AND started = ?',
-      [did, ...row],
-    );
+    await tx.run(`UPDATE release_sessions SET distinct_id = ? ${SESSION} AND started = ?`, [did, ...row]);
     const status = worse ? update.status : state.status;
     await touchUser(tx, scope, at, did, status === 'crashed', delta);
   } else if (did !== null && worse && update.status === 'crashed') {

@@ -214,9 +214,9 @@ export class SqliteKeyIndex {
     const generation = this.generation;
     // The groups' largest rowid bounds the keys (each key names a group) and is read from the end of
     // the table's b-tree, where count(*) walked every key in one statement on the loop.
-    const count = (await db.get<{ n: number | null }>('SELECT max(rowid) AS n FROM log_groups'))?.n ?? 0;
+    const keysAtMost = (await db.get<{ n: number | null }>('SELECT max(rowid) AS n FROM log_groups'))?.n ?? 0;
     if (generation !== this.generation || this.building) return;
-    const filter = new GrowingKeyFilter(Math.max(count * 2, SWEEP_AT * 4));
+    const filter = new GrowingKeyFilter(Math.max(keysAtMost * 2, SWEEP_AT * 4));
     this.building = filter;
     try {
       let after = Number.MIN_SAFE_INTEGER;

@@ -75,6 +75,12 @@ export async function prepareDatabase(db: BenchDb, dataDir: string, suffix = '')
     // A database left by an earlier run with the same pid (killed before its clean-up) goes first.
     await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await client.query(`CREATE DATABASE ${name}`);
+    // No parallel query workers: PostgreSQL forks them from the postmaster, not from the pinned
+    // backend, so they ran on whichever core was free, the server's included. Under the loop-delay
+    // soak the log text search's parallel workers took 56 % of the server's core (perf, 2026-11-29),
+    // and the bench measured them, not the server. The benches give the database its core(s) by
+    // pinning its backends; a query's helpers must stay there too.
+    await client.query(`ALTER DATABASE ${name} SET max_parallel_workers_per_gather = 0`);
     return ((await client.query('SHOW server_version')).rows[0] as { server_version: string }).server_version;
   });
   const url = new URL(ADMIN_URL);

@@ -141,8 +141,7 @@ export class SqliteDatabase implements Database {
       path === ':memory:'
         ? undefined
         : new SqliteCheckpointer(path, checkpointPages, {
-            checkpointTail: () =>
-              this.writeLock.run(async () => void this.writer.db.exec('PRAGMA wal_checkpoint(PASSIVE)')),
+            betweenWrites: (copy) => this.writeLock.run(copy),
             onFailure: () => this.writer.db.exec(`PRAGMA wal_autocheckpoint = ${checkpointPages}`),
           });
     // With the worker, the writer's own checkpoint stays as a backstop half as far again: it runs

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { DB_LABEL, databasesOf, dbModeOf, pinBackends, type PreparedDatabase, prepareDatabase } from './databases.ts';
-import { hasTaskset, SERVER_NODE_ARGS, startServer, stopProcess } from './processes.ts';
+import { hasTaskset, SERVER_NODE_ARGS, startServer, stopProcess, WRK_CORE } from './processes.ts';
 import { roadmapScenarioId } from './scenario-ids.ts';
 import { scenarios, serverValuesOf } from './scenarios.ts';
 import { BENCH_LOG_GROUPS, seedBenchDatabase } from './seed.ts';
@@ -38,8 +38,6 @@ const SECONDS = Number(process.env['BENCH_SOAK_SECONDS'] ?? 30);
 const CONNECTIONS = Number(process.env['BENCH_SOAK_CONNECTIONS'] ?? 2);
 const SMALL = process.env['BENCH_SOAK_SMALL'] === '1';
 const WARMUP = Number(process.env['BENCH_SOAK_WARMUP_SECONDS'] ?? 10);
-/** The server (and the probe in it) runs on core 0 (processes.ts); every wrk of the mix on this one. */
-const WRK_CORE = 1;
 const ROADMAP = SMALL ? 100 : 100_000;
 /** The bound the issue sets on the delay's p99. */
 const BOUND_MS = 20;

@@ -5,6 +5,9 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 
 export const hasTaskset = !spawnSync('taskset', ['-c', '0', 'true']).error && os.cpus().length >= 2;
+/** The core of the server (and PostgreSQL's backends, where a bench pins them); wrk gets the other. */
+export const SERVER_CORE = 0;
+export const WRK_CORE = 1;
 
 /**
  * `BENCH_SERVER_NODE_ARGS`: Node flags for the server process besides its bin's, e.g.
@@ -30,7 +33,9 @@ export async function startProcess(
   nodeArgs: string[] = [],
 ): Promise<{ child: ChildProcess; port: number; output: () => string }> {
   const args = [...shebangFlags(script), ...nodeArgs, script];
-  const [command, argv] = hasTaskset ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
+  const [command, argv] = hasTaskset
+    ? ['taskset', ['-c', String(SERVER_CORE), process.execPath, ...args]]
+    : [process.execPath, args];
   const childEnv: Record<string, string | undefined> = { ...process.env, ...extraEnv };
   const child = spawn(command, argv, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

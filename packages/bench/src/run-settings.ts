@@ -39,9 +39,7 @@ export const DB_MODE = (() => {
   }
 })();
 export const DATABASES = databasesOf(DB_MODE);
-/** The core of the server (and PostgreSQL's backends); wrk gets the other. */
-export const SERVER_CORE = 0;
-export const WRK_CORE = 1;
+export { SERVER_CORE, WRK_CORE } from './processes.ts';
 
 export const wanted = (id: string) => !ONLY || ONLY.has(id);
 /** Seed only the expensive parts a selection measures (100,000 log groups, 100,000 roadmap items). */

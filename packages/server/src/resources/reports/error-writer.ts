@@ -22,7 +22,7 @@ import type { Scope } from '../../kernel/scope.ts';
 import { type PreparedEvent, prepareReportBody } from './error-event.ts';
 import type { ErrorBody } from './schemas.ts';
 import { DEFAULT_EVENTS_PER_GROUP } from './store-groups.ts';
-import { type ErrorReport, errorFingerprint, takeColumns, writeErrorGroups } from './store-error-writes.ts';
+import { type ErrorReport, errorFingerprint, groupKeyOf, takeColumns, writeErrorGroups } from './store-error-writes.ts';
 import type { Occurrence } from './store-report-table.ts';
 
 /** Reports taken into one write at most (and so groups per statement: the parameters stay few). */
@@ -53,7 +53,7 @@ class ErrorWriter {
 
   add(report: ErrorReport): Promise<Occurrence> {
     const { scope, fingerprint } = report;
-    const key = `${scope.projectId}\u0000${scope.environment}\u0000${fingerprint}`;
+    const key = groupKeyOf(scope.projectId, scope.environment, fingerprint);
     const queued = this.queued.get(key) ?? 0;
     // The first report of its group in the queue is its group's first in the write that takes it
     // (writes take the queue from its front, in order): the one a new record is written from. Its

@@ -36,6 +36,10 @@ export interface ErrorReport {
 
 export const errorFingerprint = (body: Static<typeof ErrorBody>) => fingerprintOf(body.title, body.errorType);
 
+/** A group's key among the reports of one process: its project, environment and fingerprint. */
+export const groupKeyOf = (projectId: string, environment: string, fingerprint: string): string =>
+  `${projectId}\u0000${environment}\u0000${fingerprint}`;
+
 /** A record's columns of a body (all but its release and group), and the release the body names. */
 interface TakenColumns {
   columns: SqlValue[];
@@ -204,7 +208,7 @@ function planGroup(reports: ErrorGroupReports): GroupPlan {
     perHour.set(hour, (perHour.get(hour) ?? 0) + 1);
   }
   return {
-    key: `${scope.projectId}\u0000${scope.environment}\u0000${fingerprint}`,
+    key: groupKeyOf(scope.projectId, scope.environment, fingerprint),
     scope,
     fingerprint,
     candidate: newId(ERRORS.idPrefix),
@@ -254,7 +258,7 @@ async function upsertErrorRecords(
   const candidates = new Map(plans.map((plan) => [plan.key, plan.candidate]));
   const recorded = new Map<string, RecordedGroup>();
   for (const row of rows) {
-    const key = `${row.project_id}\u0000${row.environment}\u0000${row.fingerprint}`;
+    const key = groupKeyOf(row.project_id, row.environment, row.fingerprint);
     recorded.set(key, {
       id: row.id,
       duplicate: row.id !== candidates.get(key),

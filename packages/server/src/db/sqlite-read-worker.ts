@@ -5,7 +5,6 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
-import { runInBackground } from './background-priority.ts';
 import { StatementCache } from './statement-cache.ts';
 
 export interface ReadRequest {
@@ -17,7 +16,6 @@ export type ReadReply =
   | { id: number; rows: unknown[] }
   | { id: number; error: { message: string; code?: string; errcode?: number } };
 
-runInBackground();
 const db = new DatabaseSync((workerData as { path: string }).path, { readOnly: true, timeout: 5000 });
 db.exec('PRAGMA query_only = ON; PRAGMA cache_size = -16384;');
 const statements = new StatementCache(db);

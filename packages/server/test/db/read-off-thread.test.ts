@@ -7,8 +7,6 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
-import { BACKGROUND_NICE } from '../../src/db/background-priority.ts';
 import { readOffThread } from '../../src/db/read-context.ts';
 import { testDbKind } from '../support/database.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -49,23 +47,6 @@ describe('a long read beside public requests', {
     const answered = await answeredDuring(read);
     assert.equal((await read)?.n, 8_000_000);
     assert.ok(answered >= 5, `${answered} public requests answered during the long read`);
-  });
-
-  it('the read workers yield the core to the event loop: their threads run at a lower priority', {
-    skip: process.platform !== 'linux' && 'a thread of its own priority is Linux only',
-  }, async () => {
-    // A read while the test watches: its worker thread is alive and busy.
-    const read = readOffThread(() => server.db.get<{ n: number }>(LONG_READ));
-    const nice = (tid: string) => {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-    };
-    const workers = readdirSync('/proc/self/task')
-      .filter((tid) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === 'WorkerThread')
-      .map(nice);
-    await read;
-    assert.equal(nice(String(process.pid)), 0, 'the event loop keeps its priority');
-    assert.ok(workers.includes(BACKGROUND_NICE), `worker threads' nice values: ${workers.join(', ')}`);
   });
 
   it('on the event loop (the contrast): none is answered until it ends', async () => {

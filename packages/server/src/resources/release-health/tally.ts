@@ -44,12 +44,32 @@ export function countVersionCheck(db: Database, projectId: string, release: stri
   return true;
 }
 
-/** Writes what this process counted since the last flush. */
+/** The flush writing now, per database: counts taken from the tally but not yet committed. */
+const writing = new WeakMap<Database, Promise<void>>();
+
+/**
+ * Writes what this process counted since the last flush. A flush already under way (the
+ * worker's) is waited for first: it has emptied the tally, so without the wait a read flushing
+ * before it reads found nothing to write and read before those counts were committed (the
+ * release-health route test saw 0 version checks on PostgreSQL under load).
+ */
 export async function flushVersionChecks(db: Database): Promise<void> {
+  for (let running = writing.get(db); running; running = writing.get(db)) await running;
   const tally = tallies.get(db);
   if (!tally || tally.size === 0) return;
   const entries = [...tally.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, entry]) => entry);
   tally.clear();
+  const write = writeChecks(db, entries);
+  writing.set(db, write);
+  try {
+    await write;
+  } finally {
+    if (writing.get(db) === write) writing.delete(db);
+  }
+}
+
+/** The entries in one transaction, else each alone; what still fails is dropped (never rejects). */
+async function writeChecks(db: Database, entries: Entry[]): Promise<void> {
   try {
     await db.transaction((tx) => addVersionChecks(tx, entries), { durability: 'relaxed' });
   } catch {

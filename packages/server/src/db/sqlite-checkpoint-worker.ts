@@ -32,11 +32,11 @@ function restartWal(): void {
   db.exec(`PRAGMA user_version = ${Number(version)}`);
 }
 
-parentPort!.on('message', (message: { tail?: boolean } | null) => {
+parentPort!.on('message', (message: { tail: boolean }) => {
   let reply: CheckpointReply;
   try {
     const row = checkpoint.all()[0] as { busy: number; log: number; checkpointed: number };
-    if (message?.tail && row.busy === 0 && row.log > 0 && row.checkpointed === row.log) restartWal();
+    if (message.tail && row.busy === 0 && row.log > 0 && row.checkpointed === row.log) restartWal();
     reply = { log: row.log, checkpointed: row.checkpointed };
   } catch (error) {
     reply = { log: -1, checkpointed: -1, error: (error as Error).message };

@@ -8,7 +8,7 @@
  * with the checkpoint moved out of the way, 13 ms at the probe's 10 ms resolution).
  *
  * So the writer checkpoints by itself only as a backstop (sqlite.ts sets its `wal_autocheckpoint`
- * half as far again as the threshold, reached only when this worker falls behind) and a worker thread with its own connection runs a PASSIVE checkpoint when the WAL holds
+ * at CHECKPOINT_BACKSTOP times the threshold, reached only when this worker falls far behind) and a worker thread with its own connection runs a PASSIVE checkpoint when the WAL holds
  * as many frames as the writer's threshold was: the same checkpoints as before, off the loop. (A
  * checkpoint every second instead, tried first, cost new error groups about a third of their rate:
  * pages written again and again were copied back every second rather than once per 40 MB.) How

@@ -1,6 +1,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { classifyDatabaseError } from './failures.ts';
 import type { Database, Queryable, Row, RunResult, SqlValue, TransactionOptions } from './database.ts';
 import { changesMemoisedData } from './memoised-writes.ts';
@@ -19,8 +20,15 @@ import { StatementCache } from './statement-cache.ts';
  */
 export const DEFAULT_CHECKPOINT_PAGES = 10_000;
 
-/** The writer's own checkpoint, where the worker takes them, at this many times the pages. */
-const BACKSTOP = 1.5;
+/**
+ * The writer's own checkpoint, where the worker takes them, at this many times the pages: only if
+ * the worker falls far behind. At 1.5 it fell to the writer under a steady log load on a slow
+ * virtual machine (a copy of 10,000 pages took the worker 100–160 ms while the writer added
+ * 17,000 frames a second): the writer's COMMIT then copied the WAL back itself, 50–180 ms on the
+ * event loop, the loop delay's p99 under `npm run loop-delay` (logs alone 44–54 ms, 22 ms at 4×).
+ * The WAL stays under three times the threshold (120 MiB at the default).
+ */
+export const CHECKPOINT_BACKSTOP = 3;
 
 const READ_ONLY = /^\s*(select|with)\b/i;
 /** At most this many transactions share one commit, so one batch never holds the lock for long. */
@@ -66,15 +74,36 @@ class Connection {
   }
 }
 
-/** The writer inside a transaction: notes whether the transaction may change what a memo reads. */
+/**
+ * How long a transaction's statements run on the event loop before it lets the loop turn once.
+ * node:sqlite is synchronous, so a transaction of many statements (a folded log write of a few
+ * hundred entries, a group commit of many callers) held the loop for all of them at once: 10–60 ms
+ * on a slow virtual machine under `npm run loop-delay`. The writer stays held meanwhile (the write
+ * lock), so no other statement of this connection runs inside the transaction; reads go on, on
+ * their own connections, and see the last commit as before.
+ */
+const SLICE_MS = 5;
+
+/**
+ * The writer inside a transaction: notes whether the transaction may change what a memo reads,
+ * and lets the event loop turn between two statements once SLICE_MS have passed.
+ */
 class SqliteQueryable implements Queryable {
   private readonly connection: Connection;
   /** Set by a statement that may change memoised data (memoised-writes.ts); cleared at each BEGIN. */
   changedMemoised = false;
+  /** When the transaction began or last let the loop turn. */
+  private sliceStart = 0;
   constructor(connection: Connection) {
     this.connection = connection;
   }
+  /** A transaction begins on this connection. */
+  begin(): void {
+    this.changedMemoised = false;
+    this.sliceStart = performance.now();
+  }
   async all<T = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    await this.pace();
     if (changesMemoisedData(sql)) this.changedMemoised = true;
     return this.connection.all<T>(sql, params);
   }
@@ -82,8 +111,14 @@ class SqliteQueryable implements Queryable {
     return (await this.all<T>(sql, params))[0];
   }
   async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
+    await this.pace();
     if (changesMemoisedData(sql)) this.changedMemoised = true;
     return this.connection.run(sql, params);
+  }
+  private async pace(): Promise<void> {
+    if (performance.now() - this.sliceStart < SLICE_MS) return;
+    await nextTurn();
+    this.sliceStart = performance.now();
   }
 }
 
@@ -148,7 +183,7 @@ export class SqliteDatabase implements Database {
     // only when the worker falls behind (a starved thread on an overloaded machine), so the WAL
     // stays bounded whatever the worker's pace.
     this.writer.db.exec(
-      `PRAGMA wal_autocheckpoint = ${this.checkpointer ? Math.ceil(checkpointPages * BACKSTOP) : checkpointPages}`,
+      `PRAGMA wal_autocheckpoint = ${this.checkpointer ? Math.ceil(checkpointPages * CHECKPOINT_BACKSTOP) : checkpointPages}`,
     );
     this.reader = path === ':memory:' ? this.writer : new Connection(path, false);
     this.reader.db.exec('PRAGMA busy_timeout = 5000; PRAGMA query_only = ON; PRAGMA cache_size = -65536;');
@@ -255,7 +290,7 @@ export class SqliteDatabase implements Database {
     const failed: Array<{ item: PendingTransaction; error: unknown }> = [];
     try {
       this.control.begin.run();
-      this.writerQueryable.changedMemoised = false;
+      this.writerQueryable.begin();
     } catch (error) {
       // No write lock (another process held it past the busy timeout), nothing ran: each caller
       // alone would only wait that long again, so all of them hear it now.
@@ -296,7 +331,7 @@ export class SqliteDatabase implements Database {
   private async commitAlone(item: PendingTransaction): Promise<void> {
     try {
       this.control.begin.run();
-      this.writerQueryable.changedMemoised = false;
+      this.writerQueryable.begin();
       const value = await item.fn(this.writerQueryable);
       this.control.commit.run();
       if (this.writerQueryable.changedMemoised) this.memoisedCommits++;

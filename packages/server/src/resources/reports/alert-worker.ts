@@ -88,6 +88,7 @@ export class AlertWorker extends PollingWorker {
       do {
         n = await pruneEventsBefore(db, cutoff, RETENTION_EVENTS);
         deleted += n;
+        await this.betweenBatches();
       } while (n === RETENTION_EVENTS && !this.stopping);
     } else {
       let after: string | undefined = '';
@@ -95,6 +96,7 @@ export class AlertWorker extends PollingWorker {
         const batch = await pruneGroupEvents(db, cutoff, after, RETENTION_GROUPS);
         deleted += batch.deleted;
         after = batch.next;
+        await this.betweenBatches();
       }
     }
     if (deleted > 0) log.info({ deleted, cutoff }, 'error events: retention deleted old events');

@@ -32,7 +32,7 @@ function tarModes(tgz: Buffer): Map<string, number> {
 
 const executable = (mode: number) => (mode & 0o111) === 0o111;
 
-describe('the signpost bin after a build or a pack', { timeout: 180_000 }, () => {
+describe('the signpost bin after a build or a pack', { timeout: 600_000 }, () => {
   let copy: WorkspaceCopy;
   before(() => {
     copy = workspaceCopy(['cli']);

@@ -73,7 +73,8 @@ export function workspaceCopy(packages: string[]): WorkspaceCopy {
   return {
     root,
     packageDir: (name) => join(root, 'packages', name),
-    run: (command, args, cwd = root) => spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: 120_000 }),
-    remove: () => rmSync(root, { recursive: true, force: true }),
+    run: (command, args, cwd = root) => spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: 300_000 }),
+    // Retried: a command the timeout killed may leave a child writing into the folder for a moment.
+    remove: () => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 }),
   };
 }

@@ -1,6 +1,6 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { classifyDatabaseError } from './failures.ts';
 import type { Database, Queryable, Row, RunResult, SqlValue, TransactionOptions } from './database.ts';
@@ -85,6 +85,16 @@ class Connection {
 const SLICE_MS = 5;
 
 /**
+ * Open databases of this process by file. Two in one process (tests run two servers on one file)
+ * must not slice: while one lets the loop turn inside its transaction, the other's BEGIN waits
+ * for SQLite's lock in a busy handler that sleeps on the same thread, so the first never gets
+ * the turn to finish (a deadlock until the busy timeout). Another process waits on its own loop.
+ */
+const openFiles = new Map<string, number>();
+const fileKey = (path: string) => (path === ':memory:' ? path : resolve(path));
+const aloneInProcess = (path: string) => path !== ':memory:' && openFiles.get(fileKey(path)) === 1;
+
+/**
  * The writer inside a transaction: notes whether the transaction may change what a memo reads,
  * and lets the event loop turn between two statements once SLICE_MS have passed.
  */
@@ -94,8 +104,10 @@ class SqliteQueryable implements Queryable {
   changedMemoised = false;
   /** When the transaction began or last let the loop turn. */
   private sliceStart = 0;
-  constructor(connection: Connection) {
+  private readonly maySlice: () => boolean;
+  constructor(connection: Connection, maySlice: () => boolean) {
     this.connection = connection;
+    this.maySlice = maySlice;
   }
   /** A transaction begins on this connection. */
   begin(): void {
@@ -116,7 +128,7 @@ class SqliteQueryable implements Queryable {
     return this.connection.run(sql, params);
   }
   private async pace(): Promise<void> {
-    if (performance.now() - this.sliceStart < SLICE_MS) return;
+    if (performance.now() - this.sliceStart < SLICE_MS || !this.maySlice()) return;
     await nextTurn();
     this.sliceStart = performance.now();
   }
@@ -150,6 +162,7 @@ export class SqliteDatabase implements Database {
 
   constructor(path: string, options: { checkpointPages?: number | undefined; readWorkers?: number | undefined } = {}) {
     this.path = path;
+    openFiles.set(fileKey(path), (openFiles.get(fileKey(path)) ?? 0) + 1);
     const workers = Math.trunc(options.readWorkers ?? 2);
     this.offThread = path !== ':memory:' && workers > 0 ? new SqliteReadPool(path, workers) : undefined;
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -187,7 +200,7 @@ export class SqliteDatabase implements Database {
     );
     this.reader = path === ':memory:' ? this.writer : new Connection(path, false);
     this.reader.db.exec('PRAGMA busy_timeout = 5000; PRAGMA query_only = ON; PRAGMA cache_size = -65536;');
-    this.writerQueryable = new SqliteQueryable(this.writer);
+    this.writerQueryable = new SqliteQueryable(this.writer, () => aloneInProcess(path));
     this.dataVersion = this.writer.db.prepare('PRAGMA data_version');
     this.control = {
       begin: this.writer.db.prepare('BEGIN IMMEDIATE'),
@@ -360,6 +373,10 @@ export class SqliteDatabase implements Database {
   }
 
   async close(): Promise<void> {
+    const key = fileKey(this.path);
+    const open = (openFiles.get(key) ?? 1) - 1;
+    if (open > 0) openFiles.set(key, open);
+    else openFiles.delete(key);
     await this.offThread?.close();
     await this.checkpointer?.stop();
     await this.writeLock.run(async () => {

@@ -37,29 +37,33 @@ interface Deleted {
  * Deletes up to BATCH of the project's lines older than `before`; returns how many. The spans of
  * the groups touched whose lines are all gone go too.
  */
-export async function expireLines(db: Database, projectId: string, before: string): Promise<number> {
-  // The outer `ts < ?` too: on PostgreSQL (partitions.ts) the delete then visits only the
-  // partitions that can hold such lines (the edge day and DEFAULT; the keeper drops the days past).
-  const deleted = await db.all<Deleted>(
-    `DELETE FROM log_lines WHERE ts < ? AND id IN (
-      SELECT id FROM log_lines WHERE project_id = ? AND ts < ? ORDER BY ts, id LIMIT ${BATCH})
-    RETURNING id, group_id, ts`,
-    [before, projectId, before],
-  );
-  if (deleted.length === 0) return 0;
-  // The batch's last line in (ts, id) order: no line before it is left, so a span whose lines
-  // all come before it (a line of its time only up to its id) is empty.
-  let last = deleted[0]!;
-  for (const line of deleted)
-    if (line.ts > last.ts || (line.ts === last.ts && Number(line.id) > Number(last.id))) last = line;
-  const groups = [...new Set(deleted.map((line) => line.group_id))];
-  await db.run(
-    `DELETE FROM log_line_spans WHERE group_id IN (${groups.map(() => '?').join(', ')})
-      AND (max_ts < ? OR (max_ts = ? AND last_id <= CAST(? AS BIGINT)))`,
-    [...groups, last.ts, last.ts, String(last.id)],
-  );
-  await trimTail(db, deleted);
-  return deleted.length;
+export function expireLines(db: Database, projectId: string, before: string): Promise<number> {
+  // One transaction: the delete, its spans and the tail (trimTail) see the same lines, with no
+  // write in between that could take the ids the delete freed.
+  return db.transaction(async (tx) => {
+    // The outer `ts < ?` too: on PostgreSQL (partitions.ts) the delete then visits only the
+    // partitions that can hold such lines (the edge day and DEFAULT; the keeper drops the days past).
+    const deleted = await tx.all<Deleted>(
+      `DELETE FROM log_lines WHERE ts < ? AND id IN (
+        SELECT id FROM log_lines WHERE project_id = ? AND ts < ? ORDER BY ts, id LIMIT ${BATCH})
+      RETURNING id, group_id, ts`,
+      [before, projectId, before],
+    );
+    if (deleted.length === 0) return 0;
+    // The batch's last line in (ts, id) order: no line before it is left, so a span whose lines
+    // all come before it (a line of its time only up to its id) is empty.
+    let last = deleted[0]!;
+    for (const line of deleted)
+      if (line.ts > last.ts || (line.ts === last.ts && Number(line.id) > Number(last.id))) last = line;
+    const groups = [...new Set(deleted.map((line) => line.group_id))];
+    await tx.run(
+      `DELETE FROM log_line_spans WHERE group_id IN (${groups.map(() => '?').join(', ')})
+        AND (max_ts < ? OR (max_ts = ? AND last_id <= CAST(? AS BIGINT)))`,
+      [...groups, last.ts, last.ts, String(last.id)],
+    );
+    await trimTail(tx, db.dialect, deleted);
+    return deleted.length;
+  });
 }
 
 /**
@@ -68,8 +72,8 @@ export async function expireLines(db: Database, projectId: string, before: strin
  * group too (a line read twice). After a delete that took the greatest ids, the spans of the
  * groups whose lines those were end at the greatest id left. PostgreSQL's ids never come back.
  */
-async function trimTail(db: Database, deleted: readonly Deleted[]): Promise<void> {
-  if (db.dialect !== 'sqlite' || deleted.length === 0) return;
+async function trimTail(db: Queryable, dialect: Database['dialect'], deleted: readonly Deleted[]): Promise<void> {
+  if (dialect !== 'sqlite' || deleted.length === 0) return;
   const top = Number((await db.get<{ id: number | null }>('SELECT MAX(id) AS id FROM log_lines'))?.id ?? 0);
   const groups = [...new Set(deleted.filter((line) => Number(line.id) > top).map((line) => line.group_id))];
   if (groups.length === 0) return;
@@ -159,28 +163,31 @@ export async function capGroupLines(db: Database, groupId: string, perGroup: num
   const firstId = await firstLine(db, groupId);
   if (firstId === undefined) return 0;
   const first = String(firstId);
-  // `ts <= ?` outside: on PostgreSQL the delete visits no day after the cap's edge.
-  const deleted = await db.all<Deleted>(
-    `DELETE FROM log_lines WHERE ts <= ? AND id IN (${groupLines(
-      db,
-      'l.id',
-      ` AND s.min_ts <= ? AND (l.ts, l.id) < (?, CAST(? AS BIGINT)) AND l.id <> CAST(? AS BIGINT) LIMIT ${BATCH}`,
-    )}) RETURNING id, group_id, ts`,
-    [edge.ts, groupId, groupId, edge.ts, edge.ts, String(edge.id), first],
-  );
-  if (deleted.length < BATCH)
-    for (let n = BATCH; n === BATCH; ) {
-      n = (
-        await db.run(
-          `DELETE FROM log_line_spans WHERE group_id = ? AND (max_ts, first_id) IN (
+  // The delete, its spans and the tail in one transaction, as in expireLines.
+  return db.transaction(async (tx) => {
+    // `ts <= ?` outside: on PostgreSQL the delete visits no day after the cap's edge.
+    const deleted = await tx.all<Deleted>(
+      `DELETE FROM log_lines WHERE ts <= ? AND id IN (${groupLines(
+        db,
+        'l.id',
+        ` AND s.min_ts <= ? AND (l.ts, l.id) < (?, CAST(? AS BIGINT)) AND l.id <> CAST(? AS BIGINT) LIMIT ${BATCH}`,
+      )}) RETURNING id, group_id, ts`,
+      [edge.ts, groupId, groupId, edge.ts, edge.ts, String(edge.id), first],
+    );
+    if (deleted.length < BATCH)
+      for (let n = BATCH; n === BATCH; ) {
+        n = (
+          await tx.run(
+            `DELETE FROM log_line_spans WHERE group_id = ? AND (max_ts, first_id) IN (
             SELECT max_ts, first_id FROM log_line_spans WHERE group_id = ? AND max_ts < ?
               AND NOT (first_id <= CAST(? AS BIGINT) AND last_id >= CAST(? AS BIGINT)) LIMIT ${BATCH})`,
-          [groupId, groupId, edge.ts, first, first],
-        )
-      ).changes;
-    }
-  await trimTail(db, deleted);
-  return deleted.length;
+            [groupId, groupId, edge.ts, first, first],
+          )
+        ).changes;
+      }
+    await trimTail(tx, db.dialect, deleted);
+    return deleted.length;
+  });
 }
 
 /** The per-minute units of log_volume: a group's counts, and the project's totals (store-lines.ts). */

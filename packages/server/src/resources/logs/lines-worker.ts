@@ -4,9 +4,10 @@
  * last pass to its newest `LOG_LINES_PER_GROUP` lines plus its first, and drops per-minute counts
  * older than MINUTE_VOLUME_HOURS. Every delete is a bounded batch (store-line-upkeep.ts) in its own
  * transaction and turn, so writers and the event loop wait for at most one batch. Several processes
- * may run it: the deletes of two passes overlap harmlessly. On PostgreSQL the lines and spans are partitioned by day
- * (partitions.ts) and the partition keeper drops the days wholly past the retention: what is left
- * for the retention here is the edge day (and DEFAULT), which its deletes by time are pruned to.
+ * may run it: the deletes of two passes overlap harmlessly. On PostgreSQL the lines and spans are
+ * partitioned by day (partitions.ts) and the partition keeper drops the days wholly past the
+ * retention: what is left for the retention here is the edge day (and DEFAULT), which its deletes
+ * by time are pruned to.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { LogLinesConfig } from '../../config.ts';

@@ -1,5 +1,5 @@
 /** The reads of log_groups: triage (status), the explorer's list, counts and histogram. Written by store-group-writes.ts. */
-import type { Queryable, SqlValue } from '../../db/database.ts';
+import type { Database, Queryable, SqlValue } from '../../db/database.ts';
 import { searchClause, Where } from '../../db/query.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import {
@@ -11,6 +11,8 @@ import {
   type ReportStatus,
   type TriageTable,
 } from '../reports/index.ts';
+
+type Dialect = Database['dialect'];
 
 /** log_groups as triage reads it (the query shapes are the reports' triage ones). */
 const LOG_GROUPS: TriageTable = {
@@ -72,7 +74,7 @@ const attributeMatch = (kind: 'source' | 'app_version' | 'user_id') =>
   `(${kind} = ? OR EXISTS (SELECT 1 FROM log_group_attributes a
     WHERE a.group_id = log_groups.id AND a.kind = '${kind}' AND a.value = ?))`;
 
-function logWhere(projectId: string, filter: LogFilter): Where {
+function logWhere(dialect: Dialect, projectId: string, filter: LogFilter): Where {
   const where = new Where('project_id = ?', projectId)
     .when(filter.environment, 'environment = ?', filter.environment ?? null)
     .when(filter.status, 'status = ?', filter.status ?? null)
@@ -87,7 +89,7 @@ function logWhere(projectId: string, filter: LogFilter): Where {
     else where.add(`level IN (${filter.levels.map(() => '?').join(', ')})`, ...filter.levels);
   }
   if (filter.q) {
-    const search = searchClause(LOG_GROUPS.search, filter.q);
+    const search = searchClause(LOG_GROUPS.search, filter.q, dialect);
     where.add(search.sql, ...search.params);
   }
   return where;
@@ -95,12 +97,13 @@ function logWhere(projectId: string, filter: LogFilter): Where {
 
 /** The list query of one page, exported for the query-plan test. */
 export function logPageQuery(
+  dialect: Dialect,
   projectId: string,
   filter: LogFilter,
   limit: number,
   after: { cursor: LogCursor } | { offset: number },
 ): { sql: string; params: SqlValue[] } {
-  const where = logWhere(projectId, filter);
+  const where = logWhere(dialect, projectId, filter);
   if ('cursor' in after) {
     where.add('(last_seen_at, id) < (?, ?)', after.cursor.lastSeenAt, after.cursor.id);
     return {
@@ -125,14 +128,15 @@ export const TEXT_WINDOW = 2000;
  * PostgreSQL's planner otherwise picks when it guesses few matches).
  */
 export function logTextWindowQuery(
+  dialect: Dialect,
   projectId: string,
   filter: LogFilter & { q: string },
   cursor: LogCursor | undefined,
   limit: number,
 ): { sql: string; params: SqlValue[] } {
-  const where = logWhere(projectId, { ...filter, q: undefined });
+  const where = logWhere(dialect, projectId, { ...filter, q: undefined });
   if (cursor) where.add('(last_seen_at, id) < (?, ?)', cursor.lastSeenAt, cursor.id);
-  const search = searchClause(LOG_GROUPS.search, filter.q);
+  const search = searchClause(LOG_GROUPS.search, filter.q, dialect);
   return {
     sql: `SELECT * FROM (SELECT * FROM log_groups WHERE ${where.sql} ORDER BY last_seen_at DESC, id DESC LIMIT ${TEXT_WINDOW}) w
       WHERE ${search.sql} ORDER BY last_seen_at DESC, id DESC LIMIT ?`,
@@ -142,12 +146,12 @@ export function logTextWindowQuery(
 
 /** Where a window ends: its last group, or undefined when the window is the last one. */
 async function windowEnd(
-  db: Queryable,
+  db: Database,
   projectId: string,
   filter: LogFilter,
   cursor: LogCursor | undefined,
 ): Promise<LogCursor | undefined> {
-  const where = logWhere(projectId, { ...filter, q: undefined });
+  const where = logWhere(db.dialect, projectId, { ...filter, q: undefined });
   if (cursor) where.add('(last_seen_at, id) < (?, ?)', cursor.lastSeenAt, cursor.id);
   const row = await db.get<{ last_seen_at: string; id: string }>(
     `SELECT last_seen_at, id FROM log_groups WHERE ${where.sql} ORDER BY last_seen_at DESC, id DESC LIMIT 1 OFFSET ${TEXT_WINDOW - 1}`,
@@ -162,7 +166,7 @@ async function windowEnd(
  * (without offset) goes window by window (logTextWindowQuery).
  */
 export async function listLogPage<T extends { last_seen_at: string; id: string }>(
-  db: Queryable,
+  db: Database,
   projectId: string,
   filter: LogFilter,
   limit: number,
@@ -174,14 +178,20 @@ export async function listLogPage<T extends { last_seen_at: string; id: string }
     rows = [];
     let cursor = 'cursor' in after ? after.cursor : undefined;
     for (;;) {
-      const { sql, params } = logTextWindowQuery(projectId, { ...filter, q }, cursor, limit + 1 - rows.length);
+      const { sql, params } = logTextWindowQuery(
+        db.dialect,
+        projectId,
+        { ...filter, q },
+        cursor,
+        limit + 1 - rows.length,
+      );
       rows.push(...(await db.all<T>(sql, params)));
       if (rows.length > limit) break;
       cursor = await windowEnd(db, projectId, filter, cursor);
       if (!cursor) break;
     }
   } else {
-    const { sql, params } = logPageQuery(projectId, filter, limit + 1, after);
+    const { sql, params } = logPageQuery(db.dialect, projectId, filter, limit + 1, after);
     rows = await db.all<T>(sql, params);
   }
   const hasMore = rows.length > limit;
@@ -189,15 +199,15 @@ export async function listLogPage<T extends { last_seen_at: string; id: string }
 }
 
 /** The groups matching `filter`, counted up to COUNT_CAP + 1 (so "more than the cap" shows). */
-export async function countLogGroups(db: Queryable, projectId: string, filter: LogFilter): Promise<number> {
-  const { sql, params } = logCountQuery(projectId, filter);
+export async function countLogGroups(db: Database, projectId: string, filter: LogFilter): Promise<number> {
+  const { sql, params } = logCountQuery(db.dialect, projectId, filter);
   const row = await db.get<{ n: number }>(sql, params);
   return Number(row?.n ?? 0);
 }
 
 /** Groups per status, each counted up to COUNT_CAP + 1 on the (project, status) index. */
 export async function cappedLogStatusCounts(
-  db: Queryable,
+  db: Database,
   projectId: string,
   environment: KeyEnvironment | undefined,
 ): Promise<Record<ReportStatus, number>> {
@@ -212,11 +222,12 @@ const PREFIX: Record<HistogramBucket, number> = { minute: 16, hour: 13, day: 10 
 
 /** The histogram's query, exported for the query-plan test. */
 export function logHistogramQuery(
+  dialect: Dialect,
   projectId: string,
   filter: LogFilter & { since: string; until: string },
   bucket: HistogramBucket,
 ): { sql: string; params: SqlValue[] } {
-  const where = logWhere(projectId, filter);
+  const where = logWhere(dialect, projectId, filter);
   return {
     sql: `SELECT SUBSTR(last_seen_at, 1, ${PREFIX[bucket]}) AS bucket, level, COUNT(*) AS n
        FROM log_groups WHERE ${where.sql} GROUP BY 1, 2`,
@@ -225,8 +236,12 @@ export function logHistogramQuery(
 }
 
 /** The count query, exported for the query-plan test. */
-export function logCountQuery(projectId: string, filter: LogFilter): { sql: string; params: SqlValue[] } {
-  const where = logWhere(projectId, filter);
+export function logCountQuery(
+  dialect: Dialect,
+  projectId: string,
+  filter: LogFilter,
+): { sql: string; params: SqlValue[] } {
+  const where = logWhere(dialect, projectId, filter);
   return {
     sql: `SELECT COUNT(*) AS n FROM (SELECT 1 FROM log_groups WHERE ${where.sql} LIMIT ${COUNT_CAP + 1}) capped`,
     params: where.params,
@@ -235,12 +250,12 @@ export function logCountQuery(projectId: string, filter: LogFilter): { sql: stri
 
 /** Groups per bucket of last seen and level, for the filter's range (one indexed range read). */
 export async function logHistogramRows(
-  db: Queryable,
+  db: Database,
   projectId: string,
   filter: LogFilter & { since: string; until: string },
   bucket: HistogramBucket,
 ): Promise<{ bucket: string; level: string; n: number }[]> {
-  const { sql, params } = logHistogramQuery(projectId, filter, bucket);
+  const { sql, params } = logHistogramQuery(db.dialect, projectId, filter, bucket);
   const rows = await db.all<{ bucket: string; level: string; n: number }>(sql, params);
   return rows.map((row) => ({ bucket: row.bucket, level: row.level, n: Number(row.n) }));
 }

@@ -63,6 +63,13 @@ describe('management: the log explorer', () => {
     assert.deepEqual(await messages({ level: 'warn,trace' }), ['Entering handler', 'Disk almost full']);
     assert.deepEqual(await messages({ source: 'worker-2' }), ['Entering handler', 'Cache warmed']);
     assert.deepEqual(await messages({ q: 'DISK' }), ['Disk almost full']);
+    // Text is matched in any case, in the source and category too, with % and _ taken literally.
+    assert.deepEqual(await messages({ q: 'WORKER-1' }), ['Disk almost full']);
+    assert.deepEqual(await messages({ q: 'Cache WARMED' }), ['Cache warmed']);
+    assert.deepEqual(await messages({ q: 'Disk%full' }), []);
+    assert.deepEqual(await messages({ q: 'Cache_warmed' }), []);
+    const counted = await p.member.get(path('/logs'), { query: { category: 'ops', q: 'ENTERING' } });
+    assert.equal(counted.body.total, 1);
     assert.deepEqual(await messages({ since: at(25), until: at(15) }), ['Cache warmed']);
   });
 

@@ -245,18 +245,24 @@ function addVolume(
   level: string,
   n: number,
 ): void {
-  const hour = minute.slice(0, 13);
-  for (const [unit, bucket] of [
-    [hourUnit, hour],
-    [minuteUnit, minute],
-  ]) {
-    const key = `${owner}\u0000${unit}\u0000${bucket}`;
-    const counted = volume.get(key);
-    if (counted) {
-      counted.n += n;
-      counted.level = level;
-    } else volume.set(key, { group: owner, unit: unit!, bucket: bucket!, level, n });
-  }
+  addCount(volume, owner, hourUnit, minute.slice(0, 13), level, n);
+  addCount(volume, owner, minuteUnit, minute, level, n);
+}
+
+function addCount(
+  volume: Map<string, VolumeRow>,
+  owner: string,
+  unit: string,
+  bucket: string,
+  level: string,
+  n: number,
+): void {
+  const key = `${owner}\u0000${unit}\u0000${bucket}`;
+  const counted = volume.get(key);
+  if (counted) {
+    counted.n += n;
+    counted.level = level;
+  } else volume.set(key, { group: owner, unit, bucket, level, n });
 }
 
 interface AttributeCount {
@@ -264,15 +270,23 @@ interface AttributeCount {
   last: string;
 }
 
-/** One group's values of one attribute kind, counted (keyed by the value alone: no key built per line). */
-function countValue(values: Map<string, AttributeCount>, value: string | undefined, at: string): void {
-  if (value === undefined) return;
-  const seen = values.get(value);
-  if (!seen) values.set(value, { n: 1, last: at });
+/**
+ * One group's values of one attribute kind, counted (keyed by the value alone: no key built per
+ * line). The map is made on the first value: most groups of a write send no app version or user.
+ */
+function countValue(
+  values: Map<string, AttributeCount> | undefined,
+  value: string | undefined,
+  at: string,
+): Map<string, AttributeCount> | undefined {
+  if (value === undefined) return values;
+  const seen = values?.get(value);
+  if (!seen) (values ??= new Map()).set(value, { n: 1, last: at });
   else {
     seen.n++;
     if (at > seen.last) seen.last = at;
   }
+  return values;
 }
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -306,9 +320,9 @@ export async function writeLines(
     written += span.n;
     let minTs = group.lines[0]![1];
     let maxTs = minTs;
-    const sources = new Map<string, AttributeCount>();
-    const versions = new Map<string, AttributeCount>();
-    const users = new Map<string, AttributeCount>();
+    let sources: Map<string, AttributeCount> | undefined;
+    let versions: Map<string, AttributeCount> | undefined;
+    let users: Map<string, AttributeCount> | undefined;
     // The current run: lines of one minute and level, counted once it ends.
     let runAt = '';
     let runMinute = '';
@@ -346,17 +360,17 @@ export async function writeLines(
       runLines++;
       if (at < minTs) minTs = at;
       else if (at > maxTs) maxTs = at;
-      countValue(sources, entry.source, at);
-      countValue(versions, entry.appVersion, at);
-      countValue(users, entry.userId, at);
+      sources = countValue(sources, entry.source, at);
+      versions = countValue(versions, entry.appVersion, at);
+      users = countValue(users, entry.userId, at);
     }
     if (runLines > 0) countRun(volume, groupId, environment, runMinute, runLevel, runLines);
     span.minTs = minTs;
     span.maxTs = maxTs;
     spans.push(span);
-    if (sources.size > 0) attributes.push([groupId, 'source', sources]);
-    if (versions.size > 0) attributes.push([groupId, 'app_version', versions]);
-    if (users.size > 0) attributes.push([groupId, 'user_id', users]);
+    if (sources) attributes.push([groupId, 'source', sources]);
+    if (versions) attributes.push([groupId, 'app_version', versions]);
+    if (users) attributes.push([groupId, 'user_id', users]);
   }
   if (pg) {
     if (lines.length > 0) await tx.run(INSERT_LINES_PG, [projectId, environment, JSON.stringify(lines), projectId]);
@@ -370,32 +384,39 @@ export async function writeLines(
     await inChunks(tx, spanValues, 7, insertSpans);
   }
   // Sorted: two PostgreSQL writers upserting the same rows take their locks in one order.
-  const volumeRows: SqlValue[][] = [];
-  for (const key of [...volume.keys()].sort()) {
-    const row = volume.get(key)!;
-    volumeRows.push([row.unit, row.bucket, row.group, row.level, row.n]);
-  }
+  const volumeKeys = [...volume.keys()].sort();
   // In (group, kind, value) order, for the same reason.
   attributes.sort((a, b) => byText(a[0], b[0]) || byText(a[1], b[1]));
-  const attributeRows: SqlValue[][] = [];
-  for (const [groupId, kind, values] of attributes)
-    for (const value of [...values.keys()].sort(byText)) {
-      const count = values.get(value)!;
-      attributeRows.push([groupId, kind, pg ? wellFormed(value) : value, count.n, count.last]);
-    }
   if (pg) {
     // One statement each, the rows as one JSON document (a write of new groups has thousands).
+    const volumeRows = volumeKeys.map((key) => {
+      const row = volume.get(key)!;
+      return [row.unit, row.bucket, row.group, row.level, row.n];
+    });
+    const attributeRows: SqlValue[][] = [];
+    for (const [groupId, kind, values] of attributes)
+      for (const value of [...values.keys()].sort(byText)) {
+        const count = values.get(value)!;
+        attributeRows.push([groupId, kind, wellFormed(value), count.n, count.last]);
+      }
     if (volumeRows.length > 0) await tx.run(UPSERT_VOLUME_PG, [projectId, environment, JSON.stringify(volumeRows)]);
     if (attributeRows.length > 0) await tx.run(UPSERT_ATTRIBUTES_PG, [JSON.stringify(attributeRows)]);
     return;
   }
-  await inChunks(
-    tx,
-    volumeRows.flatMap((row) => [projectId, row[0]!, row[1]!, row[2]!, environment, row[3]!, row[4]!]),
-    7,
-    upsertVolume,
-  );
-  await inChunks(tx, attributeRows.flat(), 5, upsertAttributes);
+  // SQLite: the statements' values, flat (7 a volume row, 5 an attribute row).
+  const volumeValues: SqlValue[] = [];
+  for (const key of volumeKeys) {
+    const row = volume.get(key)!;
+    volumeValues.push(projectId, row.unit, row.bucket, row.group, environment, row.level, row.n);
+  }
+  await inChunks(tx, volumeValues, 7, upsertVolume);
+  const attributeValues: SqlValue[] = [];
+  for (const [groupId, kind, values] of attributes)
+    for (const value of values.size === 1 ? values.keys() : [...values.keys()].sort(byText)) {
+      const count = values.get(value)!;
+      attributeValues.push(groupId, kind, value, count.n, count.last);
+    }
+  await inChunks(tx, attributeValues, 5, upsertAttributes);
 }
 
 /** A run of `n` lines of one group, minute and level: the group's counts and the project's totals. */

@@ -5,14 +5,15 @@ import { releasedAtRest } from './at-rest.ts';
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
- * Roughly what a value holds: a string's or buffer's length, a rendered page's HTML; other
- * values (small records) count a flat 256 bytes, so only the entry bound applies to them.
+ * Roughly what a value holds: a string's or buffer's length, a rendered page's bytes (its
+ * `byteLength`); other values (small records) count a flat 256 bytes, so only the entry bound
+ * applies to them.
  */
 export function approximateSize(value: unknown): number {
   if (typeof value === 'string') return value.length;
   if (value instanceof Uint8Array) return value.byteLength;
-  if (value !== null && typeof value === 'object' && typeof (value as { html?: unknown }).html === 'string')
-    return (value as { html: string }).html.length;
+  if (value !== null && typeof value === 'object' && typeof (value as { byteLength?: unknown }).byteLength === 'number')
+    return (value as { byteLength: number }).byteLength;
   return 256;
 }
 

@@ -4,7 +4,7 @@
  * `stopping` to end early. The resources' background workers extend PollingWorker (below); the
  * quota meter holds a Poller of its own.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as pause } from 'node:timers/promises';
 
 export interface PollerLog {
   error(details: { err: unknown }, message: string): void;
@@ -88,6 +88,21 @@ export abstract class PollingWorker {
    */
   protected async betweenBatches(): Promise<void> {
     await nextTurn();
+  }
+
+  /**
+   * Runs `batch` again while it did a whole `size` (so more may be left) and the worker is not
+   * stopping, letting the loop turn after each one, the last too, since the caller's next batch
+   * may follow at once (or pausing `pauseMs`, to leave a busy writer room); the sum of what the
+   * batches did. The bounded-batch deletes of every worker's retention.
+   */
+  protected async whileFull(size: number, batch: () => Promise<number>, pauseMs = 0): Promise<number> {
+    let done = 0;
+    for (let n = size; n === size && !this.stopping; ) {
+      done += n = await batch();
+      await (pauseMs > 0 ? pause(pauseMs) : this.betweenBatches());
+    }
+    return done;
   }
 
   /** True once stop() was called. */

@@ -58,28 +58,19 @@ export class LinesWorker extends PollingWorker {
     let expired = 0;
     let capped = 0;
     for (const projectId of await projectsWithLogs(db)) {
-      expired += await this.inBatches(() => expireLines(db, projectId, before));
+      expired += await this.whileFull(BATCH, () => expireLines(db, projectId, before));
       let page: GroupCursor | undefined = { seen: since, id: '' };
       while (page && !this.stopping) {
         const { ids, next } = await groupsOverCap(db, projectId, page, config.perGroup);
-        for (const groupId of ids) capped += await this.inBatches(() => capGroupLines(db, groupId, config.perGroup));
+        for (const groupId of ids)
+          capped += await this.whileFull(BATCH, () => capGroupLines(db, groupId, config.perGroup));
         page = next;
       }
       for (const unit of MINUTE_UNITS)
-        await this.inBatches(() => pruneMinuteVolume(db, projectId, unit, minutesBefore));
+        await this.whileFull(BATCH, () => pruneMinuteVolume(db, projectId, unit, minutesBefore));
       if (this.stopping) return { expired, capped };
     }
     this.checkedUntil = started;
     return { expired, capped };
-  }
-
-  /** `batch` again while it deletes a whole BATCH (and the worker is not stopping), a turn between two; the rows deleted. */
-  private async inBatches(batch: () => Promise<number>): Promise<number> {
-    let deleted = 0;
-    for (let n = BATCH; n === BATCH && !this.stopping; ) {
-      deleted += n = await batch();
-      await this.betweenBatches();
-    }
-    return deleted;
   }
 }

@@ -79,12 +79,7 @@ export class ReleaseHealthWorker extends PollingWorker {
       ['release_users', countsCutoff],
       ['release_checks', countsCutoff],
     ] as const) {
-      while (!this.stopping) {
-        const n = await expireBatch(db, table, cutoff, BATCH);
-        deleted += n;
-        if (n < BATCH) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      deleted += await this.whileFull(BATCH, () => expireBatch(db, table, cutoff, BATCH), 50);
     }
     return deleted;
   }

@@ -84,12 +84,7 @@ export class AlertWorker extends PollingWorker {
     let deleted = 0;
     if (db.dialect === 'postgres') {
       // Partitioned by week: the keeper drops the weeks wholly past; this deletes the rest by time.
-      let n: number;
-      do {
-        n = await pruneEventsBefore(db, cutoff, RETENTION_EVENTS);
-        deleted += n;
-        await this.betweenBatches();
-      } while (n === RETENTION_EVENTS && !this.stopping);
+      deleted += await this.whileFull(RETENTION_EVENTS, () => pruneEventsBefore(db, cutoff, RETENTION_EVENTS));
     } else {
       let after: string | undefined = '';
       while (after !== undefined && !this.stopping) {

@@ -281,11 +281,13 @@ function countValue(
 ): Map<string, AttributeCount> | undefined {
   if (value === undefined) return values;
   const seen = values?.get(value);
-  if (!seen) (values ??= new Map()).set(value, { n: 1, last: at });
-  else {
-    seen.n++;
-    if (at > seen.last) seen.last = at;
+  if (!seen) {
+    const counted = values ?? new Map<string, AttributeCount>();
+    counted.set(value, { n: 1, last: at });
+    return counted;
   }
+  seen.n++;
+  if (at > seen.last) seen.last = at;
   return values;
 }
 

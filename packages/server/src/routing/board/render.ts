@@ -112,8 +112,8 @@ export function sendRendered(
   let csrf: Buffer | undefined; // made only for a page with a form
   const parts: Buffer[] = [page.pieces[0]!];
   for (let i = 0; i < page.slots.length; i++) {
-    const value = page.slots[i] === 'nonce' ? nonceBytes : (csrf ??= Buffer.from(reply.generateCsrf()));
-    parts.push(value, page.pieces[i + 1]!);
+    if (page.slots[i] === 'csrf') csrf ??= Buffer.from(reply.generateCsrf());
+    parts.push(page.slots[i] === 'nonce' ? nonceBytes : csrf!, page.pieces[i + 1]!);
   }
   reply.header('content-security-policy', contentSecurityPolicy(nonce));
   return reply.code(status).type('text/html; charset=utf-8').send(Buffer.concat(parts));

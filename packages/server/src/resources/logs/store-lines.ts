@@ -293,6 +293,10 @@ function countValue(
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** A group's values of one kind in order (one value, the usual case, without a copy to sort). */
+const sortedValues = (values: Map<string, AttributeCount>): Iterable<string> =>
+  values.size === 1 ? values.keys() : [...values.keys()].sort(byText);
+
 /**
  * Writes the batch's lines, volume and attribution: called inside the group write's transaction.
  *
@@ -397,7 +401,7 @@ export async function writeLines(
     });
     const attributeRows: SqlValue[][] = [];
     for (const [groupId, kind, values] of attributes)
-      for (const value of [...values.keys()].sort(byText)) {
+      for (const value of sortedValues(values)) {
         const count = values.get(value)!;
         attributeRows.push([groupId, kind, wellFormed(value), count.n, count.last]);
       }
@@ -414,7 +418,7 @@ export async function writeLines(
   await inChunks(tx, volumeValues, 7, upsertVolume);
   const attributeValues: SqlValue[] = [];
   for (const [groupId, kind, values] of attributes)
-    for (const value of values.size === 1 ? values.keys() : [...values.keys()].sort(byText)) {
+    for (const value of sortedValues(values)) {
       const count = values.get(value)!;
       attributeValues.push(groupId, kind, value, count.n, count.last);
     }

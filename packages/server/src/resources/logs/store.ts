@@ -1,5 +1,6 @@
 /** The reads of log_groups: triage (status), the explorer's list, counts and histogram. Written by store-group-writes.ts. */
 import type { Database, Queryable, SqlValue } from '../../db/database.ts';
+import type { Dialect } from './store-line-reads.ts';
 import { searchClause, Where } from '../../db/query.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import {
@@ -11,8 +12,6 @@ import {
   type ReportStatus,
   type TriageTable,
 } from '../reports/index.ts';
-
-type Dialect = Database['dialect'];
 
 /** log_groups as triage reads it (the query shapes are the reports' triage ones). */
 const LOG_GROUPS: TriageTable = {

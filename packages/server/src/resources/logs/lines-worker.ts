@@ -24,6 +24,7 @@ import {
   MINUTE_UNITS,
   projectsWithLogs,
   pruneMinuteVolume,
+  VOLUME_BATCH,
 } from './store-line-upkeep.ts';
 
 const HOUR = 3_600_000;
@@ -67,7 +68,7 @@ export class LinesWorker extends PollingWorker {
         page = next;
       }
       for (const unit of MINUTE_UNITS)
-        await this.whileFull(BATCH, () => pruneMinuteVolume(db, projectId, unit, minutesBefore));
+        await this.whileFull(VOLUME_BATCH, () => pruneMinuteVolume(db, projectId, unit, minutesBefore));
       if (this.stopping) return { expired, capped };
     }
     this.checkedUntil = started;

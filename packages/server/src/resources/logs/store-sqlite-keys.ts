@@ -39,13 +39,18 @@ const SWEEP_STEP = 10_000;
 /** Keys per statement: a sweep step's inserts, and reads of log_group_keys. */
 const KEYS_PER_STATEMENT = 500;
 /**
- * Keys read per turn while the filter is built: a few milliseconds of the loop each (50,000 held
- * it about 50 ms a turn at 3,000,000 groups, issue 37's soak).
+ * Keys read per turn while the filter is built: a few milliseconds of the loop each. At 3,000,000
+ * groups (issue 37's soak) 50,000 held it about 50 ms a turn, and 10,000 still 26–63 ms under the
+ * soak's load on a slower host (each statement timed in the server).
  */
-const FILTER_CHUNK = 10_000;
+const FILTER_CHUNK = 2_000;
 
-/** Groups read per statement when a write first learns the fresh keys (sync). */
-const SYNC_CHUNK = 2_500;
+/**
+ * Groups read per statement when a write first learns the fresh keys (sync); the transaction lets
+ * the loop turn between two. Each group is a probe of log_group_keys: 2,500 a statement took 27–76
+ * ms under the soak at 3,000,000 groups, where up to SWEEP_AT keys are fresh after a start.
+ */
+const SYNC_CHUNK = 500;
 
 /** What a write learned about keys; applied once its transaction has committed. */
 export interface KeyChanges {

@@ -171,7 +171,8 @@ export function writeResults(runs: DbRun[], started: number, loadBefore: number[
       `each scenario warmed up for ${WARMUP} s, then measured in ${ROUNDS} rounds of ${SECONDS} s, each between two ${CEILING_SECONDS} s runs ` +
       `of the ceiling; each row is the scenario's median round by its ratio to the mean of the two ceiling runs around it. ` +
       `Seeding took ${runs.map((run) => `${run.seedSeconds} s on ${DB_LABEL[run.db]}`).join(' and ')}` +
-      `${runs.some((run) => run.db === 'postgres') ? ' (PostgreSQL then VACUUM (ANALYZE) and CHECKPOINT before the first scenario)' : ''}. ` +
+      `${runs.some((run) => run.db === 'postgres') ? ' (PostgreSQL then VACUUM (ANALYZE) and CHECKPOINT before the first scenario)' : ''}` +
+      `${runs.some((run) => run.db === 'sqlite') ? ' (the SQLite file then flushed to disk)' : ''}. ` +
       `Load average before the run: ${machine.loadAverageBefore.join(', ')}; after: ${machine.loadAverageAfter.join(', ')}.`,
     '',
     tableOf(runs),

@@ -20,7 +20,17 @@ import {
 } from '../../server/src/resources/projects/index.ts';
 import { seedDemoProject } from '../../server/src/seed/demo.ts';
 import { updateBoard } from '../../server/src/resources/board/index.ts';
-import { storeLogBatch, type LogEntry } from '../../server/src/resources/logs/index.ts';
+import {
+  expireLines,
+  LINE_BATCH,
+  type LogEntry,
+  MINUTE_UNITS,
+  MINUTE_VOLUME_HOURS,
+  pruneMinuteVolume,
+  storeLogBatch,
+  VOLUME_BATCH,
+} from '../../server/src/resources/logs/index.ts';
+import { copyLogGroups } from './seed-log-copies.ts';
 // The accounts resource's reply helpers are typed by @fastify/cookie's augmentation.
 import type {} from '@fastify/cookie';
 import { createAccount } from '../../server/src/resources/accounts/index.ts';
@@ -98,9 +108,39 @@ const WORDS = ['checkout', 'login', 'search', 'upload', 'export', 'billing', 'sy
  * 100,000 distinct log groups through the logs store (its batched upserts, as the public API
  * writes them), levels, categories and sources spread out, last seen over 30 days.
  */
-async function seedLogGroups(db: Parameters<typeof storeLogBatch>[0], projectId: string): Promise<void> {
-  const now = Date.now();
+async function seedLogGroups(db: Database, projectId: string): Promise<void> {
   const groups = seededSize(BENCH_LOG_GROUPS);
+  // PostgreSQL's millions: a hundred thousand through the store, the rest copied set-wise.
+  const copied = db.dialect === 'postgres' && groups > COPIED_FROM && groups % COPIED_FROM === 0;
+  await storeLogGroups(db, projectId, copied ? COPIED_FROM : groups);
+  await expireSeededLines(db, projectId);
+  if (copied) await copyLogGroups(db, projectId, groups / COPIED_FROM - 1);
+}
+
+/** The server's default LOG_LINE_RETENTION_DAYS. */
+const LINE_RETENTION_DAYS = 14;
+
+/**
+ * The groups' lines older than the retention, deleted as the server's lines worker
+ * (packages/server/src/resources/logs/lines-worker.ts) would have
+ * deleted them while those days went by: over 30 days about half the seeded lines are past 14
+ * days, and a server started on the seed otherwise spent the soak deleting them (1,500,000 lines
+ * at 3,000,000 groups, a batch of 1,000 up to 36 ms on the loop), a backlog no running server has.
+ */
+async function expireSeededLines(db: Database, projectId: string): Promise<void> {
+  const before = new Date(Date.now() - LINE_RETENTION_DAYS * 86_400_000).toISOString();
+  while ((await expireLines(db, projectId, before)) === LINE_BATCH);
+  // Likewise the per-minute counts past MINUTE_VOLUME_HOURS (up to 70 ms a batch on the loop).
+  const minutesBefore = new Date(Date.now() - MINUTE_VOLUME_HOURS * 3_600_000).toISOString().slice(0, 16);
+  for (const unit of MINUTE_UNITS)
+    while ((await pruneMinuteVolume(db, projectId, unit, minutesBefore)) === VOLUME_BATCH);
+}
+
+/** How many groups PostgreSQL writes through the store before copying them (seed-log-copies.ts). */
+const COPIED_FROM = 100_000;
+
+async function storeLogGroups(db: Database, projectId: string, groups: number): Promise<void> {
+  const now = Date.now();
   const step = (BENCH_LOG_DAYS * 86_400_000) / groups;
   const scope = { projectId, environment: 'live' as const };
   const BATCH = 100;

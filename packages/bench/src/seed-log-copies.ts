@@ -22,9 +22,9 @@ const LINE_COLUMNS =
 
 export async function copyLogGroups(db: Database, projectId: string, copies: number): Promise<void> {
   if (db.dialect !== 'postgres') throw new Error('copyLogGroups is for PostgreSQL (SQLite seeds through the store)');
-  const span = await db.get<{ max: string | number | null }>('SELECT MAX(id) AS max FROM log_lines');
+  const newest = await db.get<{ max: string | number | null }>('SELECT MAX(id) AS max FROM log_lines');
   // Each copy's line ids sit in their own range above every original's.
-  const stride = Number(span?.max ?? 0) + 1;
+  const stride = Number(newest?.max ?? 0) + 1;
   for (let copy = 1; copy <= copies; copy++) {
     const suffix = `~${copy}`;
     await db.transaction(async (tx) => {

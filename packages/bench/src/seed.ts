@@ -104,10 +104,7 @@ export interface BenchData {
 const LEVELS = ['error', 'warn', 'info', 'debug', 'trace'] as const;
 const WORDS = ['checkout', 'login', 'search', 'upload', 'export', 'billing', 'sync', 'render', 'cache', 'queue'];
 
-/**
- * 100,000 distinct log groups through the logs store (its batched upserts, as the public API
- * writes them), levels, categories and sources spread out, last seen over 30 days.
- */
+/** The log explorer's groups (BENCH_LOG_GROUPS), their lines kept as a running server keeps them. */
 async function seedLogGroups(db: Database, projectId: string): Promise<void> {
   const groups = seededSize(BENCH_LOG_GROUPS);
   // PostgreSQL's millions: a hundred thousand through the store, the rest copied set-wise.
@@ -139,6 +136,10 @@ async function expireSeededLines(db: Database, projectId: string): Promise<void>
 /** How many groups PostgreSQL writes through the store before copying them (seed-log-copies.ts). */
 const COPIED_FROM = 100_000;
 
+/**
+ * Distinct log groups through the logs store (its batched upserts, as the public API writes them),
+ * levels, categories and sources spread out, last seen over 30 days.
+ */
 async function storeLogGroups(db: Database, projectId: string, groups: number): Promise<void> {
   const now = Date.now();
   const step = (BENCH_LOG_DAYS * 86_400_000) / groups;

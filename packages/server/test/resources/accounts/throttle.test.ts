@@ -120,7 +120,7 @@ describe('accounts: throttling, sign-up privacy and password strength', () => {
     await sleep(first * 1000 + 100);
     assert.equal((await signInFrom(attacker, owner.email, 'one more guess')).status, 401);
     failures++;
-    // A further failure past the first delay: the delay it answers with is twice or more the first's.
+    // A further failure past the first delay: the refusal answers with the delay of every failure so far.
     const second = await guessUntilRefused();
     withinDelay(second);
   });

@@ -17,8 +17,11 @@ import { runInNewContext } from 'node:vm';
 import type { Database } from '../db/database.ts';
 
 export interface ReleasedAtRest {
-  /** Forgets everything kept; the next request loads afresh. */
-  release(): void;
+  /**
+   * Forgets everything kept; the next request loads afresh. A promise returned is awaited before
+   * the database rests and the heap is collected (work that gives memory back when it ends).
+   */
+  release(): void | Promise<void> | undefined;
 }
 
 const memos = new Set<WeakRef<ReleasedAtRest>>();
@@ -45,23 +48,23 @@ export function collectGarbage(): void {
   collector();
 }
 
-/** Empties every live memo; returns how many there were. */
-export function releaseMemos(): number {
-  let released = 0;
+/** Empties every live memo; settles when the releases that take time have ended. */
+export async function releaseMemos(): Promise<void> {
+  const settling: Array<Promise<void>> = [];
   for (const ref of memos) {
     const memo = ref.deref();
     if (!memo) {
       memos.delete(ref);
       continue;
     }
-    memo.release();
-    released++;
+    const settled = memo.release();
+    if (settled) settling.push(settled);
   }
-  return released;
+  await Promise.all(settling);
 }
 
 export interface RestWatch {
-  /** How many times the server has rested since it started (read by tests). */
+  /** How many rests have ended since the server started (read by tests). */
   readonly rests: number;
   stop(): void;
 }
@@ -80,6 +83,19 @@ export function watchForRest(server: Server, db: Database, seconds: number): Res
     requests++;
   };
   server.on('request', onRequest);
+  const rest = async () => {
+    try {
+      await releaseMemos();
+      await db.rest?.();
+      collectGarbage();
+    } catch (error) {
+      // Nothing is lost by a rest that failed (the database closing under it): the next one tries again.
+      process.emitWarning(error instanceof Error ? error : new Error(String(error)), 'RestWarning');
+    } finally {
+      // Counted once it has ended: what it released is gone by then.
+      rests++;
+    }
+  };
   let quietSince = Date.now();
   const timer =
     seconds > 0
@@ -93,9 +109,7 @@ export function watchForRest(server: Server, db: Database, seconds: number): Res
             }
             if (rested || Date.now() - quietSince < seconds * 1000) return;
             rested = true;
-            rests++;
-            releaseMemos();
-            void Promise.resolve(db.rest?.()).then(collectGarbage);
+            void rest();
           },
           Math.max(250, (seconds * 1000) / 4),
         )

@@ -67,6 +67,18 @@ export class KeyMap {
     this.count = 0;
   }
 
+  /** The table shrunk to the smallest that holds the keys at most half full (after a sweep emptied it). */
+  compact(): void {
+    let slots = MIN_SLOTS;
+    while (this.count * 2 > slots) slots *= 2;
+    if (slots < this.keys.length) this.resize(slots);
+  }
+
+  /** Bytes held by the table (what compact gives back). */
+  get bytes(): number {
+    return this.keys.byteLength + this.rowids.byteLength;
+  }
+
   /** The keys, in ascending order. */
   sortedKeys(): Float64Array {
     const out = new Float64Array(this.count);

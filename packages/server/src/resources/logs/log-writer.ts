@@ -4,6 +4,7 @@
  */
 import type { Database } from '../../db/database.ts';
 import { isInputFault } from '../../db/failures.ts';
+import { releasedAtRest } from '../../http/at-rest.ts';
 import { BadRequestError } from '../../kernel/errors.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import type { LogEntry } from './schemas.ts';
@@ -44,10 +45,24 @@ class LogWriter {
   private pending = new Map<string, PendingScope>();
   private writing = false;
   private scheduled = false;
+  /** Set at rest while the key index sweeps every fresh key; settled when it is done. */
+  private resting: PromiseWithResolvers<void> | undefined;
 
   constructor(db: Database) {
     this.db = db;
     this.keys = db.dialect === 'sqlite' ? new SqliteKeyIndex() : undefined;
+    if (this.keys) releasedAtRest(this);
+  }
+
+  /**
+   * At rest (http/at-rest.ts): the key index's fresh keys moved to their table, a step per write
+   * turn (batches that arrive meanwhile are written first), so the map that held them shrinks.
+   */
+  release(): Promise<void> | undefined {
+    if (!this.keys || this.keys.freshKeys === 0) return undefined;
+    this.resting ??= Promise.withResolvers<void>();
+    this.schedule();
+    return this.resting.promise;
   }
 
   add(scope: Scope, entries: readonly LogEntry[], receivedAt: string): Promise<void> {
@@ -82,14 +97,23 @@ class LogWriter {
       if (this.keys) {
         // One after another: each write's keys are in memory before the next one looks.
         for (const waiting of batch.values()) await this.writeScope(waiting);
-        await this.keys.maintain(this.db).catch(reportKeyIndexError);
+        let failed = false;
+        await this.keys.maintain(this.db, this.resting !== undefined).catch((error: unknown) => {
+          failed = true;
+          reportKeyIndexError(error);
+        });
+        // Done when the sweep has ended (or was dropped: the table moved under it), or cannot go on.
+        if (this.resting && (failed || !this.keys.sweeping)) {
+          this.resting.resolve();
+          this.resting = undefined;
+        }
       } else {
         // Scopes share no rows, so their writes run side by side on PostgreSQL's pool.
         await Promise.all([...batch.values()].map((waiting) => this.writeScope(waiting)));
       }
     } finally {
       this.writing = false;
-      if (this.pending.size > 0) this.schedule();
+      if (this.pending.size > 0 || this.resting) this.schedule();
     }
   }
 

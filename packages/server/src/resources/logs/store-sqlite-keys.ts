@@ -171,14 +171,26 @@ export class SqliteKeyIndex {
     this.generation++;
   }
 
+  /** Keys held in memory, not yet in log_group_keys. */
+  get freshKeys(): number {
+    return this.fresh.size;
+  }
+
+  /** Whether a sweep is under way (its next step is due at the next maintain). */
+  get sweeping(): boolean {
+    return this.sweep !== undefined;
+  }
+
   /**
    * Between writes: one step of the sweep when one is due, and the filter built when missing.
+   * `everyKey`: a sweep starts whatever the number of fresh keys (at rest, http/at-rest.ts: the map
+   * of up to SWEEP_AT keys, 16 MB, is what an idle process need not hold).
    * Errors are the caller's to report; nothing here is lost by one (the keys stay fresh).
    */
-  async maintain(db: Database): Promise<void> {
+  async maintain(db: Database, everyKey = false): Promise<void> {
     // Not awaited (it spans turns), so its failure (the database closing under it) is reported here.
     if (!this.filter && !this.building) this.buildFilter(db).catch(reportKeyIndexError);
-    if (!this.sweep && this.fresh.size >= SWEEP_AT && this.top !== undefined)
+    if (!this.sweep && this.fresh.size >= (everyKey ? 1 : SWEEP_AT) && this.top !== undefined)
       this.sweep = { keys: this.fresh.sortedKeys(), next: 0, through: this.top };
     if (this.sweep) await this.sweepStep(db, this.sweep);
   }
@@ -215,7 +227,10 @@ export class SqliteKeyIndex {
       this.building?.add(key);
     }
     sweep.next += step.length;
-    if (last) this.sweep = undefined;
+    if (!last) return;
+    this.sweep = undefined;
+    // The table grew to hold SWEEP_AT keys; what is left (written meanwhile) needs a fraction of it.
+    this.fresh.compact();
   }
 
   /**

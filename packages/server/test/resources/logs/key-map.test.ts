@@ -63,4 +63,18 @@ describe('KeyMap: log group keys to rowids', () => {
     map.set(4096, 9);
     assert.equal(map.get(4096), 9);
   });
+
+  it('shrinks to what it holds after most keys are gone, keeping each', () => {
+    const map = new KeyMap();
+    const keyOf = (n: number) => n * 7919 - 2 ** 40;
+    for (let n = 0; n < 100_000; n++) map.set(keyOf(n), n + 1);
+    const grown = map.bytes;
+    for (let n = 0; n < 100_000; n++) if (n % 100 !== 0) map.delete(keyOf(n));
+    map.compact();
+    assert.equal(map.size, 1000);
+    assert.ok(map.bytes * 64 <= grown, `${map.bytes} bytes after, ${grown} before`);
+    for (let n = 0; n < 100_000; n++) assert.equal(map.get(keyOf(n)), n % 100 === 0 ? n + 1 : undefined);
+    map.set(keyOf(1), 5);
+    assert.equal(map.get(keyOf(1)), 5);
+  });
 });

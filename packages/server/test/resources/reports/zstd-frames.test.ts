@@ -88,7 +88,7 @@ describe('zstd frames of the kept context', () => {
       assert.deepEqual(decompressPayload(stored), parsed);
       // Serialised again (an event the server changed) and compressed.
       assert.deepEqual(decompressPayload(compressPayload(parsed)), parsed);
-      releaseMemos();
+      void releaseMemos();
     }
   });
 });

@@ -8,7 +8,8 @@
  *   node packages/bench/src/log-lines.ts        # SQLite; BENCH_LOGS_PG_URL=postgres://… adds PostgreSQL
  *
  * Settings: BENCH_LINES_SIZES (default 10000,1000000), BENCH_LINES_ITERATIONS (default 50),
- * BENCH_LINES_SQLITE=0 (PostgreSQL only).
+ * BENCH_LINES_SQLITE=0 (PostgreSQL only), BENCH_LINES_KEEP=1 (the seeded databases are kept and
+ * named, to read a query's plan with EXPLAIN afterwards; drop them yourself).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,7 @@ import {
 
 const SIZES = (process.env['BENCH_LINES_SIZES'] ?? '10000,1000000').split(',').map(Number);
 const ITERATIONS = Number(process.env['BENCH_LINES_ITERATIONS'] ?? 50);
+const KEEP = process.env['BENCH_LINES_KEEP'] === '1';
 const PROJECT = 'bench-lines';
 const GROUPS = 1000;
 const DAY = 86_400_000;
@@ -148,7 +150,10 @@ if (process.env['BENCH_LINES_SQLITE'] !== '0')
       return {
         url: `sqlite:${join(dir, 'bench.db')}`,
         dir,
-        done: async () => rmSync(dir, { recursive: true, force: true }),
+        done: async () => {
+          if (KEEP) process.stderr.write(`kept: ${join(dir, 'bench.db')}\n`);
+          else rmSync(dir, { recursive: true, force: true });
+        },
       };
     })),
     '',
@@ -169,7 +174,8 @@ if (pgAdmin) {
           url: url.toString(),
           dir,
           done: async () => {
-            await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+            if (KEEP) process.stderr.write(`kept: ${url.toString()}\n`);
+            else await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
             rmSync(dir, { recursive: true, force: true });
           },
         };

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { DEFAULT_CHECKPOINT_PAGES } from './db/sqlite.ts';
+import { DEFAULT_CHECKPOINT_PAGES, DEFAULT_READ_WORKERS } from './db/sqlite.ts';
 
 /** Every setting the server reads, parsed once at start; a bad value stops start-up. */
 export interface ErrorAlertsConfig {
@@ -46,7 +46,8 @@ export interface Config {
   sqliteCheckpointPages: number;
   /**
    * Worker threads with a read connection each, for the management API's reads on SQLite:
-   * `SQLITE_READ_WORKERS`, default 2; 0 keeps every read on the event loop.
+   * `SQLITE_READ_WORKERS`, default one per core beside the event loop's, at least 1 and at most 2
+   * (DEFAULT_READ_WORKERS); 0 keeps every read on the event loop.
    */
   sqliteReadWorkers: number;
   /**
@@ -288,7 +289,7 @@ export function loadConfig(env: Env = process.env): Config {
           : undefined,
       "*, 'self', 'none' or origins such as https://app.example.com, separated by spaces",
     ),
-    sqliteReadWorkers: read('SQLITE_READ_WORKERS', 2, integer(0, 16), 'an integer from 0 to 16'),
+    sqliteReadWorkers: read('SQLITE_READ_WORKERS', DEFAULT_READ_WORKERS, integer(0, 16), 'an integer from 0 to 16'),
     memoryRestSeconds: read('MEMORY_REST_SECONDS', 30, integer(0, 86_400), 'an integer from 0 (never) to 86400'),
     ingestDurability: read<'full' | 'relaxed'>(
       'INGEST_DURABILITY',

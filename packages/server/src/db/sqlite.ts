@@ -14,10 +14,10 @@ import { StatementCache } from './statement-cache.ts';
 
 /**
  * SQLite's read workers by default: one per core beside the event loop's, at least 1, at most 2.
- * Each is a thread with its own V8 heap, page cache and statements (25–35 MB under load), and on
+ * Each is a thread with its own V8 heap, page cache and statements (12–28 MB under the bench's load), and on
  * two cores a second one only takes turns from the event loop: measured with the bench's standard
  * load on a 2-core host, one worker left 251 MB resident against 263–271 MB with two, the
- * management reads no slower (packages/bench README, "Fourteenth sitting").
+ * management reads no slower (packages/bench README, "Memory on SQLite, 2026-11-30").
  */
 export const DEFAULT_READ_WORKERS = Math.max(1, Math.min(2, availableParallelism() - 1));
 

@@ -344,9 +344,12 @@ export function fieldIndexQueries(
     rest: (after) => {
       const where = plain(after);
       return {
-        sql: `WITH hits AS MATERIALIZED (SELECT l.id FROM ${from} ${join}
+        // The hits carry their rows: joined back to log_lines by id alone (its key is (id, ts), one
+        // index per day's partition), PostgreSQL read every partition for a few hits (a hash join
+        // over a scan of all lines, 586 ms at 1,000,000 lines for 10 hits).
+        sql: `WITH hits AS MATERIALIZED (SELECT l.* FROM ${from} ${join}
           WHERE ${where.sql} AND ${fields.sql})
-          SELECT ${LINE_COLUMNS} FROM hits JOIN log_lines l ON l.id = hits.id JOIN log_groups g ON g.id = l.group_id
+          SELECT ${LINE_COLUMNS} FROM hits l JOIN log_groups g ON g.id = l.group_id
           ORDER BY l.ts DESC, l.id DESC LIMIT ?`,
         params: [...where.params, ...fields.params, limit],
       };

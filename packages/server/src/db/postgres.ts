@@ -1,6 +1,13 @@
 import type pg from 'pg';
 import { classifyDatabaseError, retryConflicts } from './failures.ts';
-import type { Database, Queryable, Row, SqlValue, TransactionOptions } from './database.ts';
+import {
+  CUSTOM_PLAN,
+  type Database,
+  type Queryable,
+  type Row,
+  type SqlValue,
+  type TransactionOptions,
+} from './database.ts';
 import { CHANGE_CHANNEL, ChangeListener } from './pg-listener.ts';
 import { pgDriver } from './pg-driver.ts';
 import { changesMemoisedData } from './memoised-writes.ts';
@@ -36,6 +43,7 @@ const MAX_PREPARED = 1000;
 function statement(sql: string, params: readonly SqlValue[]): string | pg.QueryConfig {
   const text = toPostgresPlaceholders(sql);
   if (params.length === 0) return text;
+  if (sql.startsWith(CUSTOM_PLAN)) return { text, values: params as unknown[] };
   let name = prepared.get(sql);
   if (name === undefined) {
     if (prepared.size >= MAX_PREPARED) return { text, values: params as unknown[] };

@@ -6,7 +6,7 @@
  * line and the live tail's new lines. The histogram and a group's attribute counts:
  * store-count-reads.ts.
  */
-import type { Database, Queryable, SqlValue } from '../../db/database.ts';
+import { CUSTOM_PLAN, type Database, type Queryable, type SqlValue } from '../../db/database.ts';
 import { containsPattern, Where } from '../../db/query.ts';
 import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import type { ReportStatus } from '../reports/index.ts';
@@ -347,7 +347,8 @@ export function fieldIndexQueries(
         // The hits carry their rows: joined back to log_lines by id alone (its key is (id, ts), one
         // index per day's partition), PostgreSQL read every partition for a few hits (a hash join
         // over a scan of all lines, 586 ms at 1,000,000 lines for 10 hits).
-        sql: `WITH hits AS MATERIALIZED (SELECT l.* FROM ${from} ${join}
+        // Planned with its values each time (CUSTOM_PLAN): a generic plan read the time index too.
+        sql: `${CUSTOM_PLAN}WITH hits AS MATERIALIZED (SELECT l.* FROM ${from} ${join}
           WHERE ${where.sql} AND ${fields.sql})
           SELECT ${LINE_COLUMNS} FROM hits l JOIN log_groups g ON g.id = l.group_id
           ORDER BY l.ts DESC, l.id DESC LIMIT ?`,

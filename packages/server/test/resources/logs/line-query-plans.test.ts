@@ -229,4 +229,31 @@ describe('log line query plans with 100,000 lines', { timeout: 900_000 }, () => 
     assert.match(text, new RegExp(`Bitmap Index Scan on ${pgIndex('log_lines_data')}`), text);
     assert.doesNotMatch(withRows(text), /Seq Scan on log_lines/, text);
   });
+
+  it('PostgreSQL: the GIN hits are planned with their values every time, never prepared', async (t) => {
+    if (server.db.dialect !== 'postgres') return t.skip('PostgreSQL only');
+    const { fields } = parseLogSearch('data.orderId = 42');
+    const { window, rest } = fieldIndexQueries(projectId, { ...range, fields }, 101, undefined);
+    const hits = rest(cursor);
+    // One connection (a transaction), as prepared statements are each connection's own.
+    const kept = await server.db.transaction(async (tx) => {
+      // Past the five runs after which a prepared statement may take a generic plan.
+      for (let run = 0; run < 7; run++) {
+        await tx.all(hits.sql, hits.params);
+        await tx.all(window.sql, window.params);
+      }
+      return tx.all<{ statement: string }>('SELECT statement FROM pg_prepared_statements WHERE statement LIKE $1', [
+        '%log_lines%',
+      ]);
+    });
+    assert.ok(
+      kept.some((row) => row.statement.includes('LIMIT 5000')),
+      'the window is prepared (the contrast)',
+    );
+    // (EXPLAIN of it, by the test above, may be.)
+    assert.ok(
+      !kept.some((row) => row.statement.includes('WITH hits') && !row.statement.startsWith('EXPLAIN')),
+      'the hits query was prepared',
+    );
+  });
 });

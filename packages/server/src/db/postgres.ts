@@ -43,10 +43,10 @@ const MAX_PREPARED = 1000;
 function statement(sql: string, params: readonly SqlValue[]): string | pg.QueryConfig {
   const text = toPostgresPlaceholders(sql);
   if (params.length === 0) return text;
-  if (sql.startsWith(CUSTOM_PLAN)) return { text, values: params as unknown[] };
   let name = prepared.get(sql);
   if (name === undefined) {
-    if (prepared.size >= MAX_PREPARED) return { text, values: params as unknown[] };
+    // Unnamed: asked to be planned afresh (never put in `prepared`), or past the cap.
+    if (sql.startsWith(CUSTOM_PLAN) || prepared.size >= MAX_PREPARED) return { text, values: params as unknown[] };
     name = `signpost_${prepared.size}`;
     prepared.set(sql, name);
   }

@@ -91,9 +91,24 @@ function runInLane(lane, log, name, command, args, cwd) {
       console.log(`\n##### ${name} (${lane}) #####`);
       process.stdout.write(Buffer.concat(chunks));
       console.log(`[${clock()}] ${lane}: ${name} ${ok ? 'passed' : 'FAILED'} in ${seconds}s`);
-      resolve({ name, ok, seconds });
+      resolve({ name, ok, seconds, output: ok ? '' : Buffer.concat(chunks).toString('utf8') });
     });
   });
+}
+
+/**
+ * The start of what node:test's spec reporter lists under "failing tests" (each failure's name
+ * and error), else the output's last lines.
+ */
+function failureExcerpt(output, maxLines = 30) {
+  const lines = output.split('\n');
+  const start = lines.findLastIndex((line) => line.includes('✖ failing tests:'));
+  const picked = start >= 0 ? lines.slice(start + 1) : lines.slice(-maxLines);
+  return picked
+    .filter((line) => line.trim() !== '' && !/^\s+at /.test(line))
+    .slice(0, maxLines)
+    .map((line) => (line.length > 300 ? `${line.slice(0, 297)}...` : line))
+    .join('\n');
 }
 
 /** A lane: its steps one after another, each as its own result. */
@@ -138,4 +153,11 @@ for (const outcome of outcomes) console.log(`${outcome.ok ? 'ok  ' : 'FAIL'} ${o
 console.log(`whole run: ${clock()}`);
 const failed = outcomes.filter((outcome) => !outcome.ok).length;
 console.log(`${outcomes.length - failed} passed, ${failed} failed`);
+// CI keeps only the tail of this output: the first lines of each failure come last, so the reason
+// survives with the summary (a whole run once failed a browser test with no message left).
+for (const outcome of outcomes.filter((o) => !o.ok)) {
+  console.log(`\n##### why ${outcome.name} failed (first lines; the whole log is in test-results/) #####`);
+  console.log(failureExcerpt(outcome.output));
+}
+if (failed > 0) console.log(`\n${outcomes.length - failed} passed, ${failed} failed`);
 process.exit(failed === 0 && outcomes.length > 0 ? 0 : 1);

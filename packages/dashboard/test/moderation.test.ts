@@ -9,7 +9,14 @@ import { after, before, describe, it } from 'node:test';
 import { signInByEmail } from '@signpost/server/testing/board';
 import type { Page } from 'playwright-core';
 import { type SeededProject, seedProject } from './seed-project.ts';
-import { type DashboardEnv, expectAccessible, startDashboardEnv, watchedPage } from './support.ts';
+import {
+  type DashboardEnv,
+  expectAccessible,
+  explained,
+  startDashboardEnv,
+  untilButtonsIdle,
+  watchedPage,
+} from './support.ts';
 
 describe('dashboard moderation', () => {
   let env: DashboardEnv;
@@ -62,15 +69,30 @@ describe('dashboard moderation', () => {
     assert.match((await nav.getByRole('link', { name: /Moderation/ }).textContent()) ?? '', /Moderation\s*2/);
     await expectAccessible(page, 'moderation queue');
 
-    // Approve by keyboard: focus the button, press Enter.
-    await page.getByRole('button', { name: 'Approve idea “Offline maps for hiking”' }).focus();
-    await page.keyboard.press('Enter');
-    await page.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
-    await page.getByText('1 item waits for approval').waitFor();
+    // Approve by keyboard: focus the button, press Enter. A failure here says what the page asked
+    // and showed (a whole run once failed this test on a loaded machine, with no message kept).
+    await explained(
+      page,
+      'main',
+      async () => {
+        await page.getByRole('button', { name: 'Approve idea “Offline maps for hiking”' }).focus();
+        await page.keyboard.press('Enter');
+      },
+      async () => {
+        await page.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
+        await page.getByText('1 item waits for approval').waitFor();
+      },
+    );
     assert.match(await boardTitles(), /Offline maps for hiking/);
 
-    await page.getByRole('button', { name: 'Mark as spam idea “Cheap watches discount link”' }).click();
-    await page.getByText('Nothing is waiting for approval.').waitFor();
+    // The approval keeps its buttons busy until the page has read the queue back (support.ts).
+    await untilButtonsIdle(page);
+    await explained(
+      page,
+      'main',
+      () => page.getByRole('button', { name: 'Mark as spam idea “Cheap watches discount link”' }).click(),
+      () => page.getByText('Nothing is waiting for approval.').waitFor(),
+    );
     await expectAccessible(page, 'moderation queue, empty');
     assert.doesNotMatch(await boardTitles(), /Cheap watches/);
 

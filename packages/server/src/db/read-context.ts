@@ -2,7 +2,7 @@
  * Which reads may leave the event loop. node:sqlite runs a query on the thread that calls it, so
  * one long management query (a list over millions of rows, an export) would stop every public
  * request for its duration. Work run inside `readOffThread` reads through SQLite's worker
- * connections instead (sqlite-read-pool.ts); everything else, the public API's hot paths
+ * connections instead (sqlite-worker-pool.ts); everything else, the public API's hot paths
  * included, keeps reading on the event loop, where a small query costs the least.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';

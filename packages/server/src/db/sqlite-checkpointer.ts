@@ -32,8 +32,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { endianness } from 'node:os';
-import { extname } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { type SqliteWorkerPool, WorkerEndedError } from './sqlite-worker-pool.ts';
 
 /** How often the WAL's fill is looked at while commits arrive. */
 export const TICK_MS = 250;
@@ -91,12 +90,15 @@ export function readWalIndex(
 
 export class SqliteCheckpointer {
   private readonly path: string;
+  /** The worker threads the checkpoints run in (the first one, beside its reads). */
+  private readonly workers: SqliteWorkerPool;
   /** Called when the worker cannot run: the writer takes its checkpoints back. */
   private readonly onFailure: () => void;
-  private worker: Worker | undefined;
   private timer: NodeJS.Timeout | undefined;
   private inFlight = false;
   private failed = false;
+  /** Moves with every stop: a checkpoint begun before one does not count as failed by its end. */
+  private generation = 0;
   /** Commits noted since the last checkpoint was asked for. */
   private dirty = false;
 
@@ -106,16 +108,16 @@ export class SqliteCheckpointer {
 
   /** Runs `copy` while the writer waits between two of its transactions (the tail, see above). */
   private readonly betweenWrites: (copy: () => Promise<void>) => Promise<void>;
-  /** The answer to the checkpoint the worker is running. */
-  private reply: PromiseWithResolvers<void> | undefined;
 
   constructor(
     path: string,
     pages: number,
+    workers: SqliteWorkerPool,
     hooks: { betweenWrites: (copy: () => Promise<void>) => Promise<void>; onFailure: () => void },
   ) {
     this.path = path;
     this.pages = pages;
+    this.workers = workers;
     this.betweenWrites = hooks.betweenWrites;
     this.onFailure = hooks.onFailure;
   }
@@ -134,27 +136,24 @@ export class SqliteCheckpointer {
     if (waiting !== undefined && waiting < this.pages) return;
     this.dirty = false;
     this.inFlight = true;
+    const generation = this.generation;
     // Still in flight until the tail is copied, so that no second bulk starts meanwhile.
-    this.checkpoint()
-      .catch(() => undefined) // a worker that ended: fail() has handed the checkpoints back
-      .finally(() => (this.inFlight = false));
+    this.checkpoint(generation)
+      .catch((error: unknown) => {
+        // SQLite's own refusal (a busy file, say) copies nothing and changes nothing: the next
+        // tick tries again. A worker that ended by itself hands the checkpoints back.
+        if (error instanceof WorkerEndedError && generation === this.generation) this.fail();
+      })
+      .finally(() => {
+        if (generation === this.generation) this.inFlight = false;
+      });
   }
 
-  /** The bulk beside the writer, then the tail with the writer held. */
-  private async checkpoint(): Promise<void> {
-    await this.runOnWorker(false);
-    await this.betweenWrites(() => this.runOnWorker(true));
-  }
-
-  /**
-   * One PASSIVE checkpoint on the worker's connection (for the tail, followed by the WAL's
-   * restart: sqlite-checkpoint-worker.ts); rejects if the worker ends first.
-   */
-  private runOnWorker(tail: boolean): Promise<void> {
-    const worker = this.ensureWorker();
-    this.reply = Promise.withResolvers<void>();
-    worker.postMessage({ tail });
-    return this.reply.promise;
+  /** The bulk beside the writer, then the tail with the writer held (sqlite-worker-pool.ts). */
+  private async checkpoint(generation: number): Promise<void> {
+    await this.workers.checkpoint();
+    // Stopped meanwhile (the server rests): the tail would start a worker the rest just ended.
+    if (generation === this.generation) await this.workers.checkpointTail(this.betweenWrites);
   }
 
   /** Frames in the WAL not yet copied back; undefined if unreadable. */
@@ -163,27 +162,7 @@ export class SqliteCheckpointer {
     return index && Math.max(0, index.frames - index.backfilled);
   }
 
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
-    // `.ts` in the source tree, `.js` in the built server (dist/).
-    const worker = new Worker(new URL(`./sqlite-checkpoint-worker${extname(import.meta.url)}`, import.meta.url), {
-      workerData: { path: this.path },
-    });
-    worker.unref();
-    worker.on('message', () => {
-      this.reply?.resolve();
-      this.reply = undefined;
-    });
-    worker.on('error', () => this.fail(worker));
-    worker.on('exit', () => this.fail(worker));
-    this.worker = worker;
-    return worker;
-  }
-
-  private fail(worker: Worker): void {
-    this.endReply();
-    if (this.worker !== worker) return; // ended on purpose (rest, close)
-    this.worker = undefined;
+  private fail(): void {
     this.inFlight = false;
     this.failed = true;
     this.stopTimer();
@@ -195,19 +174,13 @@ export class SqliteCheckpointer {
     this.timer = undefined;
   }
 
-  /** Ends the worker (the server rests or closes); the next commit starts it again. */
+  /**
+   * Stops looking (the server rests or closes); the next commit starts again. A checkpoint under
+   * way finishes in its worker, which the rest leaves running until it is idle.
+   */
   async stop(): Promise<void> {
     this.stopTimer();
-    const worker = this.worker;
-    this.worker = undefined;
+    this.generation++;
     this.inFlight = false;
-    this.endReply();
-    if (worker) await worker.terminate();
-  }
-
-  /** A checkpoint the worker will not answer: whoever waits for it (the writer, held) goes on. */
-  private endReply(): void {
-    this.reply?.reject(new Error('the checkpoint worker ended'));
-    this.reply = undefined;
   }
 }

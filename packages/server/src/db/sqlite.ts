@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -9,8 +10,14 @@ import { changesMemoisedData } from './memoised-writes.ts';
 import { Mutex } from './mutex.ts';
 import { readsOffThread } from './read-context.ts';
 import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
-import { SqliteReadPool } from './sqlite-read-pool.ts';
+import { SqliteWorkerPool } from './sqlite-worker-pool.ts';
 import { StatementCache } from './statement-cache.ts';
+
+/**
+ * Set while a transaction's work runs (it holds the writer): its reads in a worker must not wait
+ * for a checkpoint's tail, which waits for the writer (sqlite-worker-pool.ts).
+ */
+const inWriteTransaction = new AsyncLocalStorage<true>();
 
 /**
  * SQLite's read workers by default: one per core beside the event loop's, at least 1, at most 2.
@@ -165,16 +172,19 @@ export class SqliteDatabase implements Database {
 
   readonly path: string;
 
-  /** Read connections in worker threads, for reads marked `readOffThread` (none in memory). */
-  private readonly offThread: SqliteReadPool | undefined;
-  /** WAL checkpoints in a worker thread, not in the COMMIT on the event loop (none in memory). */
+  /** Worker threads: reads marked `readOffThread`, WAL checkpoints (none in memory). */
+  private readonly workers: SqliteWorkerPool | undefined;
+  /** Whether reads marked `readOffThread` go to the workers (`readWorkers` above 0). */
+  private readonly readsInWorkers: boolean;
+  /** WAL checkpoints in a worker, not in the COMMIT on the event loop (none in memory). */
   private readonly checkpointer: SqliteCheckpointer | undefined;
 
   constructor(path: string, options: { checkpointPages?: number | undefined; readWorkers?: number | undefined } = {}) {
     this.path = path;
     openFiles.set(fileKey(path), (openFiles.get(fileKey(path)) ?? 0) + 1);
     const workers = Math.trunc(options.readWorkers ?? DEFAULT_READ_WORKERS);
-    this.offThread = path !== ':memory:' && workers > 0 ? new SqliteReadPool(path, workers) : undefined;
+    this.workers = path !== ':memory:' ? new SqliteWorkerPool(path, workers) : undefined;
+    this.readsInWorkers = workers > 0;
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.writer = new Connection(path, false);
     // The writer's page cache is 8 MB, not the reader's 64: SQLite walks the whole page-cache hash
@@ -196,9 +206,9 @@ export class SqliteDatabase implements Database {
     `);
     const checkpointPages = Math.trunc(options.checkpointPages ?? DEFAULT_CHECKPOINT_PAGES);
     this.checkpointer =
-      path === ':memory:'
+      this.workers === undefined
         ? undefined
-        : new SqliteCheckpointer(path, checkpointPages, {
+        : new SqliteCheckpointer(path, checkpointPages, this.workers, {
             betweenWrites: (copy) => this.writeLock.run(copy),
             onFailure: () => this.writer.db.exec(`PRAGMA wal_autocheckpoint = ${checkpointPages}`),
           });
@@ -224,7 +234,8 @@ export class SqliteDatabase implements Database {
   async all<T = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
     // Reads see the last committed state on the reader connection, never queued behind writes.
     if (READ_ONLY.test(sql) && this.reader !== this.writer) {
-      if (this.offThread && readsOffThread()) return this.offThread.all<T>(sql, params);
+      if (this.workers && this.readsInWorkers && readsOffThread())
+        return this.workers.all<T>(sql, params, inWriteTransaction.getStore() === true);
       return this.reader.all<T>(sql, params);
     }
     return this.writeLock.run(async () => {
@@ -324,7 +335,7 @@ export class SqliteDatabase implements Database {
       for (const item of batch) {
         this.control.savepoint.run();
         try {
-          const value = await item.fn(this.writerQueryable);
+          const value = await inWriteTransaction.run(true, () => item.fn(this.writerQueryable));
           this.control.release.run();
           succeeded.push({ item, value });
         } catch (error) {
@@ -355,7 +366,7 @@ export class SqliteDatabase implements Database {
     try {
       this.control.begin.run();
       this.writerQueryable.begin();
-      const value = await item.fn(this.writerQueryable);
+      const value = await inWriteTransaction.run(true, () => item.fn(this.writerQueryable));
       this.control.commit.run();
       if (this.writerQueryable.changedMemoised) this.memoisedCommits++;
       item.resolve(value);
@@ -374,10 +385,10 @@ export class SqliteDatabase implements Database {
   }
 
   async rest(): Promise<void> {
-    // The workers are started again by the next management read (sqlite-read-pool.ts) and the
+    // The workers are started again by the next management read (sqlite-worker-pool.ts) and the
     // next commit (sqlite-checkpointer.ts).
-    await this.offThread?.releaseIdle();
     await this.checkpointer?.stop();
+    await this.workers?.releaseIdle();
     if (this.reader !== this.writer) this.reader.db.exec('PRAGMA shrink_memory');
     await this.writeLock.run(async () => this.writer.db.exec('PRAGMA shrink_memory'));
   }
@@ -387,8 +398,8 @@ export class SqliteDatabase implements Database {
     const open = (openFiles.get(key) ?? 1) - 1;
     if (open > 0) openFiles.set(key, open);
     else openFiles.delete(key);
-    await this.offThread?.close();
     await this.checkpointer?.stop();
+    await this.workers?.close();
     await this.writeLock.run(async () => {
       if (this.reader !== this.writer) this.reader.db.close();
       this.writer.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');

@@ -2,19 +2,25 @@
  * WAL checkpoints run in a worker thread, not in the writer's COMMIT on the event loop (issue 37:
  * a 40 MB checkpoint stalled every request for 50–60 ms once a second under new error groups).
  * Written between the worker's threshold and the writer's backstop, the WAL is copied back and
- * started again from its beginning without the writer ever checkpointing by itself.
+ * started again from its beginning without the writer ever checkpointing by itself. The worker is
+ * the management reads' (one isolate less): a long read there holds no write, and a transaction
+ * that reads through it while a checkpoint waits for the writer does not lock the two together.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readOffThread } from '../../src/db/read-context.ts';
 import { CHECKPOINT_BACKSTOP, SqliteDatabase } from '../../src/db/sqlite.ts';
 import { readWalIndex } from '../../src/db/sqlite-checkpointer.ts';
 import { testDbKind } from '../support/database.ts';
 
 const skip = testDbKind() === 'sqlite' ? false : 'SQLite only: PostgreSQL checkpoints by itself';
 const PAGES = 200;
+// Counts to 8 million in one statement: a few seconds of one SQLite query.
+const LONG_READ = `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 8000000)
+  SELECT COUNT(*) AS n FROM c`;
 
 /** mxFrame and nBackfill, read as the checkpointer reads them (never closing the -shm file's descriptor). */
 function walIndex(path: string): { frames: number; backfilled: number } {
@@ -54,6 +60,74 @@ describe('SQLite checkpoints off the event loop', { skip }, () => {
     while (Date.now() < deadline && index.frames >= written) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       await db.transaction(async (tx) => void (await tx.run('INSERT INTO filler VALUES (?)', ['y'])));
+      index = walIndex(path);
+    }
+    assert.ok(index.frames < written, `the WAL was not started again: ${JSON.stringify(index)}, ${written} before`);
+  });
+
+  /** Writes with `write` until the WAL holds about 1.2 × PAGES frames, past the worker's threshold; the frames. */
+  async function pastThreshold(path: string, write: () => Promise<void>): Promise<number> {
+    while (walIndex(path).frames < PAGES * 1.2) await write();
+    return walIndex(path).frames;
+  }
+
+  it('holds no write while a long read runs in the same worker, even one sent while a checkpoint waits for the writer', async () => {
+    const path = join(dir, 'db.sqlite');
+    const insert = (text: string) =>
+      db.transaction(async (tx) => void (await tx.run('INSERT INTO filler VALUES (?)', [text])));
+    // The read is sent from outside the transaction below (a promise reaction registered here
+    // runs in this context, not the transaction's), when it is let go from inside it.
+    const send = Promise.withResolvers<void>();
+    const read = send.promise.then(() => readOffThread(() => db.get<{ n: number }>(LONG_READ)));
+    let readDone = false;
+    void read.finally(() => (readDone = true));
+    await pastThreshold(path, () => insert('z'.repeat(3000)));
+    // Hold the writer until the worker has copied the bulk (every frame back, the WAL not yet
+    // started again): its tail now waits for this transaction. Then the long read is sent.
+    let caught = false;
+    await db.transaction(async (tx) => {
+      await tx.run('INSERT INTO filler VALUES (?)', ['t']);
+      const deadline = Date.now() + 15_000;
+      while (Date.now() < deadline && !caught) {
+        const index = walIndex(path);
+        caught = index.frames >= PAGES && index.backfilled >= index.frames;
+        if (!caught) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      send.resolve();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    });
+    assert.ok(caught, 'a checkpoint came due while the writer was held');
+    // Writes go on for 2 s: none waits behind the read (which waited for the tail instead).
+    const until = Date.now() + 2_000;
+    while (Date.now() < until) await insert('w'.repeat(300));
+    assert.equal(readDone, false, 'every write committed while the long read was still running');
+    assert.equal((await read)?.n, 8_000_000);
+  });
+
+  it("answers a transaction's own read in the worker while a checkpoint waits for the writer", async () => {
+    const path = join(dir, 'db.sqlite');
+    // Every transaction reads through the worker while it holds the writer; checkpoints come due.
+    const written = await readOffThread(() =>
+      pastThreshold(path, () =>
+        db.transaction(async (tx) => {
+          await tx.run('INSERT INTO filler VALUES (?)', ['v'.repeat(3000)]);
+          const [row] = await db.all<{ n: number }>('SELECT COUNT(*) AS n FROM filler');
+          assert.ok(row!.n >= 0);
+        }),
+      ),
+    );
+    // And on until the WAL starts again (a tail ran), each transaction still reading.
+    const deadline = Date.now() + 20_000;
+    let index = walIndex(path);
+    while (Date.now() < deadline && index.frames >= written) {
+      await readOffThread(() =>
+        db.transaction(async (tx) => {
+          await tx.run('INSERT INTO filler VALUES (?)', ['u']);
+          await db.all('SELECT COUNT(*) AS n FROM filler');
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 20));
       index = walIndex(path);
     }
     assert.ok(index.frames < written, `the WAL was not started again: ${JSON.stringify(index)}, ${written} before`);

@@ -1,0 +1,173 @@
+/**
+ * SQLite's slow work in worker threads (sqlite-worker.ts), off the event loop that answers the
+ * public API: the reads `readOffThread` marks (the management API's), so a long query occupies a
+ * worker, and the WAL checkpoints (sqlite-checkpointer.ts), which always go to the first worker.
+ * Up to `readers` workers (at least the checkpoints' one), started on first use (a server nobody
+ * manages and nothing writes to never pays for them) and ended when the server rests
+ * (http/at-rest.ts); a worker that dies fails what it had in flight and is replaced by the next
+ * request.
+ */
+import { extname } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { SqlValue } from './database.ts';
+import type { WorkerReply, WorkerRequest } from './sqlite-worker.ts';
+
+/** What a worker that ended (died, or was ended) answers to what it had not done. */
+export class WorkerEndedError extends Error {}
+
+interface Pending {
+  resolve: (reply: WorkerReply) => void;
+  reject: (error: Error) => void;
+}
+
+type Request = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never;
+
+class SqliteWorker {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  /** Called whenever nothing is in flight any more. */
+  private idle: PromiseWithResolvers<void> | undefined;
+  dead = false;
+
+  constructor(path: string) {
+    // `.ts` in the source tree, `.js` in the built server (dist/).
+    this.worker = new Worker(new URL(`./sqlite-worker${extname(import.meta.url)}`, import.meta.url), {
+      workerData: { path },
+    });
+    // An idle worker must not keep a finished process alive; a busy one must, as someone awaits it.
+    this.worker.unref();
+    this.worker.on('message', (reply: WorkerReply) => {
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) this.settle();
+      if ('error' in reply) waiting.reject(Object.assign(new Error(reply.error.message), reply.error));
+      else waiting.resolve(reply);
+    });
+    const fail = (error: Error) => {
+      this.dead = true;
+      for (const waiting of this.pending.values()) waiting.reject(error);
+      this.pending.clear();
+      this.settle();
+    };
+    this.worker.on('error', (error) => fail(new WorkerEndedError(`SQLite worker failed: ${error.message}`)));
+    this.worker.on('exit', (code) => fail(new WorkerEndedError(`SQLite worker exited (${code})`)));
+  }
+
+  get load(): number {
+    return this.pending.size;
+  }
+
+  send(request: Request): Promise<WorkerReply> {
+    if (this.dead) return Promise.reject(new WorkerEndedError('SQLite worker ended'));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...request, id } as WorkerRequest);
+    });
+  }
+
+  /** Resolves once nothing is in flight (at once if nothing is). */
+  async drained(): Promise<void> {
+    if (this.pending.size === 0) return;
+    this.idle ??= Promise.withResolvers<void>();
+    await this.idle.promise;
+  }
+
+  private settle(): void {
+    this.worker.unref();
+    this.idle?.resolve();
+    this.idle = undefined;
+  }
+
+  terminate(): Promise<number> {
+    this.dead = true;
+    return this.worker.terminate();
+  }
+}
+
+export class SqliteWorkerPool {
+  private readonly path: string;
+  private readonly readers: number;
+  private readonly workers: SqliteWorker[] = [];
+  /** Closed while a checkpoint's tail holds the writer: reads wait here, not behind the tail. */
+  private gate: PromiseWithResolvers<void> | undefined;
+
+  /** `readers`: how many workers reads may spread over (0: reads are not sent here). */
+  constructor(path: string, readers: number) {
+    this.path = path;
+    this.readers = Math.max(1, readers);
+  }
+
+  /**
+   * The rows of a read, from the least busy worker (a new one while there are fewer than
+   * `readers`). `duringWrite`: the caller holds the writer (a read inside a transaction's work),
+   * so it must not wait for a checkpoint's tail, which waits for the writer.
+   */
+  async all<T>(sql: string, params: readonly SqlValue[], duringWrite = false): Promise<T[]> {
+    while (this.gate && !duringWrite) await this.gate.promise;
+    this.forgetDead();
+    let worker = this.workers.reduce<SqliteWorker | undefined>(
+      (best, candidate) => (best === undefined || candidate.load < best.load ? candidate : best),
+      undefined,
+    );
+    if (!worker || (worker.load > 0 && this.workers.length < this.readers)) {
+      worker = new SqliteWorker(this.path);
+      this.workers.push(worker);
+    }
+    const reply = await worker.send({ kind: 'read', sql, params: [...params] });
+    return (reply as { rows: T[] }).rows;
+  }
+
+  /**
+   * One PASSIVE checkpoint on the first worker's writable connection. Rejects with SQLite's error,
+   * or with `WorkerEndedError` if that worker ends first.
+   */
+  async checkpoint(): Promise<void> {
+    await this.checkpointWorker().send({ kind: 'checkpoint', tail: false });
+  }
+
+  /**
+   * The checkpoint's tail, run by `hold` (which holds the writer around it) and followed by the
+   * WAL's restart (sqlite-worker.ts). The writer must not wait behind a read in that worker, so
+   * new reads wait until the tail is done and the ones in flight there are answered before `hold`
+   * is called: reads wait for the tail, never the writer for a read. (A read from within a
+   * transaction does not wait, or the tail would wait for its transaction and it for the tail;
+   * it is answered before the tail begins, as the tail begins only once that transaction ended.)
+   */
+  async checkpointTail(hold: (copy: () => Promise<void>) => Promise<void>): Promise<void> {
+    const gate = Promise.withResolvers<void>();
+    this.gate = gate;
+    try {
+      const worker = this.checkpointWorker();
+      await worker.drained();
+      await hold(async () => void (await worker.send({ kind: 'checkpoint', tail: true })));
+    } finally {
+      this.gate = undefined;
+      gate.resolve();
+    }
+  }
+
+  private checkpointWorker(): SqliteWorker {
+    this.forgetDead();
+    if (this.workers.length === 0) this.workers.push(new SqliteWorker(this.path));
+    return this.workers[0]!;
+  }
+
+  private forgetDead(): void {
+    for (let i = this.workers.length - 1; i >= 0; i--) if (this.workers[i]!.dead) this.workers.splice(i, 1);
+  }
+
+  /** Ends the workers with nothing in flight (each holds a thread, a V8 heap and page caches). */
+  async releaseIdle(): Promise<void> {
+    const idle = this.workers.filter((worker) => worker.load === 0);
+    for (const worker of idle) this.workers.splice(this.workers.indexOf(worker), 1);
+    await Promise.all(idle.map((worker) => worker.terminate()));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.splice(0).map((worker) => worker.terminate()));
+  }
+}

@@ -160,6 +160,12 @@ export class SqliteWorkerPool {
     for (let i = this.workers.length - 1; i >= 0; i--) if (this.workers[i]!.dead) this.workers.splice(i, 1);
   }
 
+  /** The workers running, and the reads and checkpoints they have in flight (read by tests). */
+  get running(): { threads: number; inFlight: number } {
+    this.forgetDead();
+    return { threads: this.workers.length, inFlight: this.workers.reduce((sum, worker) => sum + worker.load, 0) };
+  }
+
   /** Ends the workers with nothing in flight (each holds a thread, a V8 heap and page caches). */
   async releaseIdle(): Promise<void> {
     const idle = this.workers.filter((worker) => worker.load === 0);

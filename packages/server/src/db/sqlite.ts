@@ -172,6 +172,11 @@ export class SqliteDatabase implements Database {
 
   readonly path: string;
 
+  /** The worker threads running and what they have in flight (read by tests; none in memory). */
+  get workerThreads(): { threads: number; inFlight: number } {
+    return this.workers?.running ?? { threads: 0, inFlight: 0 };
+  }
+
   /** Worker threads: reads marked `readOffThread`, WAL checkpoints (none in memory). */
   private readonly workers: SqliteWorkerPool | undefined;
   /** Whether reads marked `readOffThread` go to the workers (`readWorkers` above 0). */

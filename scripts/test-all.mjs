@@ -88,10 +88,11 @@ function runInLane(lane, log, name, command, args, cwd) {
     child.on('close', (code) => {
       const ok = code === 0;
       const seconds = Math.round((Date.now() - began) / 1000);
+      const output = Buffer.concat(chunks);
       console.log(`\n##### ${name} (${lane}) #####`);
-      process.stdout.write(Buffer.concat(chunks));
+      process.stdout.write(output);
       console.log(`[${clock()}] ${lane}: ${name} ${ok ? 'passed' : 'FAILED'} in ${seconds}s`);
-      resolve({ name, ok, seconds, output: ok ? '' : Buffer.concat(chunks).toString('utf8') });
+      resolve({ name, ok, seconds, output: ok ? '' : output.toString('utf8') });
     });
   });
 }

@@ -95,13 +95,15 @@ export class SqliteCheckpointer {
   /** Called when the worker cannot run: the writer takes its checkpoints back. */
   private readonly onFailure: () => void;
   private timer: NodeJS.Timeout | undefined;
-  private inFlight = false;
   private failed = false;
   /** Moves with every stop: a checkpoint begun before one does not count as failed by its end. */
   private generation = 0;
   /** Commits noted since the last checkpoint was asked for. */
   private dirty = false;
-  /** The checkpoint under way, settled (never rejected) when it ends. */
+  /**
+   * The checkpoint under way, settled (never rejected) when it ends: set until its tail is
+   * copied, so that no second bulk starts meanwhile.
+   */
   private current: Promise<void> | undefined;
 
   /** Frames in the WAL not yet in the file that start a checkpoint. */
@@ -133,13 +135,11 @@ export class SqliteCheckpointer {
   }
 
   private tick(): void {
-    if (!this.dirty || this.inFlight) return;
+    if (!this.dirty || this.current) return;
     const waiting = this.framesWaiting();
     if (waiting !== undefined && waiting < this.pages) return;
     this.dirty = false;
-    this.inFlight = true;
     const generation = this.generation;
-    // Still in flight until the tail is copied, so that no second bulk starts meanwhile.
     this.current = this.checkpoint(generation)
       .catch((error: unknown) => {
         // SQLite's own refusal (a busy file, say) copies nothing and changes nothing: the next
@@ -147,9 +147,7 @@ export class SqliteCheckpointer {
         if (error instanceof WorkerEndedError && generation === this.generation) this.fail();
       })
       .finally(() => {
-        if (generation !== this.generation) return;
-        this.inFlight = false;
-        this.current = undefined;
+        if (generation === this.generation) this.current = undefined;
       });
   }
 
@@ -167,7 +165,6 @@ export class SqliteCheckpointer {
   }
 
   private fail(): void {
-    this.inFlight = false;
     this.failed = true;
     this.stopTimer();
     this.onFailure();
@@ -187,7 +184,6 @@ export class SqliteCheckpointer {
   async stop(): Promise<void> {
     this.stopTimer();
     this.generation++;
-    this.inFlight = false;
     const current = this.current;
     this.current = undefined;
     await current;

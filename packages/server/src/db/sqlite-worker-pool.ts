@@ -20,13 +20,14 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-type Request = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never;
+/** A request as its sender writes it: each kind without the id the worker gives it. */
+type Unsent<R> = R extends unknown ? Omit<R, 'id'> : never;
 
 class SqliteWorker {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
-  /** Called whenever nothing is in flight any more. */
+  /** Resolved, and forgotten, when nothing is in flight any more (`drained`). */
   private idle: PromiseWithResolvers<void> | undefined;
   dead = false;
 
@@ -59,7 +60,7 @@ class SqliteWorker {
     return this.pending.size;
   }
 
-  send(request: Request): Promise<WorkerReply> {
+  send(request: Unsent<WorkerRequest>): Promise<WorkerReply> {
     if (this.dead) return Promise.reject(new WorkerEndedError('SQLite worker ended'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

@@ -66,6 +66,9 @@ export async function releaseMemos(): Promise<void> {
 export interface RestWatch {
   /** How many rests have ended since the server started (read by tests). */
   readonly rests: number;
+  /** Requests seen, and whether a rest is under way (read by tests, to say why none came). */
+  readonly requests: number;
+  readonly resting: boolean;
   stop(): void;
 }
 
@@ -79,11 +82,13 @@ export function watchForRest(server: Server, db: Database, seconds: number): Res
   let seen = -1;
   let rested = true;
   let rests = 0;
+  let resting = false;
   const onRequest = () => {
     requests++;
   };
   server.on('request', onRequest);
   const rest = async () => {
+    resting = true;
     try {
       await releaseMemos();
       await db.rest?.();
@@ -94,6 +99,7 @@ export function watchForRest(server: Server, db: Database, seconds: number): Res
     } finally {
       // Counted once it has ended: what it released is gone by then.
       rests++;
+      resting = false;
     }
   };
   let quietSince = Date.now();
@@ -118,6 +124,12 @@ export function watchForRest(server: Server, db: Database, seconds: number): Res
   return {
     get rests() {
       return rests;
+    },
+    get requests() {
+      return requests;
+    },
+    get resting() {
+      return resting;
     },
     stop() {
       if (timer) clearInterval(timer);

@@ -209,8 +209,10 @@ describe('SQLite WAL under sustained writes', { skip }, () => {
     process.stdout.write(`# quota upserts only: ${summary}\n`);
 
     assert.equal(result.failed, 0, summary);
+    // Enough for MIN_RESTARTS checkpoints and some: a loaded 2-core machine (the whole test run)
+    // flushed about 28 times a second here, 5.6 thresholds in the 40 s.
     assert.ok(
-      wal.appended >= 6 * CHECKPOINT_PAGES * FRAME_BYTES,
+      wal.appended >= 4 * CHECKPOINT_PAGES * FRAME_BYTES,
       `too little went through the WAL to judge: ${summary}`,
     );
     assertBounded(wal, summary);

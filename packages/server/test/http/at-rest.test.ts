@@ -25,10 +25,17 @@ describe('at rest: memory released after a quiet period', () => {
   const hits = () => server.app.responseMemo.hits;
 
   // Generous: on a loaded machine (CI runs three lanes on two cores) a quiet second comes late.
+  // A failure says which way it failed: requests kept coming (from whom: the server's own log), or
+  // a rest began and did not end (whatever it awaits: the memos' releases, Database.rest).
   async function restedOnce(after: number, timeoutMs = 60_000): Promise<void> {
     const until = Date.now() + timeoutMs;
+    const requestsBefore = server.app.restWatch.requests;
     while (rests() <= after) {
-      assert.ok(Date.now() < until, 'the server did not rest');
+      const { requests, resting } = server.app.restWatch;
+      assert.ok(
+        Date.now() < until,
+        `the server did not rest: ${requests - requestsBefore} requests came while waiting; ${resting ? 'a rest began and has not ended' : 'no rest under way'}`,
+      );
       await delay(100);
     }
   }

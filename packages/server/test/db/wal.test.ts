@@ -53,7 +53,7 @@ const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
  * restarts (the frame count falling).
  */
 class WalWatcher {
-  largestFrames = 0;
+  largestFrames: number;
   appendedFrames = 0;
   restarts = 0;
   private last: number;
@@ -137,7 +137,7 @@ describe('SQLite WAL under sustained writes', { skip }, () => {
     database = await createTestDatabase('sqlite');
     dbPath = join(database.dataDir, 'signpost.db');
     walPath = `${dbPath}-wal`;
-    // A plan quota: every authenticated request also runs the quota upsert … RETURNING.
+    // A plan quota: the meter counts every authenticated request and flushes with an upsert … RETURNING.
     ({ key } = await migratedProject(database, 'WAL', { monthlyQuota: 100_000_000 }));
     server = await startServerProcess(database, {
       SQLITE_CHECKPOINT_PAGES: String(CHECKPOINT_PAGES),
@@ -183,11 +183,12 @@ describe('SQLite WAL under sustained writes', { skip }, () => {
       },
     );
     const wal = watcher.stop();
-    const summary = `${result.sent} requests in ${result.seconds.toFixed(1)} s; ${wal.summary}; database grew by ${mib(grown())}`;
+    const written = grown();
+    const summary = `${result.sent} requests in ${result.seconds.toFixed(1)} s; ${wal.summary}; database grew by ${mib(written)}`;
     process.stdout.write(`# mixed writes: ${summary}\n`);
 
     assert.equal(result.failed, 0, summary);
-    assert.ok(grown() >= 16 * MiB, `too little written to judge: ${summary}`);
+    assert.ok(written >= 16 * MiB, `too little written to judge: ${summary}`);
     assertBounded(wal, summary);
   });
 

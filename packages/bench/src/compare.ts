@@ -26,9 +26,9 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BenchDb, pinBackends, prepareDatabase, type PreparedDatabase } from './databases.ts';
 import { hasTaskset, startServer, stopProcess } from './processes.ts';
-import { releasePageScenarioId } from './scenario-ids.ts';
+import { LOG_GROUP_SCENARIO_IDS, releasePageScenarioId } from './scenario-ids.ts';
 import { BenchFailure, fail } from './scenario-kit.ts';
-import { scenarios, serverValuesOf } from './scenarios.ts';
+import { managementOf, scenarios, serverValuesOf } from './scenarios.ts';
 import { BENCH_RELEASE_SESSIONS, seedBenchDatabase, type BenchData } from './seed.ts';
 import { median } from './stats.ts';
 import { errorsOf, runWrk, wrkVersion } from './wrk.ts';
@@ -52,8 +52,8 @@ async function main(): Promise<void> {
     const mains = [resolve(mainA), resolve(mainB)];
     const databases: PreparedDatabase[] = [];
     for (const [i, db] of DBS.entries()) databases.push(await prepareDatabase(db, join(work, String(i)), `_${i}`));
-    // The log explorer's scenarios (management reads, off the event loop on SQLite) need the 100,000 log groups.
-    const logGroups = only.split(/[,:]/).some((id) => id.startsWith('logs-list') || id === 'logs-histogram');
+    // The log explorer's scenarios (management and MCP reads, off the event loop on SQLite) need the 100,000 log groups.
+    const logGroups = only.split(/[,:]/).some((id) => LOG_GROUP_SCENARIO_IDS.includes(id));
     const data = await Promise.all(
       mains.map((main, i) => seedWith(main, databases[i]!.databaseUrl, join(work, String(i)), logGroups)),
     );
@@ -73,9 +73,9 @@ async function main(): Promise<void> {
       // Per server: its own key, and the hash of its own `de` translations.
       const perServer = await Promise.all(
         origins.map(async (origin, i) => {
-          const { key, projectId, meteredKey, ingestNumber, managementToken, logsProjectId } = data[i]!;
+          const { key, projectId, meteredKey, ingestNumber } = data[i]!;
           const { hash, ofrepEtag } = await serverValuesOf(origin, key);
-          const manage = managementToken ? { token: managementToken, logsProjectId } : undefined;
+          const manage = managementOf(data[i]!);
           const all = scenarios(key, projectId, runId, hash, manage, {
             meteredKey,
             ingestNumber,

@@ -5,7 +5,8 @@
  * the mix is the bench's own scenarios, each its own wrk process with a few connections, all
  * running together: public reads (features, the 100,000-feature roadmap, site config, OFREP),
  * public writes (new error groups, log batches), board pages and management reads of the
- * 100,000 log groups (`BENCH_LOG_GROUPS` for another count; lists, a text search, the histogram). The hosted MCP is not in the mix yet.
+ * 100,000 log groups (`BENCH_LOG_GROUPS` for another count; lists, a text search, the histogram), and
+ * the hosted MCP (a `logs` tool search of those groups, scenarios-mcp.ts).
  *
  *   npm run loop-delay -w @signpost/bench            # SQLite; --db postgres | both
  *   BENCH_SOAK_SECONDS (30), BENCH_SOAK_CONNECTIONS (2 per scenario),
@@ -24,8 +25,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { DB_LABEL, databasesOf, dbModeOf, pinBackends, type PreparedDatabase, prepareDatabase } from './databases.ts';
 import { hasTaskset, SERVER_NODE_ARGS, startServer, stopProcess, WRK_CORE } from './processes.ts';
-import { roadmapScenarioId } from './scenario-ids.ts';
-import { scenarios, serverValuesOf } from './scenarios.ts';
+import { MCP_LOGS_SEARCH, roadmapScenarioId } from './scenario-ids.ts';
+import { managementOf, scenarios, serverValuesOf } from './scenarios.ts';
 import { BENCH_LOG_GROUPS, seedBenchDatabase } from './seed.ts';
 import { errorsOf, runWrk } from './wrk.ts';
 
@@ -54,6 +55,7 @@ const MIX = [
   'logs-list',
   'logs-list-text',
   'logs-histogram',
+  MCP_LOGS_SEARCH,
 ];
 
 /** BENCH_SOAK_ONLY: a part of the mix (comma-separated ids), to find which of it delays the loop. */
@@ -89,10 +91,7 @@ async function soak(db: 'sqlite' | 'postgres', work: string) {
     try {
       const origin = `http://127.0.0.1:${server.port}`;
       const { hash, ofrepEtag } = await serverValuesOf(origin, data.key);
-      const manage =
-        data.managementToken && data.logsProjectId
-          ? { token: data.managementToken, logsProjectId: data.logsProjectId }
-          : undefined;
+      const manage = managementOf(data);
       const chosen = scenarios(data.key, data.projectId, Date.now().toString(36), hash, manage, {
         meteredKey: data.meteredKey,
         ingestNumber: data.ingestNumber,

@@ -5,7 +5,13 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { databasesOf, dbModeOf } from './databases.ts';
-import { boardSizeScenarioIds, inboxScenarioIds, releasePageScenarioId, roadmapScenarioId } from './scenario-ids.ts';
+import {
+  boardSizeScenarioIds,
+  inboxScenarioIds,
+  LOG_GROUP_SCENARIO_IDS,
+  releasePageScenarioId,
+  roadmapScenarioId,
+} from './scenario-ids.ts';
 import { BENCH_RELEASE_SESSIONS, BENCH_ROADMAP_SIZES, type SeedOptions } from './seed.ts';
 
 export const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -44,7 +50,7 @@ export { SERVER_CORE, WRK_CORE } from './processes.ts';
 export const wanted = (id: string) => !ONLY || ONLY.has(id);
 /** Seed only the expensive parts a selection measures (100,000 log groups, 100,000 roadmap items). */
 export const SEED_OPTIONS: SeedOptions = {
-  logGroups: ['logs-list', 'logs-list-level', 'logs-list-text', 'logs-list-cursor', 'logs-histogram'].some(wanted),
+  logGroups: LOG_GROUP_SCENARIO_IDS.some(wanted),
   roadmapSizes: BENCH_ROADMAP_SIZES.filter(
     (size) =>
       wanted(roadmapScenarioId(size)) || inboxScenarioIds(size).some(wanted) || boardSizeScenarioIds(size).some(wanted),

@@ -52,7 +52,7 @@ import {
   wanted,
 } from './run-settings.ts';
 import { BenchFailure, fail } from './scenario-kit.ts';
-import { scenarios, serverValuesOf } from './scenarios.ts';
+import { managementOf, scenarios, serverValuesOf } from './scenarios.ts';
 import { seedBenchDatabase } from './seed.ts';
 import { type WrkResult, wrkVersion } from './wrk.ts';
 
@@ -133,9 +133,7 @@ async function main(): Promise<void> {
       };
 
       const { hash, ofrepEtag } = await serverValuesOf(origin, data.key);
-      const manage = data.managementToken
-        ? { token: data.managementToken, logsProjectId: data.logsProjectId }
-        : undefined;
+      const manage = managementOf(data);
       const chosen = scenarios(data.key, data.projectId, runId, hash, manage, {
         meteredKey: data.meteredKey,
         ingestNumber: data.ingestNumber,

@@ -23,3 +23,16 @@ export function boardSizeScenarioIds(size: number): string[] {
   const suffix = size >= 1000 ? `${size / 1000}k` : `${size}`;
   return [`board-ideas-${suffix}`, `board-typo-${suffix}`];
 }
+
+/** The hosted MCP's `logs` tool searching the log explorer's groups (scenarios-mcp.ts). */
+export const MCP_LOGS_SEARCH = 'mcp-logs-search';
+
+/** The scenarios that read the log explorer's groups: a selection with any of them seeds those. */
+export const LOG_GROUP_SCENARIO_IDS: readonly string[] = [
+  'logs-list',
+  'logs-list-level',
+  'logs-list-text',
+  'logs-list-cursor',
+  'logs-histogram',
+  MCP_LOGS_SEARCH,
+];

@@ -2,14 +2,30 @@
  * What the benchmark sends: one scenario per measured request, each with the figure the server
  * issue asks of it and a check, run by hand before measuring, that the server answers it rightly.
  * This file holds the list and the public API's scenarios; the Sentry ingest's, the board's and
- * the management API's are in scenarios-sentry.ts, scenarios-board.ts and scenarios-management.ts.
+ * the management API's and the hosted MCP's are in scenarios-sentry.ts, scenarios-board.ts,
+ * scenarios-management.ts and scenarios-mcp.ts.
  */
 import { roadmapScenarioId } from './scenario-ids.ts';
 import { API, expectStatus, fail, type Scenario } from './scenario-kit.ts';
 import { boardScenarios, boardSizeScenarios } from './scenarios-board.ts';
 import { inboxScenarios, logExplorerScenarios, releasePageScenario } from './scenarios-management.ts';
+import { mcpScenarios } from './scenarios-mcp.ts';
 import { envelopeScenario, sessionScenario } from './scenarios-sentry.ts';
-import { BENCH_METERED_QUOTA, BENCH_ROADMAP_SIZES } from './seed.ts';
+import { BENCH_METERED_QUOTA, BENCH_ROADMAP_SIZES, type BenchData } from './seed.ts';
+
+/** What the management API's and the hosted MCP's scenarios are called with. */
+export interface Management {
+  token: string;
+  logsProjectId?: string | undefined;
+  logsMcpKey?: string | undefined;
+}
+
+/** The seed's callers of the management API and the MCP server; none when it made no account. */
+export function managementOf(data: BenchData): Management | undefined {
+  return data.managementToken
+    ? { token: data.managementToken, logsProjectId: data.logsProjectId, logsMcpKey: data.logsMcpKey }
+    : undefined;
+}
 
 /** The scenarios, for a project, its key, a tag unique to this run and the `de` translations' hash. */
 export function scenarios(
@@ -17,7 +33,7 @@ export function scenarios(
   projectId: string,
   runId: string,
   translationsHash: string,
-  manage?: { token: string; logsProjectId?: string | undefined },
+  manage?: Management,
   more: {
     meteredKey?: string;
     ingestNumber?: number;
@@ -176,6 +192,7 @@ export function scenarios(
         )
       : []),
     ...(manage?.logsProjectId ? logExplorerScenarios(manage.token, manage.logsProjectId) : []),
+    ...(manage?.logsProjectId && manage.logsMcpKey ? mcpScenarios(manage.logsMcpKey, manage.logsProjectId) : []),
     ...(manage ? (more.releaseSessions ?? []).map((sessions) => releasePageScenario(manage.token, sessions)) : []),
   ];
 }

@@ -99,6 +99,8 @@ export interface BenchData {
   /** A personal access token of the account that owns every bench project (management API). */
   managementToken?: string;
   logsProjectId?: string;
+  /** A live key of the log explorer's project holding `logs:read`: the hosted MCP's caller. */
+  logsMcpKey?: string;
 }
 
 const LEVELS = ['error', 'warn', 'info', 'debug', 'trace'] as const;
@@ -404,6 +406,7 @@ export async function seedBenchDatabase(
       await seedReleaseSessions(db, releasesProjectId(sessions), seededSize(sessions));
       claimed.push(releasesProjectId(sessions));
     }
+    let logsMcpKey: string | undefined;
     if (options.logGroups) {
       await createProject(db, {
         id: BENCH_LOGS_PROJECT_ID,
@@ -413,6 +416,8 @@ export async function seedBenchDatabase(
       });
       await seedLogGroups(db, BENCH_LOGS_PROJECT_ID);
       claimed.push(BENCH_LOGS_PROJECT_ID);
+      logsMcpKey = (await createApiKey(db, BENCH_LOGS_PROJECT_ID, 'live', ['logs:read'], { name: 'Benchmark MCP' }))
+        .key;
     }
     if (claimed.length === 0) return { projectId, key, meteredKey, ingestNumber, roadmapKeys };
     // The instance's first account takes over those projects (its team owns them).
@@ -433,7 +438,7 @@ export async function seedBenchDatabase(
       ingestNumber,
       roadmapKeys,
       managementToken: token,
-      ...(options.logGroups ? { logsProjectId: BENCH_LOGS_PROJECT_ID } : {}),
+      ...(logsMcpKey ? { logsProjectId: BENCH_LOGS_PROJECT_ID, logsMcpKey } : {}),
     };
   } finally {
     await db.close();

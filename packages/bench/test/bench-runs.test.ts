@@ -126,6 +126,7 @@ test('npm run bench measures every scenario with right answers only', { timeout:
         'logs-list-text',
         'logs-list-cursor',
         'logs-histogram',
+        'mcp-logs-search',
         'release-page-1k',
         'release-page-1m',
       ],

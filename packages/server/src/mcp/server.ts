@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 // The tools straight from their modules, not through the resources' mount.ts: this module is
 // loaded with the first MCP request (plugin.ts), the mounts at start, and the tools bring zod.
 import { registerFeatureTools } from '../resources/features/mcp-tools.ts';
@@ -22,9 +23,19 @@ Also: create_feature, update_feature_status, list_translation_keys, upsert_trans
 Items come with a uri (signpost://projects/{projectId}/ideas|errors|releases/{id}), readable as a resource.
 Reading needs the area's read scope (feedback:read, errors:read, logs:read, changelog:read, releases:read, config:read, translations:read); changing needs its write scope (feedback:write, errors:triage, changelog:write, releases:write, config:write, translations:write; features:write for create_feature and update_feature_status; bugs:write for send_feedback). Admins only: people:export, audit:read. A refusal names the missing scope.`;
 
+/**
+ * The SDK's JSON Schema validator (for answers to elicitation, which these tools never ask for),
+ * made once: by default each McpServer builds an Ajv instance of its own, 4 % of the CPU of a
+ * stateless tools/call under load (a profile of the loop-delay bench's MCP scenario).
+ */
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
 /** One MCP server per request (the transport is stateless), bound to the caller. */
 export function buildMcpServer(ctx: ToolContext, version: string): McpServer {
-  const server = new McpServer({ name: MCP_SERVER_NAME, title: 'Signpost', version }, { instructions: INSTRUCTIONS });
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, title: 'Signpost', version },
+    { instructions: INSTRUCTIONS, jsonSchemaValidator },
+  );
   registerFeatureTools(server, ctx, exportPersonAction);
   registerTranslationTools(server, ctx);
   registerReportTools(server, ctx);

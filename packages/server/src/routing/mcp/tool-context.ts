@@ -168,18 +168,38 @@ const AREA_OUTPUT = z.looseObject({
   item: z.looseObject({}).optional(),
 });
 
+/**
+ * Each area tool's input schema, made once per tool: a server is built for every stateless
+ * request (mcp/plugin.ts), and making a zod object of some twenty fields for each of eight tools
+ * per request was garbage that outlived the request's young generation under load.
+ */
+const areaInputs = new WeakMap<z.ZodRawShape, Map<string, z.ZodObject<z.ZodRawShape>>>();
+function areaInputSchema(params: z.ZodRawShape, names: [string, ...string[]]): z.ZodObject<z.ZodRawShape> {
+  let byActions = areaInputs.get(params);
+  if (!byActions) {
+    byActions = new Map();
+    areaInputs.set(params, byActions);
+  }
+  let input = byActions.get(names.join());
+  if (!input) {
+    input = z.object({
+      // The server's instructions say what projectId is; the spec's tools keep its description.
+      projectId: AreaProjectId,
+      action: z.enum(names, { error: `action must be one of: ${names.join(', ')}` }),
+      ...params,
+    }) as unknown as z.ZodObject<z.ZodRawShape>;
+    byActions.set(names.join(), input);
+  }
+  return input;
+}
+
 export function registerAreaTool<Shape extends z.ZodRawShape>(
   server: McpServer,
   ctx: ToolContext,
   tool: AreaTool<Shape>,
 ): void {
   const names = Object.keys(tool.actions) as [string, ...string[]];
-  const input = z.object({
-    // The server's instructions say what projectId is; the spec's tools keep its description.
-    projectId: AreaProjectId,
-    action: z.enum(names, { error: `action must be one of: ${names.join(', ')}` }),
-    ...tool.params,
-  }) as unknown as z.ZodObject<z.ZodRawShape>;
+  const input = areaInputSchema(tool.params, names);
   const output = AREA_OUTPUT;
   const writes = names.some((name) => !isReadAction(tool.name, name));
   server.registerTool(

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { DEFAULT_CHECKPOINT_PAGES, DEFAULT_READ_WORKERS } from './db/sqlite.ts';
+import { DEFAULT_CHECKPOINT_PAGES, DEFAULT_READ_WORKERS, DEFAULT_WORKER_NICE } from './db/sqlite.ts';
 
 /** Every setting the server reads, parsed once at start; a bad value stops start-up. */
 export interface ErrorAlertsConfig {
@@ -50,6 +50,12 @@ export interface Config {
    * (DEFAULT_READ_WORKERS); 0 keeps every read on the event loop.
    */
   sqliteReadWorkers: number;
+  /**
+   * SQLite: the nice value of those worker threads (`SQLITE_WORKER_NICE`, 0 to 19; Linux only):
+   * by default 10 when the process has one CPU (their long reads and checkpoints then wait for the
+   * event loop's turns instead of stretching them), else 0 (DEFAULT_WORKER_NICE).
+   */
+  sqliteWorkerNice: number;
   /**
    * Seconds without a request after which memos are emptied, SQLite's page caches shrunk and its
    * idle read workers ended (http/at-rest.ts). `MEMORY_REST_SECONDS`, default 30; 0 never rests.
@@ -290,6 +296,7 @@ export function loadConfig(env: Env = process.env): Config {
       "*, 'self', 'none' or origins such as https://app.example.com, separated by spaces",
     ),
     sqliteReadWorkers: read('SQLITE_READ_WORKERS', DEFAULT_READ_WORKERS, integer(0, 16), 'an integer from 0 to 16'),
+    sqliteWorkerNice: read('SQLITE_WORKER_NICE', DEFAULT_WORKER_NICE, integer(0, 19), 'an integer from 0 to 19'),
     memoryRestSeconds: read('MEMORY_REST_SECONDS', 30, integer(0, 86_400), 'an integer from 0 (never) to 86400'),
     ingestDurability: read<'full' | 'relaxed'>(
       'INGEST_DURABILITY',

@@ -9,13 +9,18 @@ export function openDatabase(options: {
   dataDir: string;
   sqliteCheckpointPages?: number;
   sqliteReadWorkers?: number;
+  sqliteWorkerNice?: number;
   /** PostgreSQL: whether telemetry transactions may commit without waiting for the disk (TransactionOptions). */
   ingestDurability?: 'full' | 'relaxed';
 }): Database {
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url))
     return new PostgresDatabase(url, options.ingestDurability ? { ingestDurability: options.ingestDurability } : {});
-  const sqlite = { checkpointPages: options.sqliteCheckpointPages, readWorkers: options.sqliteReadWorkers };
+  const sqlite = {
+    checkpointPages: options.sqliteCheckpointPages,
+    readWorkers: options.sqliteReadWorkers,
+    workerNice: options.sqliteWorkerNice,
+  };
   if (url?.startsWith('sqlite:')) return new SqliteDatabase(url.slice('sqlite:'.length), sqlite);
   return new SqliteDatabase(join(options.dataDir, 'signpost.db'), sqlite);
 }

@@ -31,10 +31,10 @@ class SqliteWorker {
   private idle: PromiseWithResolvers<void> | undefined;
   dead = false;
 
-  constructor(path: string) {
+  constructor(path: string, nice: number) {
     // `.ts` in the source tree, `.js` in the built server (dist/).
     this.worker = new Worker(new URL(`./sqlite-worker${extname(import.meta.url)}`, import.meta.url), {
-      workerData: { path },
+      workerData: { path, nice },
     });
     // An idle worker must not keep a finished process alive; a busy one must, as someone awaits it.
     this.worker.unref();
@@ -92,14 +92,17 @@ class SqliteWorker {
 export class SqliteWorkerPool {
   private readonly path: string;
   private readonly readers: number;
+  /** The workers' nice value (sqlite-worker.ts, `yieldToTheEventLoop`). */
+  private readonly nice: number;
   private readonly workers: SqliteWorker[] = [];
   /** Closed while a checkpoint's tail holds the writer: reads wait here, not behind the tail. */
   private gate: PromiseWithResolvers<void> | undefined;
 
   /** `readers`: how many workers reads may spread over (0: reads are not sent here). */
-  constructor(path: string, readers: number) {
+  constructor(path: string, readers: number, nice: number) {
     this.path = path;
     this.readers = Math.max(1, readers);
+    this.nice = nice;
   }
 
   /**
@@ -115,7 +118,7 @@ export class SqliteWorkerPool {
       undefined,
     );
     if (!worker || (worker.load > 0 && this.workers.length < this.readers)) {
-      worker = new SqliteWorker(this.path);
+      worker = new SqliteWorker(this.path, this.nice);
       this.workers.push(worker);
     }
     const reply = await worker.send({ kind: 'read', sql, params: [...params] });
@@ -153,7 +156,7 @@ export class SqliteWorkerPool {
 
   private checkpointWorker(): SqliteWorker {
     this.forgetDead();
-    if (this.workers.length === 0) this.workers.push(new SqliteWorker(this.path));
+    if (this.workers.length === 0) this.workers.push(new SqliteWorker(this.path, this.nice));
     return this.workers[0]!;
   }
 

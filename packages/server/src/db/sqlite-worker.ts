@@ -5,6 +5,8 @@
  * the server's writer writes. One thread does both because each thread is a V8 isolate with its
  * own heap, 11–14 MB resident however little it runs (issue 37).
  */
+import { readlinkSync } from 'node:fs';
+import os from 'node:os';
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { StatementCache } from './statement-cache.ts';
@@ -20,7 +22,8 @@ export type WorkerReply =
   | { id: number; log: number; checkpointed: number }
   | { id: number; error: { message: string; code?: string; errcode?: number } };
 
-const path = (workerData as { path: string }).path;
+const { path, nice } = workerData as { path: string; nice: number };
+yieldToTheEventLoop(nice);
 const db = new DatabaseSync(path, { readOnly: true, timeout: 5000 });
 db.exec('PRAGMA query_only = ON; PRAGMA cache_size = -16384;');
 const statements = new StatementCache(db);
@@ -72,3 +75,20 @@ parentPort!.on('message', (request: WorkerRequest) => {
   }
   parentPort!.postMessage(reply);
 });
+
+/**
+ * This thread's nice value raised to `nice` (Linux keeps one per thread: setpriority with the
+ * thread's id): where the server shares a core with its workers (a container of one CPU, the
+ * bench's pinned soak), a long read here then waits for the event loop's turns instead of
+ * stretching them, which is what moving it off the loop was for. With cores to spare, it changes
+ * nothing. Elsewhere (no /proc/thread-self), the thread keeps its priority.
+ */
+function yieldToTheEventLoop(value: number): void {
+  if (value <= 0) return;
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(threadId) && threadId > 0) os.setPriority(threadId, value);
+  } catch {
+    // Not Linux, or not allowed: the thread runs at the process's priority.
+  }
+}

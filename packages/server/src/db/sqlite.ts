@@ -27,6 +27,18 @@ const inWriteTransaction = new AsyncLocalStorage<true>();
  * management reads no slower (packages/bench README, "Memory on SQLite, 2026-11-30").
  */
 export const DEFAULT_READ_WORKERS = Math.max(1, Math.min(2, availableParallelism() - 1));
+/**
+ * The worker threads' nice value (sqlite-worker.ts): 10 when this process has one CPU to run on
+ * (a container of one CPU; the loop-delay bench pins the server to one core), else 0. With one
+ * CPU a worker's read can only run by taking the event loop's time: under the loop-delay bench's
+ * mixed soak (2026-11-30, 100,000 log groups, two runs each) the loop's p99 read 19.0 and 22.0 ms
+ * at nice 0, 18.4 and 22.2 at 5, 10.3 and 14.6 at 10, the public API's rate 2.5 times as high, the
+ * management and MCP reads then 6–7 req/s instead of 32–44 (p99 0.5–0.7 s): on a saturated CPU
+ * they wait, the apps do not. With cores to spare the workers run beside the loop and keep its
+ * priority: a nice thread yields to every other process on the machine too, and on a shared
+ * 2-core machine running the whole test suite a management read at nice 10 starved past 30 s.
+ */
+export const DEFAULT_WORKER_NICE = availableParallelism() === 1 ? 10 : 0;
 
 /**
  * WAL pages (4 KiB) between the writer's own checkpoints unless configured, where it takes them
@@ -184,11 +196,19 @@ export class SqliteDatabase implements Database {
   /** WAL checkpoints in a worker, not in the COMMIT on the event loop (none in memory). */
   private readonly checkpointer: SqliteCheckpointer | undefined;
 
-  constructor(path: string, options: { checkpointPages?: number | undefined; readWorkers?: number | undefined } = {}) {
+  constructor(
+    path: string,
+    options: {
+      checkpointPages?: number | undefined;
+      readWorkers?: number | undefined;
+      workerNice?: number | undefined;
+    } = {},
+  ) {
     this.path = path;
     openFiles.set(fileKey(path), (openFiles.get(fileKey(path)) ?? 0) + 1);
     const workers = Math.trunc(options.readWorkers ?? DEFAULT_READ_WORKERS);
-    this.workers = path !== ':memory:' ? new SqliteWorkerPool(path, workers) : undefined;
+    const nice = Math.trunc(options.workerNice ?? DEFAULT_WORKER_NICE);
+    this.workers = path !== ':memory:' ? new SqliteWorkerPool(path, workers, nice) : undefined;
     this.readsInWorkers = workers > 0;
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.writer = new Connection(path, false);

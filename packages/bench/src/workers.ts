@@ -6,8 +6,9 @@
  * printed too; on a machine with more cores, unpinned, two processes serve about twice as much.
  *
  *   npm run workers -w @signpost/bench                 # SQLite; --db postgres | both
- *   BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (10): rounds alternate 1, 2, 1, 2 …
- *   so drift hits both; each figure is the median of its rounds.
+ *   BENCH_SECONDS (10), BENCH_ROUNDS (5), BENCH_WARMUP_SECONDS (10): rounds alternate 1, 2, 1, 2 …
+ *   so drift hits both; rates and CPU are the medians of their rounds, the ratio the median of
+ *   each round's pair (two processes' CPU per request over one's, run one after the other).
  *
  * CPU is read from /proc (utime + stime of the primary and all its workers), so Linux only.
  */
@@ -23,7 +24,7 @@ import { runWrk, type WrkRequest } from './wrk.ts';
 const SERVER_MAIN =
   process.env['BENCH_SERVER_MAIN'] ?? fileURLToPath(new URL('../../server/bin/signpost-server.js', import.meta.url));
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
 // Each process compiles its hot paths on its own: with two, a short warm-up leaves both half
 // optimised, and the measured window would charge that one-time compiling to every request.
 const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 10);
@@ -98,12 +99,18 @@ async function main() {
         for (let round = 0; round < ROUNDS; round++)
           for (const workers of [1, 2] as const)
             runs[workers].push(await measure(workers, dataDir, database.databaseUrl, scriptDir));
-        const one = median(runs[1].map((r) => r.cpuMsPerRequest));
+        // Each round's two runs are a pair (one after the other, on the machine as it was then):
+        // the ratio is the median of the pairs' ratios, so a slow minute moves one pair, not the figure.
+        const ratios = runs[2].map((two, round) => two.cpuMsPerRequest / runs[1][round]!.cpuMsPerRequest);
         for (const workers of [1, 2] as const) {
           const cpu = median(runs[workers].map((r) => r.cpuMsPerRequest));
           const rate = median(runs[workers].map((r) => r.requestsPerSecond));
+          const ratio =
+            workers === 1
+              ? '1.00×'
+              : `${median(ratios).toFixed(2)}× (pairs ${ratios.map((r) => r.toFixed(2)).join(', ')})`;
           process.stdout.write(
-            `| ${DB_LABEL[db]} | ${workers} | ${Math.round(rate)} | ${(cpu * 1000).toFixed(0)} µs | ${(cpu / one).toFixed(2)}× |\n`,
+            `| ${DB_LABEL[db]} | ${workers} | ${Math.round(rate)} | ${(cpu * 1000).toFixed(0)} µs | ${ratio} |\n`,
           );
         }
       } finally {

@@ -15,33 +15,37 @@ export function countStatements(
   noted?: string[],
   count: StatementCount = { statements: 0 },
 ): { db: Database; count: StatementCount } {
-  const note = (sql: string) => {
+  const wrapped = observeStatements(db, (sql) => {
     count.statements++;
     noted?.push(sql.trim());
-  };
-  const counted = (queryable: Queryable): Queryable => ({
+  });
+  return { db: wrapped, count };
+}
+
+/** The real database, calling `observe` with each statement's text as it is run (in a transaction too). */
+export function observeStatements(db: Database, observe: (sql: string) => void): Database {
+  const observed = (queryable: Queryable): Queryable => ({
     all: (sql, params) => {
-      note(sql);
+      observe(sql);
       return queryable.all(sql, params);
     },
     get: (sql, params) => {
-      note(sql);
+      observe(sql);
       return queryable.get(sql, params);
     },
     run: (sql, params) => {
-      note(sql);
+      observe(sql);
       return queryable.run(sql, params);
     },
   });
-  const wrapped: Database = {
+  return {
     dialect: db.dialect,
-    ...counted(db),
-    transaction: (fn, options) => db.transaction((tx) => fn(counted(tx)), options),
+    ...observed(db),
+    transaction: (fn, options) => db.transaction((tx) => fn(observed(tx)), options),
     exec: (sql) => db.exec(sql),
     close: () => db.close(),
     ...(db.changeMarker ? { changeMarker: () => db.changeMarker!() } : {}),
   };
-  return { db: wrapped, count };
 }
 
 /**

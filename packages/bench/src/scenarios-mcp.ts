@@ -30,9 +30,7 @@ export function mcpScenarios(mcpKey: string, logsProjectId: string): Scenario[] 
           await fetch(`${origin}/mcp`, { method: 'POST', headers, body }),
           200,
           'MCP logs search',
-        )) as {
-          result?: { isError?: boolean; structuredContent?: { items?: unknown[] }; content?: { text: string }[] };
-        };
+        )) as { result?: { isError?: boolean; content?: { text: string }[] } };
         const result = answer.result;
         if (!result || result.isError) fail(`MCP logs search: ${JSON.stringify(answer).slice(0, 300)}`);
         const text = result.content?.[0]?.text ?? '';

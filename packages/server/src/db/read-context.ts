@@ -15,3 +15,12 @@ export function readOffThread<T>(fn: () => T): T {
 }
 
 export const readsOffThread = (): boolean => context.getStore() === true;
+
+/**
+ * An `onRequest` hook (Fastify's callback form) that runs the rest of the request, handler
+ * included, with its reads off the event loop: for the surfaces whose reads may be long (the
+ * management API, the hosted MCP), registered in their plugins' scope only.
+ */
+export function readOffThreadHook(_request: unknown, _reply: unknown, done: () => void): void {
+  readOffThread(done);
+}

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import type { Config } from '../config.ts';
-import { readOffThread } from '../db/read-context.ts';
+import { readOffThreadHook } from '../db/read-context.ts';
 import type { Database } from '../db/database.ts';
 import { serveApiReference } from '../http/api-reference.ts';
 import { ErrorBody } from '../http/common-schemas.ts';
@@ -63,9 +63,7 @@ export async function managementApi(app: ManagementApp, options: { db: Database;
   app.decorateRequest('account', null);
   // Every read of a management request runs off the event loop where the database allows
   // (db/read-context.ts): its lists and searches may be long; the public API must not wait.
-  app.addHook('onRequest', (_request, _reply, done) => {
-    readOffThread(() => done());
-  });
+  app.addHook('onRequest', readOffThreadHook);
   app.addHook('onRequest', async (request) => {
     const anonymous = request.routeOptions.config.anonymous || request.url.startsWith(`${MANAGEMENT_API_PREFIX}/docs`);
     request.account = await authenticateAccount(deps.db, request);

@@ -13,7 +13,7 @@ import { refuseBadMcpInput } from './input-guard.ts';
 import type { McpPrincipal } from '../routing/mcp/principal.ts';
 import { findProject } from '../resources/projects/index.ts';
 import { type Actor, runAs } from '../kernel/actor.ts';
-import { readOffThread } from '../db/read-context.ts';
+import { readOffThreadHook } from '../db/read-context.ts';
 
 export const MCP_PATH = '/mcp';
 /** Upserts of 200 keys with several locales exceed the API's 1 MiB body limit. */
@@ -70,9 +70,7 @@ export async function mcpRoutes(app: FastifyInstance, { db, config, tokens }: Mc
   // groups and lines), so, as there, every read runs off the event loop where the database
   // allows (db/read-context.ts). On the event loop, a logs search's capped count over 100,000
   // groups held it 4–6 ms a call: 12 MCP calls at once took the loop-delay soak's p99 from 18 to 49 ms.
-  app.addHook('onRequest', (_request, _reply, done) => {
-    readOffThread(() => done());
-  });
+  app.addHook('onRequest', readOffThreadHook);
 
   // RFC 9728: the metadata of the /mcp resource, at its path-suffixed and at the root location.
   for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {

@@ -180,7 +180,8 @@ function areaInputSchema(params: z.ZodRawShape, names: [string, ...string[]]): z
     byActions = new Map();
     areaInputs.set(params, byActions);
   }
-  let input = byActions.get(names.join());
+  const key = names.join();
+  let input = byActions.get(key);
   if (!input) {
     input = z.object({
       // The server's instructions say what projectId is; the spec's tools keep its description.
@@ -188,7 +189,7 @@ function areaInputSchema(params: z.ZodRawShape, names: [string, ...string[]]): z
       action: z.enum(names, { error: `action must be one of: ${names.join(', ')}` }),
       ...params,
     }) as unknown as z.ZodObject<z.ZodRawShape>;
-    byActions.set(names.join(), input);
+    byActions.set(key, input);
   }
   return input;
 }

@@ -35,8 +35,10 @@ export const DEFAULT_READ_WORKERS = Math.max(1, Math.min(2, availableParallelism
  * at nice 0, 18.4 and 22.2 at 5, 10.3 and 14.6 at 10, the public API's rate 2.5 times as high, the
  * management and MCP reads then 6–7 req/s instead of 32–44 (p99 0.5–0.7 s): on a saturated CPU
  * they wait, the apps do not. With cores to spare the workers run beside the loop and keep its
- * priority: a nice thread yields to every other process on the machine too, and on a shared
- * 2-core machine running the whole test suite a management read at nice 10 starved past 30 s.
+ * priority. Linux ranks a nice value within the thread's CPU group (a container, a systemd unit, a
+ * session under autogroup): sharing one with other busy processes, the workers yield to them too
+ * (on a 2-core machine running the whole test suite in one session, a management read at nice 10
+ * starved past 30 s).
  */
 export const DEFAULT_WORKER_NICE = availableParallelism() === 1 ? 10 : 0;
 

@@ -17,6 +17,7 @@
  * SQLite has none of this: its tables stay whole and expire by bounded batch deletes.
  */
 import type { Queryable } from './database.ts';
+import { compareText } from '../kernel/compare-text.ts';
 
 export type PartitionWidth = 'day' | 'week';
 
@@ -73,7 +74,7 @@ export async function listPartitions(
     const match = BOUND.exec(row.bound);
     if (match) partitions.push({ name: row.name, from: match[1]!, to: match[2]! });
   }
-  partitions.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+  partitions.sort((a, b) => compareText(a.from, b.from));
   return { partitions, hasDefault };
 }
 

@@ -10,6 +10,7 @@
 import type { Database, SqlValue } from '../../db/database.ts';
 import type { ListQuery } from './store.ts';
 import { countHeldByProject } from './store-moderation.ts';
+import { compareNames } from '../../kernel/compare-text.ts';
 
 export type AttentionIdeaRow = {
   id: string;
@@ -128,6 +129,6 @@ export async function listAwaitingModeration(
   const counts = await countHeldByProject(db, [...projects.keys()]);
   return [...counts]
     .map(([id, count]) => ({ project_id: id, project_name: projects.get(id) ?? '', count }))
-    .sort((a, b) => b.count - a.count || a.project_name.localeCompare(b.project_name))
+    .sort((a, b) => b.count - a.count || compareNames(a.project_name, b.project_name))
     .slice(0, limit);
 }

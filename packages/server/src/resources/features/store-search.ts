@@ -13,6 +13,7 @@
 import type { Database } from '../../db/database.ts';
 import { ftsInProject } from './fts-scope.ts';
 import { allowedEdits, editDistance, folded } from './typo.ts';
+import { compareText } from '../../kernel/compare-text.ts';
 
 /** The most corrections kept per word. */
 const MAX_VARIANTS = 4;
@@ -73,7 +74,7 @@ export async function typoCorrections(
     const near = (await candidates(db, projectId, key, edits))
       .map((candidate) => ({ candidate, distance: editDistance(key, candidate, edits) }))
       .filter((found) => found.distance <= edits && /^[\p{L}\p{N}]+$/u.test(found.candidate))
-      .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
+      .sort((a, b) => a.distance - b.distance || compareText(a.candidate, b.candidate))
       .slice(0, MAX_VARIANTS)
       .map((found) => found.candidate);
     if (near.length > 0) corrections.set(word, near);

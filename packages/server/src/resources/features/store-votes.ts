@@ -12,6 +12,7 @@ import type { Scope } from '../../kernel/scope.ts';
 import { touchPerson } from '../people/index.ts';
 import { refreshFeatureValues } from './store-value.ts';
 import { voterIsValued } from './value-read-model.ts';
+import { compareText } from '../../kernel/compare-text.ts';
 
 export interface VoteRow {
   voter_id: string;
@@ -142,7 +143,7 @@ export async function keepOneVotePerIdea(
   const byFeature = new Map<string, string[]>();
   for (const row of rows) byFeature.set(row.feature_id, [...(byFeature.get(row.feature_id) ?? []), row.voter_id]);
   let dropped = 0;
-  for (const [featureId, voters] of [...byFeature].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [featureId, voters] of [...byFeature].sort(([a], [b]) => compareText(a, b))) {
     voted.push(featureId);
     if (voters.length < 2 || !(await lockFeature(tx, projectId, featureId))) continue;
     let gone = 0;

@@ -36,6 +36,7 @@ import type { ImportRecord, SourcePerson } from './records.ts';
 import { type ImportOptions, type ImportSource, records } from './sources.ts';
 import type { StatusTable, StatusTarget } from './statuses.ts';
 import { importedTargets, type RememberedImport, rememberImports } from './store.ts';
+import { compareNames } from '../../kernel/compare-text.ts';
 
 const COMMENT_LENGTH = 5000;
 /** A changelog entry's summary at most (the changelog API's limit). */
@@ -430,6 +431,6 @@ export async function applyImport(
   await flushTags();
   await flushVotes();
   await flushRemembered();
-  report.statuses = [...statusRows.values()].sort((a, b) => b.ideas - a.ideas || a.from.localeCompare(b.from));
+  report.statuses = [...statusRows.values()].sort((a, b) => b.ideas - a.ideas || compareNames(a.from, b.from));
   return report;
 }

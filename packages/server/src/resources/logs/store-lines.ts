@@ -9,6 +9,7 @@
 import { type Database, placeholders, type Queryable, type SqlValue } from '../../db/database.ts';
 import type { Scope } from '../../kernel/scope.ts';
 import type { LogEntry } from './schemas.ts';
+import { compareText } from '../../kernel/compare-text.ts';
 
 /** A written group: its id and the entries of the batch that went to it, each with its time. */
 export interface LineGroup {
@@ -291,11 +292,9 @@ function countValue(
   return values;
 }
 
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 /** A group's values of one kind in order (one value, the usual case, without a copy to sort). */
 const sortedValues = (values: Map<string, AttributeCount>): Iterable<string> =>
-  values.size === 1 ? values.keys() : [...values.keys()].sort(byText);
+  values.size === 1 ? values.keys() : [...values.keys()].sort(compareText);
 
 /**
  * Writes the batch's lines, volume and attribution: called inside the group write's transaction.
@@ -392,7 +391,7 @@ export async function writeLines(
   // Sorted: two PostgreSQL writers upserting the same rows take their locks in one order.
   const volumeKeys = [...volume.keys()].sort();
   // In (group, kind, value) order, for the same reason.
-  attributes.sort((a, b) => byText(a[0], b[0]) || byText(a[1], b[1]));
+  attributes.sort((a, b) => compareText(a[0], b[0]) || compareText(a[1], b[1]));
   if (pg) {
     // One statement each, the rows as one JSON document (a write of new groups has thousands).
     const volumeRows = volumeKeys.map((key) => {

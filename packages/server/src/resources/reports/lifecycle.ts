@@ -1,4 +1,5 @@
 /** The lifecycle of an error group: what a repeat does to its status, and how releases order. */
+import { compareText } from '../../kernel/compare-text.ts';
 
 /** The status of a group that occurs again, from its status before and the report's release. */
 export function lifecycleAfterRepeat(status: string, resolvedInRelease: string | null, version: string | null) {
@@ -18,7 +19,7 @@ export function compareVersions(a: string, b: string): number {
     if (y === undefined) return 1;
     const nx = /^\d+$/.test(x) ? Number(x) : Number.NaN;
     const ny = /^\d+$/.test(y) ? Number(y) : Number.NaN;
-    const order = !Number.isNaN(nx) && !Number.isNaN(ny) ? nx - ny : x.localeCompare(y);
+    const order = !Number.isNaN(nx) && !Number.isNaN(ny) ? nx - ny : compareText(x, y);
     if (order !== 0) return Math.sign(order);
   }
   return 0;

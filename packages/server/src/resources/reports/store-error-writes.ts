@@ -15,6 +15,7 @@ import type { PreparedEvent } from './error-event.ts';
 import { DEFAULT_EVENTS_PER_GROUP, type GroupChange, type GroupEventInput, writeGroupEvents } from './store-groups.ts';
 
 import { type Arrivals, ERRORS, type Occurrence } from './store-report-table.ts';
+import { compareText } from '../../kernel/compare-text.ts';
 
 const RELAXED = { durability: 'relaxed' } as const;
 
@@ -108,7 +109,7 @@ export async function writeErrorGroups(
 ): Promise<Occurrence[][]> {
   const written = groups
     .map((reports, index) => ({ index, plan: planGroup(reports) }))
-    .sort((a, b) => (a.plan.key < b.plan.key ? -1 : a.plan.key > b.plan.key ? 1 : 0));
+    .sort((a, b) => compareText(a.plan.key, b.plan.key));
   const latest = Math.max(...written.map(({ plan }) => plan.arrivals.last.getTime()));
   // One window edge for the whole write (the latest arrival's): reports written together arrived
   // within the same few milliseconds.

@@ -8,6 +8,7 @@ import type { KeyEnvironment } from '../../kernel/api-keys.ts';
 import { normaliseRelease } from '../../kernel/release.ts';
 import { decompressPayload } from './error-event.ts';
 import { familyOf } from './store-groups.ts';
+import { compareNames } from '../../kernel/compare-text.ts';
 
 export type GroupSort = 'lastSeen' | 'count' | 'users';
 
@@ -172,10 +173,10 @@ export async function tagFacets(db: Queryable, family: readonly string[]) {
     byKey.set(row.tag_key, values);
   }
   return [...byKey.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => compareNames(a, b))
     .map(([key, values]) => {
       const total = values.reduce((sum, value) => sum + value.count, 0);
-      values.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+      values.sort((a, b) => b.count - a.count || compareNames(a.value, b.value));
       return {
         key,
         total,

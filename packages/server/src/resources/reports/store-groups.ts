@@ -16,6 +16,7 @@ import type { Scope } from '../../kernel/scope.ts';
 import type { PreparedEvent } from './error-event.ts';
 import { lifecycleAfterRepeat } from './lifecycle.ts';
 import { recordAudit } from '../audit/index.ts';
+import { compareText } from '../../kernel/compare-text.ts';
 
 /** The latest events a group keeps, besides its first and a sample (ERROR_EVENTS_PER_GROUP). */
 export const DEFAULT_EVENTS_PER_GROUP = 100;
@@ -133,7 +134,7 @@ function batchesOf(inputs: readonly GroupEventInput[]): GroupBatch[] {
     if (at > batch.lastSeen) batch.lastSeen = at;
     if (input.event.handled === false) batch.unhandled = true;
   }
-  return [...batches.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return [...batches.values()].sort((a, b) => compareText(a.key, b.key));
 }
 
 /** Whether a group keeps its event of `ordinal` once it is older than its latest `cap`. */
@@ -203,7 +204,7 @@ export async function writeGroupEvents(
     ]);
   }
   await countUsers(tx, users, batches, byKey);
-  const tagRows = [...tags.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  const tagRows = [...tags.entries()].sort(([a], [b]) => compareText(a, b)).map(([, row]) => row);
   await inChunks(tagRows, (chunk) => tx.run(upsertTags(chunk.length), chunk.flat()).then(() => undefined));
   return { groupOf, changes };
 }

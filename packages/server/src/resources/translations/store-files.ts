@@ -5,6 +5,7 @@
 import { placeholders, type Database, type Queryable, type SqlValue } from '../../db/database.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { translationWrite } from './store.ts';
+import { compareText } from '../../kernel/compare-text.ts';
 
 export interface ImportOutcome {
   created: string[];
@@ -34,7 +35,7 @@ export async function importLocale(
   entries: ReadonlyMap<string, string>,
   overwrite: boolean,
 ): Promise<ImportOutcome> {
-  const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = [...entries].sort(([a], [b]) => compareText(a, b));
   return translationWrite(
     db,
     projectId,

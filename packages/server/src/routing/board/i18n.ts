@@ -36,18 +36,20 @@ export function translator(locale: BoardLocale): Translate {
   };
 }
 
-// Making an Intl.DateTimeFormat costs about 40 µs (measured: most of an ideas page's time when
-// made per date); one per locale, made on its first date, not at start: each locale's format
-// loads that locale's ICU data, and all of them at start held several MB of an idle server.
-const dateFormats: Partial<Record<BoardLocale, Intl.DateTimeFormat>> = {};
+const EN_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const twoDigits = (value: number) => String(value).padStart(2, '0');
 
+/**
+ * A date as Intl.DateTimeFormat's `dateStyle: 'medium'` writes it in UTC ("Nov 30, 2026",
+ * "30.11.2026"), by hand: the board's two locales need a month table and an order, and the first
+ * Intl date or number format of a process touches about 8 MB of ICU's code and data, resident
+ * until it ends (issue 37: the server's RSS at rest; measured in a bare Node 24, 41 → 49 MB).
+ * `test/board/dates.test.ts` compares every day of two years with Intl's own output.
+ */
 export function formatDate(locale: BoardLocale, iso: string): string {
-  let format = dateFormats[locale];
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
-    dateFormats[locale] = format;
-  }
-  return format.format(new Date(iso));
+  const date = new Date(iso);
+  const [year, month, day] = [date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()];
+  return locale === 'de' ? `${twoDigits(day)}.${twoDigits(month + 1)}.${year}` : `${EN_MONTHS[month]} ${day}, ${year}`;
 }
 
 export type { MessageKey };

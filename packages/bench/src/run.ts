@@ -28,9 +28,8 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { DB_LABEL, pinBackends, type PreparedDatabase, prepareDatabase } from './databases.ts';
-import { type Memory, memoryOf } from './memory.ts';
+import { type Memory, memoryOf, restingMemory } from './memory.ts';
 import { hasTaskset, startProcess, startServer, stopProcess } from './processes.ts';
 import { writeResults, type DbRun, mib, peakMib } from './run-report.ts';
 import { ceilingOf, fmt, judgeRelative, type Measured, measure, measureScenario } from './run-rounds.ts';
@@ -153,9 +152,14 @@ async function main(): Promise<void> {
       );
       let rested: Memory | undefined;
       if (REST_SECONDS > 0) {
-        await delay(REST_SECONDS * 1000);
-        rested = memoryOf(server.child.pid);
-        process.stdout.write(`  [${DB_LABEL[db]}] server RSS after ${REST_SECONDS} s at rest: ${mib(rested)}\n`);
+        const resting = await restingMemory(server.child.pid, REST_SECONDS);
+        rested = resting.rested;
+        const timeline = resting.timeline
+          .map((reading) => `${reading.second} s ${reading.rssMiB} (${reading.threads} threads)`)
+          .join(', ');
+        process.stdout.write(
+          `  [${DB_LABEL[db]}] server RSS after ${REST_SECONDS} s at rest: ${mib(rested)} (MiB along the way: ${timeline})\n`,
+        );
       }
       await stopProcess(server.child);
       await database.drop();

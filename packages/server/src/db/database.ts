@@ -52,6 +52,11 @@ export interface Database extends Queryable {
    * its connections' page caches and ends its idle read workers. The next queries rebuild it.
    */
   rest?(): Promise<void>;
+  /**
+   * The first request after a rest has come. Until then SQLite runs the reads marked off the event
+   * loop on it (a background job's: nothing waits for the loop), not in a worker it would start.
+   */
+  wake?(): void;
 }
 
 /** Booleans are stored as 0/1 integers so both dialects read them the same way. */

@@ -10,6 +10,8 @@ export function openDatabase(options: {
   sqliteCheckpointPages?: number;
   sqliteReadWorkers?: number;
   sqliteWorkerNice?: number;
+  /** SQLite: a read worker idle this long ends (the server's rest period; 0: only at rest). */
+  memoryRestSeconds?: number;
   /** PostgreSQL: whether telemetry transactions may commit without waiting for the disk (TransactionOptions). */
   ingestDurability?: 'full' | 'relaxed';
 }): Database {
@@ -20,6 +22,7 @@ export function openDatabase(options: {
     checkpointPages: options.sqliteCheckpointPages,
     readWorkers: options.sqliteReadWorkers,
     workerNice: options.sqliteWorkerNice,
+    workerIdleMs: options.memoryRestSeconds === undefined ? undefined : options.memoryRestSeconds * 1000,
   };
   if (url?.startsWith('sqlite:')) return new SqliteDatabase(url.slice('sqlite:'.length), sqlite);
   return new SqliteDatabase(join(options.dataDir, 'signpost.db'), sqlite);

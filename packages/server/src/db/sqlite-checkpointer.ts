@@ -139,8 +139,13 @@ export class SqliteCheckpointer {
     const waiting = this.framesWaiting();
     if (waiting !== undefined && waiting < this.pages) return;
     this.dirty = false;
+    this.start();
+  }
+
+  /** Starts a checkpoint (bulk, then tail) as `current`. */
+  private start(): Promise<void> {
     const generation = this.generation;
-    this.current = this.checkpoint(generation)
+    const current = this.checkpoint(generation)
       .catch((error: unknown) => {
         // SQLite's own refusal (a busy file, say) copies nothing and changes nothing: the next
         // tick tries again. A worker that ended by itself hands the checkpoints back.
@@ -149,6 +154,8 @@ export class SqliteCheckpointer {
       .finally(() => {
         if (generation === this.generation) this.current = undefined;
       });
+    this.current = current;
+    return current;
   }
 
   /** The bulk beside the writer, then the tail with the writer held (sqlite-worker-pool.ts). */
@@ -187,5 +194,18 @@ export class SqliteCheckpointer {
     const current = this.current;
     this.current = undefined;
     await current;
+  }
+
+  /**
+   * The server rests: looking stops as in `stop`, and what the WAL still holds is copied back now,
+   * bulk and tail, so that nothing is left waiting. Left there, those frames (the rest's own sweep
+   * of the log keys writes tens of MB) met the threshold at the first commit of a background job
+   * after the rest and started the worker again, seconds after the rest had ended it: the bench
+   * read 174 MiB resident a minute after its load, against 116 once the rest had ended it.
+   */
+  async rest(): Promise<void> {
+    await this.stop();
+    if (this.failed || (this.framesWaiting() ?? 1) === 0) return;
+    await this.start();
   }
 }

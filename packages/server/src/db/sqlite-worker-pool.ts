@@ -12,6 +12,14 @@ import { Worker } from 'node:worker_threads';
 import type { SqlValue } from './database.ts';
 import type { WorkerReply, WorkerRequest } from './sqlite-worker.ts';
 
+/**
+ * A worker with nothing in flight for this long ends, as the server's rest ends its workers
+ * (`MEMORY_REST_SECONDS`, default 30): one started while the server rests (a checkpoint after a
+ * background job's writes) would otherwise keep its thread, isolate and page caches, 50–60 MB,
+ * until the next rest, which only a request can bring.
+ */
+export const WORKER_IDLE_MS = 30_000;
+
 /** What a worker that ended (died, or was ended) answers to what it had not done. */
 export class WorkerEndedError extends Error {}
 
@@ -29,9 +37,15 @@ class SqliteWorker {
   private nextId = 0;
   /** Resolved, and forgotten, when nothing is in flight any more (`drained`). */
   private idle: PromiseWithResolvers<void> | undefined;
+  /** Ends this worker once it has had nothing to do for `idleMs` (set while nothing is in flight). */
+  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly idleMs: number;
+  private readonly onIdle: (worker: SqliteWorker) => void;
   dead = false;
 
-  constructor(path: string, nice: number) {
+  constructor(path: string, nice: number, idleMs: number, onIdle: (worker: SqliteWorker) => void) {
+    this.idleMs = idleMs;
+    this.onIdle = onIdle;
     // `.ts` in the source tree, `.js` in the built server (dist/).
     this.worker = new Worker(new URL(`./sqlite-worker${extname(import.meta.url)}`, import.meta.url), {
       workerData: { path, nice },
@@ -63,6 +77,8 @@ class SqliteWorker {
   send(request: Unsent<WorkerRequest>): Promise<WorkerReply> {
     if (this.dead) return Promise.reject(new WorkerEndedError('SQLite worker ended'));
     const id = this.nextId++;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject });
@@ -81,10 +97,17 @@ class SqliteWorker {
     this.worker.unref();
     this.idle?.resolve();
     this.idle = undefined;
+    if (this.dead || this.idleMs <= 0) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.pending.size === 0 && !this.dead) this.onIdle(this);
+    }, this.idleMs);
+    this.idleTimer.unref();
   }
 
   terminate(): Promise<number> {
     this.dead = true;
+    clearTimeout(this.idleTimer);
     return this.worker.terminate();
   }
 }
@@ -98,11 +121,28 @@ export class SqliteWorkerPool {
   /** Closed while a checkpoint's tail holds the writer: reads wait here, not behind the tail. */
   private gate: PromiseWithResolvers<void> | undefined;
 
+  /** How long a worker with nothing to do lives on (`WORKER_IDLE_MS`; 0: until the rest). */
+  private readonly idleMs: number;
+
   /** `readers`: how many workers reads may spread over (0: reads are not sent here). */
-  constructor(path: string, readers: number, nice: number) {
+  constructor(path: string, readers: number, nice: number, idleMs: number = WORKER_IDLE_MS) {
     this.path = path;
     this.readers = Math.max(1, readers);
     this.nice = nice;
+    this.idleMs = idleMs;
+  }
+
+  private startWorker(): SqliteWorker {
+    const worker = new SqliteWorker(this.path, this.nice, this.idleMs, (idle) => {
+      // A checkpoint's tail waits for the writer with this worker drained: it must find it running
+      // (it arms the timer again when it is done).
+      if (this.gate) return;
+      const index = this.workers.indexOf(idle);
+      if (index >= 0) this.workers.splice(index, 1);
+      void idle.terminate();
+    });
+    this.workers.push(worker);
+    return worker;
   }
 
   /**
@@ -117,10 +157,7 @@ export class SqliteWorkerPool {
       (best, candidate) => (best === undefined || candidate.load < best.load ? candidate : best),
       undefined,
     );
-    if (!worker || (worker.load > 0 && this.workers.length < this.readers)) {
-      worker = new SqliteWorker(this.path, this.nice);
-      this.workers.push(worker);
-    }
+    if (!worker || (worker.load > 0 && this.workers.length < this.readers)) worker = this.startWorker();
     const reply = await worker.send({ kind: 'read', sql, params: [...params] });
     return (reply as { rows: T[] }).rows;
   }
@@ -156,8 +193,7 @@ export class SqliteWorkerPool {
 
   private checkpointWorker(): SqliteWorker {
     this.forgetDead();
-    if (this.workers.length === 0) this.workers.push(new SqliteWorker(this.path, this.nice));
-    return this.workers[0]!;
+    return this.workers[0] ?? this.startWorker();
   }
 
   private forgetDead(): void {

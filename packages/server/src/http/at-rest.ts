@@ -83,15 +83,25 @@ export function watchForRest(server: Server, db: Database, seconds: number): Res
   let rested = true;
   let rests = 0;
   let resting = false;
+  /** A rest has ended and no request has come since: the first one wakes the database. */
+  let asleep = false;
   const onRequest = () => {
     requests++;
+    if (asleep) {
+      asleep = false;
+      db.wake?.();
+    }
   };
   server.on('request', onRequest);
   const rest = async () => {
     resting = true;
+    const requestsBefore = requests;
     try {
       await releaseMemos();
       await db.rest?.();
+      // A request that came while the rest ran found the database not yet resting.
+      if (requests === requestsBefore) asleep = true;
+      else db.wake?.();
       collectGarbage();
     } catch (error) {
       // Nothing is lost by a rest that failed (the database closing under it): the next one tries again.

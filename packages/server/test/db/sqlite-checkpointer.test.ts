@@ -152,4 +152,47 @@ describe('SQLite checkpoints off the event loop', { skip }, () => {
     assert.equal((await read)?.n, 8_000_000);
     assert.deepEqual(db.workerThreads, { threads: 0, inFlight: 0 }, 'no worker left running at rest');
   });
+
+  it('copies back at rest what the WAL holds, so that a commit after the rest starts no worker', async () => {
+    const path = join(dir, 'db.sqlite');
+    // Past the threshold and rested at once, before the checkpointer's next look (every 250 ms):
+    // as the rest's own sweep of log keys leaves the WAL.
+    await pastThreshold(path, () =>
+      db.transaction(async (tx) => void (await tx.run('INSERT INTO filler VALUES (?)', ['s'.repeat(3000)]))),
+    );
+    await db.rest();
+    const index = walIndex(path);
+    assert.equal(index.frames - index.backfilled, 0, `frames left in the WAL at rest: ${JSON.stringify(index)}`);
+    assert.deepEqual(db.workerThreads, { threads: 0, inFlight: 0 }, 'no worker left running at rest');
+    // A background job's commit after the rest: the checkpointer looks again and finds nothing due.
+    await db.transaction(async (tx) => void (await tx.run('INSERT INTO filler VALUES (?)', ['after the rest'])));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.deepEqual(db.workerThreads, { threads: 0, inFlight: 0 }, 'a worker started after the rest');
+  });
+});
+
+describe('SQLite read workers with nothing to do', { skip }, () => {
+  it('end after the idle time, and the next read starts one again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'signpost-worker-idle-'));
+    const db = new SqliteDatabase(join(dir, 'db.sqlite'), { workerIdleMs: 300 });
+    try {
+      await db.exec('CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1)');
+      const read = () => readOffThread(() => db.get<{ x: number }>('SELECT x FROM t'));
+      assert.equal((await read())?.x, 1);
+      assert.equal(db.workerThreads.threads, 1, 'the read ran in a worker');
+      // Read again before the idle time is up: the same worker, kept.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      assert.equal((await read())?.x, 1);
+      assert.equal(db.workerThreads.threads, 1);
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && db.workerThreads.threads > 0)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.deepEqual(db.workerThreads, { threads: 0, inFlight: 0 }, 'the idle worker still runs');
+      assert.equal((await read())?.x, 1);
+      assert.equal(db.workerThreads.threads, 1);
+    } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

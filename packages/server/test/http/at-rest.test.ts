@@ -11,6 +11,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
+import { readOffThread } from '../../src/db/read-context.ts';
+import { SqliteDatabase } from '../../src/db/sqlite.ts';
 import { Api } from '../support/api.ts';
 import { listeningForChanges } from '../support/change-listener.ts';
 import { type SignedIn, signUp } from '../support/management.ts';
@@ -53,6 +55,21 @@ describe('at rest: memory released after a quiet period', () => {
     user = await signUp(server.origin);
   });
   after(() => server.close());
+
+  it("runs a background job's off-loop reads on the loop while it rests; the next request wakes the workers", async (t) => {
+    const db = server.db;
+    if (!(db instanceof SqliteDatabase)) return t.skip('SQLite only: PostgreSQL reads in no thread of ours');
+    assert.equal((await user.api.get('/projects')).status, 200);
+    assert.ok(db.workerThreads.threads >= 1, 'a management read runs in a worker');
+    await restedOnce(rests());
+    assert.deepEqual(db.workerThreads, { threads: 0, inFlight: 0 }, 'the rest ended the workers');
+    // As the log lines' upkeep reads, every minute, with nobody asking anything.
+    const [row] = await readOffThread(() => db.all<{ n: number }>('SELECT COUNT(*) AS n FROM projects'));
+    assert.ok(Number(row?.n) >= 1);
+    assert.equal(db.workerThreads.threads, 0, 'a background read at rest started a worker');
+    assert.equal((await user.api.get('/projects')).status, 200);
+    assert.ok(db.workerThreads.threads >= 1, 'after the rest, a management read runs in a worker again');
+  });
 
   it('does not rest while requests keep coming, and rests once they stop', async () => {
     // Rest first (after the set-up's requests), so the count starts from a quiet server.

@@ -208,10 +208,10 @@ describe('SQLite WAL under sustained writes', { skip }, () => {
     const watcher = new WalWatcher(dbPath);
     // The meter's flushes are the only commits (a WAL frame or two of 4 KiB each). At least 5 s, then on
     // until 8 checkpoint thresholds of frames went through the WAL (a WAL never checkpointed
-    // would hold them all); at most 40 s.
+    // would hold them all); at most 60 s.
     const result = await load(
       (sent, elapsed) =>
-        sent < 30_000 && elapsed < 40_000 && (elapsed < 5_000 || watcher.appendedFrames < 8 * CHECKPOINT_PAGES),
+        sent < 30_000 && elapsed < 60_000 && (elapsed < 5_000 || watcher.appendedFrames < 8 * CHECKPOINT_PAGES),
       () => fetch(`${server.baseUrl}/translations?locale=en`, { headers: { 'x-api-key': key, 'if-none-match': etag } }),
     );
     const wal = watcher.stop();
@@ -219,10 +219,11 @@ describe('SQLite WAL under sustained writes', { skip }, () => {
     process.stdout.write(`# quota upserts only: ${summary}\n`);
 
     assert.equal(result.failed, 0, summary);
-    // Enough for MIN_RESTARTS checkpoints and some: a loaded 2-core machine (the whole test run)
-    // flushed about 28 times a second here, 5.6 thresholds in the 40 s.
+    // Enough for MIN_RESTARTS checkpoints: a loaded 2-core machine (the whole test run) flushed
+    // about 28 times a second on one host, 5.6 thresholds in 40 s, and on a slower one 3.5
+    // thresholds in 40 s (2,818 requests, 3 restarts).
     assert.ok(
-      wal.appended >= 4 * CHECKPOINT_PAGES * FRAME_BYTES,
+      wal.appended >= MIN_RESTARTS * CHECKPOINT_PAGES * FRAME_BYTES,
       `too little went through the WAL to judge: ${summary}`,
     );
     assertBounded(wal, summary);

@@ -295,4 +295,24 @@ describe('dashboard log explorer', () => {
     await expectAccessible(page, 'log group with lines');
     assert.deepEqual(problems, []);
   });
+
+  it('searches older lines by itself for a field value the newest window does not hold', async () => {
+    // One line with the value, then more lines than the server searches a page (50,000 on
+    // SQLite), in 100 groups (each under the per-group cap): the first page finds nothing.
+    await sendLogs([{ level: 'info', message: 'Needle order', category: 'needle', data: { needle: 'n-1' } }]);
+    for (let batch = 0; batch < 501; batch++)
+      await sendLogs(
+        Array.from({ length: 100 }, (_, i) => ({
+          level: 'debug',
+          message: `Haystack ${i}`,
+          category: 'haystack',
+          data: { needle: 'n-2', batch },
+        })),
+      );
+    const { page, problems } = await signedInPage();
+    await page.goto(logsUrl('?show=lines&q=data.needle+%3D+n-1'));
+    await page.getByRole('link', { name: 'Needle order' }).waitFor({ timeout: 30_000 });
+    assert.equal(await page.getByRole('button', { name: 'Search older lines' }).count(), 0);
+    assert.deepEqual(problems, []);
+  });
 });

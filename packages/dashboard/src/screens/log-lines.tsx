@@ -18,6 +18,12 @@ import { LoadMore } from '../widgets/load-more.tsx';
 const PAGE_SIZE = 100;
 /** Lines the live tail keeps on screen. */
 const TAIL_KEEP = 500;
+/**
+ * Pages a search reads on its own while it has found nothing. The server searches a window of
+ * lines a page (50,000 on SQLite, store-line-reads.ts): a rare value further back would otherwise
+ * show "no match" first. Ten windows are about half a million lines; then the reader decides.
+ */
+const SEARCH_ON_ITS_OWN = 10;
 
 export interface LinesProps {
   projectId: string;
@@ -54,6 +60,17 @@ export function LogLines({ projectId, query, groupId, empty, tail = false }: Lin
   const rows = [...tailed, ...read];
   // A tailed line may also be on a page read since: shown once.
   const unique = [...new Map(rows.map((row) => [row.id, row])).values()];
+  // While nothing matched and older lines remain, the search goes on by itself up to
+  // SEARCH_ON_ITS_OWN pages; "Search older lines" allows as many more; a new query starts over.
+  const queryId = JSON.stringify([groupId, query]);
+  const [allowed, setAllowed] = useState({ queryId, pages: SEARCH_ON_ITS_OWN });
+  const searchUntil = allowed.queryId === queryId ? allowed.pages : SEARCH_ON_ITS_OWN;
+  const pagesRead = list.data?.pages.length ?? 0;
+  const searching = unique.length === 0 && list.hasNextPage && pagesRead < searchUntil;
+  const { fetchNextPage, isFetching } = list;
+  useEffect(() => {
+    if (searching && !isFetching) void fetchNextPage();
+  }, [searching, isFetching, fetchNextPage]);
 
   return (
     <div className="stack">
@@ -81,12 +98,20 @@ export function LogLines({ projectId, query, groupId, empty, tail = false }: Lin
           <p>{empty}</p>
         </Empty>
       ) : unique.length === 0 ? (
-        // A search reads a window of lines a page: none matched in it, older lines remain.
+        // A search reads a window of lines a page: none matched in them, older lines remain.
         <div className="row">
-          <p className="muted">No match in the newest lines read so far.</p>
-          <Button variant="secondary" busy={list.isFetchingNextPage} onPress={() => list.fetchNextPage()}>
-            Search older lines
-          </Button>
+          <p className="muted" role="status">
+            {searching ? 'Searching older lines…' : 'No match in the newest lines read so far.'}
+          </p>
+          {searching ? null : (
+            <Button
+              variant="secondary"
+              busy={list.isFetchingNextPage}
+              onPress={() => setAllowed({ queryId, pages: pagesRead + SEARCH_ON_ITS_OWN })}
+            >
+              Search older lines
+            </Button>
+          )}
         </div>
       ) : (
         <>

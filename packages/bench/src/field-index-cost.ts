@@ -157,7 +157,7 @@ console.log(
   )}`,
 );
 console.log(
-  `  a window of 50,000 lines (today)     ${timed(
+  `  a window of 50,000 (until 2026-11-30)${timed(
     plain,
     `SELECT * FROM (SELECT * FROM log_lines WHERE project_id = 'p1' ORDER BY ts DESC, id DESC LIMIT 50000)
       WHERE json_extract(data, '$."orderId"') = 42 LIMIT 100`,

@@ -297,10 +297,10 @@ describe('dashboard log explorer', () => {
   });
 
   it('searches older lines by itself for a field value the newest window does not hold', async () => {
-    // One line with the value, then more lines than the server searches a page (50,000 on
-    // SQLite), in 100 groups (each under the per-group cap): the first page finds nothing.
+    // One line with the value, then more lines than the server searches in two pages (10,000
+    // each on SQLite), in 100 groups (each under the per-group cap): two pages find nothing.
     await sendLogs([{ level: 'info', message: 'Needle order', category: 'needle', data: { needle: 'n-1' } }]);
-    for (let batch = 0; batch < 501; batch++)
+    for (let batch = 0; batch < 201; batch++)
       await sendLogs(
         Array.from({ length: 100 }, (_, i) => ({
           level: 'debug',

@@ -20,10 +20,10 @@ const PAGE_SIZE = 100;
 const TAIL_KEEP = 500;
 /**
  * Pages a search reads on its own while it has found nothing. The server searches a window of
- * lines a page (50,000 on SQLite, store-line-reads.ts): a rare value further back would otherwise
- * show "no match" first. Ten windows are about half a million lines; then the reader decides.
+ * lines a page (10,000 on SQLite, store-line-reads.ts): a rare value further back would otherwise
+ * show "no match" first. Fifty windows are about half a million lines; then the reader decides.
  */
-const SEARCH_ON_ITS_OWN = 10;
+const SEARCH_ON_ITS_OWN = 50;
 
 export interface LinesProps {
   projectId: string;

@@ -84,7 +84,7 @@ export const LinePage = Type.Object(
     lines: Type.Array(LogLine, { description: 'Newest first' }),
     hasMore: Type.Boolean({
       description:
-        'More lines may follow. A text or field search reads at most 50,000 lines a page: its page may hold fewer lines than `limit` and still have more',
+        'More lines may follow. A text or field search reads at most 10,000 lines a page: its page may hold fewer lines than `limit` and still have more',
     }),
     nextCursor: Type.Union([Type.String(), Type.Null()], {
       description: 'Pass as `cursor` for the next page (a search goes on where this page stopped reading)',

@@ -15,6 +15,7 @@ import {
   fieldIndexQueries,
   groupLinesFloor,
   linePageQuery,
+  SEARCH_BUDGET,
   searchWindowQuery,
   type LineFilter,
 } from '../../../src/resources/logs/store-line-reads.ts';
@@ -210,7 +211,7 @@ describe('log line query plans with 100,000 lines', { timeout: 900_000 }, () => 
   it('a search reads one bounded window of the time index', async () => {
     const { fields, text } = parseLogSearch('step data.path = /api/1*');
     const query = searchWindowQuery(server.db.dialect, projectId, { ...range, fields, q: text }, 101, undefined);
-    assert.match(query.sql, /LIMIT 50000\) l/);
+    assert.match(query.sql, new RegExp(`LIMIT ${SEARCH_BUDGET}\\) l`));
     const text_ = await plan(query);
     if (server.db.dialect === 'sqlite')
       assert.match(text_, /(SEARCH|SCAN) l USING (COVERING )?INDEX log_lines_by_time/);

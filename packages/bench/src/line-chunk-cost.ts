@@ -1,14 +1,19 @@
 /**
- * What storing log lines as chunks would save SQLite's line writes (issue 32's write aim): bare
- * node:sqlite, the lines as the server keeps them today (a row a line in `log_lines` with its time
- * index, and a span a group and write in `log_line_spans`, as migrations 202612110100 and
- * 202701120100 make them) against one row per group and write holding that write's lines of the
- * group as one JSON array (a chunk, as Loki stores a stream's lines), with the same two indexes
- * the reads need (a project's chunks by time, a group's chunks by time). Written as the log writer
- * folds a burst of repeats: transactions of `--groups` groups with `--per-group` lines each (32
- * requests of the same 100 entries folded into one write: 100 × 32). Rounds alternate between
- * the two databases; CPU time per line, medians. Then the two reads every line page starts with:
- * a group's newest 100 lines and the project's newest 100.
+ * What storing log lines otherwise would save SQLite's line writes (issue 32's write aim), and
+ * what it would cost their reads: bare node:sqlite, three designs side by side.
+ *
+ * - rows: as the server keeps lines today, a row a line in `log_lines` with its time index and a
+ *   span a group and write in `log_line_spans` (migrations 202612110100 and 202701120100);
+ * - chunks: a row a group and write holding that write's lines of the group as one JSON array
+ *   (as Loki stores a stream's lines), indexed by project and time and by group and time;
+ * - bodies: a row a request holding its body as it arrived (no line serialised again), and a span
+ *   a group and write naming each of its lines' places in those bodies.
+ *
+ * Written as the log writer folds a burst of repeats: transactions of `--groups` groups with
+ * `--per-group` lines each (32 requests of the same 100 entries folded into one write: 100 × 32).
+ * Rounds turn between the three databases; CPU time per line, medians. Then the reads every line
+ * page starts with: a group's newest 100 lines (from bodies: every body its spans name, parsed)
+ * and the project's newest 100.
  *
  *   node src/line-chunk-cost.ts [--rounds 10] [--transactions 10] [--groups 100] [--per-group 32]
  *
@@ -36,10 +41,19 @@ const ROWS_PER_STATEMENT = 100;
 
 const work = mkdtempSync(join(tmpdir(), 'signpost-line-chunks-'));
 
-function open(name: string, chunked: boolean): DatabaseSync {
+type Design = 'rows' | 'chunks' | 'bodies';
+
+function open(name: Design): DatabaseSync {
   const db = new DatabaseSync(join(work, `${name}.db`));
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
-  if (chunked) {
+  if (name === 'bodies') {
+    db.exec(`CREATE TABLE log_bodies (id INTEGER PRIMARY KEY, project_id TEXT NOT NULL, received_at TEXT NOT NULL,
+        body TEXT NOT NULL);
+      CREATE INDEX log_bodies_by_time ON log_bodies (project_id, received_at, id);
+      CREATE TABLE log_body_spans (group_id TEXT NOT NULL, max_ts TEXT NOT NULL, first_body INTEGER NOT NULL,
+        last_body INTEGER NOT NULL, at TEXT NOT NULL, n INTEGER NOT NULL,
+        PRIMARY KEY (group_id, max_ts, first_body)) WITHOUT ROWID;`);
+  } else if (name === 'chunks') {
     db.exec(`CREATE TABLE log_chunks (id INTEGER PRIMARY KEY, group_id TEXT NOT NULL, project_id TEXT NOT NULL,
         environment TEXT NOT NULL, min_ts TEXT NOT NULL, max_ts TEXT NOT NULL, n INTEGER NOT NULL, lines TEXT NOT NULL);
       CREATE INDEX log_chunks_by_time ON log_chunks (project_id, max_ts, id);
@@ -82,6 +96,16 @@ function write(): Array<[string, Entry[]]> {
     });
     return [group, entries];
   });
+}
+
+/**
+ * The write's requests as they arrived: request r held entry r of every group (a client sending
+ * the same 100 entries again and again), its body the JSON text that came over the wire.
+ */
+function bodiesOf(batch: Array<[string, Entry[]]>): string[] {
+  return Array.from({ length: PER_GROUP }, (_, r) =>
+    JSON.stringify({ logs: batch.map(([, entries]) => ({ message: 'm', ...entries[r]! })) }),
+  );
 }
 
 const rows = (count: number, width: number) =>
@@ -175,25 +199,67 @@ function writeChunks(db: DatabaseSync, batch: Array<[string, Entry[]]>): void {
   db.exec('COMMIT');
 }
 
+/**
+ * Storing what arrived as it arrived: one row a request (its body), and a span a group and write
+ * naming the bodies and each line's place in them ([body offset, entry index] pairs).
+ */
+function writeBodies(db: DatabaseSync, batch: Array<[string, Entry[]]>, bodies: string[]): void {
+  db.exec('BEGIN');
+  const values: SQLInputValue[] = [];
+  const at = batch[0]![1][0]!.ts;
+  for (const body of bodies) values.push('p1', at, body);
+  const ends = inserted(
+    db,
+    'bodies',
+    (v) => `INSERT INTO log_bodies (project_id, received_at, body) VALUES ${v}`,
+    values,
+    3,
+  );
+  const first = ends.at(-1)! - bodies.length + 1;
+  const spans: SQLInputValue[] = [];
+  for (const [g, [group, entries]] of batch.entries()) {
+    const places = entries.map((_, r) => [r, g]);
+    spans.push(group, entries.at(-1)!.ts, first, first + bodies.length - 1, JSON.stringify(places), entries.length);
+  }
+  inserted(
+    db,
+    'body-spans',
+    (v) => `INSERT INTO log_body_spans (group_id, max_ts, first_body, last_body, at, n) VALUES ${v}`,
+    spans,
+    6,
+  );
+  db.exec('COMMIT');
+}
+
 const cpuMicros = () => {
   const { user, system } = process.cpuUsage();
   return user + system;
 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
-const plain = open('rows', false);
-const chunked = open('chunks', true);
-const perLine = { rows: [] as number[], chunks: [] as number[] };
+const plain = open('rows');
+const chunked = open('chunks');
+const stored = open('bodies');
+const perLine: Record<Design, number[]> = { rows: [], chunks: [], bodies: [] };
 for (let round = 0; round < ROUNDS; round++) {
-  const order: Array<['rows' | 'chunks', DatabaseSync]> = [
+  const order: Array<[Design, DatabaseSync]> = [
     ['rows', plain],
     ['chunks', chunked],
+    ['bodies', stored],
   ];
-  for (const [name, db] of round % 2 ? order : order.reverse()) {
+  // Each design first, middle and last in turn.
+  const turned = [...order.slice(round % 3), ...order.slice(0, round % 3)];
+  for (const [name, db] of turned) {
     const batches = Array.from({ length: TRANSACTIONS }, write);
+    // The bodies arrived as text: made before the clock starts.
+    const bodies = batches.map(bodiesOf);
     prepared.clear();
     const started = cpuMicros();
-    for (const batch of batches) (name === 'rows' ? writeRows : writeChunks)(db, batch);
+    for (const [i, batch] of batches.entries()) {
+      if (name === 'rows') writeRows(db, batch);
+      else if (name === 'chunks') writeChunks(db, batch);
+      else writeBodies(db, batch, bodies[i]!);
+    }
     perLine[name].push((cpuMicros() - started) / (TRANSACTIONS * GROUPS * PER_GROUP));
   }
 }
@@ -207,11 +273,12 @@ console.log(
 );
 console.log(`  a row a line, a span a group and write    ${median(perLine.rows).toFixed(2)}`);
 console.log(`  a chunk a group and write                 ${median(perLine.chunks).toFixed(2)}`);
+console.log(`  a row a request's body, a span a group     ${median(perLine.bodies).toFixed(2)}`);
 console.log(
-  `  ratio (chunks / rows)                     ${(median(perLine.chunks) / median(perLine.rows)).toFixed(3)}`,
+  `  ratio to rows                             chunks ${(median(perLine.chunks) / median(perLine.rows)).toFixed(3)}, bodies ${(median(perLine.bodies) / median(perLine.rows)).toFixed(3)}`,
 );
 console.log(
-  `  bytes per line                            rows ${(bytes(plain) / count).toFixed(0)}, chunks ${(bytes(chunked) / count).toFixed(0)}`,
+  `  bytes per line                            rows ${(bytes(plain) / count).toFixed(0)}, chunks ${(bytes(chunked) / count).toFixed(0)}, bodies ${(bytes(stored) / count).toFixed(0)}`,
 );
 
 function timed(run: () => number): string {
@@ -252,9 +319,44 @@ console.log(
 console.log(
   `  its chunks, decoded                       ${timed(() => fromChunks(groupChunks, lastGroup(chunked, 'log_chunks')))}`,
 );
+const groupSpans = stored.prepare(
+  'SELECT first_body, last_body, at FROM log_body_spans WHERE group_id = ? ORDER BY max_ts DESC, first_body DESC LIMIT ?',
+);
+const bodyRange = stored.prepare('SELECT id, body FROM log_bodies WHERE id BETWEEN ? AND ?');
+/** A group's newest 100 lines from the bodies: each span's bodies parsed, its lines picked. */
+const fromBodies = (group: string) => {
+  const lines: unknown[] = [];
+  const spans = groupSpans.all(group, Math.ceil(100 / PER_GROUP) + 1) as Array<{
+    first_body: number;
+    last_body: number;
+    at: string;
+  }>;
+  for (const span of spans) {
+    const parsed = new Map<number, { logs: unknown[] }>();
+    for (const { id, body } of bodyRange.all(span.first_body, span.last_body) as Array<{ id: number; body: string }>)
+      parsed.set(id, JSON.parse(body) as { logs: unknown[] });
+    const places = JSON.parse(span.at) as Array<[number, number]>;
+    for (let i = places.length - 1; i >= 0 && lines.length < 100; i--) {
+      const [body, entry] = places[i]!;
+      lines.push(parsed.get(span.first_body + body)!.logs[entry]);
+    }
+    if (lines.length >= 100) break;
+  }
+  return lines.length;
+};
+const lastBodyGroup = () =>
+  PER_GROUP === 1
+    ? (
+        stored.prepare('SELECT group_id FROM log_body_spans ORDER BY first_body DESC LIMIT 1').get() as {
+          group_id: string;
+        }
+      ).group_id
+    : 'g7';
+console.log(`  its spans' bodies, parsed                 ${timed(() => fromBodies(lastBodyGroup()))}`);
 console.log("The project's newest 100 lines:");
 console.log(`  rows by time                              ${timed(() => newestRows.all().length)}`);
 console.log(`  chunks by time, decoded                   ${timed(() => fromChunks(newestChunks))}`);
 plain.close();
 chunked.close();
+stored.close();
 rmSync(work, { recursive: true, force: true });

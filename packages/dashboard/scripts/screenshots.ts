@@ -110,6 +110,7 @@ try {
       message: messages[index],
       category: index % 2 === 0 ? 'auth' : 'checkout',
       source: 'web',
+      data: { orderId: 4100 + index, path: `/api/orders/${4100 + index}` },
     })),
   });
 
@@ -129,8 +130,13 @@ try {
   const entries = await manage('GET', `/projects/${project.id}/changelog`);
   await shoot(`${base}/changelog/${entries.entries[0].id}`, 'changelog-editor');
   const errors = await manage('GET', `/projects/${project.id}/errors`);
-  await shoot(`${base}/errors/${errors.errors[0].id}`, 'error-group');
-  await shoot(`${base}/logs`, 'logs');
+  // The group's page (every event, the stack, tags), as Sentry's issue page; the record links to it.
+  const record = await manage('GET', `/projects/${project.id}/errors/${errors.errors[0].id}`);
+  await shoot(`${base}/errors/groups/${record.groupId}`, 'error-group');
+  // The explorer's lines, each with its own time and fields, under the chart.
+  await shoot(`${base}/logs?show=lines`, 'logs', (shown) =>
+    shown.getByRole('table', { name: 'Log lines' }).scrollIntoViewIfNeeded(),
+  );
   await shoot(`${base}/site-config`, 'site-config');
   await page.emulateMedia({ colorScheme: 'dark' });
   await shoot(`/teams/${team.id}`, 'team-dark');

@@ -7,7 +7,6 @@
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client.ts';
-import { when } from '../api/features.ts';
 import { LEVEL_LABELS, type Level, type LineListQuery, type LogLine, logsKey } from '../api/logs.ts';
 import { Button, ErrorNote } from '../ui.tsx';
 import { Empty, Loading } from '../widgets/states.tsx';
@@ -161,7 +160,7 @@ function LineTable({ rows, projectId, withMessage }: { rows: LogLine[]; projectI
         <tr key={line.id}>
           <td>
             <time dateTime={line.timestamp} title={line.timestamp}>
-              {when(line.timestamp)}
+              {lineTime(line.timestamp)}
             </time>
           </td>
           <td>
@@ -191,6 +190,22 @@ function LineTable({ rows, projectId, withMessage }: { rows: LogLine[]; projectI
     </DataTable>
   );
 }
+
+/**
+ * A line's time to the millisecond, in the reader's locale and 24-hour clock: lines of one burst
+ * share their minute, and their order and spacing are what an incident is read by (`when`, to
+ * the minute, showed a burst as one time).
+ */
+const LINE_TIME = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  fractionalSecondDigits: 3,
+  hourCycle: 'h23',
+});
+const lineTime = (iso: string) => LINE_TIME.format(new Date(iso));
 
 /** The first fields of a line's data, on one short line. */
 function summaryOf(data: Record<string, unknown>): string {

@@ -250,9 +250,6 @@ function Filters({ view, update }: { view: View; update: (changes: ViewChanges) 
             aria-describedby={ids.qHelp}
             onChange={(event) => setText({ ...text, q: event.target.value })}
           />
-          <p id={ids.qHelp} className="muted field-help">
-            Fields: <code>data.orderId = 42</code>, <code>data.path = /api/*</code>, <code>has:data.orderId</code>
-          </p>
         </div>
         {EXACT_FILTERS.map(({ name, label }) => (
           <div key={name} className="field">
@@ -268,6 +265,11 @@ function Filters({ view, update }: { view: View; update: (changes: ViewChanges) 
         <Button type="submit" variant="secondary">
           Apply
         </Button>
+        {/* On a line of its own under the row: inside the search's field it pushed that field's
+            input above the others' (the row aligns the fields' bottoms). */}
+        <p id={ids.qHelp} className="muted field-help logs-q-help">
+          Fields: <code>data.orderId = 42</code>, <code>data.path = /api/*</code>, <code>has:data.orderId</code>
+        </p>
       </form>
       <div className="logs-row">
         <fieldset className="logs-levels">

@@ -8,7 +8,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
-import { type ErrorEventDetail, type ErrorGroupDetail, errorGroupsKey, errorsKey, when } from '../api/reports.ts';
+import {
+  type ErrorEventDetail,
+  type ErrorGroupDetail,
+  errorGroupsKey,
+  errorsKey,
+  statusName,
+  when,
+} from '../api/reports.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button } from '../ui.tsx';
 import { useTitle } from '../use-title.ts';
@@ -45,7 +52,7 @@ function GroupView({ group, admin }: { group: ErrorGroupDetail; admin: boolean }
     <>
       <header className="report-header">
         <h1>{group.title}</h1>
-        <span className={`report-status report-status-${group.status}`}>{group.status}</span>
+        <span className={`report-status report-status-${group.status}`}>{statusName(group.status)}</span>
         {group.unhandled ? <span className="badge-unhandled">Unhandled</span> : null}
       </header>
       {group.mergedInto ? (

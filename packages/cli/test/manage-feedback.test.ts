@@ -268,5 +268,17 @@ describe('signpost feedback commands', { timeout: 300_000 }, () => {
       [['Order paid', { orderId: 42 }]],
     );
     assert.match((await ok(['logs', 'lines', '--level', 'info'])).stdout, /"orderId":41/);
+
+    // A value behind more lines than a search reads a page (10,000 on SQLite): found without --cursor.
+    await post('/logs', { logs: [{ level: 'info', message: 'Needle order', data: { needle: 'n-1' } }] });
+    for (let batch = 0; batch < 101; batch++)
+      await post('/logs', {
+        logs: Array.from({ length: 100 }, (_, i) => ({ level: 'debug', message: `Hay ${i}`, data: { batch } })),
+      });
+    const needle = await json(['logs', 'lines', '--search', 'data.needle = n-1']);
+    assert.deepEqual(
+      needle.lines.map((l: { message: string }) => l.message),
+      ['Needle order'],
+    );
   });
 });

@@ -125,6 +125,9 @@ function registerKind(program: Command, kind: Kind): void {
   }
 }
 
+/** Pages `logs lines` reads on by itself while a search has found nothing (about 500,000 lines). */
+const SEARCH_PAGES = 50;
+
 /** `signpost logs lines`: the lines under the groups, newest first, with their fields (issue 32). */
 function registerLogLines(logs: Command): void {
   withProject(logs.command('lines').description('Log lines, newest first, with their data fields'))
@@ -137,22 +140,31 @@ function registerLogLines(logs: Command): void {
     .option('--from <iso>', 'lines at or after this time')
     .option('--to <iso>', 'lines before this time')
     .option('--limit <n>', 'lines per page (default 100, at most 500)', integer('--limit', 1, 500))
-    .option('--cursor <cursor>', 'the next page: the cursor a previous page printed')
+    .option(
+      '--cursor <cursor>',
+      'the next page: the cursor a previous page printed (a search that finds nothing reads on by itself, up to 50 pages)',
+    )
     .action(
       action(async (flags: CommonFlags & Record<string, any>) => {
         const { client, base } = projectContext(flags);
-        const result = await client.get<Record<string, any>>(`${base}/logs/lines`, {
-          groupId: flags['group'],
-          level: (flags['level'] as string[] | undefined)?.join(','),
-          q: flags['search'],
-          source: flags['source'],
-          appVersion: flags['appVersion'],
-          userId: flags['user'],
-          from: flags['from'],
-          to: flags['to'],
-          limit: flags['limit'],
-          cursor: flags['cursor'],
-        });
+        const page = (cursor: string | undefined) =>
+          client.get<Record<string, any>>(`${base}/logs/lines`, {
+            groupId: flags['group'],
+            level: (flags['level'] as string[] | undefined)?.join(','),
+            q: flags['search'],
+            source: flags['source'],
+            appVersion: flags['appVersion'],
+            userId: flags['user'],
+            from: flags['from'],
+            to: flags['to'],
+            limit: flags['limit'],
+            cursor,
+          });
+        // A search reads a window of lines a page (10,000 on SQLite) and may find none in it while
+        // older lines match: it reads on by itself, as the dashboard does, up to SEARCH_PAGES.
+        let result = await page(flags['cursor']);
+        for (let read = 1; read < SEARCH_PAGES && result['lines'].length === 0 && result['nextCursor']; read++)
+          result = await page(result['nextCursor']);
         if (flags.json) return printJson(result);
         const lines = result['lines'] as Report[];
         printTable(

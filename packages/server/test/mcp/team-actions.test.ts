@@ -387,6 +387,31 @@ describe('MCP actions over the new features (API key)', () => {
     const bad = await callTool(client, 'logs', { projectId: p.projectId, action: 'lines', fields: 'order' });
     assert.equal(bad.isError, true);
     assert.match(textOf(bad), /is not a field filter/);
+
+    // A value behind more lines than a call searches (10,000 on SQLite): an empty page that has
+    // more to read says so, and the cursor finds it (PostgreSQL's index finds it at once).
+    await p.live.post('/logs', { logs: [{ level: 'info', message: 'needle', data: { needle: 'n-1' } }] });
+    for (let batch = 0; batch < 101; batch++) {
+      const logs = Array.from({ length: 100 }, (_, i) => ({ level: 'debug', message: `hay ${i}`, data: { batch } }));
+      assert.equal((await p.live.post('/logs', { logs })).status, 200);
+    }
+    let cursor: string | undefined;
+    let needles: unknown[] = [];
+    for (let calls = 0; calls < 3 && needles.length === 0; calls++) {
+      const page = await callTool(client, 'logs', {
+        projectId: p.projectId,
+        action: 'lines',
+        fields: 'data.needle = n-1',
+        ...(cursor ? { cursor } : {}),
+      });
+      ({ items: needles } = data(page) as { items: unknown[] });
+      cursor = (data(page) as { nextCursor: string | null }).nextCursor ?? undefined;
+      if (needles.length === 0) assert.match(textOf(page), /older lines remain: call again with nextCursor/);
+    }
+    assert.deepEqual(
+      needles.map((l: any) => l.message),
+      ['needle'],
+    );
   });
 
   it('releases resolve and overview: an idea resolved in 1.3.0 ships with it', async () => {

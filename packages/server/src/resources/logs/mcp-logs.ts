@@ -87,8 +87,13 @@ export function registerLogsTool(server: McpServer, ctx: ToolContext): void {
           groupId: args.logId,
         });
         const page = await linePage(ctx.db, project.id, filter, { limit: args.limit ?? 20, cursor: args.cursor });
+        // A search reads a window of lines a call: an empty page with more to read is not "none".
+        const searchedOn =
+          page.lines.length === 0 && page.hasMore
+            ? 'No match among the lines searched so far; older lines remain: call again with nextCursor.'
+            : undefined;
         return {
-          summary: `${page.lines.length} log lines${page.hasMore ? ', more with nextCursor' : ''}.`,
+          summary: searchedOn ?? `${page.lines.length} log lines${page.hasMore ? ', more with nextCursor' : ''}.`,
           data: { items: page.lines, nextCursor: page.nextCursor },
         };
       },

@@ -42,7 +42,7 @@ function Exception({ exception, cause }: { exception: Json; cause: boolean }) {
   const shown = inApp.length > 0 ? list.filter((frame) => frame['in_app'] === true) : list.slice(0, 10);
   const folded = list.filter((frame) => !shown.includes(frame));
   return (
-    <div className="stack">
+    <div className="stack exception">
       <h3>
         {cause ? 'Caused by ' : ''}
         {text(exception['type']) ?? 'Error'}

@@ -45,6 +45,7 @@ export const router = createBrowserRouter(
             { path: 'bugs', lazy: screen(() => import('./screens/bugs.tsx')) },
             { path: 'bugs/:reportId', lazy: screen(() => import('./screens/bug-report.tsx')) },
             { path: 'logs', lazy: screen(() => import('./screens/logs.tsx')) },
+            { path: 'logs/lines/:lineId', lazy: screen(() => import('./screens/log-around.tsx')) },
             { path: 'logs/:reportId', lazy: screen(() => import('./screens/log-group.tsx')) },
             { path: 'site-config', lazy: screen(() => import('./screens/site-config.tsx')) },
             { path: 'translations', lazy: screen(() => import('./screens/translations.tsx')) },

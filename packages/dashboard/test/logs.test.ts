@@ -296,6 +296,35 @@ describe('dashboard log explorer', () => {
     assert.deepEqual(problems, []);
   });
 
+  it("opens every group's lines around one line from its time, and widens the window", async () => {
+    // Six hours back: no other line of this file is within ten minutes of these.
+    const at = (seconds: number) => new Date(Date.now() - 6 * 3_600_000 + seconds * 1000).toISOString();
+    await sendLogs([
+      { level: 'info', message: 'Around: cart opened', category: 'around', timestamp: at(-20) },
+      { level: 'error', message: 'Around: payment failed', category: 'around', timestamp: at(0) },
+      { level: 'warn', message: 'Around: retry scheduled', category: 'around-retry', timestamp: at(5) },
+      { level: 'info', message: 'Around: nightly report', category: 'around-late', timestamp: at(300) },
+    ]);
+    const { page, problems } = await signedInPage();
+    await page.goto(logsUrl('?show=lines&category=around&range=30d'));
+    const failed = page.getByRole('row').filter({ hasText: 'Around: payment failed' });
+    await failed.getByRole('link', { name: /\d{2}:\d{2}:\d{2}/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Lines around Around: payment failed' }).waitFor();
+    const rows = page.getByRole('table', { name: 'Log lines' }).locator('tbody tr');
+    const messages = async () => (await rows.locator('td.logs-message').allTextContents()).map((m) => m.trim());
+    // Oldest first, every group within a minute either side, the line itself marked.
+    assert.deepEqual(await messages(), ['Around: cart opened', 'Around: payment failed', 'Around: retry scheduled']);
+    assert.equal(
+      await page.locator('tbody tr[aria-current="true"] td.logs-message').textContent(),
+      'Around: payment failed',
+    );
+    await expectAccessible(page, 'lines around a line');
+    await page.getByRole('link', { name: '± 10 minutes' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Log lines"] tbody tr').length === 4);
+    assert.equal((await messages()).at(-1), 'Around: nightly report');
+    assert.deepEqual(problems, []);
+  });
+
   it('searches older lines by itself for a field value the newest window does not hold', async () => {
     // One line with the value, then more lines than the server searches in two pages (10,000
     // each on SQLite), in 100 groups (each under the per-group cap): two pages find nothing.

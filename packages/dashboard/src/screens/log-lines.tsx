@@ -149,7 +149,21 @@ function useTail(projectId: string, query: LineListQuery, on: boolean): { lines:
   return { lines, connected };
 }
 
-function LineTable({ rows, projectId, withMessage }: { rows: LogLine[]; projectId: string; withMessage: boolean }) {
+/**
+ * Lines as a table. Each line's time opens the lines of every group around it (log-around.tsx),
+ * where `current` is the line they were opened from.
+ */
+export function LineTable({
+  rows,
+  projectId,
+  withMessage,
+  current,
+}: {
+  rows: LogLine[];
+  projectId: string;
+  withMessage: boolean;
+  current?: string;
+}) {
   return (
     <DataTable
       className="logs-table log-lines"
@@ -157,11 +171,11 @@ function LineTable({ rows, projectId, withMessage }: { rows: LogLine[]; projectI
       columns={['Time', 'Level', withMessage && 'Message', 'Source', 'Fields']}
     >
       {rows.map((line) => (
-        <tr key={line.id}>
+        <tr key={line.id} aria-current={line.id === current ? 'true' : undefined}>
           <td>
-            <time dateTime={line.timestamp} title={line.timestamp}>
-              {lineTime(line.timestamp)}
-            </time>
+            <Link to={`/projects/${projectId}/logs/lines/${line.id}`} title="Every group's lines around this one">
+              <time dateTime={line.timestamp}>{lineTime(line.timestamp)}</time>
+            </Link>
           </td>
           <td>
             <span className={`level level-${line.level}`}>{LEVEL_LABELS[line.level as Level] ?? line.level}</span>

@@ -24,7 +24,9 @@ export default function LogAroundPage() {
   const { lineId = '' } = useParams();
   const [search] = useSearchParams();
   const asked = Number(search.get('seconds'));
-  const seconds = WINDOWS.find((w) => w.seconds === asked)?.seconds ?? 60;
+  // One minute unless the URL names another of the windows.
+  const chosen = WINDOWS.find((w) => w.seconds === asked) ?? WINDOWS[1];
+  const seconds = chosen.seconds;
   const around = useApiQuery([...logsKey(project.id), 'around', lineId, seconds], () =>
     api.GET('/projects/{projectId}/logs/lines/{lineId}/around', {
       params: { path: { projectId: project.id, lineId }, query: { seconds } },
@@ -59,8 +61,8 @@ export default function LogAroundPage() {
               ))}
             </nav>
             <p className="muted">
-              {data.lines.length} lines of every group within {WINDOWS.find((w) => w.seconds === seconds)!.label} either
-              side, oldest first; the line you came from is marked.
+              {data.lines.length} lines of every group within {chosen.label} either side, oldest first; the line you
+              came from is marked.
             </p>
             <LineTable rows={data.lines} projectId={project.id} withMessage current={data.line.id} />
           </>

@@ -51,11 +51,15 @@ export async function hitSlidingWindow(
       await tx.run('INSERT INTO rate_limit_hits (id, bucket, at) VALUES (?, ?, ?)', [newId('hit'), bucket, at]);
     }
     const oldest = window?.oldest ? Date.parse(window.oldest) : now;
+    // `now` was read before this transaction waited for its lock: a request of another process
+    // that went first may have counted a later time, so the oldest hit can lie after `now`. The
+    // wait is never more than the window itself.
+    const reset = Math.min(Math.ceil(windowMs / 1000), Math.ceil((oldest + windowMs - now) / 1000));
     return {
       allowed,
       limit,
       remaining: Math.max(0, limit - used - (allowed ? 1 : 0)),
-      resetSeconds: Math.max(0, Math.ceil((oldest + windowMs - now) / 1000)),
+      resetSeconds: Math.max(0, reset),
     };
   });
 }

@@ -67,6 +67,23 @@ describe('limits', () => {
     assert.equal(again.filter((r) => r.status === 201).length, 10);
   });
 
+  it('never asks to wait longer than the window, when the oldest hit was counted after this request began', async () => {
+    // Another process's request that took the lock first counted its own, later time; a request
+    // that read the clock before waiting then sees hits newer than its `now` (multiprocess.test.ts
+    // read Retry-After 301 once on PostgreSQL).
+    const project = await server.createProject();
+    const api = new Api(server.baseUrl, project.liveKey);
+    await Promise.all(Array.from({ length: 50 }, () => api.post('/features', feature)));
+    const later = new Date(Date.now() + 2000).toISOString();
+    await server.db.run(
+      "UPDATE rate_limit_hits SET at = ? WHERE bucket IN (SELECT 'features:create:' || id FROM api_keys WHERE project_id = ?)",
+      [later, project.projectId],
+    );
+    const refused = await api.post('/features', feature);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get('retry-after'), '300');
+    assert.equal(refused.headers.get('ratelimit-reset'), '300');
+  });
   it('enforces the monthly plan quota with 429 Quota exceeded, and reports it in RateLimit headers', async () => {
     const project = await server.createProject({ monthlyQuota: 5 });
     const api = new Api(server.baseUrl, project.liveKey);

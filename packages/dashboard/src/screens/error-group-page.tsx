@@ -60,50 +60,61 @@ function GroupView({ group, admin }: { group: ErrorGroupDetail; admin: boolean }
           Merged into <Link to={`../errors/groups/${group.mergedInto}`}>another group</Link>.
         </p>
       ) : null}
-      <section className="card stack" aria-labelledby="facts-title">
-        <h2 id="facts-title">Summary</h2>
-        <dl className="report-facts">
-          <Fact name="Where" value={group.culprit} />
-          <Fact name="Environment" value={`${group.sdkEnvironment} (${group.environment} key)`} />
-          <Fact name="Events" value={String(group.events)} />
-          <Fact name="Users" value={String(group.users)} />
-          <Fact name="First seen" value={when(group.firstSeenAt)} />
-          <Fact name="Last seen" value={when(group.lastSeenAt)} />
-          <Fact name="New in release" value={group.firstRelease} />
-          <Fact name="Last release" value={group.lastRelease} />
-          {group.regressedInRelease ? <Fact name="Regressed in" value={group.regressedInRelease} /> : null}
-          {group.resolvedInRelease ? <Fact name="Resolved after release" value={group.resolvedInRelease} /> : null}
-        </dl>
-      </section>
-      <SuspectFlags group={group} />
-      {admin && !group.mergedInto ? <Lifecycle group={group} /> : null}
-      <History groupId={group.id} refresh={group.events} />
-      <Events group={group} />
-      <Feedback group={group} />
-      <ErrorGroupLinks groupId={group.id} admin={admin} />
-      <section className="card stack" aria-labelledby="tags-title">
-        <h2 id="tags-title">Tags</h2>
-        {group.tags.length === 0 ? (
-          <p className="muted">No tags on this group's events.</p>
-        ) : (
-          <div className="facets">
-            {group.tags.map((tag) => (
-              <div key={tag.key}>
-                <h3>{tag.key}</h3>
-                <ul aria-label={`Values of ${tag.key}`}>
-                  {tag.values.map((value) => (
-                    <li key={value.value}>
-                      {value.value}: {Math.round(value.share * 100)}% ({value.count})
-                      <span className="facet-bar" style={{ width: `${Math.max(2, value.share * 100)}%` }} />
-                    </li>
-                  ))}
-                </ul>
+      {/* Two panes from 1200 px, as Sentry's issue page: the facts and the events, which people read,
+          beside what they act on and scan (status; tags, flags, feedback, links). Each row is its
+          own grid with the same columns, so in one column the status still follows the facts. */}
+      <div className="group-row">
+        <section className="card stack" aria-labelledby="facts-title">
+          <h2 id="facts-title">Summary</h2>
+          <dl className="report-facts">
+            <Fact name="Where" value={group.culprit} />
+            <Fact name="Environment" value={`${group.sdkEnvironment} (${group.environment} key)`} />
+            <Fact name="Events" value={String(group.events)} />
+            <Fact name="Users" value={String(group.users)} />
+            <Fact name="First seen" value={when(group.firstSeenAt)} />
+            <Fact name="Last seen" value={when(group.lastSeenAt)} />
+            <Fact name="New in release" value={group.firstRelease} />
+            <Fact name="Last release" value={group.lastRelease} />
+            {group.regressedInRelease ? <Fact name="Regressed in" value={group.regressedInRelease} /> : null}
+            {group.resolvedInRelease ? <Fact name="Resolved after release" value={group.resolvedInRelease} /> : null}
+          </dl>
+        </section>
+        {admin && !group.mergedInto ? <Lifecycle group={group} /> : null}
+      </div>
+      <div className="group-row">
+        <div className="group-main stack">
+          <History groupId={group.id} refresh={group.events} />
+          <Events group={group} />
+        </div>
+        <div className="group-side stack">
+          <section className="card stack" aria-labelledby="tags-title">
+            <h2 id="tags-title">Tags</h2>
+            {group.tags.length === 0 ? (
+              <p className="muted">No tags on this group's events.</p>
+            ) : (
+              <div className="facets">
+                {group.tags.map((tag) => (
+                  <div key={tag.key}>
+                    <h3>{tag.key}</h3>
+                    <ul aria-label={`Values of ${tag.key}`}>
+                      {tag.values.map((value) => (
+                        <li key={value.value}>
+                          {value.value}: {Math.round(value.share * 100)}% ({value.count})
+                          <span className="facet-bar" style={{ width: `${Math.max(2, value.share * 100)}%` }} />
+                        </li>
+                      ))}
+                    </ul>
+                  </div>
+                ))}
               </div>
-            ))}
-          </div>
-        )}
-      </section>
-      {group.merged.length > 0 ? <Merged group={group} admin={admin} /> : null}
+            )}
+          </section>
+          <SuspectFlags group={group} />
+          <Feedback group={group} />
+          <ErrorGroupLinks groupId={group.id} admin={admin} />
+          {group.merged.length > 0 ? <Merged group={group} admin={admin} /> : null}
+        </div>
+      </div>
     </>
   );
 }

@@ -141,6 +141,14 @@ describe('dashboard error groups', () => {
     await page.getByRole('button', { name: 'Newer' }).click();
     await page.getByText('Event 3 of 3').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Newer' }).isDisabled(), true);
+    // The same on the keyboard: j older, k newer (the buttons' description says so).
+    const described = await page.getByRole('button', { name: 'Older' }).getAttribute('aria-describedby');
+    assert.equal(await page.locator(`[id="${described}"]`).textContent(), 'Keyboard: j for older, k for newer');
+    await page.keyboard.press('j');
+    await page.getByText('Event 2 of 3').waitFor();
+    await page.getByText('order o_102 not found').waitFor();
+    await page.keyboard.press('k');
+    await page.getByText('Event 3 of 3').waitFor();
 
     const frames = page.getByRole('list', { name: 'Frames of NotFoundError, newest first' });
     assert.equal(await frames.locator('li.in-app').count(), 2);

@@ -7,12 +7,13 @@
  * the log. Admins and owners only, as the API: a member is told so.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { api, unwrap } from '../api/client.ts';
 import { type AuditEntry, auditKey, exportUrl } from '../api/audit.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button, ErrorNote, Field, fieldErrors, Note } from '../ui.tsx';
+import { useKeyShortcuts } from '../use-key-shortcuts.ts';
 import { useTitle } from '../use-title.ts';
 import { useUrlView } from '../url-view.ts';
 import { SelectField } from '../widgets/fields.tsx';
@@ -151,21 +152,15 @@ export default function AuditLog() {
   const selected = rows.find((row) => row.id === selectedId) ?? rows[0] ?? null;
 
   // j / k: next and previous entry, unless typing in a field.
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      if (event.metaKey || event.ctrlKey || event.altKey || target?.closest('input, textarea, select')) return;
-      if (event.key !== 'j' && event.key !== 'k') return;
-      const index = rows.findIndex((row) => row.id === selected?.id);
-      const next = rows[Math.min(rows.length - 1, Math.max(0, index + (event.key === 'j' ? 1 : -1)))];
-      if (next) {
-        setSelectedId(next.id);
-        document.getElementById(`audit-${next.id}`)?.focus();
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [rows, selected?.id]);
+  const step = (by: number) => {
+    const index = rows.findIndex((row) => row.id === selected?.id);
+    const next = rows[Math.min(rows.length - 1, Math.max(0, index + by))];
+    if (next) {
+      setSelectedId(next.id);
+      document.getElementById(`audit-${next.id}`)?.focus();
+    }
+  };
+  useKeyShortcuts({ j: () => step(1), k: () => step(-1) });
 
   if (!admin) {
     return (

@@ -5,7 +5,7 @@
  * lines, an "Unhandled" badge), contexts, user, request, tags and breadcrumbs.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import {
@@ -18,6 +18,7 @@ import {
 } from '../api/reports.ts';
 import { canAdminister, useProject } from '../project-layout.tsx';
 import { Button } from '../ui.tsx';
+import { useKeyShortcuts } from '../use-key-shortcuts.ts';
 import { useTitle } from '../use-title.ts';
 import { Fact } from '../widgets/report-summary.tsx';
 import { ErrorGroupLinks } from '../widgets/release-hub.tsx';
@@ -264,17 +265,32 @@ function Events({ group }: { group: ErrorGroupDetail }) {
   );
 }
 
+/** Older and newer events, also on j and k (what browsing a group's events repeats). */
 function EventNav({ event, go }: { event: ErrorEventDetail; go: (id: string) => void }) {
+  const older = () => event.older && go(event.older);
+  const newer = () => event.newer && go(event.newer);
+  useKeyShortcuts({ j: older, k: newer });
+  // react-aria's Button passes no aria-keyshortcuts through; a description reaches the same people.
+  const keysId = useId();
   return (
     <>
       <span role="status">
         Event {event.position} of {event.kept}
       </span>
-      <Button variant="secondary" isDisabled={!event.older} onPress={() => event.older && go(event.older)}>
+      <span id={keysId} hidden>
+        Keyboard: j for older, k for newer
+      </span>
+      <Button variant="secondary" isDisabled={!event.older} onPress={older} aria-describedby={keysId}>
         Older
+        <span className="shortcut-key" aria-hidden="true">
+          j
+        </span>
       </Button>
-      <Button variant="secondary" isDisabled={!event.newer} onPress={() => event.newer && go(event.newer)}>
+      <Button variant="secondary" isDisabled={!event.newer} onPress={newer} aria-describedby={keysId}>
         Newer
+        <span className="shortcut-key" aria-hidden="true">
+          k
+        </span>
       </Button>
     </>
   );

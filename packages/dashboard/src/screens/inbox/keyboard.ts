@@ -7,6 +7,7 @@
 import { useEffect, useRef } from 'react';
 import type { ManagedFeature } from '../../api/features.ts';
 import { statusLabel } from '../../api/features.ts';
+import { isShortcutKey } from '../../use-key-shortcuts.ts';
 
 export const SHORTCUTS: readonly { keys: string[]; what: string }[] = [
   { keys: ['j', '↓'], what: 'Next idea (opens it when one is open)' },
@@ -34,16 +35,6 @@ export interface InboxKeyTargets {
   announce: (text: string) => void;
 }
 
-/** Typing in a field, or a control whose own keys these are. */
-function typing(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  if (target instanceof HTMLInputElement)
-    return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
-  return false;
-}
-
 const detail = () => document.getElementById('inbox-detail');
 
 function focusIn(selector: string): HTMLElement | null {
@@ -65,9 +56,7 @@ export function useInboxKeys(targets: InboxKeyTargets): void {
   latest.current = targets;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (typing(event.target)) return;
-      if (document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
+      if (!isShortcutKey(event)) return;
       const t = latest.current;
       const inList = event.target instanceof Element && event.target.closest('.inbox-table') !== null;
       const index = t.rows.findIndex((row) => row.id === (t.cursorId ?? t.openId));

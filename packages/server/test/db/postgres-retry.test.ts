@@ -42,7 +42,10 @@ describe('PostgreSQL transaction retry', {
         await tx.run('UPDATE counters SET n = n + 1 WHERE id = ?', [second]);
       });
     await Promise.all([cross(1, 2), cross(2, 1)]);
-    assert.equal(attempts, 3, 'the deadlock victim ran once more');
+    // Two attempts would be no deadlock at all; three is the usual victim run again. The retry's
+    // random pause makes another collision unlikely, not impossible (a whole run read four once,
+    // 2026-12-01), and the retry is bounded (failures.ts), so more is still a pass if both commit.
+    assert.ok(attempts >= 3, `the deadlock victim ran again (${attempts} attempts in all)`);
     const rows = await db.all<{ id: number; n: number }>('SELECT id, n FROM counters ORDER BY id');
     assert.deepEqual(
       rows.map((row) => [row.id, row.n]),

@@ -219,6 +219,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     db,
     retentionDays: config.sessionRetentionDays,
     dropCheckMs: config.releaseHealthCheckIntervalMs,
+    expireEveryMs: config.sessionExpiryIntervalMs,
     log: app.log,
   });
   app.addHook('onReady', async () => releaseHealth.start());

@@ -93,6 +93,12 @@ export interface Config {
    */
   releaseHealthCheckIntervalMs: number;
   /**
+   * `SESSION_EXPIRY_INTERVAL_MS`: how often release health deletes what is past its time (session
+   * state after Sentry's update window, counts past `SESSION_RETENTION_DAYS`); the first pass runs
+   * about a second after the start; 0 never (a process that leaves it to another).
+   */
+  sessionExpiryIntervalMs: number;
+  /**
    * `SESSION_RETENTION_DAYS`: days release health keeps its hourly session, user and version-check
    * counts (resources/release-health/worker.ts); per-session state goes after Sentry's 5-day window.
    */
@@ -387,6 +393,12 @@ export function loadConfig(env: Env = process.env): Config {
       60_000,
       integer(0, 3_600_000),
       'an integer from 0 (never) to 3600000',
+    ),
+    sessionExpiryIntervalMs: read(
+      'SESSION_EXPIRY_INTERVAL_MS',
+      600_000,
+      integer(0, 86_400_000),
+      'an integer from 0 (never) to 86400000',
     ),
     sessionRetentionDays: read('SESSION_RETENTION_DAYS', 90, integer(1, 3650), 'an integer from 1 to 3650'),
     partitionKeeperIntervalMs: read(

@@ -50,8 +50,10 @@ export function observeStatements(db: Database, observe: (sql: string) => void):
 
 /**
  * A server's settings for counting a request's statements: no background worker (outbox,
- * changelog schedule, webhooks, alerts, release sightings and health, log lines) and no quota
- * flush, whose statements would be counted with the request's (on PostgreSQL one did, at random).
+ * changelog schedule, webhooks, alerts, release sightings and health, release health's expiry,
+ * log lines) and no quota flush, whose statements would be counted with the request's (on
+ * PostgreSQL one did, at random; release health's first expiry, a second after the start, met a
+ * list's request in a whole run on SQLite).
  */
 export const NO_BACKGROUND_WRITES: Record<string, string> = {
   OUTBOX_POLL_MS: '0',
@@ -60,6 +62,7 @@ export const NO_BACKGROUND_WRITES: Record<string, string> = {
   ERROR_ALERT_POLL_MS: '0',
   RELEASE_SIGHTING_INTERVAL_MS: '0',
   RELEASE_HEALTH_CHECK_INTERVAL_MS: '0',
+  SESSION_EXPIRY_INTERVAL_MS: '0',
   LOG_LINES_WORKER_MS: '0',
   QUOTA_FLUSH_INTERVAL_MS: '60000',
 };

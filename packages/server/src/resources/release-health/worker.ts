@@ -1,7 +1,7 @@
 /**
  * Release health's background work, one per process (started on `onReady`, stopped in
  * `preClose`): every second it writes the version checks counted in memory (tally.ts); every
- * ten minutes it expires, in batches of 1,000 rows with a pause between them, session state
+ * `SESSION_EXPIRY_INTERVAL_MS` (default ten minutes, the first pass at the start; 0: never) it expires, in batches of 1,000 rows with a pause between them, session state
  * whose 5-day update window has closed (plus a day) and the hourly counts older than
  * `SESSION_RETENTION_DAYS` (default 90); every `RELEASE_HEALTH_CHECK_INTERVAL_MS` (default 60000; 0:
  * never) it judges the releases with recent sessions for `release.health_dropped` (drops.ts).
@@ -32,6 +32,8 @@ export interface ReleaseHealthWorkerOptions {
   flushMs?: number;
   /** Milliseconds between passes judging health drops; 0 judges none. */
   dropCheckMs?: number;
+  /** Milliseconds between expiries (the first on the first pass); 0 expires nothing. */
+  expireEveryMs?: number;
 }
 
 export class ReleaseHealthWorker extends PollingWorker {
@@ -57,7 +59,8 @@ export class ReleaseHealthWorker extends PollingWorker {
       this.lastDropCheck = now.getTime();
       await checkHealthDrops(this.options.db, now);
     }
-    if (now.getTime() - this.lastExpiry < EXPIRE_EVERY_MS) return;
+    const expireEveryMs = this.options.expireEveryMs ?? EXPIRE_EVERY_MS;
+    if (expireEveryMs === 0 || now.getTime() - this.lastExpiry < expireEveryMs) return;
     this.lastExpiry = now.getTime();
     await this.expire(now);
   }

@@ -74,4 +74,39 @@ describe('release health: expiry', () => {
     // The running totals lose what the expired hours held: nothing is left of these releases.
     assert.equal(await count('release_health_totals'), 0);
   });
+
+  it('expires on its first pass, and never with SESSION_EXPIRY_INTERVAL_MS 0', async () => {
+    const number = (await server.db.get<{ ingest_number: number }>('SELECT ingest_number FROM projects WHERE id = ?', [
+      p.projectId,
+    ]))!.ingest_number;
+    const body = [
+      '{}',
+      '{"type":"session"}',
+      JSON.stringify({
+        sid: randomUUID(),
+        did: 'u9',
+        status: 'exited',
+        started: new Date().toISOString(),
+        attrs: { release: '7.1.0' },
+      }),
+    ].join('\n');
+    assert.equal(
+      (await fetch(`${server.origin}/api/${number}/envelope/?sentry_key=${p.liveKey}`, { method: 'POST', body }))
+        .status,
+      200,
+    );
+    const users = async () =>
+      Number(
+        (await server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM release_users WHERE project_id = ?', [
+          p.projectId,
+        ]))!.n,
+      );
+    const log = pino({ level: 'silent' });
+    const pastRetention = new Date(Date.now() + 31 * 24 * 3600_000);
+    const options = { db: server.db, retentionDays: 30, log, dropCheckMs: 0 };
+    await new ReleaseHealthWorker({ ...options, expireEveryMs: 0 }).runPass(pastRetention);
+    assert.equal(await users(), 1);
+    await new ReleaseHealthWorker(options).runPass(pastRetention);
+    assert.equal(await users(), 0);
+  });
 });

@@ -162,7 +162,7 @@ describe('dashboard errors and bug reports', () => {
       assert.ok(crumbTexts[i]!.includes(crumb.type), `${crumbTexts[i]} has ${crumb.type}`);
     }
     await page.getByText('Firefox').waitFor();
-    await page.getByText('4g').waitFor();
+    await page.getByText('4g', { exact: true }).waitFor();
     assert.equal(await page.getByRole('list', { name: 'Frames' }).getByRole('listitem').count(), 8);
     await page.getByText('Show 6 more frames').click();
     await page.getByText('at frame13 (app.js:130:5)').waitFor();

@@ -6,7 +6,7 @@
 import { useEffect, useRef } from 'react';
 
 /** Typing in a field, or a control whose own keys these are. */
-export function isTyping(target: EventTarget | null): boolean {
+function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;

@@ -1,7 +1,8 @@
 /**
  * Release health's background work, one per process (started on `onReady`, stopped in
  * `preClose`): every second it writes the version checks counted in memory (tally.ts); every
- * `SESSION_EXPIRY_INTERVAL_MS` (default ten minutes, the first pass at the start; 0: never) it expires, in batches of 1,000 rows with a pause between them, session state
+ * `SESSION_EXPIRY_INTERVAL_MS` (default ten minutes, the first pass at the start; 0: never) it
+ * expires, in batches of 1,000 rows with a pause between them, session state
  * whose 5-day update window has closed (plus a day) and the hourly counts older than
  * `SESSION_RETENTION_DAYS` (default 90); every `RELEASE_HEALTH_CHECK_INTERVAL_MS` (default 60000; 0:
  * never) it judges the releases with recent sessions for `release.health_dropped` (drops.ts).
